@@ -1,0 +1,356 @@
+//! Playing cards: suits, ranks, colours and a 52-card deck (jokers optional) with draw, discard and reshuffle.
+//!
+//! Draws go through [`Dice`], so a simulation draws at random, a test scripts the exact cards, and a table-side
+//! app is told which card the player turned. Exact odds of draws without replacement come from
+//! [`Deck::next_card_odds`] and [`Deck::count_odds`].
+//!
+//! ```
+//! use acw_core::cards::{Colour, Deck};
+//! use acw_core::GameRng;
+//! let mut deck = Deck::standard(0)?;
+//! let next = deck.next_card_odds().ok_or(acw_core::cards::CardError::Empty)?;
+//! assert!((next.prob(|c| c.colour() == Colour::Red) - 0.5).abs() < 1e-12);
+//! let mut rng = GameRng::seed(1);
+//! let card = deck.draw(&mut rng)?;
+//! assert_eq!(deck.remaining(), 51);
+//! deck.discard(card);
+//! # Ok::<(), acw_core::cards::CardError>(())
+//! ```
+
+use crate::dice::Dice;
+use crate::odds::Dist;
+use std::fmt;
+use strum::{EnumIter, IntoEnumIterator};
+use thiserror::Error;
+
+/// A suit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, EnumIter, strum::Display)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Suit {
+    /// Clubs (black).
+    Clubs,
+    /// Diamonds (red).
+    Diamonds,
+    /// Hearts (red).
+    Hearts,
+    /// Spades (black).
+    Spades,
+}
+
+impl Suit {
+    /// The suit's colour.
+    pub const fn colour(self) -> Colour {
+        match self {
+            Suit::Diamonds | Suit::Hearts => Colour::Red,
+            Suit::Clubs | Suit::Spades => Colour::Black,
+        }
+    }
+
+    fn symbol(self) -> char {
+        match self {
+            Suit::Clubs => '♣',
+            Suit::Diamonds => '♦',
+            Suit::Hearts => '♥',
+            Suit::Spades => '♠',
+        }
+    }
+}
+
+/// A card's colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, EnumIter, strum::Display)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Colour {
+    /// Hearts and diamonds (and the red joker).
+    Red,
+    /// Clubs and spades (and the black joker).
+    Black,
+}
+
+/// A rank, Two (lowest) to Ace (highest). `rank as u8` is 2–14.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, EnumIter)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[allow(missing_docs)]
+pub enum Rank {
+    Two = 2,
+    Three,
+    Four,
+    Five,
+    Six,
+    Seven,
+    Eight,
+    Nine,
+    Ten,
+    Jack,
+    Queen,
+    King,
+    Ace,
+}
+
+impl Rank {
+    /// The rank's number: 2–10, Jack 11, Queen 12, King 13, Ace 14.
+    pub const fn value(self) -> u8 {
+        self as u8
+    }
+
+    /// Whether this is a Jack, Queen or King.
+    pub const fn is_face(self) -> bool {
+        matches!(self, Rank::Jack | Rank::Queen | Rank::King)
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Rank::Two => "2",
+            Rank::Three => "3",
+            Rank::Four => "4",
+            Rank::Five => "5",
+            Rank::Six => "6",
+            Rank::Seven => "7",
+            Rank::Eight => "8",
+            Rank::Nine => "9",
+            Rank::Ten => "10",
+            Rank::Jack => "J",
+            Rank::Queen => "Q",
+            Rank::King => "K",
+            Rank::Ace => "A",
+        }
+    }
+}
+
+/// A playing card: a suited card or a joker of a colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Card {
+    /// A rank of a suit.
+    Suited(Rank, Suit),
+    /// A joker.
+    Joker(Colour),
+}
+
+impl Card {
+    /// The card's colour.
+    pub const fn colour(self) -> Colour {
+        match self {
+            Card::Suited(_, s) => s.colour(),
+            Card::Joker(c) => c,
+        }
+    }
+
+    /// The suit, if not a joker.
+    pub const fn suit(self) -> Option<Suit> {
+        match self {
+            Card::Suited(_, s) => Some(s),
+            Card::Joker(_) => None,
+        }
+    }
+
+    /// The rank, if not a joker.
+    pub const fn rank(self) -> Option<Rank> {
+        match self {
+            Card::Suited(r, _) => Some(r),
+            Card::Joker(_) => None,
+        }
+    }
+
+    /// Whether this is a joker.
+    pub const fn is_joker(self) -> bool {
+        matches!(self, Card::Joker(_))
+    }
+
+    /// The 52 suited cards, clubs to spades, two to ace.
+    pub fn all_suited() -> impl Iterator<Item = Card> {
+        Suit::iter().flat_map(|s| Rank::iter().map(move |r| Card::Suited(r, s)))
+    }
+}
+
+impl fmt::Display for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Card::Suited(r, s) => write!(f, "{}{}", r.label(), s.symbol()),
+            Card::Joker(c) => write!(f, "{c} joker"),
+        }
+    }
+}
+
+/// What can go wrong with a deck.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum CardError {
+    /// Drawing from an empty draw pile (reshuffle the discards first).
+    #[error("the draw pile is empty")]
+    Empty,
+    /// A standard deck has 0, 1 or 2 jokers.
+    #[error("a deck has 0 to 2 jokers, not {0}")]
+    BadJokers(u8),
+    /// The dice source could not give the card asked for (see [`Dice::fault`]).
+    #[error("the card source failed: {0}")]
+    Source(crate::dice::DiceError),
+    /// A custom deck needs at least one card.
+    #[error("a deck needs at least one card")]
+    NoCards,
+}
+
+/// A deck: a draw pile and a discard pile.
+///
+/// A draw takes a uniformly random card of the draw pile (from the [`Dice`] source), which is the same as
+/// drawing the top card of a well-shuffled pile.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Deck {
+    pile: Vec<Card>,
+    discards: Vec<Card>,
+}
+
+impl Deck {
+    /// The 52-card deck with `jokers` jokers (0–2: red first, then black), all in the draw pile.
+    pub fn standard(jokers: u8) -> Result<Deck, CardError> {
+        if jokers > 2 {
+            return Err(CardError::BadJokers(jokers));
+        }
+        let mut pile: Vec<Card> = Card::all_suited().collect();
+        pile.extend(
+            [Colour::Red, Colour::Black]
+                .into_iter()
+                .take(jokers.into())
+                .map(Card::Joker),
+        );
+        Ok(Deck {
+            pile,
+            discards: Vec::new(),
+        })
+    }
+
+    /// A deck of any cards (a ruleset's own deck, say, or a part of a standard deck).
+    pub fn of(cards: impl IntoIterator<Item = Card>) -> Result<Deck, CardError> {
+        let pile: Vec<Card> = cards.into_iter().collect();
+        if pile.is_empty() {
+            return Err(CardError::NoCards);
+        }
+        Ok(Deck {
+            pile,
+            discards: Vec::new(),
+        })
+    }
+
+    /// Cards left to draw.
+    pub fn remaining(&self) -> usize {
+        self.pile.len()
+    }
+
+    /// The draw pile, in its current order.
+    pub fn pile(&self) -> &[Card] {
+        &self.pile
+    }
+
+    /// The discard pile, oldest first.
+    pub fn discards(&self) -> &[Card] {
+        &self.discards
+    }
+
+    /// Draws one card. An empty pile is an error and changes nothing; so is a scripted card that is not in
+    /// the pile.
+    pub fn draw<D: Dice + ?Sized>(&mut self, dice: &mut D) -> Result<Card, CardError> {
+        if self.pile.is_empty() {
+            return Err(CardError::Empty);
+        }
+        let had_fault = dice.fault().is_some();
+        let i = dice.draw(&self.pile);
+        if !had_fault && let Some(e) = dice.fault() {
+            return Err(CardError::Source(e.clone()));
+        }
+        Ok(self.pile.remove(i.min(self.pile.len() - 1)))
+    }
+
+    /// Puts a card on the discard pile.
+    pub fn discard(&mut self, card: Card) {
+        self.discards.push(card);
+    }
+
+    /// Returns every discard to the draw pile.
+    pub fn reshuffle(&mut self) {
+        self.pile.append(&mut self.discards);
+    }
+
+    /// Shuffles the draw pile in place (Fisher–Yates), e.g. to show a physical order.
+    pub fn shuffle<D: Dice + ?Sized>(&mut self, dice: &mut D) {
+        for i in (1..self.pile.len()).rev() {
+            let j = dice.index(i + 1);
+            self.pile.swap(i, j.min(i));
+        }
+    }
+
+    /// The exact distribution of the next card drawn; `None` when the draw pile is empty.
+    pub fn next_card_odds(&self) -> Option<Dist<Card>> {
+        Dist::uniform(self.pile.iter().copied()).ok()
+    }
+
+    /// The exact distribution of how many of the next `draws` cards (without replacement) satisfy `pred`.
+    pub fn count_odds(&self, draws: u32, pred: impl Fn(&Card) -> bool) -> Dist<u32> {
+        let marked = self.pile.iter().filter(|c| pred(c)).count() as u32;
+        Dist::hypergeometric(self.pile.len() as u32, marked, draws)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::{Scripted, ScriptedDice};
+    use approx::assert_abs_diff_eq;
+
+    #[test]
+    fn standard_deck_composition() -> Result<(), CardError> {
+        let d = Deck::standard(2)?;
+        assert_eq!(d.remaining(), 54);
+        assert_eq!(
+            d.pile()
+                .iter()
+                .filter(|c| c.colour() == Colour::Red)
+                .count(),
+            27
+        );
+        assert_eq!(Deck::standard(3), Err(CardError::BadJokers(3)));
+        assert_eq!(Card::Suited(Rank::Ten, Suit::Hearts).to_string(), "10♥");
+        assert_eq!(Rank::Ace.value(), 14);
+        Ok(())
+    }
+
+    #[test]
+    fn scripted_draws_and_reshuffle() -> Result<(), CardError> {
+        let ace = Card::Suited(Rank::Ace, Suit::Spades);
+        let mut d = Deck::standard(0)?;
+        let mut dice = ScriptedDice::new([Scripted::Card(ace), Scripted::Card(ace)]);
+        assert_eq!(d.draw(&mut dice)?, ace);
+        // The ace is gone: the second scripted draw is refused and the pile is unchanged.
+        assert!(matches!(d.draw(&mut dice), Err(CardError::Source(_))));
+        assert_eq!(d.remaining(), 51);
+        d.discard(ace);
+        d.reshuffle();
+        assert_eq!(d.remaining(), 52);
+        let mut empty = Deck::of([ace])?;
+        empty.draw(&mut crate::GameRng::seed(0))?;
+        assert_eq!(
+            empty.draw(&mut crate::GameRng::seed(0)),
+            Err(CardError::Empty)
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn draw_odds_without_replacement() -> Result<(), CardError> {
+        let d = Deck::standard(0)?;
+        // Two face cards in two draws: 12/52 * 11/51 = 132/2652.
+        let o = d.count_odds(2, |c| c.rank().is_some_and(Rank::is_face));
+        assert_abs_diff_eq!(o.p(&2), 132.0 / 2652.0, epsilon = 1e-12);
+        let next = d.next_card_odds().ok_or(CardError::Empty)?;
+        assert_abs_diff_eq!(
+            next.prob(|c| c.suit() == Some(Suit::Hearts)),
+            0.25,
+            epsilon = 1e-12
+        );
+        assert!(
+            Deck::of([Card::Joker(Colour::Red)])?
+                .next_card_odds()
+                .is_some()
+        );
+        Ok(())
+    }
+}

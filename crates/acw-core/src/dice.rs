@@ -1,0 +1,889 @@
+//! Dice: single dice of any size, where their faces come from, and pools with keep/drop.
+//!
+//! - [`Die`] is one die of 2 to 1000 sides (`Die::D6`, `Die::new(30)`).
+//! - [`Dice`] is a source of faces and card draws: every [`rand::Rng`] is one (simulation), [`ScriptedDice`]
+//!   replays a fixed list (tests, worked examples), [`TableDice`] asks a person at the table.
+//! - [`Pool`] is `NdX` with an optional keep/drop of the highest or lowest dice; [`PoolRoll`] keeps every face.
+//! - [`DiceExpr`] is dice notation (`3d6`, `4d6kh3`, `2d6+1`, `d30`), parsed with [`DiceExpr::parse`] or
+//!   `"3d6".parse()`.
+
+use crate::cards::Card;
+use std::fmt;
+use thiserror::Error;
+
+/// One die: a number of sides from 2 to [`Die::MAX_SIDES`], faces numbered 1 to sides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "u16", into = "u16"))]
+pub struct Die(u16);
+
+impl Die {
+    /// The largest die this crate knows (a D1000); larger dice are refused.
+    pub const MAX_SIDES: u16 = 1000;
+    /// A two-sided die (a coin).
+    pub const D2: Die = Die(2);
+    /// A three-sided die.
+    pub const D3: Die = Die(3);
+    /// A four-sided die.
+    pub const D4: Die = Die(4);
+    /// A five-sided die.
+    pub const D5: Die = Die(5);
+    /// A six-sided die.
+    pub const D6: Die = Die(6);
+    /// An eight-sided die.
+    pub const D8: Die = Die(8);
+    /// A ten-sided die (faces 1–10).
+    pub const D10: Die = Die(10);
+    /// A twelve-sided die.
+    pub const D12: Die = Die(12);
+    /// A twenty-sided die.
+    pub const D20: Die = Die(20);
+    /// A thirty-sided die.
+    pub const D30: Die = Die(30);
+    /// A hundred-sided die (percentile).
+    pub const D100: Die = Die(100);
+
+    /// A die of `sides` sides; fewer than 2 or more than [`Die::MAX_SIDES`] is an error.
+    pub const fn new(sides: u16) -> Result<Die, DiceError> {
+        if sides < 2 || sides > Self::MAX_SIDES {
+            Err(DiceError::BadSides(sides))
+        } else {
+            Ok(Die(sides))
+        }
+    }
+
+    /// Number of sides.
+    #[inline]
+    pub const fn sides(self) -> u16 {
+        self.0
+    }
+
+    /// Whether `face` can come up on this die.
+    #[inline]
+    pub const fn has_face(self, face: u16) -> bool {
+        face >= 1 && face <= self.0
+    }
+
+    /// Rolls this die once from `dice`.
+    #[inline]
+    pub fn roll<D: Dice + ?Sized>(self, dice: &mut D) -> u16 {
+        dice.face(self)
+    }
+}
+
+impl fmt::Display for Die {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "d{}", self.0)
+    }
+}
+
+impl TryFrom<u16> for Die {
+    type Error = DiceError;
+    fn try_from(sides: u16) -> Result<Self, Self::Error> {
+        Die::new(sides)
+    }
+}
+
+impl From<Die> for u16 {
+    fn from(d: Die) -> u16 {
+        d.0
+    }
+}
+
+/// What can go wrong with dice: a bad die, a bad pool or notation, or a source that could not give a face.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum DiceError {
+    /// A die needs 2 to 1000 sides.
+    #[error("a die needs 2 to 1000 sides, not {0}")]
+    BadSides(u16),
+    /// A pool holds 1 to [`Pool::MAX_DICE`] dice.
+    #[error("a pool holds 1 to 128 dice, not {0}")]
+    BadCount(u32),
+    /// Keeping or dropping more dice than the pool has (or keeping none).
+    #[error("cannot {what} {n} of {count} dice")]
+    BadKeep {
+        /// "keep" or "drop".
+        what: &'static str,
+        /// How many were to be kept or dropped.
+        n: u32,
+        /// How many dice the pool has.
+        count: u32,
+    },
+    /// Malformed dice notation; `at` is the byte offset where reading stopped.
+    #[error("malformed dice notation {text:?} at byte {at}: {why}")]
+    Notation {
+        /// The text given.
+        text: String,
+        /// Byte offset of the problem.
+        at: usize,
+        /// What was expected there.
+        why: &'static str,
+    },
+    /// A scripted or typed-in source had no more faces when a die was rolled.
+    #[error("no face left for a {0} roll")]
+    Exhausted(Die),
+    /// A scripted or typed-in face that the die asked for cannot show.
+    #[error("a {die} cannot show {face}")]
+    BadFace {
+        /// The die that was rolled.
+        die: Die,
+        /// The face that was given.
+        face: u16,
+    },
+    /// A scripted or typed-in card is not in the draw pile (or a face was scripted where a card was drawn).
+    #[error("card {0} is not in the draw pile")]
+    CardNotInPile(String),
+    /// A card was drawn, or a card scripted where a die was rolled.
+    #[error("expected {expected}, the script gave {given}")]
+    WrongKind {
+        /// What the procedure asked for.
+        expected: &'static str,
+        /// What the script had next.
+        given: &'static str,
+    },
+}
+
+/// A source of die faces and card draws.
+///
+/// Every procedure in every ruleset takes its randomness through this trait, so the same code runs a simulation
+/// (any [`rand::Rng`]), replays a worked example ([`ScriptedDice`]) or uses dice thrown at a real table
+/// ([`TableDice`]).
+///
+/// The methods cannot fail: a source that cannot give what is asked (a script run out, a face a die cannot
+/// show) gives the lowest face or first card, remembers the first such problem and reports it through
+/// [`Dice::fault`]. Check it after resolving a procedure from such a source.
+pub trait Dice {
+    /// A face of `die`, from 1 to `die.sides()`, each equally likely.
+    fn face(&mut self, die: Die) -> u16;
+
+    /// An index from `0..n` (`n >= 1`), each equally likely; `n == 0` gives 0. Used for shuffles.
+    fn index(&mut self, n: usize) -> usize;
+
+    /// Which card of `pile` is drawn; the default draws a uniformly random one. An empty pile gives 0.
+    fn draw(&mut self, pile: &[Card]) -> usize {
+        self.index(pile.len())
+    }
+
+    /// The first problem this source met, if any (always `None` for random sources).
+    fn fault(&self) -> Option<&DiceError> {
+        None
+    }
+}
+
+/// An unbiased integer in `0..n` from 64-bit words, by Lemire's multiply-and-reject method.
+///
+/// This crate fixes the mapping from generator words to faces itself (rather than relying on `rand`'s range
+/// sampling, which has changed between versions) so that a seed gives the same faces in every release.
+#[inline]
+pub fn uniform_below<R: rand::Rng + ?Sized>(rng: &mut R, n: u64) -> u64 {
+    if n <= 1 {
+        return 0;
+    }
+    let mut m = u128::from(rng.next_u64()) * u128::from(n);
+    let mut low = m as u64;
+    if low < n {
+        let threshold = n.wrapping_neg() % n;
+        while low < threshold {
+            m = u128::from(rng.next_u64()) * u128::from(n);
+            low = m as u64;
+        }
+    }
+    (m >> 64) as u64
+}
+
+impl<R: rand::Rng + ?Sized> Dice for R {
+    #[inline]
+    fn face(&mut self, die: Die) -> u16 {
+        uniform_below(self, u64::from(die.sides())) as u16 + 1
+    }
+
+    #[inline]
+    fn index(&mut self, n: usize) -> usize {
+        uniform_below(self, n as u64) as usize
+    }
+}
+
+/// One scripted result: a face for the next die rolled, or the card to be drawn next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Scripted {
+    /// The next die rolled shows this face.
+    Face(u16),
+    /// The next card drawn is this one.
+    Card(Card),
+    /// The next shuffle index (see [`Dice::index`]).
+    Index(usize),
+}
+
+/// A source that replays a fixed sequence of faces and cards, in order.
+///
+/// Tests use it to replay the rulebooks' worked examples exactly. Running out, a face too large for the die
+/// rolled, or a card not in the pile is remembered (see [`Dice::fault`]), never a panic.
+///
+/// ```
+/// use acw_core::dice::{Dice, Die, ScriptedDice};
+/// let mut dice = ScriptedDice::faces([6, 1]);
+/// assert_eq!(Die::D6.roll(&mut dice), 6);
+/// assert_eq!(Die::D6.roll(&mut dice), 1);
+/// assert!(dice.fault().is_none());
+/// Die::D6.roll(&mut dice); // nothing left
+/// assert!(dice.fault().is_some());
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct ScriptedDice {
+    script: Vec<Scripted>,
+    next: usize,
+    fault: Option<DiceError>,
+}
+
+impl ScriptedDice {
+    /// A script of arbitrary entries.
+    pub fn new(script: impl IntoIterator<Item = Scripted>) -> Self {
+        ScriptedDice {
+            script: script.into_iter().collect(),
+            next: 0,
+            fault: None,
+        }
+    }
+
+    /// A script of die faces only.
+    pub fn faces(faces: impl IntoIterator<Item = u16>) -> Self {
+        Self::new(faces.into_iter().map(Scripted::Face))
+    }
+
+    /// How many entries have not been used yet.
+    pub fn remaining(&self) -> usize {
+        self.script.len() - self.next
+    }
+
+    /// Ok if no problem was met and every entry was used; otherwise the first problem.
+    pub fn finish(&self) -> Result<(), DiceError> {
+        match &self.fault {
+            Some(e) => Err(e.clone()),
+            None => Ok(()),
+        }
+    }
+
+    fn take(&mut self) -> Option<Scripted> {
+        let s = self.script.get(self.next).copied();
+        if s.is_some() {
+            self.next += 1;
+        }
+        s
+    }
+
+    fn record(&mut self, e: DiceError) {
+        if self.fault.is_none() {
+            self.fault = Some(e);
+        }
+    }
+}
+
+fn kind_name(s: &Scripted) -> &'static str {
+    match s {
+        Scripted::Face(_) => "a face",
+        Scripted::Card(_) => "a card",
+        Scripted::Index(_) => "an index",
+    }
+}
+
+impl Dice for ScriptedDice {
+    fn face(&mut self, die: Die) -> u16 {
+        match self.take() {
+            Some(Scripted::Face(f)) if die.has_face(f) => f,
+            Some(Scripted::Face(f)) => {
+                self.record(DiceError::BadFace { die, face: f });
+                1
+            }
+            Some(other) => {
+                self.record(DiceError::WrongKind {
+                    expected: "a face",
+                    given: kind_name(&other),
+                });
+                1
+            }
+            None => {
+                self.record(DiceError::Exhausted(die));
+                1
+            }
+        }
+    }
+
+    fn index(&mut self, n: usize) -> usize {
+        match self.take() {
+            Some(Scripted::Index(i)) if i < n.max(1) => i,
+            Some(other) => {
+                self.record(DiceError::WrongKind {
+                    expected: "an index",
+                    given: kind_name(&other),
+                });
+                0
+            }
+            None => {
+                self.record(DiceError::Exhausted(Die::D2));
+                0
+            }
+        }
+    }
+
+    fn draw(&mut self, pile: &[Card]) -> usize {
+        match self.take() {
+            Some(Scripted::Card(c)) => match pile.iter().position(|p| *p == c) {
+                Some(i) => i,
+                None => {
+                    self.record(DiceError::CardNotInPile(c.to_string()));
+                    0
+                }
+            },
+            Some(other) => {
+                self.record(DiceError::WrongKind {
+                    expected: "a card",
+                    given: kind_name(&other),
+                });
+                0
+            }
+            None => {
+                self.record(DiceError::Exhausted(Die::D2));
+                0
+            }
+        }
+    }
+
+    fn fault(&self) -> Option<&DiceError> {
+        self.fault.as_ref()
+    }
+}
+
+/// What a [`TableDice`] asks the person at the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ask<'a> {
+    /// Throw this die and say the face.
+    Face(Die),
+    /// Draw a card from this pile and say which.
+    Card(&'a [Card]),
+    /// Pick one of `n` things at random (a shuffle step) and say which, from 0.
+    Index(usize),
+}
+
+/// A source whose faces are typed in by a person throwing real dice: each time a die is rolled or a card drawn,
+/// the closure is asked and answers with a [`Scripted`] entry. Answers the die cannot show are remembered as
+/// a fault (see [`Dice::fault`]), as with [`ScriptedDice`].
+///
+/// ```
+/// use acw_core::dice::{Ask, Dice, Die, Scripted, TableDice};
+/// let mut typed = vec![4u16, 2].into_iter();
+/// let mut dice = TableDice::new(|ask| match ask {
+///     Ask::Face(_) => typed.next().map(Scripted::Face),
+///     _ => None,
+/// });
+/// assert_eq!(Die::D6.roll(&mut dice), 4);
+/// assert_eq!(Die::D6.roll(&mut dice), 2);
+/// ```
+pub struct TableDice<F> {
+    ask: F,
+    fault: Option<DiceError>,
+}
+
+impl<F: FnMut(Ask<'_>) -> Option<Scripted>> TableDice<F> {
+    /// A source that asks `ask` for every face and card; `None` means the person gave nothing.
+    pub fn new(ask: F) -> Self {
+        TableDice { ask, fault: None }
+    }
+
+    fn record(&mut self, e: DiceError) {
+        if self.fault.is_none() {
+            self.fault = Some(e);
+        }
+    }
+}
+
+impl<F> fmt::Debug for TableDice<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TableDice")
+            .field("fault", &self.fault)
+            .finish()
+    }
+}
+
+impl<F: FnMut(Ask<'_>) -> Option<Scripted>> Dice for TableDice<F> {
+    fn face(&mut self, die: Die) -> u16 {
+        let mut one = ScriptedDice::new((self.ask)(Ask::Face(die)));
+        let f = one.face(die);
+        if let Some(e) = one.fault {
+            self.record(e);
+        }
+        f
+    }
+
+    fn index(&mut self, n: usize) -> usize {
+        let mut one = ScriptedDice::new((self.ask)(Ask::Index(n)));
+        let i = one.index(n);
+        if let Some(e) = one.fault {
+            self.record(e);
+        }
+        i
+    }
+
+    fn draw(&mut self, pile: &[Card]) -> usize {
+        let mut one = ScriptedDice::new((self.ask)(Ask::Card(pile)));
+        let i = one.draw(pile);
+        if let Some(e) = one.fault {
+            self.record(e);
+        }
+        i
+    }
+
+    fn fault(&self) -> Option<&DiceError> {
+        self.fault.as_ref()
+    }
+}
+
+/// Which dice of a pool count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Keep {
+    /// Every die counts.
+    #[default]
+    All,
+    /// The n highest dice count (`kh`).
+    Highest(u8),
+    /// The n lowest dice count (`kl`).
+    Lowest(u8),
+}
+
+/// A pool of identical dice, `NdX`, of which all or the highest/lowest few count.
+///
+/// ```
+/// use acw_core::dice::{Die, Pool};
+/// let stats = Pool::new(4, Die::D6)?.keep_highest(3)?; // 4d6 keep highest 3
+/// assert_eq!(stats.to_string(), "4d6kh3");
+/// # Ok::<(), acw_core::dice::DiceError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Pool {
+    count: u8,
+    die: Die,
+    keep: Keep,
+}
+
+impl Pool {
+    /// The most dice one pool may hold.
+    pub const MAX_DICE: u32 = 128;
+
+    /// `count` dice of `die`, all counted; 0 or more than [`Pool::MAX_DICE`] dice is an error.
+    pub fn new(count: u32, die: Die) -> Result<Pool, DiceError> {
+        if count == 0 || count > Self::MAX_DICE {
+            return Err(DiceError::BadCount(count));
+        }
+        Ok(Pool {
+            count: count as u8,
+            die,
+            keep: Keep::All,
+        })
+    }
+
+    /// Keep only the `n` highest dice (`1 <= n <= count`).
+    pub fn keep_highest(self, n: u32) -> Result<Pool, DiceError> {
+        self.with_keep("keep", n, Keep::Highest)
+    }
+
+    /// Keep only the `n` lowest dice (`1 <= n <= count`).
+    pub fn keep_lowest(self, n: u32) -> Result<Pool, DiceError> {
+        self.with_keep("keep", n, Keep::Lowest)
+    }
+
+    /// Drop the `n` highest dice (`0 <= n < count`), keeping the rest.
+    pub fn drop_highest(self, n: u32) -> Result<Pool, DiceError> {
+        self.check_drop(n)?;
+        self.with_keep("keep", u32::from(self.count) - n, Keep::Lowest)
+    }
+
+    /// Drop the `n` lowest dice (`0 <= n < count`), keeping the rest.
+    pub fn drop_lowest(self, n: u32) -> Result<Pool, DiceError> {
+        self.check_drop(n)?;
+        self.with_keep("keep", u32::from(self.count) - n, Keep::Highest)
+    }
+
+    fn check_drop(self, n: u32) -> Result<(), DiceError> {
+        if n >= u32::from(self.count) {
+            Err(DiceError::BadKeep {
+                what: "drop",
+                n,
+                count: self.count.into(),
+            })
+        } else {
+            Ok(())
+        }
+    }
+
+    fn with_keep(self, what: &'static str, n: u32, f: fn(u8) -> Keep) -> Result<Pool, DiceError> {
+        if n == 0 || n > u32::from(self.count) {
+            return Err(DiceError::BadKeep {
+                what,
+                n,
+                count: self.count.into(),
+            });
+        }
+        let keep = if n == u32::from(self.count) {
+            Keep::All
+        } else {
+            f(n as u8)
+        };
+        Ok(Pool { keep, ..self })
+    }
+
+    /// How many dice are thrown.
+    pub fn count(self) -> u32 {
+        self.count.into()
+    }
+
+    /// The die thrown.
+    pub fn die(self) -> Die {
+        self.die
+    }
+
+    /// Which dice count.
+    pub fn keep(self) -> Keep {
+        self.keep
+    }
+
+    /// How many dice count.
+    pub fn kept(self) -> u32 {
+        match self.keep {
+            Keep::All => self.count.into(),
+            Keep::Highest(n) | Keep::Lowest(n) => n.into(),
+        }
+    }
+
+    /// Smallest and largest possible total.
+    pub fn range(self) -> (u32, u32) {
+        let k = self.kept();
+        (k, k * u32::from(self.die.sides()))
+    }
+
+    /// Throws the pool, keeping every face. Allocates nothing.
+    pub fn roll<D: Dice + ?Sized>(self, dice: &mut D) -> PoolRoll {
+        let mut faces = [0u16; Pool::MAX_DICE as usize];
+        for f in faces.iter_mut().take(self.count as usize) {
+            *f = dice.face(self.die);
+        }
+        PoolRoll { pool: self, faces }
+    }
+
+    /// Throws the pool and returns only the total of the counted dice. Allocates nothing.
+    #[inline]
+    pub fn total<D: Dice + ?Sized>(self, dice: &mut D) -> u32 {
+        match self.keep {
+            Keep::All => (0..self.count)
+                .map(|_| u32::from(dice.face(self.die)))
+                .sum(),
+            _ => self.roll(dice).total(),
+        }
+    }
+}
+
+impl fmt::Display for Pool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.count, self.die)?;
+        match self.keep {
+            Keep::All => Ok(()),
+            Keep::Highest(n) => write!(f, "kh{n}"),
+            Keep::Lowest(n) => write!(f, "kl{n}"),
+        }
+    }
+}
+
+/// A thrown pool: every face in the order thrown, and which of them count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PoolRoll {
+    pool: Pool,
+    faces: [u16; Pool::MAX_DICE as usize],
+}
+
+impl PoolRoll {
+    /// The pool that was thrown.
+    pub fn pool(&self) -> Pool {
+        self.pool
+    }
+
+    /// Every face, in the order thrown.
+    pub fn faces(&self) -> &[u16] {
+        &self.faces[..self.pool.count as usize]
+    }
+
+    /// The counted faces, sorted highest first. Allocates nothing.
+    pub fn kept(&self) -> KeptFaces {
+        let n = self.pool.count as usize;
+        let mut sorted = self.faces;
+        sorted[..n].sort_unstable_by(|a, b| b.cmp(a));
+        let (from, to) = match self.pool.keep {
+            Keep::All => (0, n),
+            Keep::Highest(k) => (0, k as usize),
+            Keep::Lowest(k) => (n - k as usize, n),
+        };
+        KeptFaces { sorted, from, to }
+    }
+
+    /// The total of the counted dice.
+    pub fn total(&self) -> u32 {
+        self.kept().iter().map(u32::from).sum()
+    }
+
+    /// The highest face thrown (The Sword and the Flame's "HD6" of a movement roll).
+    pub fn highest(&self) -> u16 {
+        self.faces().iter().copied().max().unwrap_or(0)
+    }
+
+    /// The lowest face thrown.
+    pub fn lowest(&self) -> u16 {
+        self.faces().iter().copied().min().unwrap_or(0)
+    }
+
+    /// How many dice show `face` or more (hits on "5+" and the like).
+    pub fn count_at_least(&self, face: u16) -> u32 {
+        self.faces().iter().filter(|&&f| f >= face).count() as u32
+    }
+}
+
+/// The counted faces of a [`PoolRoll`], highest first.
+#[derive(Clone, Copy, Debug)]
+pub struct KeptFaces {
+    sorted: [u16; Pool::MAX_DICE as usize],
+    from: usize,
+    to: usize,
+}
+
+impl KeptFaces {
+    /// The faces as a slice, highest first.
+    pub fn as_slice(&self) -> &[u16] {
+        &self.sorted[self.from..self.to]
+    }
+
+    /// Iterates over the faces, highest first.
+    pub fn iter(&self) -> impl Iterator<Item = u16> + '_ {
+        self.as_slice().iter().copied()
+    }
+}
+
+/// Dice notation: a pool plus a fixed modifier, e.g. `3d6`, `4d6kh3`, `20d6dh1`, `2d6+1`, `d30-2`.
+///
+/// Grammar (case-insensitive, no spaces): `[count]d<sides>[(kh|kl|dh|dl)<n>][(+|-)<modifier>]`;
+/// `count` defaults to 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct DiceExpr {
+    /// The dice thrown.
+    pub pool: Pool,
+    /// Added to the total of the counted dice.
+    pub modifier: i32,
+}
+
+impl DiceExpr {
+    /// The largest modifier the notation accepts, either sign.
+    pub const MAX_MODIFIER: i32 = 1_000_000;
+
+    /// Parses dice notation; anything malformed is a [`DiceError::Notation`] (or a bad die/pool error).
+    pub fn parse(text: &str) -> Result<DiceExpr, DiceError> {
+        let err = |at: usize, why: &'static str| DiceError::Notation {
+            text: text.to_string(),
+            at,
+            why,
+        };
+        let b = text.as_bytes();
+        let mut i = 0;
+        let number = |i: &mut usize| -> Option<u32> {
+            let start = *i;
+            let mut v: u32 = 0;
+            while *i < b.len() && b[*i].is_ascii_digit() {
+                v = v.checked_mul(10)?.checked_add(u32::from(b[*i] - b'0'))?;
+                *i += 1;
+                if *i - start > 7 {
+                    return None;
+                }
+            }
+            (*i > start).then_some(v)
+        };
+        let count = if b.first().is_some_and(u8::is_ascii_digit) {
+            number(&mut i).ok_or_else(|| err(0, "a dice count of at most 7 digits"))?
+        } else {
+            1
+        };
+        if !matches!(b.get(i), Some(b'd' | b'D')) {
+            return Err(err(i, "'d'"));
+        }
+        i += 1;
+        let at = i;
+        let sides = number(&mut i).ok_or_else(|| err(at, "the number of sides"))?;
+        let die = Die::new(u16::try_from(sides).unwrap_or(u16::MAX))?;
+        let mut pool = Pool::new(count, die)?;
+        if let Some(&c) = b.get(i)
+            && (c == b'k' || c == b'K' || c == b'd' || c == b'D')
+        {
+            let which = b.get(i + 1).map(u8::to_ascii_lowercase);
+            let at = i;
+            i += 2;
+            let n = number(&mut i)
+                .ok_or_else(|| err(i.min(b.len()), "how many dice to keep or drop"))?;
+            let keep_or_drop = c.to_ascii_lowercase();
+            pool = match (keep_or_drop, which) {
+                (b'k', Some(b'h')) => pool.keep_highest(n)?,
+                (b'k', Some(b'l')) => pool.keep_lowest(n)?,
+                (b'd', Some(b'h')) => pool.drop_highest(n)?,
+                (b'd', Some(b'l')) => pool.drop_lowest(n)?,
+                _ => return Err(err(at, "kh, kl, dh or dl")),
+            };
+        }
+        let mut modifier = 0;
+        if let Some(&c) = b.get(i)
+            && (c == b'+' || c == b'-')
+        {
+            i += 1;
+            let at = i;
+            let m = number(&mut i).ok_or_else(|| err(at, "a modifier"))?;
+            let m = i32::try_from(m).unwrap_or(i32::MAX);
+            if m > Self::MAX_MODIFIER {
+                return Err(err(at, "a modifier of at most 1000000"));
+            }
+            modifier = if c == b'-' { -m } else { m };
+        }
+        if i != b.len() {
+            return Err(err(i, "the end of the notation"));
+        }
+        Ok(DiceExpr { pool, modifier })
+    }
+
+    /// Throws the dice and adds the modifier.
+    #[inline]
+    pub fn total<D: Dice + ?Sized>(&self, dice: &mut D) -> i64 {
+        i64::from(self.pool.total(dice)) + i64::from(self.modifier)
+    }
+}
+
+impl std::str::FromStr for DiceExpr {
+    type Err = DiceError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        DiceExpr::parse(s)
+    }
+}
+
+impl fmt::Display for DiceExpr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.pool)?;
+        match self.modifier {
+            0 => Ok(()),
+            m if m > 0 => write!(f, "+{m}"),
+            m => write!(f, "{m}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn die_bounds() {
+        assert_eq!(Die::new(1), Err(DiceError::BadSides(1)));
+        assert_eq!(Die::new(1001), Err(DiceError::BadSides(1001)));
+        assert_eq!(Die::new(30).map(Die::sides), Ok(30));
+        assert!(Die::D6.has_face(6) && !Die::D6.has_face(7) && !Die::D6.has_face(0));
+    }
+
+    #[test]
+    fn scripted_reports_problems() {
+        let mut d = ScriptedDice::faces([7]);
+        assert_eq!(d.face(Die::D6), 1);
+        assert_eq!(
+            d.fault(),
+            Some(&DiceError::BadFace {
+                die: Die::D6,
+                face: 7
+            })
+        );
+        let mut d = ScriptedDice::faces([]);
+        d.face(Die::D8);
+        assert_eq!(d.finish(), Err(DiceError::Exhausted(Die::D8)));
+    }
+
+    #[test]
+    fn pool_keeps_faces_and_counts_kept() {
+        let p = Pool::new(4, Die::D6).and_then(|p| p.keep_highest(3));
+        let Ok(p) = p else { panic!("valid pool") };
+        let r = p.roll(&mut ScriptedDice::faces([3, 6, 1, 4]));
+        assert_eq!(r.faces(), &[3, 6, 1, 4]);
+        assert_eq!(r.kept().as_slice(), &[6, 4, 3]);
+        assert_eq!(r.total(), 13);
+        assert_eq!(r.highest(), 6);
+        assert_eq!(r.lowest(), 1);
+        assert_eq!(r.count_at_least(4), 2);
+    }
+
+    #[test]
+    fn drop_is_keep_of_the_rest() {
+        let p = Pool::new(20, Die::D6).and_then(|p| p.drop_highest(1));
+        assert_eq!(p.map(Pool::keep), Ok(Keep::Lowest(19)));
+        assert!(
+            Pool::new(3, Die::D6)
+                .and_then(|p| p.drop_lowest(3))
+                .is_err()
+        );
+        assert!(
+            Pool::new(3, Die::D6)
+                .and_then(|p| p.keep_highest(0))
+                .is_err()
+        );
+        assert!(Pool::new(0, Die::D6).is_err());
+        assert!(Pool::new(129, Die::D6).is_err());
+    }
+
+    #[test]
+    fn notation_round_trips() {
+        for (text, shown) in [
+            ("3d6", "3d6"),
+            ("4d6kh3", "4d6kh3"),
+            ("2d6+1", "2d6+1"),
+            ("d30", "1d30"),
+            ("20D6DH1", "20d6kl19"),
+            ("5d10dl2-3", "5d10kh3-3"),
+            ("3d6kh3", "3d6"),
+        ] {
+            let e = DiceExpr::parse(text);
+            assert_eq!(e.map(|e| e.to_string()).as_deref(), Ok(shown), "{text}");
+        }
+    }
+
+    #[test]
+    fn notation_refuses_malformed() {
+        for bad in [
+            "",
+            "d",
+            "3",
+            "3x6",
+            "3d",
+            "3d1",
+            "0d6",
+            "3d6k",
+            "3d6kx2",
+            "3d6kh4",
+            "3d6+",
+            "3d6 ",
+            "-3d6",
+            "3d6+1+1",
+            "99999999d6",
+            "3d6+99999999",
+            "1d1001",
+        ] {
+            assert!(DiceExpr::parse(bad).is_err(), "{bad:?} should be refused");
+        }
+        assert_eq!(
+            DiceExpr::parse("3x6"),
+            Err(DiceError::Notation {
+                text: "3x6".into(),
+                at: 1,
+                why: "'d'"
+            })
+        );
+    }
+}

@@ -1,0 +1,45 @@
+//! # acw-core
+//!
+//! The foundation every acw ruleset builds on:
+//!
+//! - [`dice`]: dice of any size, pools with keep/drop, dice notation, and [`Dice`] — where faces come from
+//!   (a seeded generator, a script, a person at the table);
+//! - [`cards`]: a standard deck with draws through the same sources;
+//! - [`odds`]: [`Dist`], exact finite distributions;
+//! - [`Resolve`]: the shape of every random procedure — a fast `roll` and exact `odds`;
+//! - [`GameRng`]: the value-stable seeded generator a game carries;
+//! - [`measure`]: inches, centimetres, grid areas, points, headings, arcs;
+//! - [`vocab`]: sides, arms, formations, strength.
+//!
+//! ```
+//! use acw_core::dice::DiceExpr;
+//! use acw_core::odds::Dist;
+//! use acw_core::GameRng;
+//!
+//! let expr: DiceExpr = "4d6kh3".parse()?;
+//! let mut rng = GameRng::seed(1863);
+//! let total = expr.total(&mut rng);
+//! assert!((3..=18).contains(&total));
+//! let odds = Dist::pool(expr.pool);
+//! println!("{expr} rolled {total}; P(18) = {:.5}", odds.p(&18));
+//! assert!((odds.p(&18) - 21.0 / 1296.0).abs() < 1e-12);
+//! # Ok::<(), acw_core::dice::DiceError>(())
+//! ```
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod cards;
+pub mod dice;
+pub mod measure;
+pub mod odds;
+mod resolve;
+mod rng;
+#[cfg(feature = "testing")]
+pub mod testing;
+pub mod vocab;
+
+pub use dice::{Dice, Die};
+pub use odds::Dist;
+pub use resolve::Resolve;
+pub use rng::GameRng;
+pub use vocab::{Arm, BySide, Side, Strength};
