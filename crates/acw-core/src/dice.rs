@@ -8,6 +8,8 @@
 //!   `"3d6".parse()`.
 
 use crate::cards::Card;
+use crate::odds::Dist;
+use crate::resolve::Resolve;
 use std::fmt;
 use thiserror::Error;
 
@@ -563,8 +565,8 @@ impl Pool {
         (k, k * u32::from(self.die.sides()))
     }
 
-    /// Throws the pool, keeping every face. Allocates nothing.
-    pub fn roll<D: Dice + ?Sized>(self, dice: &mut D) -> PoolRoll {
+    /// Throws the pool, keeping every face. Allocates nothing. ([`Resolve::roll`] gives just the total.)
+    pub fn throw<D: Dice + ?Sized>(self, dice: &mut D) -> PoolRoll {
         let mut faces = [0u16; Pool::MAX_DICE as usize];
         for f in faces.iter_mut().take(self.count as usize) {
             *f = dice.face(self.die);
@@ -579,7 +581,7 @@ impl Pool {
             Keep::All => (0..self.count)
                 .map(|_| u32::from(dice.face(self.die)))
                 .sum(),
-            _ => self.roll(dice).total(),
+            _ => self.throw(dice).total(),
         }
     }
 }
@@ -779,6 +781,35 @@ impl fmt::Display for DiceExpr {
     }
 }
 
+/// A pool resolves to the total of its counted dice.
+impl Resolve for Pool {
+    type Outcome = u32;
+
+    #[inline]
+    fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> u32 {
+        self.total(dice)
+    }
+
+    fn odds(&self) -> Dist<u32> {
+        Dist::pool(*self)
+    }
+}
+
+/// Dice notation resolves to the total of the counted dice plus the modifier.
+impl Resolve for DiceExpr {
+    type Outcome = i64;
+
+    #[inline]
+    fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> i64 {
+        self.total(dice)
+    }
+
+    fn odds(&self) -> Dist<i64> {
+        let m = i64::from(self.modifier);
+        Dist::pool(self.pool).map(|&t| i64::from(t) + m)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -811,7 +842,7 @@ mod tests {
     fn pool_keeps_faces_and_counts_kept() {
         let p = Pool::new(4, Die::D6).and_then(|p| p.keep_highest(3));
         let Ok(p) = p else { panic!("valid pool") };
-        let r = p.roll(&mut ScriptedDice::faces([3, 6, 1, 4]));
+        let r = p.throw(&mut ScriptedDice::faces([3, 6, 1, 4]));
         assert_eq!(r.faces(), &[3, 6, 1, 4]);
         assert_eq!(r.kept().as_slice(), &[6, 4, 3]);
         assert_eq!(r.total(), 13);
