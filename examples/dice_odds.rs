@@ -28,7 +28,9 @@ fn main() -> ExitCode {
         }
     }
     if exprs.is_empty() {
-        exprs = ["3d6", "4d6kh3", "2d6+1", "20d6dh1", "d30"].map(String::from).to_vec();
+        exprs = ["3d6", "4d6kh3", "2d6+1", "20d6dh1", "d30"]
+            .map(String::from)
+            .to_vec();
     }
     let mut rng = GameRng::seed(seed);
     for text in exprs {

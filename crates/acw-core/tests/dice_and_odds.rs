@@ -61,7 +61,9 @@ fn keep_drop_matches_brute_force_for_4d4() {
 
 #[test]
 fn roll_agrees_with_odds() {
-    for text in ["3d6", "4d6kh3", "20d6dh1", "d30", "5d10kl2", "2d3", "6d2kh4"] {
+    for text in [
+        "3d6", "4d6kh3", "20d6dh1", "d30", "5d10kl2", "2d3", "6d2kh4",
+    ] {
         assert_roll_matches_odds(&pool(text));
     }
     let e = DiceExpr::parse("2d6-3").unwrap_or_else(|e| panic!("{e}"));

@@ -13,14 +13,24 @@ fn notation_corpus_parses_or_is_refused() {
         .map(|e| e.path())
         .collect();
     entries.sort();
-    assert!(entries.len() >= 20, "the seed corpus should hold at least 20 inputs");
+    assert!(
+        entries.len() >= 20,
+        "the seed corpus should hold at least 20 inputs"
+    );
     let mut parsed = 0;
     for path in entries {
         let bytes = std::fs::read(&path).unwrap_or_default();
-        let Ok(text) = std::str::from_utf8(&bytes) else { continue };
+        let Ok(text) = std::str::from_utf8(&bytes) else {
+            continue;
+        };
         if let Ok(expr) = DiceExpr::parse(text) {
             parsed += 1;
-            assert_eq!(DiceExpr::parse(&expr.to_string()), Ok(expr), "{}", path.display());
+            assert_eq!(
+                DiceExpr::parse(&expr.to_string()),
+                Ok(expr),
+                "{}",
+                path.display()
+            );
         }
     }
     // The corpus mixes good and bad notation: 3d6, 4d6kh3, 2d6+1, d30, 20d6dh1, 5d10dl2-3, 1d1000, 128d6,
