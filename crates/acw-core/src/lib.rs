@@ -9,7 +9,9 @@
 //! - [`Resolve`]: the shape of every random procedure — a fast `roll` and exact `odds`;
 //! - [`GameRng`]: the value-stable seeded generator a game carries;
 //! - [`measure`]: inches, centimetres, grid areas, points, headings, arcs;
-//! - [`vocab`]: sides, arms, formations, strength.
+//! - [`table`]: the table, terrain shapes, unit footprints, line of sight, obstacles and cover (on `geo`);
+//! - [`vocab`]: sides, arms, formations, strength;
+//! - [`game`]: the [`Ruleset`] and [`Commander`] traits, [`play`] one game, [`simulate`] many in parallel.
 //!
 //! ```
 //! use acw_core::dice::DiceExpr;
@@ -30,15 +32,18 @@
 
 pub mod cards;
 pub mod dice;
+pub mod game;
 pub mod measure;
 pub mod odds;
 mod resolve;
 mod rng;
+pub mod table;
 #[cfg(feature = "testing")]
 pub mod testing;
 pub mod vocab;
 
 pub use dice::{Dice, Die};
+pub use game::{Commander, GameResult, Outcome, Ruleset, play, simulate};
 pub use odds::Dist;
 pub use resolve::Resolve;
 pub use rng::GameRng;

@@ -1,0 +1,582 @@
+//! The table: its size, terrain features as shapes, unit footprints, and the questions rules ask of them —
+//! distance between units, what lies in an arc, whether a line of sight is blocked, whether a move crosses an
+//! obstacle, whether a target is behind cover.
+//!
+//! Geometry is done with the [`geo`] crate; positions are [`Point`]s in inches.
+//!
+//! ```
+//! use acw_core::measure::{Heading, Inches, Point};
+//! use acw_core::table::{Footprint, Table, Terrain};
+//! let wood = Terrain::woods("Copse", vec![Point::new(10.0, 10.0), Point::new(14.0, 10.0),
+//!                                      Point::new(14.0, 14.0), Point::new(10.0, 14.0)])?;
+//! let table = Table::new(Inches(48.0), Inches(48.0), vec![wood])?;
+//! let a = Footprint::new(Point::new(12.0, 2.0), Heading::NORTH, Inches(4.0), Inches(1.0))?;
+//! let b = Footprint::new(Point::new(12.0, 22.0), Heading::SOUTH, Inches(4.0), Inches(1.0))?;
+//! assert!(!table.line_of_sight(a.centre, b.centre, &[]));  // the wood is in the way
+//! assert!((a.distance(&b).0 - 19.0).abs() < 1e-9);       // front edge to front edge
+//! # Ok::<(), acw_core::table::TableError>(())
+//! ```
+
+use crate::measure::{Heading, Inches, Point};
+use geo::{Contains, Distance, Euclidean, Intersects};
+use thiserror::Error;
+
+/// A table or terrain description that cannot be.
+#[derive(Clone, Debug, PartialEq, Error)]
+#[non_exhaustive]
+pub enum TableError {
+    /// A coordinate or size that is not a finite number, or a size not above zero.
+    #[error("{what} must be a finite number{}", if *.positive { " above zero" } else { "" })]
+    NotFinite {
+        /// What was wrong.
+        what: &'static str,
+        /// Whether it also had to be positive.
+        positive: bool,
+    },
+    /// An area needs at least 3 corners, a line at least 2 points.
+    #[error("terrain {name:?}: {kind} needs at least {min} points, has {has}")]
+    TooFewPoints {
+        /// The feature's name.
+        name: String,
+        /// "an area" or "a line".
+        kind: &'static str,
+        /// The minimum.
+        min: usize,
+        /// How many it has.
+        has: usize,
+    },
+}
+
+/// What a terrain feature does under the rules: each ruleset reads the flags it knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Effects {
+    /// Troops in it, or behind it, count as in cover.
+    pub cover: bool,
+    /// Crossing it is an obstacle (fences, walls, streams).
+    pub obstacle: bool,
+    /// It blocks line of sight through it.
+    pub blocks_sight: bool,
+    /// Rough or broken ground.
+    pub rough: bool,
+    /// A road.
+    pub road: bool,
+}
+
+/// The shape of a terrain feature.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Shape {
+    /// A closed area (a wood, a town), its corners in order.
+    Area(Vec<Point>),
+    /// A line (a fence, a wall, a road), its points in order.
+    Line(Vec<Point>),
+}
+
+/// A terrain feature: a name, a shape and its effects.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(try_from = "TerrainRepr", into = "TerrainRepr")
+)]
+pub struct Terrain {
+    name: String,
+    shape: Shape,
+    effects: Effects,
+    geometry: Geometry,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Geometry {
+    Area(geo::Polygon<f64>),
+    Line(geo::LineString<f64>),
+}
+
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+struct TerrainRepr {
+    name: String,
+    shape: Shape,
+    effects: Effects,
+}
+
+impl TryFrom<TerrainRepr> for Terrain {
+    type Error = TableError;
+    fn try_from(r: TerrainRepr) -> Result<Terrain, TableError> {
+        Terrain::new(r.name, r.shape, r.effects)
+    }
+}
+
+impl From<Terrain> for TerrainRepr {
+    fn from(t: Terrain) -> TerrainRepr {
+        TerrainRepr {
+            name: t.name,
+            shape: t.shape,
+            effects: t.effects,
+        }
+    }
+}
+
+fn coord(p: Point) -> geo::Coord<f64> {
+    geo::Coord { x: p.x, y: p.y }
+}
+
+fn check_point(p: Point) -> Result<(), TableError> {
+    if p.x.is_finite() && p.y.is_finite() {
+        Ok(())
+    } else {
+        Err(TableError::NotFinite {
+            what: "a coordinate",
+            positive: false,
+        })
+    }
+}
+
+impl Terrain {
+    /// A feature; areas need 3 corners, lines 2 points, all coordinates finite.
+    pub fn new(
+        name: impl Into<String>,
+        shape: Shape,
+        effects: Effects,
+    ) -> Result<Terrain, TableError> {
+        let name = name.into();
+        let (points, kind, min) = match &shape {
+            Shape::Area(p) => (p, "an area", 3),
+            Shape::Line(p) => (p, "a line", 2),
+        };
+        if points.len() < min {
+            return Err(TableError::TooFewPoints {
+                name,
+                kind,
+                min,
+                has: points.len(),
+            });
+        }
+        points.iter().try_for_each(|&p| check_point(p))?;
+        let ring: Vec<geo::Coord<f64>> = points.iter().map(|&p| coord(p)).collect();
+        let geometry = match shape {
+            Shape::Area(_) => Geometry::Area(geo::Polygon::new(geo::LineString::new(ring), vec![])),
+            Shape::Line(_) => Geometry::Line(geo::LineString::new(ring)),
+        };
+        Ok(Terrain {
+            name,
+            shape,
+            effects,
+            geometry,
+        })
+    }
+
+    /// A wood: an area that gives cover and blocks sight.
+    pub fn woods(name: impl Into<String>, corners: Vec<Point>) -> Result<Terrain, TableError> {
+        Terrain::new(
+            name,
+            Shape::Area(corners),
+            Effects {
+                cover: true,
+                blocks_sight: true,
+                ..Effects::default()
+            },
+        )
+    }
+
+    /// A fence or wall: a line that is an obstacle and gives cover to troops behind it.
+    pub fn fence(name: impl Into<String>, points: Vec<Point>) -> Result<Terrain, TableError> {
+        Terrain::new(
+            name,
+            Shape::Line(points),
+            Effects {
+                cover: true,
+                obstacle: true,
+                ..Effects::default()
+            },
+        )
+    }
+
+    /// A road.
+    pub fn road(name: impl Into<String>, points: Vec<Point>) -> Result<Terrain, TableError> {
+        Terrain::new(
+            name,
+            Shape::Line(points),
+            Effects {
+                road: true,
+                ..Effects::default()
+            },
+        )
+    }
+
+    /// Rough ground: an area with no other effect.
+    pub fn rough(name: impl Into<String>, corners: Vec<Point>) -> Result<Terrain, TableError> {
+        Terrain::new(
+            name,
+            Shape::Area(corners),
+            Effects {
+                rough: true,
+                ..Effects::default()
+            },
+        )
+    }
+
+    /// The feature's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Its shape.
+    pub fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    /// What it does.
+    pub fn effects(&self) -> Effects {
+        self.effects
+    }
+
+    /// Whether `p` lies inside an area feature (never true of a line).
+    pub fn contains(&self, p: Point) -> bool {
+        match &self.geometry {
+            Geometry::Area(poly) => {
+                poly.contains(&coord(p)) || poly.exterior().intersects(&coord(p))
+            }
+            Geometry::Line(_) => false,
+        }
+    }
+
+    /// Whether the straight segment from `a` to `b` touches the feature.
+    pub fn touches_segment(&self, a: Point, b: Point) -> bool {
+        let seg = geo::Line::new(coord(a), coord(b));
+        match &self.geometry {
+            Geometry::Area(poly) => seg.intersects(poly),
+            Geometry::Line(line) => seg.intersects(line),
+        }
+    }
+
+    /// Shortest distance from `p` to the feature (0 inside an area).
+    pub fn distance_to(&self, p: Point) -> Inches {
+        let pt = geo::Point::from(coord(p));
+        Inches(match &self.geometry {
+            Geometry::Area(poly) => Euclidean.distance(&pt, poly),
+            Geometry::Line(line) => Euclidean.distance(&pt, line),
+        })
+    }
+}
+
+/// The ground a unit's base (or group of stands) covers: a rectangle `frontage` wide and `depth` deep, centred on
+/// `centre`, its front facing `facing`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Footprint {
+    /// Centre of the rectangle.
+    pub centre: Point,
+    /// The way its front faces.
+    pub facing: Heading,
+    /// Width of its front.
+    pub frontage: Inches,
+    /// Depth from front to rear.
+    pub depth: Inches,
+}
+
+impl Footprint {
+    /// A footprint; frontage and depth must be finite and above zero, the centre finite.
+    pub fn new(
+        centre: Point,
+        facing: Heading,
+        frontage: Inches,
+        depth: Inches,
+    ) -> Result<Footprint, TableError> {
+        check_point(centre)?;
+        for v in [frontage.0, depth.0] {
+            if !(v.is_finite() && v > 0.0) {
+                return Err(TableError::NotFinite {
+                    what: "a frontage or depth",
+                    positive: true,
+                });
+            }
+        }
+        Ok(Footprint {
+            centre,
+            facing,
+            frontage,
+            depth,
+        })
+    }
+
+    /// The four corners: front-left, front-right, rear-right, rear-left.
+    pub fn corners(&self) -> [Point; 4] {
+        let half_w = self.frontage.0 / 2.0;
+        let half_d = self.depth.0 / 2.0;
+        let front = self.centre.moved(self.facing, Inches(half_d));
+        let rear = self.centre.moved(self.facing.reversed(), Inches(half_d));
+        let right = self.facing.turned(90.0);
+        let left = self.facing.turned(-90.0);
+        [
+            front.moved(left, Inches(half_w)),
+            front.moved(right, Inches(half_w)),
+            rear.moved(right, Inches(half_w)),
+            rear.moved(left, Inches(half_w)),
+        ]
+    }
+
+    /// The middle of the front edge.
+    pub fn front_centre(&self) -> Point {
+        self.centre.moved(self.facing, Inches(self.depth.0 / 2.0))
+    }
+
+    fn polygon(&self) -> geo::Polygon<f64> {
+        let c = self.corners();
+        geo::Polygon::new(
+            geo::LineString::new(c.iter().map(|&p| coord(p)).collect()),
+            vec![],
+        )
+    }
+
+    /// The shortest distance between the two footprints (0 when they touch or overlap).
+    pub fn distance(&self, other: &Footprint) -> Inches {
+        Inches(Euclidean.distance(&self.polygon(), &other.polygon()))
+    }
+
+    /// The shortest distance from a point to this footprint.
+    pub fn distance_to(&self, p: Point) -> Inches {
+        Inches(Euclidean.distance(&geo::Point::from(coord(p)), &self.polygon()))
+    }
+
+    /// Whether the segment from `a` to `b` passes over this footprint.
+    pub fn blocks(&self, a: Point, b: Point) -> bool {
+        geo::Line::new(coord(a), coord(b)).intersects(&self.polygon())
+    }
+
+    /// The same footprint moved to `centre` and turned to `facing`.
+    pub fn placed(&self, centre: Point, facing: Heading) -> Footprint {
+        Footprint {
+            centre,
+            facing,
+            ..*self
+        }
+    }
+}
+
+/// The table: its size and terrain. The origin is the lower-left corner; x runs along the width, y along the
+/// depth.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "TableRepr", into = "TableRepr"))]
+pub struct Table {
+    width: Inches,
+    depth: Inches,
+    terrain: Vec<Terrain>,
+}
+
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+struct TableRepr {
+    width: Inches,
+    depth: Inches,
+    terrain: Vec<Terrain>,
+}
+
+impl TryFrom<TableRepr> for Table {
+    type Error = TableError;
+    fn try_from(r: TableRepr) -> Result<Table, TableError> {
+        Table::new(r.width, r.depth, r.terrain)
+    }
+}
+
+impl From<Table> for TableRepr {
+    fn from(t: Table) -> TableRepr {
+        TableRepr {
+            width: t.width,
+            depth: t.depth,
+            terrain: t.terrain,
+        }
+    }
+}
+
+impl Table {
+    /// A table `width` × `depth` inches (finite, above zero) with its terrain.
+    pub fn new(width: Inches, depth: Inches, terrain: Vec<Terrain>) -> Result<Table, TableError> {
+        for v in [width.0, depth.0] {
+            if !(v.is_finite() && v > 0.0) {
+                return Err(TableError::NotFinite {
+                    what: "the table's size",
+                    positive: true,
+                });
+            }
+        }
+        Ok(Table {
+            width,
+            depth,
+            terrain,
+        })
+    }
+
+    /// Width (along x).
+    pub fn width(&self) -> Inches {
+        self.width
+    }
+
+    /// Depth (along y).
+    pub fn depth(&self) -> Inches {
+        self.depth
+    }
+
+    /// The terrain features.
+    pub fn terrain(&self) -> &[Terrain] {
+        &self.terrain
+    }
+
+    /// Whether `p` is on the table (edges included).
+    pub fn contains(&self, p: Point) -> bool {
+        (0.0..=self.width.0).contains(&p.x) && (0.0..=self.depth.0).contains(&p.y)
+    }
+
+    /// Whether every corner of `f` is on the table.
+    pub fn holds(&self, f: &Footprint) -> bool {
+        f.corners().iter().all(|&c| self.contains(c))
+    }
+
+    /// Whether sight from `from` to `to` is clear: no sight-blocking area lies between them (an area the viewer
+    /// or the target stands in does not block its own edge), and no footprint of `blockers` is crossed.
+    pub fn line_of_sight(&self, from: Point, to: Point, blockers: &[Footprint]) -> bool {
+        let terrain_clear = self
+            .terrain
+            .iter()
+            .filter(|t| t.effects.blocks_sight)
+            .all(|t| !t.touches_segment(from, to) || t.contains(from) || t.contains(to));
+        terrain_clear && blockers.iter().all(|b| !b.blocks(from, to))
+    }
+
+    /// The obstacles the straight move from `from` to `to` crosses.
+    pub fn obstacles_crossed(&self, from: Point, to: Point) -> impl Iterator<Item = &Terrain> {
+        self.terrain
+            .iter()
+            .filter(move |t| t.effects.obstacle && t.touches_segment(from, to))
+    }
+
+    /// Whether `target` is in cover against fire from `from`: it stands in a cover area, or a linear cover feature
+    /// lies between them within `behind` of the target.
+    pub fn in_cover(&self, target: &Footprint, from: Point, behind: Inches) -> bool {
+        self.terrain
+            .iter()
+            .filter(|t| t.effects.cover)
+            .any(|t| match t.geometry {
+                Geometry::Area(_) => t.contains(target.centre) || t.contains(target.front_centre()),
+                Geometry::Line(_) => {
+                    t.touches_segment(from, target.centre)
+                        && t.distance_to(target.centre).0 <= behind.0 + 1e-9
+                }
+            })
+    }
+
+    /// Whether `p` is in rough ground.
+    pub fn is_rough(&self, p: Point) -> bool {
+        self.terrain
+            .iter()
+            .any(|t| t.effects.rough && t.contains(p))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn square(x: f64, y: f64, s: f64) -> Vec<Point> {
+        vec![
+            Point::new(x, y),
+            Point::new(x + s, y),
+            Point::new(x + s, y + s),
+            Point::new(x, y + s),
+        ]
+    }
+
+    #[test]
+    fn refuses_bad_shapes_and_sizes() {
+        assert!(matches!(
+            Terrain::woods("w", vec![Point::new(0.0, 0.0), Point::new(1.0, 0.0)]),
+            Err(TableError::TooFewPoints { min: 3, has: 2, .. })
+        ));
+        assert!(
+            Terrain::fence("f", vec![Point::new(0.0, f64::NAN), Point::new(1.0, 0.0)]).is_err()
+        );
+        assert!(Table::new(Inches(0.0), Inches(10.0), vec![]).is_err());
+        assert!(
+            Footprint::new(
+                Point::new(0.0, 0.0),
+                Heading::NORTH,
+                Inches(-1.0),
+                Inches(1.0)
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn footprint_corners_and_distance() -> Result<(), TableError> {
+        let a = Footprint::new(
+            Point::new(0.0, 0.0),
+            Heading::NORTH,
+            Inches(4.0),
+            Inches(2.0),
+        )?;
+        let c = a.corners();
+        assert!((c[0].x + 2.0).abs() < 1e-9 && (c[0].y - 1.0).abs() < 1e-9);
+        assert!((c[2].x - 2.0).abs() < 1e-9 && (c[2].y + 1.0).abs() < 1e-9);
+        // Side by side, 3" gap between the right edge of a and the left edge of b.
+        let b = a.placed(Point::new(7.0, 0.0), Heading::NORTH);
+        assert!((a.distance(&b).0 - 3.0).abs() < 1e-9);
+        assert_eq!(a.distance(&a).0, 0.0);
+        Ok(())
+    }
+
+    #[test]
+    fn sight_obstacles_and_cover() -> Result<(), TableError> {
+        let wood = Terrain::woods("wood", square(10.0, 10.0, 4.0))?;
+        let fence = Terrain::fence("fence", vec![Point::new(0.0, 20.0), Point::new(48.0, 20.0)])?;
+        let t = Table::new(Inches(48.0), Inches(48.0), vec![wood, fence])?;
+        // Through the wood: blocked; beside it: clear; from inside it: clear.
+        assert!(!t.line_of_sight(Point::new(12.0, 0.0), Point::new(12.0, 30.0), &[]));
+        assert!(t.line_of_sight(Point::new(20.0, 0.0), Point::new(20.0, 30.0), &[]));
+        assert!(t.line_of_sight(Point::new(12.0, 12.0), Point::new(12.0, 30.0), &[]));
+        // A unit in the way blocks.
+        let screen = Footprint::new(
+            Point::new(20.0, 5.0),
+            Heading::NORTH,
+            Inches(4.0),
+            Inches(1.0),
+        )?;
+        assert!(!t.line_of_sight(Point::new(20.0, 0.0), Point::new(20.0, 30.0), &[screen]));
+        // Crossing the fence.
+        assert_eq!(
+            t.obstacles_crossed(Point::new(5.0, 18.0), Point::new(5.0, 22.0))
+                .count(),
+            1
+        );
+        assert_eq!(
+            t.obstacles_crossed(Point::new(5.0, 15.0), Point::new(5.0, 19.0))
+                .count(),
+            0
+        );
+        // Behind the fence (1" behind it) against fire from the far side: cover; from the same side: none.
+        let target = Footprint::new(
+            Point::new(30.0, 21.0),
+            Heading::SOUTH,
+            Inches(4.0),
+            Inches(1.0),
+        )?;
+        assert!(t.in_cover(&target, Point::new(30.0, 5.0), Inches(2.0)));
+        assert!(!t.in_cover(&target, Point::new(30.0, 40.0), Inches(2.0)));
+        // In the wood: cover from anywhere.
+        let hidden = target.placed(Point::new(12.0, 12.0), Heading::SOUTH);
+        assert!(t.in_cover(&hidden, Point::new(40.0, 40.0), Inches(2.0)));
+        assert!(t.holds(&target) && !t.holds(&target.placed(Point::new(0.5, 5.0), Heading::NORTH)));
+        Ok(())
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn loading_validates() {
+        let bad = r#"{"width":48.0,"depth":48.0,"terrain":[{"name":"w","shape":{"Area":[{"x":0.0,"y":0.0}]},
+            "effects":{"cover":true,"obstacle":false,"blocks_sight":true,"rough":false,"road":false}}]}"#;
+        let e = serde_json::from_str::<Table>(bad);
+        assert!(e.is_err_and(|e| e.to_string().contains("needs at least 3 points")));
+        let neg = r#"{"width":-1.0,"depth":48.0,"terrain":[]}"#;
+        assert!(serde_json::from_str::<Table>(neg).is_err());
+    }
+}
