@@ -104,7 +104,8 @@ pub mod conformance {
     pub type MakeCommander<'a, R> = &'a dyn Fn(Side, u64) -> Box<dyn Commander<R>>;
 
     /// Lists orders the rules must refuse in a state, for the side to order.
-    pub type RefusedOrders<'a, R> = &'a dyn Fn(&<R as Ruleset>::State, Side) -> Vec<<R as Ruleset>::Order>;
+    pub type RefusedOrders<'a, R> =
+        &'a dyn Fn(&<R as Ruleset>::State, Side) -> Vec<<R as Ruleset>::Order>;
 
     /// What the suite needs besides the ruleset and scenario.
     pub struct Suite<'a, R: Ruleset> {
