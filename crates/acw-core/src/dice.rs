@@ -575,14 +575,41 @@ impl Pool {
     }
 
     /// Throws the pool and returns only the total of the counted dice. Allocates nothing.
+    ///
+    /// With keep/drop on dice of up to 32 sides, the faces are counted rather than sorted: the kept
+    /// total is read off the counts from the kept end.
     #[inline]
     pub fn total<D: Dice + ?Sized>(self, dice: &mut D) -> u32 {
-        match self.keep {
-            Keep::All => (0..self.count)
-                .map(|_| u32::from(dice.face(self.die)))
-                .sum(),
-            _ => self.throw(dice).total(),
+        const COUNTED: usize = 32;
+        let (k, high) = match self.keep {
+            Keep::All => {
+                return (0..self.count)
+                    .map(|_| u32::from(dice.face(self.die)))
+                    .sum();
+            }
+            Keep::Highest(k) => (u32::from(k), true),
+            Keep::Lowest(k) => (u32::from(k), false),
+        };
+        let sides = usize::from(self.die.sides());
+        if sides > COUNTED {
+            return self.throw(dice).total();
         }
+        let mut counts = [0u32; COUNTED + 1];
+        for _ in 0..self.count {
+            counts[usize::from(dice.face(self.die))] += 1;
+        }
+        let (mut left, mut total) = (k, 0u32);
+        let mut take = |face: usize| {
+            let n = counts[face].min(left);
+            left -= n;
+            total += n * face as u32;
+        };
+        if high {
+            (1..=sides).rev().for_each(&mut take);
+        } else {
+            (1..=sides).for_each(&mut take);
+        }
+        total
     }
 }
 
