@@ -253,6 +253,9 @@ impl Dist<u32> {
 
     /// The total of a pool's counted dice, exactly, keep/drop included.
     ///
+    /// Without keep/drop the dice are convolved densely (memory: the range of totals). Cost grows fast with
+    /// both count and sides: the largest pools the notation accepts take seconds (see docs/performance.md).
+    ///
     /// Keep-highest and keep-lowest are computed by walking the faces from the best down: the state is
     /// (dice placed, total of the kept ones), and the kept dice are always the first `k` placed. This costs
     /// about sides × count² × range, not sides^count.
@@ -260,7 +263,7 @@ impl Dist<u32> {
         let n = pool.count() as usize;
         let sides = u32::from(pool.die().sides());
         let (k, high_first) = match pool.keep() {
-            Keep::All => return Dist::die(pool.die()).sum_n(pool.count()),
+            Keep::All => return Self::sum_of_dice(pool.count() as usize, sides),
             Keep::Highest(k) => (k as usize, true),
             Keep::Lowest(k) => (k as usize, false),
         };
@@ -304,6 +307,33 @@ impl Dist<u32> {
             (0..width)
                 .filter(|&t| state[n * width + t] > 0.0)
                 .map(|t| (t as u32, state[n * width + t]))
+                .collect(),
+        )
+    }
+
+    /// The total of `n` dice of `sides` sides, by dense convolution: memory is the range of totals, time about
+    /// (n × sides)² / 2.
+    fn sum_of_dice(n: usize, sides: u32) -> Self {
+        let s = sides as usize;
+        let p_face = 1.0 / f64::from(sides);
+        let mut probs = vec![0.0f64; n * s + 1];
+        probs[0] = 1.0;
+        for i in 0..n {
+            // totals after i dice lie in i..=i*s; walk down so each entry is read before it is overwritten
+            for t in (i..=i * s).rev() {
+                let w = probs[t] * p_face;
+                probs[t] = 0.0;
+                for f in 1..=s {
+                    probs[t + f] += w;
+                }
+            }
+        }
+        Dist::from_raw(
+            probs
+                .into_iter()
+                .enumerate()
+                .filter(|&(_, p)| p > 0.0)
+                .map(|(t, p)| (t as u32, p))
                 .collect(),
         )
     }
