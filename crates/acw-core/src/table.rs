@@ -344,6 +344,50 @@ impl Footprint {
         geo::Line::new(coord(a), coord(b)).intersects(&self.polygon())
     }
 
+    /// Whether `other` lies wholly or partly in this footprint's front arc: the region ahead of its front edge,
+    /// bounded by lines running `spread` degrees outward from the ends of the front edge (45° is a common
+    /// reading; 0° is straight ahead only).
+    pub fn in_front_arc(&self, other: &Footprint, spread: f64) -> bool {
+        let tan = spread.clamp(0.0, 89.9).to_radians().tan();
+        let half_w = self.frontage.0 / 2.0;
+        let origin = self.front_centre();
+        let ahead = self.facing;
+        let inside = |p: Point| {
+            // local frame: y ahead of the front edge, x along it
+            let d = origin.distance(p).0;
+            if d == 0.0 {
+                return true;
+            }
+            let angle = (origin.heading_to(p).as_degrees() - ahead.as_degrees()).to_radians();
+            let (x, y) = (d * angle.sin(), d * angle.cos());
+            y >= -1e-9 && x.abs() <= half_w + y * tan + 1e-9
+        };
+        let c = other.corners();
+        let mids = [0, 1, 2, 3].map(|i| {
+            let (a, b) = (c[i], c[(i + 1) % 4]);
+            Point::new((a.x + b.x) / 2.0, (a.y + b.y) / 2.0)
+        });
+        c.iter()
+            .chain(mids.iter())
+            .chain([other.centre].iter())
+            .any(|&p| inside(p))
+    }
+
+    /// This footprint placed so that its front edge touches `target`, facing it: it moves along the line
+    /// between the centres until the gap closes (to within 0.01").
+    pub fn placed_in_contact(&self, target: &Footprint) -> Footprint {
+        let facing = self.centre.heading_to(target.centre);
+        let mut f = self.placed(self.centre, facing);
+        for _ in 0..32 {
+            let gap = f.distance(target).0;
+            if gap <= 0.01 {
+                break;
+            }
+            f.centre = f.centre.moved(facing, Inches(gap));
+        }
+        f
+    }
+
     /// The same footprint moved to `centre` and turned to `facing`.
     pub fn placed(&self, centre: Point, facing: Heading) -> Footprint {
         Footprint {
@@ -465,6 +509,37 @@ impl Table {
             })
     }
 
+    /// How far `unit` can move straight along `heading`, up to `distance`, staying on the table and keeping at
+    /// least `gap` from every footprint in `others` that it does not already touch. Checked in steps of
+    /// `step` inches (0.05" at the least), so the answer is a multiple of the step or the full distance.
+    pub fn slide(
+        &self,
+        unit: &Footprint,
+        heading: Heading,
+        distance: Inches,
+        others: &[Footprint],
+        gap: Inches,
+        step: Inches,
+    ) -> Inches {
+        let step = step.0.max(0.05);
+        let clear = |f: &Footprint| {
+            self.holds(f)
+                && others
+                    .iter()
+                    .all(|o| unit.distance(o).0 <= gap.0 || f.distance(o).0 >= gap.0 - 1e-9)
+        };
+        let mut done = 0.0;
+        while done < distance.0 {
+            let next = (done + step).min(distance.0);
+            let f = unit.placed(unit.centre.moved(heading, Inches(next)), unit.facing);
+            if !clear(&f) {
+                break;
+            }
+            done = next;
+        }
+        Inches(done)
+    }
+
     /// Whether `p` is in rough ground.
     pub fn is_rough(&self, p: Point) -> bool {
         self.terrain
@@ -566,6 +641,50 @@ mod tests {
         let hidden = target.placed(Point::new(12.0, 12.0), Heading::SOUTH);
         assert!(t.in_cover(&hidden, Point::new(40.0, 40.0), Inches(2.0)));
         assert!(t.holds(&target) && !t.holds(&target.placed(Point::new(0.5, 5.0), Heading::NORTH)));
+        Ok(())
+    }
+
+    #[test]
+    fn front_arc_contact_and_slide() -> Result<(), TableError> {
+        let me = Footprint::new(
+            Point::new(10.0, 10.0),
+            Heading::NORTH,
+            Inches(4.0),
+            Inches(1.0),
+        )?;
+        let ahead = me.placed(Point::new(10.0, 20.0), Heading::SOUTH);
+        let wide = me.placed(Point::new(25.0, 20.0), Heading::SOUTH); // 15" right, 10" ahead
+        let behind = me.placed(Point::new(10.0, 0.0), Heading::NORTH);
+        assert!(me.in_front_arc(&ahead, 45.0));
+        // With 45° lines from the front edge's ends (x = ±2 at y = 10.5) the arc reaches x = 2 + 9.5 = 11.5 at
+        // the target's front edge; its nearest corner is at x = 13, so it is outside.
+        assert!(!me.in_front_arc(&wide, 45.0));
+        assert!(me.in_front_arc(&wide, 60.0));
+        assert!(!me.in_front_arc(&behind, 45.0));
+        let touching = me.placed_in_contact(&ahead);
+        assert!(touching.distance(&ahead).0 <= 0.01);
+        assert!((touching.centre.y - 19.0).abs() < 0.02); // front edge on the target's near edge, y = 19.5
+        let t = Table::new(Inches(48.0), Inches(48.0), vec![])?;
+        // Sliding north toward `ahead` stops 0.5" short: the gap is 9" now, so 8.5".
+        let d = t.slide(
+            &me,
+            Heading::NORTH,
+            Inches(20.0),
+            &[ahead],
+            Inches(0.5),
+            Inches(0.1),
+        );
+        assert!((d.0 - 8.5).abs() < 0.11, "{d}");
+        // Sliding south stops at the table edge: the rear edge is 9.5" from it.
+        let d = t.slide(
+            &me,
+            Heading::SOUTH,
+            Inches(20.0),
+            &[],
+            Inches(0.5),
+            Inches(0.1),
+        );
+        assert!((d.0 - 9.5).abs() < 0.11, "{d}");
         Ok(())
     }
 
