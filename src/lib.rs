@@ -17,3 +17,7 @@
 #![warn(missing_docs)]
 
 pub use acw_core::*;
+
+/// David E. North's rules: brigade orders, accomplishment tosses, stand losses (feature `north`).
+#[cfg(feature = "north")]
+pub use acw_north as north;

@@ -1,0 +1,71 @@
+//! # acw-north
+//!
+//! David E. North's "American Civil War Rules" (a modification of Aelred Gledden's adaptation of Steven
+//! Simpson's rules concept) as a library: brigade orders, accomplishment tosses, stand losses.
+//!
+//! Units are regiments of 3–5 stands (infantry of two figures a stand, mounted cavalry of one) and batteries
+//! of a gun with 1–3 crew stands, grouped in brigades of 2–5 units under a Major General; each side has 10–20
+//! units and an Army Commander. A brigade's order (Advance, Hold, Withdraw) drives its units' moves. Every
+//! action that matters — a formation change, a charge, leaving a melee — needs an *accomplishment toss*: a
+//! d6 no higher than the unit's stands (crew figures for a battery). Combat runs artillery, then musketry
+//! (18" infantry, 12" mounted cavalry), then melee; the units attacking one target throw one d6 together and
+//! hit on 5+ after modifiers. A hit forces a morale toss: 1–2 the unit rallies, 3–4 it loses a stand or
+//! falls back, 5–6 both; a general may try to rally it first, at the risk of his life. Infantry and cavalry
+//! leave play below three stands. All distances are in inches; the rules give no figure or ground scale.
+//!
+//! Modules: [`tables`] (the rules' tables), [`options`] (every switch between readings), [`setup`] (force
+//! lists, validation, the default scenario), [`state`] (units, generals, brigades, the [`Battle`]),
+//! [`sequence`] (turns and steps), [`command`] (orders, rallies), [`movement`], [`combat`], [`melee`],
+//! [`morale`], [`victory`], [`error`].
+//!
+//! ```
+//! use acw_core::dice::ScriptedDice;
+//! use acw_core::measure::Inches;
+//! use acw_core::{Resolve, Side};
+//! use acw_north::combat::{AttackGroup, Category, CombatSituation, Sight};
+//! use acw_north::morale::{MoraleCheck, MoraleResponse};
+//! use acw_north::sequence::Step;
+//! use acw_north::tables::MoraleBand;
+//! use acw_north::{Battle, Options, setup::default_forces};
+//!
+//! // Exact odds: one unit firing at a deployed target in the open hits on 5-6.
+//! let shot = CombatSituation::default().toss(&Options::default());
+//! assert!((shot.odds().p(&true) - 2.0 / 6.0).abs() < 1e-12);
+//! // A morale check with one rally attempt: rallies with probability 1/2.
+//! let check = MoraleCheck { rallies: 1, ..MoraleCheck::default() };
+//! assert!((check.odds().prob(|o| o.band == MoraleBand::Rallies) - 0.5).abs() < 1e-12);
+//!
+//! // Play: the Confederate first battery fires at a Union regiment 20" away.
+//! let mut battle = Battle::new(&default_forces(), Options::default())?;
+//! let gun = battle.unit_named("CSA 1st Bde, Battery").map(|u| u.id()).ok_or("no gun")?;
+//! let target = battle.unit_named("USA 1st Bde, Regt 1").map(|u| u.id()).ok_or("no target")?;
+//! assert_eq!(battle.clock().phasing(), Side::Confederate);
+//! battle.advance_to(Step::Artillery)?;
+//! let group = AttackGroup { category: Category::Artillery, target, attackers: vec![gun] };
+//! // A 6 hits; the morale die shows 5: the regiment loses a stand and falls back in column.
+//! let mut dice = ScriptedDice::faces([6, 5]);
+//! let report = battle.attack(&group, &[Sight::clear(Inches(20.0))], false,
+//!                            &MoraleResponse::default(), &mut dice)?;
+//! assert!(report.hit);
+//! assert_eq!(battle.unit(target)?.current_stands(), 3);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod combat;
+pub mod command;
+pub mod error;
+pub mod melee;
+pub mod morale;
+pub mod movement;
+pub mod options;
+pub mod sequence;
+pub mod setup;
+pub mod state;
+pub mod tables;
+pub mod victory;
+
+pub use error::{RuleViolation, SetupError};
+pub use options::Options;
+pub use state::{Battle, BrigadeId, GeneralId, Unit, UnitId};

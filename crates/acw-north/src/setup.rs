@@ -1,0 +1,667 @@
+//! Setting up a battle: force lists, their validation (NORTH-SET-03, NORTH-SET-04), the default scenario
+//! (NORTH-SET-11), deployment zones and the terrain questions the rules ask (NORTH-SET-08, NORTH-SET-09).
+
+use crate::error::SetupError;
+use crate::options::Options;
+use crate::sequence::Clock;
+use crate::state::{
+    Battle, Brigade, BrigadeId, General, GeneralId, GeneralStatus, GunState, MeleeRecord,
+    PhaseRecord, Rank, Unit, UnitId, UnitStatus,
+};
+use crate::tables::{
+    ARMY_MAX_UNITS, ARMY_MIN_UNITS, BRIGADE_MAX_UNITS, BRIGADE_MIN_UNITS, Formation,
+    MIN_STANDS_IN_PLAY, MgPlacement, Order, Quality, Troop, formation_is_legal, mg_placement,
+    starting_stands,
+};
+use acw_core::measure::{Heading, Inches, Point};
+use acw_core::vocab::Mount;
+use acw_core::{Arm, BySide, Side, Strength};
+
+/// One unit of a force list (NORTH-SET-01, NORTH-SET-02).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct UnitSpec {
+    /// Its name.
+    pub name: String,
+    /// Infantry, cavalry or artillery.
+    pub arm: Arm,
+    /// Elite, standard or poor: sets the starting stands.
+    pub quality: Quality,
+    /// Its formation at the start.
+    pub formation: Formation,
+    /// Cavalry only: starts dismounted (3 + 1 stands for a standard unit).
+    pub dismounted: bool,
+}
+
+impl UnitSpec {
+    /// An infantry regiment in line.
+    pub fn infantry(name: impl Into<String>, quality: Quality) -> UnitSpec {
+        UnitSpec {
+            name: name.into(),
+            arm: Arm::Infantry,
+            quality,
+            formation: Formation::Line,
+            dismounted: false,
+        }
+    }
+    /// A mounted cavalry regiment in line.
+    pub fn cavalry(name: impl Into<String>, quality: Quality) -> UnitSpec {
+        UnitSpec {
+            name: name.into(),
+            arm: Arm::Cavalry,
+            quality,
+            formation: Formation::Line,
+            dismounted: false,
+        }
+    }
+    /// An unlimbered battery.
+    pub fn artillery(name: impl Into<String>, quality: Quality) -> UnitSpec {
+        UnitSpec {
+            name: name.into(),
+            arm: Arm::Artillery,
+            quality,
+            formation: Formation::Unlimbered,
+            dismounted: false,
+        }
+    }
+    /// The same unit in another starting formation.
+    pub fn in_formation(mut self, formation: Formation) -> UnitSpec {
+        self.formation = formation;
+        self
+    }
+    /// The same cavalry unit, dismounted at the start.
+    pub fn dismounted(mut self) -> UnitSpec {
+        self.dismounted = true;
+        self
+    }
+}
+
+/// One brigade of a force list: its MG, its initial order and 2–5 units (NORTH-SET-04, NORTH-SET-06).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct BrigadeSpec {
+    /// Its name.
+    pub name: String,
+    /// Its Major General's name.
+    pub major_general: String,
+    /// NORTH-SET-06: its initial order.
+    pub order: Order,
+    /// Its units.
+    pub units: Vec<UnitSpec>,
+}
+
+/// One side's army: its Army Commander and its brigades (NORTH-SET-03, NORTH-SET-05).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ArmySpec {
+    /// The Army Commander's name.
+    pub army_commander: String,
+    /// The unit the AC starts with, as (brigade index, unit index in the brigade), if any.
+    pub army_commander_with: Option<(usize, usize)>,
+    /// Its brigades.
+    pub brigades: Vec<BrigadeSpec>,
+}
+
+impl ArmySpec {
+    /// Units in the army (NORTH-SET-03 counts every arm, and no generals).
+    pub fn unit_count(&self) -> usize {
+        self.brigades.iter().map(|b| b.units.len()).sum()
+    }
+}
+
+/// Both armies (NORTH-SET-07: Union and Confederates).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ForceSpec {
+    /// The army of each side.
+    pub armies: BySide<ArmySpec>,
+}
+
+/// NORTH-SET-04: a brigade must have 2–5 units.
+pub fn validate_brigade(b: &BrigadeSpec) -> Result<(), SetupError> {
+    let n = b.units.len();
+    if !(BRIGADE_MIN_UNITS..=BRIGADE_MAX_UNITS).contains(&n) {
+        return Err(SetupError::BrigadeSize {
+            name: b.name.clone(),
+            units: n,
+        });
+    }
+    Ok(())
+}
+
+/// NORTH-SET-03: an army must field 10–20 units (any number of at least one under NORTH-OPT-39).
+pub fn validate_army_size(
+    side: Side,
+    army: &ArmySpec,
+    options: &Options,
+) -> Result<(), SetupError> {
+    let n = army.unit_count();
+    let ok = if options.allow_non_standard_army_size {
+        n >= 1
+    } else {
+        (ARMY_MIN_UNITS..=ARMY_MAX_UNITS).contains(&n)
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(SetupError::ArmySize { side, units: n })
+    }
+}
+
+/// NORTH-SET-01 / NORTH-MOV-01: a unit's starting formation must suit its kind; only cavalry dismount.
+pub fn validate_unit(u: &UnitSpec, options: &Options) -> Result<(), SetupError> {
+    if u.dismounted && u.arm != Arm::Cavalry {
+        return Err(SetupError::DismountedNonCavalry {
+            name: u.name.clone(),
+        });
+    }
+    let mount = if u.dismounted {
+        Mount::Dismounted
+    } else {
+        Mount::Mounted
+    };
+    let troop = Troop::of(u.arm, mount);
+    if !formation_is_legal(troop, u.formation, options) {
+        return Err(SetupError::IllegalFormation {
+            name: u.name.clone(),
+            troop,
+            formation: u.formation,
+        });
+    }
+    let stands = starting_stands(u.arm, u.quality);
+    let counted = if u.dismounted && !options.horse_holder_counted {
+        stands - 1
+    } else {
+        stands
+    };
+    if u.arm != Arm::Artillery && counted < MIN_STANDS_IN_PLAY {
+        return Err(SetupError::TooFewStands {
+            name: u.name.clone(),
+            stands: counted,
+        });
+    }
+    Ok(())
+}
+
+/// NORTH-SET-03 / NORTH-SET-04 / NORTH-SET-05: validates a whole force list.
+pub fn validate_forces(forces: &ForceSpec, options: &Options) -> Result<(), SetupError> {
+    options.validate()?;
+    for side in Side::both() {
+        let army = forces.armies.get(side);
+        validate_army_size(side, army, options)?;
+        if let Some((bi, ui)) = army.army_commander_with
+            && army
+                .brigades
+                .get(bi)
+                .and_then(|b| b.units.get(ui))
+                .is_none()
+        {
+            return Err(SetupError::ArmyCommanderPlacement { side });
+        }
+        for b in &army.brigades {
+            validate_brigade(b)?;
+            for u in &b.units {
+                validate_unit(u, options)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn id16(n: usize, what: &'static str) -> Result<u16, SetupError> {
+    u16::try_from(n).map_err(|_| SetupError::TooMany(what))
+}
+
+impl Battle {
+    /// Sets up a battle from a validated force list (NORTH-SET-03 to NORTH-SET-07, NORTH-SET-10). The game
+    /// must have a turn limit (NORTH-SEQ-09); see [`Battle::new_with_own_end`] otherwise.
+    ///
+    /// ```
+    /// use acw_north::{Battle, Options, setup::default_forces};
+    /// let battle = Battle::new(&default_forces(), Options::default())?;
+    /// assert_eq!(battle.units().len(), 28);
+    /// # Ok::<(), acw_north::error::SetupError>(())
+    /// ```
+    pub fn new(forces: &ForceSpec, options: Options) -> Result<Battle, SetupError> {
+        if options.turn_limit.is_none() {
+            return Err(SetupError::NoTurnLimit);
+        }
+        Battle::new_with_own_end(forces, options)
+    }
+
+    /// As [`Battle::new`], but accepts `turn_limit: None` for a scenario that supplies its own end predicate
+    /// (NORTH-VIC-01, NORTH-OPT-40).
+    pub fn new_with_own_end(forces: &ForceSpec, options: Options) -> Result<Battle, SetupError> {
+        validate_forces(forces, &options)?;
+        let mut units = Vec::new();
+        let mut brigades = Vec::new();
+        let mut generals = Vec::new();
+        let mut acs = BySide::new(GeneralId(0), GeneralId(0));
+        for side in Side::both() {
+            let army = forces.armies.get(side);
+            let ac_id = GeneralId(id16(generals.len(), "generals")?);
+            acs[side] = ac_id;
+            generals.push(General {
+                id: ac_id,
+                name: army.army_commander.clone(),
+                side,
+                rank: Rank::ArmyCommander,
+                status: GeneralStatus::Active,
+                with_unit: None,
+                moved: Inches(0.0),
+            });
+            for (bi, b) in army.brigades.iter().enumerate() {
+                let bid = BrigadeId(id16(brigades.len(), "brigades")?);
+                let mg = GeneralId(id16(generals.len(), "generals")?);
+                let mut ids = Vec::with_capacity(b.units.len());
+                for (ui, spec) in b.units.iter().enumerate() {
+                    let uid = UnitId(id16(units.len(), "units")?);
+                    ids.push(uid);
+                    if army.army_commander_with == Some((bi, ui))
+                        && let Some(ac) = generals.get_mut(usize::from(ac_id.0))
+                    {
+                        ac.with_unit = Some(uid);
+                    }
+                    units.push(new_unit(uid, side, bid, spec));
+                }
+                generals.push(General {
+                    id: mg,
+                    name: b.major_general.clone(),
+                    side,
+                    rank: Rank::MajorGeneral(bid),
+                    status: GeneralStatus::Active,
+                    with_unit: None,
+                    moved: Inches(0.0),
+                });
+                brigades.push(Brigade {
+                    id: bid,
+                    name: b.name.clone(),
+                    side,
+                    order: b.order,
+                    mg,
+                    units: ids,
+                    leaderless: false,
+                    order_change_used: false,
+                    order_check_due: false,
+                });
+            }
+        }
+        Ok(Battle {
+            units,
+            brigades,
+            generals,
+            army_commanders: acs,
+            clock: Clock::new(options.first_side),
+            options,
+            ac_order_used: false,
+            declared: Vec::new(),
+            declared_category: None,
+            over: false,
+        })
+    }
+
+    /// Checks every invariant a state reached by the rules keeps (used when loading a saved state).
+    pub fn check_invariants(&self) -> Result<(), SetupError> {
+        let bad = |m: String| Err(SetupError::Inconsistent(m));
+        self.options.validate()?;
+        for (i, u) in self.units.iter().enumerate() {
+            if usize::from(u.id.0) != i {
+                return bad(format!("unit {} stored at {i}", u.id));
+            }
+            let Some(b) = self.brigades.get(usize::from(u.brigade.0)) else {
+                return bad(format!("unit {} names no brigade", u.id));
+            };
+            if b.side != u.side || !b.units.contains(&u.id) {
+                return bad(format!("unit {} is not in its brigade", u.id));
+            }
+            if u.mount == Mount::Dismounted && u.arm != Arm::Cavalry {
+                return bad(format!("unit {} is dismounted but not cavalry", u.id));
+            }
+            if u.holder && u.mount != Mount::Dismounted {
+                return bad(format!("unit {} holds horses but is mounted", u.id));
+            }
+            if !formation_is_legal(u.troop(), u.formation, &self.options) {
+                return bad(format!("unit {} is in an illegal formation", u.id));
+            }
+            if (u.arm == Arm::Artillery) != u.gun.is_some() {
+                return bad(format!("unit {} has a gun state that does not fit", u.id));
+            }
+            if u.in_play() && u.stands.current() == 0 {
+                return bad(format!("unit {} is in play with no stands", u.id));
+            }
+            if u.in_play()
+                && u.arm != Arm::Artillery
+                && u.counted_stands(&self.options) < MIN_STANDS_IN_PLAY
+            {
+                return bad(format!("unit {} is in play below three stands", u.id));
+            }
+            for c in &u.contacts {
+                match self.units.get(usize::from(c.0)) {
+                    Some(o) if o.side != u.side && o.contacts.contains(&u.id) => {}
+                    _ => return bad(format!("unit {} has a one-sided contact", u.id)),
+                }
+            }
+            if !u.in_play() && !u.contacts.is_empty() {
+                return bad(format!("unit {} is out of play but in contact", u.id));
+            }
+        }
+        for (i, b) in self.brigades.iter().enumerate() {
+            if usize::from(b.id.0) != i {
+                return bad(format!("brigade {} stored at {i}", b.id));
+            }
+            if !(BRIGADE_MIN_UNITS..=BRIGADE_MAX_UNITS).contains(&b.units.len()) {
+                return bad(format!("brigade {} has {} units", b.id, b.units.len()));
+            }
+            match self.generals.get(usize::from(b.mg.0)) {
+                Some(g) if g.rank == Rank::MajorGeneral(b.id) && g.side == b.side => {
+                    if g.is_active() == b.leaderless {
+                        return bad(format!("brigade {} leaderless flag disagrees", b.id));
+                    }
+                }
+                _ => return bad(format!("brigade {} has no MG", b.id)),
+            }
+        }
+        for (i, g) in self.generals.iter().enumerate() {
+            if usize::from(g.id.0) != i {
+                return bad(format!("general {} stored at {i}", g.id));
+            }
+            if let Some(w) = g.with_unit
+                && self
+                    .units
+                    .get(usize::from(w.0))
+                    .is_none_or(|u| u.side != g.side)
+            {
+                return bad(format!("general {} is with a unit not his own", g.id));
+            }
+        }
+        for side in Side::both() {
+            match self.generals.get(usize::from(self.army_commanders[side].0)) {
+                Some(g) if g.rank == Rank::ArmyCommander && g.side == side => {}
+                _ => return bad(format!("the {side} Army Commander is missing")),
+            }
+        }
+        Ok(())
+    }
+}
+
+fn new_unit(id: UnitId, side: Side, brigade: BrigadeId, spec: &UnitSpec) -> Unit {
+    let start = starting_stands(spec.arm, spec.quality);
+    let dismounted = spec.dismounted && spec.arm == Arm::Cavalry;
+    Unit {
+        id,
+        name: spec.name.clone(),
+        side,
+        brigade,
+        arm: spec.arm,
+        quality: spec.quality,
+        stands: Strength::full(u32::from(start)),
+        mount: if dismounted {
+            Mount::Dismounted
+        } else {
+            Mount::Mounted
+        },
+        holder: dismounted,
+        formation: spec.formation,
+        gun: (spec.arm == Arm::Artillery).then_some(GunState::Manned),
+        own_order: None,
+        contacts: Vec::new(),
+        melee: MeleeRecord::default(),
+        phase: PhaseRecord::default(),
+        status: UnitStatus::InPlay,
+    }
+}
+
+/// The serialised form of a [`Battle`], checked on loading so a file cannot make a state the rules could not
+/// reach.
+#[doc(hidden)]
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
+pub struct BattleData {
+    units: Vec<Unit>,
+    brigades: Vec<Brigade>,
+    generals: Vec<General>,
+    army_commanders: BySide<GeneralId>,
+    clock: Clock,
+    options: Options,
+    ac_order_used: bool,
+    declared: Vec<crate::combat::AttackGroup>,
+    declared_category: Option<crate::combat::Category>,
+    over: bool,
+}
+
+impl TryFrom<BattleData> for Battle {
+    type Error = SetupError;
+    fn try_from(d: BattleData) -> Result<Battle, SetupError> {
+        let b = Battle {
+            units: d.units,
+            brigades: d.brigades,
+            generals: d.generals,
+            army_commanders: d.army_commanders,
+            clock: d.clock,
+            options: d.options,
+            ac_order_used: d.ac_order_used,
+            declared: d.declared,
+            declared_category: d.declared_category,
+            over: d.over,
+        };
+        b.check_invariants()?;
+        Ok(b)
+    }
+}
+
+/// The table and its deployment zones (NORTH-SET-08, NORTH-SET-11). The Union base edge is y = 0, the
+/// Confederate base edge y = depth.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Table {
+    /// Along the base edges.
+    pub width: Inches,
+    /// Between the base edges.
+    pub depth: Inches,
+    /// How far from its base edge each side sets up.
+    pub deployment_depth: Inches,
+}
+
+impl Default for Table {
+    /// NORTH-SET-11: 72" × 48", each side within 12" of its own long edge.
+    fn default() -> Self {
+        Table {
+            width: Inches(72.0),
+            depth: Inches(48.0),
+            deployment_depth: Inches(12.0),
+        }
+    }
+}
+
+impl Table {
+    /// The y coordinate of `side`'s base edge.
+    pub fn base_edge_y(&self, side: Side) -> f64 {
+        match side {
+            Side::Union => 0.0,
+            Side::Confederate => self.depth.0,
+        }
+    }
+
+    /// Whether `p` is on the table.
+    pub fn contains(&self, p: Point) -> bool {
+        (0.0..=self.width.0).contains(&p.x) && (0.0..=self.depth.0).contains(&p.y)
+    }
+
+    /// NORTH-SET-08 / NORTH-SET-11: whether `p` lies in `side`'s deployment zone.
+    pub fn in_deployment_zone(&self, side: Side, p: Point) -> bool {
+        self.contains(p) && (p.y - self.base_edge_y(side)).abs() <= self.deployment_depth.0 + 1e-9
+    }
+
+    /// NORTH-SET-11: the gap between the two deployment zones (at least 24" on the default table).
+    pub fn gap_between_zones(&self) -> Inches {
+        Inches((self.depth.0 - 2.0 * self.deployment_depth.0).max(0.0))
+    }
+
+    /// The heading from `side`'s base edge toward the enemy's.
+    pub fn facing_enemy(&self, side: Side) -> Heading {
+        match side {
+            Side::Union => Heading::NORTH,
+            Side::Confederate => Heading::SOUTH,
+        }
+    }
+
+    /// NORTH-MOV-14 / NORTH-CMD-02: how much a move from `from` to `to` closes on the enemy base edge
+    /// (negative: it moved away, toward its own edge, NORTH-CMD-04).
+    pub fn gain_toward_enemy(&self, side: Side, from: Point, to: Point) -> f64 {
+        let edge = self.base_edge_y(side.enemy());
+        (from.y - edge).abs() - (to.y - edge).abs()
+    }
+}
+
+/// NORTH-SET-08 / NORTH-CMD-05: where an MG stands for his brigade's order, `offset` from the middle of the
+/// brigade's front `centre` that faces `facing`: in front, behind, or behind facing the rear.
+pub fn mg_position(
+    centre: Point,
+    facing: Heading,
+    order: Order,
+    offset: Inches,
+) -> (Point, Heading) {
+    match mg_placement(order) {
+        MgPlacement::InFront => (centre.moved(facing, offset), facing),
+        MgPlacement::Behind => (centre.moved(facing.reversed(), offset), facing),
+        MgPlacement::BehindFacingRear => {
+            (centre.moved(facing.reversed(), offset), facing.reversed())
+        }
+    }
+}
+
+/// The questions the rules ask of the ground (NORTH-SET-09). The game layer answers them from its map; the
+/// rules here take the answers as inputs.
+pub trait Terrain {
+    /// Whether a target at `target` is behind cover against an attacker at `attacker` (NORTH-CBT-05).
+    fn behind_cover(&self, target: Point, attacker: Point) -> bool;
+    /// Obstacles a move from `from` to `to` crosses (NORTH-MOV-12).
+    fn obstacles_crossed(&self, from: Point, to: Point) -> u8;
+    /// Whether a move crosses rough terrain (NORTH-FIR-04).
+    fn crosses_rough(&self, from: Point, to: Point) -> bool;
+    /// Whether the ground blocks the line of sight (NORTH-FIR-07).
+    fn blocks_sight(&self, from: Point, to: Point) -> bool;
+}
+
+/// NORTH-SET-11: open ground, no cover, obstacles or rough terrain.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpenGround;
+
+impl Terrain for OpenGround {
+    fn behind_cover(&self, _: Point, _: Point) -> bool {
+        false
+    }
+    fn obstacles_crossed(&self, _: Point, _: Point) -> u8 {
+        0
+    }
+    fn crosses_rough(&self, _: Point, _: Point) -> bool {
+        false
+    }
+    fn blocks_sight(&self, _: Point, _: Point) -> bool {
+        false
+    }
+}
+
+/// NORTH-SET-11's optional fence: an obstacle along the line y = `y` across the whole table, giving cover to a
+/// unit within `cover_depth` of it against attackers on the far side.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct FenceLine {
+    /// Where the fence runs.
+    pub y: f64,
+    /// How close behind it a unit must be to use it as cover.
+    pub cover_depth: Inches,
+}
+
+impl Terrain for FenceLine {
+    fn behind_cover(&self, target: Point, attacker: Point) -> bool {
+        let close = (target.y - self.y).abs() <= self.cover_depth.0;
+        let across = (target.y - self.y).signum() * (attacker.y - self.y).signum() < 0.0;
+        close && across
+    }
+    fn obstacles_crossed(&self, from: Point, to: Point) -> u8 {
+        u8::from((from.y - self.y) * (to.y - self.y) < 0.0)
+    }
+    fn crosses_rough(&self, _: Point, _: Point) -> bool {
+        false
+    }
+    fn blocks_sight(&self, _: Point, _: Point) -> bool {
+        false
+    }
+}
+
+/// NORTH-SET-11: one side's army in the default scenario: an AC (with a unit of the centre brigade), three
+/// infantry brigades of three standard regiments and a standard battery, and a cavalry brigade of two
+/// standard regiments; every brigade under Advance; foot and horse in line (mounted), guns unlimbered.
+pub fn default_army(side: Side) -> ArmySpec {
+    let tag = match side {
+        Side::Union => "USA",
+        Side::Confederate => "CSA",
+    };
+    let mut brigades = Vec::new();
+    for (b, place) in ["1st", "2nd", "3rd"].iter().enumerate() {
+        let mut units: Vec<UnitSpec> = (1..=3)
+            .map(|r| UnitSpec::infantry(format!("{tag} {place} Bde, Regt {r}"), Quality::Standard))
+            .collect();
+        units.push(UnitSpec::artillery(
+            format!("{tag} {place} Bde, Battery"),
+            Quality::Standard,
+        ));
+        brigades.push(BrigadeSpec {
+            name: format!("{tag} {place} Brigade"),
+            major_general: format!("{tag} MG {}", b + 1),
+            order: Order::Advance,
+            units,
+        });
+    }
+    brigades.push(BrigadeSpec {
+        name: format!("{tag} Cavalry Brigade"),
+        major_general: format!("{tag} MG 4"),
+        order: Order::Advance,
+        units: (1..=2)
+            .map(|r| UnitSpec::cavalry(format!("{tag} Cav Bde, Regt {r}"), Quality::Standard))
+            .collect(),
+    });
+    ArmySpec {
+        army_commander: format!("{tag} Army Commander"),
+        army_commander_with: Some((1, 0)),
+        brigades,
+    }
+}
+
+/// NORTH-SET-11: the default scenario's forces, the same for both sides (14 units in 4 brigades each).
+pub fn default_forces() -> ForceSpec {
+    ForceSpec {
+        armies: BySide::new(default_army(Side::Union), default_army(Side::Confederate)),
+    }
+}
+
+/// A scenario: forces, table and options (the turn limit among them) (NORTH-SET-08, NORTH-SET-11).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Scenario {
+    /// Both armies.
+    pub forces: ForceSpec,
+    /// The table.
+    pub table: Table,
+    /// The options, turn limit included.
+    pub options: Options,
+}
+
+impl Default for Scenario {
+    /// NORTH-SET-11: the default scenario: default forces on a 72" × 48" table, 12 turns.
+    fn default() -> Self {
+        Scenario {
+            forces: default_forces(),
+            table: Table::default(),
+            options: Options::default(),
+        }
+    }
+}
+
+impl Scenario {
+    /// Sets up the battle of this scenario.
+    pub fn battle(&self) -> Result<Battle, SetupError> {
+        Battle::new(&self.forces, self.options.clone())
+    }
+}

@@ -1,0 +1,729 @@
+//! The state a game holds: units, generals, brigades and the clock (NORTH-SET-10).
+//!
+//! Fields are read through accessors and changed only through the rule functions of the other modules, which
+//! refuse what the rules forbid and then change nothing.
+
+use crate::combat::Category;
+use crate::error::RuleViolation;
+use crate::options::Options;
+use crate::sequence::{Clock, Step};
+use crate::tables::{
+    self, FireIntent, Formation, MIN_STANDS_IN_PLAY, Order, Quality, SKIRMISH_FRONT_STANDS,
+    StandKind, Troop,
+};
+use acw_core::measure::Inches;
+use acw_core::vocab::Mount;
+use acw_core::{Arm, BySide, Side, Strength};
+use std::fmt;
+
+/// A unit's index in its battle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
+pub struct UnitId(pub u16);
+
+/// A brigade's index in its battle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
+pub struct BrigadeId(pub u16);
+
+/// A general's index in its battle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
+pub struct GeneralId(pub u16);
+
+impl fmt::Display for UnitId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "U{}", self.0)
+    }
+}
+impl fmt::Display for BrigadeId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "B{}", self.0)
+    }
+}
+impl fmt::Display for GeneralId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "G{}", self.0)
+    }
+}
+
+/// Where a battery's gun is (NORTH-ART-06 to NORTH-ART-08).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum GunState {
+    /// The crew is with its gun.
+    Manned,
+    /// The crew fell back or was eliminated; the gun stays where it was, in the state it was left in.
+    Abandoned {
+        /// Limbered or unlimbered, as it was left.
+        left_in: Formation,
+    },
+    /// Enemy infantry or cavalry took the gun; it is gone for good.
+    Captured {
+        /// The side that took it.
+        by: Side,
+    },
+}
+
+/// Whether a unit is still in play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::Display)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum UnitStatus {
+    /// On the table and in play.
+    InPlay,
+    /// Removed by stand losses (NORTH-CAS-02, NORTH-CAS-03) or, under NORTH-OPT-20 (c), by falling back from
+    /// its gun.
+    Removed,
+    /// Left the table (NORTH-OPT-21, NORTH-OPT-36).
+    LeftTable,
+}
+
+/// The one action a unit takes in its activation (NORTH-SEQ-03).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, strum::Display)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Activity {
+    /// A move (ordered or voluntary).
+    Move,
+    /// A formation change (NORTH-MOV-07), including limbering and unlimbering.
+    FormationChange,
+    /// A charge (NORTH-MEL-01).
+    Charge,
+    /// A withdrawal from melee (NORTH-MOV-15).
+    WithdrawFromMelee,
+    /// Skirmishers falling back to reform in column (NORTH-MOV-18).
+    SkirmisherFallBack,
+    /// Dismounting (NORTH-MOV-19).
+    Dismount,
+    /// Remounting (NORTH-MOV-21).
+    Remount,
+    /// A crew returning to its gun (NORTH-ART-07).
+    RemanGun,
+}
+
+/// What a unit may still do after a failed accomplishment toss (NORTH-MOV-09).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum AfterFailure {
+    /// It stays where it is (Hold orders, a failed withdrawal from melee, or a unit in contact).
+    Stay,
+    /// It makes its ordered move in its current formation; not deployed, it stands in place rather than
+    /// reach an enemy (or stops short under NORTH-OPT-10).
+    OrderedMove,
+    /// It makes its ordered move but may not enter contact (a failed charge under Advance).
+    OrderedMoveShortOfContact,
+}
+
+/// What a unit has done this phase (NORTH-SET-10).
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct PhaseRecord {
+    /// The action taken, if any.
+    pub activity: Option<Activity>,
+    /// After a failed toss: what it may still do.
+    pub after_failure: Option<AfterFailure>,
+    /// Whether it has already moved after a failed toss.
+    pub moved_after_failure: bool,
+    /// Inches moved this phase.
+    pub moved: Inches,
+    /// Whether its move crossed an obstacle or rough terrain (for NORTH-FIR-04).
+    pub crossed_obstacle_or_rough: bool,
+    /// The category it attacked in, if it attacked (NORTH-SEQ-08).
+    pub attacked: Option<Category>,
+    /// Whether it entered contact by a successful charge this phase.
+    pub charged: bool,
+    /// Whether it declared it would fire when it moved (skirmishers, dismounted cavalry).
+    pub fire_intent: FireIntent,
+    /// Whether it has made its own order-change toss or check this phase (NORTH-CMD-13).
+    pub order_toss_used: bool,
+    /// Whether it has been the target of a toss in each category this phase (artillery, musketry, melee):
+    /// every attacker on one target in one category tosses together (NORTH-SEQ-06).
+    pub targeted: [bool; 3],
+}
+
+/// A unit's part in a melee (NORTH-MEL-07).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::Display)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum MeleeRole {
+    /// It charged into contact.
+    Charger,
+    /// It was charged.
+    Defender,
+}
+
+/// A unit's melee bookkeeping (NORTH-MEL-07, NORTH-CBT-07).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct MeleeRecord {
+    /// How it came into this melee.
+    pub role: Option<MeleeRole>,
+    /// Whether it has made a melee toss in this melee.
+    pub tossed: bool,
+    /// Whether a charge opened a new melee against it this phase.
+    pub opened_this_phase: bool,
+}
+
+/// One regiment or battery (NORTH-SET-01, NORTH-SET-10).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Unit {
+    pub(crate) id: UnitId,
+    pub(crate) name: String,
+    pub(crate) side: Side,
+    pub(crate) brigade: BrigadeId,
+    pub(crate) arm: Arm,
+    pub(crate) quality: Quality,
+    /// Infantry and cavalry: every stand, the horse holder included; artillery: crew stands.
+    pub(crate) stands: Strength,
+    pub(crate) mount: Mount,
+    pub(crate) holder: bool,
+    pub(crate) formation: Formation,
+    pub(crate) gun: Option<GunState>,
+    pub(crate) own_order: Option<Order>,
+    pub(crate) contacts: Vec<UnitId>,
+    pub(crate) melee: MeleeRecord,
+    pub(crate) phase: PhaseRecord,
+    pub(crate) status: UnitStatus,
+}
+
+/// Which stand a unit lost (NORTH-CAS-05).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct StandLoss {
+    /// The kind of stand.
+    pub kind: StandKind,
+    /// Whether it came from a skirmish rear rank.
+    pub rear_rank: bool,
+    /// Whether the loss removed the unit.
+    pub removed: bool,
+}
+
+impl Unit {
+    /// Its id.
+    pub fn id(&self) -> UnitId {
+        self.id
+    }
+    /// Its name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    /// Its side.
+    pub fn side(&self) -> Side {
+        self.side
+    }
+    /// Its brigade.
+    pub fn brigade(&self) -> BrigadeId {
+        self.brigade
+    }
+    /// Its arm.
+    pub fn arm(&self) -> Arm {
+        self.arm
+    }
+    /// Its quality (NORTH-SET-02).
+    pub fn quality(&self) -> Quality {
+        self.quality
+    }
+    /// Stands now and at the start (artillery: crew stands; dismounted cavalry: the holder included).
+    pub fn stands(&self) -> Strength {
+        self.stands
+    }
+    /// Current stands as a small count.
+    pub fn current_stands(&self) -> u8 {
+        u8::try_from(self.stands.current()).unwrap_or(u8::MAX)
+    }
+    /// Mounted or dismounted (meaningful for cavalry; infantry and artillery are "mounted" by convention).
+    pub fn mount(&self) -> Mount {
+        self.mount
+    }
+    /// Whether a dismounted unit still has its horse-holder stand.
+    pub fn has_horse_holder(&self) -> bool {
+        self.holder
+    }
+    /// Its formation.
+    pub fn formation(&self) -> Formation {
+        self.formation
+    }
+    /// Its gun (artillery only).
+    pub fn gun(&self) -> Option<GunState> {
+        self.gun
+    }
+    /// Its own order, once its brigade has lost its MG (NORTH-CMD-13).
+    pub fn own_order(&self) -> Option<Order> {
+        self.own_order
+    }
+    /// Enemy units it touches.
+    pub fn contacts(&self) -> &[UnitId] {
+        &self.contacts
+    }
+    /// Its melee bookkeeping.
+    pub fn melee(&self) -> MeleeRecord {
+        self.melee
+    }
+    /// What it has done this phase.
+    pub fn phase(&self) -> &PhaseRecord {
+        &self.phase
+    }
+    /// In play, removed or gone.
+    pub fn status(&self) -> UnitStatus {
+        self.status
+    }
+
+    /// Whether it is in play.
+    pub fn in_play(&self) -> bool {
+        self.status == UnitStatus::InPlay
+    }
+    /// Whether it touches an enemy unit.
+    pub fn in_contact(&self) -> bool {
+        !self.contacts.is_empty()
+    }
+    /// Its troop kind now.
+    pub fn troop(&self) -> Troop {
+        Troop::of(self.arm, self.mount)
+    }
+    /// Whether it is mounted cavalry.
+    pub fn is_mounted_cavalry(&self) -> bool {
+        self.troop() == Troop::MountedCavalry
+    }
+    /// Whether it is in skirmish order.
+    pub fn is_skirmishers(&self) -> bool {
+        self.formation == Formation::Skirmish
+    }
+    /// NORTH-MOV-01: whether it is deployed. A crew away from its gun is not (NORTH-ART-06).
+    pub fn is_deployed(&self) -> bool {
+        self.formation.is_deployed() && !self.crew_without_gun()
+    }
+    /// NORTH-ART-06: an artillery crew that is not with its gun.
+    pub fn crew_without_gun(&self) -> bool {
+        matches!(
+            self.gun,
+            Some(GunState::Abandoned { .. } | GunState::Captured { .. })
+        )
+    }
+
+    /// NORTH-CAS-04: the stands that count for tosses and removal. The horse holder counts unless
+    /// NORTH-OPT-08 says otherwise.
+    pub fn counted_stands(&self, options: &Options) -> u8 {
+        let n = self.current_stands();
+        if self.troop() == Troop::DismountedCavalry && self.holder && !options.horse_holder_counted
+        {
+            n.saturating_sub(1)
+        } else {
+            n
+        }
+    }
+
+    /// NORTH-MOV-05 / NORTH-MOV-06 / NORTH-CAS-06: N for the accomplishment toss: current counted stands, or
+    /// crew figures for artillery.
+    pub fn capacity(&self, options: &Options) -> u8 {
+        if self.arm == Arm::Artillery {
+            tables::crew_figures(self.current_stands())
+        } else {
+            self.counted_stands(options)
+        }
+    }
+
+    /// Figures on the table (a horse holder's figures are not stated and not counted; the gun is no figure).
+    pub fn figures(&self) -> u32 {
+        let fighting = match self.troop() {
+            Troop::DismountedCavalry if self.holder => self.stands.current().saturating_sub(1),
+            _ => self.stands.current(),
+        };
+        let kind = match self.troop() {
+            Troop::Infantry => StandKind::Infantry,
+            Troop::MountedCavalry => StandKind::MountedCavalry,
+            Troop::DismountedCavalry => StandKind::DismountedCavalry,
+            Troop::Artillery => StandKind::ArtilleryCrew,
+        };
+        fighting * u32::from(tables::figures_per_stand(kind).unwrap_or(0))
+    }
+
+    /// NORTH-CAS-02 / NORTH-CAS-03 / NORTH-CAS-04: whether losing one more stand removes the unit.
+    pub fn next_loss_removes(&self, options: &Options) -> bool {
+        match self.arm {
+            Arm::Artillery => self.current_stands() <= 1,
+            Arm::Infantry | Arm::Cavalry => self.counted_stands(options) <= MIN_STANDS_IN_PLAY,
+        }
+    }
+
+    /// NORTH-CAS-01, NORTH-CAS-02, NORTH-CAS-03, NORTH-CAS-05: loses one stand. Dismounted cavalry lose
+    /// fighting stands before the holder; skirmishers lose rear-rank stands first. An infantry or cavalry unit
+    /// below 3 counted stands, or a battery with no crew, is removed (its gun stays, NORTH-ART-06).
+    pub(crate) fn lose_stand(&mut self, options: &Options) -> StandLoss {
+        let removes = self.next_loss_removes(options);
+        let fighting = self.current_stands().saturating_sub(u8::from(self.holder));
+        let kind = match self.troop() {
+            Troop::Infantry => StandKind::Infantry,
+            Troop::MountedCavalry => StandKind::MountedCavalry,
+            Troop::DismountedCavalry if fighting == 0 => StandKind::HorseHolder,
+            Troop::DismountedCavalry => StandKind::DismountedCavalry,
+            Troop::Artillery => StandKind::ArtilleryCrew,
+        };
+        let rear_rank = self.is_skirmishers() && self.current_stands() > SKIRMISH_FRONT_STANDS;
+        self.stands.lose(1);
+        if kind == StandKind::HorseHolder {
+            self.holder = false;
+        }
+        if removes {
+            self.remove(UnitStatus::Removed);
+        }
+        StandLoss {
+            kind,
+            rear_rank,
+            removed: removes,
+        }
+    }
+
+    /// Takes the unit out of play; a manned gun is left where it stands (NORTH-ART-06).
+    pub(crate) fn remove(&mut self, status: UnitStatus) {
+        self.status = status;
+        if self.gun == Some(GunState::Manned) {
+            self.gun = Some(GunState::Abandoned {
+                left_in: self.formation,
+            });
+        }
+    }
+
+    /// Whether it has already taken its one action this phase.
+    pub fn has_acted(&self) -> bool {
+        self.phase.activity.is_some()
+    }
+}
+
+/// A general's rank.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Rank {
+    /// The Army Commander of a side (NORTH-SET-05).
+    ArmyCommander,
+    /// The Major General commanding a brigade (NORTH-SET-04).
+    MajorGeneral(BrigadeId),
+}
+
+/// Whether a general is still in play (NORTH-SET-10).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, strum::Display)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum GeneralStatus {
+    /// In play.
+    Active,
+    /// Killed by his own rally toss.
+    Killed,
+    /// Captured by his own rally toss in a melee.
+    Captured,
+}
+
+/// A Major General or an Army Commander.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct General {
+    pub(crate) id: GeneralId,
+    pub(crate) name: String,
+    pub(crate) side: Side,
+    pub(crate) rank: Rank,
+    pub(crate) status: GeneralStatus,
+    pub(crate) with_unit: Option<UnitId>,
+    pub(crate) moved: Inches,
+}
+
+impl General {
+    /// His id.
+    pub fn id(&self) -> GeneralId {
+        self.id
+    }
+    /// His name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    /// His side.
+    pub fn side(&self) -> Side {
+        self.side
+    }
+    /// His rank.
+    pub fn rank(&self) -> Rank {
+        self.rank
+    }
+    /// Alive, killed or captured.
+    pub fn status(&self) -> GeneralStatus {
+        self.status
+    }
+    /// Whether he is in play.
+    pub fn is_active(&self) -> bool {
+        self.status == GeneralStatus::Active
+    }
+    /// The unit he is with (NORTH-CMD-08), if any.
+    pub fn with_unit(&self) -> Option<UnitId> {
+        self.with_unit
+    }
+    /// Inches moved this phase.
+    pub fn moved(&self) -> Inches {
+        self.moved
+    }
+}
+
+/// A brigade of 2–5 units under one Major General (NORTH-SET-04).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Brigade {
+    pub(crate) id: BrigadeId,
+    pub(crate) name: String,
+    pub(crate) side: Side,
+    pub(crate) order: Order,
+    pub(crate) mg: GeneralId,
+    pub(crate) units: Vec<UnitId>,
+    pub(crate) leaderless: bool,
+    pub(crate) order_change_used: bool,
+    pub(crate) order_check_due: bool,
+}
+
+impl Brigade {
+    /// Its id.
+    pub fn id(&self) -> BrigadeId {
+        self.id
+    }
+    /// Its name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    /// Its side.
+    pub fn side(&self) -> Side {
+        self.side
+    }
+    /// Its order (NORTH-CMD-01); once leaderless, each unit holds its own.
+    pub fn order(&self) -> Order {
+        self.order
+    }
+    /// Its Major General.
+    pub fn major_general(&self) -> GeneralId {
+        self.mg
+    }
+    /// Its units.
+    pub fn units(&self) -> &[UnitId] {
+        &self.units
+    }
+    /// Whether it has lost its MG (NORTH-CMD-13).
+    pub fn is_leaderless(&self) -> bool {
+        self.leaderless
+    }
+    /// Whether its one order change of this phase is spent (NORTH-CMD-07).
+    pub fn order_change_used(&self) -> bool {
+        self.order_change_used
+    }
+    /// Whether it owes a brigade order check for a lost MG (NORTH-CMD-11).
+    pub fn order_check_due(&self) -> bool {
+        self.order_check_due
+    }
+}
+
+/// The whole game in progress: forces, generals, orders and the clock, with the options it is played under.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "crate::setup::BattleData"))]
+pub struct Battle {
+    pub(crate) units: Vec<Unit>,
+    pub(crate) brigades: Vec<Brigade>,
+    pub(crate) generals: Vec<General>,
+    pub(crate) army_commanders: BySide<GeneralId>,
+    pub(crate) clock: Clock,
+    pub(crate) options: Options,
+    pub(crate) ac_order_used: bool,
+    pub(crate) declared: Vec<crate::combat::AttackGroup>,
+    pub(crate) declared_category: Option<Category>,
+    pub(crate) over: bool,
+}
+
+impl Battle {
+    /// The options it is played under.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+    /// The clock.
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+    /// Every unit, removed ones included.
+    pub fn units(&self) -> &[Unit] {
+        &self.units
+    }
+    /// Every brigade.
+    pub fn brigades(&self) -> &[Brigade] {
+        &self.brigades
+    }
+    /// Every general.
+    pub fn generals(&self) -> &[General] {
+        &self.generals
+    }
+    /// The Army Commander of `side`.
+    pub fn army_commander(&self, side: Side) -> GeneralId {
+        self.army_commanders[side]
+    }
+    /// Whether the game has ended.
+    pub fn is_over(&self) -> bool {
+        self.over
+    }
+
+    /// A unit by id.
+    pub fn unit(&self, id: UnitId) -> Result<&Unit, RuleViolation> {
+        self.units
+            .get(usize::from(id.0))
+            .ok_or(RuleViolation::UnknownUnit(id))
+    }
+    pub(crate) fn unit_mut(&mut self, id: UnitId) -> Result<&mut Unit, RuleViolation> {
+        self.units
+            .get_mut(usize::from(id.0))
+            .ok_or(RuleViolation::UnknownUnit(id))
+    }
+    /// A brigade by id.
+    pub fn brigade(&self, id: BrigadeId) -> Result<&Brigade, RuleViolation> {
+        self.brigades
+            .get(usize::from(id.0))
+            .ok_or(RuleViolation::UnknownBrigade(id))
+    }
+    pub(crate) fn brigade_mut(&mut self, id: BrigadeId) -> Result<&mut Brigade, RuleViolation> {
+        self.brigades
+            .get_mut(usize::from(id.0))
+            .ok_or(RuleViolation::UnknownBrigade(id))
+    }
+    /// A general by id.
+    pub fn general(&self, id: GeneralId) -> Result<&General, RuleViolation> {
+        self.generals
+            .get(usize::from(id.0))
+            .ok_or(RuleViolation::UnknownGeneral(id))
+    }
+    pub(crate) fn general_mut(&mut self, id: GeneralId) -> Result<&mut General, RuleViolation> {
+        self.generals
+            .get_mut(usize::from(id.0))
+            .ok_or(RuleViolation::UnknownGeneral(id))
+    }
+
+    /// A unit that must be in play.
+    pub(crate) fn live_unit(&self, id: UnitId) -> Result<&Unit, RuleViolation> {
+        let u = self.unit(id)?;
+        if u.in_play() {
+            Ok(u)
+        } else {
+            Err(RuleViolation::NotInPlay(id))
+        }
+    }
+
+    /// A unit by name, if any.
+    pub fn unit_named(&self, name: &str) -> Option<&Unit> {
+        self.units.iter().find(|u| u.name == name)
+    }
+
+    /// NORTH-CMD-01 / NORTH-CMD-13: the order a unit follows: its brigade's, or its own once the brigade has
+    /// lost its MG.
+    pub fn order_of(&self, id: UnitId) -> Result<Order, RuleViolation> {
+        let u = self.unit(id)?;
+        let b = self.brigade(u.brigade)?;
+        Ok(if b.leaderless {
+            u.own_order.unwrap_or(b.order)
+        } else {
+            b.order
+        })
+    }
+
+    /// Refuses unless the game runs, it is `side`'s phase and the clock is at `step` (NORTH-SEQ-02,
+    /// NORTH-SEQ-05).
+    pub(crate) fn require_phase(&self, side: Side, step: Step) -> Result<(), RuleViolation> {
+        if self.over {
+            return Err(RuleViolation::GameOver);
+        }
+        if self.clock.phasing() != side {
+            return Err(RuleViolation::NotPhasing {
+                side,
+                phasing: self.clock.phasing(),
+            });
+        }
+        if self.clock.step() != step {
+            return Err(RuleViolation::WrongStep {
+                expected: step,
+                actual: self.clock.step(),
+            });
+        }
+        Ok(())
+    }
+
+    /// NORTH-SEQ-02: moves to the next step of the phase. After melee the phase must be ended instead.
+    pub fn next_step(&mut self) -> Result<Step, RuleViolation> {
+        if self.over {
+            return Err(RuleViolation::GameOver);
+        }
+        let from = self.clock.step();
+        match from.next() {
+            Some(to) => {
+                self.clock.advance_to(to);
+                self.on_step_change();
+                Ok(to)
+            }
+            None => Err(RuleViolation::StepBackwards {
+                from,
+                to: Step::Command,
+            }),
+        }
+    }
+
+    /// NORTH-SEQ-02 / NORTH-SEQ-04: moves forward to `step` (steps are never revisited in a phase).
+    pub fn advance_to(&mut self, step: Step) -> Result<(), RuleViolation> {
+        if self.over {
+            return Err(RuleViolation::GameOver);
+        }
+        let from = self.clock.step();
+        if step < from {
+            return Err(RuleViolation::StepBackwards { from, to: step });
+        }
+        if step != from {
+            self.clock.advance_to(step);
+            self.on_step_change();
+        }
+        Ok(())
+    }
+
+    fn on_step_change(&mut self) {
+        self.declared.clear();
+        self.declared_category = None;
+    }
+
+    /// Clears what lasts one phase: actions, moves, attacks, order changes, fresh-melee marks.
+    pub(crate) fn reset_phase(&mut self) {
+        for u in &mut self.units {
+            u.phase = PhaseRecord::default();
+            u.melee.opened_this_phase = false;
+        }
+        for b in &mut self.brigades {
+            b.order_change_used = false;
+        }
+        for g in &mut self.generals {
+            g.moved = Inches(0.0);
+        }
+        self.ac_order_used = false;
+        self.on_step_change();
+    }
+
+    /// Breaks every contact of unit `id` (both ends) and clears its melee bookkeeping; opponents left with no
+    /// contact clear theirs too.
+    pub(crate) fn break_contacts(&mut self, id: UnitId) {
+        let others = match self.units.get_mut(usize::from(id.0)) {
+            Some(u) => {
+                u.melee = MeleeRecord::default();
+                std::mem::take(&mut u.contacts)
+            }
+            None => return,
+        };
+        for o in others {
+            if let Some(other) = self.units.get_mut(usize::from(o.0)) {
+                other.contacts.retain(|&c| c != id);
+                if other.contacts.is_empty() {
+                    other.melee = MeleeRecord::default();
+                }
+            }
+        }
+    }
+
+    /// Units of `side` in play.
+    pub fn units_in_play(&self, side: Side) -> impl Iterator<Item = &Unit> {
+        self.units
+            .iter()
+            .filter(move |u| u.side == side && u.in_play())
+    }
+}

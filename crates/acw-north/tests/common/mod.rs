@@ -1,0 +1,108 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+use acw_core::dice::ScriptedDice;
+use acw_core::{BySide, Side};
+use acw_north::sequence::Step;
+use acw_north::setup::{ArmySpec, BrigadeSpec, ForceSpec, UnitSpec, default_forces};
+use acw_north::state::{BrigadeId, GeneralId};
+use acw_north::tables::Order;
+use acw_north::victory::StandardEnd;
+use acw_north::{Battle, Options, UnitId};
+
+/// The default scenario's battle under default options.
+pub fn battle() -> Battle {
+    Battle::new(&default_forces(), Options::default()).unwrap()
+}
+
+/// The default scenario's battle under `options`.
+pub fn battle_with(options: Options) -> Battle {
+    Battle::new(&default_forces(), options).unwrap()
+}
+
+/// A unit's id by name.
+pub fn id(b: &Battle, name: &str) -> UnitId {
+    b.unit_named(name)
+        .unwrap_or_else(|| panic!("no unit {name}"))
+        .id()
+}
+
+/// The brigade of a unit.
+pub fn brigade_of(b: &Battle, unit: UnitId) -> BrigadeId {
+    b.unit(unit).unwrap().brigade()
+}
+
+/// The MG of a unit's brigade.
+pub fn mg_of(b: &Battle, unit: UnitId) -> GeneralId {
+    b.brigade(brigade_of(b, unit)).unwrap().major_general()
+}
+
+/// Scripted faces.
+pub fn dice<const N: usize>(faces: [u16; N]) -> ScriptedDice {
+    ScriptedDice::faces(faces)
+}
+
+/// Ends phases until it is `side`'s phase, then moves to `step`.
+pub fn goto(b: &mut Battle, side: Side, step: Step) {
+    while b.clock().phasing() != side {
+        b.advance_to(Step::Melee).unwrap();
+        assert!(b.end_phase(&StandardEnd).unwrap().is_none());
+    }
+    b.advance_to(step).unwrap();
+}
+
+/// A brigade spec.
+pub fn brigade(name: &str, order: Order, units: Vec<UnitSpec>) -> BrigadeSpec {
+    BrigadeSpec {
+        name: name.into(),
+        major_general: format!("MG of {name}"),
+        order,
+        units,
+    }
+}
+
+/// A small custom battle (army size check off): each side's brigades as given; each AC with the first unit
+/// of his first brigade.
+pub fn custom(
+    union: Vec<BrigadeSpec>,
+    confederate: Vec<BrigadeSpec>,
+    mut options: Options,
+) -> Battle {
+    options.allow_non_standard_army_size = true;
+    let army = |tag: &str, brigades: Vec<BrigadeSpec>| ArmySpec {
+        army_commander: format!("{tag} AC"),
+        army_commander_with: Some((0, 0)),
+        brigades,
+    };
+    let forces = ForceSpec {
+        armies: BySide::new(army("USA", union), army("CSA", confederate)),
+    };
+    Battle::new(&forces, options).unwrap()
+}
+
+/// Two units a side in one brigade each: the Union's are "U1" and "U2", the Confederates' "C1" and "C2".
+pub fn duel(u1: UnitSpec, u2: UnitSpec, c1: UnitSpec, c2: UnitSpec, options: Options) -> Battle {
+    let name = |mut s: UnitSpec, n: &str| {
+        s.name = n.into();
+        s
+    };
+    custom(
+        vec![brigade(
+            "Union",
+            Order::Advance,
+            vec![name(u1, "U1"), name(u2, "U2")],
+        )],
+        vec![brigade(
+            "Rebel",
+            Order::Advance,
+            vec![name(c1, "C1"), name(c2, "C2")],
+        )],
+        options,
+    )
+}
+
+/// Asserts two probabilities agree to 1e-12.
+#[track_caller]
+pub fn p(what: &str, got: f64, want: f64) {
+    acw_core::testing::assert_prob(what, got, want);
+}

@@ -1,0 +1,317 @@
+//! The reference odds runner: reads every `tests/odds/*.ref` file and checks each case's exact
+//! probabilities against the procedures' `odds()`. Adding a checked case is one text edit there.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use acw_core::Resolve;
+use acw_north::Options;
+use acw_north::combat::{Category, CombatSituation, CombatToss, TargetFacts};
+use acw_north::command::{OrderChangeToss, OrderCheck, RallyToss};
+use acw_north::morale::{
+    AttackOdds, Choice, ChoicePolicy, Effect, MoraleCheck, MoraleToss, RallyPolicy,
+};
+use acw_north::movement::{AccomplishmentToss, ObstacleOutcome, ObstacleToss};
+use acw_north::options::CavalryAttackModifier;
+use acw_north::tables::{MoraleBand, Order, RallyResult};
+use std::collections::BTreeMap;
+
+/// One outcome: its labels and probability.
+type Labelled = Vec<(Vec<String>, f64)>;
+
+fn dist_labels<T>(d: &acw_core::Dist<T>, mut label: impl FnMut(&T) -> Vec<String>) -> Labelled {
+    d.outcomes().iter().map(|(t, p)| (label(t), *p)).collect()
+}
+
+fn s(v: &[&str]) -> Vec<String> {
+    v.iter().map(|x| (*x).to_string()).collect()
+}
+
+struct Args(BTreeMap<String, String>);
+
+impl Args {
+    fn int(&self, k: &str, default: i64) -> Result<i64, String> {
+        self.0.get(k).map_or(Ok(default), |v| {
+            v.parse().map_err(|e| format!("{k}={v}: {e}"))
+        })
+    }
+    fn flag(&self, k: &str) -> Result<bool, String> {
+        self.0.get(k).map_or(Ok(false), |v| {
+            v.parse().map_err(|e| format!("{k}={v}: {e}"))
+        })
+    }
+    fn text(&self, k: &str) -> Option<&str> {
+        self.0.get(k).map(String::as_str)
+    }
+}
+
+fn band_label(b: MoraleBand) -> &'static str {
+    match b {
+        MoraleBand::Rallies => "rallies",
+        MoraleBand::Choice => "choice",
+        MoraleBand::Both => "both",
+    }
+}
+
+fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
+    let small = |k: &str, d: i64| -> Result<u8, String> {
+        u8::try_from(a.int(k, d)?).map_err(|e| e.to_string())
+    };
+    let signed =
+        |k: &str| -> Result<i16, String> { i16::try_from(a.int(k, 0)?).map_err(|e| e.to_string()) };
+    let hit = |&h: &bool| s(&[if h { "hit" } else { "miss" }]);
+    Ok(match name {
+        "accomplishment" => {
+            let t = AccomplishmentToss {
+                capacity: small("capacity", 0)?,
+                charge_cover: a.flag("cover")?,
+            };
+            dist_labels(&t.odds(), |&p| s(&[if p { "pass" } else { "fail" }]))
+        }
+        "obstacle" => {
+            let t = ObstacleToss {
+                obstacles: small("obstacles", 1)?,
+                per_obstacle: a.flag("per_obstacle")?,
+            };
+            dist_labels(&t.odds(), |o| match o {
+                ObstacleOutcome::Crossed => s(&["crossed"]),
+                ObstacleOutcome::HaltedBefore(i) => vec![format!("halted{i}"), "halted".into()],
+            })
+        }
+        "order_change" => dist_labels(&OrderChangeToss.odds(), |&c| {
+            s(&[if c { "change" } else { "keep" }])
+        }),
+        "rally" => dist_labels(
+            &RallyToss {
+                melee: a.flag("melee")?,
+            }
+            .odds(),
+            |r| match r {
+                RallyResult::Subtract(n) => vec![format!("subtract{n}"), "subtract".into()],
+                RallyResult::NoEffect => s(&["none"]),
+                RallyResult::Captured => s(&["captured", "lost"]),
+                RallyResult::Killed => s(&["killed", "lost"]),
+            },
+        ),
+        "order_check" => {
+            let current = match a.text("current") {
+                Some("Advance") => Order::Advance,
+                Some("Hold") => Order::Hold,
+                Some("Withdraw") => Order::Withdraw,
+                other => return Err(format!("bad current order {other:?}")),
+            };
+            dist_labels(&OrderCheck { current }.odds(), |o| {
+                s(&[&o.to_string().to_lowercase()])
+            })
+        }
+        "combat" => {
+            let t = CombatToss {
+                modifier: signed("modifier")?,
+                automatic: a.flag("automatic")?,
+            };
+            dist_labels(&t.odds(), hit)
+        }
+        "situation" => {
+            let category = match a.text("category") {
+                Some("artillery") => Category::Artillery,
+                Some("musketry") => Category::Musketry,
+                Some("melee") => Category::Melee,
+                other => return Err(format!("bad category {other:?}")),
+            };
+            let mut o = Options::default();
+            if a.text("cavalry") == Some("CoverOnly") {
+                o.cavalry_attack_modifier = CavalryAttackModifier::CoverOnly;
+            }
+            let sit = CombatSituation {
+                category,
+                attackers: small("attackers", 1)?,
+                long_range_batteries: small("long_range", 0)?,
+                mounted_cavalry_attackers: small("mounted_attackers", 0)?,
+                crossing_skirmishers: small("crossing", 0)?,
+                first_round: a.flag("first_round")?,
+                target: TargetFacts {
+                    behind_cover: a.flag("cover")?,
+                    screened: false,
+                    deployed: a.text("deployed") != Some("false"),
+                    mounted_cavalry: a.flag("mounted_target")?,
+                    skirmishers: a.flag("skirmishers")?,
+                },
+            };
+            dist_labels(&sit.toss(&o).odds(), hit)
+        }
+        "morale" => dist_labels(
+            &MoraleToss {
+                modifier: signed("modifier")?,
+            }
+            .odds(),
+            |b| s(&[band_label(*b)]),
+        ),
+        "morale_check" | "attack" => {
+            let check = MoraleCheck {
+                modifier: if name == "attack" {
+                    signed("morale")?
+                } else {
+                    signed("modifier")?
+                },
+                rallies: small("rallies", 0)?,
+                melee: a.flag("melee")?,
+                policy: if a.text("policy") == Some("sparing") {
+                    RallyPolicy::IfWouldNotRally
+                } else {
+                    RallyPolicy::Always
+                },
+                declared_before: a.flag("before")?,
+            };
+            if name == "morale_check" {
+                dist_labels(&check.odds(), |o| {
+                    let mut l = s(&[band_label(o.band)]);
+                    if o.general_killed() {
+                        l.push("killed".into());
+                    }
+                    if o.general_captured() {
+                        l.push("captured".into());
+                    }
+                    l
+                })
+            } else {
+                let choice = match a.text("choice") {
+                    Some("fallback") => ChoicePolicy::Always(Choice::FallBack),
+                    Some("stand") => ChoicePolicy::Always(Choice::LoseStand),
+                    _ => ChoicePolicy::default(),
+                };
+                let attack = AttackOdds {
+                    toss: CombatToss {
+                        modifier: signed("modifier")?,
+                        automatic: a.flag("automatic")?,
+                    },
+                    check,
+                    stands: small("stands", 4)?,
+                    artillery: a.flag("artillery")?,
+                    crews_removed: a.flag("crews_removed")?,
+                    choice,
+                };
+                dist_labels(&attack.odds(), |o| {
+                    let mut l = match o.effect {
+                        Effect::NoHit => s(&["nohit"]),
+                        Effect::Rallied => s(&["rallied"]),
+                        Effect::StandLost => s(&["standlost", "standloss"]),
+                        Effect::FellBack => s(&["fellback"]),
+                        Effect::StandLostAndFellBack => s(&["both", "standloss", "fellback"]),
+                        Effect::Removed => s(&["removed"]),
+                    };
+                    if o.general_killed {
+                        l.push("killed".into());
+                    }
+                    if o.general_captured {
+                        l.push("captured".into());
+                    }
+                    l
+                })
+            }
+        }
+        other => return Err(format!("unknown procedure {other}")),
+    })
+}
+
+fn fraction(text: &str) -> Result<f64, String> {
+    match text.split_once('/') {
+        Some((n, d)) => {
+            let n: f64 = n.trim().parse().map_err(|e| format!("{text}: {e}"))?;
+            let d: f64 = d.trim().parse().map_err(|e| format!("{text}: {e}"))?;
+            Ok(n / d)
+        }
+        None => text.trim().parse().map_err(|e| format!("{text}: {e}")),
+    }
+}
+
+struct Case {
+    line: usize,
+    name: String,
+    args: Args,
+    want: Vec<(String, f64)>,
+}
+
+fn parse(text: &str) -> Result<Vec<Case>, String> {
+    let mut cases: Vec<Case> = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim_end();
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        if line.starts_with(' ') {
+            let case = cases
+                .last_mut()
+                .ok_or(format!("line {}: outcome before any case", i + 1))?;
+            let (label, p) = line
+                .split_once('=')
+                .ok_or(format!("line {}: expected label = fraction", i + 1))?;
+            case.want.push((
+                label.trim().to_string(),
+                fraction(p).map_err(|e| format!("line {}: {e}", i + 1))?,
+            ));
+        } else {
+            let mut words = line.split_whitespace();
+            let name = words.next().unwrap_or_default().to_string();
+            let mut args = BTreeMap::new();
+            for w in words {
+                let (k, v) = w
+                    .split_once('=')
+                    .ok_or(format!("line {}: expected key=value, got {w}", i + 1))?;
+                args.insert(k.to_string(), v.to_string());
+            }
+            cases.push(Case {
+                line: i + 1,
+                name,
+                args: Args(args),
+                want: Vec::new(),
+            });
+        }
+    }
+    Ok(cases)
+}
+
+#[test]
+fn reference_odds_files() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/odds");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.retain(|p| p.extension().is_some_and(|e| e == "ref"));
+    files.sort();
+    assert!(!files.is_empty());
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        for case in parse(&text).unwrap() {
+            let where_ = format!("{}:{} {}", f.display(), case.line, case.name);
+            if case.want.is_empty() {
+                problems.push(format!("{where_}: no outcomes listed"));
+                continue;
+            }
+            let got = match compute(&case.name, &case.args) {
+                Ok(g) => g,
+                Err(e) => {
+                    problems.push(format!("{where_}: {e}"));
+                    continue;
+                }
+            };
+            let total: f64 = got.iter().map(|(_, p)| p).sum();
+            if (total - 1.0).abs() > 1e-12 {
+                problems.push(format!("{where_}: odds sum to {total}"));
+            }
+            for (label, want) in &case.want {
+                let p: f64 = got
+                    .iter()
+                    .filter(|(l, _)| l.contains(label))
+                    .map(|(_, p)| p)
+                    .sum();
+                checked += 1;
+                if (p - want).abs() > 1e-12 {
+                    problems.push(format!("{where_}: P({label}) = {p}, want {want}"));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(checked > 100, "only {checked} probabilities checked");
+}
