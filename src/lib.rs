@@ -21,3 +21,7 @@ pub use acw_core::*;
 /// David E. North's rules: brigade orders, accomplishment tosses, stand losses (feature `north`).
 #[cfg(feature = "north")]
 pub use acw_north as north;
+
+/// The grid/area brigade rules: squares or hexes, D6 hit dice, two hits a stand (feature `grid`).
+#[cfg(feature = "grid")]
+pub use acw_grid as grid;

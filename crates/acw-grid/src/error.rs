@@ -1,0 +1,202 @@
+//! Errors: bad input ([`GridError`]) and actions the rules refuse ([`RuleViolation`]).
+//!
+//! A refused action never changes the state it was asked of.
+
+use crate::board::Area;
+use crate::state::{CommanderId, UnitId};
+use acw_core::Side;
+use thiserror::Error;
+
+/// Input that cannot describe a board, a force or a procedure: out-of-range counts, unknown areas, bad facings.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum GridError {
+    /// The area is not part of the board.
+    #[error("area {0} is not on the board")]
+    OffBoard(Area),
+    /// A facing index that the grid does not have (squares have 4 sides, hexes 6).
+    #[error("a {grid} has no side {side}")]
+    BadFacing {
+        /// "square" or "hex".
+        grid: &'static str,
+        /// The side index given.
+        side: u8,
+    },
+    /// Two areas that had to share a side do not.
+    #[error("areas {0} and {1} are not adjacent")]
+    NotAdjacent(Area, Area),
+    /// A board needs at least one area, and its dimensions must be sensible.
+    #[error("a board needs 1 to {max} areas a side, not {given}")]
+    BadBoardSize {
+        /// The size given.
+        given: u32,
+        /// The largest size allowed.
+        max: u32,
+    },
+    /// A count out of its allowed range (dice, stands, men, guns …).
+    #[error("{what} must be {min} to {max}, not {given}")]
+    OutOfRange {
+        /// What was counted.
+        what: &'static str,
+        /// The value given.
+        given: i64,
+        /// The smallest allowed.
+        min: i64,
+        /// The largest allowed.
+        max: i64,
+    },
+    /// A unit needs at least one stand.
+    #[error("a unit needs at least one stand")]
+    NoStands,
+    /// A stand's attributes contradict each other or its type.
+    #[error("impossible stand: {0}")]
+    BadStand(&'static str),
+    /// An identifier used twice.
+    #[error("identifier {0} is used twice")]
+    DuplicateId(u32),
+    /// A length that is not finite and positive (the text of the value given).
+    #[error("a length must be finite and positive, not {0}")]
+    BadLength(String),
+}
+
+/// An action the rules forbid, with the reason. The state is left as it was.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum RuleViolation {
+    /// Bad input rather than a rules matter.
+    #[error(transparent)]
+    Input(#[from] GridError),
+    /// No unit has this id (it may have been removed).
+    #[error("no unit {0}")]
+    UnknownUnit(UnitId),
+    /// No commander has this id (he may have been removed).
+    #[error("no commander {0}")]
+    UnknownCommander(CommanderId),
+    /// The action belongs to another phase of the turn (GRID-SEQ-01).
+    #[error("not allowed in the {now} phase; it belongs to the {needed} phase")]
+    WrongPhase {
+        /// The phase the game is in.
+        now: &'static str,
+        /// The phase the action needs.
+        needed: &'static str,
+    },
+    /// It is the other side's movement step (GRID-SEQ-01).
+    #[error("it is not {0}'s movement step")]
+    NotYourStep(Side),
+    /// More stands would end in one area than the stacking limit allows (GRID-SET-10).
+    #[error("area {area} would hold {stands} stands, more than the limit of {limit}")]
+    OverStacked {
+        /// The area.
+        area: Area,
+        /// Stands it would hold.
+        stands: u32,
+        /// The limit.
+        limit: u32,
+    },
+    /// Opposing stands may never share an area (GRID-SET-10, GRID-MOV-16).
+    #[error("area {0} holds enemy stands")]
+    EnemyInArea(Area),
+    /// A disordered unit may only retreat (GRID-MOV-15, GRID-MOR-13).
+    #[error("unit {0} is disordered")]
+    Disordered(UnitId),
+    /// A unit that bombarded this turn may not move (GRID-MOV-11).
+    #[error("unit {0} bombarded this turn and may not move")]
+    Bombarded(UnitId),
+    /// The unit failed (or may not take) its command roll this turn (GRID-CMD-01, GRID-CMD-02).
+    #[error("unit {0} is out of command this turn")]
+    OutOfCommand(UnitId),
+    /// The unit already moved or acted this turn in a way that excludes this action.
+    #[error("unit {unit} may not do that: {why}")]
+    AlreadyActed {
+        /// The unit.
+        unit: UnitId,
+        /// What it did that stops this.
+        why: &'static str,
+    },
+    /// A path step does not go to an adjacent area (GRID-MOV-02, GRID-GEO-01).
+    #[error("step {0} -> {1} does not cross a side")]
+    NotAdjacentStep(Area, Area),
+    /// The path costs more than the unit's allowance (GRID-MOV-01 to GRID-MOV-07).
+    #[error("the path costs {cost_halves} half-areas, the allowance is {allowance_halves}")]
+    TooFar {
+        /// Cost in half-areas.
+        cost_halves: u32,
+        /// Allowance in half-areas.
+        allowance_halves: u32,
+    },
+    /// Terrain the moving piece may not enter (GRID-MOV-05, GRID-MOV-25).
+    #[error("area {0} is closed to this piece")]
+    Prohibited(Area),
+    /// The move passes an area next to the enemy without halting there (GRID-MOV-18).
+    #[error("the move must halt at {0}, next to the enemy")]
+    MustHalt(Area),
+    /// A unit that started engaged may move away but not attack (GRID-MOV-21).
+    #[error("a unit that started engaged may not attack (step into {0})")]
+    EngagedMayNotAttack(Area),
+    /// The enemy attacked was not in the attacker's front arc when the move began (GRID-MOV-19).
+    #[error("the enemy at {0} was not to the attacker's front")]
+    NotToFront(Area),
+    /// An attack's path left the front arc (GRID-MOV-20).
+    #[error("an attack may not pass through {0}, outside its front arc")]
+    PathOutsideArc(Area),
+    /// A unit of wagons alone may not attack (GRID-MEL-17).
+    #[error("wagons alone may not attack")]
+    WagonsMayNotAttack,
+    /// The move used the road rate and must end in march column (GRID-MOV-09).
+    #[error("a unit that used march-column bonuses must end in march column")]
+    MustStayInColumn,
+    /// Cavalry that attacked mounted must stay mounted (GRID-MOV-23).
+    #[error("cavalry that attacks mounted must stay mounted")]
+    MustStayMounted,
+    /// The piece has no such state or formation (e.g. infantry cannot mount).
+    #[error("impossible formation or state: {0}")]
+    BadFormation(&'static str),
+    /// The unit does not qualify for this action.
+    #[error("unit {unit} may not do that: {why}")]
+    NotEligible {
+        /// The unit.
+        unit: UnitId,
+        /// The condition it fails.
+        why: &'static str,
+    },
+    /// The target is not one this fire may take (GRID-ART-02, GRID-FIR-02).
+    #[error("unit {target} is not a legal target: {why}")]
+    BadTarget {
+        /// The target.
+        target: UnitId,
+        /// Why not.
+        why: &'static str,
+    },
+    /// The combats given do not split the engagements as the rules require (GRID-MEL-02, GRID-MEL-03).
+    #[error("bad combat split: {0}")]
+    BadCombatSplit(&'static str),
+    /// The hit allocation given breaks the allocation rule (GRID-MEL-12).
+    #[error("bad hit allocation: {0}")]
+    BadAllocation(&'static str),
+    /// A retreat path that the rules do not allow (GRID-MOR-05 to GRID-MOR-12).
+    #[error("bad retreat path: {0}")]
+    BadRetreat(&'static str),
+    /// A pursuit the rules do not allow (GRID-MEL-16).
+    #[error("no pursuit: {0}")]
+    BadPursuit(&'static str),
+    /// Nothing to cancel, or no marker to spend (GRID-CAS-06).
+    #[error("unit {0} has no tenacity marker on that stand or no hit to cancel")]
+    NoMarker(UnitId),
+    /// A stand index that the unit does not have.
+    #[error("unit {unit} has no stand {index}")]
+    NoSuchStand {
+        /// The unit.
+        unit: UnitId,
+        /// The index given.
+        index: usize,
+    },
+    /// A commander move the rules forbid (GRID-CMD-05).
+    #[error("commander {0} may not move there: {1}")]
+    BadCommanderMove(CommanderId, &'static str),
+    /// The order belongs to the other side.
+    #[error("that belongs to {0}")]
+    WrongSide(Side),
+    /// An input was inconsistent with the state or the procedure.
+    #[error("{0}")]
+    Inconsistent(&'static str),
+}

@@ -1,0 +1,688 @@
+//! Morale, retreat, surrender, disorder and rally.
+
+use crate::board::{Area, Facing};
+use crate::error::RuleViolation;
+use crate::options::{BlockedRetreat, SideMoraleDice};
+use crate::state::{Battle, Unit, UnitId};
+use crate::tables::{self, MoraleResult, Mover, StandType};
+use acw_core::dice::{Dice, Die};
+use acw_core::vocab::Mount;
+use acw_core::{Dist, Resolve};
+
+/// GRID-MOR-01, GRID-MOR-02: one morale die plus a modifier (+1 Elite, −1 Unsteady) read on the results table.
+/// Normal troops: Steady 1/6, Recoiled 1/3, Defeated 1/2; Elite: 1/3 each and never a rout; Unsteady:
+/// Recoiled 1/3, Defeated 1/2, Routed 1/6.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct MoraleTest {
+    /// The net modifier.
+    pub modifier: i8,
+}
+
+impl Resolve for MoraleTest {
+    type Outcome = MoraleResult;
+
+    fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> MoraleResult {
+        tables::morale_result(Die::D6.roll(dice) as i16 + i16::from(self.modifier))
+    }
+
+    fn odds(&self) -> Dist<MoraleResult> {
+        let m = i16::from(self.modifier);
+        Dist::die(Die::D6).map(|&f| tables::morale_result(f as i16 + m))
+    }
+}
+
+/// The result for each morale class present in a unit from its one die (GRID-MOR-03): stands with −1, 0 and +1
+/// may read different rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct SplitMorale {
+    /// Unsteady stands (−1).
+    pub unsteady: Option<MoraleResult>,
+    /// Normal stands (0, or Elite and Unsteady together).
+    pub normal: Option<MoraleResult>,
+    /// Elite stands (+1).
+    pub elite: Option<MoraleResult>,
+}
+
+impl SplitMorale {
+    /// The result for a stand with modifier `m`.
+    pub fn for_modifier(&self, m: i8) -> Option<MoraleResult> {
+        match m {
+            ..=-1 => self.unsteady,
+            0 => self.normal,
+            _ => self.elite,
+        }
+    }
+
+    /// The worst result present.
+    pub fn worst(&self) -> Option<MoraleResult> {
+        [self.unsteady, self.normal, self.elite]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+}
+
+/// GRID-MOR-03: a unit's morale test: one die, each stand applying its own modifier. `classes` says which
+/// modifiers (−1, 0, +1) its stands have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct UnitMorale {
+    /// Whether stands with modifier −1, 0 and +1 are present.
+    pub classes: [bool; 3],
+}
+
+impl UnitMorale {
+    /// The classes present in `unit`.
+    pub fn of(unit: &Unit) -> UnitMorale {
+        let mut classes = [false; 3];
+        for s in unit.stands() {
+            classes[(s.morale_modifier().clamp(-1, 1) + 1) as usize] = true;
+        }
+        UnitMorale { classes }
+    }
+
+    fn read(&self, face: u32) -> SplitMorale {
+        let r = |i: usize, m: i16| self.classes[i].then(|| tables::morale_result(face as i16 + m));
+        SplitMorale {
+            unsteady: r(0, -1),
+            normal: r(1, 0),
+            elite: r(2, 1),
+        }
+    }
+}
+
+impl Resolve for UnitMorale {
+    type Outcome = SplitMorale;
+
+    fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> SplitMorale {
+        self.read(u32::from(Die::D6.roll(dice)))
+    }
+
+    fn odds(&self) -> Dist<SplitMorale> {
+        Dist::die(Die::D6).map(|&f| self.read(f))
+    }
+}
+
+/// How far a retreat goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum RetreatKind {
+    /// GRID-MOR-05: exactly 1 area, cost ignored, not disordered.
+    Recoil,
+    /// GRID-MOR-06 to GRID-MOR-08, GRID-ART-12: a full move at normal terrain costs, ending disordered.
+    FullMove,
+}
+
+/// Why a unit retreats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum RetreatCause {
+    /// A morale result (GRID-MOR-05 to GRID-MOR-07).
+    Morale(MoraleResult),
+    /// A silenced battery (GRID-ART-12).
+    Silenced,
+    /// Mounted cavalry still in contact (GRID-MEL-15, GRID-MOR-08).
+    CavalryContact,
+}
+
+impl RetreatCause {
+    /// How far this cause retreats; `None` for a Steady result.
+    pub fn kind(self) -> Option<RetreatKind> {
+        match self {
+            RetreatCause::Morale(MoraleResult::Steady) => None,
+            RetreatCause::Morale(MoraleResult::Recoiled) => Some(RetreatKind::Recoil),
+            _ => Some(RetreatKind::FullMove),
+        }
+    }
+}
+
+/// What the retreat rules allow a unit (GRID-MOR-09 to GRID-MOR-12).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum RetreatPlan {
+    /// Complete retreats exist; the owner picks one of these paths.
+    Clear(Vec<Vec<Area>>),
+    /// GRID-MOR-10: the enemy blocks it: the unit surrenders.
+    Surrender,
+    /// GRID-MOR-12: terrain or the table edge blocks it: these are the farthest partial retreats (possibly
+    /// just staying put).
+    Blocked(Vec<Vec<Area>>),
+}
+
+/// What a retreat did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum RetreatReport {
+    /// The unit stood (a Steady result).
+    Held,
+    /// It retreated to `area` (joined into `joined` if friends were there).
+    Retreated {
+        /// Where it ended.
+        area: Area,
+        /// The friendly unit it joined there.
+        joined: Option<UnitId>,
+    },
+    /// It retreated and then left the table (GRID-MOR-07).
+    Routed,
+    /// It surrendered (GRID-MOR-10).
+    Surrendered,
+    /// Its retreat was blocked by terrain or the edge; it stopped at `area`, disordered (GRID-MOR-12).
+    Stopped {
+        /// Where it stopped.
+        area: Area,
+    },
+    /// Its retreat was blocked and it was removed (GRID-MOR-12 option).
+    Removed,
+}
+
+const PATH_CAP: usize = 20_000;
+
+struct Search<'a> {
+    battle: &'a Battle,
+    side: acw_core::Side,
+    movers: Vec<Mover>,
+    column: bool,
+    enemies: &'a [Area],
+    ignore_enemy: bool,
+    need_room: u32,
+    kind: RetreatKind,
+    budget: u32,
+    complete: Vec<Vec<Area>>,
+    partial: Vec<Vec<Area>>,
+}
+
+impl Search<'_> {
+    fn legal(&self, from: Area, to: Area) -> Option<u32> {
+        let b = self.battle;
+        if !b.board.contains(to) {
+            return None;
+        }
+        if !self.ignore_enemy && b.occupied_by(to, self.side.enemy()) {
+            return None;
+        }
+        if !b.board.is_away_step(from, to, self.enemies, &b.options) {
+            return None;
+        }
+        b.step_cost(&self.movers, from, to, self.column).ok()
+    }
+
+    fn room(&self, at: Area) -> bool {
+        let b = self.battle;
+        let friends = b
+            .units_at(at)
+            .filter(|u| u.side() == self.side)
+            .map(Unit::stand_count)
+            .sum::<u32>();
+        friends + self.need_room <= u32::from(b.options.scale.stack_limit())
+    }
+
+    fn run(&mut self, start: Area) {
+        let mut path = Vec::new();
+        self.walk(start, 0, &mut path, false);
+    }
+
+    fn walk(&mut self, at: Area, spent: u32, path: &mut Vec<Area>, extending: bool) {
+        if self.complete.len() + self.partial.len() >= PATH_CAP {
+            return;
+        }
+        let nexts: Vec<(Area, u32)> = self
+            .battle
+            .board
+            .neighbours(at)
+            .filter_map(|n| self.legal(at, n).map(|c| (n, c)))
+            .collect();
+        if extending {
+            // GRID-MOR-11: extra movement until the unit fits.
+            if self.room(at) {
+                self.complete.push(path.clone());
+                return;
+            }
+            if nexts.is_empty() {
+                self.partial.push(path.clone());
+            }
+            for (n, _) in nexts {
+                path.push(n);
+                self.walk(n, spent, path, true);
+                path.pop();
+            }
+            return;
+        }
+        let done = match self.kind {
+            RetreatKind::Recoil => !path.is_empty(),
+            RetreatKind::FullMove => {
+                let affordable = nexts.iter().any(|(_, c)| spent + c <= self.budget);
+                if affordable {
+                    false
+                } else {
+                    let left = self.budget.saturating_sub(spent);
+                    let finished = left < 2 || !nexts.is_empty();
+                    if !finished {
+                        self.partial.push(path.clone());
+                        return;
+                    }
+                    true
+                }
+            }
+        };
+        if done {
+            if self.room(at) {
+                self.complete.push(path.clone());
+            } else {
+                self.walk(at, spent, path, true);
+            }
+            return;
+        }
+        if self.kind == RetreatKind::Recoil && nexts.is_empty() {
+            self.partial.push(path.clone());
+            return;
+        }
+        for (n, c) in nexts {
+            if self.kind == RetreatKind::FullMove && spent + c > self.budget {
+                continue;
+            }
+            path.push(n);
+            self.walk(n, spent + c, path, false);
+            path.pop();
+        }
+    }
+}
+
+impl Battle {
+    /// GRID-MOR-05, GRID-MOR-06, GRID-MOR-09 to GRID-MOR-12, GRID-GEO-08: the retreats open to a unit moving
+    /// away from the enemy units in `enemies`. Every area entered must be enterable, free of enemy stands, and
+    /// farther from every one of those enemies than the last; friendly areas may be passed. A recoil is exactly
+    /// one area, its cost ignored; a full move spends the unit's allowance at normal costs (road rate only for a
+    /// march column on a road). A retreat that ends over the stacking limit goes on until it fits (GRID-MOR-11).
+    /// If no complete retreat exists but one would with enemy-occupied areas treated as empty, the unit
+    /// surrenders (GRID-MOR-10); otherwise it is blocked by terrain or the edge (GRID-MOR-12).
+    pub fn retreat_plan(
+        &self,
+        id: UnitId,
+        kind: RetreatKind,
+        enemies: &[Area],
+    ) -> Result<RetreatPlan, RuleViolation> {
+        let u = self.unit(id)?;
+        let run = |ignore_enemy: bool| {
+            let mut s = Search {
+                battle: self,
+                side: u.side(),
+                movers: u.movers(),
+                column: u.in_column(),
+                enemies,
+                ignore_enemy,
+                need_room: u.stand_count(),
+                kind,
+                budget: u.allowance_halves(),
+                complete: Vec::new(),
+                partial: Vec::new(),
+            };
+            s.run(u.area());
+            (s.complete, s.partial)
+        };
+        let (complete, partial) = run(false);
+        if !complete.is_empty() {
+            return Ok(RetreatPlan::Clear(complete));
+        }
+        let (would, _) = run(true);
+        if !would.is_empty() {
+            return Ok(RetreatPlan::Surrender);
+        }
+        let longest = partial.iter().map(Vec::len).max().unwrap_or(0);
+        let mut far: Vec<Vec<Area>> = partial.into_iter().filter(|p| p.len() == longest).collect();
+        if far.is_empty() {
+            far.push(Vec::new());
+        }
+        Ok(RetreatPlan::Blocked(far))
+    }
+
+    fn nearest_enemy(&self, at: Area, enemies: &[Area]) -> Option<Area> {
+        enemies
+            .iter()
+            .copied()
+            .min_by_key(|e| (self.board.distance(at, *e, &self.options), *e))
+    }
+
+    /// GRID-MOR-05 to GRID-MOR-12, GRID-MOV-27, GRID-CMD-08: carries out a retreat along `path` (the areas
+    /// entered), which must be one the plan allows (a surrender takes no path). The unit ends facing the enemy it
+    /// retreated from (`facing` must be one of the sides pointing nearest to it; `None` takes the first),
+    /// loses its entrenchments and refused flank, and its commanders go with it. A full move leaves it
+    /// disordered; a rout then removes it; a surrender or (with that option) a blocked retreat removes it too.
+    /// Losses are counted (GRID-CAS-08).
+    pub fn retreat(
+        &mut self,
+        id: UnitId,
+        cause: RetreatCause,
+        enemies: &[Area],
+        path: &[Area],
+        facing: Option<Facing>,
+    ) -> Result<RetreatReport, RuleViolation> {
+        let Some(kind) = cause.kind() else {
+            return if path.is_empty() {
+                Ok(RetreatReport::Held)
+            } else {
+                Err(RuleViolation::BadRetreat("a steady unit holds its area"))
+            };
+        };
+        if enemies.is_empty() {
+            return Err(RuleViolation::BadRetreat(
+                "a retreat is away from some enemy",
+            ));
+        }
+        let plan = self.retreat_plan(id, kind, enemies)?;
+        let u = self.unit(id)?;
+        let side = u.side();
+        let start = u.area();
+        match plan {
+            RetreatPlan::Surrender => {
+                if !path.is_empty() {
+                    return Err(RuleViolation::BadRetreat("the unit must surrender"));
+                }
+                let n = u.stand_count();
+                self.count_losses(side, |l| {
+                    l.units_surrendered += 1;
+                    l.stands_lost += n;
+                });
+                self.remove_unit(id);
+                Ok(RetreatReport::Surrendered)
+            }
+            RetreatPlan::Blocked(options) => {
+                if !options.iter().any(|p| p == path) {
+                    return Err(RuleViolation::BadRetreat(
+                        "a blocked unit retreats as far as it can",
+                    ));
+                }
+                if self.options.blocked_retreat == BlockedRetreat::Removed {
+                    let n = u.stand_count();
+                    self.count_losses(side, |l| {
+                        l.units_removed += 1;
+                        l.stands_lost += n;
+                    });
+                    self.remove_unit(id);
+                    return Ok(RetreatReport::Removed);
+                }
+                let end = path.last().copied().unwrap_or(start);
+                let f = self.retreat_facing(end, enemies, facing)?;
+                let (area, _) = self.relocate(id, end, f, true, true)?;
+                Ok(RetreatReport::Stopped { area })
+            }
+            RetreatPlan::Clear(options) => {
+                if !options.iter().any(|p| p == path) {
+                    return Err(RuleViolation::BadRetreat("not a legal retreat path"));
+                }
+                let end = path.last().copied().unwrap_or(start);
+                let f = self.retreat_facing(end, enemies, facing)?;
+                let disorder = kind == RetreatKind::FullMove;
+                if cause == RetreatCause::Morale(MoraleResult::Routed) {
+                    self.relocate(id, end, f, disorder, false)?;
+                    self.rout_out(id);
+                    return Ok(RetreatReport::Routed);
+                }
+                let (area, joined) = self.relocate(id, end, f, disorder, true)?;
+                Ok(RetreatReport::Retreated { area, joined })
+            }
+        }
+    }
+
+    fn rout_out(&mut self, id: UnitId) {
+        if let Ok(u) = self.unit(id) {
+            let (side, n) = (u.side(), u.stand_count());
+            self.count_losses(side, |l| {
+                l.units_routed += 1;
+                l.stands_lost += n;
+            });
+            self.remove_unit(id);
+        }
+    }
+
+    fn retreat_facing(
+        &self,
+        end: Area,
+        enemies: &[Area],
+        facing: Option<Facing>,
+    ) -> Result<Facing, RuleViolation> {
+        let Some(e) = self.nearest_enemy(end, enemies) else {
+            return Err(RuleViolation::BadRetreat("no enemy to face"));
+        };
+        let best = self.board.facings_towards(end, e);
+        match facing {
+            None => best
+                .first()
+                .copied()
+                .ok_or(RuleViolation::BadRetreat("no facing")),
+            Some(f) if best.contains(&f) => Ok(f),
+            Some(_) => Err(RuleViolation::BadRetreat(
+                "a retreating unit faces the enemy",
+            )),
+        }
+    }
+
+    /// Moves a unit by a combat result, taking its commanders along and merging with friends at the end.
+    fn relocate(
+        &mut self,
+        id: UnitId,
+        end: Area,
+        facing: Facing,
+        disorder: bool,
+        merge: bool,
+    ) -> Result<(Area, Option<UnitId>), RuleViolation> {
+        let u = self.unit(id)?;
+        let (side, start) = (u.side(), u.area());
+        let join = if end == start || !merge {
+            None
+        } else {
+            self.unit_of_side_at(side, end)
+                .map(Unit::id)
+                .filter(|&j| j != id)
+        };
+        {
+            let u = self.unit_mut(id)?;
+            u.set_area(end);
+            u.set_facing(facing);
+            if disorder {
+                u.set_disordered(true);
+            }
+            if end != start {
+                u.set_entrench(0, false);
+                u.set_refused(None);
+                u.flags_mut().retreated = true;
+            }
+        }
+        if end != start {
+            self.vacated.push((side, start));
+            if !self.occupied_by(start, side) {
+                self.commanders_follow(side, start, end);
+            }
+        }
+        if let Some(j) = join {
+            self.merge_units(j, id)?;
+            return Ok((end, Some(j)));
+        }
+        Ok((end, None))
+    }
+
+    /// GRID-MOR-01, GRID-MOR-04: the morale tests of a losing side's units: one die per unit, or one die for the
+    /// whole side with that option. Each unit reads its die for every class of stand it has (GRID-MOR-03).
+    pub fn test_morale<D: Dice + ?Sized>(
+        &self,
+        units: &[UnitId],
+        dice: &mut D,
+    ) -> Result<Vec<(UnitId, SplitMorale)>, RuleViolation> {
+        for &id in units {
+            self.unit(id)?;
+        }
+        let mut out = Vec::with_capacity(units.len());
+        let shared = match self.options.side_morale_dice {
+            SideMoraleDice::PerSide if !units.is_empty() => Some(u32::from(Die::D6.roll(dice))),
+            _ => None,
+        };
+        for &id in units {
+            let m = UnitMorale::of(self.unit(id)?);
+            let r = match shared {
+                Some(face) => m.read(face),
+                None => m.roll(dice),
+            };
+            out.push((id, r));
+        }
+        Ok(out)
+    }
+
+    /// GRID-MOR-03: splits a unit whose stands read different results into one unit per result, all still in
+    /// its area; the group with the best result keeps the id. Returns each group with its result, best first.
+    pub fn split_by_morale(
+        &mut self,
+        id: UnitId,
+        result: &SplitMorale,
+    ) -> Result<Vec<(UnitId, MoraleResult)>, RuleViolation> {
+        let u = self.unit(id)?;
+        let mut by: Vec<(MoraleResult, Vec<usize>)> = Vec::new();
+        for (i, s) in u.stands().iter().enumerate() {
+            let Some(r) = result.for_modifier(s.morale_modifier()) else {
+                return Err(RuleViolation::Inconsistent(
+                    "the morale result misses a class of stand",
+                ));
+            };
+            match by.iter_mut().find(|(k, _)| *k == r) {
+                Some((_, v)) => v.push(i),
+                None => by.push((r, vec![i])),
+            }
+        }
+        by.sort_by_key(|b| std::cmp::Reverse(b.0));
+        let mut out = Vec::new();
+        let Some(((best, _), rest)) = by.split_first() else {
+            return Ok(out);
+        };
+        out.push((id, *best));
+        // Detach from the highest index down so earlier indices stay valid.
+        let mut rest: Vec<(MoraleResult, Vec<usize>)> = rest.to_vec();
+        let mut taken: Vec<usize> = Vec::new();
+        for (r, idx) in rest.iter_mut() {
+            let shifted: Vec<usize> = idx
+                .iter()
+                .map(|&i| i - taken.iter().filter(|&&t| t < i).count())
+                .collect();
+            let new = self.detach(id, &shifted, false)?;
+            taken.extend(idx.iter().copied());
+            out.push((new, *r));
+        }
+        Ok(out)
+    }
+
+    /// Carries out a morale result with the software's default choices: the first legal path, the first
+    /// facing towards the enemy (GRID-MOR-09: the owner chooses; this picks for him).
+    pub fn carry_out(
+        &mut self,
+        id: UnitId,
+        cause: RetreatCause,
+        enemies: &[Area],
+    ) -> Result<RetreatReport, RuleViolation> {
+        let Some(kind) = cause.kind() else {
+            return Ok(RetreatReport::Held);
+        };
+        let path = match self.retreat_plan(id, kind, enemies)? {
+            RetreatPlan::Clear(p) | RetreatPlan::Blocked(p) => {
+                p.into_iter().next().unwrap_or_default()
+            }
+            RetreatPlan::Surrender => Vec::new(),
+        };
+        self.retreat(id, cause, enemies, &path, None)
+    }
+
+    /// GRID-MEL-15, GRID-MOR-08: units with mounted cavalry still adjacent to an enemy after the retreats.
+    pub fn cavalry_in_contact(&self) -> Vec<UnitId> {
+        self.units()
+            .filter(|u| u.has_mounted_cavalry() && self.engaged(u.id()).unwrap_or(false))
+            .map(Unit::id)
+            .collect()
+    }
+
+    /// GRID-MEL-15, GRID-MOR-08: mounted cavalry still in contact retreats a full move in disorder, away from
+    /// every adjacent enemy; in a mixed unit only the mounted cavalry stands go. Returns the retreating unit's
+    /// id with the report. Dismounted cavalry is not affected (GRID-MOV-22).
+    pub fn forced_cavalry_retreat(
+        &mut self,
+        id: UnitId,
+        path: &[Area],
+    ) -> Result<(UnitId, RetreatReport), RuleViolation> {
+        self.phase_is(crate::state::Phase::Combat)?;
+        let u = self.unit(id)?;
+        if !u.has_mounted_cavalry() {
+            return Err(RuleViolation::NotEligible {
+                unit: id,
+                why: "it has no mounted cavalry",
+            });
+        }
+        let enemies: Vec<Area> = self
+            .adjacent_enemies(id)?
+            .iter()
+            .filter_map(|e| self.unit(*e).ok().map(Unit::area))
+            .collect();
+        if enemies.is_empty() {
+            return Err(RuleViolation::NotEligible {
+                unit: id,
+                why: "it is not in contact",
+            });
+        }
+        let cav: Vec<usize> = u
+            .stands()
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.kind == StandType::Cavalry)
+            .map(|(i, _)| i)
+            .collect();
+        let whole = cav.len() == u.stands().len();
+        // Check the retreat before splitting anything.
+        let mut probe = self.clone();
+        let mover = if whole {
+            id
+        } else {
+            probe.detach(id, &cav, false)?
+        };
+        probe.retreat(mover, RetreatCause::CavalryContact, &enemies, path, None)?;
+        let mover = if whole {
+            id
+        } else {
+            self.detach(id, &cav, false)?
+        };
+        let r = self.retreat(mover, RetreatCause::CavalryContact, &enemies, path, None)?;
+        Ok((mover, r))
+    }
+
+    /// GRID-MOR-13, GRID-CMD-04: a disordered unit removes its disorder in its own movement step if it is not
+    /// engaged, has not moved and did not bombard this turn. No die is rolled (with the rally option, its
+    /// stands must have passed their command roll). A retreat earlier this turn does not stop it, unless the
+    /// option says so. A unit that rallies may not then move.
+    pub fn rally(&mut self, id: UnitId) -> Result<(), RuleViolation> {
+        let u = self.unit(id)?;
+        self.in_movement_of(u.side())?;
+        let f = u.flags();
+        let why = if !u.disordered() {
+            Some("it is not disordered")
+        } else if f.moved {
+            Some("it moved this turn")
+        } else if f.bombarded {
+            Some("it bombarded this turn")
+        } else if f.retreated && !self.options.rally_after_retreat {
+            Some("it retreated this turn")
+        } else if self.engaged(id)? {
+            Some("it is engaged")
+        } else if self.options.command_roll_for_rally && u.stands().iter().any(|s| !s.may_move()) {
+            Some("it failed its command roll")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(RuleViolation::NotEligible { unit: id, why });
+        }
+        let u = self.unit_mut(id)?;
+        u.set_disordered(false);
+        u.flags_mut().rallied = true;
+        Ok(())
+    }
+
+    /// GRID-MOV-22: whether `u` has dismounted cavalry (which is exempt from GRID-MEL-15).
+    pub fn has_dismounted_cavalry(u: &Unit) -> bool {
+        u.mount() == Mount::Dismounted && u.has(StandType::Cavalry)
+    }
+}

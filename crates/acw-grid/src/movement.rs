@@ -1,0 +1,642 @@
+//! Movement: allowances and terrain costs, roads and march columns, facing and formation, detaching and joining,
+//! attacks and halting, refusing a flank, and entrenching.
+
+use crate::board::{Area, Facing, FlankSide};
+use crate::error::{GridError, RuleViolation};
+use crate::options::{AttackFrontCheck, BombardedMeans, DetachedHit};
+use crate::state::{Battle, Stand, Unit, UnitId};
+use crate::tables::{self, Mover, StandType};
+use acw_core::dice::{Dice, Die};
+use acw_core::vocab::{Formation, Mount};
+use acw_core::{Dist, Resolve};
+
+/// One voluntary move of a unit, or of some of its stands (GRID-SEQ-06).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct MoveOrder {
+    /// The unit moving (or losing the stands that detach).
+    pub unit: UnitId,
+    /// GRID-MOV-14: the stands (indices) that detach and move as a new unit; `None` moves the whole unit.
+    pub stands: Option<Vec<usize>>,
+    /// The areas entered, in order; empty for a change in place.
+    pub path: Vec<Area>,
+    /// GRID-MOV-08: move as a march column (road rate on roads).
+    pub column: bool,
+    /// GRID-MOV-08, GRID-MOV-09, GRID-MOV-24: formation at the end of the move.
+    pub end_formation: Formation,
+    /// GRID-MOV-10: the side faced at the end.
+    pub facing: Facing,
+    /// GRID-MOV-22: the cavalry's state for the move (chosen at its start).
+    pub mount: Mount,
+    /// GRID-MOV-22, GRID-MOV-23: the cavalry's state at the end.
+    pub end_mount: Mount,
+    /// GRID-CAS-09 (owner-chooses option): the detaching stands take the leftover hit.
+    pub detached_take_hit: bool,
+}
+
+impl MoveOrder {
+    /// A move of the whole unit along `path`, keeping its formation, mount and facing.
+    pub fn along(unit: &Unit, path: Vec<Area>) -> MoveOrder {
+        MoveOrder {
+            unit: unit.id(),
+            stands: None,
+            path,
+            column: unit.in_column(),
+            end_formation: unit.formation(),
+            facing: unit.facing(),
+            mount: unit.mount(),
+            end_mount: unit.mount(),
+            detached_take_hit: false,
+        }
+    }
+
+    /// Ending facing `facing`.
+    pub fn facing(mut self, facing: Facing) -> MoveOrder {
+        self.facing = facing;
+        self
+    }
+
+    /// Moving as a march column and ending in one.
+    pub fn in_column(mut self) -> MoveOrder {
+        self.column = true;
+        self.end_formation = Formation::MarchColumn;
+        self
+    }
+
+    /// Ending in `f`.
+    pub fn ending(mut self, f: Formation) -> MoveOrder {
+        self.end_formation = f;
+        self
+    }
+
+    /// Only stands `idx` move, as a new unit.
+    pub fn detaching(mut self, idx: Vec<usize>) -> MoveOrder {
+        self.stands = Some(idx);
+        self
+    }
+}
+
+/// What a move did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct MoveReport {
+    /// The unit that moved (a new id if stands detached; the joined unit if they joined one).
+    pub unit: UnitId,
+    /// GRID-MOV-17: the move brought it adjacent to an enemy.
+    pub attack: bool,
+    /// GRID-OPT-02: hidden units revealed by the move.
+    pub revealed: Vec<UnitId>,
+    /// GRID-MOV-14: it joined this unit.
+    pub joined: Option<UnitId>,
+    /// Path cost in half-areas.
+    pub cost_halves: u32,
+    /// GRID-MOV-10: whether it counted as a move.
+    pub counted_as_move: bool,
+}
+
+struct MovePlan {
+    moving: Vec<usize>,
+    whole: bool,
+    cost: u32,
+    attack: bool,
+    used_road: bool,
+    counts_as_move: bool,
+    revealed: Vec<UnitId>,
+    join: Option<UnitId>,
+    attacked_areas: Vec<Area>,
+}
+
+impl Battle {
+    /// GRID-MOV-02 to GRID-MOV-07, GRID-MOV-25: the cost in half-areas for a group of `movers` to step from
+    /// `from` into the adjacent `to`. A march column (`column`; wagons always count as one) moving along a road
+    /// pays ½ area and ignores ground and the obstacle the road crosses. Otherwise 1 area, counted as 2 if an
+    /// obstacle is crossed or the ground doubles for any mover (capped at 2 unless the cumulative option is
+    /// on, then ×2 per condition). Ground a mover may not normally enter is refused, unless the scenario opens
+    /// the area to all.
+    pub fn step_cost(
+        &self,
+        movers: &[Mover],
+        from: Area,
+        to: Area,
+        column: bool,
+    ) -> Result<u32, RuleViolation> {
+        let t = *self.board.terrain(to)?;
+        if !self.board.adjacent(from, to) {
+            return Err(RuleViolation::NotAdjacentStep(from, to));
+        }
+        let all_wagons = !movers.is_empty() && movers.iter().all(|m| *m == Mover::Wagons);
+        if (column || all_wagons) && self.board.road_between(from, to) {
+            return Ok(1);
+        }
+        let ground = t.effective_ground();
+        if !t.open_to_all && movers.iter().any(|m| !tables::may_enter(*m, ground)) {
+            return Err(RuleViolation::Prohibited(to));
+        }
+        let mut conditions = 0u32;
+        if self.board.obstacle_between(from, to) {
+            conditions += 1;
+        }
+        if movers
+            .iter()
+            .any(|m| tables::ground_doubles(*m, ground, self.options.commander_ground_penalty))
+        {
+            conditions += 1;
+        }
+        let factor = if self.options.cumulative_double_costs {
+            1u32 << conditions
+        } else if conditions > 0 {
+            2
+        } else {
+            1
+        };
+        Ok(2 * factor)
+    }
+
+    /// GRID-MOV-01, GRID-MOV-02: the cost of `path` from `start`, and whether any step used the road rate.
+    pub(crate) fn path_cost(
+        &self,
+        movers: &[Mover],
+        start: Area,
+        path: &[Area],
+        column: bool,
+    ) -> Result<(u32, bool), RuleViolation> {
+        let mut at = start;
+        let mut cost = 0;
+        let mut road = false;
+        for &next in path {
+            if !self.board.contains(next) {
+                return Err(GridError::OffBoard(next).into());
+            }
+            let c = self.step_cost(movers, at, next, column)?;
+            road |= c == 1;
+            cost += c;
+            at = next;
+        }
+        Ok((cost, road))
+    }
+
+    /// Whether any enemy of `side` (hidden ones too) is adjacent to `area`.
+    fn enemy_near(&self, side: acw_core::Side, area: Area, include_hidden: bool) -> bool {
+        self.units().any(|e| {
+            e.side() != side
+                && (include_hidden || !e.hidden())
+                && self.board.adjacent(area, e.area())
+        })
+    }
+
+    fn plan_move(&self, o: &MoveOrder) -> Result<MovePlan, RuleViolation> {
+        let u = self.unit(o.unit)?;
+        self.in_movement_of(u.side())?;
+        Facing::new(self.board.kind(), o.facing.index())?;
+        crate::state::check_formation(o.end_formation)?;
+        let n = u.stands().len();
+        let moving: Vec<usize> = match &o.stands {
+            None => (0..n).collect(),
+            Some(v) => {
+                let mut v = v.clone();
+                v.sort_unstable();
+                v.dedup();
+                if v.is_empty() {
+                    return Err(GridError::NoStands.into());
+                }
+                if let Some(&bad) = v.iter().find(|&&i| i >= n) {
+                    return Err(RuleViolation::NoSuchStand {
+                        unit: o.unit,
+                        index: bad,
+                    });
+                }
+                v
+            }
+        };
+        let whole = moving.len() == n;
+        if !whole && o.path.is_empty() {
+            return Err(RuleViolation::Inconsistent(
+                "detaching stands must move away",
+            ));
+        }
+        // GRID-MOV-15: disordered units only retreat.
+        if u.disordered() {
+            return Err(RuleViolation::Disordered(o.unit));
+        }
+        let stands: Vec<&Stand> = moving.iter().filter_map(|&i| u.stands().get(i)).collect();
+        // GRID-MOV-11, GRID-ART-10: stands that bombarded are frozen.
+        if stands.iter().any(|s| s.fired_this_turn()) {
+            return Err(RuleViolation::Bombarded(o.unit));
+        }
+        // GRID-CMD-04: the command roll gates voluntary moves.
+        if stands.iter().any(|s| !s.may_move()) {
+            return Err(RuleViolation::OutOfCommand(o.unit));
+        }
+        let f = u.flags();
+        if f.moved || f.rallied || f.entrenched {
+            return Err(RuleViolation::AlreadyActed {
+                unit: o.unit,
+                why: "it already moved, rallied or entrenched this turn",
+            });
+        }
+        let has_cav = stands.iter().any(|s| s.kind == StandType::Cavalry);
+        if !has_cav && (o.mount != u.mount() || o.end_mount != u.mount()) {
+            return Err(RuleViolation::BadFormation(
+                "only cavalry mounts or dismounts",
+            ));
+        }
+        // GRID-MOV-08: strict timing gives road bonuses only to a column held at the start.
+        let column = if self.options.strict_formation_change {
+            o.column && u.in_column()
+        } else {
+            o.column
+        };
+        let movers: Vec<Mover> = {
+            let mut m: Vec<Mover> = stands.iter().map(|s| s.mover(o.mount)).collect();
+            m.sort();
+            m.dedup();
+            m
+        };
+        let allowance = movers
+            .iter()
+            .map(|m| tables::allowance_halves(*m))
+            .min()
+            .unwrap_or(0);
+        let start = u.area();
+        let side = u.side();
+        // GRID-MOV-02: steps across sides; GRID-MOV-16: never into enemy stands.
+        let mut at = start;
+        for &next in &o.path {
+            if !self.board.contains(next) {
+                return Err(GridError::OffBoard(next).into());
+            }
+            if !self.board.adjacent(at, next) {
+                return Err(RuleViolation::NotAdjacentStep(at, next));
+            }
+            if self.occupied_by(next, side.enemy()) {
+                return Err(RuleViolation::EnemyInArea(next));
+            }
+            at = next;
+        }
+        let (cost, used_road) = self.path_cost(&movers, start, &o.path, column)?;
+        let min_move_ok = self.options.minimum_move && o.path.len() == 1;
+        if cost > allowance && !min_move_ok {
+            return Err(RuleViolation::TooFar {
+                cost_halves: cost,
+                allowance_halves: allowance,
+            });
+        }
+        // GRID-MOV-18: halt on entering an area next to the enemy (hidden enemies revealed there too).
+        if let Some((_, before_last)) = o.path.split_last() {
+            for &a in before_last {
+                if self.enemy_near(side, a, true) {
+                    return Err(RuleViolation::MustHalt(a));
+                }
+            }
+        }
+        let started_engaged = self.engaged(o.unit)?;
+        // GRID-MOV-21: a unit that began engaged may move away but not attack.
+        if started_engaged {
+            for &a in &o.path {
+                if self.enemy_near(side, a, false) {
+                    return Err(RuleViolation::EngagedMayNotAttack(a));
+                }
+            }
+        }
+        let end = o.path.last().copied().unwrap_or(start);
+        // GRID-MOV-17: a move that ends adjacent to an enemy is an attack.
+        let attack = !o.path.is_empty() && self.enemy_near(side, end, true);
+        let contacted: Vec<&Unit> = if attack {
+            self.units()
+                .filter(|e| e.side() != side && self.board.adjacent(end, e.area()))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let revealed: Vec<UnitId> = contacted
+            .iter()
+            .filter(|e| e.hidden())
+            .map(|e| e.id())
+            .collect();
+        if attack {
+            // GRID-MEL-17: wagons alone may not attack.
+            if stands.iter().all(|s| s.kind == StandType::Wagons) {
+                return Err(RuleViolation::WagonsMayNotAttack);
+            }
+            // GRID-MOV-19, GRID-MEL-18: enemies attacked must have started in the front arc (ambushers aside).
+            let visible: Vec<&&Unit> = contacted.iter().filter(|e| !e.hidden()).collect();
+            let in_arc = |e: &&&Unit| {
+                self.board
+                    .in_front_arc(start, u.facing(), e.area(), &self.options)
+            };
+            let ok = match self.options.attack_front_check {
+                AttackFrontCheck::AllContacted => visible.iter().all(in_arc),
+                AttackFrontCheck::AtLeastOne => visible.is_empty() || visible.iter().any(in_arc),
+            };
+            if !ok {
+                let bad = visible
+                    .iter()
+                    .find(|e| !in_arc(e))
+                    .map_or(end, |e| e.area());
+                return Err(RuleViolation::NotToFront(bad));
+            }
+            // GRID-MOV-20: the path of an attack stays inside the front arc (not for a blunder into an
+            // ambush alone, GRID-MEL-18).
+            if self.options.attack_path_in_arc && !visible.is_empty() {
+                for &a in &o.path {
+                    if !self.board.in_front_arc(start, u.facing(), a, &self.options) {
+                        return Err(RuleViolation::PathOutsideArc(a));
+                    }
+                }
+            }
+            // GRID-MOV-23: a mounted attack stays mounted.
+            if has_cav && o.mount == Mount::Mounted && o.end_mount != Mount::Mounted {
+                return Err(RuleViolation::MustStayMounted);
+            }
+        }
+        // GRID-MOV-22: cavalry changes state at the end of a move only if it was not an attack.
+        if attack && has_cav && o.end_mount != o.mount {
+            return Err(RuleViolation::MustStayMounted);
+        }
+        // GRID-MOV-09: march-column bonuses lock the column (wagons are always a column, GRID-MOV-06).
+        let wagons_only = stands.iter().all(|s| s.kind == StandType::Wagons);
+        if used_road && o.end_formation != Formation::MarchColumn && !wagons_only {
+            return Err(RuleViolation::MustStayInColumn);
+        }
+        // GRID-MOV-10: a change in place counts as a move (option: it does not).
+        let changed = o.facing != u.facing()
+            || o.end_formation != u.formation()
+            || o.end_mount != u.mount()
+            || o.mount != u.mount();
+        if o.path.is_empty() && !changed {
+            return Err(RuleViolation::Inconsistent("the order changes nothing"));
+        }
+        let counts_as_move = !o.path.is_empty() || self.options.facing_change_is_move;
+        // GRID-SET-10, GRID-MOV-13: stacking at the end of movement.
+        let join = if o.path.is_empty() {
+            None
+        } else {
+            self.unit_of_side_at(side, end)
+                .map(Unit::id)
+                .filter(|&j| j != o.unit)
+        };
+        if !o.path.is_empty() {
+            let here = self.stands_in(end) - if end == start { u.stand_count() } else { 0 };
+            let total = here + moving.len() as u32;
+            let limit = u32::from(self.options.scale.stack_limit());
+            if total > limit {
+                return Err(RuleViolation::OverStacked {
+                    area: end,
+                    stands: total,
+                    limit,
+                });
+            }
+        }
+        let attacked_areas = contacted.iter().map(|e| e.area()).collect();
+        Ok(MovePlan {
+            moving,
+            whole,
+            cost,
+            attack,
+            used_road,
+            counts_as_move,
+            revealed,
+            join,
+            attacked_areas,
+        })
+    }
+
+    /// GRID-SEQ-06 and GRID-MOV-01 to GRID-MOV-25: checks and carries out a voluntary move. The order is refused,
+    /// changing nothing, if any rule forbids it. Moving clears a refused flank (GRID-MOV-12), loses entrenchments
+    /// (GRID-MOV-27), reveals hidden units it meets or itself (GRID-OPT-02), and joins a friendly unit in the
+    /// area it ends in (GRID-MOV-14, GRID-CAS-09), which then stays in march column if the move used the road
+    /// rate (GRID-MOV-09).
+    pub fn move_unit(&mut self, o: &MoveOrder) -> Result<MoveReport, RuleViolation> {
+        let plan = self.plan_move(o)?;
+        let end = o.path.last().copied().unwrap_or(self.unit(o.unit)?.area());
+        let mover_id = if plan.whole {
+            o.unit
+        } else {
+            self.detach(o.unit, &plan.moving, o.detached_take_hit)?
+        };
+        {
+            let u = self.unit_mut(mover_id)?;
+            u.set_area(end);
+            u.set_facing(o.facing);
+            u.set_formation(o.end_formation);
+            u.set_mount(o.end_mount);
+            u.set_hidden(false);
+            if plan.counts_as_move {
+                u.flags_mut().moved = true;
+                u.set_refused(None);
+                u.set_entrench(0, false);
+            }
+            if plan.attack {
+                u.flags_mut().attacked = true;
+                u.set_attacked_areas(plan.attacked_areas.clone());
+            }
+        }
+        for &r in &plan.revealed {
+            if let Ok(e) = self.unit_mut(r) {
+                e.set_hidden(false);
+            }
+        }
+        let mut final_id = mover_id;
+        if let Some(j) = plan.join {
+            self.merge_units(j, mover_id)?;
+            if plan.used_road
+                && let Ok(ju) = self.unit_mut(j)
+            {
+                ju.set_formation(Formation::MarchColumn);
+            }
+            if let Ok(ju) = self.unit_mut(j) {
+                ju.set_facing(o.facing);
+            }
+            final_id = j;
+        }
+        Ok(MoveReport {
+            unit: final_id,
+            attack: plan.attack,
+            revealed: plan.revealed,
+            joined: plan.join,
+            cost_halves: plan.cost,
+            counted_as_move: plan.counts_as_move,
+        })
+    }
+
+    /// GRID-MOV-14, GRID-CAS-09: splits stands `idx` off unit `id` as a new unit in the same area (flags copied;
+    /// entrenchments stay with the original; the leftover hit stays unless `take_hit` under the owner-chooses
+    /// option).
+    pub(crate) fn detach(
+        &mut self,
+        id: UnitId,
+        idx: &[usize],
+        take_hit: bool,
+    ) -> Result<UnitId, RuleViolation> {
+        let new_id = self.fresh_unit_id();
+        let owner_chooses = self.options.detached_hit == DetachedHit::OwnerChooses;
+        let u = self.unit_mut(id)?;
+        let mut keep = Vec::new();
+        let mut go = Vec::new();
+        for (i, s) in u.stands().iter().enumerate() {
+            if idx.contains(&i) {
+                go.push(s.clone());
+            } else {
+                keep.push(s.clone());
+            }
+        }
+        if go.is_empty() || keep.is_empty() {
+            return Err(RuleViolation::Inconsistent(
+                "a detachment leaves stands on both sides",
+            ));
+        }
+        let mut new = u.clone();
+        *new.stands_mut() = go;
+        new.set_id(new_id);
+        new.set_entrench(0, false);
+        new.set_refused(None);
+        *u.stands_mut() = keep;
+        if owner_chooses && take_hit {
+            let (h, half) = (u.hits(), u.half_hit());
+            u.set_hits(0, half);
+            new.set_hits(h, false);
+        } else {
+            new.set_hits(0, false);
+        }
+        self.insert_unit(new);
+        Ok(new_id)
+    }
+
+    /// GRID-MOV-12: a unit that has not moved turns one stand to face a flank, in its owner's movement step. It
+    /// is not a move; engaged units may do it; it lasts until the unit moves. A unit needs 2 stands to refuse a
+    /// flank (one must still face the front; Inferred).
+    pub fn refuse_flank(&mut self, id: UnitId, flank: FlankSide) -> Result<(), RuleViolation> {
+        let u = self.unit(id)?;
+        self.in_movement_of(u.side())?;
+        if u.flags().moved {
+            return Err(RuleViolation::AlreadyActed {
+                unit: id,
+                why: "it moved this turn",
+            });
+        }
+        if u.stand_count() < 2 {
+            return Err(RuleViolation::NotEligible {
+                unit: id,
+                why: "a single stand cannot refuse a flank",
+            });
+        }
+        self.unit_mut(id)?.set_refused(Some(flank));
+        Ok(())
+    }
+
+    /// GRID-MOV-26: whether a unit may work on entrenchments now: infantry (dismounted cavalry with the
+    /// option) only, not moved, not engaged, not bombarded this turn (targeted, or with the option hit), once
+    /// per turn, in its own movement step.
+    pub fn may_entrench(&self, id: UnitId) -> Result<(), RuleViolation> {
+        let u = self.unit(id)?;
+        self.in_movement_of(u.side())?;
+        let ok_kind = u.stands().iter().all(|s| match s.kind {
+            StandType::Infantry => true,
+            StandType::Cavalry => {
+                self.options.dismounted_cavalry_entrench && u.mount() == Mount::Dismounted
+            }
+            _ => false,
+        });
+        let why = if !ok_kind {
+            Some("only infantry entrenches")
+        } else if u.flags().moved {
+            Some("it moved this turn")
+        } else if u.flags().entrenched {
+            Some("it already worked this turn")
+        } else if self.engaged(id)? {
+            Some("it is engaged")
+        } else if match self.options.bombarded_for_entrenching {
+            BombardedMeans::Targeted => u.flags().was_bombarded,
+            BombardedMeans::TookHits => u.flags().took_bombard_hits,
+        } {
+            Some("it was bombarded this turn")
+        } else if u.entrenched() {
+            Some("its entrenchments are finished")
+        } else {
+            None
+        };
+        match why {
+            Some(why) => Err(RuleViolation::NotEligible { unit: id, why }),
+            None => Ok(()),
+        }
+    }
+
+    /// GRID-MOV-26, GRID-MOV-27: works on hasty entrenchments: adds 1d6 to the unit's running total; at 6 or
+    /// more they are finished and count as cover (they belong to the unit and are lost when it moves).
+    /// Returns the new total.
+    pub fn entrench<D: Dice + ?Sized>(
+        &mut self,
+        id: UnitId,
+        dice: &mut D,
+    ) -> Result<u8, RuleViolation> {
+        self.may_entrench(id)?;
+        let progress = self.unit(id)?.entrench_progress();
+        let total = EntrenchRoll { progress }.roll(dice);
+        let u = self.unit_mut(id)?;
+        u.set_entrench(total, total >= tables::ENTRENCH_TARGET);
+        u.flags_mut().entrenched = true;
+        Ok(total)
+    }
+}
+
+/// GRID-MOV-26: one turn's work: the running total plus 1d6, capped at 6 (finished).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct EntrenchRoll {
+    /// The running total before the roll (0 to 5).
+    pub progress: u8,
+}
+
+impl Resolve for EntrenchRoll {
+    type Outcome = u8;
+
+    fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> u8 {
+        (u16::from(self.progress) + Die::D6.roll(dice)).min(u16::from(tables::ENTRENCH_TARGET))
+            as u8
+    }
+
+    fn odds(&self) -> Dist<u8> {
+        let p = u32::from(self.progress);
+        Dist::die(Die::D6).map(|&f| (p + f).min(u32::from(tables::ENTRENCH_TARGET)) as u8)
+    }
+}
+
+/// GRID-MOV-26: the number of working turns needed to finish entrenchments from a running total of
+/// `progress`: d6s are added until the total reaches 6. From 0: finished by turn 1 with 1/6, by turn 2 with
+/// 13/18, … certainly by turn 6; expected (7/6)^5 turns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct EntrenchTurns {
+    /// The running total already made (0 to 5).
+    pub progress: u8,
+}
+
+impl Resolve for EntrenchTurns {
+    type Outcome = u32;
+
+    fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> u32 {
+        let mut total = u16::from(self.progress);
+        let mut turns = 0;
+        while total < u16::from(tables::ENTRENCH_TARGET) {
+            total += Die::D6.roll(dice);
+            turns += 1;
+        }
+        turns
+    }
+
+    fn odds(&self) -> Dist<u32> {
+        // State: (running total capped at 6, turns so far).
+        let target = u32::from(tables::ENTRENCH_TARGET);
+        let mut d: Dist<(u32, u32)> = Dist::certain((u32::from(self.progress).min(target), 0));
+        for _ in 0..target {
+            d = d.and_then(|&(t, n)| {
+                if t >= target {
+                    Dist::certain((t, n))
+                } else {
+                    Dist::die(Die::D6).map(move |&f| ((t + f).min(target), n + 1))
+                }
+            });
+        }
+        d.map(|&(_, n)| n)
+    }
+}

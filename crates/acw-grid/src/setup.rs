@@ -1,0 +1,464 @@
+//! Organisation, forces and scenarios: placing units and commanders, army generation from historical
+//! strengths, rosters of virtual stands, and a seeded scenario generator.
+
+use crate::board::{Area, Board, Facing, GridKind, Terrain};
+use crate::error::{GridError, RuleViolation};
+use crate::options::Options;
+use crate::state::{Battle, BrigadeId, CommanderId, DivisionId, Rank, Stand, Unit, UnitId};
+use crate::tables::{self, Firepower, Ground, OrgUnit, StandType};
+use acw_core::dice::{Dice, Die};
+use acw_core::vocab::{Formation, Mount};
+use acw_core::{GameRng, Side};
+
+/// What a scenario places as one area unit (GRID-SET-12).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct UnitSpec {
+    /// Its side.
+    pub side: Side,
+    /// Its area.
+    pub area: Area,
+    /// The side it faces (GRID-GEO-03).
+    pub facing: Facing,
+    /// Deployed ([`Formation::Line`]) or [`Formation::MarchColumn`].
+    pub formation: Formation,
+    /// Mount state of its cavalry; mounted unless the scenario says otherwise (Inferred).
+    pub mount: Mount,
+    /// Its stands, in the owner's order.
+    pub stands: Vec<Stand>,
+    /// Hidden (GRID-OPT-02).
+    pub hidden: bool,
+    /// Starts disordered (a scenario may say so).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub disordered: bool,
+}
+
+impl UnitSpec {
+    /// GRID-SET-12: a deployed unit facing north, its cavalry mounted.
+    pub fn new(side: Side, area: Area, stands: Vec<Stand>) -> UnitSpec {
+        UnitSpec {
+            side,
+            area,
+            facing: Facing::NORTH,
+            formation: Formation::Line,
+            mount: Mount::Mounted,
+            stands,
+            hidden: false,
+            disordered: false,
+        }
+    }
+
+    /// Facing `facing`.
+    pub fn facing(mut self, facing: Facing) -> UnitSpec {
+        self.facing = facing;
+        self
+    }
+
+    /// In march column (limbered, for artillery).
+    pub fn column(mut self) -> UnitSpec {
+        self.formation = Formation::MarchColumn;
+        self
+    }
+
+    /// With its cavalry dismounted.
+    pub fn dismounted(mut self) -> UnitSpec {
+        self.mount = Mount::Dismounted;
+        self
+    }
+
+    /// Hidden (GRID-OPT-02).
+    pub fn hidden(mut self) -> UnitSpec {
+        self.hidden = true;
+        self
+    }
+
+    /// Starting disordered.
+    pub fn disordered(mut self) -> UnitSpec {
+        self.disordered = true;
+        self
+    }
+}
+
+/// `n` identical stands (GRID-SET-06 brigades, GRID-OPT-03 rosters).
+pub fn stands(n: u8, stand: &Stand) -> Vec<Stand> {
+    (0..n).map(|_| stand.clone()).collect()
+}
+
+/// GRID-SET-06: a standard organisational unit of `kind` as stands of `division` and `brigade`.
+pub fn standard_unit(kind: OrgUnit, division: DivisionId, brigade: BrigadeId) -> Vec<Stand> {
+    let stand_type = match kind {
+        OrgUnit::InfantryBrigade => StandType::Infantry,
+        OrgUnit::CavalryBrigade => StandType::Cavalry,
+        OrgUnit::Battery | OrgUnit::ArtilleryBattalion => StandType::Artillery,
+    };
+    stands(
+        tables::standard_stands(kind),
+        &Stand::new(stand_type, division, brigade),
+    )
+}
+
+/// One line of a roster: `count` stands alike (GRID-OPT-03).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct RosterLine {
+    /// How many virtual stands.
+    pub count: u8,
+    /// What each is.
+    pub stand: Stand,
+}
+
+/// GRID-OPT-03: a unit tracked on a roster as counts of virtual stands; expands to the stands the rules count
+/// for dice and losses. An empty roster, or more stands than `limit`, is an error.
+pub fn roster_stands(lines: &[RosterLine], limit: u8) -> Result<Vec<Stand>, GridError> {
+    let total: u32 = lines.iter().map(|l| u32::from(l.count)).sum();
+    if total == 0 || total > u32::from(limit) {
+        return Err(GridError::OutOfRange {
+            what: "stands on a roster",
+            given: i64::from(total),
+            min: 1,
+            max: i64::from(limit),
+        });
+    }
+    let mut v = Vec::with_capacity(total as usize);
+    for l in lines {
+        l.stand.validate()?;
+        v.extend(stands(l.count, &l.stand));
+    }
+    Ok(v)
+}
+
+/// Army generation from historical strengths (GRID-SET-07).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ArmyScale {
+    men_per_stand: u32,
+}
+
+impl Default for ArmyScale {
+    fn default() -> Self {
+        ArmyScale { men_per_stand: 450 }
+    }
+}
+
+impl ArmyScale {
+    /// GRID-SET-07: `men_per_stand` from 400 to 600 (default 450).
+    pub fn new(men_per_stand: u32) -> Result<ArmyScale, GridError> {
+        if !(400..=600).contains(&men_per_stand) {
+            return Err(GridError::OutOfRange {
+                what: "men per stand",
+                given: i64::from(men_per_stand),
+                min: 400,
+                max: 600,
+            });
+        }
+        Ok(ArmyScale { men_per_stand })
+    }
+
+    /// Men per stand.
+    pub fn men_per_stand(&self) -> u32 {
+        self.men_per_stand
+    }
+
+    /// Men per 3-stand unit.
+    pub fn men_per_unit(&self) -> u32 {
+        3 * self.men_per_stand
+    }
+
+    /// GRID-SET-07: units a division of `strength` men fields: round(strength ÷ men per unit), halves up.
+    pub fn units_for_division(&self, strength: u32) -> u32 {
+        round_div(strength, self.men_per_unit())
+    }
+
+    /// GRID-SET-07: artillery stands for `guns` guns: round(guns ÷ 7), halves up; each is a 1-stand battery.
+    pub fn artillery_stands(&self, guns: u32) -> u32 {
+        round_div(guns, 7)
+    }
+}
+
+fn round_div(n: u32, d: u32) -> u32 {
+    if d == 0 {
+        0
+    } else {
+        ((u64::from(n) * 2 + u64::from(d)) / (2 * u64::from(d))) as u32
+    }
+}
+
+impl Battle {
+    /// Places a unit (GRID-SET-12). Refused if its area is off the board or holds enemy stands, if its side
+    /// already has a unit there (stands in one area are one unit, GRID-SET-05: join instead), if the area
+    /// would exceed the stacking limit (GRID-SET-10), if a stand's division has no Division Commander of its
+    /// side (GRID-SET-04), or if it is hidden without the hidden-units option (GRID-OPT-02).
+    pub fn deploy(&mut self, spec: UnitSpec) -> Result<UnitId, RuleViolation> {
+        if !self.board.contains(spec.area) {
+            return Err(GridError::OffBoard(spec.area).into());
+        }
+        Facing::new(self.board.kind(), spec.facing.index())?;
+        if self.occupied_by(spec.area, spec.side.enemy()) {
+            return Err(RuleViolation::EnemyInArea(spec.area));
+        }
+        if self.occupied_by(spec.area, spec.side) {
+            return Err(RuleViolation::Inconsistent(
+                "the side already has a unit in that area; stands there are one unit",
+            ));
+        }
+        let limit = u32::from(self.options.scale.stack_limit());
+        let n = spec.stands.len() as u32;
+        if n > limit {
+            return Err(RuleViolation::OverStacked {
+                area: spec.area,
+                stands: n,
+                limit,
+            });
+        }
+        for s in &spec.stands {
+            if !self.has_division_commander(spec.side, s.division) {
+                return Err(RuleViolation::Inconsistent(
+                    "every stand needs a Division Commander of its side",
+                ));
+            }
+        }
+        if spec.hidden && !self.options.hidden_units {
+            return Err(RuleViolation::Inconsistent(
+                "hidden units need the hidden-units option",
+            ));
+        }
+        let id = UnitId(self.next_unit);
+        let mut u = Unit::new(
+            id,
+            spec.side,
+            spec.area,
+            spec.facing,
+            spec.formation,
+            spec.mount,
+            spec.stands,
+        )?;
+        u.set_hidden(spec.hidden);
+        u.set_disordered(spec.disordered);
+        self.next_unit = self.next_unit.saturating_add(1);
+        self.insert_unit(u);
+        Ok(id)
+    }
+
+    fn has_division_commander(&self, side: Side, division: DivisionId) -> bool {
+        self.commanders()
+            .any(|c| c.side() == side && c.rank() == Rank::Division(division))
+    }
+
+    /// Places a commander (GRID-SET-03, GRID-SET-04). A Division Commander's superior must be a Corps
+    /// Commander of his side; ids must be unique, and a division has one commander.
+    pub fn add_commander(
+        &mut self,
+        id: CommanderId,
+        side: Side,
+        rank: Rank,
+        superior: Option<CommanderId>,
+        area: Area,
+    ) -> Result<CommanderId, RuleViolation> {
+        if !self.board.contains(area) {
+            return Err(GridError::OffBoard(area).into());
+        }
+        if self.commander(id).is_ok() {
+            return Err(GridError::DuplicateId(id.0).into());
+        }
+        if self.occupied_by(area, side.enemy()) {
+            return Err(RuleViolation::EnemyInArea(area));
+        }
+        if let Rank::Division(d) = rank
+            && self.has_division_commander(side, d)
+        {
+            return Err(RuleViolation::Inconsistent("a division has one commander"));
+        }
+        if let Some(s) = superior {
+            let sup = self.commander(s)?;
+            if sup.side() != side || sup.rank() != Rank::Corps || !matches!(rank, Rank::Division(_))
+            {
+                return Err(RuleViolation::Inconsistent(
+                    "a Division Commander answers to a Corps Commander of his side",
+                ));
+            }
+        }
+        self.insert_commander(Battle::new_commander(id, side, rank, superior, area));
+        Ok(id)
+    }
+}
+
+/// A commander as a scenario places him.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct CommanderSpec {
+    /// His id.
+    pub id: CommanderId,
+    /// His side.
+    pub side: Side,
+    /// His rank.
+    pub rank: Rank,
+    /// A Division Commander's Corps Commander.
+    pub superior: Option<CommanderId>,
+    /// Where he starts.
+    pub area: Area,
+}
+
+/// A scenario (GRID-SET-11): terrain and fortifications (on the board), the options (including the initiative
+/// bonus of GRID-SEQ-04), commanders, units with their qualities, tenacity markers, facings, formations and
+/// hidden state, and the game length (GRID-SEQ-09). Victory conditions are the caller's (GRID-VIC-01).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Scenario {
+    /// The board and its terrain.
+    pub board: Board,
+    /// Options, including the initiative bonus.
+    pub options: Options,
+    /// Game length in turns (GRID-SEQ-09).
+    pub turns: Option<u32>,
+    /// Commanders, superiors first.
+    pub commanders: Vec<CommanderSpec>,
+    /// Units.
+    pub units: Vec<UnitSpec>,
+}
+
+impl Scenario {
+    /// GRID-SET-11: builds the battle, checking everything as [`Battle::deploy`] and
+    /// [`Battle::add_commander`] do.
+    pub fn build(&self) -> Result<Battle, RuleViolation> {
+        let mut b = Battle::new(self.board.clone(), self.options.clone());
+        b.set_turn_limit(self.turns);
+        for c in &self.commanders {
+            b.add_commander(c.id, c.side, c.rank, c.superior, c.area)?;
+        }
+        for u in &self.units {
+            b.deploy(u.clone())?;
+        }
+        b.validate()?;
+        Ok(b)
+    }
+
+    /// A seeded meeting engagement on a `kind` board 10 areas wide and 12 deep: scattered woods, broken
+    /// ground and a hill, a road up the middle; each side a corps of two divisions (two 3-stand infantry
+    /// brigades and a battery each) plus a cavalry brigade, facing each other across the board. The same seed
+    /// gives the same scenario.
+    pub fn meeting_engagement(seed: u64, kind: GridKind) -> Result<Scenario, RuleViolation> {
+        let mut rng = GameRng::seed(seed);
+        let (w, h) = (10u32, 12u32);
+        let mut board = Board::rectangle(kind, w, h)?;
+        let cells: Vec<Area> = board.areas().collect();
+        // Row of an area in the rectangle (hex rows are offset by column).
+        let row = |a: Area| match kind {
+            GridKind::Square => a.y,
+            GridKind::Hex => a.y + a.x.div_euclid(2),
+        };
+        for &a in &cells {
+            let r = row(a);
+            if !(3..=8).contains(&r) {
+                continue;
+            }
+            let t = match rng.face(Die::D6) * 10 + rng.face(Die::D6) {
+                11..=14 => Terrain {
+                    ground: Ground::Broken,
+                    cover: true,
+                    blocks_los: true,
+                    ..Terrain::OPEN
+                },
+                15 | 16 | 21 => Terrain {
+                    ground: Ground::Broken,
+                    ..Terrain::OPEN
+                },
+                22 => Terrain {
+                    elevation: 1,
+                    ..Terrain::OPEN
+                },
+                23 => Terrain {
+                    ground: Ground::Difficult,
+                    cover: true,
+                    ..Terrain::OPEN
+                },
+                _ => Terrain::OPEN,
+            };
+            board.set_terrain(a, t)?;
+        }
+        let mid = (w / 2) as i32;
+        let road: Vec<Area> = cells.iter().copied().filter(|a| a.x == mid).collect();
+        let mut road = road;
+        road.sort_by_key(|a| row(*a));
+        board.add_road_path(&road)?;
+
+        let mut commanders = Vec::new();
+        let mut units = Vec::new();
+        let at = |x: i32, r: i32| match kind {
+            GridKind::Square => Area::new(x, r),
+            GridKind::Hex => Area::new(x, r - x.div_euclid(2)),
+        };
+        for (si, side) in [Side::Union, Side::Confederate].into_iter().enumerate() {
+            let base = si as u32 * 100;
+            let (front_row, back_row, facing) = if si == 0 {
+                (1, 0, Facing::NORTH)
+            } else {
+                (h as i32 - 2, h as i32 - 1, Facing::NORTH.reversed(kind))
+            };
+            let corps = CommanderId(base + 1);
+            commanders.push(CommanderSpec {
+                id: corps,
+                side,
+                rank: Rank::Corps,
+                superior: None,
+                area: at(mid, back_row),
+            });
+            for d in 0..2u32 {
+                let div = DivisionId(base + 10 + d);
+                let dx = if d == 0 { 1 } else { 6 };
+                commanders.push(CommanderSpec {
+                    id: CommanderId(base + 10 + d),
+                    side,
+                    rank: Rank::Division(div),
+                    superior: Some(corps),
+                    area: at(dx + 1, back_row),
+                });
+                for b in 0..2u32 {
+                    let brigade = BrigadeId(base + 20 + d * 10 + b);
+                    let mut stand = Stand::new(StandType::Infantry, div, brigade);
+                    match rng.face(Die::D6) {
+                        1 => stand = stand.unsteady(),
+                        6 => stand = stand.elite().tenacious(),
+                        _ => {}
+                    }
+                    units.push(
+                        UnitSpec::new(side, at(dx + b as i32 * 2, front_row), stands(3, &stand))
+                            .facing(facing),
+                    );
+                }
+                let gun = Stand::new(StandType::Artillery, div, BrigadeId(base + 40 + d))
+                    .with_firepower(if rng.face(Die::D6) == 6 {
+                        Firepower::Superior
+                    } else {
+                        Firepower::Normal
+                    });
+                units.push(UnitSpec::new(side, at(dx + 1, front_row), vec![gun]).facing(facing));
+            }
+            let cav = Stand::new(
+                StandType::Cavalry,
+                DivisionId(base + 11),
+                BrigadeId(base + 50),
+            );
+            units.push(UnitSpec::new(side, at(mid, back_row), stands(3, &cav)).facing(facing));
+        }
+        Ok(Scenario {
+            board,
+            options: Options::default(),
+            turns: Some(12),
+            commanders,
+            units,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rounding_of_generated_units() {
+        // GRID-SET-07: 5,000 men at 450 a stand (1,350 a unit) → 3.7 → 4 units; 20 guns → 2.86 → 3 stands.
+        let s = ArmyScale::default();
+        assert_eq!(s.units_for_division(5000), 4);
+        assert_eq!(s.artillery_stands(20), 3);
+    }
+}

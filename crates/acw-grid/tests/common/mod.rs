@@ -1,0 +1,123 @@
+//! Shared helpers for the integration tests.
+#![allow(dead_code, missing_docs)]
+
+use acw_core::Side;
+use acw_core::dice::ScriptedDice;
+use acw_grid::board::{Area, Board, Facing, GridKind};
+use acw_grid::options::Options;
+use acw_grid::setup::{UnitSpec, stands};
+use acw_grid::state::{Battle, BrigadeId, CommanderId, DivisionId, Phase, Rank, Stand, UnitId};
+use acw_grid::tables::StandType;
+
+pub const UNION_DIV: DivisionId = DivisionId(1);
+pub const REBEL_DIV: DivisionId = DivisionId(2);
+pub const UNION_CORPS: CommanderId = CommanderId(100);
+pub const UNION_DC: CommanderId = CommanderId(1);
+pub const REBEL_DC: CommanderId = CommanderId(2);
+
+pub fn a(x: i32, y: i32) -> Area {
+    Area::new(x, y)
+}
+
+pub fn div_of(side: Side) -> DivisionId {
+    match side {
+        Side::Union => UNION_DIV,
+        Side::Confederate => REBEL_DIV,
+    }
+}
+
+pub fn stand(side: Side, kind: StandType) -> Stand {
+    Stand::new(kind, div_of(side), BrigadeId(1))
+}
+
+pub fn inf(side: Side) -> Stand {
+    stand(side, StandType::Infantry)
+}
+
+/// A board of `kind`, `w` × `h`, with a division commander for each side in a far corner (out of the way) and
+/// the given options.
+pub fn battle_with(kind: GridKind, w: u32, h: u32, opts: Options) -> Battle {
+    let board = Board::rectangle(kind, w, h).expect("board");
+    let mut b = Battle::new(board, opts);
+    b.add_commander(UNION_CORPS, Side::Union, Rank::Corps, None, a(0, 0))
+        .expect("corps");
+    b.add_commander(
+        UNION_DC,
+        Side::Union,
+        Rank::Division(UNION_DIV),
+        Some(UNION_CORPS),
+        a(0, 0),
+    )
+    .expect("union dc");
+    let far = b.board().areas().last().expect("area");
+    b.add_commander(
+        REBEL_DC,
+        Side::Confederate,
+        Rank::Division(REBEL_DIV),
+        None,
+        far,
+    )
+    .expect("rebel dc");
+    b
+}
+
+pub fn battle(kind: GridKind) -> Battle {
+    battle_with(kind, 12, 12, Options::default())
+}
+
+pub fn square() -> Battle {
+    battle(GridKind::Square)
+}
+
+pub fn put(b: &mut Battle, side: Side, area: Area, stand: &Stand, n: u8, facing: u8) -> UnitId {
+    let kind = b.board().kind();
+    b.deploy(
+        UnitSpec::new(side, area, stands(n, stand))
+            .facing(Facing::new(kind, facing).expect("facing")),
+    )
+    .expect("deploy")
+}
+
+pub fn put_inf(b: &mut Battle, side: Side, area: Area, n: u8, facing: u8) -> UnitId {
+    put(b, side, area, &inf(side), n, facing)
+}
+
+pub fn facing(b: &Battle, k: u8) -> Facing {
+    Facing::new(b.board().kind(), k).expect("facing")
+}
+
+/// Takes a fresh battle (Initiative phase, turn 1) to `phase`, with `first` moving first.
+pub fn go_to(b: &mut Battle, first: Side, phase: Phase) {
+    let mut d = ScriptedDice::faces([6, 1]);
+    b.roll_initiative(&mut d).expect("initiative");
+    b.choose_first_player(Side::Union, first).expect("choose");
+    while b.phase() != phase {
+        b.advance().expect("advance");
+    }
+}
+
+pub fn dice(faces: &[u16]) -> ScriptedDice {
+    ScriptedDice::faces(faces.iter().copied())
+}
+
+/// Default options changed by `f`.
+pub fn opts(f: impl FnOnce(&mut Options)) -> Options {
+    let mut o = Options::default();
+    f(&mut o);
+    o
+}
+
+/// Changes a battle's options.
+pub fn set_opt(b: &mut Battle, f: impl FnOnce(&mut Options)) {
+    let mut o = b.options().clone();
+    f(&mut o);
+    b.set_options(o).expect("options");
+}
+
+/// Ends the current turn and takes the next one to `phase`, with `first` moving first.
+pub fn next_turn(b: &mut Battle, first: Side, phase: Phase) {
+    while b.phase() != Phase::Initiative {
+        b.advance().expect("advance");
+    }
+    go_to(b, first, phase);
+}
