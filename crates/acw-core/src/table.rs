@@ -466,9 +466,11 @@ impl Table {
         &self.terrain
     }
 
-    /// Whether `p` is on the table (edges included).
+    /// Whether `p` is on the table (edges included, to within a billionth of an inch, so corners computed
+    /// with trigonometry do not fall off an edge they lie on).
     pub fn contains(&self, p: Point) -> bool {
-        (0.0..=self.width.0).contains(&p.x) && (0.0..=self.depth.0).contains(&p.y)
+        const EPS: f64 = 1e-9;
+        (-EPS..=self.width.0 + EPS).contains(&p.x) && (-EPS..=self.depth.0 + EPS).contains(&p.y)
     }
 
     /// Whether every corner of `f` is on the table.
@@ -510,8 +512,12 @@ impl Table {
     }
 
     /// How far `unit` can move straight along `heading`, up to `distance`, staying on the table and keeping at
-    /// least `gap` from every footprint in `others` that it does not already touch. Checked in steps of
-    /// `step` inches (0.05" at the least), so the answer is a multiple of the step or the full distance.
+    /// least `gap` from every footprint in `others` that it does not already touch (those it touches when it
+    /// starts are ignored, so a unit can step out of contact).
+    ///
+    /// The table edge is found exactly. Other footprints are met by conservative advancement: the unit moves by
+    /// its current clearance (which no move can shrink faster than one for one), until the clearance is under
+    /// `step` (at least 0.01") or the distance is covered. Footprints too far away to be reached are skipped.
     pub fn slide(
         &self,
         unit: &Footprint,
@@ -521,23 +527,56 @@ impl Table {
         gap: Inches,
         step: Inches,
     ) -> Inches {
-        let step = step.0.max(0.05);
-        let clear = |f: &Footprint| {
-            self.holds(f)
-                && others
-                    .iter()
-                    .all(|o| unit.distance(o).0 <= gap.0 || f.distance(o).0 >= gap.0 - 1e-9)
-        };
+        let tolerance = step.0.max(0.01);
+        let limit = distance.0.max(0.0).min(self.edge_room(unit, heading).0);
+        let reach = |f: &Footprint| (f.frontage.0.hypot(f.depth.0)) / 2.0;
+        let near: Vec<&Footprint> = others
+            .iter()
+            .filter(|o| {
+                unit.centre.distance(o.centre).0 <= limit + reach(unit) + reach(o) + gap.0 + 1e-9
+                    && unit.distance(o).0 > gap.0
+            })
+            .collect();
         let mut done = 0.0;
-        while done < distance.0 {
-            let next = (done + step).min(distance.0);
-            let f = unit.placed(unit.centre.moved(heading, Inches(next)), unit.facing);
-            if !clear(&f) {
+        for _ in 0..64 {
+            let here = unit.placed(unit.centre.moved(heading, Inches(done)), unit.facing);
+            let clearance = near
+                .iter()
+                .map(|o| here.distance(o).0 - gap.0)
+                .fold(f64::INFINITY, f64::min);
+            let left = limit - done;
+            if clearance >= left {
+                return Inches(limit);
+            }
+            if clearance < tolerance {
                 break;
             }
-            done = next;
+            done += clearance;
         }
-        Inches(done)
+        Inches(done.max(0.0))
+    }
+
+    /// How far `unit` can move along `heading` before a corner would leave the table (0 if one is already off).
+    pub fn edge_room(&self, unit: &Footprint, heading: Heading) -> Inches {
+        let r = heading.as_degrees().to_radians();
+        let (dx, dy) = (r.sin(), r.cos());
+        let axis = |p: f64, d: f64, max: f64| -> f64 {
+            if !(0.0..=max).contains(&p) {
+                0.0
+            } else if d > 1e-12 {
+                (max - p) / d
+            } else if d < -1e-12 {
+                p / -d
+            } else {
+                f64::INFINITY
+            }
+        };
+        let room = unit
+            .corners()
+            .iter()
+            .map(|c| axis(c.x, dx, self.width.0 + 1e-9).min(axis(c.y, dy, self.depth.0 + 1e-9)))
+            .fold(f64::INFINITY, f64::min);
+        Inches(room.max(0.0))
     }
 
     /// Whether `p` is in rough ground.

@@ -91,6 +91,21 @@ pub enum SetupError {
     /// NORTH-SEQ-09: no turn limit and no scenario end predicate.
     #[error("a game without a turn limit needs a scenario end predicate")]
     NoTurnLimit,
+    /// The table, its terrain or the base sizes are impossible.
+    #[error("the table or its terrain: {0}")]
+    Ground(#[from] acw_core::table::TableError),
+    /// A placement names a unit the forces do not have, or names one twice.
+    #[error("placement of {0:?}: no such unit, or placed twice")]
+    UnknownPlacement(String),
+    /// A unit placed (or deployed) partly off the table or outside its deployment zone.
+    #[error("unit {0:?} does not fit on the table inside its deployment zone")]
+    PlacementOutside(String),
+    /// Two units placed on top of each other.
+    #[error("units {0:?} and {1:?} overlap")]
+    Overlap(String, String),
+    /// The deployment zone is not inside the table.
+    #[error("deployment zones must lie on the table and not overlap")]
+    BadZones,
     /// More units, brigades or generals than ids can number.
     #[error("too many {0} to number")]
     TooMany(&'static str),
@@ -370,4 +385,16 @@ pub enum RuleViolation {
     /// NORTH-CMD-11: an order check needs a brigade whose MG was just lost.
     #[error("brigade {0} owes no order check")]
     NoOrderCheckDue(BrigadeId),
+    /// NORTH-MOV-03: a unit under Advance or Withdraw that is free to move must move (or try another action).
+    #[error("unit {0} is under a movement order and must move")]
+    MustMove(UnitId),
+    /// An order given in a step that does not take it (a command order in the units step, say).
+    #[error("that order is not given in the {step} step")]
+    NotThisStep {
+        /// The step the game is in.
+        step: crate::sequence::Step,
+    },
+    /// The unit has no place on the table.
+    #[error("unit {0} is not on the table")]
+    NotPlaced(UnitId),
 }

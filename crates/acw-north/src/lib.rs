@@ -53,9 +53,12 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod bots;
 pub mod combat;
 pub mod command;
 pub mod error;
+pub mod field;
+pub mod game;
 pub mod melee;
 pub mod morale;
 pub mod movement;

@@ -543,50 +543,32 @@ pub trait Terrain {
     fn blocks_sight(&self, from: Point, to: Point) -> bool;
 }
 
-/// NORTH-SET-11: open ground, no cover, obstacles or rough terrain.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct OpenGround;
-
-impl Terrain for OpenGround {
-    fn behind_cover(&self, _: Point, _: Point) -> bool {
-        false
-    }
-    fn obstacles_crossed(&self, _: Point, _: Point) -> u8 {
-        0
-    }
-    fn crosses_rough(&self, _: Point, _: Point) -> bool {
-        false
-    }
-    fn blocks_sight(&self, _: Point, _: Point) -> bool {
-        false
-    }
-}
-
-/// NORTH-SET-11's optional fence: an obstacle along the line y = `y` across the whole table, giving cover to a
-/// unit within `cover_depth` of it against attackers on the far side.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct FenceLine {
-    /// Where the fence runs.
-    pub y: f64,
-    /// How close behind it a unit must be to use it as cover.
-    pub cover_depth: Inches,
-}
-
-impl Terrain for FenceLine {
+/// NORTH-SET-09: the table of acw-core answers the rules' questions from its terrain shapes. A linear cover
+/// feature covers a target within [`crate::field::Bases::default`]'s cover depth (1.5") behind it.
+impl Terrain for acw_core::table::Table {
     fn behind_cover(&self, target: Point, attacker: Point) -> bool {
-        let close = (target.y - self.y).abs() <= self.cover_depth.0;
-        let across = (target.y - self.y).signum() * (attacker.y - self.y).signum() < 0.0;
-        close && across
+        let depth = crate::field::Bases::default().cover_depth.0;
+        self.terrain()
+            .iter()
+            .filter(|t| t.effects().cover)
+            .any(|t| match t.shape() {
+                acw_core::table::Shape::Area(_) => t.contains(target),
+                acw_core::table::Shape::Line(_) => {
+                    t.touches_segment(attacker, target) && t.distance_to(target).0 <= depth
+                }
+            })
     }
     fn obstacles_crossed(&self, from: Point, to: Point) -> u8 {
-        u8::from((from.y - self.y) * (to.y - self.y) < 0.0)
+        u8::try_from(acw_core::table::Table::obstacles_crossed(self, from, to).count())
+            .unwrap_or(u8::MAX)
     }
-    fn crosses_rough(&self, _: Point, _: Point) -> bool {
-        false
+    fn crosses_rough(&self, from: Point, to: Point) -> bool {
+        self.terrain()
+            .iter()
+            .any(|t| t.effects().rough && (t.touches_segment(from, to) || t.contains(from)))
     }
-    fn blocks_sight(&self, _: Point, _: Point) -> bool {
-        false
+    fn blocks_sight(&self, from: Point, to: Point) -> bool {
+        !self.line_of_sight(from, to, &[])
     }
 }
 
@@ -636,32 +618,118 @@ pub fn default_forces() -> ForceSpec {
     }
 }
 
-/// A scenario: forces, table and options (the turn limit among them) (NORTH-SET-08, NORTH-SET-11).
+/// Where a scenario puts a unit (NORTH-SET-08): the centre of its footprint and its facing.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Placement {
+    /// The unit's name in the force list.
+    pub unit: String,
+    /// Centre of its footprint.
+    pub centre: Point,
+    /// The way it faces.
+    pub facing: Heading,
+}
+
+/// A scenario: forces, table, terrain, base sizes, placements and options (the turn limit among them)
+/// (NORTH-SET-08, NORTH-SET-09, NORTH-SET-11). Loading one from a file checks all of it
+/// ([`Scenario::validate`]); units without a placement are deployed in a line of brigades across their zone.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "ScenarioData"))]
 pub struct Scenario {
     /// Both armies.
     pub forces: ForceSpec,
-    /// The table.
+    /// The table's size and deployment zones.
     pub table: Table,
+    /// Terrain features.
+    pub terrain: Vec<acw_core::table::Terrain>,
+    /// Base sizes.
+    pub bases: crate::field::Bases,
+    /// Units placed by the scenario; the rest deploy automatically.
+    pub placements: Vec<Placement>,
     /// The options, turn limit included.
     pub options: Options,
 }
 
+/// A scenario as read from a file, before [`Scenario::validate`].
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
+#[allow(dead_code)]
+struct ScenarioData {
+    forces: ForceSpec,
+    table: Table,
+    #[cfg_attr(feature = "serde", serde(default))]
+    terrain: Vec<acw_core::table::Terrain>,
+    #[cfg_attr(feature = "serde", serde(default))]
+    bases: crate::field::Bases,
+    #[cfg_attr(feature = "serde", serde(default))]
+    placements: Vec<Placement>,
+    options: Options,
+}
+
+impl TryFrom<ScenarioData> for Scenario {
+    type Error = SetupError;
+    fn try_from(d: ScenarioData) -> Result<Scenario, SetupError> {
+        let s = Scenario {
+            forces: d.forces,
+            table: d.table,
+            terrain: d.terrain,
+            bases: d.bases,
+            placements: d.placements,
+            options: d.options,
+        };
+        s.validate()?;
+        Ok(s)
+    }
+}
+
 impl Default for Scenario {
-    /// NORTH-SET-11: the default scenario: default forces on a 72" × 48" table, 12 turns.
+    /// NORTH-SET-11: the default scenario: default forces on a 72" × 48" table, 12 turns, a fence line across
+    /// the centre and a wood in each half.
     fn default() -> Self {
         Scenario {
             forces: default_forces(),
             table: Table::default(),
+            terrain: default_terrain(),
+            bases: crate::field::Bases::default(),
+            placements: Vec::new(),
             options: Options::default(),
         }
     }
 }
 
+/// NORTH-SET-11: the default scenario's terrain: a fence (an obstacle giving cover) across the centre, and a
+/// wood (cover, blocking sight) in each half, off the deployment zones.
+pub fn default_terrain() -> Vec<acw_core::table::Terrain> {
+    let rect = |x0: f64, y0: f64, x1: f64, y1: f64| {
+        vec![
+            Point::new(x0, y0),
+            Point::new(x1, y0),
+            Point::new(x1, y1),
+            Point::new(x0, y1),
+        ]
+    };
+    [
+        acw_core::table::Terrain::fence(
+            "Centre fence",
+            vec![Point::new(0.0, 24.0), Point::new(72.0, 24.0)],
+        ),
+        acw_core::table::Terrain::woods("Union wood", rect(46.0, 14.0, 54.0, 20.0)),
+        acw_core::table::Terrain::woods("Confederate wood", rect(18.0, 28.0, 26.0, 34.0)),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
 impl Scenario {
-    /// Sets up the battle of this scenario.
+    /// Sets up the battle of this scenario (forces and options only; [`Scenario::validate`] checks the rest).
     pub fn battle(&self) -> Result<Battle, SetupError> {
         Battle::new(&self.forces, self.options.clone())
+    }
+
+    /// Checks everything: forces, options, table, zones, terrain, base sizes, and that every unit (placed
+    /// or deployed) fits on the table inside its zone without overlapping another.
+    pub fn validate(&self) -> Result<(), SetupError> {
+        crate::game::State::new(self, 0).map(|_| ())
     }
 }

@@ -8,8 +8,8 @@ use acw_core::vocab::Mount;
 use acw_core::{Arm, Side};
 use acw_north::error::SetupError;
 use acw_north::setup::{
-    ArmySpec, FenceLine, OpenGround, Scenario, Table, Terrain, UnitSpec, default_army,
-    default_forces, mg_position, validate_army_size, validate_brigade,
+    ArmySpec, Scenario, Table, Terrain, UnitSpec, default_army, default_forces, mg_position,
+    validate_army_size, validate_brigade,
 };
 use acw_north::state::{GeneralStatus, GunState, Rank, UnitStatus};
 use acw_north::tables::{
@@ -281,24 +281,55 @@ fn north_set_08_placement_and_formations() {
 
 #[test]
 fn north_set_09_terrain_questions() {
-    // NORTH-SET-09: the ground answers cover, obstacle, rough and sight questions.
-    let open = OpenGround;
+    // NORTH-SET-09: the ground answers cover, obstacle, rough and sight questions, here from acw-core's table.
+    use acw_core::table::{Table as Ground, Terrain as Feature};
+    let open = Ground::new(Inches(72.0), Inches(48.0), vec![]).unwrap();
     let a = Point::new(10.0, 10.0);
     let t = Point::new(10.0, 30.0);
     assert!(!open.behind_cover(t, a));
-    assert_eq!(open.obstacles_crossed(a, t), 0);
+    assert_eq!(Terrain::obstacles_crossed(&open, a, t), 0);
     assert!(!open.crosses_rough(a, t) && !open.blocks_sight(a, t));
-    let fence = FenceLine {
-        y: 24.0,
-        cover_depth: Inches(1.0),
-    };
-    assert_eq!(fence.obstacles_crossed(a, t), 1);
-    assert_eq!(fence.obstacles_crossed(a, Point::new(10.0, 20.0)), 0);
-    // A unit just behind the fence is covered against attackers across it, not from its own side.
+    let fence =
+        Feature::fence("fence", vec![Point::new(0.0, 24.0), Point::new(72.0, 24.0)]).unwrap();
+    let wood = Feature::woods(
+        "wood",
+        vec![
+            Point::new(30.0, 5.0),
+            Point::new(40.0, 5.0),
+            Point::new(40.0, 15.0),
+            Point::new(30.0, 15.0),
+        ],
+    )
+    .unwrap();
+    let rough = Feature::rough(
+        "rocks",
+        vec![
+            Point::new(50.0, 5.0),
+            Point::new(60.0, 5.0),
+            Point::new(60.0, 15.0),
+            Point::new(50.0, 15.0),
+        ],
+    )
+    .unwrap();
+    let ground = Ground::new(Inches(72.0), Inches(48.0), vec![fence, wood, rough]).unwrap();
+    assert_eq!(Terrain::obstacles_crossed(&ground, a, t), 1);
+    assert_eq!(
+        Terrain::obstacles_crossed(&ground, a, Point::new(10.0, 20.0)),
+        0
+    );
+    // Just behind the fence (0.5"): covered against attackers across it, not from its own side, and not 4"
+    // back from it (the cover depth is 1.5").
     let behind = Point::new(10.0, 24.5);
-    assert!(fence.behind_cover(behind, a));
-    assert!(!fence.behind_cover(behind, Point::new(10.0, 40.0)));
-    assert!(!fence.behind_cover(Point::new(10.0, 28.0), a));
+    assert!(ground.behind_cover(behind, a));
+    assert!(!ground.behind_cover(behind, Point::new(10.0, 40.0)));
+    assert!(!ground.behind_cover(Point::new(10.0, 28.0), a));
+    // In the wood: cover from anywhere; the wood blocks sight across it.
+    assert!(ground.behind_cover(Point::new(35.0, 10.0), Point::new(35.0, 40.0)));
+    assert!(ground.blocks_sight(Point::new(35.0, 0.0), Point::new(35.0, 20.0)));
+    assert!(!ground.blocks_sight(Point::new(45.0, 0.0), Point::new(45.0, 20.0)));
+    // Rough ground on the way.
+    assert!(ground.crosses_rough(Point::new(55.0, 0.0), Point::new(55.0, 20.0)));
+    assert!(!ground.crosses_rough(Point::new(65.0, 0.0), Point::new(65.0, 20.0)));
 }
 
 #[test]

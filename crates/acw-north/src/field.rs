@@ -1,0 +1,418 @@
+//! The table: where units stand and what the ground says about them. This module measures what the rules
+//! take as facts — ranges, arcs, line of sight, screens, cover, obstacles on a path, room to fall back — from
+//! unit footprints on an [`acw_core::table::Table`].
+//!
+//! The rules give no base sizes ([`Bases`] holds them, with defaults); a unit's footprint follows from its
+//! formation and stands.
+
+use crate::combat::{Category, Screen, Sight};
+use crate::morale::FallBackRoom;
+use crate::options::SkirmishScreen;
+use crate::state::{Battle, Unit, UnitId};
+use crate::tables::{Formation, SKIRMISH_FRONTAGE, Troop};
+use acw_core::Side;
+use acw_core::measure::{Heading, Inches, Point};
+use acw_core::table::{Footprint, Table, TableError};
+
+/// Base sizes, in inches (the rules give none; NORTH-SET-08).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Bases {
+    /// Width of an infantry or dismounted cavalry stand.
+    pub foot_width: Inches,
+    /// Depth of an infantry or dismounted cavalry stand.
+    pub foot_depth: Inches,
+    /// Width of a mounted cavalry stand.
+    pub horse_width: Inches,
+    /// Depth of a mounted cavalry stand.
+    pub horse_depth: Inches,
+    /// Frontage of an unlimbered battery (gun and crew).
+    pub battery_width: Inches,
+    /// Depth of an unlimbered battery.
+    pub battery_depth: Inches,
+    /// Depth of a limbered battery (its width is a foot stand's).
+    pub limbered_depth: Inches,
+    /// How close behind a linear cover feature (a fence) a unit must stand to use it (NORTH-CBT-05).
+    pub cover_depth: Inches,
+}
+
+impl Default for Bases {
+    fn default() -> Self {
+        Bases {
+            foot_width: Inches(1.0),
+            foot_depth: Inches(0.5),
+            horse_width: Inches(1.0),
+            horse_depth: Inches(1.0),
+            battery_width: Inches(1.5),
+            battery_depth: Inches(2.0),
+            limbered_depth: Inches(3.0),
+            cover_depth: Inches(1.5),
+        }
+    }
+}
+
+impl Bases {
+    /// Checks every size is finite and above zero.
+    pub fn validate(&self) -> Result<(), TableError> {
+        let all = [
+            self.foot_width,
+            self.foot_depth,
+            self.horse_width,
+            self.horse_depth,
+            self.battery_width,
+            self.battery_depth,
+            self.limbered_depth,
+            self.cover_depth,
+        ];
+        if all.iter().all(|v| v.0.is_finite() && v.0 > 0.0) {
+            Ok(())
+        } else {
+            Err(TableError::NotFinite {
+                what: "a base size",
+                positive: true,
+            })
+        }
+    }
+
+    /// NORTH-MOV-01 / NORTH-MOV-16 / NORTH-MOV-19: frontage and depth of a unit in its current formation: a
+    /// line is its stands side by side, a column one behind another (as wide as a stand), skirmishers a 10"
+    /// front with the rest behind, dismounted cavalry a line of fighting stands with the horse holder behind.
+    pub fn size(&self, unit: &Unit) -> (Inches, Inches) {
+        let n = f64::from(unit.current_stands().max(1));
+        let troop = unit.troop();
+        match (troop, unit.formation()) {
+            (Troop::Artillery, Formation::Limbered) => (self.foot_width, self.limbered_depth),
+            (Troop::Artillery, _) if unit.crew_without_gun() => {
+                (self.foot_width, self.limbered_depth)
+            }
+            (Troop::Artillery, _) => (self.battery_width, self.battery_depth),
+            (Troop::MountedCavalry, Formation::Column) => {
+                (self.horse_width, Inches(self.horse_depth.0 * n))
+            }
+            (Troop::MountedCavalry, _) => (Inches(self.horse_width.0 * n), self.horse_depth),
+            (_, Formation::Skirmish) => (SKIRMISH_FRONTAGE, Inches(self.foot_depth.0 * 2.0)),
+            (_, Formation::Column) => (self.foot_width, Inches(self.foot_depth.0 * n)),
+            (Troop::DismountedCavalry, _) if unit.has_horse_holder() => (
+                Inches(self.foot_width.0 * (n - 1.0).max(1.0)),
+                Inches(self.foot_depth.0 * 2.0),
+            ),
+            _ => (Inches(self.foot_width.0 * n), self.foot_depth),
+        }
+    }
+}
+
+/// Where a unit stands: the centre of its footprint and the way it faces.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Place {
+    /// Centre of the footprint.
+    pub centre: Point,
+    /// The way its front faces (the muzzle of an unlimbered battery, NORTH-ART-04).
+    pub facing: Heading,
+}
+
+/// The ground and the units' places on it.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Field {
+    /// The table and its terrain.
+    pub ground: Table,
+    /// Base sizes.
+    pub bases: Bases,
+    /// Each unit's place, by unit id.
+    pub places: Vec<Place>,
+    /// Where each battery's abandoned gun stands, by unit id (NORTH-ART-06).
+    pub guns: Vec<Option<Point>>,
+}
+
+impl Field {
+    /// The footprint of unit `id` as it stands now (`None` for an unknown id).
+    pub fn footprint(&self, battle: &Battle, id: UnitId) -> Option<Footprint> {
+        let u = battle.unit(id).ok()?;
+        let place = self.places.get(usize::from(id.0))?;
+        let (w, d) = self.bases.size(u);
+        Footprint::new(place.centre, place.facing, w, d).ok()
+    }
+
+    /// Footprints of every unit in play except those in `skip`.
+    pub fn others(&self, battle: &Battle, skip: &[UnitId]) -> Vec<(UnitId, Footprint)> {
+        battle
+            .units()
+            .iter()
+            .filter(|u| u.in_play() && !skip.contains(&u.id()))
+            .filter_map(|u| self.footprint(battle, u.id()).map(|f| (u.id(), f)))
+            .collect()
+    }
+
+    /// NORTH-MOV-14: edge-to-edge distance between two units.
+    pub fn distance(&self, battle: &Battle, a: UnitId, b: UnitId) -> Option<Inches> {
+        Some(
+            self.footprint(battle, a)?
+                .distance(&self.footprint(battle, b)?),
+        )
+    }
+
+    /// NORTH-CBT-05 / NORTH-SET-09: whether `target` is behind cover against `attacker`: it stands in a cover
+    /// area, or a linear cover feature lies between them within [`Bases::cover_depth`] of the target.
+    pub fn in_cover(&self, battle: &Battle, target: UnitId, attacker: UnitId) -> bool {
+        match (
+            self.footprint(battle, target),
+            self.footprint(battle, attacker),
+        ) {
+            (Some(t), Some(a)) => {
+                self.ground
+                    .in_cover(&t, a.front_centre(), self.bases.cover_depth)
+            }
+            _ => false,
+        }
+    }
+
+    /// NORTH-FIR-01 / NORTH-FIR-02 / NORTH-FIR-06 / NORTH-FIR-07 / NORTH-ART-01 / NORTH-ART-04: how
+    /// `attacker` sees `target` for an attack of `category`: range edge to edge, line of sight from the
+    /// middle of its front to the target's centre past blocking terrain and every other unit (skirmishers
+    /// apart), the front arc (45° lines outward from the front edge's ends by default) or the gun's, and
+    /// skirmishers on the line of fire. Melee is contact.
+    pub fn sight(
+        &self,
+        battle: &Battle,
+        attacker: UnitId,
+        target: UnitId,
+        category: Category,
+    ) -> Option<Sight> {
+        if category == Category::Melee {
+            return Some(Sight::contact());
+        }
+        let options = battle.options();
+        let a = self.footprint(battle, attacker)?;
+        let t = self.footprint(battle, target)?;
+        let side = battle.unit(attacker).ok()?.side();
+        let from = a.front_centre();
+        let to = t.centre;
+        let mut blockers = Vec::new();
+        let mut screen = Screen::Clear;
+        for (id, f) in self.others(battle, &[attacker, target]) {
+            if !f.blocks(from, to) {
+                continue;
+            }
+            let Ok(u) = battle.unit(id) else { continue };
+            if u.is_skirmishers() {
+                screen = if u.side() == side {
+                    Screen::FriendlySkirmishers
+                } else {
+                    Screen::EnemySkirmishers
+                };
+                if options.skirmish_screen == SkirmishScreen::MutualScreen {
+                    blockers.push(f);
+                }
+            } else {
+                blockers.push(f);
+            }
+        }
+        let arc = match category {
+            Category::Artillery => options.artillery_arc_degrees,
+            _ => options.fire_arc_degrees,
+        };
+        Some(Sight {
+            distance: a.distance(&t),
+            line_of_sight: self.ground.line_of_sight(from, to, &blockers),
+            in_arc: a.in_front_arc(&t, arc),
+            screen,
+        })
+    }
+
+    /// NORTH-CMD-02 / NORTH-CMD-04 / NORTH-MOV-14: the heading straight toward the enemy's base edge.
+    pub fn toward_enemy(side: Side) -> Heading {
+        match side {
+            Side::Union => Heading::NORTH,
+            Side::Confederate => Heading::SOUTH,
+        }
+    }
+
+    /// How far unit `id` can slide along `heading`, up to `distance`, staying on the table and keeping
+    /// `gap` from every other unit in play (NORTH-MOV-11: no contact without a charge).
+    pub fn room(
+        &self,
+        battle: &Battle,
+        id: UnitId,
+        heading: Heading,
+        distance: Inches,
+        gap: Inches,
+    ) -> Inches {
+        let Some(me) = self.footprint(battle, id) else {
+            return Inches(0.0);
+        };
+        let others: Vec<Footprint> = self
+            .others(battle, &[id])
+            .into_iter()
+            .map(|(_, f)| f)
+            .collect();
+        self.ground
+            .slide(&me, heading, distance, &others, gap, Inches(0.1))
+    }
+
+    /// Whether the enemy is what stops a slide: sliding with only enemy units in the way stops no later than
+    /// `moved`.
+    pub fn enemy_stops(
+        &self,
+        battle: &Battle,
+        id: UnitId,
+        heading: Heading,
+        distance: Inches,
+        gap: Inches,
+        moved: Inches,
+    ) -> bool {
+        let Some(me) = self.footprint(battle, id) else {
+            return false;
+        };
+        let Ok(side) = battle.unit(id).map(Unit::side) else {
+            return false;
+        };
+        let enemies: Vec<Footprint> = self
+            .others(battle, &[id])
+            .into_iter()
+            .filter(|(o, _)| battle.unit(*o).is_ok_and(|u| u.side() != side))
+            .map(|(_, f)| f)
+            .collect();
+        self.ground
+            .slide(&me, heading, distance, &enemies, gap, Inches(0.1))
+            .0
+            <= moved.0 + 1e-9
+    }
+
+    /// NORTH-MOV-12: where along a straight path from `from` to `to` it crosses each obstacle, in order.
+    pub fn obstacles_on(&self, from: Point, to: Point) -> Vec<Inches> {
+        let length = from.distance(to).0;
+        let heading = from.heading_to(to);
+        let mut at: Vec<Inches> = self
+            .ground
+            .obstacles_crossed(from, to)
+            .map(|t| {
+                // first point along the path at which the segment so far touches the obstacle
+                let mut d = 0.0;
+                while d < length && !t.touches_segment(from, from.moved(heading, Inches(d))) {
+                    d += 0.1;
+                }
+                Inches(d.min(length))
+            })
+            .collect();
+        at.sort_by(|a, b| a.0.total_cmp(&b.0));
+        at
+    }
+
+    /// NORTH-FIR-04: whether a straight path touches rough ground.
+    pub fn crosses_rough(&self, from: Point, to: Point) -> bool {
+        self.ground
+            .terrain()
+            .iter()
+            .any(|t| t.effects().rough && (t.touches_segment(from, to) || t.contains(from)))
+    }
+
+    /// NORTH-MOR-07 / NORTH-MOR-09: the way a unit falls back — directly away from the centre of its attackers,
+    /// or toward its own base edge when they stand on it.
+    pub fn fall_back_heading(&self, battle: &Battle, id: UnitId, attackers: &[UnitId]) -> Heading {
+        let Ok(side) = battle.unit(id).map(Unit::side) else {
+            return Heading::NORTH;
+        };
+        let home = Field::toward_enemy(side).reversed();
+        let Some(me) = self.footprint(battle, id) else {
+            return home;
+        };
+        let pts: Vec<Point> = attackers
+            .iter()
+            .filter_map(|&a| self.footprint(battle, a).map(|f| f.centre))
+            .collect();
+        if pts.is_empty() {
+            return home;
+        }
+        let n = pts.len() as f64;
+        let c = Point::new(
+            pts.iter().map(|p| p.x).sum::<f64>() / n,
+            pts.iter().map(|p| p.y).sum::<f64>() / n,
+        );
+        if c.distance(me.centre).0 < 1e-9 {
+            return home;
+        }
+        c.heading_to(me.centre)
+    }
+
+    /// NORTH-MOR-09: how much room a fall-back of `distance` along `heading` has, and the distance it gets.
+    pub fn fall_back_room(
+        &self,
+        battle: &Battle,
+        id: UnitId,
+        heading: Heading,
+        distance: Inches,
+    ) -> (FallBackRoom, Inches) {
+        let Some(me) = self.footprint(battle, id) else {
+            return (FallBackRoom::Clear, Inches(0.0));
+        };
+        let gap = battle.options().contact_gap;
+        let got = self.room(battle, id, heading, distance, gap);
+        if got.0 >= distance.0 - 1e-9 {
+            return (FallBackRoom::Clear, distance);
+        }
+        let edge_only = self
+            .ground
+            .slide(&me, heading, distance, &[], gap, Inches(0.1));
+        if edge_only.0 <= got.0 + 1e-9 {
+            (FallBackRoom::TableEdge, got)
+        } else {
+            (FallBackRoom::Blocked, got)
+        }
+    }
+
+    /// Moves unit `id` `distance` along `heading`, turning it to `facing`.
+    pub fn shift(&mut self, id: UnitId, heading: Heading, distance: Inches, facing: Heading) {
+        if let Some(p) = self.places.get_mut(usize::from(id.0)) {
+            p.centre = p.centre.moved(heading, distance);
+            p.facing = facing;
+        }
+    }
+
+    /// Keeps unit `id` wholly on the table: a footprint that a formation change, a turn or a charge left over an
+    /// edge is moved straight back onto it (the smallest shift that fits).
+    pub fn settle(&mut self, battle: &Battle, id: UnitId) {
+        let Some(f) = self.footprint(battle, id) else {
+            return;
+        };
+        let (w, d) = (self.ground.width().0, self.ground.depth().0);
+        let c = f.corners();
+        let (min_x, max_x) = c
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
+                (a.min(p.x), b.max(p.x))
+            });
+        let (min_y, max_y) = c
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
+                (a.min(p.y), b.max(p.y))
+            });
+        let shift = |lo: f64, hi: f64, size: f64| {
+            if lo < 0.0 {
+                -lo
+            } else if hi > size {
+                size - hi
+            } else {
+                0.0
+            }
+        };
+        let (dx, dy) = (shift(min_x, max_x, w), shift(min_y, max_y, d));
+        if (dx != 0.0 || dy != 0.0)
+            && let Some(p) = self.places.get_mut(usize::from(id.0))
+        {
+            p.centre = Point::new(p.centre.x + dx, p.centre.y + dy);
+        }
+    }
+
+    /// Sets unit `id`'s place.
+    pub fn set(&mut self, id: UnitId, place: Place) {
+        if let Some(p) = self.places.get_mut(usize::from(id.0)) {
+            *p = place;
+        }
+    }
+
+    /// The place of unit `id`.
+    pub fn place(&self, id: UnitId) -> Option<Place> {
+        self.places.get(usize::from(id.0)).copied()
+    }
+}

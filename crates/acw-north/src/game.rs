@@ -1,0 +1,1656 @@
+//! North's rules as a whole game: [`State`] (the battle, the units' places on the table, the dice), [`Order`]
+//! (one decision of the side to order), [`Event`] (what happened, with every toss and its odds), and
+//! [`North`], the [`Ruleset`] that ties them together.
+//!
+//! Decision points follow the turn sequence (NORTH-SEQ-01 to NORTH-SEQ-04): the side in its phase gives its
+//! command decisions in one order, then one order per unit action, then one order per attack in each combat
+//! category, ending each step with [`Order::EndStep`]. When the units step ends, every unit that still owes
+//! its ordered move makes it (NORTH-MOV-03), straight toward (Advance) or away from (Withdraw) the enemy's
+//! base edge; when the melee step ends, every unit still in contact attacks (NORTH-MEL-06). The defending side
+//! answers morale checks by its standing [`Reactions`], set with [`Order::SetReactions`].
+//!
+//! ```
+//! use acw_core::game::{Commander, play};
+//! use acw_core::BySide;
+//! use acw_north::bots::{Attacker, Holder};
+//! use acw_north::game::North;
+//! use acw_north::setup::Scenario;
+//!
+//! let (mut blue, mut grey) = (Attacker::new(1), Holder::new(2));
+//! let game = play(&North, &Scenario::default(), 1863, BySide::new(&mut blue as &mut dyn Commander<North>, &mut grey))?;
+//! println!("{}", game.outcome);
+//! assert!(game.outcome.turn <= 12);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use crate::combat::{AttackGroup, AttackReport, Category};
+use crate::command::{OrderChangeReport, OrderTarget};
+use crate::error::{RuleViolation, SetupError};
+use crate::field::{Field, Place};
+use crate::melee::{ChargeOrder, ChargeReport};
+use crate::morale::{ChoicePolicy, MoraleResponse, RallyPolicy};
+use crate::movement::{ActionReport, MoveDirection, MoveOrder, MoveReport, MoveStop, allowance};
+use crate::options::LeaderlessOrders;
+use crate::sequence::Step;
+use crate::setup::{Scenario, Table as Zones, mg_position};
+use crate::state::{Battle, BrigadeId, GeneralId, GunState, Unit, UnitId};
+use crate::tables::{FireIntent, Formation, Order as BrigadeOrder, Troop, accomplishment_sixths};
+use crate::victory::{EndReason, GameEnd, StandardEnd};
+use acw_core::game::{GameResult, Outcome, Ruleset};
+use acw_core::measure::{Heading, Inches, Point};
+use acw_core::table::{Footprint, Table as Ground};
+use acw_core::{BySide, GameRng, Side};
+
+/// North's rules, as a [`Ruleset`]. The options travel with the scenario and the state.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct North;
+
+/// How a side answers the morale checks of its units (NORTH-CMD-09, NORTH-MOR-05, NORTH-MOR-08): standing
+/// decisions, since the checks come in the enemy's phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Reactions {
+    /// Whether a general who is with the unit tries to rally it.
+    pub rally: bool,
+    /// When he tries.
+    pub rally_policy: RallyPolicy,
+    /// The choice on a 3–4.
+    pub choice: ChoicePolicy,
+    /// Whether generals with a unit that falls back go with it.
+    pub generals_follow: bool,
+}
+
+impl Default for Reactions {
+    /// Rally whenever it could help, fall back rather than lose the unit, generals follow.
+    fn default() -> Self {
+        Reactions {
+            rally: true,
+            rally_policy: RallyPolicy::IfWouldNotRally,
+            choice: ChoicePolicy::default(),
+            generals_follow: true,
+        }
+    }
+}
+
+/// One command decision (NORTH-SEQ-03 (a)).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum CommandAction {
+    /// NORTH-CMD-06: the Army Commander, with the brigade or unit, sets its order.
+    ArmyCommander {
+        /// The brigade, or a unit of a leaderless brigade.
+        target: OrderTarget,
+        /// The new order.
+        order: BrigadeOrder,
+    },
+    /// NORTH-CMD-07: a brigade's MG tries to change its order (5–6).
+    MajorGeneral {
+        /// The brigade.
+        brigade: BrigadeId,
+        /// The order wanted.
+        order: BrigadeOrder,
+    },
+    /// NORTH-CMD-13: a unit of a leaderless brigade tries to change its own order.
+    Leaderless {
+        /// The unit.
+        unit: UnitId,
+        /// The order wanted.
+        order: BrigadeOrder,
+    },
+    /// NORTH-CMD-08 / NORTH-CMD-15: a general rides (up to 15") to join a unit, or leaves his unit.
+    General {
+        /// The general.
+        general: GeneralId,
+        /// The unit to join (`None`: stay where he is, with no unit).
+        with: Option<UnitId>,
+    },
+}
+
+/// One unit's action in the units step (NORTH-SEQ-03 (b)).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Action {
+    /// NORTH-MOV-03: the ordered move, straight along `heading` (which must gain ground toward the enemy's base
+    /// edge under Advance, and toward the own edge under Withdraw), as far as the rules allow: the full
+    /// allowance, or `distance` under `OrderedMove::UpTo`, stopping short of contact and at the table edge.
+    March {
+        /// The direction of the move.
+        heading: Heading,
+        /// Inches wanted (only under `OrderedMove::UpTo`; `None` = all the allowance).
+        distance: Option<Inches>,
+        /// Whether the unit will fire this phase (skirmishers and dismounted cavalry move less, NORTH-MOV-17).
+        fire: bool,
+        /// Whether it moves at the pace of its brigade's slowest unit (NORTH-MOV-13).
+        conform: bool,
+        /// The way it faces at the end (facing changes are free, NORTH-MOV-14); `None` keeps its facing.
+        face: Option<Heading>,
+    },
+    /// NORTH-MOV-07: a formation change (needs the accomplishment toss).
+    Formation(Formation),
+    /// NORTH-MOV-19: dismount.
+    Dismount,
+    /// NORTH-MOV-21: remount.
+    Remount,
+    /// NORTH-MOV-18: skirmishers fall back 10" and form column.
+    SkirmisherFallBack,
+    /// NORTH-MEL-01 / NORTH-MEL-02: charge an enemy unit.
+    Charge {
+        /// The enemy unit charged.
+        target: UnitId,
+    },
+    /// NORTH-MOV-15: leave the melee.
+    WithdrawFromMelee,
+    /// NORTH-MOV-24: an unlimbered battery turns its muzzle, in place.
+    PivotGun {
+        /// The new facing.
+        facing: Heading,
+    },
+    /// NORTH-ART-07: a crew returns to its abandoned gun (within its 10").
+    RemanGun,
+    /// Nothing: a Hold unit, a unit in contact, or one that cannot move.
+    Stand,
+}
+
+/// One decision of the side to order.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Order {
+    /// The command step, all at once: its decisions in order; the step then ends.
+    Command(Vec<CommandAction>),
+    /// The units step: one unit's action.
+    Act {
+        /// The unit.
+        unit: UnitId,
+        /// What it does.
+        action: Action,
+    },
+    /// A combat step: units attacking one target together (one toss, NORTH-SEQ-06).
+    Attack {
+        /// The target.
+        target: UnitId,
+        /// The attackers.
+        attackers: Vec<UnitId>,
+    },
+    /// Ends the current step (see the module docs for what ending the units and melee steps does).
+    EndStep,
+    /// The ordering side's standing answers to morale checks.
+    SetReactions(Reactions),
+}
+
+/// What kind of accomplishment-toss action a unit tried.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Tried {
+    /// A formation change.
+    Formation(Formation),
+    /// Dismounting.
+    Dismount,
+    /// Remounting.
+    Remount,
+    /// The skirmisher fall-back.
+    SkirmisherFallBack,
+    /// Leaving a melee.
+    WithdrawFromMelee,
+}
+
+/// What happened. Every toss carries its face and the chance of the result it gave.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Event {
+    /// A player-phase began.
+    PhaseBegan {
+        /// The turn.
+        turn: u32,
+        /// The phasing side.
+        side: Side,
+    },
+    /// A step began.
+    StepBegan {
+        /// The step.
+        step: Step,
+    },
+    /// A side changed its standing reactions.
+    ReactionsSet {
+        /// The side.
+        side: Side,
+        /// Its reactions now.
+        reactions: Reactions,
+    },
+    /// The Army Commander set an order.
+    OrderSet {
+        /// The brigade or unit.
+        target: OrderTarget,
+        /// The order.
+        order: BrigadeOrder,
+    },
+    /// An order-change toss (an MG's, or a leaderless unit's).
+    OrderToss {
+        /// The brigade or unit.
+        target: OrderTarget,
+        /// The order wanted.
+        wanted: BrigadeOrder,
+        /// The toss.
+        report: OrderChangeReport,
+    },
+    /// A leaderless unit's check at the start of its phase (NORTH-OPT-19 `CheckEveryPhase`).
+    LeaderlessCheck {
+        /// The unit.
+        unit: UnitId,
+        /// Its order now.
+        order: BrigadeOrder,
+    },
+    /// A general moved.
+    GeneralMoved {
+        /// The general.
+        general: GeneralId,
+        /// Now with this unit.
+        with: Option<UnitId>,
+        /// Inches ridden.
+        distance: Inches,
+    },
+    /// A unit moved.
+    Moved {
+        /// The unit.
+        unit: UnitId,
+        /// From.
+        from: Point,
+        /// To.
+        to: Point,
+        /// The obstacle toss, inches moved.
+        report: MoveReport,
+        /// Whether the engine moved it because its orders required it.
+        ordered_by_engine: bool,
+    },
+    /// A unit tried an accomplishment-toss action.
+    Tried {
+        /// The unit.
+        unit: UnitId,
+        /// What it tried.
+        action: Tried,
+        /// The toss.
+        report: ActionReport,
+        /// The chance of success it had.
+        chance: f64,
+    },
+    /// A unit charged.
+    Charged {
+        /// The charger.
+        unit: UnitId,
+        /// The unit charged.
+        target: UnitId,
+        /// The charge toss and what followed.
+        report: ChargeReport,
+        /// The chance the charge toss had.
+        chance: f64,
+    },
+    /// A unit stood.
+    Stood {
+        /// The unit.
+        unit: UnitId,
+    },
+    /// A unit that owed its ordered move could not make it.
+    CouldNotMove {
+        /// The unit.
+        unit: UnitId,
+        /// Why.
+        reason: String,
+    },
+    /// A battery turned.
+    GunPivoted {
+        /// The battery.
+        unit: UnitId,
+        /// Its new facing.
+        facing: Heading,
+    },
+    /// A crew re-manned its gun.
+    GunRemanned {
+        /// The battery.
+        unit: UnitId,
+    },
+    /// An abandoned gun was captured.
+    GunCaptured {
+        /// The battery whose gun it was.
+        battery: UnitId,
+        /// The capturing unit.
+        by: UnitId,
+    },
+    /// An attack: the combat toss with its modifiers, and the morale check it caused.
+    Attack {
+        /// The category.
+        category: Category,
+        /// The target.
+        target: UnitId,
+        /// The attackers.
+        attackers: Vec<UnitId>,
+        /// Whether the target was behind cover.
+        cover: bool,
+        /// The toss, its chance (`hit_sixths`) and the morale report.
+        report: AttackReport,
+    },
+    /// A unit fell back.
+    FellBack {
+        /// The unit.
+        unit: UnitId,
+        /// From.
+        from: Point,
+        /// To.
+        to: Point,
+    },
+    /// A battery's gun was left on the table.
+    GunAbandoned {
+        /// The battery.
+        unit: UnitId,
+        /// Where the gun stands.
+        at: Point,
+    },
+    /// The game ended.
+    GameEnded {
+        /// How.
+        end: GameEnd,
+        /// On which turn.
+        turn: u32,
+    },
+}
+
+/// The whole game in progress: the battle, the units' places on the table, reactions, and the dice to come.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "StateData"))]
+pub struct State {
+    battle: Battle,
+    field: Field,
+    zones: Zones,
+    general_points: Vec<Point>,
+    reactions: BySide<Reactions>,
+    stood: Vec<bool>,
+    end: Option<GameEnd>,
+    rng: GameRng,
+}
+
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
+#[allow(dead_code)]
+struct StateData {
+    battle: Battle,
+    field: Field,
+    zones: Zones,
+    general_points: Vec<Point>,
+    reactions: BySide<Reactions>,
+    stood: Vec<bool>,
+    end: Option<GameEnd>,
+    rng: GameRng,
+}
+
+impl TryFrom<StateData> for State {
+    type Error = SetupError;
+    fn try_from(d: StateData) -> Result<State, SetupError> {
+        let n = d.battle.units().len();
+        if d.field.places.len() != n || d.field.guns.len() != n || d.stood.len() != n {
+            return Err(SetupError::Inconsistent(
+                "a place, gun and stand mark per unit".into(),
+            ));
+        }
+        if d.general_points.len() != d.battle.generals().len() {
+            return Err(SetupError::Inconsistent("a position per general".into()));
+        }
+        d.field.bases.validate()?;
+        Ok(State {
+            battle: d.battle,
+            field: d.field,
+            zones: d.zones,
+            general_points: d.general_points,
+            reactions: d.reactions,
+            stood: d.stood,
+            end: d.end,
+            rng: d.rng,
+        })
+    }
+}
+
+fn zones_ok(z: &Zones) -> bool {
+    z.deployment_depth.0.is_finite()
+        && z.deployment_depth.0 > 0.0
+        && 2.0 * z.deployment_depth.0 < z.depth.0
+}
+
+impl State {
+    /// NORTH-SET-08 / NORTH-SET-11: the starting state of `scenario`: the battle, every unit placed (by the
+    /// scenario, or deployed in a line of brigades in the middle of its zone, facing the enemy), each MG with
+    /// the middle unit of his brigade, and the dice seeded from `seed`.
+    pub fn new(scenario: &Scenario, seed: u64) -> Result<State, SetupError> {
+        let mut battle = scenario.battle()?;
+        scenario.bases.validate()?;
+        let zones = scenario.table;
+        if !zones_ok(&zones) {
+            return Err(SetupError::BadZones);
+        }
+        let ground = Ground::new(zones.width, zones.depth, scenario.terrain.clone())?;
+        let n = battle.units().len();
+        let mut field = Field {
+            ground,
+            bases: scenario.bases,
+            places: vec![
+                Place {
+                    centre: Point::new(0.0, 0.0),
+                    facing: Heading::NORTH
+                };
+                n
+            ],
+            guns: vec![None; n],
+        };
+        let mut placed = vec![false; n];
+        for p in &scenario.placements {
+            let id = battle
+                .unit_named(&p.unit)
+                .map(Unit::id)
+                .ok_or_else(|| SetupError::UnknownPlacement(p.unit.clone()))?;
+            let i = usize::from(id.0);
+            if placed.get(i).copied().unwrap_or(true) {
+                return Err(SetupError::UnknownPlacement(p.unit.clone()));
+            }
+            placed[i] = true;
+            field.set(
+                id,
+                Place {
+                    centre: p.centre,
+                    facing: p.facing,
+                },
+            );
+        }
+        deploy(&battle, &mut field, &zones, &placed);
+        check_layout(&battle, &field, &zones)?;
+        // Each MG starts with the middle unit of his brigade.
+        let joins: Vec<(GeneralId, UnitId)> = battle
+            .brigades()
+            .iter()
+            .filter_map(|b| {
+                b.units()
+                    .get(b.units().len() / 2)
+                    .map(|&u| (b.major_general(), u))
+            })
+            .collect();
+        for (g, u) in joins {
+            battle
+                .general_mut(g)
+                .map_err(|e| SetupError::Inconsistent(e.to_string()))?
+                .with_unit = Some(u);
+        }
+        let mut state = State {
+            general_points: vec![Point::new(0.0, 0.0); battle.generals().len()],
+            stood: vec![false; n],
+            battle,
+            field,
+            zones,
+            reactions: BySide::new(Reactions::default(), Reactions::default()),
+            end: None,
+            rng: GameRng::seed(seed),
+        };
+        state.refresh_generals();
+        Ok(state)
+    }
+
+    /// The battle: units, brigades, generals, orders, clock.
+    pub fn battle(&self) -> &Battle {
+        &self.battle
+    }
+
+    /// The table and the units' places.
+    pub fn field(&self) -> &Field {
+        &self.field
+    }
+
+    /// The table's size and deployment zones.
+    pub fn zones(&self) -> &Zones {
+        &self.zones
+    }
+
+    /// The step the game is in.
+    pub fn step(&self) -> Step {
+        self.battle.clock().step()
+    }
+
+    /// The side in its phase.
+    pub fn phasing(&self) -> Side {
+        self.battle.clock().phasing()
+    }
+
+    /// A side's standing reactions.
+    pub fn reactions(&self, side: Side) -> Reactions {
+        self.reactions[side]
+    }
+
+    /// How the game ended, if it has.
+    pub fn end(&self) -> Option<GameEnd> {
+        self.end
+    }
+
+    /// Where general `id` stands.
+    pub fn general_point(&self, id: GeneralId) -> Option<Point> {
+        self.general_points.get(usize::from(id.0)).copied()
+    }
+
+    /// Whether unit `id` chose to stand this phase.
+    pub fn stood(&self, id: UnitId) -> bool {
+        self.stood.get(usize::from(id.0)).copied().unwrap_or(false)
+    }
+
+    /// The footprint of unit `id` now.
+    pub fn footprint(&self, id: UnitId) -> Option<Footprint> {
+        self.field.footprint(&self.battle, id)
+    }
+
+    /// A unit's order now (its brigade's, or its own when leaderless).
+    pub fn order_of(&self, id: UnitId) -> Result<BrigadeOrder, RuleViolation> {
+        self.battle.order_of(id)
+    }
+
+    /// Whether unit `id` of the phasing side may attack `target` in `category` now, and how it sees it
+    /// (NORTH-FIR-01, NORTH-ART-01, NORTH-MEL-06).
+    pub fn can_attack(
+        &self,
+        attacker: UnitId,
+        target: UnitId,
+        category: Category,
+    ) -> Result<crate::combat::Sight, RuleViolation> {
+        let t = self.battle.unit(target)?;
+        if t.phase()
+            .targeted
+            .get(category.index())
+            .copied()
+            .unwrap_or(false)
+        {
+            return Err(RuleViolation::TargetAlreadyAttacked(target));
+        }
+        // The cheap conditions first (who, range, arc), as if the line were clear; then the line of sight.
+        if category != Category::Melee {
+            let (a, b) = match (self.footprint(attacker), self.footprint(target)) {
+                (Some(a), Some(b)) => (a, b),
+                _ => return Err(RuleViolation::NotPlaced(attacker)),
+            };
+            let arc = match category {
+                Category::Artillery => self.battle.options().artillery_arc_degrees,
+                _ => self.battle.options().fire_arc_degrees,
+            };
+            let optimistic = crate::combat::Sight {
+                distance: a.distance(&b),
+                line_of_sight: true,
+                in_arc: a.in_front_arc(&b, arc),
+                screen: crate::combat::Screen::Clear,
+            };
+            self.battle
+                .check_attacker(attacker, category, target, &optimistic)?;
+        }
+        let sight = self
+            .field
+            .sight(&self.battle, attacker, target, category)
+            .ok_or(RuleViolation::NotPlaced(attacker))?;
+        self.battle
+            .check_attacker(attacker, category, target, &sight)?;
+        Ok(sight)
+    }
+
+    /// Whether unit `id` may charge `target` now: a legal charger, an enemy within reach (NORTH-MEL-01,
+    /// NORTH-MEL-03). Gives the measured charge.
+    pub fn can_charge(&self, unit: UnitId, target: UnitId) -> Result<ChargeOrder, RuleViolation> {
+        self.battle.check_charger(unit)?;
+        let u = self.battle.unit(unit)?;
+        let t = self.battle.unit(target)?;
+        if !t.in_play() || t.side() == u.side() {
+            return Err(RuleViolation::BadTarget(target));
+        }
+        let distance = self
+            .field
+            .distance(&self.battle, unit, target)
+            .ok_or(RuleViolation::NotPlaced(unit))?;
+        let reach =
+            crate::movement::charge_reach(u.troop(), self.battle.options()).unwrap_or(Inches(0.0));
+        if distance.0 > reach.0 + 1e-9 {
+            return Err(RuleViolation::CannotCharge {
+                unit,
+                reason: crate::error::ChargeRefusal::OutOfReach,
+            });
+        }
+        let (a, b) = match (self.footprint(unit), self.footprint(target)) {
+            (Some(a), Some(b)) => (a, b),
+            _ => return Err(RuleViolation::NotPlaced(unit)),
+        };
+        let obstacles = u8::try_from(
+            self.field
+                .ground
+                .obstacles_crossed(a.front_centre(), b.centre)
+                .count(),
+        )
+        .unwrap_or(u8::MAX);
+        Ok(ChargeOrder {
+            distance,
+            target_in_cover: self.field.in_cover(&self.battle, target, unit),
+            obstacles,
+        })
+    }
+
+    /// Whether unit `id` may stand this phase: under Hold, in contact, or with nowhere it may move.
+    pub fn may_stand(&self, id: UnitId) -> Result<(), RuleViolation> {
+        let u = self.battle.unit(id)?;
+        if u.has_acted() || self.stood(id) {
+            return Err(RuleViolation::AlreadyActed(id));
+        }
+        let order = self.battle.order_of(id)?;
+        let free = allowance(u, FireIntent::NoFire, self.battle.options()).0 > 0.0;
+        if order.is_movement_order() && free && !u.in_contact() {
+            return Err(RuleViolation::MustMove(id));
+        }
+        Ok(())
+    }
+
+    /// The heading of the ordered move straight toward (Advance) or away from (Withdraw) the enemy's base
+    /// edge, or `None` under Hold.
+    pub fn ordered_heading(&self, id: UnitId) -> Option<Heading> {
+        let side = self.battle.unit(id).ok()?.side();
+        match self.battle.order_of(id).ok()? {
+            BrigadeOrder::Advance => Some(Field::toward_enemy(side)),
+            BrigadeOrder::Withdraw => Some(Field::toward_enemy(side).reversed()),
+            BrigadeOrder::Hold => None,
+        }
+    }
+
+    fn refresh_generals(&mut self) {
+        for (i, g) in self.battle.generals().iter().enumerate() {
+            let Some(uid) = g.with_unit() else { continue };
+            let Ok(u) = self.battle.unit(uid) else {
+                continue;
+            };
+            if !u.in_play() {
+                continue;
+            }
+            let Some(f) = self.field.footprint(&self.battle, uid) else {
+                continue;
+            };
+            let offset = Inches(f.depth.0 / 2.0 + 0.5);
+            let point = match g.rank() {
+                crate::state::Rank::MajorGeneral(b) => {
+                    let order = self
+                        .battle
+                        .brigade(b)
+                        .map(|b| b.order())
+                        .unwrap_or(BrigadeOrder::Hold);
+                    mg_position(f.centre, f.facing, order, offset).0
+                }
+                crate::state::Rank::ArmyCommander => {
+                    f.centre.moved(f.facing.reversed(), Inches(offset.0 + 0.75))
+                }
+            };
+            if let Some(p) = self.general_points.get_mut(i) {
+                *p = point;
+            }
+        }
+    }
+
+    fn apply_order(&mut self, order: Order, log: &mut Vec<Event>) -> Result<(), RuleViolation> {
+        if self.end.is_some() || self.battle.is_over() {
+            return Err(RuleViolation::GameOver);
+        }
+        let step = self.step();
+        match order {
+            Order::SetReactions(r) => {
+                let side = self.phasing();
+                self.reactions[side] = r;
+                log.push(Event::ReactionsSet { side, reactions: r });
+            }
+            Order::Command(actions) => {
+                if step != Step::Command {
+                    return Err(RuleViolation::NotThisStep { step });
+                }
+                for a in actions {
+                    self.command(a, log)?;
+                }
+                self.next_step(log)?;
+            }
+            Order::Act { unit, action } => {
+                if step != Step::Units {
+                    return Err(RuleViolation::NotThisStep { step });
+                }
+                self.act(unit, action, log)?;
+            }
+            Order::Attack { target, attackers } => {
+                let category = match step {
+                    Step::Artillery => Category::Artillery,
+                    Step::Musketry => Category::Musketry,
+                    Step::Melee => Category::Melee,
+                    _ => return Err(RuleViolation::NotThisStep { step }),
+                };
+                self.attack(category, target, attackers, log)?;
+            }
+            Order::EndStep => self.end_step(log)?,
+        }
+        let ids: Vec<UnitId> = self
+            .battle
+            .units()
+            .iter()
+            .filter(|u| u.in_play())
+            .map(Unit::id)
+            .collect();
+        for id in ids {
+            self.field.settle(&self.battle, id);
+        }
+        self.refresh_generals();
+        Ok(())
+    }
+
+    fn next_step(&mut self, log: &mut Vec<Event>) -> Result<(), RuleViolation> {
+        let step = self.battle.next_step()?;
+        log.push(Event::StepBegan { step });
+        Ok(())
+    }
+
+    fn command(
+        &mut self,
+        action: CommandAction,
+        log: &mut Vec<Event>,
+    ) -> Result<(), RuleViolation> {
+        let side = self.phasing();
+        match action {
+            CommandAction::ArmyCommander { target, order } => {
+                self.battle.army_commander_sets_order(side, target, order)?;
+                log.push(Event::OrderSet { target, order });
+            }
+            CommandAction::MajorGeneral { brigade, order } => {
+                let report = self
+                    .battle
+                    .attempt_order_change(brigade, order, &mut self.rng)?;
+                log.push(Event::OrderToss {
+                    target: OrderTarget::Brigade(brigade),
+                    wanted: order,
+                    report,
+                });
+            }
+            CommandAction::Leaderless { unit, order } => {
+                let report = self
+                    .battle
+                    .attempt_unit_order_change(unit, order, &mut self.rng)?;
+                log.push(Event::OrderToss {
+                    target: OrderTarget::Unit(unit),
+                    wanted: order,
+                    report,
+                });
+            }
+            CommandAction::General { general, with } => {
+                let from = self
+                    .general_point(general)
+                    .ok_or(RuleViolation::UnknownGeneral(general))?;
+                let distance = match with {
+                    Some(u) => self
+                        .footprint(u)
+                        .ok_or(RuleViolation::NotPlaced(u))?
+                        .distance_to(from),
+                    None => Inches(0.0),
+                };
+                self.battle.move_general(general, distance, with)?;
+                log.push(Event::GeneralMoved {
+                    general,
+                    with,
+                    distance,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn chance(&self, id: UnitId, charge_cover: bool) -> f64 {
+        self.battle.unit(id).map_or(0.0, |u| {
+            f64::from(accomplishment_sixths(
+                u.capacity(self.battle.options()),
+                charge_cover,
+            )) / 6.0
+        })
+    }
+
+    fn act(
+        &mut self,
+        id: UnitId,
+        action: Action,
+        log: &mut Vec<Event>,
+    ) -> Result<(), RuleViolation> {
+        let tried = |s: &mut State,
+                     what: Tried,
+                     report: ActionReport,
+                     chance: f64,
+                     log: &mut Vec<Event>| {
+            log.push(Event::Tried {
+                unit: id,
+                action: what,
+                report,
+                chance,
+            });
+            let _ = s;
+        };
+        match action {
+            Action::March {
+                heading,
+                distance,
+                fire,
+                conform,
+                face,
+            } => self.march(id, heading, distance, fire, conform, face, false, log)?,
+            Action::Formation(to) => {
+                let chance = self.chance(id, false);
+                let report = self
+                    .battle
+                    .attempt_formation_change(id, to, &mut self.rng)?;
+                tried(self, Tried::Formation(to), report, chance, log);
+            }
+            Action::Dismount => {
+                let chance = self.chance(id, false);
+                let report = self.battle.attempt_dismount(id, &mut self.rng)?;
+                tried(self, Tried::Dismount, report, chance, log);
+            }
+            Action::Remount => {
+                let chance = self.chance(id, false);
+                let report = self.battle.attempt_remount(id, &mut self.rng)?;
+                tried(self, Tried::Remount, report, chance, log);
+            }
+            Action::SkirmisherFallBack => {
+                let chance = self.chance(id, false);
+                let contacts = self.battle.unit(id)?.contacts().to_vec();
+                let heading = self.field.fall_back_heading(&self.battle, id, &contacts);
+                let room = self.field.room(
+                    &self.battle,
+                    id,
+                    heading,
+                    crate::tables::SKIRMISH_FALL_BACK,
+                    self.battle.options().contact_gap,
+                );
+                let from = self.footprint(id).map(|f| f.centre);
+                let report = self
+                    .battle
+                    .attempt_skirmisher_fall_back(id, &mut self.rng)?;
+                tried(self, Tried::SkirmisherFallBack, report, chance, log);
+                if report.success {
+                    let facing = self.field.place(id).map_or(heading, |p| p.facing);
+                    self.field.shift(id, heading, room, facing);
+                    self.log_fall_back(id, from, log);
+                }
+            }
+            Action::WithdrawFromMelee => {
+                let chance = self.chance(id, false);
+                let u = self.battle.unit(id)?;
+                let contacts = u.contacts().to_vec();
+                let full = allowance(u, FireIntent::NoFire, self.battle.options());
+                let heading = self.field.fall_back_heading(&self.battle, id, &contacts);
+                let room = self.field.room(
+                    &self.battle,
+                    id,
+                    heading,
+                    full,
+                    self.battle.options().contact_gap,
+                );
+                let from = self
+                    .footprint(id)
+                    .map(|f| f.centre)
+                    .ok_or(RuleViolation::NotPlaced(id))?;
+                let obstacles = u8::try_from(
+                    self.field
+                        .obstacles_on(from, from.moved(heading, room))
+                        .len(),
+                )
+                .unwrap_or(u8::MAX);
+                let report =
+                    self.battle
+                        .attempt_withdraw_from_melee(id, room, obstacles, &mut self.rng)?;
+                tried(self, Tried::WithdrawFromMelee, report, chance, log);
+                if report.success {
+                    let facing = self.field.place(id).map_or(heading, |p| p.facing);
+                    self.field.shift(id, heading, room, facing);
+                    log.push(Event::Moved {
+                        unit: id,
+                        from,
+                        to: from.moved(heading, room),
+                        report: MoveReport {
+                            obstacle: None,
+                            moved: room,
+                            left_table: false,
+                        },
+                        ordered_by_engine: false,
+                    });
+                }
+            }
+            Action::Charge { target } => {
+                let order = self.can_charge(id, target)?;
+                let chance = self.chance(id, order.target_in_cover);
+                let report = self
+                    .battle
+                    .attempt_charge(id, target, order, &mut self.rng)?;
+                if report.contact
+                    && let (Some(me), Some(them)) = (self.footprint(id), self.footprint(target))
+                {
+                    let turned = me.placed_in_contact(&them);
+                    // Turning to face the target must not take it off the table; if it would, it closes straight.
+                    let f = if self.field.ground.holds(&turned) {
+                        turned
+                    } else {
+                        let straight = me.placed(me.centre, me.facing);
+                        let gap = me.distance(&them);
+                        straight.placed(
+                            me.centre.moved(me.centre.heading_to(them.centre), gap),
+                            me.facing,
+                        )
+                    };
+                    self.field.set(
+                        id,
+                        Place {
+                            centre: f.centre,
+                            facing: f.facing,
+                        },
+                    );
+                }
+                log.push(Event::Charged {
+                    unit: id,
+                    target,
+                    report,
+                    chance,
+                });
+            }
+            Action::PivotGun { facing } => {
+                self.battle.pivot_gun(id)?;
+                if let Some(p) = self.field.place(id) {
+                    self.field.set(id, Place { facing, ..p });
+                }
+                log.push(Event::GunPivoted { unit: id, facing });
+            }
+            Action::RemanGun => {
+                let gun = self
+                    .field
+                    .guns
+                    .get(usize::from(id.0))
+                    .copied()
+                    .flatten()
+                    .ok_or(RuleViolation::GunNotAbandoned(id))?;
+                let distance = self
+                    .footprint(id)
+                    .ok_or(RuleViolation::NotPlaced(id))?
+                    .distance_to(gun);
+                self.battle.reman_gun(id, distance)?;
+                if let Some(p) = self.field.place(id) {
+                    self.field.set(id, Place { centre: gun, ..p });
+                }
+                if let Some(g) = self.field.guns.get_mut(usize::from(id.0)) {
+                    *g = None;
+                }
+                log.push(Event::GunRemanned { unit: id });
+            }
+            Action::Stand => {
+                self.battle.unit(id)?;
+                let u = self.battle.unit(id)?;
+                if u.side() != self.phasing() || !u.in_play() {
+                    return Err(RuleViolation::NotPhasing {
+                        side: u.side(),
+                        phasing: self.phasing(),
+                    });
+                }
+                self.may_stand(id)?;
+                if let Some(s) = self.stood.get_mut(usize::from(id.0)) {
+                    *s = true;
+                }
+                log.push(Event::Stood { unit: id });
+            }
+        }
+        Ok(())
+    }
+
+    /// NORTH-MOV-03 / NORTH-MOV-09 / NORTH-MOV-11 / NORTH-MOV-12 / NORTH-MOV-14: measures an ordered move on
+    /// the table and makes it.
+    #[allow(clippy::too_many_arguments)]
+    fn march(
+        &mut self,
+        id: UnitId,
+        heading: Heading,
+        distance: Option<Inches>,
+        fire: bool,
+        conform: bool,
+        face: Option<Heading>,
+        by_engine: bool,
+        log: &mut Vec<Event>,
+    ) -> Result<(), RuleViolation> {
+        let u = self.battle.unit(id)?;
+        let side = u.side();
+        let intent = if fire {
+            FireIntent::Fire
+        } else {
+            FireIntent::NoFire
+        };
+        let options = self.battle.options();
+        let own = allowance(u, intent, options);
+        let limit = if conform {
+            Inches(
+                self.battle
+                    .brigade_conform_allowance(u.brigade())?
+                    .0
+                    .min(own.0),
+            )
+        } else {
+            own
+        };
+        if let Some(d) = distance
+            && !(d.0.is_finite() && d.0 >= 0.0)
+        {
+            return Err(RuleViolation::BadLength(d.0));
+        }
+        let want = Inches(distance.map_or(limit.0, |d| d.0.min(limit.0)));
+        let gap = options.contact_gap;
+        // Facing changes are free (NORTH-MOV-14): the unit turns in place first, if it has room to.
+        if let (Some(f), Some(place)) = (face, self.field.place(id)) {
+            let turned = self.footprint(id).map(|fp| fp.placed(fp.centre, f));
+            let others: Vec<Footprint> = self
+                .field
+                .others(&self.battle, &[id])
+                .into_iter()
+                .map(|(_, o)| o)
+                .collect();
+            let fits = turned.is_some_and(|t| {
+                self.field.ground.holds(&t)
+                    && others.iter().all(|o| {
+                        t.distance(o).0 > 0.0
+                            || self.footprint(id).is_some_and(|me| me.distance(o).0 <= 0.0)
+                    })
+            });
+            if fits {
+                self.field.set(id, Place { facing: f, ..place });
+            }
+        }
+        let got = self.field.room(&self.battle, id, heading, want, gap);
+        // Less than a millionth of an inch is no move (its direction would be noise).
+        let got = if got.0 < 1e-6 { Inches(0.0) } else { got };
+        let from = self
+            .footprint(id)
+            .ok_or(RuleViolation::NotPlaced(id))?
+            .centre;
+        let to = from.moved(heading, got);
+        let short = got.0 < want.0 - 1e-6;
+        let would_contact = short
+            && self
+                .field
+                .enemy_stops(&self.battle, id, heading, want, gap, got);
+        let stopped_by = if !short {
+            (conform && limit.0 < own.0).then_some(MoveStop::Conform)
+        } else if would_contact {
+            Some(MoveStop::ContactGap)
+        } else {
+            let me = self.footprint(id).ok_or(RuleViolation::NotPlaced(id))?;
+            let edge = self
+                .field
+                .ground
+                .slide(&me, heading, want, &[], gap, Inches(0.1));
+            Some(if edge.0 <= got.0 + 1e-9 {
+                MoveStop::TableEdge
+            } else {
+                MoveStop::ContactGap
+            })
+        };
+        let gain = self.zones.gain_toward_enemy(side, from, to);
+        let direction = if gain > 1e-6 {
+            MoveDirection::TowardEnemy
+        } else if gain < -1e-6 {
+            MoveDirection::AwayFromEnemy
+        } else {
+            MoveDirection::Other
+        };
+        let order = MoveOrder {
+            distance: got,
+            direction: Some(direction),
+            intent,
+            obstacles_at: self.field.obstacles_on(from, to),
+            crosses_rough: self.field.crosses_rough(from, to),
+            stopped_by,
+            would_contact,
+        };
+        let report = self.battle.move_unit(id, &order, &mut self.rng)?;
+        let facing = face
+            .or_else(|| self.field.place(id).map(|p| p.facing))
+            .unwrap_or(heading);
+        self.field.shift(id, heading, report.moved, facing);
+        log.push(Event::Moved {
+            unit: id,
+            from,
+            to: from.moved(heading, report.moved),
+            report,
+            ordered_by_engine: by_engine,
+        });
+        self.capture_guns(id, log);
+        Ok(())
+    }
+
+    /// NORTH-ART-08: an infantry or cavalry unit that ends a move touching an abandoned enemy gun takes it.
+    fn capture_guns(&mut self, id: UnitId, log: &mut Vec<Event>) {
+        if !self.battle.options().enemy_captures_abandoned_guns {
+            return;
+        }
+        let Some(me) = self.footprint(id) else { return };
+        let Ok(side) = self.battle.unit(id).map(Unit::side) else {
+            return;
+        };
+        let reach = self.battle.options().contact_gap.0 + 0.01;
+        let guns: Vec<(UnitId, Point)> = self
+            .field
+            .guns
+            .iter()
+            .enumerate()
+            .filter_map(|(i, g)| g.map(|p| (UnitId(i as u16), p)))
+            .collect();
+        for (battery, at) in guns {
+            let theirs = self.battle.unit(battery).is_ok_and(|b| b.side() != side);
+            if theirs
+                && me.distance_to(at).0 <= reach
+                && self.battle.capture_gun(id, battery).is_ok()
+            {
+                if let Some(g) = self.field.guns.get_mut(usize::from(battery.0)) {
+                    *g = None;
+                }
+                log.push(Event::GunCaptured { battery, by: id });
+            }
+        }
+    }
+
+    fn attack(
+        &mut self,
+        category: Category,
+        target: UnitId,
+        attackers: Vec<UnitId>,
+        log: &mut Vec<Event>,
+    ) -> Result<(), RuleViolation> {
+        let mut sights = Vec::with_capacity(attackers.len());
+        for &a in &attackers {
+            sights.push(
+                self.field
+                    .sight(&self.battle, a, target, category)
+                    .ok_or(RuleViolation::NotPlaced(a))?,
+            );
+        }
+        let cover = !attackers.is_empty()
+            && attackers
+                .iter()
+                .all(|&a| self.field.in_cover(&self.battle, target, a));
+        let t = self.battle.unit(target)?;
+        let defender = t.side();
+        let reactions = self.reactions[defender];
+        let fall = if t.troop() == Troop::MountedCavalry {
+            Inches(15.0)
+        } else {
+            Inches(10.0)
+        };
+        let heading = self
+            .field
+            .fall_back_heading(&self.battle, target, &attackers);
+        let (room, room_distance) = self
+            .field
+            .fall_back_room(&self.battle, target, heading, fall);
+        let from = self
+            .footprint(target)
+            .ok_or(RuleViolation::NotPlaced(target))?
+            .centre;
+        let rally_by = if reactions.rally {
+            self.rallying_generals(target)
+        } else {
+            Vec::new()
+        };
+        let response = MoraleResponse {
+            rally_by,
+            policy: reactions.rally_policy,
+            choice: reactions.choice,
+            room,
+            generals_follow: reactions.generals_follow,
+            fall_back_obstacles: u8::try_from(
+                self.field
+                    .obstacles_on(from, from.moved(heading, room_distance))
+                    .len(),
+            )
+            .unwrap_or(u8::MAX),
+        };
+        let group = AttackGroup {
+            category,
+            target,
+            attackers: attackers.clone(),
+        };
+        let was_manned = matches!(self.battle.unit(target)?.gun(), Some(GunState::Manned));
+        let report = self
+            .battle
+            .attack(&group, &sights, cover, &response, &mut self.rng)?;
+        let effect = report.morale.as_ref().map(|m| m.effect);
+        log.push(Event::Attack {
+            category,
+            target,
+            attackers,
+            cover,
+            report,
+        });
+        let abandoned = matches!(
+            self.battle.unit(target)?.gun(),
+            Some(GunState::Abandoned { .. })
+        );
+        if was_manned && abandoned {
+            if let Some(g) = self.field.guns.get_mut(usize::from(target.0)) {
+                *g = Some(from);
+            }
+            log.push(Event::GunAbandoned {
+                unit: target,
+                at: from,
+            });
+        }
+        if let Some(e) = effect
+            && let Some(d) = e.fell_back
+            && !e.removed
+            && !e.left_table
+        {
+            let go = Inches(d.0.min(room_distance.0));
+            let facing = self.field.place(target).map_or(heading, |p| p.facing);
+            self.field.shift(target, heading, go, facing);
+            log.push(Event::FellBack {
+                unit: target,
+                from,
+                to: from.moved(heading, go),
+            });
+        }
+        Ok(())
+    }
+
+    /// NORTH-CMD-08 / NORTH-CMD-09 / NORTH-CMD-14: the generals who may try to rally `unit`: its brigade's MG
+    /// if he is with it, else the Army Commander if he is (both under NORTH-OPT-17).
+    fn rallying_generals(&self, unit: UnitId) -> Vec<GeneralId> {
+        let mut out: Vec<GeneralId> = Vec::new();
+        let Ok(u) = self.battle.unit(unit) else {
+            return out;
+        };
+        let mg = self
+            .battle
+            .brigade(u.brigade())
+            .ok()
+            .map(|b| b.major_general());
+        let ac = self.battle.army_commander(u.side());
+        for g in mg.into_iter().chain([ac]) {
+            if self.battle.check_rally(g, unit).is_ok() {
+                out.push(g);
+                if !self.battle.options().multiple_rally_attempts {
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    fn log_fall_back(&self, id: UnitId, from: Option<Point>, log: &mut Vec<Event>) {
+        if let (Some(from), Some(to)) = (from, self.footprint(id).map(|f| f.centre)) {
+            log.push(Event::FellBack { unit: id, from, to });
+        }
+    }
+
+    fn end_step(&mut self, log: &mut Vec<Event>) -> Result<(), RuleViolation> {
+        match self.step() {
+            Step::Command | Step::Artillery | Step::Musketry => self.next_step(log),
+            Step::Units => {
+                self.ordered_moves(log);
+                self.next_step(log)
+            }
+            Step::Melee => {
+                self.obligatory_melee(log)?;
+                self.end_phase(log)
+            }
+        }
+    }
+
+    /// NORTH-MOV-03 / NORTH-MOV-09: every unit of the phasing side that still owes its ordered move makes it,
+    /// straight toward (Advance) or away from (Withdraw) the enemy's base edge.
+    fn ordered_moves(&mut self, log: &mut Vec<Event>) {
+        let side = self.phasing();
+        let ids: Vec<UnitId> = self.battle.units_in_play(side).map(Unit::id).collect();
+        for id in ids {
+            let Ok(u) = self.battle.unit(id) else {
+                continue;
+            };
+            if u.in_contact() || self.stood(id) {
+                continue;
+            }
+            let owes = match (u.phase().activity, u.phase().after_failure) {
+                (None, _) => true,
+                (Some(_), Some(a)) => {
+                    a != crate::state::AfterFailure::Stay && !u.phase().moved_after_failure
+                }
+                _ => false,
+            };
+            let Some(heading) = self.ordered_heading(id) else {
+                continue;
+            };
+            if !owes || allowance(u, FireIntent::NoFire, self.battle.options()).0 <= 0.0 {
+                continue;
+            }
+            let before = log.len();
+            if let Err(e) = self.march(id, heading, None, false, false, None, true, log) {
+                log.truncate(before);
+                log.push(Event::CouldNotMove {
+                    unit: id,
+                    reason: e.to_string(),
+                });
+            }
+        }
+    }
+
+    /// NORTH-MEL-06: every phasing unit still in contact attacks an enemy it touches, together with the other
+    /// phasing units touching that enemy.
+    fn obligatory_melee(&mut self, log: &mut Vec<Event>) -> Result<(), RuleViolation> {
+        let side = self.phasing();
+        loop {
+            let mut next: Option<(UnitId, Vec<UnitId>)> = None;
+            for u in self.battle.units_in_play(side) {
+                if u.phase().attacked.is_some() {
+                    continue;
+                }
+                for &t in u.contacts() {
+                    if self.can_attack(u.id(), t, Category::Melee).is_ok() {
+                        let group: Vec<UnitId> = self
+                            .battle
+                            .units_in_play(side)
+                            .filter(|o| o.phase().attacked.is_none() && o.contacts().contains(&t))
+                            .filter(|o| self.can_attack(o.id(), t, Category::Melee).is_ok())
+                            .map(Unit::id)
+                            .collect();
+                        next = Some((t, group));
+                        break;
+                    }
+                }
+                if next.is_some() {
+                    break;
+                }
+            }
+            match next {
+                Some((target, attackers)) => {
+                    self.attack(Category::Melee, target, attackers, log)?
+                }
+                None => return Ok(()),
+            }
+        }
+    }
+
+    /// NORTH-VIC-02: the end of a player-phase: the end condition, then the next phase.
+    fn end_phase(&mut self, log: &mut Vec<Event>) -> Result<(), RuleViolation> {
+        let turn = self.battle.clock().turn();
+        if let Some(end) = self.battle.end_phase(&StandardEnd)? {
+            self.end = Some(end);
+            log.push(Event::GameEnded { end, turn });
+            return Ok(());
+        }
+        self.stood.iter_mut().for_each(|s| *s = false);
+        log.push(Event::PhaseBegan {
+            turn: self.battle.clock().turn(),
+            side: self.phasing(),
+        });
+        if self.battle.options().leaderless_orders == LeaderlessOrders::CheckEveryPhase {
+            let side = self.phasing();
+            let ids: Vec<UnitId> = self
+                .battle
+                .units_in_play(side)
+                .filter(|u| {
+                    self.battle
+                        .brigade(u.brigade())
+                        .is_ok_and(|b| b.is_leaderless())
+                })
+                .map(Unit::id)
+                .collect();
+            for unit in ids {
+                let order = self.battle.leaderless_order_check(unit, &mut self.rng)?;
+                log.push(Event::LeaderlessCheck { unit, order });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// NORTH-SET-08 / NORTH-SET-11: places every unit the scenario did not: each side's brigades side by side in
+/// the middle of its zone, 1" between units and 3" between brigades, facing the enemy, in rows if one is too
+/// wide for the table.
+fn deploy(battle: &Battle, field: &mut Field, zones: &Zones, placed: &[bool]) {
+    for side in Side::both() {
+        let facing = Field::toward_enemy(side);
+        let mut rows: Vec<Vec<(UnitId, f64, f64)>> = vec![Vec::new()];
+        let mut row_width = 0.0;
+        for b in battle.brigades().iter().filter(|b| b.side() == side) {
+            for (k, &id) in b.units().iter().enumerate() {
+                if placed.get(usize::from(id.0)).copied().unwrap_or(true) {
+                    continue;
+                }
+                let Ok(u) = battle.unit(id) else { continue };
+                let (w, d) = field.bases.size(u);
+                let gap = if k == 0 { 3.0 } else { 1.0 };
+                if row_width + gap + w.0 > zones.width.0 - 2.0 && row_width > 0.0 {
+                    rows.push(Vec::new());
+                    row_width = 0.0;
+                }
+                let lead = if row_width == 0.0 { 0.0 } else { gap };
+                row_width += lead + w.0;
+                if let Some(r) = rows.last_mut() {
+                    r.push((id, w.0, lead + d.0 * 0.0));
+                }
+            }
+        }
+        let edge = zones.base_edge_y(side);
+        let inward = if edge == 0.0 { 1.0 } else { -1.0 };
+        for (ri, row) in rows.iter().enumerate() {
+            let total: f64 = row.iter().map(|(_, w, lead)| w + lead).sum();
+            let mut x = (zones.width.0 - total) / 2.0;
+            let y = edge + inward * (zones.deployment_depth.0 / 2.0 - 3.0 * ri as f64);
+            for &(id, w, lead) in row {
+                x += lead;
+                field.set(
+                    id,
+                    Place {
+                        centre: Point::new(x + w / 2.0, y),
+                        facing,
+                    },
+                );
+                x += w;
+            }
+        }
+    }
+}
+
+/// Checks that every unit is on the table, inside its side's zone, and overlaps no other unit.
+fn check_layout(battle: &Battle, field: &Field, zones: &Zones) -> Result<(), SetupError> {
+    let prints: Vec<(UnitId, Footprint)> = battle
+        .units()
+        .iter()
+        .filter_map(|u| field.footprint(battle, u.id()).map(|f| (u.id(), f)))
+        .collect();
+    let name = |id: UnitId| {
+        battle
+            .unit(id)
+            .map_or(String::new(), |u| u.name().to_string())
+    };
+    for (id, f) in &prints {
+        let side = battle.unit(*id).map(Unit::side).unwrap_or(Side::Union);
+        let inside = f
+            .corners()
+            .iter()
+            .all(|&c| zones.in_deployment_zone(side, c));
+        if !inside {
+            return Err(SetupError::PlacementOutside(name(*id)));
+        }
+    }
+    for (i, (a, fa)) in prints.iter().enumerate() {
+        for (b, fb) in prints.iter().skip(i + 1) {
+            if fa.distance(fb).0 <= 0.0 {
+                return Err(SetupError::Overlap(name(*a), name(*b)));
+            }
+        }
+    }
+    Ok(())
+}
+
+impl Ruleset for North {
+    type Scenario = Scenario;
+    type State = State;
+    type Order = Order;
+    type Event = Event;
+    type SetupError = SetupError;
+    type RuleError = RuleViolation;
+
+    fn setup(&self, scenario: &Scenario, seed: u64) -> Result<State, SetupError> {
+        State::new(scenario, seed)
+    }
+
+    fn to_order(&self, state: &State) -> Option<Side> {
+        state.end.is_none().then(|| state.phasing())
+    }
+
+    /// Applies the order to a copy and keeps it only if every part was accepted, so a refused order changes
+    /// nothing (not even the dice).
+    fn apply(
+        &self,
+        state: &mut State,
+        order: Order,
+        log: &mut Vec<Event>,
+    ) -> Result<(), RuleViolation> {
+        let mut next = state.clone();
+        let mut events = Vec::new();
+        next.apply_order(order, &mut events)?;
+        *state = next;
+        log.extend(events);
+        Ok(())
+    }
+
+    fn outcome(&self, state: &State) -> Option<Outcome> {
+        let end = state.end?;
+        Some(Outcome {
+            result: match end.result {
+                crate::victory::GameResult::Winner(s) => GameResult::Winner(s),
+                crate::victory::GameResult::Draw => GameResult::Draw,
+            },
+            reason: match end.reason {
+                EndReason::Annihilation => "a side has no units left in play".into(),
+                EndReason::TurnLimit => {
+                    "turn limit: the side with the smaller fraction of stands lost".into()
+                }
+                EndReason::Scenario => "the scenario's end condition".into(),
+            },
+            turn: state.battle.clock().turn(),
+        })
+    }
+
+    fn losses(&self, state: &State) -> BySide<u32> {
+        state.battle.reports().map(|_, r| r.stands_lost())
+    }
+}
+
+/// A reading of the event log: one line per event, naming units.
+pub fn narrate(state: &State, event: &Event) -> String {
+    let b = state.battle();
+    let name = |id: UnitId| {
+        b.unit(id)
+            .map_or_else(|_| id.to_string(), |u| u.name().to_string())
+    };
+    let pct = |p: f64| format!("{:.0}%", p * 100.0);
+    match event {
+        Event::PhaseBegan { turn, side } => format!("— Turn {turn}, {side} phase —"),
+        Event::StepBegan { .. } | Event::ReactionsSet { .. } | Event::Stood { .. } => String::new(),
+        Event::OrderSet { target, order } => {
+            format!("The Army Commander orders {target:?} to {order}")
+        }
+        Event::OrderToss {
+            target,
+            wanted,
+            report,
+        } => format!(
+            "{target:?} tries to change orders to {wanted}: tossed {}, {} (chance 33%)",
+            report.face,
+            if report.changed {
+                "changed"
+            } else {
+                "unchanged"
+            }
+        ),
+        Event::LeaderlessCheck { unit, order } => format!("{} now has order {order}", name(*unit)),
+        Event::GeneralMoved { general, with, .. } => format!(
+            "{} rides to {}",
+            b.general(*general)
+                .map_or_else(|_| general.to_string(), |g| g.name().to_string()),
+            with.map_or("open ground".into(), name)
+        ),
+        Event::Moved { unit, report, .. } => match report.obstacle {
+            Some(o) => format!(
+                "{} moves {:.1}\" (obstacle: {o:?})",
+                name(*unit),
+                report.moved.0
+            ),
+            None => format!("{} moves {:.1}\"", name(*unit), report.moved.0),
+        },
+        Event::Tried {
+            unit,
+            action,
+            report,
+            chance,
+        } => format!(
+            "{} tries {action:?}: tossed {}, {} (chance {})",
+            name(*unit),
+            report.face.map_or("-".into(), |f| f.to_string()),
+            if report.success { "succeeds" } else { "fails" },
+            pct(*chance)
+        ),
+        Event::Charged {
+            unit,
+            target,
+            report,
+            chance,
+        } => format!(
+            "{} charges {}: tossed {}, {} (chance {})",
+            name(*unit),
+            name(*target),
+            report.face,
+            if report.contact {
+                "contact!"
+            } else {
+                "the charge falters"
+            },
+            pct(*chance)
+        ),
+        Event::CouldNotMove { unit, reason } => format!("{} cannot move: {reason}", name(*unit)),
+        Event::GunPivoted { unit, .. } => format!("{} turns its gun", name(*unit)),
+        Event::GunRemanned { unit } => format!("{} re-mans its gun", name(*unit)),
+        Event::GunCaptured { battery, by } => {
+            format!("{} captures the gun of {}", name(*by), name(*battery))
+        }
+        Event::Attack {
+            category,
+            target,
+            attackers,
+            report,
+            ..
+        } => {
+            let who: Vec<String> = attackers.iter().map(|&a| name(a)).collect();
+            let mut s = format!(
+                "{category:?}: {} at {}: {} (needed {} in 6) — {}",
+                who.join(" + "),
+                name(*target),
+                report
+                    .face
+                    .map_or("automatic".into(), |f| format!("tossed {f}")),
+                report.hit_sixths,
+                if report.hit { "HIT" } else { "miss" }
+            );
+            if let Some(m) = &report.morale {
+                s.push_str(&format!("; morale toss {} → {:?}", m.face, m.outcome.band));
+                if m.effect.stand_lost.is_some() {
+                    s.push_str(", loses a stand");
+                }
+                if m.effect.fell_back.is_some() {
+                    s.push_str(", falls back");
+                }
+                if m.effect.removed {
+                    s.push_str(", REMOVED");
+                }
+            }
+            s
+        }
+        Event::FellBack { unit, from, to } => {
+            format!("{} falls back {:.1}\"", name(*unit), from.distance(*to).0)
+        }
+        Event::GunAbandoned { unit, .. } => format!("{} abandons its gun", name(*unit)),
+        Event::GameEnded { end, turn } => format!(
+            "Game over on turn {turn}: {:?} ({:?})",
+            end.result, end.reason
+        ),
+    }
+}

@@ -1,0 +1,913 @@
+//! The game layer: whole games under the conformance suite, a golden playthrough, scenario validation, and
+//! the rules that need the table (NORTH `[geometry]` items) checked on it.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use acw_core::game::{Commander, Ruleset, play};
+use acw_core::measure::{Heading, Inches, Point};
+use acw_core::table::Terrain as Feature;
+use acw_core::testing::conformance::{self, Suite};
+use acw_core::{BySide, Side};
+use acw_north::bots::{Attacker, Holder};
+use acw_north::combat::{Category, Screen};
+use acw_north::error::{RuleViolation, SetupError};
+use acw_north::field::Bases;
+use acw_north::game::{Action, CommandAction, Event, North, Order, State};
+use acw_north::sequence::Step;
+use acw_north::setup::{ArmySpec, BrigadeSpec, ForceSpec, Placement, Scenario, Table, UnitSpec};
+use acw_north::tables::{Formation, Order as BrigadeOrder, Quality};
+use acw_north::{Options, UnitId};
+
+fn bots(side: Side, seed: u64) -> Box<dyn Commander<North>> {
+    match side {
+        Side::Union => Box::new(Attacker::new(seed)),
+        Side::Confederate => Box::new(Holder::new(seed)),
+    }
+}
+
+fn both_attack(_: Side, seed: u64) -> Box<dyn Commander<North>> {
+    Box::new(Attacker::new(seed))
+}
+
+/// Orders no state accepts: unknown units, orders of the wrong step, an enemy's unit.
+fn refused(state: &State, side: Side) -> Vec<Order> {
+    let enemy = state
+        .battle()
+        .units_in_play(side.enemy())
+        .next()
+        .map(|u| u.id());
+    let mut v = vec![
+        Order::Act {
+            unit: UnitId(999),
+            action: Action::Stand,
+        },
+        Order::Attack {
+            target: UnitId(999),
+            attackers: vec![],
+        },
+    ];
+    match state.step() {
+        Step::Command => v.push(Order::Attack {
+            target: UnitId(0),
+            attackers: vec![UnitId(1)],
+        }),
+        _ => v.push(Order::Command(vec![])),
+    }
+    if let Some(e) = enemy
+        && state.step() == Step::Units
+    {
+        v.push(Order::Act {
+            unit: e,
+            action: Action::Stand,
+        });
+    }
+    v
+}
+
+fn invariants(state: &State) -> Result<(), String> {
+    let b = state.battle();
+    for u in b.units() {
+        let s = u.stands();
+        if s.current() > s.original() {
+            return Err(format!("{} has more stands than it started with", u.name()));
+        }
+        if u.in_play() {
+            let f = state
+                .footprint(u.id())
+                .ok_or("a unit in play has no place")?;
+            let on = f
+                .corners()
+                .iter()
+                .all(|c| state.field().ground.contains(*c));
+            if !on {
+                return Err(format!(
+                    "{} stands off the table at {:?}",
+                    u.name(),
+                    f.centre
+                ));
+            }
+        }
+    }
+    let r = b.reports();
+    for side in Side::both() {
+        if r[side].stands_in_play > r[side].starting_stands {
+            return Err("more stands in play than at the start".into());
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn default_scenario_conforms() {
+    let suite = Suite {
+        seeds: &[1, 2],
+        commanders: &bots,
+        refused_orders: &refused,
+        invariants: &invariants,
+    };
+    if let Err(e) = conformance::run(&North, &Scenario::default(), &suite) {
+        panic!("{e}");
+    }
+    let suite = Suite {
+        seeds: &[3],
+        commanders: &both_attack,
+        refused_orders: &refused,
+        invariants: &invariants,
+    };
+    if let Err(e) = conformance::run(&North, &Scenario::default(), &suite) {
+        panic!("{e}");
+    }
+}
+
+#[test]
+fn golden_playthrough_seed_7() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/north-seed-7.log");
+    if let Err(e) = conformance::golden(&North, &Scenario::default(), 7, &bots, &path) {
+        panic!("{e}");
+    }
+}
+
+/// NORTH-VIC-02 / NORTH-SEQ-09: a whole default game ends, by the turn limit at the latest, with losses
+/// that match the reports.
+#[test]
+fn north_vic_02_games_end_within_the_turn_limit() {
+    for seed in 10..14 {
+        let (mut a, mut h) = (Attacker::new(seed), Holder::new(seed));
+        let g = play(
+            &North,
+            &Scenario::default(),
+            seed,
+            BySide::new(&mut a as &mut dyn Commander<North>, &mut h),
+        )
+        .unwrap();
+        assert!(g.outcome.turn <= 12);
+        let lost = North.losses(&g.state);
+        let r = g.state.battle().reports();
+        assert_eq!(lost.union, r.union.starting_stands - r.union.stands_in_play);
+        assert!(matches!(g.log.last(), Some(Event::GameEnded { .. })));
+    }
+}
+
+// ---- small scenarios for the geometry ----
+
+fn zones() -> Table {
+    // Deep zones so units can start within musket range of each other.
+    Table {
+        width: Inches(72.0),
+        depth: Inches(48.0),
+        deployment_depth: Inches(23.9),
+    }
+}
+
+fn options() -> Options {
+    let mut o = Options::default();
+    o.allow_non_standard_army_size = true;
+    o
+}
+
+fn army(tag: &str, units: Vec<UnitSpec>, order: BrigadeOrder) -> ArmySpec {
+    ArmySpec {
+        army_commander: format!("{tag} AC"),
+        army_commander_with: Some((0, 0)),
+        brigades: vec![BrigadeSpec {
+            name: format!("{tag} brigade"),
+            major_general: format!("{tag} MG"),
+            order,
+            units,
+        }],
+    }
+}
+
+struct Setup {
+    union: Vec<(UnitSpec, Point, Heading)>,
+    csa: Vec<(UnitSpec, Point, Heading)>,
+    terrain: Vec<Feature>,
+    csa_order: BrigadeOrder,
+}
+
+impl Setup {
+    fn scenario(self) -> Scenario {
+        let placements = self
+            .union
+            .iter()
+            .chain(self.csa.iter())
+            .map(|(u, p, h)| Placement {
+                unit: u.name.clone(),
+                centre: *p,
+                facing: *h,
+            })
+            .collect();
+        Scenario {
+            forces: ForceSpec {
+                armies: BySide::new(
+                    army(
+                        "USA",
+                        self.union.into_iter().map(|x| x.0).collect(),
+                        BrigadeOrder::Hold,
+                    ),
+                    army(
+                        "CSA",
+                        self.csa.into_iter().map(|x| x.0).collect(),
+                        self.csa_order,
+                    ),
+                ),
+            },
+            table: zones(),
+            terrain: self.terrain,
+            bases: Bases::default(),
+            placements,
+            options: options(),
+        }
+    }
+}
+
+fn inf(name: &str) -> UnitSpec {
+    UnitSpec::infantry(name, Quality::Standard)
+}
+
+fn id(state: &State, name: &str) -> UnitId {
+    state.battle().unit_named(name).unwrap().id()
+}
+
+fn to_step(state: &mut State, log: &mut Vec<Event>, step: Step) {
+    while state.step() < step {
+        let order = if state.step() == Step::Command {
+            Order::Command(vec![])
+        } else {
+            Order::EndStep
+        };
+        North.apply(state, order, log).unwrap();
+    }
+}
+
+/// Two Confederate regiments facing south at y = 30 (x = 20 and 40); Union regiments placed by `union`.
+fn duel(union: Vec<(UnitSpec, Point, Heading)>, terrain: Vec<Feature>) -> State {
+    duel_at(30.0, union, terrain)
+}
+
+/// As [`duel`], the Confederate line at `y`.
+fn duel_at(y: f64, union: Vec<(UnitSpec, Point, Heading)>, terrain: Vec<Feature>) -> State {
+    let s = Setup {
+        union,
+        csa: vec![
+            (inf("C1"), Point::new(20.0, y), Heading::SOUTH),
+            (inf("C2"), Point::new(40.0, y), Heading::SOUTH),
+        ],
+        terrain,
+        csa_order: BrigadeOrder::Hold,
+    };
+    North.setup(&s.scenario(), 1).unwrap()
+}
+
+/// NORTH-FIR-01 / NORTH-FIR-02 / NORTH-MOV-14: musketry reaches 18" edge to edge, not 18.5".
+#[test]
+fn north_fir_02_musket_range_on_the_table() {
+    // C1 spans y 29.75..30.25; a Union line at y 11.5 spans 11.25..11.75: 18" apart. At 11.0: 18.5".
+    let mut st = duel(
+        vec![
+            (inf("U1"), Point::new(20.0, 11.5), Heading::NORTH),
+            (inf("U2"), Point::new(40.0, 11.0), Heading::NORTH),
+        ],
+        vec![],
+    );
+    let mut log = Vec::new();
+    to_step(&mut st, &mut log, Step::Musketry);
+    let (c1, c2, u1, u2) = (id(&st, "C1"), id(&st, "C2"), id(&st, "U1"), id(&st, "U2"));
+    let sight = st.can_attack(c1, u1, Category::Musketry).unwrap();
+    assert!((sight.distance.0 - 18.0).abs() < 1e-9);
+    assert!(matches!(
+        st.can_attack(c2, u2, Category::Musketry),
+        Err(RuleViolation::CannotAttack { .. })
+    ));
+}
+
+/// NORTH-FIR-07 / NORTH-SET-09: a wood between firer and target blocks the shot; a unit in the way blocks it.
+#[test]
+fn north_fir_07_line_of_sight_on_the_table() {
+    let wood = Feature::woods(
+        "wood",
+        vec![
+            Point::new(15.0, 19.0),
+            Point::new(25.0, 19.0),
+            Point::new(25.0, 22.0),
+            Point::new(15.0, 22.0),
+        ],
+    )
+    .unwrap();
+    let mut st = duel(
+        vec![
+            (inf("U1"), Point::new(20.0, 15.0), Heading::NORTH),
+            (inf("U2"), Point::new(40.0, 15.0), Heading::NORTH),
+            (inf("U3"), Point::new(40.0, 20.0), Heading::NORTH),
+        ],
+        vec![wood],
+    );
+    let mut log = Vec::new();
+    to_step(&mut st, &mut log, Step::Musketry);
+    let (c1, c2, u1, u2, u3) = (
+        id(&st, "C1"),
+        id(&st, "C2"),
+        id(&st, "U1"),
+        id(&st, "U2"),
+        id(&st, "U3"),
+    );
+    let s = st
+        .field()
+        .sight(st.battle(), c1, u1, Category::Musketry)
+        .unwrap();
+    assert!(!s.line_of_sight, "the wood blocks");
+    assert!(st.can_attack(c1, u1, Category::Musketry).is_err());
+    let s = st
+        .field()
+        .sight(st.battle(), c2, u2, Category::Musketry)
+        .unwrap();
+    assert!(!s.line_of_sight, "U3 stands in the way");
+    assert!(st.can_attack(c2, u3, Category::Musketry).is_ok());
+}
+
+/// NORTH-FIR-06: enemy skirmishers on the line of fire screen the troops behind them.
+#[test]
+fn north_fir_06_skirmish_screen_on_the_table() {
+    let mut st = duel(
+        vec![
+            (
+                inf("U1").in_formation(Formation::Skirmish),
+                Point::new(20.0, 20.0),
+                Heading::NORTH,
+            ),
+            (inf("U2"), Point::new(20.0, 15.0), Heading::NORTH),
+        ],
+        vec![],
+    );
+    let mut log = Vec::new();
+    to_step(&mut st, &mut log, Step::Musketry);
+    let (c1, u1, u2) = (id(&st, "C1"), id(&st, "U1"), id(&st, "U2"));
+    let s = st
+        .field()
+        .sight(st.battle(), c1, u2, Category::Musketry)
+        .unwrap();
+    assert_eq!(s.screen, Screen::EnemySkirmishers);
+    assert!(st.can_attack(c1, u2, Category::Musketry).is_err());
+    assert!(st.can_attack(c1, u1, Category::Musketry).is_ok());
+}
+
+/// NORTH-FIR-01: the front arc runs 45° outward from the ends of the front edge.
+#[test]
+fn north_fir_01_front_arc_on_the_table() {
+    // C1 (x 18..22, front edge at y 29.75) facing south. A target 10" ahead and 13" to the side is outside
+    // (the arc reaches 2 + 10 = 12" from the centre line at that depth); 9" to the side is inside.
+    let mut st = duel(
+        vec![
+            (inf("U1"), Point::new(35.0 - 0.0, 19.5), Heading::NORTH),
+            (inf("U2"), Point::new(9.0, 19.5), Heading::NORTH),
+        ],
+        vec![],
+    );
+    let mut log = Vec::new();
+    to_step(&mut st, &mut log, Step::Musketry);
+    let (c1, u1, u2) = (id(&st, "C1"), id(&st, "U1"), id(&st, "U2"));
+    // U1 spans x 33..37: its nearest corner is 11" beside C1's right end (x 22), 10" ahead: outside.
+    assert!(
+        !st.field()
+            .sight(st.battle(), c1, u1, Category::Musketry)
+            .unwrap()
+            .in_arc
+    );
+    // U2 spans x 7..11: 7" beside C1's left end (x 18), 10" ahead: inside.
+    assert!(
+        st.field()
+            .sight(st.battle(), c1, u2, Category::Musketry)
+            .unwrap()
+            .in_arc
+    );
+}
+
+/// NORTH-ART-01 / NORTH-ART-04 / NORTH-MOV-24: a battery fires only into its muzzle arc, and may pivot to it.
+#[test]
+fn north_art_04_gun_arc_and_pivot_on_the_table() {
+    let s = Setup {
+        union: vec![
+            (inf("U1"), Point::new(50.0, 15.0), Heading::NORTH),
+            (inf("U2"), Point::new(60.0, 15.0), Heading::NORTH),
+        ],
+        csa: vec![
+            (
+                UnitSpec::artillery("Gun", Quality::Standard),
+                Point::new(20.0, 30.0),
+                Heading::SOUTH,
+            ),
+            (inf("C1"), Point::new(10.0, 30.0), Heading::SOUTH),
+        ],
+        terrain: vec![],
+        csa_order: BrigadeOrder::Hold,
+    };
+    let mut st = North.setup(&s.scenario(), 1).unwrap();
+    let mut log = Vec::new();
+    to_step(&mut st, &mut log, Step::Units);
+    let (gun, u1) = (id(&st, "Gun"), id(&st, "U1"));
+    let to_target = st
+        .footprint(gun)
+        .unwrap()
+        .centre
+        .heading_to(st.footprint(u1).unwrap().centre);
+    North
+        .apply(
+            &mut st,
+            Order::Act {
+                unit: gun,
+                action: Action::PivotGun { facing: to_target },
+            },
+            &mut log,
+        )
+        .unwrap();
+    to_step(&mut st, &mut log, Step::Artillery);
+    assert!(st.can_attack(gun, u1, Category::Artillery).is_ok());
+    // Before pivoting it faced south: U1 lay some 64° off its muzzle line.
+    let s2 = Setup {
+        union: vec![
+            (inf("U1"), Point::new(50.0, 15.0), Heading::NORTH),
+            (inf("U2"), Point::new(60.0, 15.0), Heading::NORTH),
+        ],
+        csa: vec![
+            (
+                UnitSpec::artillery("Gun", Quality::Standard),
+                Point::new(20.0, 30.0),
+                Heading::SOUTH,
+            ),
+            (inf("C1"), Point::new(10.0, 30.0), Heading::SOUTH),
+        ],
+        terrain: vec![],
+        csa_order: BrigadeOrder::Hold,
+    };
+    let mut st = North.setup(&s2.scenario(), 1).unwrap();
+    to_step(&mut st, &mut log, Step::Artillery);
+    assert!(
+        !st.field()
+            .sight(st.battle(), gun, u1, Category::Artillery)
+            .unwrap()
+            .in_arc
+    );
+}
+
+/// NORTH-MEL-03: infantry reaches a charge target within its 5" deployed allowance, edge to edge.
+#[test]
+fn north_mel_03_charge_reach_on_the_table() {
+    // C1 at y 28 has its front edge at 27.75; U1 at 23.0 spans 22.75..23.25: 4.5" away. U2 at 22.0: 5.5".
+    let mut st = duel_at(
+        28.0,
+        vec![
+            (inf("U1"), Point::new(20.0, 23.0), Heading::NORTH),
+            (inf("U2"), Point::new(40.0, 22.0), Heading::NORTH),
+        ],
+        vec![],
+    );
+    let mut log = Vec::new();
+    to_step(&mut st, &mut log, Step::Units);
+    let (c1, c2, u1, u2) = (id(&st, "C1"), id(&st, "C2"), id(&st, "U1"), id(&st, "U2"));
+    let c = st.can_charge(c1, u1).unwrap();
+    assert!((c.distance.0 - 4.5).abs() < 1e-9 && !c.target_in_cover && c.obstacles == 0);
+    assert!(matches!(
+        st.can_charge(c2, u2),
+        Err(RuleViolation::CannotCharge { .. })
+    ));
+    // A charge that makes contact puts the charger's front on the target.
+    let before = log.len();
+    North
+        .apply(
+            &mut st,
+            Order::Act {
+                unit: c1,
+                action: Action::Charge { target: u1 },
+            },
+            &mut log,
+        )
+        .unwrap();
+    if let Some(Event::Charged { report, chance, .. }) = log[before..]
+        .iter()
+        .find(|e| matches!(e, Event::Charged { .. }))
+    {
+        assert!((chance - 4.0 / 6.0).abs() < 1e-12);
+        if report.contact {
+            assert!(st.field().distance(st.battle(), c1, u1).unwrap().0 <= 0.011);
+            assert!(st.battle().unit(c1).unwrap().contacts().contains(&u1));
+        }
+    } else {
+        panic!("no charge event");
+    }
+}
+
+/// NORTH-CBT-05 / NORTH-MEL-02: a target just behind the fence is in cover against a charger across it (+1
+/// to the charge toss, an obstacle on the way); one 5" back from it is not.
+#[test]
+fn north_cbt_05_cover_behind_a_fence_on_the_table() {
+    let fence =
+        Feature::fence("fence", vec![Point::new(0.0, 24.0), Point::new(72.0, 24.0)]).unwrap();
+    let mut st = duel_at(
+        28.0,
+        vec![
+            (inf("U1"), Point::new(20.0, 23.5), Heading::NORTH),
+            (inf("U2"), Point::new(40.0, 19.0), Heading::NORTH),
+        ],
+        vec![fence],
+    );
+    let mut log = Vec::new();
+    to_step(&mut st, &mut log, Step::Units);
+    let (c1, u1, u2) = (id(&st, "C1"), id(&st, "U1"), id(&st, "U2"));
+    let c = st.can_charge(c1, u1).unwrap();
+    assert!(c.target_in_cover);
+    assert_eq!(c.obstacles, 1);
+    assert!(
+        !st.field().in_cover(st.battle(), u2, c1),
+        "5\" behind the fence is too far back"
+    );
+}
+
+/// NORTH-MOV-11 / NORTH-MOV-03 / NORTH-CMD-02: an advance stops short of contact, 0.5" from the enemy; a
+/// heading that loses ground toward the enemy is refused under Advance.
+#[test]
+fn north_mov_11_ordered_move_stops_short_of_contact() {
+    let s = Setup {
+        union: vec![
+            (inf("U1"), Point::new(20.0, 22.0), Heading::NORTH),
+            (inf("U2"), Point::new(40.0, 15.0), Heading::NORTH),
+        ],
+        csa: vec![
+            (inf("C1"), Point::new(20.0, 26.0), Heading::SOUTH),
+            (inf("C2"), Point::new(40.0, 30.0), Heading::SOUTH),
+        ],
+        terrain: vec![],
+        csa_order: BrigadeOrder::Advance,
+    };
+    let mut st = North.setup(&s.scenario(), 1).unwrap();
+    let mut log = Vec::new();
+    to_step(&mut st, &mut log, Step::Units);
+    let (c1, c2, u1) = (id(&st, "C1"), id(&st, "C2"), id(&st, "U1"));
+    let back = North.apply(
+        &mut st,
+        Order::Act {
+            unit: c2,
+            action: Action::March {
+                heading: Heading::NORTH,
+                distance: None,
+                fire: false,
+                conform: false,
+                face: None,
+            },
+        },
+        &mut log,
+    );
+    assert!(matches!(back, Err(RuleViolation::OrderForbidsMove { .. })));
+    // C1 front at 25.75, U1 front at 22.25: 3.5" apart; it moves 3.0" and stops 0.5" short.
+    North
+        .apply(
+            &mut st,
+            Order::Act {
+                unit: c1,
+                action: Action::March {
+                    heading: Heading::SOUTH,
+                    distance: None,
+                    fire: false,
+                    conform: false,
+                    face: None,
+                },
+            },
+            &mut log,
+        )
+        .unwrap();
+    let gap = st.field().distance(st.battle(), c1, u1).unwrap().0;
+    assert!((gap - 0.5).abs() < 0.011, "gap {gap}");
+    assert!(!st.battle().unit(c1).unwrap().in_contact());
+    // C2, which gave no order, makes its full 5" ordered move when the step ends.
+    let y0 = st.footprint(c2).unwrap().centre.y;
+    North.apply(&mut st, Order::EndStep, &mut log).unwrap();
+    assert!((y0 - st.footprint(c2).unwrap().centre.y - 5.0).abs() < 1e-9);
+    assert!(
+        log.iter().any(
+            |e| matches!(e, Event::Moved { unit, ordered_by_engine: true, .. } if *unit == c2)
+        )
+    );
+}
+
+/// NORTH-MOV-12: a move across the fence needs the obstacle toss.
+#[test]
+fn north_mov_12_obstacle_toss_on_the_table() {
+    let fence =
+        Feature::fence("fence", vec![Point::new(0.0, 28.0), Point::new(72.0, 28.0)]).unwrap();
+    let s = Setup {
+        union: vec![
+            (inf("U1"), Point::new(20.0, 10.0), Heading::NORTH),
+            (inf("U2"), Point::new(40.0, 10.0), Heading::NORTH),
+        ],
+        csa: vec![
+            (inf("C1"), Point::new(20.0, 30.0), Heading::SOUTH),
+            (inf("C2"), Point::new(40.0, 40.0), Heading::SOUTH),
+        ],
+        terrain: vec![fence],
+        csa_order: BrigadeOrder::Advance,
+    };
+    let mut st = North.setup(&s.scenario(), 3).unwrap();
+    let mut log = Vec::new();
+    to_step(&mut st, &mut log, Step::Units);
+    let (c1, c2) = (id(&st, "C1"), id(&st, "C2"));
+    for unit in [c1, c2] {
+        North
+            .apply(
+                &mut st,
+                Order::Act {
+                    unit,
+                    action: Action::March {
+                        heading: Heading::SOUTH,
+                        distance: None,
+                        fire: false,
+                        conform: false,
+                        face: None,
+                    },
+                },
+                &mut log,
+            )
+            .unwrap();
+    }
+    let moves: Vec<_> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::Moved { unit, report, .. } => Some((*unit, *report)),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        moves[0].0 == c1 && moves[0].1.obstacle.is_some(),
+        "C1 crosses the fence"
+    );
+    assert!(
+        moves[1].0 == c2 && moves[1].1.obstacle.is_none(),
+        "C2 does not"
+    );
+}
+
+/// NORTH-MOR-07 / NORTH-MOR-09: a unit that falls back moves 10" directly away from its attacker, less when
+/// the table edge stops it.
+#[test]
+fn north_mor_07_fall_back_on_the_table() {
+    let mut seen = [0, 0];
+    for seed in 0..60 {
+        let s = Setup {
+            union: vec![
+                (inf("U1"), Point::new(20.0, 15.0), Heading::NORTH),
+                (inf("U2"), Point::new(40.0, 4.0), Heading::NORTH),
+            ],
+            csa: vec![
+                (inf("C1"), Point::new(20.0, 25.0), Heading::SOUTH),
+                (
+                    UnitSpec::artillery("Gun", Quality::Standard),
+                    Point::new(40.0, 26.0),
+                    Heading::SOUTH,
+                ),
+            ],
+            terrain: vec![],
+            csa_order: BrigadeOrder::Hold,
+        };
+        let mut st = North.setup(&s.scenario(), seed).unwrap();
+        let mut log = Vec::new();
+        let (c1, gun, u1, u2) = (id(&st, "C1"), id(&st, "Gun"), id(&st, "U1"), id(&st, "U2"));
+        to_step(&mut st, &mut log, Step::Artillery);
+        North
+            .apply(
+                &mut st,
+                Order::Attack {
+                    target: u2,
+                    attackers: vec![gun],
+                },
+                &mut log,
+            )
+            .unwrap();
+        to_step(&mut st, &mut log, Step::Musketry);
+        North
+            .apply(
+                &mut st,
+                Order::Attack {
+                    target: u1,
+                    attackers: vec![c1],
+                },
+                &mut log,
+            )
+            .unwrap();
+        for e in &log {
+            if let Event::FellBack { unit, from, to } = e {
+                let d = from.distance(*to).0;
+                if *unit == u1 {
+                    seen[0] += 1;
+                    assert!(
+                        (d - 10.0).abs() < 1e-9 && to.y < from.y,
+                        "a full 10\" away from C1"
+                    );
+                } else {
+                    seen[1] += 1;
+                    // U2 at y 4 (rear edge 3.75): the edge stops it after 3.75".
+                    assert!((d - 3.75).abs() < 1e-6, "stopped by the edge after {d}");
+                }
+            }
+        }
+    }
+    assert!(
+        seen[0] > 0 && seen[1] > 0,
+        "some seeds must cause each fall-back: {seen:?}"
+    );
+}
+
+/// NORTH-SET-08 / NORTH-SET-11 / NORTH-CMD-05: the default deployment puts every unit inside its 12" zone
+/// facing the enemy, and each MG in front of his advancing brigade.
+#[test]
+fn north_set_08_default_deployment() {
+    let st = North.setup(&Scenario::default(), 1).unwrap();
+    let b = st.battle();
+    for u in b.units() {
+        let f = st.footprint(u.id()).unwrap();
+        let edge = if u.side() == Side::Union { 0.0 } else { 48.0 };
+        assert!(
+            f.corners().iter().all(|c| (c.y - edge).abs() <= 12.0),
+            "{} is outside its zone",
+            u.name()
+        );
+        let toward = if u.side() == Side::Union {
+            Heading::NORTH
+        } else {
+            Heading::SOUTH
+        };
+        assert_eq!(f.facing, toward);
+    }
+    for br in b.brigades() {
+        let mg = br.major_general();
+        let with = b.general(mg).unwrap().with_unit().unwrap();
+        let unit = st.footprint(with).unwrap();
+        let p = st.general_point(mg).unwrap();
+        let ahead = if br.side() == Side::Union {
+            p.y > unit.centre.y
+        } else {
+            p.y < unit.centre.y
+        };
+        assert!(ahead, "Advance: the MG stands in front (NORTH-CMD-05)");
+    }
+}
+
+/// NORTH-CMD-05 / NORTH-CMD-06: when the Army Commander sets Hold, the MG moves behind the brigade.
+#[test]
+fn north_cmd_05_mg_moves_behind_on_hold() {
+    let mut st = North.setup(&Scenario::default(), 1).unwrap();
+    let b = st.battle();
+    let ac = b.army_commander(Side::Confederate);
+    let unit = b.general(ac).unwrap().with_unit().unwrap();
+    let brigade = b.unit(unit).unwrap().brigade();
+    let mg = b.brigade(brigade).unwrap().major_general();
+    let mut log = Vec::new();
+    North
+        .apply(
+            &mut st,
+            Order::Command(vec![CommandAction::ArmyCommander {
+                target: acw_north::command::OrderTarget::Brigade(brigade),
+                order: BrigadeOrder::Hold,
+            }]),
+            &mut log,
+        )
+        .unwrap();
+    assert_eq!(
+        st.battle().brigade(brigade).unwrap().order(),
+        BrigadeOrder::Hold
+    );
+    let with = st.battle().general(mg).unwrap().with_unit().unwrap();
+    let p = st.general_point(mg).unwrap();
+    assert!(
+        p.y > st.footprint(with).unwrap().centre.y,
+        "behind a Confederate brigade is north of it"
+    );
+}
+
+/// NORTH-CMD-08: a general joins a unit by riding to it (within 15"); too far is refused and changes nothing.
+#[test]
+fn north_cmd_08_generals_ride_to_units() {
+    let mut st = North.setup(&Scenario::default(), 1).unwrap();
+    let b = st.battle();
+    let ac = b.army_commander(Side::Confederate);
+    let near = b.units_in_play(Side::Confederate).nth(1).unwrap().id();
+    let far = b.units_in_play(Side::Union).next().unwrap().id();
+    let mut log = Vec::new();
+    let before = st.clone();
+    let r = North.apply(
+        &mut st,
+        Order::Command(vec![CommandAction::General {
+            general: ac,
+            with: Some(far),
+        }]),
+        &mut log,
+    );
+    assert!(r.is_err());
+    assert_eq!(st, before);
+    North
+        .apply(
+            &mut st,
+            Order::Command(vec![CommandAction::General {
+                general: ac,
+                with: Some(near),
+            }]),
+            &mut log,
+        )
+        .unwrap();
+    assert_eq!(st.battle().general(ac).unwrap().with_unit(), Some(near));
+}
+
+/// A refused order changes nothing, not even the dice to come.
+#[test]
+fn refused_orders_change_nothing() {
+    let mut st = North.setup(&Scenario::default(), 5).unwrap();
+    let mut log = Vec::new();
+    to_step(&mut st, &mut log, Step::Units);
+    let unit = st
+        .battle()
+        .units_in_play(Side::Confederate)
+        .next()
+        .unwrap()
+        .id();
+    let before = st.clone();
+    let n = log.len();
+    // Under Advance a free unit may not stand.
+    let r = North.apply(
+        &mut st,
+        Order::Act {
+            unit,
+            action: Action::Stand,
+        },
+        &mut log,
+    );
+    assert_eq!(r, Err(RuleViolation::MustMove(unit)));
+    assert_eq!(st, before);
+    assert_eq!(log.len(), n);
+}
+
+// ---- scenario files ----
+
+#[test]
+fn default_scenario_round_trips_through_json() {
+    let s = Scenario::default();
+    let text = serde_json::to_string(&s).unwrap();
+    let back: Scenario = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, s);
+}
+
+#[test]
+fn malformed_scenarios_are_refused_with_the_reason() {
+    let good = serde_json::to_value(Scenario::default()).unwrap();
+    assert!(serde_json::from_str::<Scenario>("{\"forces\": 3}").is_err());
+    let mut v = good.clone();
+    v["placements"] =
+        serde_json::json!([{ "unit": "Nobody", "centre": {"x": 1.0, "y": 1.0}, "facing": 0.0 }]);
+    let e = serde_json::from_value::<Scenario>(v)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("Nobody"), "{e}");
+    let mut v = good.clone();
+    v["placements"] = serde_json::json!([{ "unit": "USA 1st Bde, Regt 1", "centre": {"x": 30.0, "y": 30.0}, "facing": 0.0 }]);
+    let e = serde_json::from_value::<Scenario>(v)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("deployment zone"), "{e}");
+    let mut v = good.clone();
+    v["table"]["deployment_depth"] = serde_json::json!(30.0);
+    assert!(serde_json::from_value::<Scenario>(v).is_err());
+    let mut v = good;
+    v["terrain"] = serde_json::json!([{ "name": "w", "shape": {"Area": [{"x": 0.0, "y": 0.0}]},
+        "effects": {"cover": true, "obstacle": false, "blocks_sight": true, "rough": false, "road": false}}]);
+    let e = serde_json::from_value::<Scenario>(v)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("at least 3 points"), "{e}");
+}
+
+#[test]
+fn overlapping_placements_are_refused() {
+    let s = Scenario {
+        placements: vec![
+            Placement {
+                unit: "USA 1st Bde, Regt 1".into(),
+                centre: Point::new(30.0, 6.0),
+                facing: Heading::NORTH,
+            },
+            Placement {
+                unit: "USA 1st Bde, Regt 2".into(),
+                centre: Point::new(31.0, 6.0),
+                facing: Heading::NORTH,
+            },
+        ],
+        ..Scenario::default()
+    };
+    assert!(matches!(North.setup(&s, 1), Err(SetupError::Overlap(..))));
+}
+
+#[test]
+fn saved_games_load_through_validation() {
+    let st = North.setup(&Scenario::default(), 9).unwrap();
+    let text = serde_json::to_string(&st).unwrap();
+    let back: State = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, st);
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["stood"] = serde_json::json!([false]);
+    assert!(serde_json::from_value::<State>(v).is_err());
+}
