@@ -182,5 +182,54 @@ fn first_toss() -> acw_north::combat::CombatToss {
     CombatSituation::default().toss(&Options::default())
 }
 
-criterion_group!(benches, accomplishment, fire, melee, morale);
+/// A whole default game, and simulation throughput on one core and on all cores.
+fn game(c: &mut Criterion) {
+    use acw_core::game::{Commander, play, simulate};
+    use acw_north::bots::{Attacker, Holder};
+    use acw_north::game::North;
+    use acw_north::setup::Scenario;
+    let scenario = Scenario::default();
+    let mut g = c.benchmark_group("north game");
+    g.sample_size(10);
+    let mut seed = 0u64;
+    g.bench_function("whole default game (Attacker v Holder)", |b| {
+        b.iter(|| {
+            seed += 1;
+            let (mut a, mut h) = (Attacker::new(seed), Holder::new(seed));
+            black_box(play(
+                &North,
+                &scenario,
+                seed,
+                acw_core::BySide::new(&mut a as &mut dyn Commander<North>, &mut h),
+            ))
+            .is_ok()
+        })
+    });
+    let bots = |side: acw_core::Side, seed: u64| -> Box<dyn Commander<North>> {
+        match side {
+            acw_core::Side::Union => Box::new(Attacker::new(seed)),
+            acw_core::Side::Confederate => Box::new(Holder::new(seed)),
+        }
+    };
+    for threads in [1, 0] {
+        let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(threads).build() else {
+            continue;
+        };
+        let name = if threads == 1 {
+            "simulate 20 games, 1 thread".to_string()
+        } else {
+            format!("simulate 20 games, {} threads", pool.current_num_threads())
+        };
+        g.bench_function(name.as_str(), |b| {
+            b.iter(|| {
+                pool.install(|| {
+                    black_box(simulate(&North, &scenario, 7, 20, bots, |_, _| {})).is_ok()
+                })
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, accomplishment, fire, melee, morale, game);
 criterion_main!(benches);
