@@ -911,3 +911,270 @@ fn saved_games_load_through_validation() {
     v["stood"] = serde_json::json!([false]);
     assert!(serde_json::from_value::<State>(v).is_err());
 }
+
+// ---- more [geometry] items on the table ----
+
+/// NORTH-CMD-04: under Withdraw a move toward the enemy is refused; the ordered move at the end of the step
+/// goes a full 5" toward the own base edge.
+#[test]
+fn north_cmd_04_withdraw_on_the_table() {
+    let s = Setup {
+        union: vec![
+            (inf("U1"), Point::new(20.0, 10.0), Heading::NORTH),
+            (inf("U2"), Point::new(40.0, 10.0), Heading::NORTH),
+        ],
+        csa: vec![
+            (inf("C1"), Point::new(20.0, 30.0), Heading::SOUTH),
+            (inf("C2"), Point::new(40.0, 30.0), Heading::SOUTH),
+        ],
+        terrain: vec![],
+        csa_order: BrigadeOrder::Withdraw,
+    };
+    let mut st = North.setup(&s.scenario(), 1).unwrap();
+    let mut log = Vec::new();
+    to_step(&mut st, &mut log, Step::Units);
+    let c1 = id(&st, "C1");
+    let toward = Order::Act {
+        unit: c1,
+        action: Action::March {
+            heading: Heading::SOUTH,
+            distance: None,
+            fire: false,
+            conform: false,
+            face: None,
+        },
+    };
+    assert!(matches!(
+        North.apply(&mut st, toward, &mut log),
+        Err(RuleViolation::OrderForbidsMove { .. })
+    ));
+    North.apply(&mut st, Order::EndStep, &mut log).unwrap();
+    let y = st.footprint(c1).unwrap().centre.y;
+    assert!((y - 35.0).abs() < 1e-9, "withdrew 5\" north to {y}");
+}
+
+/// NORTH-CMD-09 / NORTH-CMD-08: the MG attached to a unit tries to rally it when a hit would not already rally
+/// (default reactions); a unit with no general gets no rally attempt.
+#[test]
+fn north_cmd_09_rally_by_the_attached_mg() {
+    let mut with_mg = 0;
+    for seed in 0..80 {
+        let mut st = duel(
+            vec![
+                (inf("U1"), Point::new(20.0, 15.0), Heading::NORTH),
+                (inf("U2"), Point::new(40.0, 15.0), Heading::NORTH),
+            ],
+            vec![],
+        );
+        // Reseed the dice: the duel is built with seed 1.
+        let text = serde_json::to_string(&st).unwrap();
+        let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        v["rng"] = serde_json::to_value(acw_core::GameRng::seed(seed)).unwrap();
+        st = serde_json::from_value(v).unwrap();
+        let mut log = Vec::new();
+        to_step(&mut st, &mut log, Step::Musketry);
+        let (c1, c2, u1, u2) = (id(&st, "C1"), id(&st, "C2"), id(&st, "U1"), id(&st, "U2"));
+        // The Union MG starts with the middle unit of his two: U2 (index 1). The AC is with U1 (index 0).
+        let mg = st
+            .battle()
+            .brigade(st.battle().unit(u2).unwrap().brigade())
+            .unwrap()
+            .major_general();
+        assert_eq!(st.battle().general(mg).unwrap().with_unit(), Some(u2));
+        North
+            .apply(
+                &mut st,
+                Order::Attack {
+                    target: u2,
+                    attackers: vec![c2],
+                },
+                &mut log,
+            )
+            .unwrap();
+        North
+            .apply(
+                &mut st,
+                Order::Attack {
+                    target: u1,
+                    attackers: vec![c1],
+                },
+                &mut log,
+            )
+            .unwrap();
+        for e in &log {
+            if let Event::Attack { target, report, .. } = e
+                && let Some(m) = &report.morale
+            {
+                let tried = !m.rallies.is_empty();
+                // The rally is tried exactly when the unmodified toss would not rally (3 or more).
+                assert_eq!(
+                    tried,
+                    m.face >= 3,
+                    "seed {seed}: face {} rallies {:?}",
+                    m.face,
+                    m.rallies
+                );
+                if *target == u2 && tried {
+                    with_mg += 1;
+                    assert_eq!(m.rallies[0].0, mg);
+                }
+            }
+        }
+    }
+    assert!(with_mg > 0);
+}
+
+/// NORTH-MOV-09 / NORTH-MEL-05: an Advance unit whose charge toss fails makes its ordered move when the step
+/// ends, stopping 0.5" short of contact.
+#[test]
+fn north_mov_09_failed_charge_then_ordered_move() {
+    let mut checked = 0;
+    for seed in 0..40 {
+        let s = Setup {
+            union: vec![
+                (inf("U1"), Point::new(20.0, 22.0), Heading::NORTH),
+                (inf("U2"), Point::new(40.0, 10.0), Heading::NORTH),
+            ],
+            csa: vec![
+                (inf("C1"), Point::new(20.0, 26.0), Heading::SOUTH),
+                (inf("C2"), Point::new(40.0, 40.0), Heading::SOUTH),
+            ],
+            terrain: vec![],
+            csa_order: BrigadeOrder::Advance,
+        };
+        let mut st = North.setup(&s.scenario(), seed).unwrap();
+        let mut log = Vec::new();
+        to_step(&mut st, &mut log, Step::Units);
+        let (c1, u1) = (id(&st, "C1"), id(&st, "U1"));
+        North
+            .apply(
+                &mut st,
+                Order::Act {
+                    unit: c1,
+                    action: Action::Charge { target: u1 },
+                },
+                &mut log,
+            )
+            .unwrap();
+        let failed = log
+            .iter()
+            .any(|e| matches!(e, Event::Charged { report, .. } if !report.toss_passed));
+        if !failed {
+            continue;
+        }
+        checked += 1;
+        North.apply(&mut st, Order::EndStep, &mut log).unwrap();
+        let gap = st.field().distance(st.battle(), c1, u1).unwrap().0;
+        assert!((gap - 0.5).abs() < 0.011, "stopped {gap}\" short");
+        assert!(!st.battle().unit(c1).unwrap().in_contact());
+    }
+    assert!(checked > 0);
+}
+
+/// NORTH-MOV-15: a unit in melee that passes its toss leaves contact, moving away from the enemy.
+#[test]
+fn north_mov_15_withdraw_from_melee_on_the_table() {
+    let mut checked = 0;
+    for seed in 0..60 {
+        let mut st = duel_at(
+            28.0,
+            vec![
+                (inf("U1"), Point::new(20.0, 23.0), Heading::NORTH),
+                (inf("U2"), Point::new(40.0, 10.0), Heading::NORTH),
+            ],
+            vec![],
+        );
+        let text = serde_json::to_string(&st).unwrap();
+        let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        v["rng"] = serde_json::to_value(acw_core::GameRng::seed(seed)).unwrap();
+        st = serde_json::from_value(v).unwrap();
+        let mut log = Vec::new();
+        to_step(&mut st, &mut log, Step::Units);
+        let (c1, u1) = (id(&st, "C1"), id(&st, "U1"));
+        North
+            .apply(
+                &mut st,
+                Order::Act {
+                    unit: c1,
+                    action: Action::Charge { target: u1 },
+                },
+                &mut log,
+            )
+            .unwrap();
+        // Through the melee to the Union's units step.
+        while !(st.phasing() == Side::Union && st.step() == Step::Units) {
+            let o = if st.step() == Step::Command {
+                Order::Command(vec![])
+            } else {
+                Order::EndStep
+            };
+            North.apply(&mut st, o, &mut log).unwrap();
+        }
+        if !st
+            .battle()
+            .unit(u1)
+            .is_ok_and(|u| u.in_play() && u.in_contact())
+        {
+            continue;
+        }
+        let y0 = st.footprint(u1).unwrap().centre.y;
+        let n = log.len();
+        North
+            .apply(
+                &mut st,
+                Order::Act {
+                    unit: u1,
+                    action: Action::WithdrawFromMelee,
+                },
+                &mut log,
+            )
+            .unwrap();
+        let passed = log[n..]
+            .iter()
+            .any(|e| matches!(e, Event::Tried { report, .. } if report.success));
+        if passed {
+            checked += 1;
+            assert!(!st.battle().unit(u1).unwrap().in_contact());
+            assert!(
+                st.footprint(u1).unwrap().centre.y < y0 - 4.9,
+                "moved its 5\" away"
+            );
+            assert!(st.field().distance(st.battle(), u1, c1).unwrap().0 > 4.9);
+        } else {
+            assert!(
+                st.battle().unit(u1).unwrap().in_contact(),
+                "a failed withdrawal stays in contact"
+            );
+        }
+    }
+    assert!(checked > 0);
+}
+
+/// NORTH-MOV-16 / NORTH-MOV-01: skirmishers cover a 10" front; a column is one stand wide and its stands deep.
+#[test]
+fn north_mov_16_footprints_by_formation() {
+    let st = duel(
+        vec![
+            (
+                inf("U1").in_formation(Formation::Skirmish),
+                Point::new(20.0, 15.0),
+                Heading::NORTH,
+            ),
+            (
+                inf("U2").in_formation(Formation::Column),
+                Point::new(40.0, 15.0),
+                Heading::NORTH,
+            ),
+        ],
+        vec![],
+    );
+    let (u1, u2, c1) = (id(&st, "U1"), id(&st, "U2"), id(&st, "C1"));
+    let (s, c, l) = (
+        st.footprint(u1).unwrap(),
+        st.footprint(u2).unwrap(),
+        st.footprint(c1).unwrap(),
+    );
+    assert_eq!((s.frontage.0, s.depth.0), (10.0, 1.0));
+    assert_eq!((c.frontage.0, c.depth.0), (1.0, 2.0));
+    assert_eq!((l.frontage.0, l.depth.0), (4.0, 0.5));
+}
