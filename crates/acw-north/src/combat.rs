@@ -16,7 +16,8 @@ use crate::tables::{
     MOD_SKIRMISHER_CROSSING, SKIRMISH_FIRE_MOVE, Troop, hit_sixths, musketry_range,
 };
 use acw_core::dice::{Dice, Die};
-use acw_core::measure::{Arc, Heading, Inches, Point};
+use acw_core::measure::Inches;
+use acw_core::table::Footprint;
 use acw_core::{Arm, Dist, Resolve};
 
 /// The three combat categories, in the order they are resolved (NORTH-SEQ-04).
@@ -329,16 +330,16 @@ impl Sight {
     }
 }
 
-/// NORTH-FIR-01 / NORTH-OPT-31: whether `target` lies in a firer's front arc (`fire_arc_degrees` either side
-/// of its facing).
-pub fn in_fire_arc(firer: Point, facing: Heading, target: Point, options: &Options) -> bool {
-    Arc::either_side(options.fire_arc_degrees).contains(firer, facing, target)
+/// NORTH-FIR-01 / NORTH-OPT-31: whether `target` lies wholly or partly in the firer's front arc: the region
+/// ahead of its front edge bounded by lines `fire_arc_degrees` (45) outward from the edge's ends.
+pub fn in_fire_arc(firer: &Footprint, target: &Footprint, options: &Options) -> bool {
+    firer.in_front_arc(target, options.fire_arc_degrees)
 }
 
-/// NORTH-ART-04 / NORTH-OPT-31: whether `target` lies in a gun's muzzle arc (`artillery_arc_degrees` either
-/// side of the muzzle).
-pub fn in_artillery_arc(gun: Point, muzzle: Heading, target: Point, options: &Options) -> bool {
-    Arc::either_side(options.artillery_arc_degrees).contains(gun, muzzle, target)
+/// NORTH-ART-04 / NORTH-OPT-31: whether `target` lies in a battery's muzzle arc: as the front arc, with
+/// `artillery_arc_degrees` (45) from the ends of the battery's front.
+pub fn in_artillery_arc(battery: &Footprint, target: &Footprint, options: &Options) -> bool {
+    battery.in_front_arc(target, options.artillery_arc_degrees)
 }
 
 /// NORTH-CBT-04: whether artillery at `distance` takes the long-range penalty (strictly more than 24").

@@ -208,24 +208,22 @@ impl Field {
                 blockers.push(f);
             }
         }
-        let arc = match category {
-            Category::Artillery => options.artillery_arc_degrees,
-            _ => options.fire_arc_degrees,
+        let in_arc = match category {
+            Category::Artillery => crate::combat::in_artillery_arc(&a, &t, options),
+            _ => crate::combat::in_fire_arc(&a, &t, options),
         };
         Some(Sight {
             distance: a.distance(&t),
             line_of_sight: self.ground.line_of_sight(from, to, &blockers),
-            in_arc: a.in_front_arc(&t, arc),
+            in_arc,
             screen,
         })
     }
 
-    /// NORTH-CMD-02 / NORTH-CMD-04 / NORTH-MOV-14: the heading straight toward the enemy's base edge.
+    /// NORTH-CMD-02 / NORTH-CMD-04 / NORTH-MOV-14: the heading straight toward the enemy's base edge (the
+    /// Union's edge is y = 0, as in [`crate::setup::Table`]).
     pub fn toward_enemy(side: Side) -> Heading {
-        match side {
-            Side::Union => Heading::NORTH,
-            Side::Confederate => Heading::SOUTH,
-        }
+        crate::setup::Table::default().facing_enemy(side)
     }
 
     /// How far unit `id` can slide along `heading`, up to `distance`, staying on the table and keeping

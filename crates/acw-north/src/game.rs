@@ -566,14 +566,16 @@ impl State {
                 (Some(a), Some(b)) => (a, b),
                 _ => return Err(RuleViolation::NotPlaced(attacker)),
             };
-            let arc = match category {
-                Category::Artillery => self.battle.options().artillery_arc_degrees,
-                _ => self.battle.options().fire_arc_degrees,
+            let in_arc = match category {
+                Category::Artillery => {
+                    crate::combat::in_artillery_arc(&a, &b, self.battle.options())
+                }
+                _ => crate::combat::in_fire_arc(&a, &b, self.battle.options()),
             };
             let optimistic = crate::combat::Sight {
                 distance: a.distance(&b),
                 line_of_sight: true,
-                in_arc: a.in_front_arc(&b, arc),
+                in_arc,
                 screen: crate::combat::Screen::Clear,
             };
             self.battle

@@ -5,6 +5,7 @@
 mod common;
 
 use acw_core::measure::{Heading, Inches, Point};
+use acw_core::table::Footprint;
 use acw_core::{Resolve, Side};
 use acw_north::combat::{
     AttackGroup, Category, CombatSituation, CombatToss, Screen, Sight, TargetFacts, group_penalty,
@@ -626,17 +627,22 @@ fn north_fir_01_who_fires_musketry_and_north_opt_31() {
         )
         .is_ok()
     );
-    // The arc: 45 degrees either side by default.
+    // The arc: lines 45 degrees outward from the ends of the front edge, by default. A 4" line at the origin
+    // facing north has its front edge from x = -2 to 2 at y = 0.25; at depth y the arc reaches x = 1.75 + y.
+    // A 4" x 0.5" target centred at y = 10.5 spans y 10.25..10.75: the arc there reaches 12.0..12.5.
     let o = Options::default();
-    let at = Point::new(0.0, 0.0);
-    assert!(in_fire_arc(at, Heading::NORTH, Point::new(10.0, 10.0), &o));
-    assert!(!in_fire_arc(at, Heading::NORTH, Point::new(10.0, 9.0), &o));
+    let line = |x: f64, y: f64, h: Heading| {
+        Footprint::new(Point::new(x, y), h, Inches(4.0), Inches(0.5)).unwrap()
+    };
+    let firer = line(0.0, 0.0, Heading::NORTH);
+    assert!(in_fire_arc(&firer, &line(13.5, 10.5, Heading::SOUTH), &o)); // nearest corner x 11.5: inside
+    assert!(!in_fire_arc(&firer, &line(15.0, 10.5, Heading::SOUTH), &o)); // nearest corner x 13.0: outside
+    assert!(!in_fire_arc(&firer, &line(0.0, -10.0, Heading::NORTH), &o)); // behind
     let mut narrow = Options::default();
     narrow.fire_arc_degrees = 30.0;
     assert!(!in_fire_arc(
-        at,
-        Heading::NORTH,
-        Point::new(10.0, 10.0),
+        &firer,
+        &line(13.5, 10.5, Heading::SOUTH),
         &narrow
     ));
     narrow.fire_arc_degrees = 200.0;
@@ -1016,35 +1022,39 @@ fn north_art_03_batteries_combine() {
 
 #[test]
 fn north_art_04_muzzle_arc_and_north_opt_31() {
-    // NORTH-ART-04 / NORTH-OPT-31
+    // NORTH-ART-04 / NORTH-OPT-31: a 1.5" x 2" battery at the origin; its front edge runs x -0.75..0.75 at
+    // y = 1, so at depth y the arc reaches x = y - 0.25. A 1" square target at y 10.5..11.5 meets an arc
+    // reaching 10.25..11.25.
     let o = Options::default();
-    let g = Point::new(0.0, 0.0);
-    assert!(in_artillery_arc(
-        g,
+    let gun = Footprint::new(
+        Point::new(0.0, 0.0),
         Heading::NORTH,
-        Point::new(5.0, 6.0),
-        &o
-    ));
-    assert!(!in_artillery_arc(
-        g,
-        Heading::NORTH,
-        Point::new(6.0, 5.0),
-        &o
-    ));
-    assert!(!in_artillery_arc(
-        g,
+        Inches(1.5),
+        Inches(2.0),
+    )
+    .unwrap();
+    let target = |x: f64| {
+        Footprint::new(
+            Point::new(x, 11.0),
+            Heading::SOUTH,
+            Inches(1.0),
+            Inches(1.0),
+        )
+        .unwrap()
+    };
+    assert!(in_artillery_arc(&gun, &target(10.5), &o)); // near corner x 10.0
+    assert!(!in_artillery_arc(&gun, &target(12.0), &o)); // near corner x 11.5
+    let south = Footprint::new(
+        Point::new(0.0, 0.0),
         Heading::SOUTH,
-        Point::new(5.0, 6.0),
-        &o
-    ));
+        Inches(1.5),
+        Inches(2.0),
+    )
+    .unwrap();
+    assert!(!in_artillery_arc(&south, &target(10.5), &o));
     let mut wide = Options::default();
     wide.artillery_arc_degrees = 60.0;
-    assert!(in_artillery_arc(
-        g,
-        Heading::NORTH,
-        Point::new(6.0, 5.0),
-        &wide
-    ));
+    assert!(in_artillery_arc(&gun, &target(12.0), &wide)); // 60°: the arc reaches 17.2 at y 10.5
 }
 
 #[test]
