@@ -1058,8 +1058,15 @@ impl State {
             }
         }
         let got = self.field.room(&self.battle, id, heading, want, gap);
-        // Less than a millionth of an inch is no move (its direction would be noise).
-        let got = if got.0 < 1e-6 { Inches(0.0) } else { got };
+        // Within a millionth of an inch, no move is no move (its direction would be noise) and the full move is
+        // the full move (the slide's last step can fall short by rounding).
+        let got = if got.0 < 1e-6 {
+            Inches(0.0)
+        } else if got.0 > want.0 - 1e-6 {
+            want
+        } else {
+            got
+        };
         let from = self
             .footprint(id)
             .ok_or(RuleViolation::NotPlaced(id))?
