@@ -1193,3 +1193,21 @@ fn regression_full_move_rounding() {
     );
     assert!(g.is_ok(), "{:?}", g.err().map(|e| e.to_string()));
 }
+
+/// `simulate` gives the same summary on one thread as on two (per-game seeds, records sorted by index).
+#[test]
+fn simulation_does_not_depend_on_threads() {
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            acw_core::game::simulate(&North, &Scenario::default(), 42, 4, bots, |_, _| {}).unwrap()
+        })
+    };
+    let (one, two) = (run(1), run(2));
+    assert_eq!(one, two);
+    assert_eq!(one.games, 4);
+    assert_eq!(one.wins.union + one.wins.confederate + one.draws, 4);
+}
