@@ -229,6 +229,13 @@ fn id(state: &State, name: &str) -> UnitId {
     state.battle().unit_named(name).unwrap().id()
 }
 
+/// The same state with the dice of `seed` (through a save and load, as a user could).
+fn reseeded(state: &State, seed: u64) -> State {
+    let mut v = serde_json::to_value(state).unwrap();
+    v["rng"] = serde_json::to_value(acw_core::GameRng::seed(seed)).unwrap();
+    serde_json::from_value(v).unwrap()
+}
+
 fn to_step(state: &mut State, log: &mut Vec<Event>, step: Step) {
     while state.step() < step {
         let order = if state.step() == Step::Command {
@@ -385,26 +392,41 @@ fn north_fir_01_front_arc_on_the_table() {
 /// NORTH-ART-01 / NORTH-ART-04 / NORTH-MOV-24: a battery fires only into its muzzle arc, and may pivot to it.
 #[test]
 fn north_art_04_gun_arc_and_pivot_on_the_table() {
-    let s = Setup {
-        union: vec![
-            (inf("U1"), Point::new(50.0, 15.0), Heading::NORTH),
-            (inf("U2"), Point::new(60.0, 15.0), Heading::NORTH),
-        ],
-        csa: vec![
-            (
-                UnitSpec::artillery("Gun", Quality::Standard),
-                Point::new(20.0, 30.0),
-                Heading::SOUTH,
-            ),
-            (inf("C1"), Point::new(10.0, 30.0), Heading::SOUTH),
-        ],
-        terrain: vec![],
-        csa_order: BrigadeOrder::Hold,
+    let scenario = || {
+        Setup {
+            union: vec![
+                (inf("U1"), Point::new(50.0, 15.0), Heading::NORTH),
+                (inf("U2"), Point::new(60.0, 15.0), Heading::NORTH),
+            ],
+            csa: vec![
+                (
+                    UnitSpec::artillery("Gun", Quality::Standard),
+                    Point::new(20.0, 30.0),
+                    Heading::SOUTH,
+                ),
+                (inf("C1"), Point::new(10.0, 30.0), Heading::SOUTH),
+            ],
+            terrain: vec![],
+            csa_order: BrigadeOrder::Hold,
+        }
+        .scenario()
     };
-    let mut st = North.setup(&s.scenario(), 1).unwrap();
+    // Facing south, the gun has U1 some 64° off its muzzle line: out of its arc.
+    let mut st = North.setup(&scenario(), 1).unwrap();
     let mut log = Vec::new();
-    to_step(&mut st, &mut log, Step::Units);
     let (gun, u1) = (id(&st, "Gun"), id(&st, "U1"));
+    let mut unturned = st.clone();
+    to_step(&mut unturned, &mut log, Step::Artillery);
+    assert!(
+        !unturned
+            .field()
+            .sight(unturned.battle(), gun, u1, Category::Artillery)
+            .unwrap()
+            .in_arc
+    );
+    assert!(unturned.can_attack(gun, u1, Category::Artillery).is_err());
+    // Pivoted toward it in the units step, it may fire.
+    to_step(&mut st, &mut log, Step::Units);
     let to_target = st
         .footprint(gun)
         .unwrap()
@@ -422,31 +444,6 @@ fn north_art_04_gun_arc_and_pivot_on_the_table() {
         .unwrap();
     to_step(&mut st, &mut log, Step::Artillery);
     assert!(st.can_attack(gun, u1, Category::Artillery).is_ok());
-    // Before pivoting it faced south: U1 lay some 64° off its muzzle line.
-    let s2 = Setup {
-        union: vec![
-            (inf("U1"), Point::new(50.0, 15.0), Heading::NORTH),
-            (inf("U2"), Point::new(60.0, 15.0), Heading::NORTH),
-        ],
-        csa: vec![
-            (
-                UnitSpec::artillery("Gun", Quality::Standard),
-                Point::new(20.0, 30.0),
-                Heading::SOUTH,
-            ),
-            (inf("C1"), Point::new(10.0, 30.0), Heading::SOUTH),
-        ],
-        terrain: vec![],
-        csa_order: BrigadeOrder::Hold,
-    };
-    let mut st = North.setup(&s2.scenario(), 1).unwrap();
-    to_step(&mut st, &mut log, Step::Artillery);
-    assert!(
-        !st.field()
-            .sight(st.battle(), gun, u1, Category::Artillery)
-            .unwrap()
-            .in_arc
-    );
 }
 
 /// NORTH-MEL-03: infantry reaches a charge target within its 5" deployed allowance, edge to edge.
@@ -959,18 +956,15 @@ fn north_cmd_04_withdraw_on_the_table() {
 fn north_cmd_09_rally_by_the_attached_mg() {
     let mut with_mg = 0;
     for seed in 0..80 {
-        let mut st = duel(
+        let st = duel(
             vec![
                 (inf("U1"), Point::new(20.0, 15.0), Heading::NORTH),
                 (inf("U2"), Point::new(40.0, 15.0), Heading::NORTH),
             ],
             vec![],
         );
-        // Reseed the dice: the duel is built with seed 1.
-        let text = serde_json::to_string(&st).unwrap();
-        let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
-        v["rng"] = serde_json::to_value(acw_core::GameRng::seed(seed)).unwrap();
-        st = serde_json::from_value(v).unwrap();
+        // The duel is built with seed 1; give it this seed's dice.
+        let mut st = reseeded(&st, seed);
         let mut log = Vec::new();
         to_step(&mut st, &mut log, Step::Musketry);
         let (c1, c2, u1, u2) = (id(&st, "C1"), id(&st, "C2"), id(&st, "U1"), id(&st, "U2"));
@@ -1076,7 +1070,7 @@ fn north_mov_09_failed_charge_then_ordered_move() {
 fn north_mov_15_withdraw_from_melee_on_the_table() {
     let mut checked = 0;
     for seed in 0..60 {
-        let mut st = duel_at(
+        let st = duel_at(
             28.0,
             vec![
                 (inf("U1"), Point::new(20.0, 23.0), Heading::NORTH),
@@ -1084,10 +1078,7 @@ fn north_mov_15_withdraw_from_melee_on_the_table() {
             ],
             vec![],
         );
-        let text = serde_json::to_string(&st).unwrap();
-        let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
-        v["rng"] = serde_json::to_value(acw_core::GameRng::seed(seed)).unwrap();
-        st = serde_json::from_value(v).unwrap();
+        let mut st = reseeded(&st, seed);
         let mut log = Vec::new();
         to_step(&mut st, &mut log, Step::Units);
         let (c1, u1) = (id(&st, "C1"), id(&st, "U1"));
