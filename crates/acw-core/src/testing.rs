@@ -81,7 +81,7 @@ where
     }
 }
 
-/// Panics unless `a` and `b` are within `eps` of each other, naming `what`.
+/// Panics unless `got` is within 1e-12 of `want` (a probability worked out by hand), naming `what`.
 #[track_caller]
 pub fn assert_prob(what: &str, got: f64, want: f64) {
     assert!(

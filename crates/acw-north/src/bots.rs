@@ -126,7 +126,6 @@ fn common_action(state: &State, u: &Unit, seed: u64) -> Option<Action> {
 fn next_action(
     state: &State,
     side: Side,
-    seed: u64,
     choose: impl Fn(&State, &Unit) -> Option<Action>,
 ) -> Order {
     for u in state.battle().units_in_play(side) {
@@ -140,7 +139,6 @@ fn next_action(
             };
         }
     }
-    let _ = seed;
     Order::EndStep
 }
 
@@ -224,7 +222,7 @@ impl Commander<North> for Attacker {
     fn order(&mut self, _: &North, state: &State, side: Side) -> Order {
         match state.step() {
             Step::Command => self.command(state, side),
-            Step::Units => next_action(state, side, self.seed, |s, u| self.choose(s, u)),
+            Step::Units => next_action(state, side, |s, u| self.choose(s, u)),
             Step::Artillery | Step::Musketry => next_attack(state, side, self.seed),
             Step::Melee => Order::EndStep,
         }
@@ -302,7 +300,7 @@ impl Commander<North> for Holder {
     fn order(&mut self, _: &North, state: &State, side: Side) -> Order {
         match state.step() {
             Step::Command => self.command(state, side),
-            Step::Units => next_action(state, side, self.seed, |s, u| self.choose(s, u)),
+            Step::Units => next_action(state, side, |s, u| self.choose(s, u)),
             Step::Artillery | Step::Musketry => next_attack(state, side, self.seed),
             Step::Melee => Order::EndStep,
         }

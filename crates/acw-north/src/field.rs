@@ -101,6 +101,15 @@ impl Bases {
     }
 }
 
+/// What stops a unit's slide short of the distance it wanted (both may; neither means a friendly unit did).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stop {
+    /// The table edge alone would stop it there.
+    pub edge: bool,
+    /// Enemy units alone would stop it there (it would come within the contact gap of one).
+    pub enemy: bool,
+}
+
 /// Where a unit stands: the centre of its footprint and the way it faces.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -227,7 +236,8 @@ impl Field {
     }
 
     /// How far unit `id` can slide along `heading`, up to `distance`, staying on the table and keeping
-    /// `gap` from every other unit in play (NORTH-MOV-11: no contact without a charge).
+    /// `gap` from every other unit in play (NORTH-MOV-11: no contact without a charge), and what stopped it
+    /// short (`None` when it gets the whole distance).
     pub fn room(
         &self,
         battle: &Battle,
@@ -235,46 +245,36 @@ impl Field {
         heading: Heading,
         distance: Inches,
         gap: Inches,
-    ) -> Inches {
-        let Some(me) = self.footprint(battle, id) else {
-            return Inches(0.0);
+    ) -> (Inches, Option<Stop>) {
+        let (Some(me), Ok(side)) = (self.footprint(battle, id), battle.unit(id).map(Unit::side))
+        else {
+            return (Inches(0.0), None);
         };
-        let others: Vec<Footprint> = self
-            .others(battle, &[id])
-            .into_iter()
-            .map(|(_, f)| f)
-            .collect();
-        self.ground
-            .slide(&me, heading, distance, &others, gap, Inches(0.1))
-    }
-
-    /// Whether the enemy is what stops a slide: sliding with only enemy units in the way stops no later than
-    /// `moved`.
-    pub fn enemy_stops(
-        &self,
-        battle: &Battle,
-        id: UnitId,
-        heading: Heading,
-        distance: Inches,
-        gap: Inches,
-        moved: Inches,
-    ) -> bool {
-        let Some(me) = self.footprint(battle, id) else {
-            return false;
+        let others = self.others(battle, &[id]);
+        let prints: Vec<Footprint> = others.iter().map(|(_, f)| *f).collect();
+        let got = self
+            .ground
+            .slide(&me, heading, distance, &prints, gap, Inches(0.1));
+        if got.0 >= distance.0 - 1e-9 {
+            return (got, None);
+        }
+        // What stops it: sliding with only the edge, or only enemies, in the way stops as soon.
+        let stops_as_soon = |blockers: &[Footprint]| {
+            self.ground
+                .slide(&me, heading, distance, blockers, gap, Inches(0.1))
+                .0
+                <= got.0 + 1e-9
         };
-        let Ok(side) = battle.unit(id).map(Unit::side) else {
-            return false;
-        };
-        let enemies: Vec<Footprint> = self
-            .others(battle, &[id])
-            .into_iter()
+        let enemies: Vec<Footprint> = others
+            .iter()
             .filter(|(o, _)| battle.unit(*o).is_ok_and(|u| u.side() != side))
-            .map(|(_, f)| f)
+            .map(|(_, f)| *f)
             .collect();
-        self.ground
-            .slide(&me, heading, distance, &enemies, gap, Inches(0.1))
-            .0
-            <= moved.0 + 1e-9
+        let stop = Stop {
+            edge: stops_as_soon(&[]),
+            enemy: stops_as_soon(&enemies),
+        };
+        (got, Some(stop))
     }
 
     /// NORTH-MOV-12: where along a straight path from `from` to `to` it crosses each obstacle, in order.
@@ -341,21 +341,10 @@ impl Field {
         heading: Heading,
         distance: Inches,
     ) -> (FallBackRoom, Inches) {
-        let Some(me) = self.footprint(battle, id) else {
-            return (FallBackRoom::Clear, Inches(0.0));
-        };
-        let gap = battle.options().contact_gap;
-        let got = self.room(battle, id, heading, distance, gap);
-        if got.0 >= distance.0 - 1e-9 {
-            return (FallBackRoom::Clear, distance);
-        }
-        let edge_only = self
-            .ground
-            .slide(&me, heading, distance, &[], gap, Inches(0.1));
-        if edge_only.0 <= got.0 + 1e-9 {
-            (FallBackRoom::TableEdge, got)
-        } else {
-            (FallBackRoom::Blocked, got)
+        match self.room(battle, id, heading, distance, battle.options().contact_gap) {
+            (_, None) => (FallBackRoom::Clear, distance),
+            (got, Some(Stop { edge: true, .. })) => (FallBackRoom::TableEdge, got),
+            (got, Some(_)) => (FallBackRoom::Blocked, got),
         }
     }
 

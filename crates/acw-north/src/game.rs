@@ -26,7 +26,7 @@
 use crate::combat::{AttackGroup, AttackReport, Category};
 use crate::command::{OrderChangeReport, OrderTarget};
 use crate::error::{RuleViolation, SetupError};
-use crate::field::{Field, Place};
+use crate::field::{Field, Place, Stop};
 use crate::melee::{ChargeOrder, ChargeReport};
 use crate::morale::{ChoicePolicy, MoraleResponse, RallyPolicy};
 use crate::movement::{ActionReport, MoveDirection, MoveOrder, MoveReport, MoveStop, allowance};
@@ -811,18 +811,13 @@ impl State {
         action: Action,
         log: &mut Vec<Event>,
     ) -> Result<(), RuleViolation> {
-        let tried = |s: &mut State,
-                     what: Tried,
-                     report: ActionReport,
-                     chance: f64,
-                     log: &mut Vec<Event>| {
+        let tried = |what: Tried, report: ActionReport, chance: f64, log: &mut Vec<Event>| {
             log.push(Event::Tried {
                 unit: id,
                 action: what,
                 report,
                 chance,
             });
-            let _ = s;
         };
         match action {
             Action::March {
@@ -837,34 +832,37 @@ impl State {
                 let report = self
                     .battle
                     .attempt_formation_change(id, to, &mut self.rng)?;
-                tried(self, Tried::Formation(to), report, chance, log);
+                tried(Tried::Formation(to), report, chance, log);
             }
             Action::Dismount => {
                 let chance = self.chance(id, false);
                 let report = self.battle.attempt_dismount(id, &mut self.rng)?;
-                tried(self, Tried::Dismount, report, chance, log);
+                tried(Tried::Dismount, report, chance, log);
             }
             Action::Remount => {
                 let chance = self.chance(id, false);
                 let report = self.battle.attempt_remount(id, &mut self.rng)?;
-                tried(self, Tried::Remount, report, chance, log);
+                tried(Tried::Remount, report, chance, log);
             }
             Action::SkirmisherFallBack => {
                 let chance = self.chance(id, false);
                 let contacts = self.battle.unit(id)?.contacts().to_vec();
                 let heading = self.field.fall_back_heading(&self.battle, id, &contacts);
-                let room = self.field.room(
-                    &self.battle,
-                    id,
-                    heading,
-                    crate::tables::SKIRMISH_FALL_BACK,
-                    self.battle.options().contact_gap,
-                );
+                let room = self
+                    .field
+                    .room(
+                        &self.battle,
+                        id,
+                        heading,
+                        crate::tables::SKIRMISH_FALL_BACK,
+                        self.battle.options().contact_gap,
+                    )
+                    .0;
                 let from = self.footprint(id).map(|f| f.centre);
                 let report = self
                     .battle
                     .attempt_skirmisher_fall_back(id, &mut self.rng)?;
-                tried(self, Tried::SkirmisherFallBack, report, chance, log);
+                tried(Tried::SkirmisherFallBack, report, chance, log);
                 if report.success {
                     let facing = self.field.place(id).map_or(heading, |p| p.facing);
                     self.field.shift(id, heading, room, facing);
@@ -877,13 +875,16 @@ impl State {
                 let contacts = u.contacts().to_vec();
                 let full = allowance(u, FireIntent::NoFire, self.battle.options());
                 let heading = self.field.fall_back_heading(&self.battle, id, &contacts);
-                let room = self.field.room(
-                    &self.battle,
-                    id,
-                    heading,
-                    full,
-                    self.battle.options().contact_gap,
-                );
+                let room = self
+                    .field
+                    .room(
+                        &self.battle,
+                        id,
+                        heading,
+                        full,
+                        self.battle.options().contact_gap,
+                    )
+                    .0;
                 let from = self
                     .footprint(id)
                     .map(|f| f.centre)
@@ -897,7 +898,7 @@ impl State {
                 let report =
                     self.battle
                         .attempt_withdraw_from_melee(id, room, obstacles, &mut self.rng)?;
-                tried(self, Tried::WithdrawFromMelee, report, chance, log);
+                tried(Tried::WithdrawFromMelee, report, chance, log);
                 if report.success {
                     let facing = self.field.place(id).map_or(heading, |p| p.facing);
                     self.field.shift(id, heading, room, facing);
@@ -979,7 +980,6 @@ impl State {
                 log.push(Event::GunRemanned { unit: id });
             }
             Action::Stand => {
-                self.battle.unit(id)?;
                 let u = self.battle.unit(id)?;
                 if u.side() != self.phasing() || !u.in_play() {
                     return Err(RuleViolation::NotPhasing {
@@ -1057,41 +1057,29 @@ impl State {
                 self.field.set(id, Place { facing: f, ..place });
             }
         }
-        let got = self.field.room(&self.battle, id, heading, want, gap);
+        let (got, stop) = self.field.room(&self.battle, id, heading, want, gap);
         // Within a millionth of an inch, no move is no move (its direction would be noise) and the full move is
         // the full move (the slide's last step can fall short by rounding).
-        let got = if got.0 < 1e-6 {
-            Inches(0.0)
+        let (got, stop) = if got.0 < 1e-6 {
+            (Inches(0.0), stop)
         } else if got.0 > want.0 - 1e-6 {
-            want
+            (want, None)
         } else {
-            got
+            (got, stop)
         };
         let from = self
             .footprint(id)
             .ok_or(RuleViolation::NotPlaced(id))?
             .centre;
         let to = from.moved(heading, got);
-        let short = got.0 < want.0 - 1e-6;
-        let would_contact = short
-            && self
-                .field
-                .enemy_stops(&self.battle, id, heading, want, gap, got);
-        let stopped_by = if !short {
-            (conform && limit.0 < own.0).then_some(MoveStop::Conform)
-        } else if would_contact {
-            Some(MoveStop::ContactGap)
-        } else {
-            let me = self.footprint(id).ok_or(RuleViolation::NotPlaced(id))?;
-            let edge = self
-                .field
-                .ground
-                .slide(&me, heading, want, &[], gap, Inches(0.1));
-            Some(if edge.0 <= got.0 + 1e-9 {
-                MoveStop::TableEdge
-            } else {
-                MoveStop::ContactGap
-            })
+        let would_contact = stop.is_some_and(|s| s.enemy);
+        let stopped_by = match stop {
+            None => (conform && limit.0 < own.0).then_some(MoveStop::Conform),
+            Some(Stop {
+                enemy: false,
+                edge: true,
+            }) => Some(MoveStop::TableEdge),
+            Some(_) => Some(MoveStop::ContactGap),
         };
         let gain = self.zones.gain_toward_enemy(side, from, to);
         let direction = if gain > 1e-6 {
@@ -1423,7 +1411,7 @@ fn deploy(battle: &Battle, field: &mut Field, zones: &Zones, placed: &[bool]) {
                     continue;
                 }
                 let Ok(u) = battle.unit(id) else { continue };
-                let (w, d) = field.bases.size(u);
+                let (w, _) = field.bases.size(u);
                 let gap = if k == 0 { 3.0 } else { 1.0 };
                 if row_width + gap + w.0 > zones.width.0 - 2.0 && row_width > 0.0 {
                     rows.push(Vec::new());
@@ -1432,7 +1420,7 @@ fn deploy(battle: &Battle, field: &mut Field, zones: &Zones, placed: &[bool]) {
                 let lead = if row_width == 0.0 { 0.0 } else { gap };
                 row_width += lead + w.0;
                 if let Some(r) = rows.last_mut() {
-                    r.push((id, w.0, lead + d.0 * 0.0));
+                    r.push((id, w.0, lead));
                 }
             }
         }
