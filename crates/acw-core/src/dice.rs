@@ -171,6 +171,16 @@ pub trait Dice {
     fn fault(&self) -> Option<&DiceError> {
         None
     }
+
+    /// Says what the dice rolled next are for ("morale toss of 2nd Regiment"), until the next call.
+    ///
+    /// Rules engines announce each roll; a source that asks a person (the game driver's dice thrown at the
+    /// table) shows it, so the player knows which die is wanted and why. Random and scripted sources ignore it,
+    /// and the text is formatted only by a source that reads it, so announcing costs a simulation nothing.
+    #[inline]
+    fn about(&mut self, purpose: fmt::Arguments<'_>) {
+        let _ = purpose;
+    }
 }
 
 /// An unbiased integer in `0..n` from 64-bit words, by Lemire's multiply-and-reject method.

@@ -1,18 +1,27 @@
-//! The game layer every ruleset shares: the [`Ruleset`] and [`Commander`] traits, [`play`] for one game and
-//! [`simulate`] for many.
+//! The game layer every ruleset shares: the [`Ruleset`] and [`Commander`] traits, the [`Game`] driver, [`play`]
+//! for one game and [`simulate`] for many.
 //!
-//! A ruleset owns its state, orders and events; acw-core owns the loop. [`play`] asks the side to order
-//! ([`Ruleset::to_order`]) for an order from its commander, applies it (the ruleset rolls with the state's own
-//! [`crate::GameRng`]), and stops at an [`Outcome`]. [`simulate`] plays many games in parallel, each from a seed
-//! derived from (batch seed, game index), so the summary never depends on the thread count.
+//! A ruleset owns its state, orders, questions and events; acw-core owns the loop. [`Game`] holds a game in
+//! progress and says what it waits for ([`Owed`]): a decision of a named side — the side in its phase, or the
+//! other side answering in the middle of it — or, when played with real dice ([`Dicing::AtTheTable`]), the face
+//! of a die and what it is for. [`play`] and [`resume`] are loops over it that ask [`Commander`]s for the
+//! decisions; [`simulate`] plays many games in parallel, each from a seed derived from (batch seed, game
+//! index), so the summary never depends on the thread count.
+
+mod driver;
+
+pub use driver::{
+    Dicing, Game, HeldOrder, LoadError, Owed, Refusal, Refused, RefusedOf, SavedGame, SavedGameOf,
+    Submitted, Throw, ThrowError, ThrowErrorOf,
+};
 
 use crate::GameRng;
+use crate::dice::Dice;
 use crate::vocab::{BySide, Side};
 use rand::Rng;
 use std::collections::BTreeMap;
 use std::error::Error;
 use std::fmt;
-use std::sync::atomic::{AtomicU64, Ordering};
 use thiserror::Error;
 
 /// Who won, or a draw.
@@ -25,46 +34,114 @@ pub enum GameResult {
     Draw,
 }
 
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub enum EndReason {
+    /// A side had no units left in play.
+    Annihilation,
+    /// An army broke or fled (its morale, or a break point of the rules).
+    ArmyBroken,
+    /// The turn limit was reached; the ruleset decided the result on what was left (losses, ground held).
+    TurnLimit,
+    /// A victory condition of the scenario was met.
+    Scenario,
+}
+
+impl EndReason {
+    /// Whether the game was decided by the rules before the turn limit.
+    #[must_use]
+    pub const fn before_turn_limit(self) -> bool {
+        !matches!(self, EndReason::TurnLimit)
+    }
+}
+
+impl fmt::Display for EndReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            EndReason::Annihilation => "a side has no units left in play",
+            EndReason::ArmyBroken => "an army broke",
+            EndReason::TurnLimit => {
+                "the turn limit was reached and the result decided on what was left"
+            }
+            EndReason::Scenario => "a victory condition of the scenario was met",
+        })
+    }
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameResult::Winner(s) => write!(f, "{s} victory"),
+            GameResult::Draw => f.write_str("draw"),
+        }
+    }
+}
+
 /// How a game ended: the result, why, and on which turn.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Outcome {
     /// Who won, or a draw.
     pub result: GameResult,
-    /// Why the game ended (a victory condition, the turn limit …).
-    pub reason: String,
+    /// Why the game ended.
+    pub reason: EndReason,
     /// The turn on which it ended (the first turn is 1).
     pub turn: u32,
 }
 
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.result {
-            GameResult::Winner(s) => {
-                write!(f, "{s} victory on turn {}: {}", self.turn, self.reason)
-            }
-            GameResult::Draw => write!(f, "draw on turn {}: {}", self.turn, self.reason),
-        }
+        write!(f, "{} on turn {}: {}", self.result, self.turn, self.reason)
+    }
+}
+
+/// Who owes the next decision, and what it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Decision<Q> {
+    /// The side that decides: the side in its phase, or the other side answering (a rally, a choice, an
+    /// allocation of hits).
+    pub side: Side,
+    /// What it is asked, in the ruleset's own terms; its `Display` reads as a question to a player.
+    pub question: Q,
+}
+
+impl<Q: fmt::Display> fmt::Display for Decision<Q> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.side, self.question)
     }
 }
 
 /// A ruleset playable as a whole game.
 ///
-/// The required hooks are few: build a state from a scenario, say who is to order, apply an order, say whether the
-/// game is over, and count losses. An order is one natural decision point of the ruleset (a side's phase, a unit's
-/// activation); the ruleset resolves all chance between decisions and logs every roll as an event.
+/// The required hooks are few: build a state from a scenario, say who owes which decision, apply an order with
+/// dice from a given source, give the state's own generator, say whether the game is over, and count losses.
+/// An order is one natural decision of the ruleset (a side's command step, a unit's action, the defender's
+/// answer to a morale toss); the ruleset resolves all chance between decisions and logs every roll as an event.
 ///
-/// Contract (checked by `testing::conformance`): a refused order returns an error and leaves the state exactly
-/// as it was; the state carries its own generator, so a cloned or saved-and-loaded state continues identically.
+/// Most callers do not use these hooks directly but drive a game through [`Game`], which owns the state and the
+/// log, keeps the dice, and pauses for dice thrown at the table.
+///
+/// Contract (checked by `testing::conformance`):
+/// - a refused order returns an error and leaves the state exactly as it was;
+/// - [`Ruleset::apply_with`] takes every face and card from the source it is given, says what each roll is for
+///   ([`Dice::about`]), and refuses (changing nothing) when that source faulted ([`Dice::fault`]): a face
+///   that was never thrown must not become a result;
+/// - the state carries its own generator ([`Ruleset::rng_mut`]), so a cloned or saved-and-loaded state
+///   continues identically.
 pub trait Ruleset {
     /// Forces, terrain and turn limit of a battle.
     type Scenario;
     /// The whole game in progress, including its generator.
     type State: Clone;
-    /// What the side to order decides.
-    type Order;
+    /// What the side that owes a decision decides.
+    type Order: fmt::Debug;
     /// What happened: the log, for narration, replay and statistics.
     type Event;
+    /// What a side is asked to decide (a command step, a unit's action, a rally after seeing the die …).
+    type Question: fmt::Display + Clone;
     /// Why a scenario cannot be set up.
     type SetupError: Error + Send + Sync + 'static;
     /// Why an order is refused.
@@ -73,17 +150,41 @@ pub trait Ruleset {
     /// The starting state of `scenario`, its dice seeded from `seed`.
     fn setup(&self, scenario: &Self::Scenario, seed: u64) -> Result<Self::State, Self::SetupError>;
 
-    /// The side to give the next order; `None` when the game is over.
-    fn to_order(&self, state: &Self::State) -> Option<Side>;
+    /// Who owes the next decision and what it is; `None` when the game is over.
+    fn owed(&self, state: &Self::State) -> Option<Decision<Self::Question>>;
 
-    /// Applies `order` for the side to order, appending what happened to `log`. A refused order changes neither
-    /// `state` nor `log`.
+    /// The side to give the next order; `None` when the game is over.
+    fn to_order(&self, state: &Self::State) -> Option<Side> {
+        self.owed(state).map(|d| d.side)
+    }
+
+    /// Applies `order` for the side that owes a decision, taking every face and card from `dice` and appending
+    /// what happened to `log`. A refused order, or one whose dice source faulted, changes neither `state` nor
+    /// `log`.
+    fn apply_with(
+        &self,
+        state: &mut Self::State,
+        order: &Self::Order,
+        dice: &mut dyn Dice,
+        log: &mut Vec<Self::Event>,
+    ) -> Result<(), Self::RuleError>;
+
+    /// The game's own generator, carried by the state.
+    fn rng_mut<'s>(&self, state: &'s mut Self::State) -> &'s mut GameRng;
+
+    /// Applies `order` with the state's own generator (see [`Ruleset::apply_with`]). A refused order changes
+    /// nothing, the generator included.
     fn apply(
         &self,
         state: &mut Self::State,
-        order: Self::Order,
+        order: &Self::Order,
         log: &mut Vec<Self::Event>,
-    ) -> Result<(), Self::RuleError>;
+    ) -> Result<(), Self::RuleError> {
+        let mut rng = self.rng_mut(state).clone();
+        self.apply_with(state, order, &mut rng, log)?;
+        *self.rng_mut(state) = rng;
+        Ok(())
+    }
 
     /// How the game ended, once it has.
     fn outcome(&self, state: &Self::State) -> Option<Outcome>;
@@ -93,6 +194,9 @@ pub trait Ruleset {
 }
 
 /// Decides orders for one side: a person through a UI, or a bot.
+///
+/// The side is asked whenever it owes a decision, including decisions in the enemy's phase (a rally after
+/// seeing the morale die); `rules.owed(state)` says what is asked.
 pub trait Commander<R: Ruleset> {
     /// The order for `side` in `state`.
     fn order(&mut self, rules: &R, state: &R::State, side: Side) -> R::Order;
@@ -105,8 +209,8 @@ pub enum PlayError<S: Error + 'static, E: Error + 'static> {
     /// The scenario could not be set up.
     #[error("setup failed: {0}")]
     Setup(#[source] S),
-    /// A commander gave an order the rules refuse.
-    #[error("order {number} of {side} refused: {error}")]
+    /// A commander gave an order that was refused.
+    #[error("order {number} of the {side} side refused: {error}")]
     Refused {
         /// The side whose order was refused.
         side: Side,
@@ -114,7 +218,7 @@ pub enum PlayError<S: Error + 'static, E: Error + 'static> {
         number: u64,
         /// Why.
         #[source]
-        error: E,
+        error: Refusal<E>,
     },
     /// The game reached no outcome within the order limit.
     #[error("no outcome after {0} orders")]
@@ -122,6 +226,9 @@ pub enum PlayError<S: Error + 'static, E: Error + 'static> {
     /// No side was to order, yet the game had no outcome (a ruleset bug).
     #[error("no side to order and no outcome")]
     Stuck,
+    /// The game waits for dice thrown at the table; [`play`] and [`resume`] need seeded dice.
+    #[error("the game waits for dice thrown at the table: {0}")]
+    NeedsDice(Throw),
 }
 
 /// The error type of playing ruleset `R`.
@@ -135,56 +242,67 @@ pub struct Played<R: Ruleset> {
     pub log: Vec<R::Event>,
     /// The final state.
     pub state: R::State,
-    /// How many orders were applied.
+    /// How many orders the game took, from its first (a resumed game counts those before it was saved).
     pub orders: u64,
 }
 
-/// The most orders [`play`] applies before giving up with [`PlayError::TooLong`].
+/// The most orders [`resume`] applies before giving up with [`PlayError::TooLong`].
 pub const MAX_ORDERS: u64 = 1_000_000;
 
 /// Plays one game of `scenario` from `seed` between two commanders, to its outcome.
-pub fn play<R: Ruleset>(
+pub fn play<R>(
     rules: &R,
     scenario: &R::Scenario,
     seed: u64,
     commanders: BySide<&mut dyn Commander<R>>,
-) -> Result<Played<R>, PlayErrorOf<R>> {
-    let state = rules.setup(scenario, seed).map_err(PlayError::Setup)?;
-    resume(rules, state, Vec::new(), commanders)
+) -> Result<Played<R>, PlayErrorOf<R>>
+where
+    R: Ruleset + Clone,
+{
+    let game = Game::new(rules.clone(), scenario, seed).map_err(PlayError::Setup)?;
+    resume(game, commanders)
 }
 
-/// Continues a game from `state` (a loaded save, say) to its outcome, appending to `log`.
-pub fn resume<R: Ruleset>(
-    rules: &R,
-    mut state: R::State,
-    mut log: Vec<R::Event>,
+/// Continues `game` (a loaded save, say) to its outcome, asking each side's commander for every decision it owes.
+pub fn resume<R>(
+    mut game: Game<R>,
     mut commanders: BySide<&mut dyn Commander<R>>,
-) -> Result<Played<R>, PlayErrorOf<R>> {
-    let mut orders = 0u64;
+) -> Result<Played<R>, PlayErrorOf<R>>
+where
+    R: Ruleset,
+{
     loop {
-        if let Some(outcome) = rules.outcome(&state) {
-            return Ok(Played {
-                outcome,
-                log,
-                state,
-                orders,
-            });
-        }
-        let Some(side) = rules.to_order(&state) else {
-            return Err(PlayError::Stuck);
+        let side = match game.owed() {
+            Owed::Over(outcome) => {
+                let orders = game.orders();
+                let (_, state, log) = game.into_parts();
+                return Ok(Played {
+                    outcome,
+                    log,
+                    state,
+                    orders,
+                });
+            }
+            Owed::Decision(d) => d.side,
+            Owed::Throw { throw, .. } => return Err(PlayError::NeedsDice(throw)),
+            Owed::Stuck => return Err(PlayError::Stuck),
         };
-        if orders >= MAX_ORDERS {
-            return Err(PlayError::TooLong(orders));
+        let number = game.orders();
+        if number >= MAX_ORDERS {
+            return Err(PlayError::TooLong(number));
         }
-        let order = commanders[side].order(rules, &state, side);
-        rules
-            .apply(&mut state, order, &mut log)
-            .map_err(|error| PlayError::Refused {
-                side,
-                number: orders,
-                error,
-            })?;
-        orders += 1;
+        let order = commanders[side].order(game.rules(), game.state(), side);
+        match game.submit(side, order) {
+            Ok(Submitted::Applied(_)) => {}
+            Ok(Submitted::Waiting(throw)) => return Err(PlayError::NeedsDice(throw.clone())),
+            Err(refused) => {
+                return Err(PlayError::Refused {
+                    side,
+                    number,
+                    error: refused.reason,
+                });
+            }
+        }
     }
 }
 
@@ -264,6 +382,8 @@ pub struct Summary {
     pub draw_rate: Rate,
     /// How many games ended on each turn.
     pub length: BTreeMap<u32, u64>,
+    /// How many games ended for each reason.
+    pub reasons: BTreeMap<EndReason, u64>,
     /// For each side, how many games ended with each loss count.
     pub losses: BySide<BTreeMap<u32, u64>>,
     /// Every game, in index order.
@@ -278,6 +398,7 @@ impl Summary {
         let mut wins = BySide::new(0u64, 0u64);
         let mut draws = 0;
         let mut length = BTreeMap::new();
+        let mut reasons = BTreeMap::new();
         let mut losses = BySide::new(BTreeMap::new(), BTreeMap::new());
         for r in &records {
             match r.outcome.result {
@@ -285,6 +406,7 @@ impl Summary {
                 GameResult::Draw => draws += 1,
             }
             *length.entry(r.outcome.turn).or_insert(0) += 1;
+            *reasons.entry(r.outcome.reason).or_insert(0) += 1;
             for side in Side::both() {
                 *losses[side].entry(r.losses[side]).or_insert(0) += 1;
             }
@@ -296,9 +418,22 @@ impl Summary {
             win_rate: wins.map(|_, w| Rate::wilson(w, games)),
             draw_rate: Rate::wilson(draws, games),
             length,
+            reasons,
             losses,
             records,
         }
+    }
+
+    /// The share of games the rules decided before the turn limit, with its interval.
+    #[must_use]
+    pub fn decided_before_turn_limit(&self) -> Rate {
+        let early: u64 = self
+            .reasons
+            .iter()
+            .filter(|(r, _)| r.before_turn_limit())
+            .map(|(_, n)| n)
+            .sum();
+        Rate::wilson(early, self.games)
     }
 
     /// Mean game length in turns.
@@ -336,6 +471,11 @@ impl fmt::Display for Summary {
             )?;
         }
         writeln!(f, "  draws: {} = {}", self.draws, self.draw_rate)?;
+        writeln!(
+            f,
+            "  decided before the turn limit: {}",
+            self.decided_before_turn_limit()
+        )?;
         write!(f, "  mean length {:.2} turns", self.mean_length())
     }
 }
@@ -358,11 +498,12 @@ pub fn game_seed(seed: u64, index: u64) -> u64 {
     GameRng::for_game(seed, index).next_u64()
 }
 
-/// Plays `games` games of `scenario` in parallel and summarises them.
+/// Plays `games` games of `scenario` in parallel and summarises them (feature `parallel`).
 ///
 /// Game `i` is set up from [`game_seed`]`(seed, i)`, and `commanders(side, game seed)` makes its commanders, so
 /// every game and the summary are the same whatever the thread count. `progress(done, total)` is called after
 /// each game, from whichever thread played it.
+#[cfg(feature = "parallel")]
 pub fn simulate<R, F, P>(
     rules: &R,
     scenario: &R::Scenario,
@@ -372,14 +513,48 @@ pub fn simulate<R, F, P>(
     progress: P,
 ) -> Result<Summary, SimError<R::SetupError, R::RuleError>>
 where
-    R: Ruleset + Sync,
+    R: Ruleset + Clone + Sync,
     R::Scenario: Sync,
     F: Fn(Side, u64) -> Box<dyn Commander<R>> + Sync,
     P: Fn(u64, u64) + Sync,
 {
+    simulate_with(rules, scenario, seed, games, commanders, |_| (), progress)
+        .map(|measured| measured.summary)
+}
+
+/// A batch of games with a measure of the caller's own taken from each.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Measured<M> {
+    /// Outcomes and losses.
+    pub summary: Summary,
+    /// The caller's measure of each game, in index order.
+    pub measures: Vec<M>,
+}
+
+/// As [`simulate`], also taking `measure(played game)` of every game (say, the turn a unit broke, or how many
+/// charges went home), returned in index order (feature `parallel`).
+#[cfg(feature = "parallel")]
+pub fn simulate_with<R, F, M, T, P>(
+    rules: &R,
+    scenario: &R::Scenario,
+    seed: u64,
+    games: u64,
+    commanders: F,
+    measure: M,
+    progress: P,
+) -> Result<Measured<T>, SimError<R::SetupError, R::RuleError>>
+where
+    R: Ruleset + Clone + Sync,
+    R::Scenario: Sync,
+    F: Fn(Side, u64) -> Box<dyn Commander<R>> + Sync,
+    M: Fn(&Played<R>) -> T + Sync,
+    T: Send,
+    P: Fn(u64, u64) + Sync,
+{
     use rayon::prelude::*;
+    use std::sync::atomic::{AtomicU64, Ordering};
     let done = AtomicU64::new(0);
-    let records: Result<Vec<GameRecord>, _> = (0..games)
+    let results: Result<Vec<(GameRecord, T)>, _> = (0..games)
         .into_par_iter()
         .map(|index| {
             let seed = game_seed(seed, index);
@@ -393,14 +568,20 @@ where
             )
             .map_err(|error| SimError { index, seed, error })?;
             progress(done.fetch_add(1, Ordering::Relaxed) + 1, games);
-            Ok(GameRecord {
+            let record = GameRecord {
                 index,
                 losses: rules.losses(&played.state),
                 outcome: played.outcome,
-            })
+            };
+            Ok((record, measure(&played)))
         })
         .collect();
-    Ok(Summary::from_records(records?))
+    // `collect` on an indexed parallel iterator keeps index order, so the measures line up with the records.
+    let (records, measures): (Vec<GameRecord>, Vec<T>) = results?.into_iter().unzip();
+    Ok(Measured {
+        summary: Summary::from_records(records),
+        measures,
+    })
 }
 
 #[cfg(test)]

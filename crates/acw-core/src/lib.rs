@@ -9,9 +9,14 @@
 //! - [`Resolve`]: the shape of every random procedure — a fast `roll` and exact `odds`;
 //! - [`GameRng`]: the value-stable seeded generator a game carries;
 //! - [`measure`]: inches, centimetres, grid areas, points, headings, arcs;
-//! - [`table`]: the table, terrain shapes, unit footprints, line of sight, obstacles and cover (on `geo`);
+//! - `table` (feature `table`): the table, terrain shapes, unit footprints, line of sight, obstacles and cover
+//!   (on `geo`);
 //! - [`vocab`]: sides, arms, formations, strength;
-//! - [`game`]: the [`Ruleset`] and [`Commander`] traits, [`play`] one game, [`simulate`] many in parallel.
+//! - [`game`]: the [`Ruleset`] and [`Commander`] traits, the [`Game`] driver (who owes what; dice thrown at the
+//!   table), [`play`] one game, and `simulate` many in parallel (feature `parallel`).
+//!
+//! Features: `serde`, `table` (geometry on `geo`), `parallel` (`simulate` on `rayon`), `testing`. None is on by
+//! default, so a dice-only user builds neither geometry nor threads.
 //!
 //! ```
 //! use acw_core::dice::DiceExpr;
@@ -37,13 +42,18 @@ pub mod measure;
 pub mod odds;
 mod resolve;
 mod rng;
+#[cfg(feature = "table")]
 pub mod table;
 #[cfg(feature = "testing")]
 pub mod testing;
 pub mod vocab;
 
 pub use dice::{Dice, Die};
-pub use game::{Commander, GameResult, Outcome, Ruleset, play, simulate};
+pub use game::{
+    Commander, Decision, Dicing, EndReason, Game, GameResult, Outcome, Owed, Ruleset, play,
+};
+#[cfg(feature = "parallel")]
+pub use game::{simulate, simulate_with};
 pub use odds::Dist;
 pub use resolve::Resolve;
 pub use rng::GameRng;

@@ -93,7 +93,11 @@ pub fn assert_prob(what: &str, got: f64, want: f64) {
 /// The suite every [`crate::game::Ruleset`] must pass, and golden playthroughs (feature `testing` with `serde`).
 #[cfg(feature = "serde")]
 pub mod conformance {
-    use crate::game::{Commander, Ruleset, play, resume};
+    use crate::dice::Scripted;
+    use crate::game::{
+        Commander, Dicing, Game, Owed, Ruleset, SavedGameOf, Submitted, Throw, ThrowError, play,
+        resume,
+    };
     use crate::vocab::{BySide, Side};
     use serde::Serialize;
     use serde::de::DeserializeOwned;
@@ -103,7 +107,7 @@ pub mod conformance {
     /// Makes a side's commander for a game seed.
     pub type MakeCommander<'a, R> = &'a dyn Fn(Side, u64) -> Box<dyn Commander<R>>;
 
-    /// Lists orders the rules must refuse in a state, for the side to order.
+    /// Lists orders the rules must refuse in a state, for the side that owes the decision.
     pub type RefusedOrders<'a, R> =
         &'a dyn Fn(&<R as Ruleset>::State, Side) -> Vec<<R as Ruleset>::Order>;
 
@@ -121,16 +125,23 @@ pub mod conformance {
 
     /// Runs the conformance suite, returning every failure found:
     ///
-    /// 1. each seeded game plays to an outcome;
-    /// 2. the same seed gives the same log;
-    /// 3. a state saved (JSON) and loaded at several points resumes exactly as the original continues;
-    /// 4. every refused order returns an error and changes neither state nor log;
-    /// 5. the invariants hold after every order.
+    /// 1. each seeded game plays to an outcome, and the same seed gives the same log;
+    /// 2. stepping through the game with the [`Game`] driver gives the same log as [`play`];
+    /// 3. every refused order comes back unchanged with its reason, and changes neither state nor log; so does an
+    ///    order given by the side that does not owe the decision;
+    /// 4. the game saved (JSON) and loaded at several points — among them points where the side owing the
+    ///    decision changes, such as a pause for the defender — continues exactly as the original;
+    /// 5. the invariants hold after every order;
+    /// 6. the same game played at the table ([`Dicing::AtTheTable`]), every face given one at a time, gives the
+    ///    same log; a face the wanted die cannot show, a face when none is wanted and a card when a face is
+    ///    wanted are refused and change nothing; a game saved while an order waits for a face loads and waits for
+    ///    the same face.
     pub fn run<R>(rules: &R, scenario: &R::Scenario, suite: &Suite<'_, R>) -> Result<(), String>
     where
-        R: Ruleset,
+        R: Ruleset + Clone,
         R::State: Serialize + DeserializeOwned + PartialEq + Debug,
-        R::Event: Serialize + PartialEq + Debug,
+        R::Event: Serialize + DeserializeOwned + PartialEq + Debug + Clone,
+        R::Order: Serialize + DeserializeOwned + PartialEq + Debug + Clone,
     {
         let mut failures = Vec::new();
         for &seed in suite.seeds {
@@ -145,6 +156,16 @@ pub mod conformance {
         }
     }
 
+    fn fresh<R: Ruleset>(
+        suite: &Suite<'_, R>,
+        seed: u64,
+    ) -> (Box<dyn Commander<R>>, Box<dyn Commander<R>>) {
+        (
+            (suite.commanders)(Side::Union, seed),
+            (suite.commanders)(Side::Confederate, seed),
+        )
+    }
+
     fn one_seed<R>(
         rules: &R,
         scenario: &R::Scenario,
@@ -152,21 +173,16 @@ pub mod conformance {
         seed: u64,
     ) -> Result<(), String>
     where
-        R: Ruleset,
+        R: Ruleset + Clone,
         R::State: Serialize + DeserializeOwned + PartialEq + Debug,
-        R::Event: Serialize + PartialEq + Debug,
+        R::Event: Serialize + DeserializeOwned + PartialEq + Debug + Clone,
+        R::Order: Serialize + DeserializeOwned + PartialEq + Debug + Clone,
     {
-        let fresh = || {
-            (
-                (suite.commanders)(Side::Union, seed),
-                (suite.commanders)(Side::Confederate, seed),
-            )
-        };
-        // 1 and 2: plays to an outcome, twice, identically.
-        let (mut u, mut c) = fresh();
+        // 1: plays to an outcome, twice, identically.
+        let (mut u, mut c) = fresh(suite, seed);
         let first = play(rules, scenario, seed, BySide::new(u.as_mut(), c.as_mut()))
             .map_err(|e| e.to_string())?;
-        let (mut u, mut c) = fresh();
+        let (mut u, mut c) = fresh(suite, seed);
         let second = play(rules, scenario, seed, BySide::new(u.as_mut(), c.as_mut()))
             .map_err(|e| e.to_string())?;
         if first.log != second.log || first.outcome != second.outcome {
@@ -175,72 +191,252 @@ pub mod conformance {
         if first.log.is_empty() {
             return Err("a whole game logged no events".into());
         }
-        // 3, 4, 5: step through, checking refusals and invariants, saving at a few points.
+        // 2 to 5: step through with the driver, recording the dice of every order.
         let total = first.orders.max(1);
         let save_points = [0, total / 3, (2 * total) / 3, total.saturating_sub(1)];
-        let mut state = rules.setup(scenario, seed).map_err(|e| e.to_string())?;
-        let mut log = Vec::new();
-        let (mut u, mut c) = fresh();
+        let mut game = Game::new(rules.clone(), scenario, seed).map_err(|e| e.to_string())?;
+        let (mut u, mut c) = fresh(suite, seed);
         let mut commanders = BySide::new(u.as_mut(), c.as_mut());
-        let mut n = 0u64;
-        while rules.outcome(&state).is_none() {
-            (suite.invariants)(&state).map_err(|e| format!("after order {n}: {e}"))?;
-            let Some(side) = rules.to_order(&state) else {
-                return Err("no side to order and no outcome".into());
+        let mut dice: Vec<Vec<Scripted>> = Vec::new();
+        let mut last_side = None;
+        let mut switches_saved = 0;
+        loop {
+            let n = game.orders();
+            (suite.invariants)(game.state()).map_err(|e| format!("after order {n}: {e}"))?;
+            let side = match game.owed() {
+                Owed::Over(_) => break,
+                Owed::Decision(d) => d.side,
+                other => return Err(format!("order {n}: the seeded game owes {other}")),
             };
-            for bad in (suite.refused_orders)(&state, side) {
-                let before = state.clone();
-                let before_log = log.len();
-                if rules.apply(&mut state, bad, &mut log).is_ok() {
-                    return Err(format!(
-                        "order {n}: an order that must be refused was accepted"
-                    ));
-                }
-                if state != before || log.len() != before_log {
-                    return Err(format!("order {n}: a refused order changed the game"));
-                }
+            for bad in (suite.refused_orders)(game.state(), side) {
+                refuse(&mut game, side, bad, n)?;
             }
-            if save_points.contains(&n) {
-                check_save_load(rules, &state, seed, suite)?;
+            let order = commanders[side].order(game.rules(), game.state(), side);
+            // The same order from the side that does not owe the decision.
+            refuse(&mut game, side.enemy(), order.clone(), n)?;
+            let switched = last_side.is_some_and(|s| s != side);
+            if save_points.contains(&n) || (switched && switches_saved < 4) {
+                switches_saved += usize::from(switched);
+                check_save_load(&game, suite, seed)?;
             }
-            let order = commanders[side].order(rules, &state, side);
-            rules
-                .apply(&mut state, order, &mut log)
+            last_side = Some(side);
+            let used = game
+                .submit_recorded(side, order)
                 .map_err(|e| format!("order {n} refused: {e}"))?;
-            n += 1;
+            dice.push(used);
         }
-        (suite.invariants)(&state).map_err(|e| format!("at the end: {e}"))?;
-        if log != first.log {
+        (suite.invariants)(game.state()).map_err(|e| format!("at the end: {e}"))?;
+        if game.log() != first.log.as_slice() {
             return Err("stepping through gave a different log from play".into());
+        }
+        // 6: the same game at the table.
+        at_the_table(rules, scenario, suite, seed, &dice, &first.log)
+    }
+
+    /// Checks that `order` from `side` is refused, comes back unchanged, and changes nothing.
+    fn refuse<R>(game: &mut Game<R>, side: Side, order: R::Order, n: u64) -> Result<(), String>
+    where
+        R: Ruleset,
+        R::State: PartialEq,
+        R::Order: PartialEq + Debug + Clone,
+    {
+        let before = game.state().clone();
+        let before_log = game.log().len();
+        if game.check(side, &order).is_ok() {
+            return Err(format!(
+                "order {n}: check accepts an order that must be refused: {order:?}"
+            ));
+        }
+        match game.submit(side, order.clone()) {
+            Ok(_) => {
+                return Err(format!(
+                    "order {n}: an order that must be refused was accepted: {order:?}"
+                ));
+            }
+            Err(refused) => {
+                if refused.order != order {
+                    return Err(format!("order {n}: a refused order came back changed"));
+                }
+                if refused.reason.to_string().is_empty() {
+                    return Err(format!("order {n}: a refusal gave no reason"));
+                }
+            }
+        }
+        if game.state() != &before || game.log().len() != before_log {
+            return Err(format!("order {n}: a refused order changed the game"));
         }
         Ok(())
     }
 
-    fn check_save_load<R>(
+    fn reload<R>(game: &Game<R>) -> Result<Game<R>, String>
+    where
+        R: Ruleset + Clone,
+        R::State: Serialize + DeserializeOwned,
+        R::Event: Serialize + DeserializeOwned + Clone,
+        R::Order: Serialize + DeserializeOwned + Clone + Debug,
+    {
+        let saved = serde_json::to_string(&game.to_saved()).map_err(|e| format!("save: {e}"))?;
+        let loaded: SavedGameOf<R> =
+            serde_json::from_str(&saved).map_err(|e| format!("load: {e}"))?;
+        Game::from_saved(game.rules().clone(), loaded).map_err(|e| format!("load: {e}"))
+    }
+
+    fn check_save_load<R>(game: &Game<R>, suite: &Suite<'_, R>, seed: u64) -> Result<(), String>
+    where
+        R: Ruleset + Clone,
+        R::State: Serialize + DeserializeOwned + PartialEq + Debug,
+        R::Event: Serialize + DeserializeOwned + PartialEq + Debug + Clone,
+        R::Order: Serialize + DeserializeOwned + PartialEq + Debug + Clone,
+    {
+        let loaded = reload(game)?;
+        if loaded.state() != game.state() || loaded.log() != game.log() {
+            return Err("a saved and loaded game differs from the original".into());
+        }
+        let run = |g: Game<R>| {
+            let (mut u, mut c) = fresh(suite, seed);
+            resume(g, BySide::new(u.as_mut(), c.as_mut()))
+        };
+        let a = run(game.clone()).map_err(|e| e.to_string())?;
+        let b = run(loaded).map_err(|e| e.to_string())?;
+        if a.log != b.log || a.outcome != b.outcome || a.orders != b.orders {
+            return Err("a loaded game continued differently from the original".into());
+        }
+        Ok(())
+    }
+
+    fn at_the_table<R>(
         rules: &R,
-        state: &R::State,
-        seed: u64,
+        scenario: &R::Scenario,
         suite: &Suite<'_, R>,
+        seed: u64,
+        dice: &[Vec<Scripted>],
+        want: &[R::Event],
     ) -> Result<(), String>
     where
-        R: Ruleset,
+        R: Ruleset + Clone,
         R::State: Serialize + DeserializeOwned + PartialEq + Debug,
-        R::Event: Serialize + PartialEq + Debug,
+        R::Event: Serialize + DeserializeOwned + PartialEq + Debug + Clone,
+        R::Order: Serialize + DeserializeOwned + PartialEq + Debug + Clone,
     {
-        let saved = serde_json::to_string(state).map_err(|e| format!("save: {e}"))?;
-        let loaded: R::State = serde_json::from_str(&saved).map_err(|e| format!("load: {e}"))?;
-        if &loaded != state {
-            return Err("a saved and loaded state differs from the original".into());
+        let mut game = Game::new(rules.clone(), scenario, seed)
+            .map_err(|e| e.to_string())?
+            .with_dicing(Dicing::AtTheTable);
+        let (mut u, mut c) = fresh(suite, seed);
+        let mut commanders = BySide::new(u.as_mut(), c.as_mut());
+        let mut saved_waiting = false;
+        for (n, faces) in dice.iter().enumerate() {
+            let side = match game.owed() {
+                Owed::Decision(d) => d.side,
+                other => return Err(format!("at the table, order {n}: the game owes {other}")),
+            };
+            if !matches!(game.throw(1), Err(ThrowError::NotWanted)) {
+                return Err(format!(
+                    "at the table, order {n}: a face no die wanted was taken"
+                ));
+            }
+            let order = commanders[side].order(game.rules(), game.state(), side);
+            let mut waiting = match game.submit(side, order) {
+                Ok(Submitted::Applied(_)) => None,
+                Ok(Submitted::Waiting(t)) => Some(t.clone()),
+                Err(e) => return Err(format!("at the table, order {n} refused: {e}")),
+            };
+            let mut given = faces.iter().filter(|f| !matches!(f, Scripted::Index(_)));
+            while let Some(throw) = waiting.take() {
+                let Some(&next) = given.next() else {
+                    return Err(format!(
+                        "at the table, order {n} wants more dice than the seeded game used: {throw}"
+                    ));
+                };
+                let before = game.state().clone();
+                let before_log = game.log().len();
+                impossible(&mut game, &throw, n)?;
+                if !saved_waiting {
+                    saved_waiting = true;
+                    let loaded = reload(&game)?;
+                    if loaded.owed().to_string() != game.owed().to_string() {
+                        return Err(format!(
+                            "at the table, order {n}: a game saved while waiting for {throw} waits for something else when loaded"
+                        ));
+                    }
+                }
+                let result = match next {
+                    Scripted::Face(f) => game.throw(f),
+                    Scripted::Card(c) => game.draw(c),
+                    Scripted::Index(_) => Err(ThrowError::NotWanted),
+                };
+                let next_throw = match result {
+                    Ok(Submitted::Applied(_)) => None,
+                    Ok(Submitted::Waiting(t)) => Some(t.clone()),
+                    Err(e) => return Err(format!("at the table, order {n}: {e}")),
+                };
+                if next_throw.is_some()
+                    && (game.state() != &before || game.log().len() != before_log)
+                {
+                    return Err(format!(
+                        "at the table, order {n}: a face short of the last one committed something"
+                    ));
+                }
+                waiting = next_throw;
+            }
+            if given.next().is_some() {
+                return Err(format!(
+                    "at the table, order {n} used fewer dice than the seeded game"
+                ));
+            }
         }
-        let run = |s: R::State| {
-            let mut u = (suite.commanders)(Side::Union, seed);
-            let mut c = (suite.commanders)(Side::Confederate, seed);
-            resume(rules, s, Vec::new(), BySide::new(u.as_mut(), c.as_mut()))
+        if !matches!(game.owed(), Owed::Over(_)) {
+            return Err("at the table, the game did not end where the seeded game did".into());
+        }
+        if game.log() != want {
+            let at = game
+                .log()
+                .iter()
+                .zip(want)
+                .position(|(a, b)| a != b)
+                .unwrap_or(want.len().min(game.log().len()));
+            return Err(format!(
+                "the game at the table logged differently from the seeded game, from event {at}"
+            ));
+        }
+        Ok(())
+    }
+
+    /// Gives a face the wanted die cannot show (or the wrong kind of thing) and checks that nothing changes.
+    fn impossible<R>(game: &mut Game<R>, throw: &Throw, n: usize) -> Result<(), String>
+    where
+        R: Ruleset,
+        R::State: PartialEq,
+        R::Order: Debug,
+    {
+        let before = game.state().clone();
+        let before_log = game.log().len();
+        let refused = match throw {
+            Throw::Face { die, .. } => {
+                matches!(
+                    game.throw(die.sides().saturating_add(1)),
+                    Err(ThrowError::Impossible { .. })
+                ) && matches!(game.throw(0), Err(ThrowError::Impossible { .. }))
+                    && matches!(
+                        game.draw(crate::cards::Card::Joker(crate::cards::Colour::Red)),
+                        Err(ThrowError::WrongKind { .. })
+                    )
+            }
+            Throw::Card { .. } => matches!(game.throw(1), Err(ThrowError::WrongKind { .. })),
         };
-        let a = run(state.clone()).map_err(|e| e.to_string())?;
-        let b = run(loaded).map_err(|e| e.to_string())?;
-        if a.log != b.log || a.outcome != b.outcome {
-            return Err("a loaded game continued differently from the original".into());
+        if !refused {
+            return Err(format!(
+                "at the table, order {n}: an impossible answer to {throw} was not refused"
+            ));
+        }
+        if game.state() != &before || game.log().len() != before_log {
+            return Err(format!(
+                "at the table, order {n}: an impossible face changed the game"
+            ));
+        }
+        if !matches!(game.owed(), Owed::Throw { throw: t, .. } if &t == throw) {
+            return Err(format!(
+                "at the table, order {n}: after an impossible face the game no longer wants {throw}"
+            ));
         }
         Ok(())
     }
@@ -255,7 +451,7 @@ pub mod conformance {
         path: &Path,
     ) -> Result<(), String>
     where
-        R: Ruleset,
+        R: Ruleset + Clone,
         R::Event: Serialize,
     {
         let mut u = commanders(Side::Union, seed);

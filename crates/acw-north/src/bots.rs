@@ -6,7 +6,8 @@
 
 use crate::combat::Category;
 use crate::command::OrderTarget;
-use crate::game::{Action, CommandAction, North, Order, State};
+use crate::game::{Action, CommandAction, North, Order, Question, State};
+use crate::morale::RallyPolicy;
 use crate::sequence::Step;
 use crate::state::{Unit, UnitId};
 use crate::tables::{Formation, Order as BrigadeOrder, Troop};
@@ -122,6 +123,33 @@ fn common_action(state: &State, u: &Unit, seed: u64) -> Option<Action> {
     None
 }
 
+/// The answer to a morale question owed by `side` (a unit of its hit in the enemy's phase), from the side's
+/// standing [`crate::game::Reactions`]: a general tries to rally when the reactions allow it (and, under
+/// `IfWouldNotRally`, only while the toss would not already rally); on 3–4 the reactions' choice.
+pub fn reactions_answer(state: &State, side: Side) -> Option<Order> {
+    let reactions = state.reactions(side);
+    match state.question() {
+        Question::Rally {
+            total, generals, ..
+        } => {
+            let wanted = reactions.rally
+                && (reactions.rally_policy == RallyPolicy::Always || total.is_none_or(|t| t >= 3));
+            Some(match generals.first() {
+                Some(&general) if wanted => Order::Rally { general },
+                _ => Order::NoRally,
+            })
+        }
+        Question::Choice { unit, .. } => {
+            let removes = state
+                .battle()
+                .unit(unit)
+                .is_ok_and(|u| u.next_loss_removes(state.battle().options()));
+            Some(Order::Choose(reactions.choice.choose(removes)))
+        }
+        _ => None,
+    }
+}
+
 /// The first unit of `side` (by id) the bot wants to order, and its action.
 fn next_action(
     state: &State,
@@ -220,6 +248,9 @@ impl Attacker {
 
 impl Commander<North> for Attacker {
     fn order(&mut self, _: &North, state: &State, side: Side) -> Order {
+        if let Some(answer) = reactions_answer(state, side) {
+            return answer;
+        }
         match state.step() {
             Step::Command => self.command(state, side),
             Step::Units => next_action(state, side, |s, u| self.choose(s, u)),
@@ -298,6 +329,9 @@ impl Holder {
 
 impl Commander<North> for Holder {
     fn order(&mut self, _: &North, state: &State, side: Side) -> Order {
+        if let Some(answer) = reactions_answer(state, side) {
+            return answer;
+        }
         match state.step() {
             Step::Command => self.command(state, side),
             Step::Units => next_action(state, side, |s, u| self.choose(s, u)),

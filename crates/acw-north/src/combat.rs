@@ -4,7 +4,7 @@
 //! NORTH-SEQ-04 to NORTH-SEQ-08).
 
 use crate::error::{AttackRefusal, RuleViolation};
-use crate::morale::{MoraleReport, MoraleResponse};
+use crate::morale::{FallBackFacts, MoraleReport, MoraleResponse, fault_check};
 use crate::options::{
     CavalryAttackModifier, CavalryAttackScope, DismountedMove, FirstRoundScope,
     GroupModifierPolicy, MountedTargetUnderFire, Options, SkirmishScreen,
@@ -25,6 +25,7 @@ use acw_core::{Arm, Dist, Resolve};
     Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, strum::EnumIter, strum::Display,
 )]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[strum(serialize_all = "lowercase")]
 pub enum Category {
     /// Artillery fire along line of sight.
     Artillery,
@@ -612,14 +613,41 @@ impl Battle {
 
     /// NORTH-SEQ-04 to NORTH-SEQ-08 / NORTH-CBT-02 / NORTH-MOR-01: resolves one group's attack: checks the
     /// step, the phasing side, every attacker and the morale response; makes the one combat toss; marks the
-    /// attackers as having attacked this phase; and on a hit resolves the target's morale check at once.
-    /// A refusal changes nothing.
+    /// attackers as having attacked this phase; and on a hit resolves the target's morale check at once with
+    /// the owner's standing decisions in `response`. A refusal changes nothing, and so does a dice source that
+    /// could not give a face.
     pub fn attack<D: Dice + ?Sized>(
         &mut self,
         group: &AttackGroup,
         sights: &[Sight],
         target_in_cover: bool,
         response: &MoraleResponse,
+        dice: &mut D,
+    ) -> Result<AttackReport, RuleViolation> {
+        self.check_response(group.target, group.category, target_in_cover, response)?;
+        let facts = FallBackFacts {
+            room: response.room,
+            obstacles: response.fall_back_obstacles,
+            generals_follow: response.generals_follow,
+        };
+        let mut next = self.clone();
+        let mut report = next.open_attack(group, sights, target_in_cover, facts, dice)?;
+        if next.morale.is_some() {
+            report.morale = Some(next.answer_morale(group.target, response, dice)?);
+        }
+        fault_check(dice)?;
+        *self = next;
+        Ok(report)
+    }
+
+    /// The attack up to the target's decisions: the checks, the combat toss and, on a hit, the morale toss
+    /// (the check then waits for its owner, see [`Battle::morale_step`], unless no decision is left to make).
+    pub(crate) fn open_attack<D: Dice + ?Sized>(
+        &mut self,
+        group: &AttackGroup,
+        sights: &[Sight],
+        target_in_cover: bool,
+        fall_back: FallBackFacts,
         dice: &mut D,
     ) -> Result<AttackReport, RuleViolation> {
         let phasing = self.clock.phasing();
@@ -644,8 +672,14 @@ impl Battle {
         } else {
             None
         };
-        self.check_response(group.target, group.category, target_in_cover, response)?;
         let toss = situation.toss(&self.options);
+        if !toss.automatic {
+            dice.about(format_args!(
+                "{} combat toss against {}",
+                group.category,
+                self.unit(group.target)?.name()
+            ));
+        }
         let face = (!toss.automatic).then(|| Die::D6.roll(dice));
         let hit = face.is_none_or(|f| toss.hits(f));
         if let Some(i) = declared_at {
@@ -668,7 +702,7 @@ impl Battle {
         }
         let morale = if hit {
             let cover = target_in_cover || situation.target.screened;
-            Some(self.resolve_morale(group.target, group.category, cover, response, dice)?)
+            self.open_morale(group.target, group.category, cover, fall_back, dice)?
         } else {
             None
         };

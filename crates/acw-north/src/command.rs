@@ -219,6 +219,19 @@ impl Battle {
         order: Order,
         dice: &mut D,
     ) -> Result<OrderChangeReport, RuleViolation> {
+        let mut next = self.clone();
+        let out = next.attempt_order_change_inner(brigade, order, dice)?;
+        crate::morale::fault_check(dice)?;
+        *self = next;
+        Ok(out)
+    }
+
+    pub(crate) fn attempt_order_change_inner<D: Dice + ?Sized>(
+        &mut self,
+        brigade: BrigadeId,
+        order: Order,
+        dice: &mut D,
+    ) -> Result<OrderChangeReport, RuleViolation> {
         let b = self.brigade(brigade)?;
         self.require_phase(b.side, Step::Command)?;
         if b.leaderless {
@@ -230,6 +243,10 @@ impl Battle {
         if b.order == order {
             return Err(RuleViolation::OrderUnchanged(order));
         }
+        dice.about(format_args!(
+            "order change toss of {} (to {order})",
+            b.name()
+        ));
         let face = Die::D6.roll(dice);
         let changed = face >= ORDER_CHANGE_MIN;
         let b = self.brigade_mut(brigade)?;
@@ -252,6 +269,19 @@ impl Battle {
         order: Order,
         dice: &mut D,
     ) -> Result<OrderChangeReport, RuleViolation> {
+        let mut next = self.clone();
+        let out = next.attempt_unit_order_change_inner(unit, order, dice)?;
+        crate::morale::fault_check(dice)?;
+        *self = next;
+        Ok(out)
+    }
+
+    pub(crate) fn attempt_unit_order_change_inner<D: Dice + ?Sized>(
+        &mut self,
+        unit: UnitId,
+        order: Order,
+        dice: &mut D,
+    ) -> Result<OrderChangeReport, RuleViolation> {
         let u = self.live_unit(unit)?;
         self.require_phase(u.side, Step::Command)?;
         let b = self.brigade(u.brigade)?;
@@ -267,6 +297,10 @@ impl Battle {
         if self.order_of(unit)? == order {
             return Err(RuleViolation::OrderUnchanged(order));
         }
+        dice.about(format_args!(
+            "order change toss of {} (to {order})",
+            u.name()
+        ));
         let face = Die::D6.roll(dice);
         let changed = face >= ORDER_CHANGE_MIN;
         let u = self.unit_mut(unit)?;
@@ -289,6 +323,18 @@ impl Battle {
         unit: UnitId,
         dice: &mut D,
     ) -> Result<Order, RuleViolation> {
+        let mut next = self.clone();
+        let out = next.leaderless_order_check_inner(unit, dice)?;
+        crate::morale::fault_check(dice)?;
+        *self = next;
+        Ok(out)
+    }
+
+    pub(crate) fn leaderless_order_check_inner<D: Dice + ?Sized>(
+        &mut self,
+        unit: UnitId,
+        dice: &mut D,
+    ) -> Result<Order, RuleViolation> {
         let u = self.live_unit(unit)?;
         self.require_phase(u.side, Step::Command)?;
         let b = self.brigade(u.brigade)?;
@@ -302,6 +348,7 @@ impl Battle {
             return Err(RuleViolation::AlreadyActed(unit));
         }
         let current = self.order_of(unit)?;
+        dice.about(format_args!("leaderless order check of {}", u.name()));
         let new = OrderCheck { current }.roll(dice);
         let u = self.unit_mut(unit)?;
         u.phase.order_toss_used = true;
@@ -408,6 +455,18 @@ impl Battle {
 
     /// NORTH-CMD-11: rolls and applies the brigade order check a lost MG left owing.
     pub fn roll_order_check<D: Dice + ?Sized>(
+        &mut self,
+        brigade: BrigadeId,
+        dice: &mut D,
+    ) -> Result<Order, RuleViolation> {
+        let mut next = self.clone();
+        let new = next.roll_order_check_inner(brigade, dice)?;
+        crate::morale::fault_check(dice)?;
+        *self = next;
+        Ok(new)
+    }
+
+    pub(crate) fn roll_order_check_inner<D: Dice + ?Sized>(
         &mut self,
         brigade: BrigadeId,
         dice: &mut D,

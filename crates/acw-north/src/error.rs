@@ -206,7 +206,7 @@ pub enum RuleViolation {
     #[error("the game is over")]
     GameOver,
     /// NORTH-SEQ-05: only the phasing side acts and attacks.
-    #[error("it is the {phasing} phase, not the {side} phase")]
+    #[error("the {side} side cannot act in the {phasing} phase")]
     NotPhasing {
         /// The side that tried to act.
         side: Side,
@@ -397,4 +397,16 @@ pub enum RuleViolation {
     /// The unit has no place on the table.
     #[error("unit {0} is not on the table")]
     NotPlaced(UnitId),
+    /// NORTH-MOV-03: the units step cannot end while a unit owes its ordered move.
+    #[error("unit {0} still owes its ordered move")]
+    MoveOwed(UnitId),
+    /// NORTH-MOR-01: a morale check waits for its owner's decision; nothing else happens until it is made.
+    #[error("a morale check waits for its owner's decision first")]
+    MoralePending,
+    /// No morale check waits for that decision.
+    #[error("no morale check waits for that decision")]
+    NoMoraleDecision,
+    /// The dice source could not give a face the action needs (ran out, or a face the die cannot show).
+    #[error("the dice could not be read: {0}")]
+    Dice(acw_core::dice::DiceError),
 }

@@ -28,15 +28,19 @@ use crate::command::{OrderChangeReport, OrderTarget};
 use crate::error::{RuleViolation, SetupError};
 use crate::field::{Field, Place, Stop};
 use crate::melee::{ChargeOrder, ChargeReport};
-use crate::morale::{ChoicePolicy, MoraleResponse, RallyPolicy};
+use crate::morale::{
+    Choice, ChoicePolicy, FallBackFacts, MoraleProgress, MoraleReport, MoraleStep, RallyPolicy,
+    fault_check,
+};
 use crate::movement::{ActionReport, MoveDirection, MoveOrder, MoveReport, MoveStop, allowance};
 use crate::options::LeaderlessOrders;
 use crate::sequence::Step;
 use crate::setup::{Scenario, Table as Zones, mg_position};
 use crate::state::{Battle, BrigadeId, GeneralId, GunState, Unit, UnitId};
 use crate::tables::{FireIntent, Formation, Order as BrigadeOrder, Troop, accomplishment_sixths};
-use crate::victory::{EndReason, GameEnd, StandardEnd};
-use acw_core::game::{GameResult, Outcome, Ruleset};
+use crate::victory::{GameEnd, StandardEnd};
+use acw_core::dice::Dice;
+use acw_core::game::{Decision, Outcome, Ruleset};
 use acw_core::measure::{Heading, Inches, Point};
 use acw_core::table::{Footprint, Table as Ground};
 use acw_core::{BySide, GameRng, Side};
@@ -173,8 +177,79 @@ pub enum Order {
     },
     /// Ends the current step (see the module docs for what ending the units and melee steps does).
     EndStep,
-    /// The ordering side's standing answers to morale checks.
+    /// The standing answers of the side giving it (the engine reads `generals_follow`; bots answer the
+    /// morale questions from the rest).
     SetReactions(Reactions),
+    /// The owner of a unit checking morale: this general tries to rally it (NORTH-CMD-09).
+    Rally {
+        /// The general.
+        general: GeneralId,
+    },
+    /// The owner of a unit checking morale: no (further) rally attempt (NORTH-MOR-02).
+    NoRally,
+    /// The owner of a unit that tossed 3–4 on morale: lose a stand or fall back (NORTH-MOR-05).
+    Choose(Choice),
+}
+
+/// What a side is asked to decide.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Question {
+    /// The command step: orders, order changes, generals' moves, all in one order.
+    Command,
+    /// The units step: one unit's action, or the end of the step.
+    UnitAction,
+    /// A combat step: one attack, or the end of the step.
+    Attack(Category),
+    /// A unit hit in the enemy's phase checks morale: may a general try to rally it (having seen the toss)?
+    Rally {
+        /// The unit checking.
+        unit: UnitId,
+        /// Its name.
+        name: String,
+        /// The morale toss, if thrown yet (rallies are declared before it under NORTH-OPT-15).
+        face: Option<u16>,
+        /// The modified toss so far.
+        total: Option<i16>,
+        /// The generals who may try.
+        generals: Vec<GeneralId>,
+    },
+    /// A unit tossed 3–4 on morale: lose a stand or fall back?
+    Choice {
+        /// The unit.
+        unit: UnitId,
+        /// Its name.
+        name: String,
+    },
+}
+
+impl std::fmt::Display for Question {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Question::Command => f.write_str(
+                "the command step: set orders, try order changes and move generals, in one order",
+            ),
+            Question::UnitAction => {
+                f.write_str("the units step: a unit's move or action, or end the step")
+            }
+            Question::Attack(c) => write!(f, "the {c} step: an attack, or end the step"),
+            Question::Rally {
+                name, face, total, ..
+            } => match (face, total) {
+                (Some(face), Some(total)) => write!(
+                    f,
+                    "{name} tossed {face} for morale ({total} with modifiers): does a general try to rally it?"
+                ),
+                _ => write!(
+                    f,
+                    "{name} must check morale: does a general try to rally it before the toss?"
+                ),
+            },
+            Question::Choice { name, .. } => write!(
+                f,
+                "{name} tossed 3–4 for morale: does it lose a stand or fall back?"
+            ),
+        }
+    }
 }
 
 /// What kind of accomplishment-toss action a unit tried.
@@ -314,7 +389,14 @@ pub enum Event {
         /// The capturing unit.
         by: UnitId,
     },
-    /// An attack: the combat toss with its modifiers, and the morale check it caused.
+    /// A morale check's end: the toss, the rallies tried, the owner's choice and what it did to the unit.
+    Morale {
+        /// The unit that checked.
+        unit: UnitId,
+        /// The check from start to finish.
+        report: MoraleReport,
+    },
+    /// An attack: the combat toss with its modifiers (its morale check follows as [`Event::Morale`]).
     Attack {
         /// The category.
         category: Category,
@@ -362,9 +444,23 @@ pub struct State {
     zones: Zones,
     general_points: Vec<Point>,
     reactions: BySide<Reactions>,
-    stood: Vec<bool>,
     end: Option<GameEnd>,
+    /// An attack whose target's owner is deciding (its fall-back is measured already).
+    pending: Option<PendingAttack>,
+    /// The obligatory melee of the phase's end, interrupted by a morale decision, goes on after it.
+    melee_owed: bool,
     rng: GameRng,
+}
+
+/// An attack waiting for the morale decisions of its target's owner: what the game layer needs to finish it.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+struct PendingAttack {
+    target: UnitId,
+    heading: Heading,
+    room_distance: Inches,
+    from: Point,
+    was_manned: bool,
 }
 
 #[cfg_attr(feature = "serde", derive(serde::Deserialize))]
@@ -375,8 +471,11 @@ struct StateData {
     zones: Zones,
     general_points: Vec<Point>,
     reactions: BySide<Reactions>,
-    stood: Vec<bool>,
     end: Option<GameEnd>,
+    #[cfg_attr(feature = "serde", serde(default))]
+    pending: Option<PendingAttack>,
+    #[cfg_attr(feature = "serde", serde(default))]
+    melee_owed: bool,
     rng: GameRng,
 }
 
@@ -384,23 +483,31 @@ impl TryFrom<StateData> for State {
     type Error = SetupError;
     fn try_from(d: StateData) -> Result<State, SetupError> {
         let n = d.battle.units().len();
-        if d.field.places.len() != n || d.field.guns.len() != n || d.stood.len() != n {
+        if d.field.places.len() != n || d.field.guns.len() != n {
             return Err(SetupError::Inconsistent(
-                "a place, gun and stand mark per unit".into(),
+                "a place and a gun mark per unit".into(),
             ));
         }
         if d.general_points.len() != d.battle.generals().len() {
             return Err(SetupError::Inconsistent("a position per general".into()));
         }
         d.field.bases.validate()?;
+        if d.pending.is_some() != d.battle.morale_in_progress().is_some()
+            || d.pending.as_ref().map(|p| p.target) != d.battle.morale_in_progress().map(|m| m.unit)
+        {
+            return Err(SetupError::Inconsistent(
+                "an attack waits for a morale decision exactly when the battle holds one".into(),
+            ));
+        }
         Ok(State {
             battle: d.battle,
             field: d.field,
             zones: d.zones,
             general_points: d.general_points,
             reactions: d.reactions,
-            stood: d.stood,
             end: d.end,
+            pending: d.pending,
+            melee_owed: d.melee_owed,
             rng: d.rng,
         })
     }
@@ -476,12 +583,13 @@ impl State {
         }
         let mut state = State {
             general_points: vec![Point::new(0.0, 0.0); battle.generals().len()],
-            stood: vec![false; n],
             battle,
             field,
             zones,
             reactions: BySide::new(Reactions::default(), Reactions::default()),
             end: None,
+            pending: None,
+            melee_owed: false,
             rng: GameRng::seed(seed),
         };
         state.refresh_generals();
@@ -530,7 +638,7 @@ impl State {
 
     /// Whether unit `id` chose to stand this phase.
     pub fn stood(&self, id: UnitId) -> bool {
-        self.stood.get(usize::from(id.0)).copied().unwrap_or(false)
+        self.battle.unit(id).is_ok_and(|u| u.phase().excused)
     }
 
     /// The footprint of unit `id` now.
@@ -629,18 +737,9 @@ impl State {
         })
     }
 
-    /// Whether unit `id` may stand this phase: under Hold, in contact, or with nowhere it may move.
+    /// Whether unit `id` may stand this phase: under Hold, in contact, or with no move allowed.
     pub fn may_stand(&self, id: UnitId) -> Result<(), RuleViolation> {
-        let u = self.battle.unit(id)?;
-        if u.has_acted() || self.stood(id) {
-            return Err(RuleViolation::AlreadyActed(id));
-        }
-        let order = self.battle.order_of(id)?;
-        let free = allowance(u, FireIntent::NoFire, self.battle.options()).0 > 0.0;
-        if order.is_movement_order() && free && !u.in_contact() {
-            return Err(RuleViolation::MustMove(id));
-        }
-        Ok(())
+        self.battle.check_stand(id)
     }
 
     /// The heading of the ordered move straight toward (Advance) or away from (Withdraw) the enemy's base
@@ -686,23 +785,79 @@ impl State {
         }
     }
 
-    fn apply_order(&mut self, order: Order, log: &mut Vec<Event>) -> Result<(), RuleViolation> {
+    /// The side that owes the next decision: the owner of a unit checking morale, else the phasing side.
+    pub fn side_to_decide(&self) -> Side {
+        self.battle
+            .morale_in_progress()
+            .and_then(|m| self.battle.unit(m.unit).ok())
+            .map_or_else(|| self.phasing(), Unit::side)
+    }
+
+    /// What the side to decide is asked (see [`Question`]).
+    pub fn question(&self) -> Question {
+        if let Some(m) = self.battle.morale_in_progress() {
+            let name = self
+                .battle
+                .unit(m.unit)
+                .map_or_else(|_| m.unit.to_string(), |u| u.name().to_string());
+            return match self.battle.morale_step() {
+                Some(MoraleStep::Choice) => Question::Choice { unit: m.unit, name },
+                _ => Question::Rally {
+                    unit: m.unit,
+                    name,
+                    face: m.face,
+                    total: m.total(),
+                    generals: self.battle.rally_candidates(),
+                },
+            };
+        }
+        match self.step() {
+            Step::Command => Question::Command,
+            Step::Units => Question::UnitAction,
+            Step::Artillery => Question::Attack(Category::Artillery),
+            Step::Musketry => Question::Attack(Category::Musketry),
+            Step::Melee => Question::Attack(Category::Melee),
+        }
+    }
+
+    fn apply_order(
+        &mut self,
+        order: &Order,
+        dice: &mut dyn Dice,
+        log: &mut Vec<Event>,
+    ) -> Result<(), RuleViolation> {
         if self.end.is_some() || self.battle.is_over() {
             return Err(RuleViolation::GameOver);
         }
         let step = self.step();
         match order {
             Order::SetReactions(r) => {
-                let side = self.phasing();
-                self.reactions[side] = r;
-                log.push(Event::ReactionsSet { side, reactions: r });
+                let side = self.side_to_decide();
+                self.reactions[side] = *r;
+                log.push(Event::ReactionsSet {
+                    side,
+                    reactions: *r,
+                });
             }
+            Order::Rally { general } => {
+                let progress = self.battle.rally_inner(*general, dice)?;
+                self.after_morale(progress, dice, log)?;
+            }
+            Order::NoRally => {
+                let progress = self.battle.end_rallies_inner(dice)?;
+                self.after_morale(progress, dice, log)?;
+            }
+            Order::Choose(choice) => {
+                let report = self.battle.choose_inner(*choice, dice)?;
+                self.after_morale(MoraleProgress::Done(report), dice, log)?;
+            }
+            _ if self.pending.is_some() => return Err(RuleViolation::MoralePending),
             Order::Command(actions) => {
                 if step != Step::Command {
                     return Err(RuleViolation::NotThisStep { step });
                 }
                 for a in actions {
-                    self.command(a, log)?;
+                    self.command(a.clone(), dice, log)?;
                 }
                 self.next_step(log)?;
             }
@@ -710,7 +865,7 @@ impl State {
                 if step != Step::Units {
                     return Err(RuleViolation::NotThisStep { step });
                 }
-                self.act(unit, action, log)?;
+                self.act(*unit, *action, dice, log)?;
             }
             Order::Attack { target, attackers } => {
                 let category = match step {
@@ -719,9 +874,9 @@ impl State {
                     Step::Melee => Category::Melee,
                     _ => return Err(RuleViolation::NotThisStep { step }),
                 };
-                self.attack(category, target, attackers, log)?;
+                self.attack(category, *target, attackers.clone(), dice, log)?;
             }
-            Order::EndStep => self.end_step(log)?,
+            Order::EndStep => self.end_step(dice, log)?,
         }
         let ids: Vec<UnitId> = self
             .battle
@@ -746,6 +901,7 @@ impl State {
     fn command(
         &mut self,
         action: CommandAction,
+        dice: &mut dyn Dice,
         log: &mut Vec<Event>,
     ) -> Result<(), RuleViolation> {
         let side = self.phasing();
@@ -757,7 +913,7 @@ impl State {
             CommandAction::MajorGeneral { brigade, order } => {
                 let report = self
                     .battle
-                    .attempt_order_change(brigade, order, &mut self.rng)?;
+                    .attempt_order_change_inner(brigade, order, dice)?;
                 log.push(Event::OrderToss {
                     target: OrderTarget::Brigade(brigade),
                     wanted: order,
@@ -767,7 +923,7 @@ impl State {
             CommandAction::Leaderless { unit, order } => {
                 let report = self
                     .battle
-                    .attempt_unit_order_change(unit, order, &mut self.rng)?;
+                    .attempt_unit_order_change_inner(unit, order, dice)?;
                 log.push(Event::OrderToss {
                     target: OrderTarget::Unit(unit),
                     wanted: order,
@@ -809,6 +965,7 @@ impl State {
         &mut self,
         id: UnitId,
         action: Action,
+        dice: &mut dyn Dice,
         log: &mut Vec<Event>,
     ) -> Result<(), RuleViolation> {
         let tried = |what: Tried, report: ActionReport, chance: f64, log: &mut Vec<Event>| {
@@ -826,22 +983,20 @@ impl State {
                 fire,
                 conform,
                 face,
-            } => self.march(id, heading, distance, fire, conform, face, false, log)?,
+            } => self.march(id, heading, distance, fire, conform, face, false, dice, log)?,
             Action::Formation(to) => {
                 let chance = self.chance(id, false);
-                let report = self
-                    .battle
-                    .attempt_formation_change(id, to, &mut self.rng)?;
+                let report = self.battle.attempt_formation_change_inner(id, to, dice)?;
                 tried(Tried::Formation(to), report, chance, log);
             }
             Action::Dismount => {
                 let chance = self.chance(id, false);
-                let report = self.battle.attempt_dismount(id, &mut self.rng)?;
+                let report = self.battle.attempt_dismount_inner(id, dice)?;
                 tried(Tried::Dismount, report, chance, log);
             }
             Action::Remount => {
                 let chance = self.chance(id, false);
-                let report = self.battle.attempt_remount(id, &mut self.rng)?;
+                let report = self.battle.attempt_remount_inner(id, dice)?;
                 tried(Tried::Remount, report, chance, log);
             }
             Action::SkirmisherFallBack => {
@@ -859,9 +1014,7 @@ impl State {
                     )
                     .0;
                 let from = self.footprint(id).map(|f| f.centre);
-                let report = self
-                    .battle
-                    .attempt_skirmisher_fall_back(id, &mut self.rng)?;
+                let report = self.battle.attempt_skirmisher_fall_back_inner(id, dice)?;
                 tried(Tried::SkirmisherFallBack, report, chance, log);
                 if report.success {
                     let facing = self.field.place(id).map_or(heading, |p| p.facing);
@@ -895,9 +1048,9 @@ impl State {
                         .len(),
                 )
                 .unwrap_or(u8::MAX);
-                let report =
-                    self.battle
-                        .attempt_withdraw_from_melee(id, room, obstacles, &mut self.rng)?;
+                let report = self
+                    .battle
+                    .attempt_withdraw_from_melee_inner(id, room, obstacles, dice)?;
                 tried(Tried::WithdrawFromMelee, report, chance, log);
                 if report.success {
                     let facing = self.field.place(id).map_or(heading, |p| p.facing);
@@ -918,9 +1071,7 @@ impl State {
             Action::Charge { target } => {
                 let order = self.can_charge(id, target)?;
                 let chance = self.chance(id, order.target_in_cover);
-                let report = self
-                    .battle
-                    .attempt_charge(id, target, order, &mut self.rng)?;
+                let report = self.battle.attempt_charge_inner(id, target, order, dice)?;
                 if report.contact
                     && let (Some(me), Some(them)) = (self.footprint(id), self.footprint(target))
                 {
@@ -980,17 +1131,7 @@ impl State {
                 log.push(Event::GunRemanned { unit: id });
             }
             Action::Stand => {
-                let u = self.battle.unit(id)?;
-                if u.side() != self.phasing() || !u.in_play() {
-                    return Err(RuleViolation::NotPhasing {
-                        side: u.side(),
-                        phasing: self.phasing(),
-                    });
-                }
-                self.may_stand(id)?;
-                if let Some(s) = self.stood.get_mut(usize::from(id.0)) {
-                    *s = true;
-                }
+                self.battle.stand(id)?;
                 log.push(Event::Stood { unit: id });
             }
         }
@@ -1009,6 +1150,7 @@ impl State {
         conform: bool,
         face: Option<Heading>,
         by_engine: bool,
+        dice: &mut dyn Dice,
         log: &mut Vec<Event>,
     ) -> Result<(), RuleViolation> {
         let u = self.battle.unit(id)?;
@@ -1098,7 +1240,7 @@ impl State {
             stopped_by,
             would_contact,
         };
-        let report = self.battle.move_unit(id, &order, &mut self.rng)?;
+        let report = self.battle.move_unit_inner(id, &order, dice)?;
         let facing = face
             .or_else(|| self.field.place(id).map(|p| p.facing))
             .unwrap_or(heading);
@@ -1150,6 +1292,7 @@ impl State {
         category: Category,
         target: UnitId,
         attackers: Vec<UnitId>,
+        dice: &mut dyn Dice,
         log: &mut Vec<Event>,
     ) -> Result<(), RuleViolation> {
         let mut sights = Vec::with_capacity(attackers.len());
@@ -1166,7 +1309,6 @@ impl State {
                 .all(|&a| self.field.in_cover(&self.battle, target, a));
         let t = self.battle.unit(target)?;
         let defender = t.side();
-        let reactions = self.reactions[defender];
         let fall = if t.troop() == Troop::MountedCavalry {
             Inches(15.0)
         } else {
@@ -1182,23 +1324,15 @@ impl State {
             .footprint(target)
             .ok_or(RuleViolation::NotPlaced(target))?
             .centre;
-        let rally_by = if reactions.rally {
-            self.rallying_generals(target)
-        } else {
-            Vec::new()
-        };
-        let response = MoraleResponse {
-            rally_by,
-            policy: reactions.rally_policy,
-            choice: reactions.choice,
+        let facts = FallBackFacts {
             room,
-            generals_follow: reactions.generals_follow,
-            fall_back_obstacles: u8::try_from(
+            obstacles: u8::try_from(
                 self.field
                     .obstacles_on(from, from.moved(heading, room_distance))
                     .len(),
             )
             .unwrap_or(u8::MAX),
+            generals_follow: self.reactions[defender].generals_follow,
         };
         let group = AttackGroup {
             category,
@@ -1206,10 +1340,11 @@ impl State {
             attackers: attackers.clone(),
         };
         let was_manned = matches!(self.battle.unit(target)?.gun(), Some(GunState::Manned));
-        let report = self
+        let mut report = self
             .battle
-            .attack(&group, &sights, cover, &response, &mut self.rng)?;
-        let effect = report.morale.as_ref().map(|m| m.effect);
+            .open_attack(&group, &sights, cover, facts, dice)?;
+        let finished = report.morale.take();
+        let hit = report.hit;
         log.push(Event::Attack {
             category,
             target,
@@ -1217,58 +1352,75 @@ impl State {
             cover,
             report,
         });
-        let abandoned = matches!(
-            self.battle.unit(target)?.gun(),
-            Some(GunState::Abandoned { .. })
-        );
-        if was_manned && abandoned {
-            if let Some(g) = self.field.guns.get_mut(usize::from(target.0)) {
-                *g = Some(from);
-            }
-            log.push(Event::GunAbandoned {
-                unit: target,
-                at: from,
+        if hit {
+            self.pending = Some(PendingAttack {
+                target,
+                heading,
+                room_distance,
+                from,
+                was_manned,
             });
         }
-        if let Some(e) = effect
-            && let Some(d) = e.fell_back
-            && !e.removed
-            && !e.left_table
-        {
-            let go = Inches(d.0.min(room_distance.0));
-            let facing = self.field.place(target).map_or(heading, |p| p.facing);
-            self.field.shift(target, heading, go, facing);
-            log.push(Event::FellBack {
-                unit: target,
-                from,
-                to: from.moved(heading, go),
-            });
+        if let Some(morale) = finished {
+            self.finish_attack(morale, log);
         }
         Ok(())
     }
 
-    /// NORTH-CMD-08 / NORTH-CMD-09 / NORTH-CMD-14: the generals who may try to rally `unit`: its brigade's MG
-    /// if he is with it, else the Army Commander if he is (both under NORTH-OPT-17).
-    fn rallying_generals(&self, unit: UnitId) -> Vec<GeneralId> {
-        let mut out: Vec<GeneralId> = Vec::new();
-        let Ok(u) = self.battle.unit(unit) else {
-            return out;
-        };
-        let mg = self
-            .battle
-            .brigade(u.brigade())
-            .ok()
-            .map(|b| b.major_general());
-        let ac = self.battle.army_commander(u.side());
-        for g in mg.into_iter().chain([ac]) {
-            if self.battle.check_rally(g, unit).is_ok() {
-                out.push(g);
-                if !self.battle.options().multiple_rally_attempts {
-                    break;
-                }
+    /// A decision on a morale check was made: if the check is over, the attack is finished on the table (gun
+    /// left, fall-back made), and an obligatory melee it interrupted goes on.
+    fn after_morale(
+        &mut self,
+        progress: MoraleProgress,
+        dice: &mut dyn Dice,
+        log: &mut Vec<Event>,
+    ) -> Result<(), RuleViolation> {
+        if let MoraleProgress::Done(report) = progress {
+            self.finish_attack(report, log);
+            if self.melee_owed {
+                self.continue_melee(dice, log)?;
             }
         }
-        out
+        Ok(())
+    }
+
+    /// NORTH-MOR-07 / NORTH-ART-06: the morale check is over: its event, the gun left behind, the fall-back
+    /// made on the table.
+    fn finish_attack(&mut self, morale: MoraleReport, log: &mut Vec<Event>) {
+        let Some(p) = self.pending.take() else {
+            return;
+        };
+        let effect = morale.effect;
+        log.push(Event::Morale {
+            unit: p.target,
+            report: morale,
+        });
+        let abandoned = matches!(
+            self.battle.unit(p.target).map(Unit::gun),
+            Ok(Some(GunState::Abandoned { .. }))
+        );
+        if p.was_manned && abandoned {
+            if let Some(g) = self.field.guns.get_mut(usize::from(p.target.0)) {
+                *g = Some(p.from);
+            }
+            log.push(Event::GunAbandoned {
+                unit: p.target,
+                at: p.from,
+            });
+        }
+        if let Some(d) = effect.fell_back
+            && !effect.removed
+            && !effect.left_table
+        {
+            let go = Inches(d.0.min(p.room_distance.0));
+            let facing = self.field.place(p.target).map_or(p.heading, |pl| pl.facing);
+            self.field.shift(p.target, p.heading, go, facing);
+            log.push(Event::FellBack {
+                unit: p.target,
+                from: p.from,
+                to: p.from.moved(p.heading, go),
+            });
+        }
     }
 
     fn log_fall_back(&self, id: UnitId, from: Option<Point>, log: &mut Vec<Event>) {
@@ -1277,59 +1429,68 @@ impl State {
         }
     }
 
-    fn end_step(&mut self, log: &mut Vec<Event>) -> Result<(), RuleViolation> {
+    fn end_step(&mut self, dice: &mut dyn Dice, log: &mut Vec<Event>) -> Result<(), RuleViolation> {
         match self.step() {
             Step::Command | Step::Artillery | Step::Musketry => self.next_step(log),
             Step::Units => {
-                self.ordered_moves(log);
+                self.ordered_moves(dice, log)?;
                 self.next_step(log)
             }
-            Step::Melee => {
-                self.obligatory_melee(log)?;
-                self.end_phase(log)
-            }
+            Step::Melee => self.continue_melee(dice, log),
         }
     }
 
     /// NORTH-MOV-03 / NORTH-MOV-09: every unit of the phasing side that still owes its ordered move makes it,
     /// straight toward (Advance) or away from (Withdraw) the enemy's base edge.
-    fn ordered_moves(&mut self, log: &mut Vec<Event>) {
-        let side = self.phasing();
-        let ids: Vec<UnitId> = self.battle.units_in_play(side).map(Unit::id).collect();
-        for id in ids {
-            let Ok(u) = self.battle.unit(id) else {
-                continue;
-            };
-            if u.in_contact() || self.stood(id) {
-                continue;
-            }
-            let owes = match (u.phase().activity, u.phase().after_failure) {
-                (None, _) => true,
-                (Some(_), Some(a)) => {
-                    a != crate::state::AfterFailure::Stay && !u.phase().moved_after_failure
-                }
-                _ => false,
-            };
+    fn ordered_moves(
+        &mut self,
+        dice: &mut dyn Dice,
+        log: &mut Vec<Event>,
+    ) -> Result<(), RuleViolation> {
+        for id in self.battle.owed_moves() {
             let Some(heading) = self.ordered_heading(id) else {
                 continue;
             };
-            if !owes || allowance(u, FireIntent::NoFire, self.battle.options()).0 <= 0.0 {
-                continue;
-            }
             let before = log.len();
-            if let Err(e) = self.march(id, heading, None, false, false, None, true, log) {
-                log.truncate(before);
-                log.push(Event::CouldNotMove {
-                    unit: id,
-                    reason: e.to_string(),
-                });
+            match self.march(id, heading, None, false, false, None, true, dice, log) {
+                Ok(()) => {}
+                Err(RuleViolation::Dice(e)) => return Err(RuleViolation::Dice(e)),
+                Err(e) => {
+                    log.truncate(before);
+                    log.push(Event::CouldNotMove {
+                        unit: id,
+                        reason: e.to_string(),
+                    });
+                    self.battle.excuse_move(id)?;
+                }
             }
+        }
+        Ok(())
+    }
+
+    /// NORTH-MEL-06: the obligatory melee, then the end of the phase; paused (and taken up again) when an
+    /// attack waits for the defender's morale decisions.
+    fn continue_melee(
+        &mut self,
+        dice: &mut dyn Dice,
+        log: &mut Vec<Event>,
+    ) -> Result<(), RuleViolation> {
+        self.melee_owed = false;
+        if self.obligatory_melee(dice, log)? {
+            self.end_phase(dice, log)
+        } else {
+            self.melee_owed = true;
+            Ok(())
         }
     }
 
     /// NORTH-MEL-06: every phasing unit still in contact attacks an enemy it touches, together with the other
-    /// phasing units touching that enemy.
-    fn obligatory_melee(&mut self, log: &mut Vec<Event>) -> Result<(), RuleViolation> {
+    /// phasing units touching that enemy. Returns false when an attack waits for the defender's decision.
+    fn obligatory_melee(
+        &mut self,
+        dice: &mut dyn Dice,
+        log: &mut Vec<Event>,
+    ) -> Result<bool, RuleViolation> {
         let side = self.phasing();
         loop {
             let mut next: Option<(UnitId, Vec<UnitId>)> = None;
@@ -1356,22 +1517,28 @@ impl State {
             }
             match next {
                 Some((target, attackers)) => {
-                    self.attack(Category::Melee, target, attackers, log)?
+                    self.attack(Category::Melee, target, attackers, dice, log)?;
+                    if self.pending.is_some() {
+                        return Ok(false);
+                    }
                 }
-                None => return Ok(()),
+                None => return Ok(true),
             }
         }
     }
 
     /// NORTH-VIC-02: the end of a player-phase: the end condition, then the next phase.
-    fn end_phase(&mut self, log: &mut Vec<Event>) -> Result<(), RuleViolation> {
+    fn end_phase(
+        &mut self,
+        dice: &mut dyn Dice,
+        log: &mut Vec<Event>,
+    ) -> Result<(), RuleViolation> {
         let turn = self.battle.clock().turn();
         if let Some(end) = self.battle.end_phase(&StandardEnd)? {
             self.end = Some(end);
             log.push(Event::GameEnded { end, turn });
             return Ok(());
         }
-        self.stood.iter_mut().for_each(|s| *s = false);
         log.push(Event::PhaseBegan {
             turn: self.battle.clock().turn(),
             side: self.phasing(),
@@ -1389,7 +1556,7 @@ impl State {
                 .map(Unit::id)
                 .collect();
             for unit in ids {
-                let order = self.battle.leaderless_order_check(unit, &mut self.rng)?;
+                let order = self.battle.leaderless_order_check_inner(unit, dice)?;
                 log.push(Event::LeaderlessCheck { unit, order });
             }
         }
@@ -1482,6 +1649,7 @@ impl Ruleset for North {
     type State = State;
     type Order = Order;
     type Event = Event;
+    type Question = Question;
     type SetupError = SetupError;
     type RuleError = RuleViolation;
 
@@ -1489,40 +1657,43 @@ impl Ruleset for North {
         State::new(scenario, seed)
     }
 
-    fn to_order(&self, state: &State) -> Option<Side> {
-        state.end.is_none().then(|| state.phasing())
+    /// The phasing side, except while a unit hit in its phase checks morale: then its owner decides whether a
+    /// general tries to rally it and, on 3–4, what it loses.
+    fn owed(&self, state: &State) -> Option<Decision<Question>> {
+        state.end.is_none().then(|| Decision {
+            side: state.side_to_decide(),
+            question: state.question(),
+        })
     }
 
-    /// Applies the order to a copy and keeps it only if every part was accepted, so a refused order changes
-    /// nothing (not even the dice).
-    fn apply(
+    /// Applies the order to a copy and keeps it only if every part was accepted and every face was given, so a
+    /// refused order changes nothing (not even the dice).
+    fn apply_with(
         &self,
         state: &mut State,
-        order: Order,
+        order: &Order,
+        dice: &mut dyn Dice,
         log: &mut Vec<Event>,
     ) -> Result<(), RuleViolation> {
+        fault_check(dice)?;
         let mut next = state.clone();
         let mut events = Vec::new();
-        next.apply_order(order, &mut events)?;
+        next.apply_order(order, dice, &mut events)?;
+        fault_check(dice)?;
         *state = next;
         log.extend(events);
         Ok(())
     }
 
+    fn rng_mut<'s>(&self, state: &'s mut State) -> &'s mut GameRng {
+        &mut state.rng
+    }
+
     fn outcome(&self, state: &State) -> Option<Outcome> {
         let end = state.end?;
         Some(Outcome {
-            result: match end.result {
-                crate::victory::GameResult::Winner(s) => GameResult::Winner(s),
-                crate::victory::GameResult::Draw => GameResult::Draw,
-            },
-            reason: match end.reason {
-                EndReason::Annihilation => "a side has no units left in play".into(),
-                EndReason::TurnLimit => {
-                    "turn limit: the side with the smaller fraction of stands lost".into()
-                }
-                EndReason::Scenario => "the scenario's end condition".into(),
-            },
+            result: end.result,
+            reason: end.reason,
             turn: state.battle.clock().turn(),
         })
     }
@@ -1617,27 +1788,54 @@ pub fn narrate(state: &State, event: &Event) -> String {
             ..
         } => {
             let who: Vec<String> = attackers.iter().map(|&a| name(a)).collect();
-            let mut s = format!(
-                "{category:?}: {} at {}: {} (needed {} in 6) — {}",
-                who.join(" + "),
+            let toss = report
+                .face
+                .map_or("an automatic hit".into(), |f| format!("tossed {f}"));
+            format!(
+                "{} ({category}) at {}: {toss}, {} (a {} chance)",
+                who.join(" and "),
                 name(*target),
-                report
-                    .face
-                    .map_or("automatic".into(), |f| format!("tossed {f}")),
-                report.hit_sixths,
-                if report.hit { "HIT" } else { "miss" }
+                if report.hit { "a hit" } else { "a miss" },
+                pct(f64::from(report.hit_sixths) / 6.0)
+            )
+        }
+        Event::Morale { unit, report } => {
+            let band = match report.outcome.band {
+                crate::tables::MoraleBand::Rallies => "it rallies",
+                crate::tables::MoraleBand::Choice => "3–4, its owner chooses",
+                crate::tables::MoraleBand::Both => "it loses a stand and falls back",
+            };
+            let mut s = format!(
+                "{} checks morale: tossed {} ({:+}",
+                name(*unit),
+                report.face,
+                report.modifier
             );
-            if let Some(m) = &report.morale {
-                s.push_str(&format!("; morale toss {} → {:?}", m.face, m.outcome.band));
-                if m.effect.stand_lost.is_some() {
-                    s.push_str(", loses a stand");
-                }
-                if m.effect.fell_back.is_some() {
-                    s.push_str(", falls back");
-                }
-                if m.effect.removed {
-                    s.push_str(", REMOVED");
-                }
+            for ((g, _), res) in report
+                .rallies
+                .iter()
+                .zip(report.outcome.rally.iter().flatten())
+            {
+                let general = b
+                    .general(*g)
+                    .map_or_else(|_| g.to_string(), |x| x.name().to_string());
+                let what = match res {
+                    crate::tables::RallyResult::Subtract(n) => format!("−{n}"),
+                    crate::tables::RallyResult::NoEffect => "no help".into(),
+                    crate::tables::RallyResult::Captured => "captured".into(),
+                    crate::tables::RallyResult::Killed => "killed".into(),
+                };
+                s.push_str(&format!(", {general} rallies: {what}"));
+            }
+            s.push_str(&format!("): {band}"));
+            if let Some(c) = report.choice {
+                s.push_str(match c {
+                    Choice::LoseStand => ", and loses a stand",
+                    Choice::FallBack => ", and falls back",
+                });
+            }
+            if report.effect.removed {
+                s.push_str("; the unit is removed");
             }
             s
         }
@@ -1646,7 +1844,7 @@ pub fn narrate(state: &State, event: &Event) -> String {
         }
         Event::GunAbandoned { unit, .. } => format!("{} abandons its gun", name(*unit)),
         Event::GameEnded { end, turn } => format!(
-            "Game over on turn {turn}: {:?} ({:?})",
+            "Game over on turn {turn}: {}, as {}",
             end.result, end.reason
         ),
     }

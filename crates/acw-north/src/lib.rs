@@ -40,6 +40,11 @@
 //! let gun = battle.unit_named("CSA 1st Bde, Battery").map(|u| u.id()).ok_or("no gun")?;
 //! let target = battle.unit_named("USA 1st Bde, Regt 1").map(|u| u.id()).ok_or("no target")?;
 //! assert_eq!(battle.clock().phasing(), Side::Confederate);
+//! battle.advance_to(Step::Units)?;
+//! // Its units owe their ordered moves before the units step ends; no table is measured here, so excuse them.
+//! for unit in battle.owed_moves() {
+//!     battle.excuse_move(unit)?;
+//! }
 //! battle.advance_to(Step::Artillery)?;
 //! let group = AttackGroup { category: Category::Artillery, target, attackers: vec![gun] };
 //! // A 6 hits; the morale die shows 5: the regiment loses a stand and falls back in column.

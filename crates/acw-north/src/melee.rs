@@ -75,6 +75,20 @@ impl Battle {
         order: ChargeOrder,
         dice: &mut D,
     ) -> Result<ChargeReport, RuleViolation> {
+        let mut next = self.clone();
+        let out = next.attempt_charge_inner(charger, target, order, dice)?;
+        crate::morale::fault_check(dice)?;
+        *self = next;
+        Ok(out)
+    }
+
+    pub(crate) fn attempt_charge_inner<D: Dice + ?Sized>(
+        &mut self,
+        charger: UnitId,
+        target: UnitId,
+        order: ChargeOrder,
+        dice: &mut D,
+    ) -> Result<ChargeReport, RuleViolation> {
         if !(order.distance.0.is_finite() && order.distance.0 >= 0.0) {
             return Err(RuleViolation::BadLength(order.distance.0));
         }
@@ -95,9 +109,11 @@ impl Battle {
             capacity: c.capacity(&self.options),
             charge_cover: order.target_in_cover,
         };
+        dice.about(format_args!("charge toss of {} at {}", c.name(), t.name()));
         let face = Die::D6.roll(dice);
         let toss_passed = toss.passes(face);
         let obstacle = (toss_passed && order.obstacles > 0).then(|| {
+            dice.about(format_args!("obstacle toss of {} charging", c.name()));
             ObstacleToss {
                 obstacles: order.obstacles,
                 per_obstacle: self.options.obstacle_toss_per_obstacle,

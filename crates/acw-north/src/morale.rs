@@ -346,6 +346,90 @@ pub struct MoraleReport {
     pub effect: MoraleEffect,
 }
 
+/// What the owner of a unit checking morale decides next (the game pauses for it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum MoraleStep {
+    /// Whether a general tries to rally the unit, having seen the morale toss (or before it, under
+    /// NORTH-OPT-15).
+    Rally,
+    /// On a 3–4: lose a stand or fall back.
+    Choice,
+}
+
+/// Where a morale check stands after a decision.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MoraleProgress {
+    /// It waits for the owner's next decision.
+    Continues,
+    /// It is over.
+    Done(MoraleReport),
+}
+
+/// The facts of a fall-back, measured when the hit is scored (nothing moves while the owner decides).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct FallBackFacts {
+    /// Room for the fall-back (NORTH-MOR-09).
+    pub room: FallBackRoom,
+    /// Obstacles on its path (they matter only under NORTH-OPT-34).
+    pub obstacles: u8,
+    /// Whether generals with the unit go with it (NORTH-MOR-08).
+    pub generals_follow: bool,
+}
+
+/// A morale check in progress: the toss and its modifier, the rallies tried so far, waiting for the owner.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct MoraleInProgress {
+    /// The unit checking.
+    pub unit: UnitId,
+    /// What hit it.
+    pub source: Category,
+    /// The morale modifier (NORTH-MOR-03).
+    pub modifier: i16,
+    /// The morale face, once thrown.
+    pub face: Option<u16>,
+    /// Subtracted from the toss by rallies so far.
+    pub subtract: i16,
+    /// Each rally tried and its result on the general.
+    pub rallies: Vec<(GeneralId, RallyApplied)>,
+    /// The rally results, in order.
+    pub rally_results: [Option<RallyResult>; 2],
+    /// Brigade order checks made because an MG was lost.
+    pub order_checks: Vec<(BrigadeId, Order)>,
+    /// Whether the owner has made his last rally attempt.
+    pub rallies_closed: bool,
+    /// The fall-back's facts.
+    pub fall_back: FallBackFacts,
+}
+
+impl MoraleInProgress {
+    /// The modified toss so far (face + modifier − rallies), once the face is thrown.
+    #[must_use]
+    pub fn total(&self) -> Option<i16> {
+        self.face.map(|f| {
+            (f as i16)
+                .saturating_add(self.modifier)
+                .saturating_sub(self.subtract)
+        })
+    }
+
+    /// The band the toss gives so far (NORTH-MOR-02).
+    #[must_use]
+    pub fn band(&self) -> Option<MoraleBand> {
+        self.total().map(morale_band)
+    }
+}
+
+/// Refuses when the dice source could not give every face (a face not thrown must not become a result).
+pub(crate) fn fault_check<D: Dice + ?Sized>(dice: &D) -> Result<(), RuleViolation> {
+    match dice.fault() {
+        Some(e) => Err(RuleViolation::Dice(e.clone())),
+        None => Ok(()),
+    }
+}
+
 impl Battle {
     /// NORTH-MOR-03: the facts a unit checks with after a hit of `source`.
     pub fn morale_facts(
@@ -406,7 +490,9 @@ impl Battle {
     }
 
     /// NORTH-MOR-01 / NORTH-SEQ-07 / NORTH-MOR-12: the morale check a hit forces, resolved at once and
-    /// completely: rally attempts, the toss, generals lost and their brigades' order checks, then the result.
+    /// completely with the owner's standing decisions: rally attempts, the toss, generals lost and their
+    /// brigades' order checks, then the result. The game plays the same steps one decision at a time
+    /// ([`Battle::begin_morale`], [`Battle::rally`], [`Battle::end_rallies`], [`Battle::choose`]).
     pub fn resolve_morale<D: Dice + ?Sized>(
         &mut self,
         unit: UnitId,
@@ -417,37 +503,313 @@ impl Battle {
     ) -> Result<MoraleReport, RuleViolation> {
         self.live_unit(unit)?;
         self.check_response(unit, source, in_cover, response)?;
-        let facts = self.morale_facts(unit, source, in_cover)?;
-        let modifier = morale_modifier(&facts, &self.options);
-        let check = MoraleCheck {
-            modifier,
-            rallies: u8::try_from(response.rally_by.len()).unwrap_or(2),
-            melee: source == Category::Melee,
-            policy: response.policy,
-            declared_before: self.options.rally_declared_before_morale_toss,
+        let mut next = self.clone();
+        let report = next.morale_by_policy(unit, source, in_cover, response, dice)?;
+        fault_check(dice)?;
+        *self = next;
+        Ok(report)
+    }
+
+    fn morale_by_policy<D: Dice + ?Sized>(
+        &mut self,
+        unit: UnitId,
+        source: Category,
+        in_cover: bool,
+        response: &MoraleResponse,
+        dice: &mut D,
+    ) -> Result<MoraleReport, RuleViolation> {
+        let fall_back = FallBackFacts {
+            room: response.room,
+            obstacles: response.fall_back_obstacles,
+            generals_follow: response.generals_follow,
         };
-        let (face, outcome) = check.roll_with_face(dice);
-        let mut rallies = Vec::new();
-        let mut order_checks = Vec::new();
-        for (&g, res) in response.rally_by.iter().zip(outcome.rally) {
-            let Some(res) = res else { continue };
-            let applied = self.apply_rally_result(g, res)?;
-            if let Some(b) = applied.order_check_due {
-                let new = self.roll_order_check(b, dice)?;
-                order_checks.push((b, new));
+        if let Some(report) = self.open_morale(unit, source, in_cover, fall_back, dice)? {
+            return Ok(report);
+        }
+        self.answer_morale(unit, response, dice)
+    }
+
+    /// Answers the waiting morale check of `unit` with the standing decisions of `response`: each listed
+    /// general tries to rally when the policy says so, then the choice on 3–4.
+    pub(crate) fn answer_morale<D: Dice + ?Sized>(
+        &mut self,
+        unit: UnitId,
+        response: &MoraleResponse,
+        dice: &mut D,
+    ) -> Result<MoraleReport, RuleViolation> {
+        for &g in &response.rally_by {
+            let wanted = match self.morale.as_ref().and_then(MoraleInProgress::total) {
+                Some(total) => response.policy == RallyPolicy::Always || total >= 3,
+                None => true,
+            };
+            if wanted
+                && self.morale_step() == Some(MoraleStep::Rally)
+                && let MoraleProgress::Done(report) = self.rally_inner(g, dice)?
+            {
+                return Ok(report);
             }
-            rallies.push((g, applied));
+        }
+        if self.morale_step() == Some(MoraleStep::Rally)
+            && let MoraleProgress::Done(report) = self.end_rallies_inner(dice)?
+        {
+            return Ok(report);
         }
         let loss_removes = self.unit(unit)?.next_loss_removes(&self.options);
-        let choice =
-            (outcome.band == MoraleBand::Choice).then(|| response.choice.choose(loss_removes));
-        let falls = outcome.band == MoraleBand::Both || choice == Some(Choice::FallBack);
-        let mut room = response.room;
+        self.choose_inner(response.choice.choose(loss_removes), dice)
+    }
+
+    /// The morale check waiting for its owner's decisions, if any.
+    pub fn morale_in_progress(&self) -> Option<&MoraleInProgress> {
+        self.morale.as_ref()
+    }
+
+    /// What the owner of the unit checking morale decides next, if a check waits.
+    pub fn morale_step(&self) -> Option<MoraleStep> {
+        self.morale.as_ref().map(|m| {
+            if m.rallies_closed {
+                MoraleStep::Choice
+            } else {
+                MoraleStep::Rally
+            }
+        })
+    }
+
+    /// NORTH-CMD-09 / NORTH-CMD-14 / NORTH-OPT-17: the generals who may still try to rally the unit checking
+    /// morale: with it (or as the options allow), not yet tried, within the attempts allowed (one; an MG and the
+    /// AC under NORTH-OPT-17).
+    pub fn rally_candidates(&self) -> Vec<GeneralId> {
+        let Some(m) = &self.morale else {
+            return Vec::new();
+        };
+        if m.rallies_closed {
+            return Vec::new();
+        }
+        let max = if self.options.multiple_rally_attempts {
+            2
+        } else {
+            1
+        };
+        if m.rallies.len() >= max {
+            return Vec::new();
+        }
+        let Ok(u) = self.unit(m.unit) else {
+            return Vec::new();
+        };
+        let mg = self.brigade(u.brigade()).ok().map(|b| b.major_general());
+        let ac = self.army_commander(u.side());
+        let tried_ranks: Vec<bool> = m
+            .rallies
+            .iter()
+            .filter_map(|(g, _)| self.general(*g).ok())
+            .map(|g| matches!(g.rank(), Rank::ArmyCommander))
+            .collect();
+        mg.into_iter()
+            .chain([ac])
+            .filter(|&g| m.rallies.iter().all(|(h, _)| *h != g))
+            .filter(|&g| {
+                self.general(g).is_ok_and(|general| {
+                    !tried_ranks.contains(&matches!(general.rank(), Rank::ArmyCommander))
+                })
+            })
+            .filter(|&g| self.check_rally(g, m.unit).is_ok())
+            .collect()
+    }
+
+    /// NORTH-MOR-01 / NORTH-MOR-02 / NORTH-MOR-03: a hit opens the target's morale check: its modifier, and the
+    /// morale toss thrown (unless rallies are declared before it, NORTH-OPT-15). The owner then decides on
+    /// rallies and, on 3–4, chooses. A unit with no general able to rally it goes straight on.
+    pub(crate) fn open_morale<D: Dice + ?Sized>(
+        &mut self,
+        unit: UnitId,
+        source: Category,
+        in_cover: bool,
+        fall_back: FallBackFacts,
+        dice: &mut D,
+    ) -> Result<Option<MoraleReport>, RuleViolation> {
+        if self.morale.is_some() {
+            return Err(RuleViolation::MoralePending);
+        }
+        let facts = self.morale_facts(unit, source, in_cover)?;
+        let modifier = morale_modifier(&facts, &self.options);
+        let face = if self.options.rally_declared_before_morale_toss {
+            None
+        } else {
+            let name = self.unit(unit)?.name();
+            dice.about(format_args!("morale toss of {name}"));
+            Some(Die::D6.roll(dice))
+        };
+        self.morale = Some(MoraleInProgress {
+            unit,
+            source,
+            modifier,
+            face,
+            subtract: 0,
+            rallies: Vec::new(),
+            rally_results: [None; 2],
+            order_checks: Vec::new(),
+            rallies_closed: false,
+            fall_back,
+        });
+        if self.rally_candidates().is_empty() {
+            return match self.end_rallies_inner(dice)? {
+                MoraleProgress::Done(r) => Ok(Some(r)),
+                MoraleProgress::Continues => Ok(None),
+            };
+        }
+        Ok(None)
+    }
+
+    /// NORTH-CMD-09 / NORTH-CMD-10 / NORTH-CMD-11 / NORTH-CMD-12: the owner has general `general` try to rally
+    /// the unit checking morale: his rally toss, its result on him, and the order check of his brigade if he is
+    /// lost. When no further attempt is possible, the check goes on as [`Battle::end_rallies`].
+    pub fn rally<D: Dice + ?Sized>(
+        &mut self,
+        general: GeneralId,
+        dice: &mut D,
+    ) -> Result<MoraleProgress, RuleViolation> {
+        let mut next = self.clone();
+        let progress = next.rally_inner(general, dice)?;
+        fault_check(dice)?;
+        *self = next;
+        Ok(progress)
+    }
+
+    pub(crate) fn rally_inner<D: Dice + ?Sized>(
+        &mut self,
+        general: GeneralId,
+        dice: &mut D,
+    ) -> Result<MoraleProgress, RuleViolation> {
+        if self.morale_step() != Some(MoraleStep::Rally) {
+            return Err(RuleViolation::NoMoraleDecision);
+        }
+        let Some(unit) = self.morale.as_ref().map(|m| m.unit) else {
+            return Err(RuleViolation::NoMoraleDecision);
+        };
+        if !self.rally_candidates().contains(&general) {
+            self.check_rally(general, unit)?;
+            return Err(RuleViolation::CannotRally {
+                general,
+                reason: RallyRefusal::TooManyAttempts,
+            });
+        }
+        let melee = self.morale.as_ref().map(|m| m.source) == Some(Category::Melee);
+        {
+            let (g, u) = (self.general(general)?.name(), self.unit(unit)?.name());
+            dice.about(format_args!("rally toss of {g} with {u}"));
+        }
+        let res = RallyToss { melee }.roll(dice);
+        let applied = self.apply_rally_result(general, res)?;
+        let check = match applied.order_check_due {
+            Some(b) => {
+                let name = self.brigade(b)?.name().to_string();
+                dice.about(format_args!("order check of {name}, its general lost"));
+                Some((b, self.roll_order_check_inner(b, dice)?))
+            }
+            None => None,
+        };
+        if let Some(m) = self.morale.as_mut() {
+            if let Some(slot) = m.rally_results.get_mut(m.rallies.len()) {
+                *slot = Some(res);
+            }
+            m.subtract += i16::from(res.subtraction());
+            m.rallies.push((general, applied));
+            m.order_checks.extend(check);
+        }
+        if self.rally_candidates().is_empty() {
+            return self.end_rallies_inner(dice);
+        }
+        Ok(MoraleProgress::Continues)
+    }
+
+    /// NORTH-MOR-02 / NORTH-MOR-04 / NORTH-MOR-06: the owner makes no (further) rally attempt: the morale toss is
+    /// thrown if it was not yet (NORTH-OPT-15), and its result applied, unless it is 3–4 and waits for the
+    /// owner's choice ([`Battle::choose`]).
+    pub fn end_rallies<D: Dice + ?Sized>(
+        &mut self,
+        dice: &mut D,
+    ) -> Result<MoraleProgress, RuleViolation> {
+        let mut next = self.clone();
+        let progress = next.end_rallies_inner(dice)?;
+        fault_check(dice)?;
+        *self = next;
+        Ok(progress)
+    }
+
+    pub(crate) fn end_rallies_inner<D: Dice + ?Sized>(
+        &mut self,
+        dice: &mut D,
+    ) -> Result<MoraleProgress, RuleViolation> {
+        if self.morale_step() != Some(MoraleStep::Rally) {
+            return Err(RuleViolation::NoMoraleDecision);
+        }
+        let needs_face = self.morale.as_ref().is_some_and(|m| m.face.is_none());
+        if needs_face {
+            let unit = self.morale.as_ref().map(|m| m.unit);
+            if let Some(u) = unit {
+                let name = self.unit(u)?.name();
+                dice.about(format_args!("morale toss of {name}"));
+            }
+            let face = Die::D6.roll(dice);
+            if let Some(m) = self.morale.as_mut() {
+                m.face = Some(face);
+            }
+        }
+        let band = match self.morale.as_mut() {
+            Some(m) => {
+                m.rallies_closed = true;
+                m.band()
+            }
+            None => None,
+        };
+        match band {
+            Some(MoraleBand::Choice) => Ok(MoraleProgress::Continues),
+            _ => self.finish_morale(None, dice).map(MoraleProgress::Done),
+        }
+    }
+
+    /// NORTH-MOR-05: the owner's choice on a 3–4: lose a stand, or fall back.
+    pub fn choose<D: Dice + ?Sized>(
+        &mut self,
+        choice: Choice,
+        dice: &mut D,
+    ) -> Result<MoraleReport, RuleViolation> {
+        let mut next = self.clone();
+        let report = next.choose_inner(choice, dice)?;
+        fault_check(dice)?;
+        *self = next;
+        Ok(report)
+    }
+
+    pub(crate) fn choose_inner<D: Dice + ?Sized>(
+        &mut self,
+        choice: Choice,
+        dice: &mut D,
+    ) -> Result<MoraleReport, RuleViolation> {
+        if self.morale_step() != Some(MoraleStep::Choice) {
+            return Err(RuleViolation::NoMoraleDecision);
+        }
+        self.finish_morale(Some(choice), dice)
+    }
+
+    /// NORTH-MOR-04 to NORTH-MOR-09 / NORTH-OPT-34: applies the check's result and closes it.
+    fn finish_morale<D: Dice + ?Sized>(
+        &mut self,
+        choice: Option<Choice>,
+        dice: &mut D,
+    ) -> Result<MoraleReport, RuleViolation> {
+        let Some(m) = self.morale.clone() else {
+            return Err(RuleViolation::NoMoraleDecision);
+        };
+        let band = m.band().unwrap_or(MoraleBand::Rallies);
+        let falls = band == MoraleBand::Both || choice == Some(Choice::FallBack);
+        let mut room = m.fall_back.room;
         let mut fall_back_obstacle = None;
-        if falls && self.options.fall_back_obstacle_toss && response.fall_back_obstacles > 0 {
+        if falls && self.options.fall_back_obstacle_toss && m.fall_back.obstacles > 0 {
             // NORTH-OPT-34: a failed obstacle toss stops the fall-back at the obstacle, as a blocked one.
+            let name = self.unit(m.unit)?.name();
+            dice.about(format_args!("obstacle toss of {name} falling back"));
             let o = ObstacleToss {
-                obstacles: response.fall_back_obstacles,
+                obstacles: m.fall_back.obstacles,
                 per_obstacle: self.options.obstacle_toss_per_obstacle,
             }
             .roll(dice);
@@ -456,14 +818,17 @@ impl Battle {
             }
             fall_back_obstacle = Some(o);
         }
-        let effect =
-            self.apply_morale(unit, outcome.band, choice, room, response.generals_follow)?;
+        let effect = self.apply_morale(m.unit, band, choice, room, m.fall_back.generals_follow)?;
+        self.morale = None;
         Ok(MoraleReport {
-            modifier,
-            face,
-            outcome,
-            rallies,
-            order_checks,
+            modifier: m.modifier,
+            face: m.face.unwrap_or(1),
+            outcome: MoraleCheckOutcome {
+                band,
+                rally: m.rally_results,
+            },
+            rallies: m.rallies,
+            order_checks: m.order_checks,
             choice,
             fall_back_obstacle,
             effect,

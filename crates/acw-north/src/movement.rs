@@ -344,6 +344,19 @@ impl Battle {
         order: &MoveOrder,
         dice: &mut D,
     ) -> Result<MoveReport, RuleViolation> {
+        let mut next = self.clone();
+        let out = next.move_unit_inner(id, order, dice)?;
+        crate::morale::fault_check(dice)?;
+        *self = next;
+        Ok(out)
+    }
+
+    pub(crate) fn move_unit_inner<D: Dice + ?Sized>(
+        &mut self,
+        id: UnitId,
+        order: &MoveOrder,
+        dice: &mut D,
+    ) -> Result<MoveReport, RuleViolation> {
         let u = self.acting_unit(id)?;
         check_length(order.distance)?;
         for d in &order.obstacles_at {
@@ -415,6 +428,7 @@ impl Battle {
         let exempt = u.is_skirmishers() && self.options.skirmishers_exempt_from_obstacle_toss;
         let n_obstacles = u8::try_from(order.obstacles_at.len()).unwrap_or(u8::MAX);
         let obstacle = (n_obstacles > 0 && !exempt).then(|| {
+            dice.about(format_args!("obstacle toss of {}", u.name()));
             ObstacleToss {
                 obstacles: n_obstacles,
                 per_obstacle: self.options.obstacle_toss_per_obstacle,
@@ -484,6 +498,19 @@ impl Battle {
         to: Formation,
         dice: &mut D,
     ) -> Result<ActionReport, RuleViolation> {
+        let mut next = self.clone();
+        let out = next.attempt_formation_change_inner(id, to, dice)?;
+        crate::morale::fault_check(dice)?;
+        *self = next;
+        Ok(out)
+    }
+
+    pub(crate) fn attempt_formation_change_inner<D: Dice + ?Sized>(
+        &mut self,
+        id: UnitId,
+        to: Formation,
+        dice: &mut D,
+    ) -> Result<ActionReport, RuleViolation> {
         let u = self.fresh_unit(id)?;
         if u.in_contact() {
             return Err(RuleViolation::InContact(id));
@@ -505,6 +532,12 @@ impl Battle {
             && self.options.artillery_unlimber_automatic
             && self.order_of(id)?.is_movement_order();
         let toss = AccomplishmentToss::for_unit(u, &self.options);
+        if !automatic {
+            dice.about(format_args!(
+                "accomplishment toss of {} to form {to}",
+                u.name()
+            ));
+        }
         let face = (!automatic).then(|| Die::D6.roll(dice));
         let success = face.is_none_or(|f| toss.passes(f));
         let after = self.record_action(id, Activity::FormationChange, success)?;
@@ -526,6 +559,18 @@ impl Battle {
         id: UnitId,
         dice: &mut D,
     ) -> Result<ActionReport, RuleViolation> {
+        let mut next = self.clone();
+        let out = next.attempt_dismount_inner(id, dice)?;
+        crate::morale::fault_check(dice)?;
+        *self = next;
+        Ok(out)
+    }
+
+    pub(crate) fn attempt_dismount_inner<D: Dice + ?Sized>(
+        &mut self,
+        id: UnitId,
+        dice: &mut D,
+    ) -> Result<ActionReport, RuleViolation> {
         let u = self.fresh_unit(id)?;
         if u.troop() != Troop::MountedCavalry {
             return Err(RuleViolation::WrongTroop {
@@ -543,6 +588,10 @@ impl Battle {
             return Err(RuleViolation::TooFewStands(id));
         }
         let toss = AccomplishmentToss::for_unit(u, &self.options);
+        dice.about(format_args!(
+            "accomplishment toss of {} to dismount",
+            u.name()
+        ));
         let face = Die::D6.roll(dice);
         let success = toss.passes(face);
         let after = self.record_action(id, Activity::Dismount, success)?;
@@ -567,6 +616,18 @@ impl Battle {
         id: UnitId,
         dice: &mut D,
     ) -> Result<ActionReport, RuleViolation> {
+        let mut next = self.clone();
+        let out = next.attempt_remount_inner(id, dice)?;
+        crate::morale::fault_check(dice)?;
+        *self = next;
+        Ok(out)
+    }
+
+    pub(crate) fn attempt_remount_inner<D: Dice + ?Sized>(
+        &mut self,
+        id: UnitId,
+        dice: &mut D,
+    ) -> Result<ActionReport, RuleViolation> {
         let u = self.fresh_unit(id)?;
         if u.troop() != Troop::DismountedCavalry {
             return Err(RuleViolation::WrongTroop {
@@ -578,6 +639,10 @@ impl Battle {
             return Err(RuleViolation::InContact(id));
         }
         let toss = AccomplishmentToss::for_unit(u, &self.options);
+        dice.about(format_args!(
+            "accomplishment toss of {} to remount",
+            u.name()
+        ));
         let face = Die::D6.roll(dice);
         let success = toss.passes(face);
         let after = self.record_action(id, Activity::Remount, success)?;
@@ -605,11 +670,27 @@ impl Battle {
         id: UnitId,
         dice: &mut D,
     ) -> Result<ActionReport, RuleViolation> {
+        let mut next = self.clone();
+        let out = next.attempt_skirmisher_fall_back_inner(id, dice)?;
+        crate::morale::fault_check(dice)?;
+        *self = next;
+        Ok(out)
+    }
+
+    pub(crate) fn attempt_skirmisher_fall_back_inner<D: Dice + ?Sized>(
+        &mut self,
+        id: UnitId,
+        dice: &mut D,
+    ) -> Result<ActionReport, RuleViolation> {
         let u = self.fresh_unit(id)?;
         if !u.is_skirmishers() {
             return Err(RuleViolation::NotSkirmishers(id));
         }
         let toss = AccomplishmentToss::for_unit(u, &self.options);
+        dice.about(format_args!(
+            "accomplishment toss of {} to fall back as skirmishers",
+            u.name()
+        ));
         let face = Die::D6.roll(dice);
         let success = toss.passes(face);
         let after = self.record_action(id, Activity::SkirmisherFallBack, success)?;
@@ -637,6 +718,20 @@ impl Battle {
         obstacles: u8,
         dice: &mut D,
     ) -> Result<ActionReport, RuleViolation> {
+        let mut next = self.clone();
+        let out = next.attempt_withdraw_from_melee_inner(id, distance, obstacles, dice)?;
+        crate::morale::fault_check(dice)?;
+        *self = next;
+        Ok(out)
+    }
+
+    pub(crate) fn attempt_withdraw_from_melee_inner<D: Dice + ?Sized>(
+        &mut self,
+        id: UnitId,
+        distance: Inches,
+        obstacles: u8,
+        dice: &mut D,
+    ) -> Result<ActionReport, RuleViolation> {
         check_length(distance)?;
         let u = self.fresh_unit(id)?;
         if !u.in_contact() {
@@ -653,9 +748,17 @@ impl Battle {
             });
         }
         let toss = AccomplishmentToss::for_unit(u, &self.options);
+        dice.about(format_args!(
+            "accomplishment toss of {} to leave the melee",
+            u.name()
+        ));
         let face = Die::D6.roll(dice);
         let mut success = toss.passes(face);
         if success && obstacles > 0 {
+            dice.about(format_args!(
+                "obstacle toss of {} leaving the melee",
+                u.name()
+            ));
             let o = ObstacleToss {
                 obstacles,
                 per_obstacle: false,
@@ -756,6 +859,67 @@ impl Battle {
             return Err(RuleViolation::GunNotAbandoned(battery));
         }
         self.unit_mut(battery)?.gun = Some(GunState::Captured { by: side });
+        Ok(())
+    }
+    /// NORTH-MOV-03 / NORTH-MOV-09: whether unit `id` of the phasing side still owes its ordered move this
+    /// phase: in play, not in contact, not excused, under Advance or Withdraw with an allowance, and either
+    /// without an action yet or free to move after a failed toss.
+    pub fn owes_move(&self, id: UnitId) -> bool {
+        let Ok(u) = self.unit(id) else {
+            return false;
+        };
+        if !u.in_play() || u.side() != self.clock.phasing() || u.in_contact() || u.phase.excused {
+            return false;
+        }
+        let owes = match (u.phase.activity, u.phase.after_failure) {
+            (None, _) => true,
+            (Some(_), Some(a)) => a != AfterFailure::Stay && !u.phase.moved_after_failure,
+            _ => false,
+        };
+        owes && self.order_of(id).is_ok_and(Order::is_movement_order)
+            && allowance(u, FireIntent::NoFire, &self.options).0 > 0.0
+    }
+
+    /// NORTH-MOV-03: the phasing side's units that still owe their ordered move; the units step cannot end
+    /// before each has moved or been excused.
+    pub fn owed_moves(&self) -> Vec<UnitId> {
+        self.units
+            .iter()
+            .map(Unit::id)
+            .filter(|&id| self.owes_move(id))
+            .collect()
+    }
+
+    /// NORTH-MOV-03: whether unit `id` may stand this phase instead of acting: under Hold, in contact, or with
+    /// no move allowed.
+    pub fn check_stand(&self, id: UnitId) -> Result<(), RuleViolation> {
+        let u = self.live_unit(id)?;
+        self.require_phase(u.side(), Step::Units)?;
+        if u.has_acted() || u.phase.excused {
+            return Err(RuleViolation::AlreadyActed(id));
+        }
+        let order = self.order_of(id)?;
+        let free = allowance(u, FireIntent::NoFire, &self.options).0 > 0.0;
+        if order.is_movement_order() && free && !u.in_contact() {
+            return Err(RuleViolation::MustMove(id));
+        }
+        Ok(())
+    }
+
+    /// NORTH-MOV-03: unit `id` stands this phase (see [`Battle::check_stand`]).
+    pub fn stand(&mut self, id: UnitId) -> Result<(), RuleViolation> {
+        self.check_stand(id)?;
+        self.unit_mut(id)?.phase.excused = true;
+        Ok(())
+    }
+
+    /// NORTH-MOV-03: a unit whose ordered move the table does not allow (no room, nothing to move through) is
+    /// excused from it for the rest of the phase.
+    pub fn excuse_move(&mut self, id: UnitId) -> Result<(), RuleViolation> {
+        if !self.owes_move(id) {
+            return Err(RuleViolation::AlreadyActed(id));
+        }
+        self.unit_mut(id)?.phase.excused = true;
         Ok(())
     }
 }

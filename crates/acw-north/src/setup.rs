@@ -297,6 +297,7 @@ impl Battle {
             declared: Vec::new(),
             declared_category: None,
             over: false,
+            morale: None,
         })
     }
 
@@ -427,6 +428,8 @@ pub struct BattleData {
     declared: Vec<crate::combat::AttackGroup>,
     declared_category: Option<crate::combat::Category>,
     over: bool,
+    #[cfg_attr(feature = "serde", serde(default))]
+    morale: Option<crate::morale::MoraleInProgress>,
 }
 
 impl TryFrom<BattleData> for Battle {
@@ -443,6 +446,7 @@ impl TryFrom<BattleData> for Battle {
             declared: d.declared,
             declared_category: d.declared_category,
             over: d.over,
+            morale: d.morale,
         };
         b.check_invariants()?;
         Ok(b)

@@ -141,6 +141,10 @@ pub struct PhaseRecord {
     /// Whether it has been the target of a toss in each category this phase (artillery, musketry, melee):
     /// every attacker on one target in one category tosses together (NORTH-SEQ-06).
     pub targeted: [bool; 3],
+    /// Whether it owes no ordered move this phase: it stood where the rules let it, or its move could not be
+    /// made (NORTH-MOV-03).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub excused: bool,
 }
 
 /// A unit's part in a melee (NORTH-MEL-07).
@@ -530,6 +534,8 @@ pub struct Battle {
     pub(crate) declared: Vec<crate::combat::AttackGroup>,
     pub(crate) declared_category: Option<Category>,
     pub(crate) over: bool,
+    /// A morale check waiting for its owner's decisions.
+    pub(crate) morale: Option<crate::morale::MoraleInProgress>,
 }
 
 impl Battle {
@@ -629,6 +635,9 @@ impl Battle {
         if self.over {
             return Err(RuleViolation::GameOver);
         }
+        if self.morale.is_some() {
+            return Err(RuleViolation::MoralePending);
+        }
         if self.clock.phasing() != side {
             return Err(RuleViolation::NotPhasing {
                 side,
@@ -649,7 +658,15 @@ impl Battle {
         if self.over {
             return Err(RuleViolation::GameOver);
         }
+        if self.morale.is_some() {
+            return Err(RuleViolation::MoralePending);
+        }
         let from = self.clock.step();
+        if from == Step::Units
+            && let Some(&unit) = self.owed_moves().first()
+        {
+            return Err(RuleViolation::MoveOwed(unit));
+        }
         match from.next() {
             Some(to) => {
                 self.clock.advance_to(to);
@@ -672,10 +689,12 @@ impl Battle {
         if step < from {
             return Err(RuleViolation::StepBackwards { from, to: step });
         }
-        if step != from {
-            self.clock.advance_to(step);
-            self.on_step_change();
+        // Step by step, so every step's obligations are checked on the way (NORTH-MOV-03 moves owed).
+        let mut next = self.clone();
+        while next.clock.step() < step {
+            next.next_step()?;
         }
+        *self = next;
         Ok(())
     }
 

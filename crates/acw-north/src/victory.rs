@@ -31,27 +31,7 @@ impl SideReport {
     }
 }
 
-/// A finished game's result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum GameResult {
-    /// One side won.
-    Winner(Side),
-    /// Neither did.
-    Draw,
-}
-
-/// Why the game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum EndReason {
-    /// A side has no units in play.
-    Annihilation,
-    /// The turn limit was reached; the lower loss fraction wins.
-    TurnLimit,
-    /// The scenario's own predicate ended it.
-    Scenario,
-}
+pub use acw_core::game::{EndReason, GameResult};
 
 /// The end of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -159,6 +139,16 @@ impl Battle {
     pub fn end_phase(&mut self, end: &dyn EndCondition) -> Result<Option<GameEnd>, RuleViolation> {
         if self.over {
             return Err(RuleViolation::GameOver);
+        }
+        if self.morale.is_some() {
+            return Err(RuleViolation::MoralePending);
+        }
+        let step = self.clock.step();
+        if step != crate::sequence::Step::Melee {
+            return Err(RuleViolation::WrongStep {
+                expected: crate::sequence::Step::Melee,
+                actual: step,
+            });
         }
         if let Some(e) = end.check(self) {
             self.over = true;

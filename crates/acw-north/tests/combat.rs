@@ -88,7 +88,7 @@ fn north_cbt_01_who_attacks_in_each_category() {
         Options::default(),
     );
     let (c1, c2, u1) = (id(&b, "C1"), id(&b, "C2"), id(&b, "U1"));
-    b.advance_to(Step::Artillery).unwrap();
+    skip_to(&mut b, Step::Artillery).unwrap();
     assert!(matches!(
         try_fire(
             &mut b,
@@ -100,7 +100,7 @@ fn north_cbt_01_who_attacks_in_each_category() {
             ..
         })
     ));
-    b.advance_to(Step::Musketry).unwrap();
+    skip_to(&mut b, Step::Musketry).unwrap();
     assert!(matches!(
         try_fire(
             &mut b,
@@ -123,7 +123,7 @@ fn north_cbt_01_who_attacks_in_each_category() {
             ..
         })
     ));
-    b.advance_to(Step::Melee).unwrap();
+    skip_to(&mut b, Step::Melee).unwrap();
     assert!(matches!(
         try_fire(&mut b, &one(Category::Melee, u1, c2), Sight::contact()),
         Err(RuleViolation::CannotAttack {
@@ -213,7 +213,7 @@ fn north_cbt_04_artillery_beyond_24_inches() {
     let mut b = battle();
     let gun = id(&b, "CSA 1st Bde, Battery");
     let t = id(&b, "USA 1st Bde, Regt 1");
-    b.advance_to(Step::Artillery).unwrap();
+    skip_to(&mut b, Step::Artillery).unwrap();
     let s = b
         .combat_situation(
             &one(Category::Artillery, t, gun),
@@ -310,7 +310,7 @@ fn north_cbt_06_mounted_cavalry_attacking_and_north_opt_01_02() {
     // Dismounted cavalry are not "mounted cavalry": the state gives no penalty.
     let mut b = duel(inf(), inf(), cav().dismounted(), cav(), Options::default());
     let (c1, c2, u1) = (id(&b, "C1"), id(&b, "C2"), id(&b, "U1"));
-    b.advance_to(Step::Musketry).unwrap();
+    skip_to(&mut b, Step::Musketry).unwrap();
     let s = b
         .combat_situation(
             &one(Category::Musketry, u1, c1),
@@ -378,7 +378,7 @@ fn north_cbt_08_target_not_deployed() {
         Options::default(),
     );
     let (c1, u1, u2) = (id(&b, "C1"), id(&b, "U1"), id(&b, "U2"));
-    b.advance_to(Step::Artillery).unwrap();
+    skip_to(&mut b, Step::Artillery).unwrap();
     let s = b
         .combat_situation(
             &one(Category::Artillery, u1, c1),
@@ -585,7 +585,7 @@ fn north_fir_01_who_fires_musketry_and_north_opt_31() {
     // NORTH-FIR-01: deployed, not in contact, in range, in sight, in the front arc.
     let mut b = duel(inf(), inf(), inf(), inf(), Options::default());
     let (c1, c2, u1, u2) = (id(&b, "C1"), id(&b, "C2"), id(&b, "U1"), id(&b, "U2"));
-    b.advance_to(Step::Units).unwrap();
+    skip_to(&mut b, Step::Units).unwrap();
     b.attempt_charge(
         c2,
         u2,
@@ -596,7 +596,7 @@ fn north_fir_01_who_fires_musketry_and_north_opt_31() {
         &mut dice([1]),
     )
     .unwrap();
-    b.advance_to(Step::Musketry).unwrap();
+    skip_to(&mut b, Step::Musketry).unwrap();
     let out_of_arc = Sight {
         in_arc: false,
         ..Sight::clear(Inches(10.0))
@@ -664,7 +664,7 @@ fn north_fir_02_ranges_and_north_opt_07() {
     );
     let mut b = duel(inf(), inf(), inf(), cav(), Options::default());
     let (c1, c2, u1, u2) = (id(&b, "C1"), id(&b, "C2"), id(&b, "U1"), id(&b, "U2"));
-    b.advance_to(Step::Musketry).unwrap();
+    skip_to(&mut b, Step::Musketry).unwrap();
     assert!(matches!(
         try_fire(
             &mut b,
@@ -722,7 +722,7 @@ fn north_fir_04_skirmishers_crossing_before_firing() {
     let sk = || inf().in_formation(Formation::Skirmish);
     let mut b = duel(inf(), inf(), sk(), sk(), Options::default());
     let (c1, c2, u1, u2) = (id(&b, "C1"), id(&b, "C2"), id(&b, "U1"), id(&b, "U2"));
-    b.advance_to(Step::Units).unwrap();
+    skip_to(&mut b, Step::Units).unwrap();
     let mv = |rough| MoveOrder {
         distance: Inches(5.0),
         direction: Some(MoveDirection::TowardEnemy),
@@ -732,7 +732,7 @@ fn north_fir_04_skirmishers_crossing_before_firing() {
     };
     b.move_unit(c1, &mv(true), &mut dice([])).unwrap();
     b.move_unit(c2, &mv(false), &mut dice([])).unwrap();
-    b.advance_to(Step::Musketry).unwrap();
+    skip_to(&mut b, Step::Musketry).unwrap();
     let s = b
         .combat_situation(
             &one(Category::Musketry, u1, c1),
@@ -786,7 +786,7 @@ fn north_fir_06_skirmish_screens_and_north_opt_14() {
         o.skirmish_screen = screen;
         let mut b = duel(inf(), inf(), inf(), inf(), o);
         let (c1, u1) = (id(&b, "C1"), id(&b, "U1"));
-        b.advance_to(Step::Musketry).unwrap();
+        skip_to(&mut b, Step::Musketry).unwrap();
         b.combat_situation(
             &one(Category::Musketry, u1, c1),
             &[Sight {
@@ -829,7 +829,7 @@ fn north_fir_07_line_of_sight_and_north_opt_38() {
     let make = |o: Options| {
         let mut b = duel(inf(), inf(), inf(), inf(), o);
         let (c1, c2, u1) = (id(&b, "C1"), id(&b, "C2"), id(&b, "U1"));
-        b.advance_to(Step::Units).unwrap();
+        skip_to(&mut b, Step::Units).unwrap();
         b.attempt_charge(
             c2,
             u1,
@@ -840,7 +840,7 @@ fn north_fir_07_line_of_sight_and_north_opt_38() {
             &mut dice([1]),
         )
         .unwrap();
-        b.advance_to(Step::Musketry).unwrap();
+        skip_to(&mut b, Step::Musketry).unwrap();
         (b, c1, u1)
     };
     let (mut b, c1, u1) = make(Options::default());
@@ -891,7 +891,7 @@ fn north_art_01_who_fires_artillery_and_north_opt_27() {
         Options::default(),
     );
     let (c1, c2, u1) = (id(&b, "C1"), id(&b, "C2"), id(&b, "U1"));
-    b.advance_to(Step::Artillery).unwrap();
+    skip_to(&mut b, Step::Artillery).unwrap();
     assert!(matches!(
         try_fire(
             &mut b,
@@ -926,7 +926,7 @@ fn north_art_01_who_fires_artillery_and_north_opt_27() {
     o.artillery_max_range = Some(Inches(60.0));
     let mut b = duel(inf(), inf(), gun(), gun(), o);
     let (c1, u1) = (id(&b, "C1"), id(&b, "U1"));
-    b.advance_to(Step::Artillery).unwrap();
+    skip_to(&mut b, Step::Artillery).unwrap();
     assert!(matches!(
         try_fire(
             &mut b,
@@ -1001,7 +1001,7 @@ fn north_art_03_batteries_combine() {
     .map(|n| id(&b, n))
     .collect();
     let t = id(&b, "USA 1st Bde, Regt 1");
-    b.advance_to(Step::Artillery).unwrap();
+    skip_to(&mut b, Step::Artillery).unwrap();
     let g = AttackGroup {
         category: Category::Artillery,
         target: t,
@@ -1063,7 +1063,7 @@ fn north_art_09_artillery_in_melee_and_north_opt_23() {
     let make = |o: Options| {
         let mut b = duel(gun(), inf(), inf(), inf(), o);
         let (c1, u1) = (id(&b, "C1"), id(&b, "U1"));
-        b.advance_to(Step::Units).unwrap();
+        skip_to(&mut b, Step::Units).unwrap();
         b.attempt_charge(
             c1,
             u1,

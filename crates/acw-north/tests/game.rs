@@ -7,7 +7,7 @@ use acw_core::measure::{Heading, Inches, Point};
 use acw_core::table::Terrain as Feature;
 use acw_core::testing::conformance::{self, Suite};
 use acw_core::{BySide, Side};
-use acw_north::bots::{Attacker, Holder};
+use acw_north::bots::{Attacker, Holder, reactions_answer};
 use acw_north::combat::{Category, Screen};
 use acw_north::error::{RuleViolation, SetupError};
 use acw_north::field::Bases;
@@ -229,6 +229,25 @@ fn id(state: &State, name: &str) -> UnitId {
     state.battle().unit_named(name).unwrap().id()
 }
 
+/// North, with every morale question an order leaves answered from the defender's standing reactions, as a
+/// bot would answer it.
+struct Answered;
+
+impl Answered {
+    fn apply(
+        &self,
+        st: &mut State,
+        order: &Order,
+        log: &mut Vec<Event>,
+    ) -> Result<(), RuleViolation> {
+        North.apply(st, order, log)?;
+        while let Some(answer) = reactions_answer(st, st.side_to_decide()) {
+            North.apply(st, &answer, log)?;
+        }
+        Ok(())
+    }
+}
+
 /// The same state with the dice of `seed` (through a save and load, as a user could).
 fn reseeded(state: &State, seed: u64) -> State {
     let mut v = serde_json::to_value(state).unwrap();
@@ -243,7 +262,7 @@ fn to_step(state: &mut State, log: &mut Vec<Event>, step: Step) {
         } else {
             Order::EndStep
         };
-        North.apply(state, order, log).unwrap();
+        Answered.apply(state, &order, log).unwrap();
     }
 }
 
@@ -432,10 +451,10 @@ fn north_art_04_gun_arc_and_pivot_on_the_table() {
         .unwrap()
         .centre
         .heading_to(st.footprint(u1).unwrap().centre);
-    North
+    Answered
         .apply(
             &mut st,
-            Order::Act {
+            &Order::Act {
                 unit: gun,
                 action: Action::PivotGun { facing: to_target },
             },
@@ -469,10 +488,10 @@ fn north_mel_03_charge_reach_on_the_table() {
     ));
     // A charge that makes contact puts the charger's front on the target.
     let before = log.len();
-    North
+    Answered
         .apply(
             &mut st,
-            Order::Act {
+            &Order::Act {
                 unit: c1,
                 action: Action::Charge { target: u1 },
             },
@@ -539,9 +558,9 @@ fn north_mov_11_ordered_move_stops_short_of_contact() {
     let mut log = Vec::new();
     to_step(&mut st, &mut log, Step::Units);
     let (c1, c2, u1) = (id(&st, "C1"), id(&st, "C2"), id(&st, "U1"));
-    let back = North.apply(
+    let back = Answered.apply(
         &mut st,
-        Order::Act {
+        &Order::Act {
             unit: c2,
             action: Action::March {
                 heading: Heading::NORTH,
@@ -555,10 +574,10 @@ fn north_mov_11_ordered_move_stops_short_of_contact() {
     );
     assert!(matches!(back, Err(RuleViolation::OrderForbidsMove { .. })));
     // C1 front at 25.75, U1 front at 22.25: 3.5" apart; it moves 3.0" and stops 0.5" short.
-    North
+    Answered
         .apply(
             &mut st,
-            Order::Act {
+            &Order::Act {
                 unit: c1,
                 action: Action::March {
                     heading: Heading::SOUTH,
@@ -576,7 +595,7 @@ fn north_mov_11_ordered_move_stops_short_of_contact() {
     assert!(!st.battle().unit(c1).unwrap().in_contact());
     // C2, which gave no order, makes its full 5" ordered move when the step ends.
     let y0 = st.footprint(c2).unwrap().centre.y;
-    North.apply(&mut st, Order::EndStep, &mut log).unwrap();
+    Answered.apply(&mut st, &Order::EndStep, &mut log).unwrap();
     assert!((y0 - st.footprint(c2).unwrap().centre.y - 5.0).abs() < 1e-9);
     assert!(
         log.iter().any(
@@ -607,10 +626,10 @@ fn north_mov_12_obstacle_toss_on_the_table() {
     to_step(&mut st, &mut log, Step::Units);
     let (c1, c2) = (id(&st, "C1"), id(&st, "C2"));
     for unit in [c1, c2] {
-        North
+        Answered
             .apply(
                 &mut st,
-                Order::Act {
+                &Order::Act {
                     unit,
                     action: Action::March {
                         heading: Heading::SOUTH,
@@ -667,10 +686,10 @@ fn north_mor_07_fall_back_on_the_table() {
         let mut log = Vec::new();
         let (c1, gun, u1, u2) = (id(&st, "C1"), id(&st, "Gun"), id(&st, "U1"), id(&st, "U2"));
         to_step(&mut st, &mut log, Step::Artillery);
-        North
+        Answered
             .apply(
                 &mut st,
-                Order::Attack {
+                &Order::Attack {
                     target: u2,
                     attackers: vec![gun],
                 },
@@ -678,10 +697,10 @@ fn north_mor_07_fall_back_on_the_table() {
             )
             .unwrap();
         to_step(&mut st, &mut log, Step::Musketry);
-        North
+        Answered
             .apply(
                 &mut st,
-                Order::Attack {
+                &Order::Attack {
                     target: u1,
                     attackers: vec![c1],
                 },
@@ -756,10 +775,10 @@ fn north_cmd_05_mg_moves_behind_on_hold() {
     let brigade = b.unit(unit).unwrap().brigade();
     let mg = b.brigade(brigade).unwrap().major_general();
     let mut log = Vec::new();
-    North
+    Answered
         .apply(
             &mut st,
-            Order::Command(vec![CommandAction::ArmyCommander {
+            &Order::Command(vec![CommandAction::ArmyCommander {
                 target: acw_north::command::OrderTarget::Brigade(brigade),
                 order: BrigadeOrder::Hold,
             }]),
@@ -788,9 +807,9 @@ fn north_cmd_08_generals_ride_to_units() {
     let far = b.units_in_play(Side::Union).next().unwrap().id();
     let mut log = Vec::new();
     let before = st.clone();
-    let r = North.apply(
+    let r = Answered.apply(
         &mut st,
-        Order::Command(vec![CommandAction::General {
+        &Order::Command(vec![CommandAction::General {
             general: ac,
             with: Some(far),
         }]),
@@ -798,10 +817,10 @@ fn north_cmd_08_generals_ride_to_units() {
     );
     assert!(r.is_err());
     assert_eq!(st, before);
-    North
+    Answered
         .apply(
             &mut st,
-            Order::Command(vec![CommandAction::General {
+            &Order::Command(vec![CommandAction::General {
                 general: ac,
                 with: Some(near),
             }]),
@@ -826,9 +845,9 @@ fn refused_orders_change_nothing() {
     let before = st.clone();
     let n = log.len();
     // Under Advance a free unit may not stand.
-    let r = North.apply(
+    let r = Answered.apply(
         &mut st,
-        Order::Act {
+        &Order::Act {
             unit,
             action: Action::Stand,
         },
@@ -906,6 +925,7 @@ fn saved_games_load_through_validation() {
     assert_eq!(back, st);
     let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
     v["stood"] = serde_json::json!([false]);
+    v["field"]["places"] = serde_json::json!([]);
     assert!(serde_json::from_value::<State>(v).is_err());
 }
 
@@ -942,10 +962,10 @@ fn north_cmd_04_withdraw_on_the_table() {
         },
     };
     assert!(matches!(
-        North.apply(&mut st, toward, &mut log),
+        Answered.apply(&mut st, &toward, &mut log),
         Err(RuleViolation::OrderForbidsMove { .. })
     ));
-    North.apply(&mut st, Order::EndStep, &mut log).unwrap();
+    Answered.apply(&mut st, &Order::EndStep, &mut log).unwrap();
     let y = st.footprint(c1).unwrap().centre.y;
     assert!((y - 35.0).abs() < 1e-9, "withdrew 5\" north to {y}");
 }
@@ -975,20 +995,20 @@ fn north_cmd_09_rally_by_the_attached_mg() {
             .unwrap()
             .major_general();
         assert_eq!(st.battle().general(mg).unwrap().with_unit(), Some(u2));
-        North
+        Answered
             .apply(
                 &mut st,
-                Order::Attack {
+                &Order::Attack {
                     target: u2,
                     attackers: vec![c2],
                 },
                 &mut log,
             )
             .unwrap();
-        North
+        Answered
             .apply(
                 &mut st,
-                Order::Attack {
+                &Order::Attack {
                     target: u1,
                     attackers: vec![c1],
                 },
@@ -996,8 +1016,10 @@ fn north_cmd_09_rally_by_the_attached_mg() {
             )
             .unwrap();
         for e in &log {
-            if let Event::Attack { target, report, .. } = e
-                && let Some(m) = &report.morale
+            if let Event::Morale {
+                unit: target,
+                report: m,
+            } = e
             {
                 let tried = !m.rallies.is_empty();
                 // The rally is tried exactly when the unmodified toss would not rally (3 or more).
@@ -1040,10 +1062,10 @@ fn north_mov_09_failed_charge_then_ordered_move() {
         let mut log = Vec::new();
         to_step(&mut st, &mut log, Step::Units);
         let (c1, u1) = (id(&st, "C1"), id(&st, "U1"));
-        North
+        Answered
             .apply(
                 &mut st,
-                Order::Act {
+                &Order::Act {
                     unit: c1,
                     action: Action::Charge { target: u1 },
                 },
@@ -1057,7 +1079,7 @@ fn north_mov_09_failed_charge_then_ordered_move() {
             continue;
         }
         checked += 1;
-        North.apply(&mut st, Order::EndStep, &mut log).unwrap();
+        Answered.apply(&mut st, &Order::EndStep, &mut log).unwrap();
         let gap = st.field().distance(st.battle(), c1, u1).unwrap().0;
         assert!((gap - 0.5).abs() < 0.011, "stopped {gap}\" short");
         assert!(!st.battle().unit(c1).unwrap().in_contact());
@@ -1082,10 +1104,10 @@ fn north_mov_15_withdraw_from_melee_on_the_table() {
         let mut log = Vec::new();
         to_step(&mut st, &mut log, Step::Units);
         let (c1, u1) = (id(&st, "C1"), id(&st, "U1"));
-        North
+        Answered
             .apply(
                 &mut st,
-                Order::Act {
+                &Order::Act {
                     unit: c1,
                     action: Action::Charge { target: u1 },
                 },
@@ -1099,7 +1121,7 @@ fn north_mov_15_withdraw_from_melee_on_the_table() {
             } else {
                 Order::EndStep
             };
-            North.apply(&mut st, o, &mut log).unwrap();
+            Answered.apply(&mut st, &o, &mut log).unwrap();
         }
         if !st
             .battle()
@@ -1110,10 +1132,10 @@ fn north_mov_15_withdraw_from_melee_on_the_table() {
         }
         let y0 = st.footprint(u1).unwrap().centre.y;
         let n = log.len();
-        North
+        Answered
             .apply(
                 &mut st,
-                Order::Act {
+                &Order::Act {
                     unit: u1,
                     action: Action::WithdrawFromMelee,
                 },

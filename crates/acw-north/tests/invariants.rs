@@ -149,7 +149,7 @@ pub fn random_game(seed: u64, phases: usize) -> Battle {
                 attempt(&mut b, |b| b.attempt_order_change(br, order, &mut rng));
             }
         }
-        b.advance_to(Step::Units).unwrap();
+        skip_to(&mut b, Step::Units).unwrap();
         let own: Vec<UnitId> = b.units_in_play(side).map(|u| u.id()).collect();
         let enemies: Vec<UnitId> = b.units_in_play(side.enemy()).map(|u| u.id()).collect();
         if enemies.is_empty() {
@@ -207,7 +207,7 @@ pub fn random_game(seed: u64, phases: usize) -> Battle {
             assert!(b.check_invariants().is_ok());
         }
         for category in [Category::Artillery, Category::Musketry, Category::Melee] {
-            b.advance_to(Step::of_category(category)).unwrap();
+            skip_to(&mut b, Step::of_category(category)).unwrap();
             for &u in &own {
                 let Ok(unit) = b.unit(u) else { continue };
                 if !unit.in_play() {

@@ -48,7 +48,7 @@ fn stand_fast() -> MoraleResponse {
 
 fn at_units(c1: UnitSpec, c2: UnitSpec, o: Options) -> (Battle, UnitId, UnitId, UnitId, UnitId) {
     let mut b = duel(inf(), inf(), c1, c2, o);
-    b.advance_to(Step::Units).unwrap();
+    skip_to(&mut b, Step::Units).unwrap();
     let ids = (id(&b, "C1"), id(&b, "C2"), id(&b, "U1"), id(&b, "U2"));
     (b, ids.0, ids.1, ids.2, ids.3)
 }
@@ -202,7 +202,7 @@ fn north_mel_04_joining_an_existing_melee() {
         .attempt_charge(c2, u1, charge(3.0), &mut dice([2]))
         .unwrap();
     assert!(r.contact && r.joined_existing);
-    b.advance_to(Step::Melee).unwrap();
+    skip_to(&mut b, Step::Melee).unwrap();
     let s = b
         .combat_situation(&melee(u1, vec![c1, c2]), &contact(2), false)
         .unwrap();
@@ -260,7 +260,7 @@ fn north_mel_05_failed_charges_and_north_opt_37() {
         ],
         Options::default(),
     );
-    b.advance_to(Step::Units).unwrap();
+    skip_to(&mut b, Step::Units).unwrap();
     let (c1, c3, u1) = (id(&b, "C1"), id(&b, "C3"), id(&b, "U1"));
     let r = b
         .attempt_charge(c1, u1, charge(3.0), &mut dice([5]))
@@ -322,7 +322,7 @@ fn north_mel_06_resolving_melee() {
         .unwrap();
     b.attempt_charge(c2, u1, charge(3.0), &mut dice([1]))
         .unwrap();
-    b.advance_to(Step::Melee).unwrap();
+    skip_to(&mut b, Step::Melee).unwrap();
     assert!(matches!(
         b.attack(
             &melee(u2, vec![c1]),
@@ -359,7 +359,7 @@ fn north_mel_07_first_round_only_when_the_charge_opens_the_melee_and_north_opt_0
         let (mut b, c1, c2, u1, u2) = at_units(inf(), inf(), o);
         b.attempt_charge(c1, u1, charge(3.0), &mut dice([1]))
             .unwrap();
-        b.advance_to(Step::Melee).unwrap();
+        skip_to(&mut b, Step::Melee).unwrap();
         let opening = b.first_round(&[c1], u1).unwrap();
         b.attack(
             &melee(u1, vec![c1]),
@@ -384,7 +384,7 @@ fn north_mel_07_first_round_only_when_the_charge_opens_the_melee_and_north_opt_0
         goto(&mut b, Side::Confederate, Step::Units);
         b.attempt_charge(c2, u1, charge(3.0), &mut dice([1]))
             .unwrap();
-        b.advance_to(Step::Melee).unwrap();
+        skip_to(&mut b, Step::Melee).unwrap();
         let joined = b.first_round(&[c1, c2], u1).unwrap();
         let old = b.first_round(&[c1], u1).unwrap();
         let _ = u2;
@@ -410,9 +410,9 @@ fn north_mel_08_melee_lasts_across_phases() {
     let (mut b, c1, _, u1, _) = at_units(inf(), inf(), Options::default());
     b.attempt_charge(c1, u1, charge(3.0), &mut dice([1]))
         .unwrap();
-    b.advance_to(Step::Melee).unwrap();
+    skip_to(&mut b, Step::Melee).unwrap();
     b.end_phase(&StandardEnd).unwrap();
-    b.advance_to(Step::Melee).unwrap();
+    skip_to(&mut b, Step::Melee).unwrap();
     assert_eq!(b.unit(u1).unwrap().contacts(), &[c1]);
     // Union strikes back: hit on 5 (no first round), morale 5: stand lost and fall back: contact ends.
     let r = b
@@ -435,14 +435,14 @@ fn north_mel_09_skirmishers_always_lose_melees_and_north_opt_22() {
     let sk = || inf().in_formation(Formation::Skirmish);
     let mut b = duel(sk(), inf(), inf(), inf(), Options::default());
     let (c1, u1) = (id(&b, "C1"), id(&b, "U1"));
-    b.advance_to(Step::Units).unwrap();
+    skip_to(&mut b, Step::Units).unwrap();
     // No cover bonus to the charge toss against skirmishers: a 4 passes.
     assert!(
         b.attempt_charge(c1, u1, charge(3.0), &mut dice([4]))
             .unwrap()
             .contact
     );
-    b.advance_to(Step::Melee).unwrap();
+    skip_to(&mut b, Step::Melee).unwrap();
     // The only die is the morale die: 1 + 2 = 3, a choice.
     let r = b
         .attack(
@@ -474,7 +474,7 @@ fn north_mel_09_skirmishers_always_lose_melees_and_north_opt_22() {
     o.skirmishers_may_melee = true;
     let mut b = duel(sk(), inf(), inf(), inf(), o);
     let (c1, u1) = (id(&b, "C1"), id(&b, "U1"));
-    b.advance_to(Step::Units).unwrap();
+    skip_to(&mut b, Step::Units).unwrap();
     b.attempt_charge(c1, u1, charge(3.0), &mut dice([1]))
         .unwrap();
     goto(&mut b, Side::Union, Step::Melee);
@@ -501,7 +501,7 @@ fn north_mel_10_morale_after_melee() {
         Options::default(),
     );
     let (c1, u1) = (id(&b, "C1"), id(&b, "U1"));
-    b.advance_to(Step::Units).unwrap();
+    skip_to(&mut b, Step::Units).unwrap();
     b.attempt_charge(
         c1,
         u1,
@@ -512,7 +512,7 @@ fn north_mel_10_morale_after_melee() {
         &mut dice([1]),
     )
     .unwrap();
-    b.advance_to(Step::Melee).unwrap();
+    skip_to(&mut b, Step::Melee).unwrap();
     // Cover -1, first round +1: a 5 hits. Morale 2 + 1 = 3: a choice.
     let r = b
         .attack(

@@ -570,8 +570,10 @@ fn north_cas_01_stands_go_only_through_morale() {
         true,
     )
     .unwrap();
-    b.end_phase(&acw_north::victory::StandardEnd).unwrap();
-    b.end_phase(&acw_north::victory::StandardEnd).unwrap();
+    for _ in 0..2 {
+        skip_to(&mut b, acw_north::sequence::Step::Melee).unwrap();
+        b.end_phase(&acw_north::victory::StandardEnd).unwrap();
+    }
     assert_eq!(b.unit(u).unwrap().stands().current(), 3);
     assert_eq!(b.unit(u).unwrap().stands().lost(), 1);
 }
@@ -697,7 +699,7 @@ fn north_cas_04_the_horse_holder_counts_and_north_opt_08() {
         o,
     );
     let c1 = id(&b, "C1");
-    b.advance_to(acw_north::sequence::Step::Units).unwrap();
+    skip_to(&mut b, acw_north::sequence::Step::Units).unwrap();
     assert_eq!(
         b.attempt_dismount(c1, &mut dice([1])),
         Err(RuleViolation::TooFewStands(c1))

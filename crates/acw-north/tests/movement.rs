@@ -46,7 +46,7 @@ fn gun() -> UnitSpec {
 /// A battle at the Confederate units step.
 fn at_units(c1: UnitSpec, c2: UnitSpec, o: Options) -> (Battle, UnitId, UnitId, UnitId) {
     let mut b = duel(inf(), inf(), c1, c2, o);
-    b.advance_to(Step::Units).unwrap();
+    skip_to(&mut b, Step::Units).unwrap();
     let (c1, c2, u1) = (id(&b, "C1"), id(&b, "C2"), id(&b, "U1"));
     (b, c1, c2, u1)
 }
@@ -195,7 +195,7 @@ fn north_mov_04_hold_units_do_not_move() {
         )],
         Options::default(),
     );
-    b.advance_to(Step::Units).unwrap();
+    skip_to(&mut b, Step::Units).unwrap();
     let c1 = id(&b, "C1");
     assert!(matches!(
         b.move_unit(c1, &toward(5.0), &mut dice([])),
@@ -532,7 +532,7 @@ fn north_mov_13_mixed_brigades_conform_to_the_slowest() {
         )],
         Options::default(),
     );
-    b.advance_to(Step::Units).unwrap();
+    skip_to(&mut b, Step::Units).unwrap();
     let c1 = id(&b, "C1");
     assert_eq!(
         b.brigade_conform_allowance(brigade_of(&b, c1)).unwrap(),
@@ -590,10 +590,11 @@ fn north_mov_15_withdraw_from_melee() {
         Err(RuleViolation::NotInContact(c2))
     );
     in_contact(&mut b, c1, u1);
+    skip_to(&mut b, Step::Melee).unwrap();
     b.end_phase(&acw_north::victory::StandardEnd).unwrap();
-    b.advance_to(Step::Melee).unwrap();
+    skip_to(&mut b, Step::Melee).unwrap();
     b.end_phase(&acw_north::victory::StandardEnd).unwrap();
-    b.advance_to(Step::Units).unwrap();
+    skip_to(&mut b, Step::Units).unwrap();
     // Failure: stays in contact.
     let r = b
         .attempt_withdraw_from_melee(c1, Inches(5.0), 0, &mut dice([5]))
@@ -603,11 +604,11 @@ fn north_mov_15_withdraw_from_melee() {
         (false, Some(AfterFailure::Stay))
     );
     assert_eq!(b.unit(c1).unwrap().contacts(), &[u1]);
-    b.advance_to(Step::Melee).unwrap();
+    skip_to(&mut b, Step::Melee).unwrap();
     b.end_phase(&acw_north::victory::StandardEnd).unwrap();
-    b.advance_to(Step::Melee).unwrap();
+    skip_to(&mut b, Step::Melee).unwrap();
     b.end_phase(&acw_north::victory::StandardEnd).unwrap();
-    b.advance_to(Step::Units).unwrap();
+    skip_to(&mut b, Step::Units).unwrap();
     assert!(matches!(
         b.attempt_withdraw_from_melee(c1, Inches(6.0), 0, &mut dice([1])),
         Err(RuleViolation::MoveTooLong { .. })
@@ -720,7 +721,7 @@ fn north_mov_17_skirmishers_move_ten_or_five_and_fire() {
         Err(RuleViolation::MoveTooLong { .. })
     ));
     b.move_unit(c2, &fire5, &mut dice([])).unwrap();
-    b.advance_to(Step::Musketry).unwrap();
+    skip_to(&mut b, Step::Musketry).unwrap();
     let g = |a| AttackGroup {
         category: Category::Musketry,
         target: u1,
@@ -851,7 +852,7 @@ fn north_mov_20_dismounted_movement_and_north_opt_06() {
     // Under the default, dismounted cavalry that moved 10" do not fire.
     let (mut b, c1, _, u1) = at_units(cav().dismounted(), inf(), Options::default());
     b.move_unit(c1, &toward(10.0), &mut dice([])).unwrap();
-    b.advance_to(Step::Musketry).unwrap();
+    skip_to(&mut b, Step::Musketry).unwrap();
     let g = AttackGroup {
         category: Category::Musketry,
         target: u1,
@@ -1018,7 +1019,7 @@ fn north_art_06_guns_stay_in_place() {
         b.attempt_formation_change(u1, Formation::Unlimbered, &mut dice([1])),
         Err(RuleViolation::NoGun(u1))
     );
-    b.advance_to(Step::Artillery).unwrap();
+    skip_to(&mut b, Step::Artillery).unwrap();
     let g = AttackGroup {
         category: Category::Artillery,
         target: id(&b, "C1"),
@@ -1108,7 +1109,7 @@ fn north_art_08_abandoned_guns_are_captured() {
             true,
         )
         .unwrap();
-        b.advance_to(Step::Units).unwrap();
+        skip_to(&mut b, Step::Units).unwrap();
         (b, u1)
     };
     let (mut b, u1) = make(Options::default());

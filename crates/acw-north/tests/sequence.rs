@@ -38,7 +38,7 @@ fn north_seq_01_confederate_then_union_each_turn() {
     let mut seen = Vec::new();
     for _ in 0..4 {
         seen.push((b.clock().turn(), b.clock().phasing()));
-        b.advance_to(Step::Melee).unwrap();
+        skip_to(&mut b, Step::Melee).unwrap();
         b.end_phase(&StandardEnd).unwrap();
     }
     assert_eq!(
@@ -63,6 +63,17 @@ fn north_seq_02_activation_then_combat_steps() {
     while let Ok(s) = b.next_step() {
         steps.push(s);
     }
+    // NORTH-MOV-03: the units step cannot end while a unit under Advance owes its ordered move.
+    assert_eq!(steps, vec![Step::Command, Step::Units]);
+    let owed = b.owed_moves();
+    assert!(!owed.is_empty());
+    assert_eq!(b.next_step(), Err(RuleViolation::MoveOwed(owed[0])));
+    for u in owed {
+        b.excuse_move(u).unwrap();
+    }
+    while let Ok(s) = b.next_step() {
+        steps.push(s);
+    }
     assert_eq!(
         steps,
         vec![
@@ -74,7 +85,7 @@ fn north_seq_02_activation_then_combat_steps() {
         ]
     );
     assert_eq!(
-        b.advance_to(Step::Units),
+        skip_to(&mut b, Step::Units),
         Err(RuleViolation::StepBackwards {
             from: Step::Melee,
             to: Step::Units
@@ -123,7 +134,7 @@ fn north_seq_04_artillery_then_musketry_then_melee() {
     let gun = id(&b, "CSA 1st Bde, Battery");
     let target = id(&b, "USA 1st Bde, Regt 1");
     let g = group(Category::Artillery, target, vec![gun]);
-    b.advance_to(Step::Units).unwrap();
+    skip_to(&mut b, Step::Units).unwrap();
     assert_eq!(
         b.attack(
             &g,
@@ -137,7 +148,7 @@ fn north_seq_04_artillery_then_musketry_then_melee() {
             actual: Step::Units
         })
     );
-    b.advance_to(Step::Musketry).unwrap();
+    skip_to(&mut b, Step::Musketry).unwrap();
     assert!(matches!(
         b.attack(
             &g,
@@ -152,7 +163,7 @@ fn north_seq_04_artillery_then_musketry_then_melee() {
         })
     ));
     assert!(matches!(
-        b.advance_to(Step::Artillery),
+        skip_to(&mut b, Step::Artillery),
         Err(RuleViolation::StepBackwards { .. })
     ));
     assert_eq!(Step::of_category(Category::Melee), Step::Melee);
@@ -165,7 +176,7 @@ fn north_seq_05_only_the_phasing_side_attacks() {
     let mut b = battle();
     let union_gun = id(&b, "USA 1st Bde, Battery");
     let target = id(&b, "CSA 1st Bde, Regt 1");
-    b.advance_to(Step::Artillery).unwrap();
+    skip_to(&mut b, Step::Artillery).unwrap();
     let g = group(Category::Artillery, target, vec![union_gun]);
     assert_eq!(
         b.attack(
@@ -190,7 +201,7 @@ fn north_seq_06_one_toss_per_target_and_category() {
     let g2 = id(&b, "CSA 2nd Bde, Battery");
     let g3 = id(&b, "CSA 3rd Bde, Battery");
     let target = id(&b, "USA 1st Bde, Regt 1");
-    b.advance_to(Step::Artillery).unwrap();
+    skip_to(&mut b, Step::Artillery).unwrap();
     assert_eq!(
         b.attack(
             &group(Category::Artillery, target, vec![]),
@@ -247,7 +258,7 @@ fn north_seq_07_results_apply_before_the_next_toss() {
         Options::default(),
     );
     let (u1, c1, c2) = (id(&b, "U1"), id(&b, "C1"), id(&b, "C2"));
-    b.advance_to(Step::Artillery).unwrap();
+    skip_to(&mut b, Step::Artillery).unwrap();
     let r = b
         .attack(
             &group(Category::Artillery, u1, vec![c1]),
@@ -258,7 +269,7 @@ fn north_seq_07_results_apply_before_the_next_toss() {
         )
         .unwrap();
     assert!(r.morale.unwrap().effect.removed);
-    b.advance_to(Step::Musketry).unwrap();
+    skip_to(&mut b, Step::Musketry).unwrap();
     assert_eq!(
         b.attack(
             &group(Category::Musketry, u1, vec![c2]),
@@ -278,7 +289,7 @@ fn north_seq_08_one_attack_per_unit_per_phase() {
     let inf = id(&b, "CSA 1st Bde, Regt 1");
     let t1 = id(&b, "USA 1st Bde, Regt 1");
     let t2 = id(&b, "USA 1st Bde, Regt 2");
-    b.advance_to(Step::Musketry).unwrap();
+    skip_to(&mut b, Step::Musketry).unwrap();
     let r = b
         .attack(
             &group(Category::Musketry, t1, vec![inf]),
@@ -304,6 +315,7 @@ fn north_seq_08_one_attack_per_unit_per_phase() {
         Err(RuleViolation::AlreadyAttacked(inf))
     );
     // The record clears with the phase.
+    skip_to(&mut b, Step::Melee).unwrap();
     b.end_phase(&StandardEnd).unwrap();
     assert_eq!(b.unit(inf).unwrap().phase().attacked, None);
 }
@@ -313,10 +325,10 @@ fn north_seq_09_and_north_opt_40_game_length() {
     // NORTH-SEQ-09 / NORTH-OPT-40: 12 turns by default: the game ends after the 24th player-phase.
     let mut b = battle();
     for phase in 1..24 {
-        b.advance_to(Step::Melee).unwrap();
+        skip_to(&mut b, Step::Melee).unwrap();
         assert_eq!(b.end_phase(&StandardEnd).unwrap(), None, "phase {phase}");
     }
-    b.advance_to(Step::Melee).unwrap();
+    skip_to(&mut b, Step::Melee).unwrap();
     let end = b.end_phase(&StandardEnd).unwrap().unwrap();
     assert_eq!(
         end,
@@ -331,7 +343,9 @@ fn north_seq_09_and_north_opt_40_game_length() {
     let mut o = Options::default();
     o.turn_limit = Some(1);
     let mut b = battle_with(o);
+    skip_to(&mut b, Step::Melee).unwrap();
     assert_eq!(b.end_phase(&StandardEnd).unwrap(), None);
+    skip_to(&mut b, Step::Melee).unwrap();
     assert!(b.end_phase(&StandardEnd).unwrap().is_some());
     // No limit: refused unless the scenario brings its own end.
     let mut o = Options::default();
@@ -342,6 +356,7 @@ fn north_seq_09_and_north_opt_40_game_length() {
     );
     let mut b = Battle::new_with_own_end(&default_forces(), o).unwrap();
     for _ in 0..50 {
+        skip_to(&mut b, Step::Melee).unwrap();
         assert_eq!(b.end_phase(&StandardEnd).unwrap(), None);
     }
     struct ThreeTurns;
@@ -355,7 +370,11 @@ fn north_seq_09_and_north_opt_40_game_length() {
     }
     let mut b = battle();
     let mut phases = 0;
-    while b.end_phase(&ThreeTurns).unwrap().is_none() {
+    loop {
+        skip_to(&mut b, Step::Melee).unwrap();
+        if b.end_phase(&ThreeTurns).unwrap().is_some() {
+            break;
+        }
         phases += 1;
     }
     assert_eq!(phases, 4);
@@ -371,7 +390,7 @@ fn north_opt_25_predeclared_attacks() {
     let mut b = battle_with(o.clone());
     let gun = id(&b, "CSA 1st Bde, Battery");
     let target = id(&b, "USA 1st Bde, Regt 1");
-    b.advance_to(Step::Artillery).unwrap();
+    skip_to(&mut b, Step::Artillery).unwrap();
     let g = group(Category::Artillery, target, vec![gun]);
     assert_eq!(
         b.declare_attacks(Category::Artillery, vec![g.clone()]),
@@ -379,7 +398,7 @@ fn north_opt_25_predeclared_attacks() {
     );
     o.predeclare_attacks = true;
     let mut b = battle_with(o);
-    b.advance_to(Step::Artillery).unwrap();
+    skip_to(&mut b, Step::Artillery).unwrap();
     assert_eq!(
         b.attack(
             &g,
@@ -407,7 +426,7 @@ fn north_opt_25_predeclared_attacks() {
     .unwrap();
     assert!(b.declared_attacks().is_empty());
     // A unit may appear in one declared group only.
-    b.advance_to(Step::Musketry).unwrap();
+    skip_to(&mut b, Step::Musketry).unwrap();
     let inf = id(&b, "CSA 1st Bde, Regt 1");
     let t2 = id(&b, "USA 1st Bde, Regt 2");
     assert_eq!(

@@ -56,7 +56,7 @@ fn fixed_seed_sequence() {
     let c = id(&b, "CSA 1st Bde, Regt 1");
     let gun = id(&b, "CSA 1st Bde, Battery");
     let t = id(&b, "USA 1st Bde, Regt 1");
-    b.advance_to(Step::Units).unwrap();
+    skip_to(&mut b, Step::Units).unwrap();
     let charge = b
         .attempt_charge(
             c,
@@ -68,7 +68,7 @@ fn fixed_seed_sequence() {
             &mut rng,
         )
         .unwrap();
-    b.advance_to(Step::Artillery).unwrap();
+    skip_to(&mut b, Step::Artillery).unwrap();
     let shot = b
         .attack(
             &AttackGroup {
@@ -82,7 +82,7 @@ fn fixed_seed_sequence() {
             &mut rng,
         )
         .unwrap();
-    b.advance_to(Step::Melee).unwrap();
+    skip_to(&mut b, Step::Melee).unwrap();
     let melee = b
         .attack(
             &AttackGroup {

@@ -83,6 +83,7 @@ fn north_vic_02_default_end_and_result() {
     // NORTH-VIC-02: annihilation ends the game at once.
     let mut b = battle();
     wipe(&mut b, Side::Union);
+    skip_to(&mut b, Step::Melee).unwrap();
     let end = b.end_phase(&StandardEnd).unwrap();
     assert_eq!(
         end,
@@ -95,6 +96,7 @@ fn north_vic_02_default_end_and_result() {
     let mut b = battle();
     wipe(&mut b, Side::Union);
     wipe(&mut b, Side::Confederate);
+    skip_to(&mut b, Step::Melee).unwrap();
     assert_eq!(
         b.end_phase(&StandardEnd).unwrap(),
         Some(GameEnd {
@@ -108,8 +110,9 @@ fn north_vic_02_default_end_and_result() {
     let mut b = battle_with(o.clone());
     let u = id(&b, "USA 1st Bde, Regt 1");
     lose(&mut b, u);
-    b.advance_to(Step::Melee).unwrap();
+    skip_to(&mut b, Step::Melee).unwrap();
     assert_eq!(b.end_phase(&StandardEnd).unwrap(), None);
+    skip_to(&mut b, Step::Melee).unwrap();
     assert_eq!(
         b.end_phase(&StandardEnd).unwrap(),
         Some(GameEnd {
@@ -170,7 +173,9 @@ fn north_vic_02_default_end_and_result() {
     lose(&mut b, u1);
     lose(&mut b, c1);
     lose(&mut b, c3);
+    skip_to(&mut b, Step::Melee).unwrap();
     b.end_phase(&StandardEnd).unwrap();
+    skip_to(&mut b, Step::Melee).unwrap();
     assert_eq!(
         b.end_phase(&StandardEnd).unwrap().map(|e| e.result),
         Some(GameResult::Draw)

@@ -3,6 +3,7 @@
 
 use acw_core::dice::ScriptedDice;
 use acw_core::{BySide, Side};
+use acw_north::error::RuleViolation;
 use acw_north::sequence::Step;
 use acw_north::setup::{ArmySpec, BrigadeSpec, ForceSpec, UnitSpec, default_forces};
 use acw_north::state::{BrigadeId, GeneralId};
@@ -42,13 +43,25 @@ pub fn dice<const N: usize>(faces: [u16; N]) -> ScriptedDice {
     ScriptedDice::faces(faces)
 }
 
+/// Moves `b` on to `step` of the current phase, excusing the ordered moves still owed when the units step
+/// ends (NORTH-MOV-03): these tests are about other rules, and no table is measured.
+pub fn skip_to(b: &mut Battle, step: Step) -> Result<(), RuleViolation> {
+    if step > Step::Units && b.clock().step() <= Step::Units {
+        b.advance_to(Step::Units)?;
+        for u in b.owed_moves() {
+            b.excuse_move(u)?;
+        }
+    }
+    b.advance_to(step)
+}
+
 /// Ends phases until it is `side`'s phase, then moves to `step`.
 pub fn goto(b: &mut Battle, side: Side, step: Step) {
     while b.clock().phasing() != side {
-        b.advance_to(Step::Melee).unwrap();
+        skip_to(b, Step::Melee).unwrap();
         assert!(b.end_phase(&StandardEnd).unwrap().is_none());
     }
-    b.advance_to(step).unwrap();
+    skip_to(b, step).unwrap();
 }
 
 /// A brigade spec.
