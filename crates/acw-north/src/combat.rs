@@ -400,6 +400,7 @@ impl Battle {
         target: UnitId,
         sight: &Sight,
     ) -> Result<bool, RuleViolation> {
+        crate::movement::check_length(sight.distance)?;
         let a = self.live_unit(attacker)?;
         let t = self.live_unit(target)?;
         if t.side() == a.side() {
@@ -514,6 +515,9 @@ impl Battle {
         let n = group.attackers.len();
         if n == 0 || sights.len() != n {
             return Err(RuleViolation::BadGroup);
+        }
+        for s in sights {
+            crate::movement::check_length(s.distance)?;
         }
         for (i, a) in group.attackers.iter().enumerate() {
             if group.attackers.iter().skip(i + 1).any(|b| b == a) {
@@ -631,7 +635,7 @@ impl Battle {
             generals_follow: response.generals_follow,
         };
         let mut next = self.clone();
-        let mut report = next.open_attack(group, sights, target_in_cover, facts, dice)?;
+        let mut report = next.open_attack_inner(group, sights, target_in_cover, facts, dice)?;
         if next.morale.is_some() {
             report.morale = Some(next.answer_morale(group.target, response, dice)?);
         }
@@ -640,9 +644,27 @@ impl Battle {
         Ok(report)
     }
 
-    /// The attack up to the target's decisions: the checks, the combat toss and, on a hit, the morale toss
-    /// (the check then waits for its owner, see [`Battle::morale_step`], unless no decision is left to make).
-    pub(crate) fn open_attack<D: Dice + ?Sized>(
+    /// NORTH-SEQ-07 / NORTH-MOR-01: the attack up to the target's decisions: the checks, the combat toss and,
+    /// on a hit, the morale toss. The check then waits for its owner ([`Battle::morale_step`]: a rally with the
+    /// toss seen, then the choice on 3–4), unless no decision is left to make, when it is finished at once and
+    /// in the report. A table-side app or a game asks the owner; [`Battle::attack`] answers from a standing
+    /// response. The morale facts of a fall-back are measured now: nothing moves while the owner decides.
+    pub fn open_attack<D: Dice + ?Sized>(
+        &mut self,
+        group: &AttackGroup,
+        sights: &[Sight],
+        target_in_cover: bool,
+        fall_back: FallBackFacts,
+        dice: &mut D,
+    ) -> Result<AttackReport, RuleViolation> {
+        let mut next = self.clone();
+        let report = next.open_attack_inner(group, sights, target_in_cover, fall_back, dice)?;
+        fault_check(dice)?;
+        *self = next;
+        Ok(report)
+    }
+
+    pub(crate) fn open_attack_inner<D: Dice + ?Sized>(
         &mut self,
         group: &AttackGroup,
         sights: &[Sight],

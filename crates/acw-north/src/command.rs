@@ -116,6 +116,7 @@ impl Battle {
         distance: Inches,
         with: Option<UnitId>,
     ) -> Result<(), RuleViolation> {
+        crate::movement::check_length(distance)?;
         let g = self.general(id)?;
         if !g.is_active() {
             return Err(RuleViolation::GeneralLost(id));

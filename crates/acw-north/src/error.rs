@@ -120,31 +120,44 @@ pub enum SetupError {
 #[non_exhaustive]
 pub enum AttackRefusal {
     /// The unit's kind does not attack in this category.
+    #[strum(to_string = "its kind of unit does not attack in this step")]
     WrongCategory,
     /// Only deployed units fire (NORTH-MOV-01).
+    #[strum(to_string = "only deployed units fire")]
     NotDeployed,
     /// A battery without its gun cannot fire (NORTH-ART-06).
+    #[strum(to_string = "the crew is not with its gun")]
     NoGun,
     /// Units in contact do not fire (NORTH-FIR-01, NORTH-ART-01).
+    #[strum(to_string = "units in contact do not fire")]
     InContact,
     /// Beyond musketry range or the artillery range option.
+    #[strum(to_string = "the target is out of range")]
     OutOfRange,
     /// No line of sight (NORTH-FIR-07).
+    #[strum(to_string = "it cannot see the target")]
     NoLineOfSight,
     /// Outside the front or muzzle arc (NORTH-FIR-01, NORTH-ART-04).
+    #[strum(to_string = "the target is outside its arc of fire")]
     OutOfArc,
     /// Skirmishers (or dismounted cavalry under the default reading) that moved more than 5" do not fire
     /// (NORTH-MOV-17, NORTH-MOV-20).
+    #[strum(to_string = "it moved too far this phase to fire")]
     MovedTooFar,
     /// Skirmishers screen the line of fire (NORTH-FIR-06).
+    #[strum(to_string = "skirmishers screen the line of fire")]
     Screened,
     /// The target is in contact with friendly units (NORTH-OPT-38).
+    #[strum(to_string = "the target is in melee with friendly units")]
     TargetInMelee,
     /// A melee attacker must be in contact with its target (NORTH-MEL-06).
+    #[strum(to_string = "it is not in contact with the target")]
     NotInContactWithTarget,
     /// Skirmishers make no melee attacks (NORTH-MEL-09).
+    #[strum(to_string = "skirmishers make no melee attacks")]
     SkirmishersDoNotMelee,
     /// Artillery makes no melee attacks under NORTH-OPT-23.
+    #[strum(to_string = "artillery makes no melee attacks under the options in play")]
     ArtilleryDoesNotMelee,
 }
 
@@ -154,16 +167,22 @@ pub enum AttackRefusal {
 #[non_exhaustive]
 pub enum ChargeRefusal {
     /// Artillery never charges (NORTH-ART-05).
+    #[strum(to_string = "artillery never charges")]
     Artillery,
     /// Skirmishers may not charge (NORTH-MOV-16).
+    #[strum(to_string = "skirmishers do not charge")]
     Skirmishers,
     /// Only units deployed in line charge.
+    #[strum(to_string = "only units in line charge")]
     NotInLine,
     /// A unit already in contact does not charge.
+    #[strum(to_string = "it is already in contact")]
     AlreadyInContact,
     /// Withdrawing units do not charge (NORTH-CMD-04).
+    #[strum(to_string = "units under Withdraw orders do not charge")]
     WithdrawOrder,
     /// The target is beyond charge reach (NORTH-MEL-03).
+    #[strum(to_string = "the target is beyond charge reach")]
     OutOfReach,
 }
 
@@ -173,16 +192,22 @@ pub enum ChargeRefusal {
 #[non_exhaustive]
 pub enum RallyRefusal {
     /// The general is killed or captured.
+    #[strum(to_string = "he is killed or captured")]
     GeneralLost,
     /// The general belongs to the other side.
+    #[strum(to_string = "he belongs to the other side")]
     OtherSide,
     /// The general is not with the unit (NORTH-CMD-08).
+    #[strum(to_string = "he is not with the unit")]
     NotWith,
     /// An MG rallies only units of his own brigade (NORTH-OPT-29).
+    #[strum(to_string = "a Major General rallies only his own brigade's units")]
     OtherBrigade,
     /// One rally attempt per check (NORTH-OPT-17), or one per general when several are allowed.
+    #[strum(to_string = "no further rally attempt is allowed for this check")]
     TooManyAttempts,
     /// "Attempt only if it would not rally" needs the morale die seen first (NORTH-OPT-15).
+    #[strum(to_string = "rallies are declared before the toss, so the toss cannot decide it")]
     NeedsSightOfToss,
 }
 

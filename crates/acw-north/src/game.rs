@@ -252,6 +252,38 @@ impl std::fmt::Display for Question {
     }
 }
 
+/// One action a unit may take now, or not, and why not ([`State::actions`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActionChoice {
+    /// The action.
+    pub action: Action,
+    /// Allowed, or the reason the rules refuse it.
+    pub allowed: Result<(), RuleViolation>,
+}
+
+/// A dice source for checking orders: it gives no face, and says so.
+#[derive(Default)]
+struct NoDice {
+    fault: Option<acw_core::dice::DiceError>,
+}
+
+impl Dice for NoDice {
+    fn face(&mut self, die: acw_core::dice::Die) -> u16 {
+        if self.fault.is_none() {
+            self.fault = Some(acw_core::dice::DiceError::Exhausted(die));
+        }
+        1
+    }
+
+    fn index(&mut self, _n: usize) -> usize {
+        0
+    }
+
+    fn fault(&self) -> Option<&acw_core::dice::DiceError> {
+        self.fault.as_ref()
+    }
+}
+
 /// What kind of accomplishment-toss action a unit tried.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -740,6 +772,77 @@ impl State {
     /// Whether unit `id` may stand this phase: under Hold, in contact, or with no move allowed.
     pub fn may_stand(&self, id: UnitId) -> Result<(), RuleViolation> {
         self.battle.check_stand(id)
+    }
+
+    /// Whether the rules would accept `order` now, without throwing a die: the order is tried on a copy up to
+    /// its first die, which is where every refusal is decided. The same checks as [`North`]'s `apply`.
+    pub fn check_order(&self, order: &Order) -> Result<(), RuleViolation> {
+        let mut copy = self.clone();
+        let mut no_dice = NoDice::default();
+        match copy.apply_order(order, &mut no_dice, &mut Vec::new()) {
+            Err(RuleViolation::Dice(_)) => Ok(()),
+            other => other,
+        }
+    }
+
+    /// What unit `id` may do now (NORTH-SEQ-03 (b)): every action of the units step, each allowed or refused
+    /// with the reason — one answer for a UI, consistent with what [`North`] accepts. Moves are listed straight
+    /// along the ordered heading (toward the enemy's edge under Hold, where they are refused), guns pivot toward
+    /// the nearest enemy, and a charge is listed against every enemy unit in play.
+    pub fn actions(&self, id: UnitId) -> Vec<ActionChoice> {
+        use strum::IntoEnumIterator;
+        let Ok(u) = self.battle.unit(id) else {
+            return Vec::new();
+        };
+        let side = u.side();
+        let heading = self
+            .ordered_heading(id)
+            .unwrap_or_else(|| Field::toward_enemy(side));
+        let nearest = self.footprint(id).and_then(|me| {
+            self.battle
+                .units_in_play(side.enemy())
+                .filter_map(|e| self.footprint(e.id()))
+                .min_by(|a, b| {
+                    me.centre
+                        .distance(a.centre)
+                        .0
+                        .total_cmp(&me.centre.distance(b.centre).0)
+                })
+                .map(|e| me.centre.heading_to(e.centre))
+        });
+        let mut candidates = vec![
+            Action::Stand,
+            Action::March {
+                heading,
+                distance: None,
+                fire: false,
+                conform: false,
+                face: None,
+            },
+        ];
+        candidates.extend(Formation::iter().map(Action::Formation));
+        candidates.extend([
+            Action::Dismount,
+            Action::Remount,
+            Action::SkirmisherFallBack,
+            Action::WithdrawFromMelee,
+            Action::RemanGun,
+            Action::PivotGun {
+                facing: nearest.unwrap_or(heading),
+            },
+        ]);
+        candidates.extend(
+            self.battle
+                .units_in_play(side.enemy())
+                .map(|e| Action::Charge { target: e.id() }),
+        );
+        candidates
+            .into_iter()
+            .map(|action| ActionChoice {
+                allowed: self.check_order(&Order::Act { unit: id, action }),
+                action,
+            })
+            .collect()
     }
 
     /// The heading of the ordered move straight toward (Advance) or away from (Withdraw) the enemy's base
@@ -1342,7 +1445,7 @@ impl State {
         let was_manned = matches!(self.battle.unit(target)?.gun(), Some(GunState::Manned));
         let mut report = self
             .battle
-            .open_attack(&group, &sights, cover, facts, dice)?;
+            .open_attack_inner(&group, &sights, cover, facts, dice)?;
         let finished = report.morale.take();
         let hit = report.hit;
         log.push(Event::Attack {

@@ -288,7 +288,7 @@ pub fn measure_move(stand_paths: &[&[Point]], allowance: Inches) -> Result<Inche
     Ok(Inches(d))
 }
 
-fn check_length(d: Inches) -> Result<(), RuleViolation> {
+pub(crate) fn check_length(d: Inches) -> Result<(), RuleViolation> {
     if d.0.is_finite() && d.0 >= 0.0 {
         Ok(())
     } else {

@@ -45,6 +45,13 @@ fn refused(state: &State, side: Side) -> Vec<Order> {
             attackers: vec![],
         },
     ];
+    // Morale decisions only while a check waits for them; nothing else while one does.
+    if state.battle().morale_step().is_some() {
+        v.push(Order::EndStep);
+    } else {
+        v.push(Order::NoRally);
+        v.push(Order::Choose(acw_north::morale::Choice::FallBack));
+    }
     match state.step() {
         Step::Command => v.push(Order::Attack {
             target: UnitId(0),
