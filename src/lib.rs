@@ -25,3 +25,8 @@ pub use acw_north as north;
 /// The grid/area brigade rules: squares or hexes, D6 hit dice, two hits a stand (feature `grid`).
 #[cfg(feature = "grid")]
 pub use acw_grid as grid;
+
+/// The README's examples, compiled and run as doc tests so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeExamples;

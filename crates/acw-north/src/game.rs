@@ -1814,18 +1814,28 @@ pub fn narrate(state: &State, event: &Event) -> String {
             .map_or_else(|_| id.to_string(), |u| u.name().to_string())
     };
     let pct = |p: f64| format!("{:.0}%", p * 100.0);
+    let target_name = |t: &OrderTarget| match *t {
+        OrderTarget::Brigade(br) => b
+            .brigade(br)
+            .map_or_else(|_| br.to_string(), |x| x.name().to_string()),
+        OrderTarget::Unit(u) => name(u),
+    };
     match event {
         Event::PhaseBegan { turn, side } => format!("— Turn {turn}, {side} phase —"),
         Event::StepBegan { .. } | Event::ReactionsSet { .. } | Event::Stood { .. } => String::new(),
         Event::OrderSet { target, order } => {
-            format!("The Army Commander orders {target:?} to {order}")
+            format!(
+                "The Army Commander orders {} to {order}",
+                target_name(target)
+            )
         }
         Event::OrderToss {
             target,
             wanted,
             report,
         } => format!(
-            "{target:?} tries to change orders to {wanted}: tossed {}, {} (chance 33%)",
+            "{} tries to change orders to {wanted}: tossed {}, {} (chance 33%)",
+            target_name(target),
             report.face,
             if report.changed {
                 "changed"
@@ -1854,8 +1864,15 @@ pub fn narrate(state: &State, event: &Event) -> String {
             report,
             chance,
         } => format!(
-            "{} tries {action:?}: tossed {}, {} (chance {})",
+            "{} tries {}: tossed {}, {} (chance {})",
             name(*unit),
+            match action {
+                Tried::Formation(f) => format!("to form {}", f.to_string().to_lowercase()),
+                Tried::Dismount => "to dismount".into(),
+                Tried::Remount => "to remount".into(),
+                Tried::SkirmisherFallBack => "to fall back as skirmishers".into(),
+                Tried::WithdrawFromMelee => "to leave the melee".into(),
+            },
             report.face.map_or("-".into(), |f| f.to_string()),
             if report.success { "succeeds" } else { "fails" },
             pct(*chance)
