@@ -531,6 +531,18 @@ impl Battle {
         plan: &CombatPlan,
         dice: &mut D,
     ) -> Result<CombatPhaseReport, RuleViolation> {
+        let mut next = self.clone();
+        let out = next.resolve_combats_unchecked(plan, dice)?;
+        crate::error::fault_check(dice)?;
+        *self = next;
+        Ok(out)
+    }
+
+    fn resolve_combats_unchecked<D: Dice + ?Sized>(
+        &mut self,
+        plan: &CombatPlan,
+        dice: &mut D,
+    ) -> Result<CombatPhaseReport, RuleViolation> {
         self.phase_is(Phase::Combat)?;
         if self.combat_done {
             return Err(RuleViolation::Inconsistent(

@@ -163,6 +163,18 @@ impl Battle {
         side: Side,
         dice: &mut D,
     ) -> Result<CommandReport, RuleViolation> {
+        let mut next = self.clone();
+        let out = next.command_phase_unchecked(side, dice)?;
+        crate::error::fault_check(dice)?;
+        *self = next;
+        Ok(out)
+    }
+
+    fn command_phase_unchecked<D: Dice + ?Sized>(
+        &mut self,
+        side: Side,
+        dice: &mut D,
+    ) -> Result<CommandReport, RuleViolation> {
         self.in_movement_of(side)?;
         if *self.command_checked.get(side) {
             return Err(RuleViolation::Inconsistent(

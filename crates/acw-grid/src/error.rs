@@ -199,4 +199,16 @@ pub enum RuleViolation {
     /// An input was inconsistent with the state or the procedure.
     #[error("{0}")]
     Inconsistent(&'static str),
+    /// The dice source could not give a face the procedure needs (ran out, or a face the die cannot show); nothing
+    /// was applied.
+    #[error("the dice could not be read: {0}")]
+    Dice(acw_core::dice::DiceError),
+}
+
+/// Refuses when the dice source could not give every face: a face never thrown must not become a result.
+pub(crate) fn fault_check<D: acw_core::Dice + ?Sized>(dice: &D) -> Result<(), RuleViolation> {
+    match dice.fault() {
+        Some(e) => Err(RuleViolation::Dice(e.clone())),
+        None => Ok(()),
+    }
 }

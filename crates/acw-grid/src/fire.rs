@@ -349,6 +349,16 @@ impl Battle {
         orders: &[BombardOrder],
         dice: &mut D,
     ) -> Result<BombardmentRoll, RuleViolation> {
+        let out = self.roll_bombardment_unchecked(orders, dice)?;
+        crate::error::fault_check(dice)?;
+        Ok(out)
+    }
+
+    fn roll_bombardment_unchecked<D: Dice + ?Sized>(
+        &self,
+        orders: &[BombardOrder],
+        dice: &mut D,
+    ) -> Result<BombardmentRoll, RuleViolation> {
         self.phase_is(Phase::Bombardment)?;
         let mut seen: Vec<UnitId> = Vec::new();
         let mut dice_for = Vec::with_capacity(orders.len());
@@ -397,6 +407,19 @@ impl Battle {
     /// fired at them and become disordered; then hits are recorded and stands removed. A battery destroyed now
     /// still fired. No morale test follows. Firing stands may not move this turn (GRID-MOV-11).
     pub fn apply_bombardment<D: Dice + ?Sized>(
+        &mut self,
+        roll: &BombardmentRoll,
+        silenced: &[Silence],
+        dice: &mut D,
+    ) -> Result<Vec<TargetResult>, RuleViolation> {
+        let mut next = self.clone();
+        let out = next.apply_bombardment_unchecked(roll, silenced, dice)?;
+        crate::error::fault_check(dice)?;
+        *self = next;
+        Ok(out)
+    }
+
+    fn apply_bombardment_unchecked<D: Dice + ?Sized>(
         &mut self,
         roll: &BombardmentRoll,
         silenced: &[Silence],
@@ -622,6 +645,16 @@ impl Battle {
     /// names, halving for a target in cover. Each unit fires once a turn. Nothing is applied: see
     /// [`Battle::apply_skirmish`].
     pub fn roll_skirmish<D: Dice + ?Sized>(
+        &self,
+        orders: &[SkirmishOrder],
+        dice: &mut D,
+    ) -> Result<Vec<(SkirmishOrder, Halved)>, RuleViolation> {
+        let out = self.roll_skirmish_unchecked(orders, dice)?;
+        crate::error::fault_check(dice)?;
+        Ok(out)
+    }
+
+    fn roll_skirmish_unchecked<D: Dice + ?Sized>(
         &self,
         orders: &[SkirmishOrder],
         dice: &mut D,

@@ -191,6 +191,8 @@ struct Search<'a> {
     budget: u32,
     complete: Vec<Vec<Area>>,
     partial: Vec<Vec<Area>>,
+    /// Where the retreat starts (not on `path`).
+    origin: Option<Area>,
 }
 
 impl Search<'_> {
@@ -219,6 +221,7 @@ impl Search<'_> {
     }
 
     fn run(&mut self, start: Area) {
+        self.origin = Some(start);
         let mut path = Vec::new();
         self.walk(start, 0, &mut path, false);
     }
@@ -242,7 +245,12 @@ impl Search<'_> {
             if nexts.is_empty() {
                 self.partial.push(path.clone());
             }
+            // Sideways steps count as away, so the extra movement never revisits an area: without this a search
+            // between areas equally far from the enemy went round in circles until the stack ran out.
             for (n, _) in nexts {
+                if path.contains(&n) || self.origin == Some(n) {
+                    continue;
+                }
                 path.push(n);
                 self.walk(n, spent, path, true);
                 path.pop();
@@ -317,6 +325,7 @@ impl Battle {
                 budget: u.allowance_halves(),
                 complete: Vec::new(),
                 partial: Vec::new(),
+                origin: None,
             };
             s.run(u.area());
             (s.complete, s.partial)
@@ -505,6 +514,16 @@ impl Battle {
     /// GRID-MOR-01, GRID-MOR-04: the morale tests of a losing side's units: one die per unit, or one die for the
     /// whole side with that option. Each unit reads its die for every class of stand it has (GRID-MOR-03).
     pub fn test_morale<D: Dice + ?Sized>(
+        &self,
+        units: &[UnitId],
+        dice: &mut D,
+    ) -> Result<Vec<(UnitId, SplitMorale)>, RuleViolation> {
+        let out = self.test_morale_unchecked(units, dice)?;
+        crate::error::fault_check(dice)?;
+        Ok(out)
+    }
+
+    fn test_morale_unchecked<D: Dice + ?Sized>(
         &self,
         units: &[UnitId],
         dice: &mut D,

@@ -569,6 +569,18 @@ impl Battle {
         id: UnitId,
         dice: &mut D,
     ) -> Result<u8, RuleViolation> {
+        let mut next = self.clone();
+        let out = next.entrench_unchecked(id, dice)?;
+        crate::error::fault_check(dice)?;
+        *self = next;
+        Ok(out)
+    }
+
+    fn entrench_unchecked<D: Dice + ?Sized>(
+        &mut self,
+        id: UnitId,
+        dice: &mut D,
+    ) -> Result<u8, RuleViolation> {
         self.may_entrench(id)?;
         let progress = self.unit(id)?.entrench_progress();
         let total = EntrenchRoll { progress }.roll(dice);

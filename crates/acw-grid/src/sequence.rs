@@ -111,6 +111,17 @@ impl Battle {
         &mut self,
         dice: &mut D,
     ) -> Result<InitiativeOutcome, RuleViolation> {
+        let mut next = self.clone();
+        let out = next.roll_initiative_unchecked(dice)?;
+        crate::error::fault_check(dice)?;
+        *self = next;
+        Ok(out)
+    }
+
+    fn roll_initiative_unchecked<D: Dice + ?Sized>(
+        &mut self,
+        dice: &mut D,
+    ) -> Result<InitiativeOutcome, RuleViolation> {
         self.phase_is(Phase::Initiative)?;
         if self.first_player.is_some() || self.initiative_winner.is_some() {
             return Err(RuleViolation::Inconsistent("initiative was already rolled"));

@@ -180,7 +180,10 @@ fn seq_06_movement_step_content() {
         .unwrap();
     let turner = put_inf(&mut b, Side::Union, a(5, 1), 3, 0);
     go_to(&mut b, Side::Union, Phase::FirstMovement);
-    b.command_phase(Side::Union, &mut dice(&[])).unwrap();
+    // Two command dice (the division's and the out-of-reach unit's); every face is used.
+    let mut command_dice = dice(&[6, 6]);
+    b.command_phase(Side::Union, &mut command_dice).unwrap();
+    assert_eq!(command_dice.remaining(), 0);
     b.move_unit(&MoveOrder::along(b.unit(mover).unwrap(), vec![a(1, 2)]))
         .unwrap();
     // Rally and entrench in one phase is allowed (both need the unit still).
@@ -239,4 +242,26 @@ fn seq_08_per_turn_flags_reset() {
     assert_eq!(v.entrench_progress(), 3);
     assert_eq!(v.hits(), 1);
     assert_eq!(b.first_player(), None);
+}
+
+#[test]
+fn a_procedure_whose_dice_run_out_or_show_the_impossible_changes_nothing() {
+    // Every Battle method that rolls refuses, changing nothing, when its dice source could not give a face.
+    let mut b = square();
+    let before = b.clone();
+    assert!(matches!(
+        b.roll_initiative(&mut dice(&[4])),
+        Err(RuleViolation::Dice(_))
+    ));
+    assert_eq!(b, before);
+    assert!(matches!(
+        b.roll_initiative(&mut dice(&[4, 7])),
+        Err(RuleViolation::Dice(_))
+    ));
+    assert_eq!(b, before);
+    // With both faces the roll stands: 4 against 3, the Union chooses.
+    assert_eq!(
+        b.roll_initiative(&mut dice(&[4, 3])).unwrap(),
+        InitiativeOutcome::Chooses(Side::Union)
+    );
 }
