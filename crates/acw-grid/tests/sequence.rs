@@ -180,7 +180,7 @@ fn seq_06_movement_step_content() {
         .unwrap();
     let turner = put_inf(&mut b, Side::Union, a(5, 1), 3, 0);
     go_to(&mut b, Side::Union, Phase::FirstMovement);
-    // Two command dice (the division's and the out-of-reach unit's); every face is used.
+    // The command step rolls two dice here; every face given is used.
     let mut command_dice = dice(&[6, 6]);
     b.command_phase(Side::Union, &mut command_dice).unwrap();
     assert_eq!(command_dice.remaining(), 0);
