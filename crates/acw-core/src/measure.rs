@@ -133,7 +133,7 @@ impl Point {
         if dx == 0.0 && dy == 0.0 {
             return Heading::NORTH;
         }
-        Heading::degrees(dx.atan2(dy).to_degrees())
+        Heading::wrap(dx.atan2(dy).to_degrees())
     }
 
     /// The point `distance` away along `heading`.
@@ -146,8 +146,13 @@ impl Point {
 /// A direction in degrees clockwise from north (+y), kept in `0.0..360.0`.
 #[derive(Clone, Copy, Debug, PartialEq, PartialOrd, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(from = "f64", into = "f64"))]
+#[cfg_attr(feature = "serde", serde(try_from = "f64", into = "f64"))]
 pub struct Heading(f64);
+
+/// A heading that is not a finite number of degrees.
+#[derive(Clone, Copy, Debug, PartialEq, Error)]
+#[error("a heading must be a finite number of degrees, not {0}")]
+pub struct BadHeading(pub f64);
 
 impl Heading {
     /// Towards +y.
@@ -159,8 +164,18 @@ impl Heading {
     /// Towards -x.
     pub const WEST: Heading = Heading(270.0);
 
-    /// A heading of `deg` degrees, wrapped into `0.0..360.0` (a non-finite value gives north).
-    pub fn degrees(deg: f64) -> Heading {
+    /// A heading of `deg` degrees, wrapped into `0.0..360.0`; a value that is not finite is refused.
+    pub fn degrees(deg: f64) -> Result<Heading, BadHeading> {
+        if deg.is_finite() {
+            Ok(Heading::wrap(deg))
+        } else {
+            Err(BadHeading(deg))
+        }
+    }
+
+    /// Wraps a computed angle into `0.0..360.0` (north for one that is not finite, which finite geometry does
+    /// not produce).
+    fn wrap(deg: f64) -> Heading {
         if !deg.is_finite() {
             return Heading::NORTH;
         }
@@ -173,9 +188,14 @@ impl Heading {
         self.0
     }
 
-    /// The heading turned by `deg` degrees (clockwise positive).
+    /// The heading turned by `deg` degrees (clockwise positive); a turn that is not finite leaves it as it was.
+    #[must_use]
     pub fn turned(self, deg: f64) -> Heading {
-        Heading::degrees(self.0 + deg)
+        if deg.is_finite() {
+            Heading::wrap(self.0 + deg)
+        } else {
+            self
+        }
     }
 
     /// The opposite heading.
@@ -190,8 +210,9 @@ impl Heading {
     }
 }
 
-impl From<f64> for Heading {
-    fn from(d: f64) -> Heading {
+impl TryFrom<f64> for Heading {
+    type Error = BadHeading;
+    fn try_from(d: f64) -> Result<Heading, BadHeading> {
         Heading::degrees(d)
     }
 }
@@ -264,9 +285,13 @@ mod tests {
             90.0,
             epsilon = 1e-9
         );
-        assert_abs_diff_eq!(Heading::degrees(-90.0).as_degrees(), 270.0);
+        assert_abs_diff_eq!(Heading::degrees(-90.0).unwrap().as_degrees(), 270.0);
+        assert!(matches!(Heading::degrees(f64::NAN), Err(BadHeading(x)) if x.is_nan()));
+        assert!(Heading::degrees(f64::INFINITY).is_err());
         assert_abs_diff_eq!(
-            Heading::degrees(350.0).angle_to(Heading::degrees(10.0)),
+            Heading::degrees(350.0)
+                .unwrap()
+                .angle_to(Heading::degrees(10.0).unwrap()),
             20.0,
             epsilon = 1e-9
         );

@@ -19,9 +19,32 @@ use std::convert::Infallible;
 /// assert_eq!(Die::D6.roll(&mut a), Die::D6.roll(&mut b));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(transparent))]
 pub struct GameRng(Xoshiro256PlusPlus);
+
+/// A loaded generator state is all zeros: xoshiro256++ gives 0 from it forever, so no die could be thrown.
+#[cfg(feature = "serde")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("a generator state of all zeros cannot produce faces")]
+struct ZeroState;
+
+/// Loading goes through the same check as every generator made here: the one state that never leaves zero is
+/// refused (a saved game holding it would hang on its first die).
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for GameRng {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let inner = <Xoshiro256PlusPlus as serde::Deserialize>::deserialize(d)?;
+        // The all-zero state is xoshiro's only fixed point; any other state gives a non-zero word within its
+        // first four.
+        let mut probe = inner.clone();
+        let stuck = (0..4).all(|_| probe.try_next_u64().is_ok_and(|w| w == 0));
+        if stuck {
+            return Err(serde::de::Error::custom(ZeroState));
+        }
+        Ok(GameRng(inner))
+    }
+}
 
 impl GameRng {
     /// A generator seeded from `seed`.
@@ -70,6 +93,24 @@ mod tests {
     use rand::Rng;
 
     /// Pins the stream: if a dependency upgrade changes these numbers, every saved game would change.
+    #[cfg(feature = "serde")]
+    #[test]
+    fn a_state_of_zeros_does_not_load() {
+        let saved = serde_json::to_value(GameRng::seed(3)).unwrap_or_default();
+        assert!(saved.get("s").is_some_and(serde_json::Value::is_array));
+        let zeros = r#"{"s":[0,0,0,0]}"#;
+        let err = serde_json::from_str::<GameRng>(zeros).map(|_| ());
+        assert!(err.is_err(), "{zeros} loaded");
+        assert!(
+            err.err()
+                .is_some_and(|e| e.to_string().contains("all zeros cannot produce faces"))
+        );
+        // Any other state loads and continues exactly.
+        let mut a = GameRng::seed(3);
+        let mut b: GameRng = serde_json::from_value(saved).unwrap_or_else(|_| GameRng::seed(0));
+        assert_eq!(a.next_u64(), b.next_u64());
+    }
+
     #[test]
     fn first_outputs_are_pinned() {
         let mut r = GameRng::seed(42);

@@ -612,7 +612,7 @@ impl Board {
         let step = 360.0 / f64::from(n);
         let angles: Vec<(Facing, f64)> = (0..n)
             .map(|k| {
-                let h = Heading::degrees(f64::from(k) * step);
+                let h = Heading::NORTH.turned(f64::from(k) * step);
                 (Facing(k), h.angle_to(bearing))
             })
             .collect();
@@ -626,7 +626,7 @@ impl Board {
 
     /// The heading (degrees clockwise from north) of side `facing`.
     pub fn heading_of(&self, facing: Facing) -> Heading {
-        Heading::degrees(f64::from(facing.index()) * 360.0 / f64::from(self.kind.sides()))
+        Heading::NORTH.turned(f64::from(facing.index()) * 360.0 / f64::from(self.kind.sides()))
     }
 }
 
@@ -833,7 +833,7 @@ mod tests {
             let n = b.neighbour(Area::new(0, 0), Facing(k));
             let h = b.centre(Area::new(0, 0)).heading_to(b.centre(n));
             let want = f64::from(k) * 60.0;
-            assert!(Heading::degrees(want).angle_to(h) < 1e-3, "side {k}");
+            assert!(Heading::NORTH.turned(want).angle_to(h) < 1e-3, "side {k}");
         }
     }
 }

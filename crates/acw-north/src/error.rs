@@ -39,9 +39,14 @@ pub enum SetupError {
     /// The options are out of range.
     #[error(transparent)]
     Options(#[from] OptionsError),
-    /// NORTH-SET-03: an army outside 10–20 units.
-    #[error("the {side} army has {units} units; it needs 10 to 20")]
+    /// Two units share a name (placements and narration find units by name).
+    #[error("two units are named {0:?}; every unit needs its own name")]
+    DuplicateName(String),
+    /// NORTH-SET-03: an army outside 10–20 units (or with none, when the size is free under NORTH-OPT-39).
+    #[error("the {side} army has {units} units; it needs {needs}")]
     ArmySize {
+        /// What the options require ("10 to 20", or "at least one").
+        needs: &'static str,
         /// The side.
         side: Side,
         /// Its unit count.

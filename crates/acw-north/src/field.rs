@@ -51,8 +51,12 @@ impl Default for Bases {
     }
 }
 
+/// The largest base size accepted, in inches.
+pub const MAX_BASE: f64 = 24.0;
+
 impl Bases {
-    /// Checks every size is finite and above zero.
+    /// Checks that every size is a finite length above zero and at most [`MAX_BASE`] (a base larger than that
+    /// is no miniature's, and far larger ones break the geometry).
     pub fn validate(&self) -> Result<(), TableError> {
         let all = [
             self.foot_width,
@@ -64,7 +68,10 @@ impl Bases {
             self.limbered_depth,
             self.cover_depth,
         ];
-        if all.iter().all(|v| v.0.is_finite() && v.0 > 0.0) {
+        if all
+            .iter()
+            .all(|v| v.0.is_finite() && v.0 > 0.0 && v.0 <= MAX_BASE)
+        {
             Ok(())
         } else {
             Err(TableError::NotFinite {

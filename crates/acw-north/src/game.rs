@@ -524,6 +524,31 @@ impl TryFrom<StateData> for State {
             return Err(SetupError::Inconsistent("a position per general".into()));
         }
         d.field.bases.validate()?;
+        // A loaded game must be one the rules can continue: the zones setup checks, and every unit in play on
+        // the table with a footprint that can be built.
+        if !zones_ok(&d.zones)
+            || (d.zones.width.0 - d.field.ground.width().0).abs() > 1e-9
+            || (d.zones.depth.0 - d.field.ground.depth().0).abs() > 1e-9
+        {
+            return Err(SetupError::BadZones);
+        }
+        for u in d.battle.units().iter().filter(|u| u.in_play()) {
+            let on_table = d
+                .field
+                .footprint(&d.battle, u.id())
+                .is_some_and(|f| d.field.ground.holds(&f));
+            if !on_table {
+                return Err(SetupError::PlacementOutside(u.name().to_string()));
+            }
+        }
+        if d.general_points
+            .iter()
+            .any(|p| !(p.x.is_finite() && p.y.is_finite()))
+        {
+            return Err(SetupError::Inconsistent(
+                "a general stands at no finite place".into(),
+            ));
+        }
         if d.pending.is_some() != d.battle.morale_in_progress().is_some()
             || d.pending.as_ref().map(|p| p.target) != d.battle.morale_in_progress().map(|m| m.unit)
         {
@@ -1717,16 +1742,19 @@ fn deploy(battle: &Battle, field: &mut Field, zones: &Zones, placed: &[bool]) {
 
 /// Checks that every unit is on the table, inside its side's zone, and overlaps no other unit.
 fn check_layout(battle: &Battle, field: &Field, zones: &Zones) -> Result<(), SetupError> {
-    let prints: Vec<(UnitId, Footprint)> = battle
-        .units()
-        .iter()
-        .filter_map(|u| field.footprint(battle, u.id()).map(|f| (u.id(), f)))
-        .collect();
     let name = |id: UnitId| {
         battle
             .unit(id)
             .map_or(String::new(), |u| u.name().to_string())
     };
+    let mut prints: Vec<(UnitId, Footprint)> = Vec::with_capacity(battle.units().len());
+    for u in battle.units() {
+        // A unit whose footprint cannot be built (a place that is not finite) is refused, never skipped.
+        match field.footprint(battle, u.id()) {
+            Some(f) => prints.push((u.id(), f)),
+            None => return Err(SetupError::PlacementOutside(name(u.id()))),
+        }
+    }
     for (id, f) in &prints {
         let side = battle.unit(*id).map(Unit::side).unwrap_or(Side::Union);
         let inside = f

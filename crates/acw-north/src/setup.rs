@@ -144,7 +144,15 @@ pub fn validate_army_size(
     if ok {
         Ok(())
     } else {
-        Err(SetupError::ArmySize { side, units: n })
+        Err(SetupError::ArmySize {
+            needs: if options.allow_non_standard_army_size {
+                "at least one"
+            } else {
+                "10 to 20"
+            },
+            side,
+            units: n,
+        })
     }
 }
 
@@ -186,6 +194,14 @@ pub fn validate_unit(u: &UnitSpec, options: &Options) -> Result<(), SetupError> 
 /// NORTH-SET-03 / NORTH-SET-04 / NORTH-SET-05: validates a whole force list.
 pub fn validate_forces(forces: &ForceSpec, options: &Options) -> Result<(), SetupError> {
     options.validate()?;
+    let mut names: Vec<&str> = Side::both()
+        .flat_map(|side| forces.armies.get(side).brigades.iter())
+        .flat_map(|b| b.units.iter().map(|u| u.name.as_str()))
+        .collect();
+    names.sort_unstable();
+    if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
+        return Err(SetupError::DuplicateName(w[0].to_string()));
+    }
     for side in Side::both() {
         let army = forces.armies.get(side);
         validate_army_size(side, army, options)?;
@@ -327,6 +343,14 @@ impl Battle {
             if (u.arm == Arm::Artillery) != u.gun.is_some() {
                 return bad(format!("unit {} has a gun state that does not fit", u.id));
             }
+            if u.stands.original() != u32::from(starting_stands(u.arm, u.quality)) {
+                return bad(format!(
+                    "unit {} started with {} stands, not the {} its kind and quality give",
+                    u.id,
+                    u.stands.original(),
+                    starting_stands(u.arm, u.quality)
+                ));
+            }
             if u.in_play() && u.stands.current() == 0 {
                 return bad(format!("unit {} is in play with no stands", u.id));
             }
@@ -379,6 +403,20 @@ impl Battle {
             match self.generals.get(usize::from(self.army_commanders[side].0)) {
                 Some(g) if g.rank == Rank::ArmyCommander && g.side == side => {}
                 _ => return bad(format!("the {side} Army Commander is missing")),
+            }
+        }
+        let mut names: Vec<&str> = self.units.iter().map(|u| u.name.as_str()).collect();
+        names.sort_unstable();
+        if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
+            return Err(SetupError::DuplicateName(w[0].to_string()));
+        }
+        if let Some(m) = &self.morale {
+            let checking = self.units.get(usize::from(m.unit.0));
+            if checking.is_none_or(|u| !u.in_play())
+                || m.rallies.len() > 2
+                || (m.rallies_closed && m.face.is_none())
+            {
+                return bad("a morale check in progress does not fit its unit".into());
             }
         }
         Ok(())

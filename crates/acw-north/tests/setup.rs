@@ -93,6 +93,7 @@ fn north_set_03_army_size_and_north_opt_39() {
     assert_eq!(
         err,
         SetupError::ArmySize {
+            needs: "10 to 20",
             side: Side::Union,
             units: 8
         }
@@ -116,6 +117,7 @@ fn north_set_03_army_size_and_north_opt_39() {
     assert_eq!(
         validate_army_size(Side::Confederate, &big, &Options::default()),
         Err(SetupError::ArmySize {
+            needs: "10 to 20",
             side: Side::Confederate,
             units: 25
         })
@@ -132,7 +134,12 @@ fn north_set_03_army_size_and_north_opt_39() {
         army_commander_with: None,
         brigades: vec![],
     };
-    assert!(validate_army_size(Side::Union, &empty, &o).is_err());
+    assert_eq!(
+        validate_army_size(Side::Union, &empty, &o)
+            .map_err(|e| e.to_string())
+            .unwrap_err(),
+        "the Union army has 0 units; it needs at least one"
+    );
 }
 
 #[test]
