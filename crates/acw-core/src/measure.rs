@@ -264,6 +264,7 @@ pub fn band(d: Inches, upper_limits: &[Inches]) -> Option<usize> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use approx::assert_abs_diff_eq;
