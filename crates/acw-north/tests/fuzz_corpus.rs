@@ -1,0 +1,46 @@
+//! Replays the committed seed corpora of North's fuzz targets (`fuzz/corpus/north_*`, `fuzz/corpus/table_dice`)
+//! through the same checks the targets run, so CI exercises them without cargo-fuzz.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[path = "../../../fuzz/checks/north.rs"]
+mod north;
+
+use std::path::{Path, PathBuf};
+
+fn corpus(target: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fuzz/corpus")
+        .join(target);
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("corpus at {}: {e}", dir.display()))
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .collect();
+    entries.sort();
+    assert!(
+        entries.len() >= 8,
+        "{target}: the seed corpus should hold at least 8 inputs"
+    );
+    entries
+}
+
+#[test]
+fn north_load_corpus() {
+    for path in corpus("north_load") {
+        north::load(&std::fs::read(&path).unwrap());
+    }
+}
+
+#[test]
+fn north_orders_corpus() {
+    for path in corpus("north_orders") {
+        north::orders(&std::fs::read(&path).unwrap());
+    }
+}
+
+#[test]
+fn table_dice_corpus() {
+    for path in corpus("table_dice") {
+        north::table_dice(&std::fs::read(&path).unwrap());
+    }
+}

@@ -1,0 +1,9 @@
+//! Fuzzes North: see `checks/north.rs` (`table_dice`) for what must hold for every input.
+#![no_main]
+
+#[path = "../checks/north.rs"]
+mod north;
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| north::table_dice(data));
