@@ -103,8 +103,8 @@ fn order_from(data: &mut &[u8]) -> Option<Order> {
             action: Action::March {
                 heading,
                 distance: Some(Inches(float(data))),
-                fire: next(data) % 2 == 0,
-                conform: next(data) % 2 == 0,
+                fire: next(data).is_multiple_of(2),
+                conform: next(data).is_multiple_of(2),
                 face: Some(heading),
             },
         },
@@ -148,7 +148,7 @@ fn order_from(data: &mut &[u8]) -> Option<Order> {
             general: GeneralId(u16::from(next(data) % 12)),
         },
         9 => Order::NoRally,
-        10 => Order::Choose(if next(data) % 2 == 0 {
+        10 => Order::Choose(if next(data).is_multiple_of(2) {
             Choice::LoseStand
         } else {
             Choice::FallBack
