@@ -481,6 +481,8 @@ pub struct State {
     pending: Option<PendingAttack>,
     /// The obligatory melee of the phase's end, interrupted by a morale decision, goes on after it.
     melee_owed: bool,
+    /// Whether the first phase has been announced in the log.
+    started: bool,
     rng: GameRng,
 }
 
@@ -508,6 +510,8 @@ struct StateData {
     pending: Option<PendingAttack>,
     #[cfg_attr(feature = "serde", serde(default))]
     melee_owed: bool,
+    #[cfg_attr(feature = "serde", serde(default))]
+    started: bool,
     rng: GameRng,
 }
 
@@ -565,6 +569,7 @@ impl TryFrom<StateData> for State {
             end: d.end,
             pending: d.pending,
             melee_owed: d.melee_owed,
+            started: d.started,
             rng: d.rng,
         })
     }
@@ -647,6 +652,7 @@ impl State {
             end: None,
             pending: None,
             melee_owed: false,
+            started: false,
             rng: GameRng::seed(seed),
         };
         state.refresh_generals();
@@ -956,6 +962,13 @@ impl State {
     ) -> Result<(), RuleViolation> {
         if self.end.is_some() || self.battle.is_over() {
             return Err(RuleViolation::GameOver);
+        }
+        if !self.started {
+            self.started = true;
+            log.push(Event::PhaseBegan {
+                turn: self.battle.clock().turn(),
+                side: self.phasing(),
+            });
         }
         let step = self.step();
         match order {
@@ -1834,166 +1847,8 @@ impl Ruleset for North {
     }
 }
 
-/// A reading of the event log: one line per event, naming units.
+/// A reading of the event log: one line per event, naming units (empty for bookkeeping events). The same as
+/// `state.narrate(event).to_string()`.
 pub fn narrate(state: &State, event: &Event) -> String {
-    let b = state.battle();
-    let name = |id: UnitId| {
-        b.unit(id)
-            .map_or_else(|_| id.to_string(), |u| u.name().to_string())
-    };
-    let pct = |p: f64| format!("{:.0}%", p * 100.0);
-    let target_name = |t: &OrderTarget| match *t {
-        OrderTarget::Brigade(br) => b
-            .brigade(br)
-            .map_or_else(|_| br.to_string(), |x| x.name().to_string()),
-        OrderTarget::Unit(u) => name(u),
-    };
-    match event {
-        Event::PhaseBegan { turn, side } => format!("— Turn {turn}, {side} phase —"),
-        Event::StepBegan { .. } | Event::ReactionsSet { .. } | Event::Stood { .. } => String::new(),
-        Event::OrderSet { target, order } => {
-            format!(
-                "The Army Commander orders {} to {order}",
-                target_name(target)
-            )
-        }
-        Event::OrderToss {
-            target,
-            wanted,
-            report,
-        } => format!(
-            "{} tries to change orders to {wanted}: tossed {}, {} (chance 33%)",
-            target_name(target),
-            report.face,
-            if report.changed {
-                "changed"
-            } else {
-                "unchanged"
-            }
-        ),
-        Event::LeaderlessCheck { unit, order } => format!("{} now has order {order}", name(*unit)),
-        Event::GeneralMoved { general, with, .. } => format!(
-            "{} rides to {}",
-            b.general(*general)
-                .map_or_else(|_| general.to_string(), |g| g.name().to_string()),
-            with.map_or("open ground".into(), name)
-        ),
-        Event::Moved { unit, report, .. } => match report.obstacle {
-            Some(o) => format!(
-                "{} moves {:.1}\" (obstacle: {o:?})",
-                name(*unit),
-                report.moved.0
-            ),
-            None => format!("{} moves {:.1}\"", name(*unit), report.moved.0),
-        },
-        Event::Tried {
-            unit,
-            action,
-            report,
-            chance,
-        } => format!(
-            "{} tries {}: tossed {}, {} (chance {})",
-            name(*unit),
-            match action {
-                Tried::Formation(f) => format!("to form {}", f.to_string().to_lowercase()),
-                Tried::Dismount => "to dismount".into(),
-                Tried::Remount => "to remount".into(),
-                Tried::SkirmisherFallBack => "to fall back as skirmishers".into(),
-                Tried::WithdrawFromMelee => "to leave the melee".into(),
-            },
-            report.face.map_or("-".into(), |f| f.to_string()),
-            if report.success { "succeeds" } else { "fails" },
-            pct(*chance)
-        ),
-        Event::Charged {
-            unit,
-            target,
-            report,
-            chance,
-        } => format!(
-            "{} charges {}: tossed {}, {} (chance {})",
-            name(*unit),
-            name(*target),
-            report.face,
-            if report.contact {
-                "contact!"
-            } else {
-                "the charge falters"
-            },
-            pct(*chance)
-        ),
-        Event::CouldNotMove { unit, reason } => format!("{} cannot move: {reason}", name(*unit)),
-        Event::GunPivoted { unit, .. } => format!("{} turns its gun", name(*unit)),
-        Event::GunRemanned { unit } => format!("{} re-mans its gun", name(*unit)),
-        Event::GunCaptured { battery, by } => {
-            format!("{} captures the gun of {}", name(*by), name(*battery))
-        }
-        Event::Attack {
-            category,
-            target,
-            attackers,
-            report,
-            ..
-        } => {
-            let who: Vec<String> = attackers.iter().map(|&a| name(a)).collect();
-            let toss = report
-                .face
-                .map_or("an automatic hit".into(), |f| format!("tossed {f}"));
-            format!(
-                "{} ({category}) at {}: {toss}, {} (a {} chance)",
-                who.join(" and "),
-                name(*target),
-                if report.hit { "a hit" } else { "a miss" },
-                pct(f64::from(report.hit_sixths) / 6.0)
-            )
-        }
-        Event::Morale { unit, report } => {
-            let band = match report.outcome.band {
-                crate::tables::MoraleBand::Rallies => "it rallies",
-                crate::tables::MoraleBand::Choice => "3–4, its owner chooses",
-                crate::tables::MoraleBand::Both => "it loses a stand and falls back",
-            };
-            let mut s = format!(
-                "{} checks morale: tossed {} ({:+}",
-                name(*unit),
-                report.face,
-                report.modifier
-            );
-            for ((g, _), res) in report
-                .rallies
-                .iter()
-                .zip(report.outcome.rally.iter().flatten())
-            {
-                let general = b
-                    .general(*g)
-                    .map_or_else(|_| g.to_string(), |x| x.name().to_string());
-                let what = match res {
-                    crate::tables::RallyResult::Subtract(n) => format!("−{n}"),
-                    crate::tables::RallyResult::NoEffect => "no help".into(),
-                    crate::tables::RallyResult::Captured => "captured".into(),
-                    crate::tables::RallyResult::Killed => "killed".into(),
-                };
-                s.push_str(&format!(", {general} rallies: {what}"));
-            }
-            s.push_str(&format!("): {band}"));
-            if let Some(c) = report.choice {
-                s.push_str(match c {
-                    Choice::LoseStand => ", and loses a stand",
-                    Choice::FallBack => ", and falls back",
-                });
-            }
-            if report.effect.removed {
-                s.push_str("; the unit is removed");
-            }
-            s
-        }
-        Event::FellBack { unit, from, to } => {
-            format!("{} falls back {:.1}\"", name(*unit), from.distance(*to).0)
-        }
-        Event::GunAbandoned { unit, .. } => format!("{} abandons its gun", name(*unit)),
-        Event::GameEnded { end, turn } => format!(
-            "Game over on turn {turn}: {}, as {}",
-            end.result, end.reason
-        ),
-    }
+    state.narrate(event).to_string()
 }

@@ -67,6 +67,7 @@ pub mod game;
 pub mod melee;
 pub mod morale;
 pub mod movement;
+pub mod narrate;
 pub mod options;
 pub mod sequence;
 pub mod setup;

@@ -11,15 +11,20 @@ use acw_core::Side;
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Step {
     /// NORTH-SEQ-03 (a): generals move, the AC and the MGs change orders.
+    #[strum(to_string = "command")]
     Command,
     /// NORTH-SEQ-03 (b): each unit makes its one action: a move, a formation change, a charge, a withdrawal
     /// from melee, or nothing.
+    #[strum(to_string = "units")]
     Units,
     /// NORTH-SEQ-04 (1): artillery fire.
+    #[strum(to_string = "artillery")]
     Artillery,
     /// NORTH-SEQ-04 (2): musketry.
+    #[strum(to_string = "musketry")]
     Musketry,
     /// NORTH-SEQ-04 (3): melee.
+    #[strum(to_string = "melee")]
     Melee,
 }
 

@@ -37,12 +37,16 @@ pub enum Quality {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Troop {
     /// Infantry: stands of two figures.
+    #[strum(to_string = "infantry")]
     Infantry,
     /// Mounted cavalry: stands of one figure.
+    #[strum(to_string = "mounted cavalry")]
     MountedCavalry,
     /// Dismounted cavalry: fighting stands of two figures and a horse-holder stand.
+    #[strum(to_string = "dismounted cavalry")]
     DismountedCavalry,
     /// Artillery: a gun and crew stands of two figures.
+    #[strum(to_string = "artillery")]
     Artillery,
 }
 
@@ -134,14 +138,19 @@ pub const fn dismounted_form(mounted: u8) -> Option<(u8, u8)> {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Formation {
     /// One stand deep, stands side by side (deployed).
+    #[strum(to_string = "line")]
     Line,
     /// Stands one behind another (not deployed).
+    #[strum(to_string = "column")]
     Column,
     /// Skirmish order: a front rank on a 10" frontage, the rest behind (deployed; infantry only).
+    #[strum(to_string = "skirmish order")]
     Skirmish,
     /// Artillery hooked up, trail toward the direction of movement (not deployed).
+    #[strum(to_string = "limbered")]
     Limbered,
     /// Artillery unlimbered, muzzle toward the direction of fire (deployed).
+    #[strum(to_string = "unlimbered")]
     Unlimbered,
 }
 
@@ -454,10 +463,13 @@ pub const fn musketry_range(firer: Firer, options: &Options) -> Inches {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum MoraleBand {
     /// 1–2 (and less): the unit rallies, no effect.
+    #[strum(to_string = "1–2 (it rallies)")]
     Rallies,
     /// 3–4: the owner chooses to lose a stand or to fall back.
+    #[strum(to_string = "3–4 (the owner's choice)")]
     Choice,
     /// 5–6 (and more): the unit loses a stand and falls back.
+    #[strum(to_string = "5–6 (a stand lost and a fall-back)")]
     Both,
 }
 

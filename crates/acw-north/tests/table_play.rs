@@ -308,3 +308,51 @@ fn lengths_that_are_not_lengths_are_refused() {
         assert_eq!(b, before);
     }
 }
+
+#[test]
+fn a_narrated_game_reads_as_sentences_with_names_faces_modifiers_and_chances() {
+    let mut text = String::new();
+    for seed in [1, 5, 9] {
+        let (mut u, mut c) = (bots(Side::Union, seed), bots(Side::Confederate, seed));
+        let game = play(
+            &North,
+            &Scenario::default(),
+            seed,
+            BySide::new(u.as_mut(), c.as_mut()),
+        )
+        .unwrap();
+        // Names do not change during a game, so the final state names every unit and general.
+        for e in &game.log {
+            let line = game.state.narrate(e).to_string();
+            if !line.is_empty() {
+                text.push_str(&line);
+                text.push('\n');
+            }
+        }
+        text.push_str(&format!("{}\n", game.outcome));
+    }
+    // No Rust Debug form: no `Name(`, no `{`, no `::`, no raw ids.
+    for line in text.lines() {
+        let debugish = line.contains('{')
+            || line.contains("::")
+            || line.contains("Id(")
+            || line
+                .split(|c: char| !c.is_alphanumeric() && c != '(')
+                .any(|w| w.len() > 1 && w.ends_with('(') && w.starts_with(char::is_uppercase));
+        assert!(!debugish, "a Debug form in: {line}");
+        assert!(!line.contains("moves 0.0\""), "a move of nothing: {line}");
+    }
+    // What the defender and the generals did, and why a toss came out as it did, are all told.
+    for needle in [
+        "— Turn 1, the Confederate phase —",
+        "tries to rally it",
+        "checks morale: tossed",
+        "(a hit 33% of the time)",
+        "cover −1",
+        "its owner chooses",
+        "tries to change its orders to Hold: tossed",
+        "The game ends on turn 12",
+    ] {
+        assert!(text.contains(needle), "no {needle:?} in the narration");
+    }
+}
