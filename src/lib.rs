@@ -25,3 +25,8 @@ pub use acw_north as north;
 /// The grid/area brigade rules: squares or hexes, D6 hit dice, two hits a stand (feature `grid`).
 #[cfg(feature = "grid")]
 pub use acw_grid as grid;
+
+/// The regimental D8 rules: D8 fire, D6 saves, D10 melee, a morale chart, generated maps and armies (feature `d8`).
+#[cfg(feature = "d8")]
+#[doc(inline)]
+pub use acw_d8 as d8;
