@@ -25,7 +25,6 @@ pub struct EndPosition {
     pub squares: [SquareHolding; 30],
 }
 
-
 impl EndPosition {
     fn at(&self, s: Square) -> &SquareHolding {
         &self.squares[usize::from(s.number() - 1)]
