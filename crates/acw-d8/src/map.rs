@@ -737,7 +737,8 @@ impl Map {
     /// squares, D8-SET-07); D20s for the road's start and finish, then the river's (one pair for both under the
     /// shared option), each re-rolled at once if it names a hill (D8-SET-08); routes for road then river
     /// (D8-SET-10, re-rolling the finish when 4-connected routes find none); farm roads (D8-SET-11); the bridge,
-    /// then the fords, each a uniform pick of the remaining river squares (D8-SET-12); the flow (D8-SET-13).
+    /// then the fords, each a uniform pick of the remaining river squares by a die with as many faces (none when one
+    /// is left, D8-SET-12); the flow (D8-SET-13).
     pub fn generate<D: Dice + ?Sized>(dice: &mut D, options: &Options) -> Result<Map, D8Error> {
         let mut taken = [false; 30];
         let mut placed = Vec::new();
@@ -804,7 +805,11 @@ impl Map {
         left.dedup();
         let mut fords = Vec::new();
         while fords.len() < 2 && !left.is_empty() {
-            let i = dice.index(left.len());
+            // A die with as many faces as river squares left (none needed for the last one).
+            let i = match Die::new(left.len() as u16) {
+                Ok(die) => usize::from(die.roll(dice)) - 1,
+                Err(_) => 0,
+            };
             check(dice)?;
             fords.push(left.remove(i.min(left.len() - 1)));
         }
