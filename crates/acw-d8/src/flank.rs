@@ -111,6 +111,25 @@ impl Resolve for FlankArrival {
     }
 }
 
+/// D8-OPT-03: the arrivals of a flank force: a D20 per unit, or one for the whole group under the option (every
+/// unit then arrives together).
+pub fn arrivals<D: Dice + ?Sized>(
+    march: &FlankMarch,
+    dice: &mut D,
+    options: &Options,
+) -> Result<Vec<Arrival>, D8Error> {
+    let mut out = Vec::with_capacity(usize::from(march.units));
+    for i in 0..march.units {
+        let a = match out.first() {
+            Some(&first) if options.flank_roll_per_group && i > 0 => first,
+            _ => FlankArrival.roll(dice),
+        };
+        out.push(a);
+    }
+    crate::dice_util::check(dice)?;
+    Ok(out)
+}
+
 /// D8-OPT-05: a bigger table: `multiple` times as wide (2 for the doubled 360 × 150 cm game), with the grid
 /// growing to match: columns of 30 cm squares.
 pub fn big_table_columns(multiple: u8) -> Result<u32, D8Error> {

@@ -92,6 +92,9 @@ impl FormationFail {
 
 /// D8-FRM-04 (and D8-MOV-26's option): the formation-fail test: a D8 needing Vet 3+, Exp 4+, Raw 5+ (P = 6/8,
 /// 5/8, 4/8); under the boat option an immediate D6 on the same scores (4/6, 3/6, 2/6). The outcome: passed.
+///
+/// D8-FRM-06, the rules' worked example: a Veteran regiment that crossed a wall fails on a 1, still moves its full
+/// 15 cm, and passes on a 4 the turn after ([`crate::Battle::start_turn`] takes the test).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FormationTest {
     /// The unit's class.

@@ -114,6 +114,10 @@ impl fmt::Display for MoraleResult {
 /// D8-MOR-03, D8-MOR-05, D8-MOR-06: compares `points` with the chart value for `class` at the unit's **original**
 /// size (figures sent into buildings still count): at or under it, the unit is removed. A size off the chart
 /// (under 4 or over 20) uses the nearest column.
+///
+/// D8-MOR-07: in the rules' worked example an Experienced regiment of 12 reduced to 7 scores 7 points; the rules
+/// name 5 as its break value, which is the Veteran figure; this uses the chart as printed (6), and 7 stands either
+/// way.
 #[must_use]
 pub fn test(class: Class, original: u32, points: i32) -> MoraleResult {
     let col = original.clamp(crate::tables::MIN_UNIT, crate::tables::MAX_UNIT);

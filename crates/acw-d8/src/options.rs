@@ -59,8 +59,6 @@ pub struct Options {
     pub broken_ground_soft: bool,
     /// D8-SEQ-02: artillery ties for the first move are decided by batteries, not artillerymen.
     pub initiative_by_batteries: bool,
-    /// D8-SEQ-02: who moves first is decided again every game turn. Default: once.
-    pub initiative_every_turn: bool,
     /// D8-MOV-06: infantry and cavalry columns may move off roads. Default: columns only on roads.
     pub column_anywhere: bool,
     /// D8-MOV-08, D8-FRM-02: skirmishers passing through formed units (or the reverse) give both a formation fail.
@@ -105,10 +103,6 @@ pub struct Options {
     pub officer_check_per_volley: bool,
     /// D8-CAS-03: an officer removed with his unit scores no VP. Default: he counts as killed.
     pub removed_officer_no_vp: bool,
-    /// D8-CAS-05: limber horses can be hit by fire at a limbered battery. Default: only by events the caller gives.
-    pub horses_hit_by_fire: bool,
-    /// D8-MOR-01: units test at once after each fire or melee. Default: in the Morale phase.
-    pub morale_immediately: bool,
     /// D8-MOR-04: a killed Divisional Officer also counts as "more than 60 cm away". Default: only "killed".
     pub division_killed_double_count: bool,
     /// D8-SET-37: a unit below 4 figures is removed at once. Default: the minimum binds only at generation.
@@ -165,7 +159,6 @@ impl Default for Options {
             improved_muskets: ImprovedMuskets::Quarter,
             broken_ground_soft: true,
             initiative_by_batteries: false,
-            initiative_every_turn: false,
             column_anywhere: false,
             skirmish_interpenetration_ff: false,
             column_may_charge: false,
@@ -188,8 +181,6 @@ impl Default for Options {
             towards_enemy_distance_only: false,
             officer_check_per_volley: false,
             removed_officer_no_vp: false,
-            horses_hit_by_fire: false,
-            morale_immediately: false,
             division_killed_double_count: false,
             remove_below_minimum: false,
             structure_hits: StructureHits::ClassScore,

@@ -216,6 +216,8 @@ pub struct FireFacts {
     pub target_cover: Cover,
     /// For an officer target: whether a unit stands between him and the firer.
     pub officer_screened: bool,
+    /// For a battery under the "crew at the gun" option: artillerymen in base contact with the gun.
+    pub crew_at_gun: u32,
 }
 
 impl FireFacts {
@@ -362,6 +364,7 @@ pub struct Battle {
     wind: bool,
     points: BySide<Points>,
     baggage: BySide<u8>,
+    opened: bool,
 }
 
 fn unknown(what: &'static str, id: u32) -> Refusal {
@@ -396,6 +399,7 @@ impl Battle {
             wind: true,
             points: BySide::default(),
             baggage: BySide::new(union.data().baggage, confederate.data().baggage),
+            opened: false,
         };
         for army in [union, confederate] {
             let d = army.data();
@@ -542,6 +546,12 @@ impl Battle {
         self.phase
     }
 
+    /// The side that moves first (D8-SEQ-02), decided when the game is opened.
+    #[must_use]
+    pub fn first(&self) -> Side {
+        self.first
+    }
+
     /// The side whose turn it is.
     #[must_use]
     pub fn active(&self) -> Side {
@@ -620,7 +630,10 @@ impl Battle {
     /// (more cavalry figures, then more artillerymen — batteries under the option — then a D10 roll-off). Without
     /// night and day the turn limit in the options stands; without wind and smoke the wind always blows.
     pub fn open<D: Dice + ?Sized>(&mut self, dice: &mut D) -> Result<Opening, Refusal> {
-        if self.phase != Phase::Start || self.turns.union + self.turns.confederate > 0 {
+        if self.opened
+            || self.phase != Phase::Start
+            || self.turns.union + self.turns.confederate > 0
+        {
             return Err(Refusal::WrongTime {
                 action: "opening the game",
                 why: "the game has already begun".into(),
@@ -645,6 +658,7 @@ impl Battle {
             self.turn_limit = d.turns_per_player();
         }
         self.wind = wind;
+        self.opened = true;
         self.first = first;
         self.active = first;
         Ok(Opening {
@@ -1538,7 +1552,15 @@ impl Battle {
             },
         };
         let (short_dice, long_dice) = if let FiringOrder::Battery(_) = order {
-            let crew = dice_for(order, f.figures, &self.options);
+            let crew = if self.options.only_crew_at_gun {
+                facts.crew_at_gun.min(f.figures)
+            } else {
+                f.figures
+            };
+            if crew == 0 {
+                return Err(no("no artilleryman is at the gun"));
+            }
+            let crew = dice_for(order, crew, &self.options);
             if short > 0 { (crew, 0) } else { (0, crew) }
         } else {
             let total = dice_for(order, short + long, &self.options);

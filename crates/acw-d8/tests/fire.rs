@@ -421,6 +421,44 @@ fn artillery_fire() {
 }
 
 #[test]
+fn only_crew_at_the_gun_under_the_option() {
+    // D8-ART-01 option: only the artillerymen in base contact with the gun fire: 3 of the 7 roll 6 D8s.
+    let mut o = Options::default();
+    o.only_crew_at_gun = true;
+    let mut b = battle_with(o);
+    start(&mut b);
+    b.set_limbered(uid(U + 11), false).unwrap();
+    to_phase(&mut b, Phase::Morale);
+    b.end_turn().unwrap();
+    to_phase(&mut b, Phase::Morale);
+    b.end_turn().unwrap();
+    b.start_turn(&all_in(&b), &mut ScriptedDice::faces([8]))
+        .unwrap();
+    b.end_movement().unwrap();
+    let mut f = facts(1, 100.0);
+    assert!(
+        b.fire(
+            uid(U + 11),
+            Target::Unit(uid(C + 8)),
+            &f,
+            &mut ScriptedDice::faces([])
+        )
+        .is_err(),
+        "nobody at the gun"
+    );
+    f.crew_at_gun = 3;
+    let r = b
+        .fire(
+            uid(U + 11),
+            Target::Unit(uid(C + 8)),
+            &f,
+            &mut ScriptedDice::faces([1; 6]),
+        )
+        .unwrap();
+    assert_eq!((r.dice, r.hits), (6, 0));
+}
+
+#[test]
 fn firing_at_a_battery_crew() {
     // D8-ART-07: an unlimbered crew is a skirmisher target behind soft cover: −1 to hit, saves on 3+.
     let mut b = battle();

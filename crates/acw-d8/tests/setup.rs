@@ -346,7 +346,8 @@ fn whole_army_from_scripted_dice() {
         (ss.len(), ss[0].figures, ss[0].class, ss[0].weapon),
         (1, 4, Class::Veteran, Weapon::Rifle)
     );
-    // D8-SET-28 to D8-SET-31: class then type; crews from the table (Union heavy 8, field 7).
+    // D8-SET-28, D8-SET-30, D8-SET-29, D8-SET-31: 2 batteries; each battery's class, then its type (5 or 6
+    // heavy); crews from the table (Union heavy 8, field 7).
     let bat: Vec<_> = data.units.iter().filter(|u| u.troop.is_battery()).collect();
     assert_eq!(bat[0].troop, Troop::Battery(GunType::Heavy));
     assert_eq!((bat[0].class, bat[0].figures), (Class::Veteran, 8));

@@ -137,21 +137,17 @@ pub fn start(b: &mut Battle) {
     b.start_turn(&inf, &mut ScriptedDice::faces([])).unwrap();
 }
 
-/// Starts the turn and goes on to `phase`.
+/// Goes on from the current phase to `phase` (starting the turn if need be), doing nothing on the way.
 pub fn to_phase(b: &mut Battle, phase: Phase) {
-    if b.phase() == Phase::Start {
-        start(b);
+    while b.phase() != phase {
+        match b.phase() {
+            Phase::Start => start(b),
+            Phase::Movement => b.end_movement().unwrap(),
+            Phase::Firing => {
+                b.end_firing(&mut ScriptedDice::faces([])).unwrap();
+            }
+            Phase::Melee => b.end_melee().unwrap(),
+            Phase::Morale | Phase::Over => panic!("cannot go on from {}", b.phase()),
+        }
     }
-    if phase == Phase::Movement {
-        return;
-    }
-    b.end_movement().unwrap();
-    if phase == Phase::Firing {
-        return;
-    }
-    b.end_firing(&mut ScriptedDice::faces([])).unwrap();
-    if phase == Phase::Melee {
-        return;
-    }
-    b.end_melee().unwrap();
 }
