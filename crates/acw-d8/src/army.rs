@@ -603,15 +603,15 @@ impl Army {
         if data.divisions == 0 {
             return Err(bad("an army needs at least one division"));
         }
-        if data.brigades < 3 * data.divisions {
+        if u32::from(data.brigades) < 3 * u32::from(data.divisions) {
             return Err(bad(format!(
                 "{} division(s) need at least {} brigades, not {}",
                 data.divisions,
-                3 * data.divisions,
+                3 * u32::from(data.divisions),
                 data.brigades
             )));
         }
-        if data.brigades > 5 * data.divisions {
+        if u32::from(data.brigades) > 5 * u32::from(data.divisions) {
             return Err(bad(format!(
                 "a division has at most 5 brigades; {} is too many",
                 data.brigades
@@ -720,18 +720,29 @@ impl Army {
         if first.data.side != second.data.side {
             return Err(bad("a corps is formed of one side's divisions"));
         }
+        let too_big = || bad("the corps is too big to number its brigades");
         let mut d = first.data.clone();
         let shift = d.brigades;
+        d.brigades = d
+            .brigades
+            .checked_add(second.data.brigades)
+            .ok_or_else(too_big)?;
+        d.divisions = d
+            .divisions
+            .checked_add(second.data.divisions)
+            .ok_or_else(too_big)?;
+        d.baggage = d
+            .baggage
+            .checked_add(second.data.baggage)
+            .ok_or_else(too_big)?;
         d.units
             .extend(second.data.units.iter().cloned().map(|mut u| {
-                u.brigade = u.brigade.map(|b| b + shift);
+                // Cannot overflow: every brigade number is at most second.brigades, and the sum fitted above.
+                u.brigade = u.brigade.map(|b| b.saturating_add(shift));
                 u
             }));
-        d.brigades += second.data.brigades;
-        d.divisions += second.data.divisions;
         d.officers.extend(second.data.officers.iter().copied());
         d.officers.push(Rank::Corps);
-        d.baggage += second.data.baggage;
         Army::new(d)
     }
 

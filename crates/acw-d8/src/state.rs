@@ -179,6 +179,8 @@ pub struct Officer {
     pub alive: bool,
     /// The unit he is attached to, and the turn he attached.
     pub attached: Option<(UnitId, u32)>,
+    /// Beyond the officers the force needs (D8-OPT-06): no VP for killing him unless the players agree.
+    pub decorative: bool,
 }
 
 impl fmt::Display for Officer {
@@ -346,9 +348,12 @@ impl fmt::Display for Opening {
     }
 }
 
-/// The whole battle state.
+/// The whole battle state. It saves and loads with serde; loading checks that the state is one the rules could
+/// reach (ids in order, figures within the original count, formations allowed, officers attached to units of
+/// their side…).
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "BattleRepr"))]
 pub struct Battle {
     options: Options,
     units: Vec<Unit>,
@@ -365,6 +370,114 @@ pub struct Battle {
     points: BySide<Points>,
     baggage: BySide<u8>,
     opened: bool,
+}
+
+/// A [`Battle`] as loaded, before its checks.
+#[cfg(feature = "serde")]
+#[derive(Deserialize)]
+struct BattleRepr {
+    options: Options,
+    units: Vec<Unit>,
+    officers: Vec<Officer>,
+    structures: Vec<Structure>,
+    phase: Phase,
+    active: Side,
+    first: Side,
+    /// Player turns each side has begun.
+    turns: BySide<u32>,
+    /// Turns each player gets (from the night/day roll or the turn limit).
+    turn_limit: u32,
+    wind: bool,
+    points: BySide<Points>,
+    baggage: BySide<u8>,
+    opened: bool,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<BattleRepr> for Battle {
+    type Error = D8Error;
+
+    fn try_from(r: BattleRepr) -> Result<Battle, D8Error> {
+        let bad = |m: String| D8Error::BadArmy(format!("the saved battle is not valid: {m}"));
+        for (i, u) in r.units.iter().enumerate() {
+            if u.id.0 as usize != i {
+                return Err(bad(format!("unit {} is stored in place {i}", u.id.0)));
+            }
+            if u.name.trim().is_empty()
+                || u.original == 0
+                || u.original > crate::tables::MAX_UNIT
+                || u.figures > u.original
+            {
+                return Err(bad(format!(
+                    "{} has {} of {} figures",
+                    u.name, u.figures, u.original
+                )));
+            }
+            if !crate::army::weapon_allowed(u.troop, u.class, u.weapon) {
+                return Err(bad(format!("{} cannot carry a {}", u.name, u.weapon)));
+            }
+            if u.troop.brigaded() != u.brigade.is_some() {
+                return Err(bad(format!("{} is wrongly brigaded", u.name)));
+            }
+            let mounts = matches!(u.troop, Troop::Cavalry | Troop::Indians);
+            if (u.mounted && !mounts)
+                || (u.limbered && !u.troop.is_battery())
+                || (u.horses > 0 && !u.troop.is_battery())
+                || u.horses > 2
+            {
+                return Err(bad(format!(
+                    "{} has horses or a limber it cannot have",
+                    u.name
+                )));
+            }
+            let formation_ok = if u.troop.is_battery() {
+                u.formation
+                    == if u.limbered {
+                        Formation::Column
+                    } else {
+                        Formation::Skirmish
+                    }
+            } else {
+                u.troop.allows(u.class, u.mounted, u.formation)
+            };
+            if !formation_ok {
+                return Err(bad(format!("{} may not stand in {}", u.name, u.formation)));
+            }
+            if u.in_building > u.figures.min(crate::movement::BUILDING_CAPACITY)
+                || u.boat.is_some_and(|b| !boat_fits(b, u.figures))
+                || !(u.works_cm.is_finite() && u.works_cm >= 0.0)
+            {
+                return Err(bad(format!("{} is placed impossibly", u.name)));
+            }
+        }
+        for (i, o) in r.officers.iter().enumerate() {
+            if o.id.0 as usize != i || (o.rank == Rank::Brigadier) != o.brigade.is_some() {
+                return Err(bad(format!("officer {i} is not stored as he should be")));
+            }
+            if let Some((u, _)) = o.attached
+                && r.units
+                    .get(u.0 as usize)
+                    .is_none_or(|u| u.side != o.side || u.removed || !o.alive)
+            {
+                return Err(bad(format!("{o} is attached to a unit he cannot be with")));
+            }
+        }
+        Ok(Battle {
+            options: r.options,
+            units: r.units,
+            officers: r.officers,
+            structures: r.structures,
+            phase: r.phase,
+            active: r.active,
+            first: r.first,
+            turns: r.turns,
+            turn_limit: r.turn_limit,
+            wind: r.wind,
+            points: r.points,
+            baggage: r.baggage,
+            opened: r.opened,
+        })
+    }
 }
 
 fn unknown(what: &'static str, id: u32) -> Refusal {
@@ -408,14 +521,17 @@ impl Battle {
                     d.side, &u.name, u.troop, u.class, u.figures, u.weapon, u.brigade,
                 );
             }
-            let mut brigade = 0u8;
+            let mut seen = [0u32; 5];
             for &rank in &d.officers {
-                let br = if rank == Rank::Brigadier {
-                    brigade += 1;
-                    Some(brigade)
-                } else {
-                    None
+                let n = &mut seen[usize::from(rank.precedence() - 1)];
+                *n += 1;
+                let needed = match rank {
+                    Rank::Brigadier => u32::from(d.brigades),
+                    Rank::Division => u32::from(d.divisions),
+                    Rank::Corps => u32::from(d.divisions > 1),
+                    Rank::CommanderInChief | Rank::ChiefOfStaff => 0,
                 };
+                let br = (rank == Rank::Brigadier).then(|| u8::try_from(*n).unwrap_or(u8::MAX));
                 let id = OfficerId(b.officers.len() as u32);
                 b.officers.push(Officer {
                     id,
@@ -425,6 +541,7 @@ impl Battle {
                     mounted: true,
                     alive: true,
                     attached: None,
+                    decorative: *n > needed,
                 });
             }
         }
@@ -710,13 +827,16 @@ impl Battle {
         }
     }
 
+    /// D8-VIC-05, D8-OPT-06: an officer dies: 10 VP to the enemy, unless he was decorative (beyond those the
+    /// force needs) and the players have not agreed that such officers count.
     fn kill_officer(&mut self, id: OfficerId, by: Side, vp: bool) {
+        let extra_count = crate::flank::extra_officer_counts(&self.options);
         if let Some(o) = self.officers.get_mut(id.0 as usize)
             && o.alive
         {
             o.alive = false;
             o.attached = None;
-            if vp {
+            if vp && (!o.decorative || extra_count) {
                 self.points.get_mut(by).officers += vp::OFFICER;
             }
         }

@@ -410,3 +410,52 @@ fn indians() {
         .unwrap();
     assert_eq!((r.dice, r.hits, r.casualties), (3, 1, 1));
 }
+
+#[test]
+fn extra_officers_are_decorative() {
+    // D8-OPT-06, D8-VIC-05: a fourth Brigadier for three brigades is decorative: no VP for shooting him, unless the
+    // players agree.
+    let with_extra = |o: Options| {
+        let mut c = army(Side::Confederate).data().clone();
+        c.officers.push(acw_d8::tables::Rank::Brigadier);
+        let c = acw_d8::army::Army::new(c).unwrap();
+        let mut b = Battle::new(&army(Side::Union), &c, o).unwrap();
+        let extra = b.officers().iter().find(|o| o.decorative).unwrap().id;
+        to_phase(&mut b, Phase::Firing);
+        b.fire(
+            uid(U + 1),
+            Target::Officer(extra),
+            &FireFacts::all_at(1, 10.0),
+            &mut ScriptedDice::faces([8, 1]),
+        )
+        .unwrap();
+        assert!(!b.officer(extra).unwrap().alive);
+        b.points().union.officers
+    };
+    assert_eq!(with_extra(Options::default()), 0);
+    let mut o = Options::default();
+    o.extra_officers_count = true;
+    assert_eq!(with_extra(o), 10);
+}
+
+#[test]
+fn a_battle_saves_and_loads() {
+    let mut b = battle();
+    start(&mut b);
+    b.change_formation(uid(U), Formation::Skirmish).unwrap();
+    b.attach(oid(1), uid(U + 1)).unwrap();
+    let json = serde_json::to_string(&b).unwrap();
+    let back: Battle = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, b);
+    // A state the rules cannot reach is refused on loading: more figures than the unit started with, a Raw
+    // regiment skirmishing, an officer attached to an enemy unit.
+    let mut v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    v["units"][1]["figures"] = serde_json::json!(13);
+    assert!(serde_json::from_value::<Battle>(v).is_err());
+    let mut v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    v["units"][2]["formation"] = serde_json::json!("Skirmish");
+    assert!(serde_json::from_value::<Battle>(v).is_err());
+    let mut v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    v["officers"][1]["attached"] = serde_json::json!([14, 1]);
+    assert!(serde_json::from_value::<Battle>(v).is_err());
+}
