@@ -107,6 +107,8 @@ pub struct Unit {
     pub boat: Option<Boat>,
     /// Consecutive moves spent building works (D8-STR-03).
     pub works_moves: u32,
+    /// Whether it built works this turn (a turn without digging breaks the run).
+    pub dug: bool,
     /// Length of works built, in cm.
     pub works_cm: f64,
     /// Removed from the battle (broken, destroyed, or cancelled on a flank march).
@@ -595,6 +597,7 @@ impl Battle {
             in_building: 0,
             boat: None,
             works_moves: 0,
+            dug: false,
             works_cm: 0.0,
             removed: false,
         });
@@ -924,6 +927,10 @@ impl Battle {
         }
         for u in self.units.iter_mut().filter(|u| u.side == side) {
             u.in_influence = in_range[u.id.0 as usize];
+            if !u.dug {
+                u.works_moves = 0;
+            }
+            u.dug = false;
             let fired = u.fired;
             u.smoke.new_move(fired);
             u.moved = false;
@@ -1394,8 +1401,9 @@ impl Battle {
         Ok(())
     }
 
-    /// D8-STR-03: a unit spends its move building works: it neither moves nor fires; every 4 moves running it has
-    /// built a base width a figure. Returns the length built so far, in cm.
+    /// D8-STR-03: a unit spends its move building works: it neither moves nor fires; every 4 moves running (a turn
+    /// without digging starts the count again) it has built a base width a figure. Returns the length built so far,
+    /// in cm.
     pub fn dig(&mut self, id: UnitId) -> Result<f64, Refusal> {
         let u = self.own(id, Phase::Movement, "building works")?;
         if u.moved {
@@ -1406,6 +1414,7 @@ impl Battle {
         }
         let u = &mut self.units[id.0 as usize];
         u.moved = true;
+        u.dug = true;
         u.works_moves += 1;
         if u.works_moves.is_multiple_of(4) {
             u.works_cm += crate::structures::works_built_cm(u.figures, 4);

@@ -233,6 +233,17 @@ fn structures() {
         pass(&mut b);
         pass(&mut b);
     }
+    // A turn without digging breaks the run: 3 more, a pause, then 3: nothing more built.
+    for n in 1..=7 {
+        start(&mut b);
+        if n != 4 {
+            assert_eq!(b.dig(uid(U + 1)).unwrap(), 15.0);
+        }
+        pass(&mut b);
+        pass(&mut b);
+    }
+    start(&mut b);
+    assert_eq!(b.dig(uid(U + 1)).unwrap(), 30.0, "the 4th of the new run");
 }
 
 #[test]
