@@ -111,20 +111,20 @@ impl Resolve for FlankArrival {
     }
 }
 
-/// D8-OPT-03: the arrivals of a flank force: a D20 per unit, or one for the whole group under the option (every
-/// unit then arrives together).
+/// D8-OPT-02, D8-OPT-03: the arrivals of a flank force, each with the grid square it enters by: a D20 per unit, or
+/// one for the whole group under the option (every unit then arrives together).
 pub fn arrivals<D: Dice + ?Sized>(
     march: &FlankMarch,
     dice: &mut D,
     options: &Options,
-) -> Result<Vec<Arrival>, D8Error> {
-    let mut out = Vec::with_capacity(usize::from(march.units));
+) -> Result<Vec<(Arrival, Square)>, D8Error> {
+    let mut out: Vec<(Arrival, Square)> = Vec::with_capacity(usize::from(march.units));
     for i in 0..march.units {
         let a = match out.first() {
-            Some(&first) if options.flank_roll_per_group && i > 0 => first,
+            Some(&(first, _)) if options.flank_roll_per_group && i > 0 => first,
             _ => FlankArrival.roll(dice),
         };
-        out.push(a);
+        out.push((a, flank_square(march.side, march.flank, a.square, options)?));
     }
     crate::dice_util::check(dice)?;
     Ok(out)

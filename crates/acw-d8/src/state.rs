@@ -214,8 +214,12 @@ pub struct FireFacts {
     /// Bearing of the target off the gun's barrel, degrees (batteries only; line and column figures give only
     /// the figures in their arc).
     pub bearing_degrees: f64,
-    /// Line of sight to the target.
-    pub in_sight: bool,
+    /// Whether woods, buildings, hills or smoke lie between firer and target (D8-ENV-01).
+    pub sight_blocked: bool,
+    /// Whether the firers stand inside a wood, back from its edge.
+    pub firer_deep_in_wood: bool,
+    /// Whether the target stands inside a wood, back from its edge.
+    pub target_deep_in_wood: bool,
     /// The target's cover (the majority of its figures; behind the cover as seen from the firer).
     pub target_cover: Cover,
     /// For an officer target: whether a unit stands between him and the firer.
@@ -225,7 +229,7 @@ pub struct FireFacts {
 }
 
 impl FireFacts {
-    /// Facts for `figures` figures all at `distance_cm`, in sight, target in the open.
+    /// Facts for `figures` figures all at `distance_cm`, nothing blocking sight, target in the open.
     #[must_use]
     pub fn all_at(figures: usize, distance_cm: f64) -> FireFacts {
         let mut d = [0.0; 24];
@@ -234,7 +238,6 @@ impl FireFacts {
         FireFacts {
             distances_cm: d,
             figures: n,
-            in_sight: true,
             ..FireFacts::default()
         }
     }
@@ -973,6 +976,35 @@ impl Battle {
         Ok(())
     }
 
+    /// D8-MOV-03, D8-FRM-02, D8-FRM-03: the caller's measure of a skirmish line: its closest gap between figures
+    /// and whether every figure is in sight of the others. Out of order, the unit has a formation fail whose cause
+    /// goes on; back in order, that cause has ended. Returns whether the line is in order.
+    pub fn skirmish_order(
+        &mut self,
+        id: UnitId,
+        closest_gap_cm: f64,
+        all_in_sight: bool,
+    ) -> Result<bool, Refusal> {
+        let u = self.live(id)?;
+        crate::error::length("the gap between skirmishers", closest_gap_cm)?;
+        if u.formation != Formation::Skirmish {
+            return Err(Refusal::Forbidden(format!(
+                "{} is not in skirmish order",
+                u.label()
+            )));
+        }
+        let ok = crate::movement::skirmish_in_order(closest_gap_cm, all_in_sight);
+        let u = &mut self.units[id.0 as usize];
+        if !ok {
+            Self::give_ff(u, FfCause::SkirmishSpacing);
+        } else if let Some(ff) = u.ff.as_mut()
+            && ff.cause == FfCause::SkirmishSpacing
+        {
+            ff.cause_active = false;
+        }
+        Ok(ok)
+    }
+
     fn give_ff(u: &mut Unit, cause: FfCause) {
         match u.ff.as_mut() {
             Some(ff) => ff.cause_active |= cause.lasting(),
@@ -1331,12 +1363,15 @@ impl Battle {
         {
             return Err(Refusal::CannotMove {
                 unit: u.label(),
-                why: format!(
-                    "a {b:?} holds {} figures and it has {}",
-                    b.capacity(),
-                    u.figures
-                )
-                .to_lowercase(),
+                why: if u.boat.is_some() {
+                    "it is already in a boat".to_string()
+                } else {
+                    format!(
+                        "a {b} holds {} figures and it has {}",
+                        b.capacity(),
+                        u.figures
+                    )
+                },
             });
         }
         if boat.is_none() && u.boat.is_none() {
@@ -1563,7 +1598,7 @@ impl Battle {
 
     // ----- Firing -----
 
-    /// D8-FIR-01 to D8-FIR-14, D8-ART-01 to D8-ART-07, D8-CMD-09, D8-FRM-05, D8-ENV-06, D8-MOV-25, D8-CAS-01,
+    /// D8-FIR-01 to D8-FIR-14, D8-ART-01 to D8-ART-07, D8-CMD-09, D8-FRM-05, D8-ENV-01, D8-ENV-06, D8-MOV-25, D8-CAS-01,
     /// D8-CAS-02, D8-SEQ-05, D8-VIC-04, D8-VIC-05: a unit fires at a target, as measured. Refused if it is not the
     /// firer's turn, it moved or fired, it is mounted cavalry, a limbered gun or a battery without crew, smoke
     /// stops it, the target is out of sight, arc or range, or the target is an attached or screened officer. Each
@@ -1600,7 +1635,11 @@ impl Battle {
         if self.options.wind_and_smoke && f.smoke.blocks(self.wind, &self.options) {
             return Err(no("its smoke hangs in front of it"));
         }
-        if !facts.in_sight {
+        if !crate::environment::sight(
+            facts.sight_blocked,
+            facts.firer_deep_in_wood,
+            facts.target_deep_in_wood,
+        ) {
             return Err(no("it cannot see the target"));
         }
         if f.troop.is_battery() && !in_arc(f.formation, true, facts.bearing_degrees) {
@@ -2090,11 +2129,33 @@ impl Battle {
         Ok(())
     }
 
-    /// D8-OPT-04: both sides' flank forces on the same edge cancel: the units held back are removed, not counted
-    /// as killed.
-    pub fn cancel_flank_forces(&mut self, units: &[UnitId]) -> Result<(), Refusal> {
-        for &u in units {
-            self.live(u)?;
+    /// D8-OPT-01, D8-OPT-04: when the declarations are revealed, two flank marches by the same edge cancel: the
+    /// units held back for them (`units`, of the two marching sides, no more than were declared) are removed, not
+    /// counted as killed. Refused if the marches do not cancel.
+    pub fn cancel_flank_forces(
+        &mut self,
+        a: &crate::flank::FlankMarch,
+        b: &crate::flank::FlankMarch,
+        units: &[UnitId],
+    ) -> Result<(), Refusal> {
+        if !crate::flank::cancelled(a, b) {
+            return Err(Refusal::Forbidden(
+                "only two sides' flank marches by the same edge cancel".into(),
+            ));
+        }
+        for side in [a.side, b.side] {
+            let declared = if a.side == side { a.units } else { b.units };
+            let mut n = 0u32;
+            for &u in units {
+                if self.live(u)?.side == side {
+                    n += 1;
+                }
+            }
+            if n > u32::from(declared) {
+                return Err(Refusal::Forbidden(format!(
+                    "the {side} side declared only {declared} flank-marching units"
+                )));
+            }
         }
         for &u in units {
             self.units[u.0 as usize].removed = true;

@@ -808,6 +808,16 @@ pub enum Boat {
     LargeBoat,
 }
 
+impl fmt::Display for Boat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Boat::Canoe => "canoe",
+            Boat::Boat => "boat",
+            Boat::LargeBoat => "large boat",
+        })
+    }
+}
+
 impl Boat {
     /// D8-MOV-25: figures it carries.
     #[must_use]

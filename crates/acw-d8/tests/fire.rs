@@ -306,9 +306,16 @@ fn who_may_fire() {
         Err(Refusal::WrongTime { .. })
     ));
     let mut blind = facts(12, 10.0);
-    blind.in_sight = false;
+    blind.sight_blocked = true;
     assert!(
         b.fire(uid(U + 1), Target::Unit(uid(C + 1)), &blind, nothing)
+            .is_err()
+    );
+    // D8-ENV-01: a target inside a wood, back from its edge, cannot be seen.
+    let mut deep = facts(12, 10.0);
+    deep.target_deep_in_wood = true;
+    assert!(
+        b.fire(uid(U + 1), Target::Unit(uid(C + 1)), &deep, nothing)
             .is_err()
     );
     // D8-FIR-02: mounted cavalry must dismount to fire.

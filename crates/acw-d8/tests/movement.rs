@@ -490,7 +490,7 @@ fn the_formation_fail_example() {
 #[test]
 fn lasting_causes_wait() {
     // D8-FRM-02, D8-FRM-03, D8-MOV-03: skirmishers out of spacing keep their formation fail, untested, until the
-    // caller reports the cause ended.
+    // caller's measure shows them back in order.
     assert!(
         skirmish_in_order(1.0, true)
             && !skirmish_in_order(0.9, true)
@@ -498,11 +498,14 @@ fn lasting_causes_wait() {
     );
     let mut b = battle();
     start(&mut b);
-    b.formation_fail(uid(U + 10), FfCause::SkirmishSpacing)
-        .unwrap();
+    assert!(!b.skirmish_order(uid(U + 10), 0.5, true).unwrap());
+    assert!(
+        b.skirmish_order(uid(U + 1), 2.0, true).is_err(),
+        "a line is not a skirmish line"
+    );
     round(&mut b);
     assert!(b.start_turn(&all_in(&b), &mut none()).unwrap().is_empty());
-    b.cause_ended(uid(U + 10)).unwrap();
+    assert!(b.skirmish_order(uid(U + 10), 1.5, true).unwrap());
     round(&mut b);
     assert_eq!(
         b.start_turn(&all_in(&b), &mut ScriptedDice::faces([3]))

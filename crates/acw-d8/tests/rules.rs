@@ -329,8 +329,20 @@ fn flank_marches() {
     // D8-OPT-04: the same edge cancels both.
     assert!(cancelled(&a, &b) && !cancelled(&a, &c));
     let mut battle = battle();
+    assert!(
+        battle
+            .cancel_flank_forces(&a, &c, &[uid(U + 9), uid(C + 9)])
+            .is_err(),
+        "different edges"
+    );
+    assert!(
+        battle
+            .cancel_flank_forces(&a, &b, &[uid(U + 9), uid(C + 9), uid(C + 10)])
+            .is_err(),
+        "1 declared"
+    );
     battle
-        .cancel_flank_forces(&[uid(U + 9), uid(C + 9)])
+        .cancel_flank_forces(&a, &b, &[uid(U + 9), uid(C + 9)])
         .unwrap();
     assert!(battle.unit(uid(U + 9)).unwrap().removed);
     assert_eq!(battle.points().union.kills, 0);
@@ -357,24 +369,22 @@ fn flank_marches() {
     let r = FlankArrival.roll(&mut ScriptedDice::faces([7]));
     assert_eq!((r.on_move, r.square), (7, 2));
     // A roll per unit by default, one for the group under the option.
+    // The Union marching by the west edge: move 3 by flank square 1 (grid square 1), move 18 by flank square 5
+    // (grid square 25).
     let per_unit = arrivals(&a, &mut ScriptedDice::faces([3, 18]), &on).unwrap();
-    assert_eq!(
-        per_unit
-            .iter()
-            .map(|r| (r.on_move, r.square))
-            .collect::<Vec<_>>(),
-        [(3, 1), (18, 5)]
-    );
+    let got: Vec<_> = per_unit
+        .iter()
+        .map(|(r, s)| (r.on_move, r.square, s.number()))
+        .collect();
+    assert_eq!(got, [(3, 1, 1), (18, 5, 25)]);
     let mut group = on.clone();
     group.flank_roll_per_group = true;
     let together = arrivals(&a, &mut ScriptedDice::faces([13]), &group).unwrap();
-    assert_eq!(
-        together
-            .iter()
-            .map(|r| (r.on_move, r.square))
-            .collect::<Vec<_>>(),
-        [(13, 4), (13, 4)]
-    );
+    let got: Vec<_> = together
+        .iter()
+        .map(|(r, s)| (r.on_move, r.square, s.number()))
+        .collect();
+    assert_eq!(got, [(13, 4, 19), (13, 4, 19)]);
     assert!(
         arrivals(&a, &mut ScriptedDice::faces([3]), &on).is_err(),
         "the dice ran out"
