@@ -262,6 +262,57 @@ impl Resolve for FootStrength {
     }
 }
 
+/// The exact odds of a side's whole army in figures (D8-SET-36): foot (D8-SET-18 to D8-SET-20), cavalry companies
+/// (D8-SET-21, D8-SET-22) and a D4 of batteries, each field or heavy by D6 with its crew (D8-SET-28, D8-SET-29,
+/// D8-SET-31). Exchanging cavalry for sharpshooters trades 4 figures for 4, so it does not change the total (a
+/// disbanded Confederate remnant aside).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArmyFigures {
+    /// The side.
+    pub side: Side,
+    /// The option reading a D4 of 3 as Raw, Experienced, Veteran.
+    pub d4_3_veteran: bool,
+}
+
+impl ArmyFigures {
+    fn crew(&self, g: GunType) -> u32 {
+        g.crew(self.side)
+    }
+}
+
+impl Resolve for ArmyFigures {
+    type Outcome = u32;
+
+    fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> u32 {
+        let foot = FootStrength {
+            d4_3_veteran: self.d4_3_veteran,
+        }
+        .roll(dice);
+        let cavalry =
+            u32::from(CavalryCompanies { side: self.side }.roll(dice)) * company_figures(self.side);
+        let batteries = BatteryCount.roll(dice);
+        let guns: u32 = (0..batteries)
+            .map(|_| self.crew(BatteryType.roll(dice)))
+            .sum();
+        foot + cavalry + guns
+    }
+
+    fn odds(&self) -> Dist<u32> {
+        let foot = FootStrength {
+            d4_3_veteran: self.d4_3_veteran,
+        }
+        .odds();
+        let cavalry = CavalryCompanies { side: self.side }
+            .odds()
+            .map(|&c| u32::from(c) * company_figures(self.side));
+        let one_battery = BatteryType.odds().map(|&g| self.crew(g));
+        let guns = BatteryCount
+            .odds()
+            .and_then(|&n| one_battery.sum_n(u32::from(n)));
+        foot.add(&cavalry).add(&guns)
+    }
+}
+
 /// What the first rolls gave a side, before the player's sharpshooter choice (D8-SET-36 steps 1–4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]

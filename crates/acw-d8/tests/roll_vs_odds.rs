@@ -4,8 +4,8 @@ use acw_core::testing::assert_roll_matches_odds;
 use acw_core::{BySide, Die, Side};
 use acw_d8::Options;
 use acw_d8::army::{
-    BatteryCount, BatteryType, CavalryCompanies, ClassRoll, ExtraRegiments, FootStrength,
-    RegimentSize, RollOff, SharpshooterClass,
+    ArmyFigures, BatteryCount, BatteryType, CavalryCompanies, ClassRoll, ExtraRegiments,
+    FootStrength, RegimentSize, RollOff, SharpshooterClass,
 };
 use acw_d8::environment::{GameLength, NightDay, Wind};
 use acw_d8::fire::{OfficerCheck, Saves, ToHit, Volley};
@@ -46,6 +46,14 @@ fn setup_procedures() {
         assert_roll_matches_odds(&RegimentSize { class });
     }
     assert_roll_matches_odds(&FootStrength::default());
+    assert_roll_matches_odds(&ArmyFigures {
+        side: Side::Union,
+        d4_3_veteran: false,
+    });
+    assert_roll_matches_odds(&ArmyFigures {
+        side: Side::Confederate,
+        d4_3_veteran: true,
+    });
     assert_roll_matches_odds(&CavalryCompanies { side: Side::Union });
     assert_roll_matches_odds(&CavalryCompanies {
         side: Side::Confederate,

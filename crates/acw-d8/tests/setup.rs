@@ -5,8 +5,8 @@
 use acw_core::dice::ScriptedDice;
 use acw_core::{Dice, Die, GameRng, Resolve, Side};
 use acw_d8::army::{
-    Army, ArmyData, ClassRoll, ExtraRegiments, Player, RollOff, Strength, cavalry_units,
-    weapon_allowed,
+    Army, ArmyData, ArmyFigures, ClassRoll, ExtraRegiments, Player, RollOff, Strength,
+    cavalry_units, weapon_allowed,
 };
 use acw_d8::map::{
     DEPLOYMENT_DEPTH_CM, Feature, Map, MapChoice, MapOwner, Maps, Piece, Square, base_line_y,
@@ -657,6 +657,20 @@ fn faulty_dice_are_an_error_not_a_hang() {
     assert!(d.fault().is_some());
 }
 
+fn army_odds(side: Side) -> &'static acw_core::Dist<u32> {
+    static ODDS: std::sync::OnceLock<[acw_core::Dist<u32>; 2]> = std::sync::OnceLock::new();
+    let both = ODDS.get_or_init(|| {
+        [Side::Union, Side::Confederate].map(|side| {
+            ArmyFigures {
+                side,
+                d4_3_veteran: false,
+            }
+            .odds()
+        })
+    });
+    &both[usize::from(side == Side::Confederate)]
+}
+
 fn options_strategy() -> impl Strategy<Value = Options> {
     (
         any::<bool>(),
@@ -702,6 +716,12 @@ proptest! {
             prop_assert_eq!(&back, &a);
             let foot = a.data().units.iter().filter(|u| u.troop == Troop::Foot).count();
             prop_assert!((13..=16).contains(&foot));
+            // Its size is one the exact odds allow (the 4-for-4 exchange keeps the total; a disbanded remnant
+            // is not in play here).
+            if !o.extra_d4_3_veteran {
+                let total = a.figures(|_| true);
+                prop_assert!(army_odds(side).p(&total) > 0.0, "{side} army of {total} figures");
+            }
         }
     }
 }
