@@ -1,6 +1,5 @@
 //! Night and day, wind and smoke, visibility (D8-ENV-*), and the game's length.
 
-use crate::dice_util::reroll_fast;
 use crate::options::Options;
 use acw_core::{Dice, Die, Dist, Resolve};
 use std::fmt;
@@ -159,7 +158,7 @@ impl Resolve for Wind {
     type Outcome = bool;
 
     fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> bool {
-        reroll_fast(dice, Die::D6, |_| true) != 1
+        Die::D6.roll(dice) != 1
     }
 
     fn odds(&self) -> Dist<bool> {

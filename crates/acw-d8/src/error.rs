@@ -33,6 +33,9 @@ pub enum D8Error {
     /// A generated or loaded army that breaks the organisation rules.
     #[error("this army is not valid: {0}")]
     BadArmy(String),
+    /// A saved battle that is not a state the rules could reach.
+    #[error("this saved battle is not valid: {0}")]
+    BadBattle(String),
     /// A unit, officer or structure id that the battle does not know.
     #[error("there is no {what} numbered {id} in this battle")]
     Unknown {

@@ -403,7 +403,7 @@ impl TryFrom<BattleRepr> for Battle {
     type Error = D8Error;
 
     fn try_from(r: BattleRepr) -> Result<Battle, D8Error> {
-        let bad = |m: String| D8Error::BadArmy(format!("the saved battle is not valid: {m}"));
+        let bad = D8Error::BadBattle;
         for (i, u) in r.units.iter().enumerate() {
             if u.id.0 as usize != i {
                 return Err(bad(format!("unit {} is stored in place {i}", u.id.0)));

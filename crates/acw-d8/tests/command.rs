@@ -114,10 +114,12 @@ fn influence_is_measured_at_the_start() {
     // D8-CMD-04: out of influence, no move forwards or towards the enemy; moving away is allowed.
     let none = &mut ScriptedDice::faces([]);
     let before = b.clone();
-    assert!(matches!(
-        b.move_unit(uid(U + 2), &forward(5.0), none),
-        Err(Refusal::CannotMove { .. })
-    ));
+    let r = b.move_unit(uid(U + 2), &forward(5.0), none);
+    assert_eq!(
+        r.unwrap_err().to_string(),
+        "the 3rd Recruits (Union foot regiment) may not make that move: it was out of its commander's influence at \
+         the start of the turn, so it may not move forwards or towards the enemy"
+    );
     let towards = MoveFacts {
         distance_cm: 5.0,
         towards_base_line: true,
