@@ -681,9 +681,16 @@ impl Map {
             }
         }
         for (p, s) in &data.pieces {
+            // A farm needs a road, unless the hills shut it off from the road along the sides of squares (possible
+            // only with 4-connected routes).
             if *p == Piece::Farm
                 && !data.road.route.contains(s)
                 && !data.branches.iter().any(|b| b.last() == Some(s))
+                && data
+                    .road
+                    .route
+                    .iter()
+                    .any(|&r| route(r, *s, &hills, true).is_some())
             {
                 return Err(bad(format!("the farm in {s} has no road")));
             }

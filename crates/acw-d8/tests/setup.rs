@@ -175,6 +175,31 @@ fn whole_map_from_scripted_dice() {
 }
 
 #[test]
+fn a_farm_cut_off_by_hills() {
+    // D8-SET-10, D8-SET-11 with 4-connected routes: hills in 2 and 7 shut square 1 off; its farm gets no road (there
+    // is none to be had), the other farm does.
+    let mut o = Options::default();
+    o.four_connected_routes = true;
+    let mut d = ScriptedDice::faces([2, 7, 1, 15, 22, 23, 12, 4, 14, 5, 12, 1, 1]);
+    let m = Map::generate(&mut d, &o).unwrap();
+    assert!(d.finish().is_ok());
+    let data = m.data();
+    assert!(!data.road.route.contains(&sq(1)));
+    assert!(data.branches.iter().all(|b| b.last() != Some(&sq(1))));
+    assert!(
+        data.road.route.contains(&sq(15))
+            || data.branches.iter().any(|b| b.last() == Some(&sq(15)))
+    );
+    assert!(
+        data.road
+            .route
+            .windows(2)
+            .all(|w| w[0].touches(w[1], false)),
+        "orthogonal steps only"
+    );
+}
+
+#[test]
 fn routes() {
     // D8-SET-10: 8-connected, hills impassable, ties to the route nearest the straight line.
     let none = [false; 30];
@@ -315,7 +340,7 @@ fn whole_army_from_scripted_dice() {
         .collect();
     assert_eq!(foot.len(), 13);
     assert_eq!(foot.iter().filter(|u| u.class == Class::Raw).count(), 4);
-    // D8-SET-20: the figures in the seed's order, Raw then Experienced then Veteran.
+    // D8-SET-20: the figures in the rules' order, Raw then Experienced then Veteran.
     let figs = |c: Class| {
         foot.iter()
             .filter(|u| u.class == c)
@@ -672,28 +697,21 @@ fn army_odds(side: Side) -> &'static acw_core::Dist<u32> {
 }
 
 fn options_strategy() -> impl Strategy<Value = Options> {
-    (
-        any::<bool>(),
-        any::<bool>(),
-        any::<bool>(),
-        any::<bool>(),
-        any::<bool>(),
-        any::<bool>(),
-    )
-        .prop_map(|(a, b, c, d, e, f)| {
-            let mut o = Options::default();
-            o.reroll_corner_labels = a;
-            o.separate_fields = b;
-            o.shared_endpoints = c;
-            o.river_flows_start_to_finish = d;
-            o.extra_d4_3_veteran = e;
-            o.sharpshooters_per_company = f;
-            o
-        })
+    proptest::collection::vec(any::<bool>(), 7).prop_map(|f| {
+        let mut o = Options::default();
+        o.reroll_corner_labels = f[0];
+        o.separate_fields = f[1];
+        o.shared_endpoints = f[2];
+        o.river_flows_start_to_finish = f[3];
+        o.extra_d4_3_veteran = f[4];
+        o.sharpshooters_per_company = f[5];
+        o.four_connected_routes = f[6];
+        o
+    })
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(ProptestConfig::with_cases(400))]
 
     /// Every generated map and army passes the loader's checks (D8-SET-38, D8-SET-36).
     #[test]
