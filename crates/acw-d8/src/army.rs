@@ -316,6 +316,7 @@ impl Resolve for ArmyFigures {
 /// What the first rolls gave a side, before the player's sharpshooter choice (D8-SET-36 steps 1–4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "StrengthRepr"))]
 pub struct Strength {
     /// The side.
     pub side: Side,
@@ -329,7 +330,82 @@ pub struct Strength {
     pub sharpshooter_companies: u8,
 }
 
+/// A [`Strength`] as loaded, before its checks.
+#[cfg(feature = "serde")]
+#[derive(Deserialize)]
+struct StrengthRepr {
+    side: Side,
+    extra: (u8, u8, u8),
+    cavalry_companies: u8,
+    batteries: u8,
+    sharpshooter_companies: u8,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<StrengthRepr> for Strength {
+    type Error = D8Error;
+    fn try_from(r: StrengthRepr) -> Result<Strength, D8Error> {
+        Strength::new(
+            r.side,
+            r.extra,
+            r.cavalry_companies,
+            r.batteries,
+            r.sharpshooter_companies,
+        )
+    }
+}
+
 impl Strength {
+    /// A side's first rolls, checked: extras as a D4 can give them under either reading (D8-SET-19), cavalry
+    /// companies as the side's die can give them (D8-SET-21, D8-SET-22, a disbanded remnant allowed for), 1 to 4
+    /// batteries (D8-SET-28), and a sharpshooter exchange the cavalry pays for (D8-SET-23, D8-SET-24).
+    pub fn new(
+        side: Side,
+        extra: (u8, u8, u8),
+        cavalry_companies: u8,
+        batteries: u8,
+        sharpshooter_companies: u8,
+    ) -> Result<Strength, D8Error> {
+        let possible = (1..=4u16).any(|f| {
+            ExtraRegiments {
+                d4_3_veteran: false,
+            }
+            .counts(f)
+                == extra
+                || ExtraRegiments { d4_3_veteran: true }.counts(f) == extra
+        });
+        if !possible {
+            return Err(bad(format!(
+                "{} Veteran, {} Experienced and {} Raw extra regiments are not a D4's result",
+                extra.0, extra.1, extra.2
+            )));
+        }
+        let top = match side {
+            Side::Union => 12,
+            Side::Confederate => 10,
+        };
+        if cavalry_companies > top || (side == Side::Confederate && cavalry_companies == 1) {
+            return Err(bad(format!(
+                "{cavalry_companies} cavalry companies are not a {side} cavalry roll"
+            )));
+        }
+        if !(1..=4).contains(&batteries) {
+            return Err(D8Error::range("batteries", batteries, 1, 4));
+        }
+        let mut s = Strength {
+            side,
+            extra,
+            cavalry_companies,
+            batteries,
+            sharpshooter_companies: 0,
+        };
+        if sharpshooter_companies > 0 {
+            // A disbanded remnant is stored as the companies given up, so the default check serves.
+            s.exchange(sharpshooter_companies, &Options::default())?;
+        }
+        Ok(s)
+    }
+
     /// D8-SET-36 steps 1–4: the 12 base regiments, the D4 extras (D8-SET-19), the cavalry die (D8-SET-21,
     /// D8-SET-22) and the D4 batteries (D8-SET-28).
     pub fn roll<D: Dice + ?Sized>(

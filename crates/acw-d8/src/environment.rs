@@ -53,6 +53,10 @@ pub fn start_hour_accepted(total: u16) -> bool {
     (7..=16).contains(&total)
 }
 
+fn start_accepted_hour(h: u8) -> bool {
+    start_hour_accepted(u16::from(h))
+}
+
 /// D8-ENV-04: each player's turns: 4 a daylight hour left (nightfall less the start hour).
 #[must_use]
 pub fn turns_per_player(season: Season, start_hour: u8) -> u32 {
@@ -62,6 +66,7 @@ pub fn turns_per_player(season: Season, start_hour: u8) -> u32 {
 /// The day the night/day roll gives (D8-ENV-02 to D8-ENV-04).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "DayRepr"))]
 pub struct Day {
     /// The season.
     pub season: Season,
@@ -69,7 +74,37 @@ pub struct Day {
     pub start_hour: u8,
 }
 
+/// A [`Day`] as loaded, before its check.
+#[cfg(feature = "serde")]
+#[derive(Deserialize)]
+struct DayRepr {
+    season: Season,
+    start_hour: u8,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<DayRepr> for Day {
+    type Error = crate::error::D8Error;
+    fn try_from(r: DayRepr) -> Result<Day, Self::Error> {
+        Day::new(r.season, r.start_hour)
+    }
+}
+
 impl Day {
+    /// A day starting at `start_hour`, which the 4D6 roll keeps between 7 and 16 (D8-ENV-03).
+    pub fn new(season: Season, start_hour: u8) -> Result<Day, crate::error::D8Error> {
+        if start_accepted_hour(start_hour) {
+            Ok(Day { season, start_hour })
+        } else {
+            Err(crate::error::D8Error::range(
+                "the start hour",
+                start_hour,
+                7,
+                16,
+            ))
+        }
+    }
+
     /// D8-ENV-04: each player's turns before nightfall.
     #[must_use]
     pub fn turns_per_player(&self) -> u32 {

@@ -21,6 +21,7 @@ pub enum Flank {
 /// A side's secret flank march, declared at deployment (D8-OPT-01).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "FlankMarchRepr"))]
 pub struct FlankMarch {
     /// The side marching.
     pub side: Side,
@@ -28,6 +29,28 @@ pub struct FlankMarch {
     pub flank: Flank,
     /// How many units march (1 or 2).
     pub units: u8,
+}
+
+/// A [`FlankMarch`] as loaded, before its check (the count of units; whether flank marches are in play is the
+/// game's options, not the declaration's).
+#[cfg(feature = "serde")]
+#[derive(Deserialize)]
+struct FlankMarchRepr {
+    side: Side,
+    flank: Flank,
+    units: u8,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<FlankMarchRepr> for FlankMarch {
+    type Error = D8Error;
+    fn try_from(r: FlankMarchRepr) -> Result<FlankMarch, D8Error> {
+        let on = Options {
+            flank_marches: true,
+            ..Options::default()
+        };
+        FlankMarch::new(r.side, r.flank, r.units, &on)
+    }
 }
 
 impl FlankMarch {
@@ -78,11 +101,48 @@ pub fn flank_square(side: Side, flank: Flank, k: u8, options: &Options) -> Resul
 /// When and where a flank march arrives (D8-OPT-03).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "ArrivalRepr"))]
 pub struct Arrival {
     /// The move it arrives on, 1 to 20 (its side's own turns).
     pub on_move: u8,
     /// The flank square, 1 to 5.
     pub square: u8,
+}
+
+/// An [`Arrival`] as loaded, before its check.
+#[cfg(feature = "serde")]
+#[derive(Deserialize)]
+struct ArrivalRepr {
+    on_move: u8,
+    square: u8,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<ArrivalRepr> for Arrival {
+    type Error = D8Error;
+    fn try_from(r: ArrivalRepr) -> Result<Arrival, D8Error> {
+        let a = Arrival::on_move(r.on_move)?;
+        if a.square != r.square {
+            return Err(D8Error::range(
+                "the flank square of that move",
+                r.square,
+                i64::from(a.square),
+                i64::from(a.square),
+            ));
+        }
+        Ok(a)
+    }
+}
+
+impl Arrival {
+    /// D8-OPT-03: the arrival on move `on_move` (1 to 20), by the flank square its band gives.
+    pub fn on_move(on_move: u8) -> Result<Arrival, D8Error> {
+        if (1..=20).contains(&on_move) {
+            Ok(FlankArrival::arrival(u16::from(on_move)))
+        } else {
+            Err(D8Error::range("the arrival move", on_move, 1, 20))
+        }
+    }
 }
 
 /// D8-OPT-03: a D20 per flank-marching unit (or per group under the option): the score is the move it arrives on,

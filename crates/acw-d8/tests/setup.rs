@@ -656,6 +656,35 @@ fn corps_of_two_divisions() {
 }
 
 #[test]
+fn loaded_generator_outputs_are_checked() {
+    use acw_d8::environment::Day;
+    use acw_d8::flank::{Arrival, FlankMarch};
+    // D8-ENV-03: a start hour is 7 to 16.
+    assert!(serde_json::from_str::<Day>(r#"{"season":"Summer","start_hour":13}"#).is_ok());
+    assert!(serde_json::from_str::<Day>(r#"{"season":"Summer","start_hour":5}"#).is_err());
+    // D8-OPT-03: move 7 arrives by flank square 2; D8-OPT-01: at most 2 units.
+    assert!(serde_json::from_str::<Arrival>(r#"{"on_move":7,"square":2}"#).is_ok());
+    assert!(serde_json::from_str::<Arrival>(r#"{"on_move":7,"square":3}"#).is_err());
+    assert!(serde_json::from_str::<Arrival>(r#"{"on_move":21,"square":6}"#).is_err());
+    assert!(
+        serde_json::from_str::<FlankMarch>(r#"{"side":"Union","flank":"West","units":3}"#).is_err()
+    );
+    // D8-SET-19, D8-SET-22, D8-SET-24, D8-SET-28: first rolls a D4, D10 or D12 can give, an exchange paid for.
+    let ok = r#"{"side":"Confederate","extra":[0,2,1],"cavalry_companies":4,"batteries":2,"sharpshooter_companies":2}"#;
+    let s: Strength = serde_json::from_str(ok).unwrap();
+    assert_eq!(s.cavalry_left(), 0);
+    for bad in [
+        r#"{"side":"Confederate","extra":[1,0,0],"cavalry_companies":4,"batteries":2,"sharpshooter_companies":0}"#,
+        r#"{"side":"Confederate","extra":[0,0,1],"cavalry_companies":1,"batteries":2,"sharpshooter_companies":0}"#,
+        r#"{"side":"Confederate","extra":[0,0,1],"cavalry_companies":11,"batteries":2,"sharpshooter_companies":0}"#,
+        r#"{"side":"Union","extra":[0,0,1],"cavalry_companies":4,"batteries":5,"sharpshooter_companies":0}"#,
+        r#"{"side":"Confederate","extra":[0,0,1],"cavalry_companies":3,"batteries":2,"sharpshooter_companies":1}"#,
+    ] {
+        assert!(serde_json::from_str::<Strength>(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
 fn generation_is_reproducible() {
     let o = Options::default();
     let run = |seed| {
