@@ -243,6 +243,16 @@ impl FireFacts {
     }
 }
 
+/// A volley checked and ready to roll.
+struct FirePlan {
+    volley: Volley,
+    target_name: String,
+    target_unit: Option<UnitId>,
+    target_officer: Option<OfficerId>,
+    firer_name: String,
+    side: Side,
+}
+
 /// What a volley did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FireReport {
@@ -1598,20 +1608,23 @@ impl Battle {
 
     // ----- Firing -----
 
-    /// D8-FIR-01 to D8-FIR-14, D8-ART-01 to D8-ART-07, D8-CMD-09, D8-FRM-05, D8-ENV-01, D8-ENV-06, D8-MOV-25, D8-CAS-01,
-    /// D8-CAS-02, D8-SEQ-05, D8-VIC-04, D8-VIC-05: a unit fires at a target, as measured. Refused if it is not the
-    /// firer's turn, it moved or fired, it is mounted cavalry, a limbered gun or a battery without crew, smoke
-    /// stops it, the target is out of sight, arc or range, or the target is an attached or screened officer. Each
-    /// figure's die (per figure in line, per 2 skirmishers, 1 for a column, 2 or 3 an artilleryman) takes its own
-    /// range band; to-hit needs the class score less the modifiers; each hit saves by the target's cover and order.
-    /// Casualties are removed and scored; the per-volley officer check is made under the option.
-    pub fn fire<D: Dice + ?Sized>(
-        &mut self,
+    /// D8-FIR-14: the volley [`Battle::fire`] would roll, with every check it makes, rolling nothing: its
+    /// [`Resolve::odds`] are the exact odds of the casualties (the attached officer's check aside).
+    pub fn planned_volley(
+        &self,
         firer: UnitId,
         target: Target,
         facts: &FireFacts,
-        dice: &mut D,
-    ) -> Result<FireReport, Refusal> {
+    ) -> Result<Volley, Refusal> {
+        Ok(self.plan_fire(firer, target, facts)?.volley)
+    }
+
+    fn plan_fire(
+        &self,
+        firer: UnitId,
+        target: Target,
+        facts: &FireFacts,
+    ) -> Result<FirePlan, Refusal> {
         let f = self.own(firer, Phase::Firing, "firing")?;
         let no = |why: &str| Refusal::CannotFire {
             unit: f.label(),
@@ -1736,9 +1749,34 @@ impl Battle {
             (s, total - s)
         };
         let volley = Volley::new(f.class, f.ff.is_some(), kind, short_dice, long_dice, save);
-        let rolled = volley.roll_detailed(dice);
+        Ok(FirePlan {
+            volley,
+            target_name,
+            target_unit,
+            target_officer,
+            firer_name: f.label(),
+            side: f.side,
+        })
+    }
+
+    /// D8-FIR-01 to D8-FIR-14, D8-ART-01 to D8-ART-07, D8-CMD-09, D8-FRM-05, D8-ENV-01, D8-ENV-06, D8-MOV-25,
+    /// D8-CAS-01, D8-CAS-02, D8-SEQ-05, D8-VIC-04, D8-VIC-05: a unit fires at a target, as measured. Refused if it is not the
+    /// firer's turn, it moved or fired, it is mounted cavalry, a limbered gun or a battery without crew, smoke
+    /// stops it, the target is out of sight, arc or range, or the target is an attached or screened officer. Each
+    /// figure's die (per figure in line, per 2 skirmishers, 1 for a column, 2 or 3 an artilleryman) takes its own
+    /// range band; to-hit needs the class score less the modifiers; each hit saves by the target's cover and order.
+    /// Casualties are removed and scored; the per-volley officer check is made under the option.
+    pub fn fire<D: Dice + ?Sized>(
+        &mut self,
+        firer: UnitId,
+        target: Target,
+        facts: &FireFacts,
+        dice: &mut D,
+    ) -> Result<FireReport, Refusal> {
+        let plan = self.plan_fire(firer, target, facts)?;
+        let rolled = plan.volley.roll_detailed(dice);
         let mut officer_killed = false;
-        let attached = target_unit.and_then(|t| {
+        let attached = plan.target_unit.and_then(|t| {
             self.officers
                 .iter()
                 .find(|o| o.alive && o.attached.is_some_and(|(u, _)| u == t))
@@ -1751,17 +1789,16 @@ impl Battle {
             .roll(dice);
         }
         dice_fault(dice)?;
-        let side = f.side;
-        let firer_name = f.label();
+        let side = plan.side;
         // Apply.
         let fu = &mut self.units[firer.0 as usize];
         fu.fired = true;
         fu.smoke.fired();
-        if let Some(t) = target_unit {
+        if let Some(t) = plan.target_unit {
             self.lose(t, rolled.casualties, true, true);
             self.units[t.0 as usize].fire_losses += rolled.casualties;
         }
-        if let Some(o) = target_officer
+        if let Some(o) = plan.target_officer
             && rolled.casualties > 0
         {
             self.kill_officer(o, side, true);
@@ -1770,9 +1807,9 @@ impl Battle {
             self.kill_officer(o, side, true);
         }
         Ok(FireReport {
-            firer: firer_name,
-            target: target_name,
-            dice: short_dice + long_dice,
+            firer: plan.firer_name,
+            target: plan.target_name,
+            dice: plan.volley.short.dice + plan.volley.long.dice,
             hits: rolled.hits,
             casualties: rolled.casualties,
             officer_killed,
@@ -1808,18 +1845,23 @@ impl Battle {
 
     // ----- Melee -----
 
-    /// D8-MEL-01 to D8-MEL-11, D8-FRM-05, D8-SEQ-05, D8-VIC-05: the active side's `attacker` fights `defender` in
-    /// base contact. Each pairing is a defending figure (or officer) and 1 to 3 attackers on it, a D10 each; the
-    /// score to kill comes from the defender's class and cover (artillerymen at least soft, a building hard,
-    /// officers as Veterans), less +1 for an enemy formation fail, +1 formed against skirmishers, +1 for a charge
-    /// — none if the attacker has a formation fail. Officers in contact roll only under the option.
-    pub fn melee<D: Dice + ?Sized>(
-        &mut self,
+    /// D8-MEL-09: the melee [`Battle::melee`] would roll, with every check it makes, rolling nothing: its
+    /// [`Resolve::odds`] are the exact odds of the figures killed (officers in contact counted among them).
+    pub fn planned_melee(
+        &self,
         attacker: UnitId,
         defender: UnitId,
         facts: &MeleeFacts,
-        dice: &mut D,
-    ) -> Result<MeleeReport, Refusal> {
+    ) -> Result<Melee, Refusal> {
+        Ok(self.plan_melee(attacker, defender, facts)?.0)
+    }
+
+    fn plan_melee(
+        &self,
+        attacker: UnitId,
+        defender: UnitId,
+        facts: &MeleeFacts,
+    ) -> Result<(Melee, String, String, Side), Refusal> {
         let a = self.own(attacker, Phase::Melee, "melee")?;
         let d = self.live(defender)?;
         if a.side == d.side {
@@ -1907,9 +1949,24 @@ impl Battle {
                 .collect(),
             pooled: self.options.pooled_melee,
         };
+        Ok((melee, a.label(), d.label(), a.side))
+    }
+
+    /// D8-MEL-01 to D8-MEL-11, D8-FRM-05, D8-SEQ-05, D8-VIC-05: the active side's `attacker` fights `defender` in
+    /// base contact. Each pairing is a defending figure (or officer) and 1 to 3 attackers on it, a D10 each; the
+    /// score to kill comes from the defender's class and cover (artillerymen at least soft, a building hard,
+    /// officers as Veterans), less +1 for an enemy formation fail, +1 formed against skirmishers, +1 for a charge
+    /// — none if the attacker has a formation fail. Officers in contact roll only under the option.
+    pub fn melee<D: Dice + ?Sized>(
+        &mut self,
+        attacker: UnitId,
+        defender: UnitId,
+        facts: &MeleeFacts,
+        dice: &mut D,
+    ) -> Result<MeleeReport, Refusal> {
+        let (melee, an, dn, side) = self.plan_melee(attacker, defender, facts)?;
         let (mask, _) = melee.roll_kills(dice);
         dice_fault(dice)?;
-        let (an, dn, side) = (a.label(), d.label(), a.side);
         let mut killed = 0;
         let mut officers_killed = 0;
         for (i, (s, _)) in facts.pairings.iter().enumerate() {

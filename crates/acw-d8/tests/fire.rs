@@ -281,6 +281,40 @@ fn saves_by_cover_and_order() {
 }
 
 #[test]
+fn the_battle_gives_the_odds_of_the_volley_it_would_roll() {
+    // D8-FIR-14: the Experienced line of 12 at 10 cm at formed troops in the open: 12 dice at 5/12 each, mean 5;
+    // with 6 of them at 20 cm (long, 1/3 each) the mean is 6 × 5/12 + 6 × 1/3 = 4.5.
+    let mut b = battle();
+    to_phase(&mut b, Phase::Firing);
+    let v = b
+        .planned_volley(uid(U + 1), Target::Unit(uid(C + 1)), &facts(12, 10.0))
+        .unwrap();
+    assert_eq!(
+        v,
+        Volley::new(
+            Class::Experienced,
+            false,
+            TargetKind::Formed,
+            12,
+            0,
+            Some(5)
+        )
+    );
+    assert!((v.odds().mean() - 5.0).abs() < 1e-12);
+    let mut f = facts(12, 10.0);
+    f.distances_cm[6..12].fill(20.0);
+    let v = b
+        .planned_volley(uid(U + 1), Target::Unit(uid(C + 1)), &f)
+        .unwrap();
+    assert!((v.odds().mean() - 4.5).abs() < 1e-12);
+    // The same checks as firing: a Confederate unit may not fire in the Union turn.
+    assert!(
+        b.planned_volley(uid(C + 1), Target::Unit(uid(U + 1)), &f)
+            .is_err()
+    );
+}
+
+#[test]
 fn exact_volley_odds() {
     // D8-FIR-14: 2 dice of an Experienced line at a formed target in the open, short: each kills with 5/12.
     let v = Volley::new(Class::Experienced, false, TargetKind::Formed, 2, 0, Some(5));

@@ -299,6 +299,20 @@ fn pooled_and_officers_rolling_options() {
 }
 
 #[test]
+fn the_battle_gives_the_odds_of_the_melee_it_would_roll() {
+    // D8-MEL-09: the Zouaves on the 2nd Volunteers (6+, 1/2 a die): three on one (7/8) and one on another (1/2).
+    let mut b = battle();
+    to_phase(&mut b, Phase::Melee);
+    let m = b
+        .planned_melee(uid(U), uid(C + 1), &pairs(&[3, 1]))
+        .unwrap();
+    let d = m.odds();
+    assert!((d.p(&2) - 7.0 / 16.0).abs() < 1e-12);
+    assert!((d.p(&0) - 1.0 / 16.0).abs() < 1e-12);
+    assert!(b.planned_melee(uid(U), uid(C + 1), &pairs(&[4])).is_err());
+}
+
+#[test]
 fn exact_melee_odds() {
     // D8-MEL-09: three on one Veteran in the open: 1 − (7/10)³ = 657/1000.
     let m = Melee {

@@ -54,7 +54,8 @@ fn the_worked_example() {
 #[test]
 fn breaking_removes_the_unit_and_its_officer() {
     // D8-MOR-06, D8-CAS-03, D8-VIC-04: the regiment loses 6 (6 left), out in the open with an enemy near: 5 ≤ 6,
-    // removed (his fire check, 6 then 6, spared him). Its attached Brigadier goes with it (10 VP); its figures are not kills by default.
+    // removed (his fire check, 6 then 6, spared him). Its attached Brigadier goes with it (10 VP); its figures are
+    // not kills by default.
     let mut b = battle();
     start(&mut b);
     b.attach(oid(1), uid(U + 1)).unwrap();

@@ -48,7 +48,8 @@ fn run() -> String {
     let kills: Vec<u32> = (0..5).map(|_| melee.roll(&mut rng)).collect();
     let strength = FootStrength::default().roll(&mut rng);
     format!(
-        "{:?} pieces {pieces:?} road {road:?} river {river:?} | union {} units {} foot | confederate {} units {} foot | {} | volleys {volleys:?} melee {kills:?} foot {strength}",
+        "{:?} pieces {pieces:?} road {road:?} river {river:?} | union {} units {} foot | confederate {} units {} \
+         foot | {} | volleys {volleys:?} melee {kills:?} foot {strength}",
         maps.chosen,
         u.data().units.len(),
         foot(&u),
