@@ -384,7 +384,10 @@ impl Strength {
             Side::Union => 12,
             Side::Confederate => 10,
         };
-        if cavalry_companies > top || (side == Side::Confederate && cavalry_companies == 1) {
+        if cavalry_companies > top
+            || (side == Side::Confederate && cavalry_companies == 1)
+            || (side == Side::Union && cavalry_companies == 0)
+        {
             return Err(bad(format!(
                 "{cavalry_companies} cavalry companies are not a {side} cavalry roll"
             )));
@@ -483,6 +486,14 @@ impl Strength {
         options: &Options,
         year: u16,
     ) -> Result<Army, D8Error> {
+        // The fields are public: check them as a loaded value would be.
+        Strength::new(
+            self.side,
+            self.extra,
+            self.cavalry_companies,
+            self.batteries,
+            self.sharpshooter_companies,
+        )?;
         let side = self.side;
         let mut units: Vec<ArmyUnit> = Vec::new();
         // Sharpshooters (D8-SET-25): one unit of all companies and one D2, or a unit and a D2 a company.

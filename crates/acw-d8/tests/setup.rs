@@ -541,7 +541,7 @@ fn improved_muskets_after_1862() {
     let s = Strength {
         side: Side::Union,
         extra: (0, 2, 1),
-        cavalry_companies: 0,
+        cavalry_companies: 1,
         batteries: 1,
         sharpshooter_companies: 0,
     };
