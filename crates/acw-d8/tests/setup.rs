@@ -678,6 +678,7 @@ fn loaded_generator_outputs_are_checked() {
         r#"{"side":"Confederate","extra":[0,0,1],"cavalry_companies":1,"batteries":2,"sharpshooter_companies":0}"#,
         r#"{"side":"Confederate","extra":[0,0,1],"cavalry_companies":11,"batteries":2,"sharpshooter_companies":0}"#,
         r#"{"side":"Union","extra":[0,0,1],"cavalry_companies":4,"batteries":5,"sharpshooter_companies":0}"#,
+        r#"{"side":"Union","extra":[0,0,1],"cavalry_companies":0,"batteries":1,"sharpshooter_companies":0}"#,
         r#"{"side":"Confederate","extra":[0,0,1],"cavalry_companies":3,"batteries":2,"sharpshooter_companies":1}"#,
     ] {
         assert!(serde_json::from_str::<Strength>(bad).is_err(), "{bad}");
