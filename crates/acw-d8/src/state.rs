@@ -5,6 +5,32 @@
 //!
 //! Measured facts (distances in cm, cover, what a move crossed) come from the caller: a later game layer measures
 //! the table; this crate judges.
+//!
+//! ```
+//! use acw_core::dice::ScriptedDice;
+//! use acw_core::{GameRng, Side};
+//! use acw_d8::army::Army;
+//! use acw_d8::state::{FireFacts, Target, UnitId};
+//! use acw_d8::{Battle, Options};
+//!
+//! let o = Options::default();
+//! let mut rng = GameRng::seed(1);
+//! let union = Army::generate(Side::Union, &mut rng, &o, 0, 1862)?;
+//! let rebels = Army::generate(Side::Confederate, &mut rng, &o, 0, 1862)?;
+//! let mut battle = Battle::new(&union, &rebels, o)?;
+//! // The Union's turn: every unit 10 cm from its commander; no movement.
+//! let all: Vec<(UnitId, f64)> = battle.units().iter().map(|u| (u.id, 10.0)).collect();
+//! battle.start_turn(&all, &mut rng)?;
+//! battle.end_movement()?;
+//! // Three riflemen of the 1st Veteran Regiment at 20 cm (short range, 3+): faces 3, 6, 2 give two hits; the
+//! // formed target in the open saves on 5+: 5 saves, 1 does not.
+//! let target = battle.units().iter().find(|u| u.side == Side::Confederate).map(|u| u.id).ok_or("no target")?;
+//! let mut dice = ScriptedDice::faces([3, 6, 2, 5, 1]);
+//! let report = battle.fire(UnitId(0), Target::Unit(target), &FireFacts::all_at(3, 20.0), &mut dice)?;
+//! assert_eq!((report.hits, report.casualties), (2, 1));
+//! assert_eq!(battle.points().union.kills, 3); // a Veteran figure
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use crate::army::{Army, Player, RollOff};
 use crate::dice_util::check;
