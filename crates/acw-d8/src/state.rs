@@ -331,6 +331,19 @@ pub struct MeleeFacts {
     pub in_building: bool,
 }
 
+/// A bombardment as measured by the caller (D8-STR-05).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct BombardFacts {
+    /// Distance from the gun to the structure (or the section aimed at), in cm.
+    pub distance_cm: f64,
+    /// Bearing of the structure off the gun's barrel, in degrees.
+    pub bearing_degrees: f64,
+    /// Whether anything blocks the gun's sight of it.
+    pub sight_blocked: bool,
+    /// Units with figures inside the building or on the bridge, and how many.
+    pub occupants: Vec<(UnitId, u32)>,
+}
+
 /// What a melee did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MeleeReport {
@@ -2115,17 +2128,17 @@ impl Battle {
     }
 
     /// D8-STR-04 to D8-STR-07, D8-ART-09, D8-CAS-07: a battery fires at a structure (only field and heavy guns can
-    /// damage one): its damage points are added, and once they reach the hit value the structure is destroyed,
-    /// with every figure inside a building or on a bridge (`occupants`: units and their figures there), counted as
-    /// killed. Firing at a structure is the battery's fire for the turn.
+    /// damage one), in sight, arc and range as for fire: its damage points are added, and once they reach the hit
+    /// value the structure is destroyed, with every figure inside a building or on a bridge (the facts' occupants),
+    /// counted as killed. Firing at a structure is the battery's fire for the turn.
     pub fn bombard<D: Dice + ?Sized>(
         &mut self,
         battery: UnitId,
         structure: StructureId,
-        band: Band,
-        occupants: &[(UnitId, u32)],
+        facts: &BombardFacts,
         dice: &mut D,
     ) -> Result<u32, Refusal> {
+        let occupants = facts.occupants.as_slice();
         let b = self.own(battery, Phase::Firing, "bombarding")?;
         let Troop::Battery(gun) = b.troop else {
             return Err(Refusal::CannotFire {
@@ -2161,6 +2174,21 @@ impl Battle {
                 .into());
             }
         }
+        crate::error::length("the range to the structure", facts.distance_cm)?;
+        let no = |why: &str| Refusal::CannotFire {
+            unit: b.label(),
+            why: why.into(),
+        };
+        if facts.sight_blocked {
+            return Err(no("it cannot see the structure"));
+        }
+        if !in_arc(Formation::Skirmish, true, facts.bearing_degrees) {
+            return Err(no(
+                "the structure is outside the gun's arc; it must realign, a whole move",
+            ));
+        }
+        let band = band(b.weapon, facts.distance_cm, &self.options)
+            .ok_or_else(|| no("the structure is out of range"))?;
         let points = Bombard::new(gun, b.figures, b.class, band, &self.options).roll(dice);
         dice_fault(dice)?;
         let by = b.side;

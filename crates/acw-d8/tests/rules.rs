@@ -13,9 +13,9 @@ use acw_d8::flank::{
 };
 use acw_d8::map::Square;
 use acw_d8::sequence::{FirstMove, Phase};
-use acw_d8::state::{FireFacts, Target};
+use acw_d8::state::{BombardFacts, FireFacts, Target};
 use acw_d8::structures::works_built_cm;
-use acw_d8::tables::{Band, Class, Formation, StructureKind, Troop, Weapon};
+use acw_d8::tables::{Class, Formation, StructureKind, Troop, Weapon};
 use acw_d8::victory::{EndPosition, Verdict, verdict};
 use acw_d8::{Battle, Options, Refusal};
 use common::*;
@@ -180,43 +180,61 @@ fn structures() {
     // D8-STR-04, D8-ART-09: only guns damage structures.
     let mut b = guns_ready();
     let house = b.add_structure(StructureKind::WoodenBuilding);
-    let r = b.bombard(
-        uid(U + 1),
-        house,
-        Band::Short,
-        &[],
-        &mut ScriptedDice::faces([]),
-    );
+    let near = BombardFacts {
+        distance_cm: 20.0,
+        ..BombardFacts::default()
+    };
+    let r = b.bombard(uid(U + 1), house, &near, &mut ScriptedDice::faces([]));
     assert!(matches!(r, Err(Refusal::CannotFire { .. })));
-    // D8-STR-05: the field battery (7 Experienced, 14 D6 at 4+): 10 hits at short range, 2 points each = 20.
+    // D8-STR-05: in sight, arc and range as for fire.
+    let before = b.clone();
+    let hidden = BombardFacts {
+        sight_blocked: true,
+        ..near.clone()
+    };
+    assert!(
+        b.bombard(uid(U + 11), house, &hidden, &mut ScriptedDice::faces([]))
+            .is_err()
+    );
+    let wide = BombardFacts {
+        bearing_degrees: 50.0,
+        ..near.clone()
+    };
+    assert!(
+        b.bombard(uid(U + 11), house, &wide, &mut ScriptedDice::faces([]))
+            .is_err()
+    );
+    let far = BombardFacts {
+        distance_cm: 121.0,
+        ..near.clone()
+    };
+    assert!(
+        b.bombard(uid(U + 11), house, &far, &mut ScriptedDice::faces([]))
+            .is_err()
+    );
+    assert_eq!(b, before);
+    // The field battery (7 Experienced, 14 D6 at 4+) at 20 cm, short range: 10 hits, 2 points each = 20.
     let mut faces = vec![4; 10];
     faces.extend([3; 4]);
     assert_eq!(
-        b.bombard(
-            uid(U + 11),
-            house,
-            Band::Short,
-            &[],
-            &mut ScriptedDice::faces(faces)
-        )
-        .unwrap(),
+        b.bombard(uid(U + 11), house, &near, &mut ScriptedDice::faces(faces))
+            .unwrap(),
         20
     );
     assert!(!b.structure(house).unwrap().destroyed());
-    // D8-STR-07, D8-CAS-07: the heavy battery (8 Veterans, 24 D6 at 3+) at long range: 10 hits, 10 points: 30
-    // reached, the house falls and the 5 Confederates inside die, scored for the Union.
+    // D8-STR-07, D8-CAS-07: the heavy battery (8 Veterans, 24 D6 at 3+) at 100 cm, long range: 10 hits, 10 points:
+    // 30 reached, the house falls and the 5 Confederates inside die, scored for the Union.
     let mut faces = vec![3; 10];
     faces.extend([2; 14]);
     let before = b.points().union.kills;
+    let long = BombardFacts {
+        distance_cm: 100.0,
+        occupants: vec![(uid(C + 1), 5)],
+        ..BombardFacts::default()
+    };
     assert_eq!(
-        b.bombard(
-            uid(U + 12),
-            house,
-            Band::Long,
-            &[(uid(C + 1), 5)],
-            &mut ScriptedDice::faces(faces)
-        )
-        .unwrap(),
+        b.bombard(uid(U + 12), house, &long, &mut ScriptedDice::faces(faces))
+            .unwrap(),
         10
     );
     assert!(b.structure(house).unwrap().destroyed());
