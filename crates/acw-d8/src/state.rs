@@ -656,6 +656,27 @@ impl Battle {
         id
     }
 
+    /// D8-SET-15: checks a unit's deployment, given the y coordinate (cm, north to south) of each of its figures:
+    /// every figure within `depth_cm` of its side's base line (30 cm, the first row of squares, by default).
+    pub fn check_deployment(
+        &self,
+        id: UnitId,
+        figure_ys: &[f64],
+        depth_cm: f64,
+    ) -> Result<(), Refusal> {
+        let u = self.live(id)?;
+        for &y in figure_ys {
+            if !crate::map::in_deployment_zone(u.side, y, depth_cm)? {
+                return Err(Refusal::Forbidden(format!(
+                    "{} must deploy within {depth_cm} cm of the {} base line; a figure stands at y = {y} cm",
+                    u.label(),
+                    u.side
+                )));
+            }
+        }
+        Ok(())
+    }
+
     /// D8-OPT-07: adds a band of Indians to a side: Raw, mounted, skirmish order only, with bows; they may fire
     /// mounted and take the jump and river hazards. Only when the option fields them.
     pub fn add_indians(&mut self, side: Side, name: &str, figures: u32) -> Result<UnitId, Refusal> {

@@ -273,6 +273,49 @@ fn deployment_zones() {
     assert!(in_deployment_zone(Side::Confederate, 125.0, DEPLOYMENT_DEPTH_CM).unwrap());
     assert!(!in_deployment_zone(Side::Confederate, 100.0, DEPLOYMENT_DEPTH_CM).unwrap());
     assert!(in_deployment_zone(Side::Union, -1.0, 30.0).is_err());
+    // The battle checks a unit's figures against it.
+    let c = Army::generate(
+        Side::Confederate,
+        &mut GameRng::seed(2),
+        &Options::default(),
+        0,
+        1862,
+    )
+    .unwrap();
+    let u = Army::generate(
+        Side::Union,
+        &mut GameRng::seed(3),
+        &Options::default(),
+        0,
+        1862,
+    )
+    .unwrap();
+    let b = Battle::new(&u, &c, Options::default()).unwrap();
+    let first_rebel = b
+        .units()
+        .iter()
+        .find(|u| u.side == Side::Confederate)
+        .unwrap()
+        .id;
+    assert!(
+        b.check_deployment(acw_d8::UnitId(0), &[5.0, 29.5], DEPLOYMENT_DEPTH_CM)
+            .is_ok()
+    );
+    assert!(
+        b.check_deployment(acw_d8::UnitId(0), &[5.0, 31.0], DEPLOYMENT_DEPTH_CM)
+            .is_err()
+    );
+    assert!(
+        b.check_deployment(first_rebel, &[140.0, 121.0], DEPLOYMENT_DEPTH_CM)
+            .is_ok()
+    );
+    let e = b
+        .check_deployment(first_rebel, &[20.0], DEPLOYMENT_DEPTH_CM)
+        .unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("within 30 cm of the Confederate base line")
+    );
 }
 
 #[test]
