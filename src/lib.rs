@@ -26,6 +26,11 @@ pub use acw_north as north;
 #[cfg(feature = "grid")]
 pub use acw_grid as grid;
 
+/// The regimental D8 rules: D8 fire, D6 saves, D10 melee, a morale chart, generated maps and armies (feature `d8`).
+#[cfg(feature = "d8")]
+#[doc(inline)]
+pub use acw_d8 as d8;
+
 /// The README's examples, compiled and run as doc tests so they stay true.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

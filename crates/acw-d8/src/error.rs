@@ -1,0 +1,117 @@
+//! Errors: input that cannot describe a map, an army or a procedure ([`D8Error`]) and actions the rules refuse
+//! ([`Refusal`]). A refused or bad call never changes the state it was asked of.
+
+use thiserror::Error;
+
+/// Input that cannot describe a map, an army, a unit or a procedure.
+#[derive(Clone, Debug, PartialEq, Error)]
+#[non_exhaustive]
+pub enum D8Error {
+    /// A count out of its allowed range.
+    #[error("{what} must be {min} to {max}, not {given}")]
+    OutOfRange {
+        /// What was counted.
+        what: &'static str,
+        /// The value given.
+        given: i64,
+        /// The smallest allowed.
+        min: i64,
+        /// The largest allowed.
+        max: i64,
+    },
+    /// A length that is not finite and not negative.
+    #[error("{what} must be a finite length of 0 cm or more, not {given}")]
+    BadLength {
+        /// What was measured.
+        what: &'static str,
+        /// The value given.
+        given: f64,
+    },
+    /// A generated or loaded map that breaks the map rules.
+    #[error("this map is not valid: {0}")]
+    BadMap(String),
+    /// A generated or loaded army that breaks the organisation rules.
+    #[error("this army is not valid: {0}")]
+    BadArmy(String),
+    /// A saved battle that is not a state the rules could reach.
+    #[error("this saved battle is not valid: {0}")]
+    BadBattle(String),
+    /// A unit, officer or structure id that the battle does not know.
+    #[error("there is no {what} numbered {id} in this battle")]
+    Unknown {
+        /// "unit", "officer" or "structure".
+        what: &'static str,
+        /// The id given.
+        id: u32,
+    },
+    /// A dice source that ran out or gave an impossible face; nothing was changed.
+    #[error("the dice failed ({0}); nothing was changed")]
+    Dice(String),
+}
+
+/// An action the rules do not allow. The battle is left exactly as it was.
+#[derive(Clone, Debug, PartialEq, Error)]
+#[non_exhaustive]
+pub enum Refusal {
+    /// Bad input (see [`D8Error`]).
+    #[error(transparent)]
+    Input(#[from] D8Error),
+    /// The phase or the player is wrong for this action.
+    #[error("{action} is not allowed now: {why}")]
+    WrongTime {
+        /// What was asked.
+        action: &'static str,
+        /// Why not now.
+        why: String,
+    },
+    /// The unit may not fire (D8-FIR-01, D8-FIR-02, D8-ART-03, D8-ENV-06).
+    #[error("{unit} may not fire: {why}")]
+    CannotFire {
+        /// The unit's name.
+        unit: String,
+        /// Why not.
+        why: String,
+    },
+    /// The unit may not move so (D8-MOV-*, D8-CMD-04).
+    #[error("{unit} may not make that move: {why}")]
+    CannotMove {
+        /// The unit's name.
+        unit: String,
+        /// Why not.
+        why: String,
+    },
+    /// The unit may not charge (D8-MOV-20 to D8-MOV-22).
+    #[error("{unit} may not charge: {why}")]
+    CannotCharge {
+        /// The unit's name.
+        unit: String,
+        /// Why not.
+        why: String,
+    },
+    /// The melee as described is not allowed (D8-MEL-01, D8-MEL-02).
+    #[error("that melee is not allowed: {0}")]
+    BadMelee(String),
+    /// Another action the rules forbid, with the reason.
+    #[error("{0}")]
+    Forbidden(String),
+}
+
+impl D8Error {
+    pub(crate) fn range(what: &'static str, given: impl Into<i64>, min: i64, max: i64) -> D8Error {
+        D8Error::OutOfRange {
+            what,
+            given: given.into(),
+            min,
+            max,
+        }
+    }
+}
+
+/// Checks a measured length: finite and not negative.
+pub(crate) fn length(what: &'static str, cm: f64) -> Result<f64, D8Error> {
+    if cm.is_finite() && cm >= 0.0 {
+        Ok(cm)
+    } else {
+        Err(D8Error::BadLength { what, given: cm })
+    }
+}
