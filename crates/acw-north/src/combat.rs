@@ -9,7 +9,7 @@ use crate::options::{
     CavalryAttackModifier, CavalryAttackScope, DismountedMove, FirstRoundScope,
     GroupModifierPolicy, MountedTargetUnderFire, Options, SkirmishScreen,
 };
-use crate::state::{Battle, GunState, MeleeRole, Unit, UnitId};
+use crate::state::{Battle, GeneralId, GunState, MeleeRole, Unit, UnitId};
 use crate::tables::{
     Firer, Formation, HIT_TARGET, LONG_RANGE, MOD_COVER, MOD_FIRST_ROUND, MOD_LONG_RANGE,
     MOD_MOUNTED_ATTACKER, MOD_MOUNTED_TARGET, MOD_NOT_DEPLOYED, MOD_PER_EXTRA_ATTACKER,
@@ -635,7 +635,8 @@ impl Battle {
             generals_follow: response.generals_follow,
         };
         let mut next = self.clone();
-        let mut report = next.open_attack_inner(group, sights, target_in_cover, facts, dice)?;
+        let mut report =
+            next.open_attack_inner(group, sights, target_in_cover, facts, Vec::new(), dice)?;
         if next.morale.is_some() {
             report.morale = Some(next.answer_morale(group.target, response, dice)?);
         }
@@ -649,16 +650,20 @@ impl Battle {
     /// toss seen, then the choice on 3–4), unless no decision is left to make, when it is finished at once and
     /// in the report. A table-side app or a game asks the owner; [`Battle::attack`] answers from a standing
     /// response. The morale facts of a fall-back are measured now: nothing moves while the owner decides.
+    /// `nearby` lists generals measured within `with_distance` of the target (NORTH-OPT-16), who count as with
+    /// it for a rally although attached elsewhere.
     pub fn open_attack<D: Dice + ?Sized>(
         &mut self,
         group: &AttackGroup,
         sights: &[Sight],
         target_in_cover: bool,
         fall_back: FallBackFacts,
+        nearby: Vec<GeneralId>,
         dice: &mut D,
     ) -> Result<AttackReport, RuleViolation> {
         let mut next = self.clone();
-        let report = next.open_attack_inner(group, sights, target_in_cover, fall_back, dice)?;
+        let report =
+            next.open_attack_inner(group, sights, target_in_cover, fall_back, nearby, dice)?;
         fault_check(dice)?;
         *self = next;
         Ok(report)
@@ -670,6 +675,7 @@ impl Battle {
         sights: &[Sight],
         target_in_cover: bool,
         fall_back: FallBackFacts,
+        nearby: Vec<GeneralId>,
         dice: &mut D,
     ) -> Result<AttackReport, RuleViolation> {
         let phasing = self.clock.phasing();
@@ -724,7 +730,7 @@ impl Battle {
         }
         let morale = if hit {
             let cover = target_in_cover || situation.target.screened;
-            self.open_morale(group.target, group.category, cover, fall_back, dice)?
+            self.open_morale(group.target, group.category, cover, fall_back, nearby, dice)?
         } else {
             None
         };

@@ -370,7 +370,13 @@ impl Battle {
         if g.side != u.side {
             return refuse(RallyRefusal::OtherSide);
         }
-        if self.options.rally_requires_with && g.with_unit != Some(unit) {
+        // NORTH-OPT-16 / NORTH-CMD-08: "with" is attached to the unit, or measured within `with_distance` of it
+        // when the check began.
+        let near = self
+            .morale
+            .as_ref()
+            .is_some_and(|m| m.unit == unit && m.nearby.contains(&general));
+        if self.options.rally_requires_with && g.with_unit != Some(unit) && !near {
             return refuse(RallyRefusal::NotWith);
         }
         if let Rank::MajorGeneral(b) = g.rank

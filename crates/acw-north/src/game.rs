@@ -1481,9 +1481,10 @@ impl State {
             attackers: attackers.clone(),
         };
         let was_manned = matches!(self.battle.unit(target)?.gun(), Some(GunState::Manned));
+        let nearby = self.generals_near(target);
         let mut report = self
             .battle
-            .open_attack_inner(&group, &sights, cover, facts, dice)?;
+            .open_attack_inner(&group, &sights, cover, facts, nearby, dice)?;
         let finished = report.morale.take();
         let hit = report.hit;
         log.push(Event::Attack {
@@ -1562,6 +1563,32 @@ impl State {
                 to: p.from.moved(p.heading, go),
             });
         }
+    }
+
+    /// NORTH-OPT-16 / NORTH-CMD-08: the generals of the unit's side who stand within `with_distance` of its
+    /// footprint without being attached to it (with the default of 0", none: "with" is touching, which the
+    /// attachment stands for).
+    fn generals_near(&self, unit: UnitId) -> Vec<GeneralId> {
+        let Some(f) = self.footprint(unit) else {
+            return Vec::new();
+        };
+        let Ok(side) = self.battle.unit(unit).map(Unit::side) else {
+            return Vec::new();
+        };
+        let options = self.battle.options();
+        if options.with_distance.0 <= 0.0 {
+            return Vec::new();
+        }
+        self.battle
+            .generals()
+            .iter()
+            .filter(|g| g.side() == side && g.is_active() && g.with_unit() != Some(unit))
+            .filter(|g| {
+                self.general_point(g.id())
+                    .is_some_and(|p| crate::command::general_is_with(f.distance_to(p), options))
+            })
+            .map(|g| g.id())
+            .collect()
     }
 
     fn log_fall_back(&self, id: UnitId, from: Option<Point>, log: &mut Vec<Event>) {

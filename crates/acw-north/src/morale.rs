@@ -402,6 +402,10 @@ pub struct MoraleInProgress {
     pub rallies_closed: bool,
     /// The fall-back's facts.
     pub fall_back: FallBackFacts,
+    /// Generals measured as "with" the unit without being attached to it (within `with_distance`,
+    /// NORTH-OPT-16 / NORTH-CMD-08).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub nearby: Vec<GeneralId>,
 }
 
 impl MoraleInProgress {
@@ -523,7 +527,9 @@ impl Battle {
             obstacles: response.fall_back_obstacles,
             generals_follow: response.generals_follow,
         };
-        if let Some(report) = self.open_morale(unit, source, in_cover, fall_back, dice)? {
+        if let Some(report) =
+            self.open_morale(unit, source, in_cover, fall_back, Vec::new(), dice)?
+        {
             return Ok(report);
         }
         self.answer_morale(unit, response, dice)
@@ -624,6 +630,7 @@ impl Battle {
         source: Category,
         in_cover: bool,
         fall_back: FallBackFacts,
+        nearby: Vec<GeneralId>,
         dice: &mut D,
     ) -> Result<Option<MoraleReport>, RuleViolation> {
         if self.morale.is_some() {
@@ -649,6 +656,7 @@ impl Battle {
             order_checks: Vec::new(),
             rallies_closed: false,
             fall_back,
+            nearby,
         });
         if self.rally_candidates().is_empty() {
             return match self.end_rallies_inner(dice)? {

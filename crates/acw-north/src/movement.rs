@@ -14,7 +14,7 @@ use crate::tables::{
     accomplishment_sixths, formation_is_legal, movement_allowance,
 };
 use acw_core::dice::{Dice, Die};
-use acw_core::measure::{Inches, Point};
+use acw_core::measure::Inches;
 use acw_core::vocab::Mount;
 use acw_core::{Arm, Dist, Resolve};
 
@@ -241,51 +241,6 @@ pub fn after_failure(
         };
     }
     AfterFailure::OrderedMove
-}
-
-/// NORTH-MOV-11 / NORTH-ART-05: whether a unit may move into contact with an enemy unit: only infantry or
-/// cavalry deployed in line that has just passed a charge toss. Artillery, not-deployed units and
-/// skirmishers never may.
-pub fn may_enter_contact(unit: &Unit, passed_charge: bool) -> bool {
-    unit.arm() != Arm::Artillery
-        && unit.formation() == Formation::Line
-        && !unit.crew_without_gun()
-        && passed_charge
-}
-
-/// NORTH-MOV-09 / NORTH-MOV-11 / NORTH-OPT-31: how far a unit that may not enter contact moves toward an
-/// enemy `gap` away: its allowance, cut short `contact_gap` (default 0.5") from the enemy.
-pub fn distance_short_of_contact(gap: Inches, allowance: Inches, options: &Options) -> Inches {
-    Inches((gap.0 - options.contact_gap.0).clamp(0.0, allowance.0.max(0.0)))
-}
-
-/// NORTH-MOV-14: length of a path through `points`.
-pub fn path_length(points: &[Point]) -> Inches {
-    Inches(
-        points
-            .windows(2)
-            .map(|w| match w {
-                [a, b] => a.distance(*b).0,
-                _ => 0.0,
-            })
-            .sum(),
-    )
-}
-
-/// NORTH-MOV-14: the distance a move counts as: the path of the stand that moves farthest; refused if it
-/// exceeds `allowance`.
-pub fn measure_move(stand_paths: &[&[Point]], allowance: Inches) -> Result<Inches, RuleViolation> {
-    let d = stand_paths
-        .iter()
-        .map(|p| path_length(p).0)
-        .fold(0.0, f64::max);
-    if d > allowance.0 + 1e-9 {
-        return Err(RuleViolation::MoveTooLong {
-            distance: d,
-            allowance: allowance.0,
-        });
-    }
-    Ok(Inches(d))
 }
 
 pub(crate) fn check_length(d: Inches) -> Result<(), RuleViolation> {
@@ -921,23 +876,5 @@ impl Battle {
         }
         self.unit_mut(id)?.phase.excused = true;
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn north_mov_14_path_length_of_farthest_stand() {
-        // NORTH-MOV-14
-        let a = [Point::new(0.0, 0.0), Point::new(3.0, 4.0)];
-        let b = [
-            Point::new(0.0, 0.0),
-            Point::new(0.0, 3.0),
-            Point::new(4.0, 3.0),
-        ];
-        assert_eq!(measure_move(&[&a, &b], Inches(7.0)), Ok(Inches(7.0)));
-        assert!(measure_move(&[&a, &b], Inches(6.0)).is_err());
     }
 }

@@ -611,6 +611,44 @@ fn north_mov_11_ordered_move_stops_short_of_contact() {
     );
 }
 
+/// NORTH-OPT-31: the contact gap: a unit barred from contact stops that far short of the enemy (1" here, 0.5" by
+/// default, see above).
+#[test]
+fn north_opt_31_contact_gap_on_the_table() {
+    let s = Setup {
+        union: vec![
+            (inf("U1"), Point::new(20.0, 22.0), Heading::NORTH),
+            (inf("U2"), Point::new(40.0, 15.0), Heading::NORTH),
+        ],
+        csa: vec![
+            (inf("C1"), Point::new(20.0, 26.0), Heading::SOUTH),
+            (inf("C2"), Point::new(40.0, 30.0), Heading::SOUTH),
+        ],
+        terrain: vec![],
+        csa_order: BrigadeOrder::Advance,
+    };
+    let mut scenario = s.scenario();
+    scenario.options.contact_gap = Inches(1.0);
+    let mut st = North.setup(&scenario, 1).unwrap();
+    let mut log = Vec::new();
+    to_step(&mut st, &mut log, Step::Units);
+    let (c1, u1) = (id(&st, "C1"), id(&st, "U1"));
+    let march = Order::Act {
+        unit: c1,
+        action: Action::March {
+            heading: Heading::SOUTH,
+            distance: None,
+            fire: false,
+            conform: false,
+            face: None,
+        },
+    };
+    Answered.apply(&mut st, &march, &mut log).unwrap();
+    // 3.5" apart: it moves 2.5" and stops 1" short.
+    let gap = st.field().distance(st.battle(), c1, u1).unwrap().0;
+    assert!((gap - 1.0).abs() < 0.011, "gap {gap}");
+}
+
 /// NORTH-MOV-12: a move across the fence needs the obstacle toss.
 #[test]
 fn north_mov_12_obstacle_toss_on_the_table() {

@@ -12,7 +12,7 @@ use acw_north::melee::ChargeOrder;
 use acw_north::morale::MoraleResponse;
 use acw_north::movement::{
     AccomplishmentToss, MoveDirection, MoveOrder, MoveStop, ObstacleOutcome, ObstacleToss,
-    allowance, charge_reach, distance_short_of_contact, may_enter_contact,
+    allowance, charge_reach,
 };
 use acw_north::options::{DismountedMove, NonDeployedContactHalt, OrderedMove, RemountFormation};
 use acw_north::sequence::Step;
@@ -394,10 +394,7 @@ fn north_mov_10_artillery_unlimbers_under_orders_and_north_opt_11() {
 #[test]
 fn north_mov_11_contact_only_by_a_passed_charge() {
     // NORTH-MOV-11
-    let (mut b, c1, c2, _) = at_units(inf(), inf(), Options::default());
-    let unit = b.unit(c1).unwrap().clone();
-    assert!(may_enter_contact(&unit, true));
-    assert!(!may_enter_contact(&unit, false));
+    let (mut b, c1, _, _) = at_units(inf(), inf(), Options::default());
     let into = MoveOrder {
         would_contact: true,
         ..toward(5.0)
@@ -406,11 +403,6 @@ fn north_mov_11_contact_only_by_a_passed_charge() {
         b.move_unit(c1, &into, &mut dice([])),
         Err(RuleViolation::MayNotContact(c1))
     );
-    b.attempt_formation_change(c2, Formation::Column, &mut dice([1]))
-        .unwrap();
-    assert!(!may_enter_contact(b.unit(c2).unwrap(), true));
-    let g = duel(inf(), inf(), gun(), inf(), Options::default());
-    assert!(!may_enter_contact(g.unit(id(&g, "C1")).unwrap(), true));
 }
 
 #[test]
@@ -568,17 +560,6 @@ fn north_mov_14_measuring_moves() {
     let from = Point::new(10.0, 10.0);
     assert!((t.gain_toward_enemy(Side::Union, from, Point::new(10.0, 15.0)) - 5.0).abs() < 1e-9);
     assert!(t.gain_toward_enemy(Side::Confederate, from, Point::new(10.0, 15.0)) < 0.0);
-    let a = [Point::new(0.0, 0.0), Point::new(0.0, 5.0)];
-    let b = [
-        Point::new(1.0, 0.0),
-        Point::new(1.0, 3.0),
-        Point::new(4.0, 3.0),
-    ];
-    assert_eq!(
-        acw_north::movement::measure_move(&[&a, &b], Inches(6.0)),
-        Ok(Inches(6.0))
-    );
-    assert_eq!(acw_north::movement::path_length(&b), Inches(6.0));
 }
 
 #[test]
@@ -1169,29 +1150,5 @@ fn north_art_10_limbering_on_crew_figures() {
         !b.attempt_formation_change(c1, Formation::Limbered, &mut dice([3]))
             .unwrap()
             .success
-    );
-}
-
-#[test]
-fn north_opt_31_contact_gap() {
-    // NORTH-OPT-31: a unit barred from contact stops 0.5" short.
-    let o = Options::default();
-    assert_eq!(
-        distance_short_of_contact(Inches(3.0), Inches(5.0), &o),
-        Inches(2.5)
-    );
-    assert_eq!(
-        distance_short_of_contact(Inches(9.0), Inches(5.0), &o),
-        Inches(5.0)
-    );
-    assert_eq!(
-        distance_short_of_contact(Inches(0.2), Inches(5.0), &o),
-        Inches(0.0)
-    );
-    let mut o2 = Options::default();
-    o2.contact_gap = Inches(1.0);
-    assert_eq!(
-        distance_short_of_contact(Inches(3.0), Inches(5.0), &o2),
-        Inches(2.0)
     );
 }

@@ -200,6 +200,7 @@ fn the_morale_check_waits_for_its_owner_and_nothing_else_happens_meanwhile() {
             &[Sight::clear(Inches(20.0))],
             false,
             FallBackFacts::default(),
+            Vec::new(),
             &mut ScriptedDice::faces([6, 3]),
         )
         .unwrap();
@@ -355,4 +356,45 @@ fn a_narrated_game_reads_as_sentences_with_names_faces_modifiers_and_chances() {
     ] {
         assert!(text.contains(needle), "no {needle:?} in the narration");
     }
+}
+
+#[test]
+fn north_opt_16_a_general_near_enough_counts_as_with_the_unit() {
+    // NORTH-OPT-16 / NORTH-CMD-08: with `with_distance` set, a general standing that close to a unit hit counts as
+    // with it and may rally it though he is attached to another unit; by default only the attached general may.
+    let rallies = |with: f64| {
+        let mut scenario = Scenario::default();
+        scenario.options.with_distance = Inches(with);
+        let mut game = Game::new(North, &scenario, 1863).unwrap();
+        let (mut u, mut c) = (bots(Side::Union, 1863), bots(Side::Confederate, 1863));
+        let mut commanders = BySide::new(u.as_mut(), c.as_mut());
+        let (mut offered_unattached, mut tried) = (0, 0);
+        while let Owed::Decision(d) = game.owed() {
+            if let Question::Rally { unit, generals, .. } = &d.question {
+                let b = game.state().battle();
+                offered_unattached += generals
+                    .iter()
+                    .filter(|&&g| b.general(g).unwrap().with_unit() != Some(*unit))
+                    .count();
+            }
+            let order = commanders[d.side].order(&North, game.state(), d.side);
+            tried += usize::from(matches!(order, Order::Rally { .. }));
+            game.submit(d.side, order).unwrap();
+        }
+        (offered_unattached, tried)
+    };
+    let (default_offered, default_tried) = rallies(0.0);
+    assert_eq!(
+        default_offered, 0,
+        "by default only the attached general is with a unit"
+    );
+    let (near_offered, near_tried) = rallies(6.0);
+    assert!(
+        near_offered > 0,
+        "no general within 6\" was offered a rally"
+    );
+    assert!(
+        near_tried > default_tried,
+        "rallies tried: {near_tried} within 6\", {default_tried} by default"
+    );
 }
