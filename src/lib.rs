@@ -25,3 +25,8 @@ pub use acw_north as north;
 /// The grid/area brigade rules: squares or hexes, D6 hit dice, two hits a stand (feature `grid`).
 #[cfg(feature = "grid")]
 pub use acw_grid as grid;
+
+/// Strike for Your God and Country: card-driven skirmish rules after The Sword and the Flame (feature `tsatf`).
+#[cfg(feature = "tsatf")]
+#[doc(inline)]
+pub use acw_tsatf as tsatf;
