@@ -2156,7 +2156,8 @@ impl Battle {
         Ok(())
     }
 
-    /// Figures a unit fires with (TSATF-FIR-02, TSATF-FIR-05, TSATF-ART-01, TSATF-ART-02, TSATF-ART-08):
+    /// Figures a unit fires with (TSATF-FIR-02, TSATF-FIR-05, TSATF-ART-01, TSATF-ART-02, TSATF-ART-08,
+    /// TSATF-CAS-06: a gun that has lost crew below four is silent until spares bring it back):
     /// rank-and-file able to fire (NCOs included unless they fire pistols; officers and snipers fire alone),
     /// cut to those in reach and to one rank; for guns 12 with four crew.
     fn fire_figures(&self, i: usize, in_reach: Option<u16>) -> Rule<u16> {

@@ -125,7 +125,8 @@ pub fn in_range(row: FireRow, range: f64) -> Result<bool, RuleViolation> {
     Ok(range <= hi && (range > lo || lo == 0.0))
 }
 
-/// The row a gun fires on at a range (TSATF-ART-03, TSATF-ART-10): canister if asked for inside 24", shot at
+/// The row a gun fires on at a range (TSATF-ART-03, TSATF-ART-10, TSATF-OPT-05: heavier guns and mortars use
+/// the field rows, the heavier-artillery chart being missing): canister if asked for inside 24", shot at
 /// short range to 36", long range to 120". A mortar under [`Options::mortar_plunging`] fires only at long range.
 pub fn gun_row(
     range: f64,
@@ -260,7 +261,7 @@ impl Resolve for MassFire {
     }
 }
 
-/// Type Firing (TSATF-FIR-23, TSATF-ART-09): each of `dice` D20 hits at or below the row's number for the
+/// Type Firing (TSATF-FIR-23, TSATF-ART-09, TSATF-OPT-12): each of `dice` D20 hits at or below the row's number for the
 /// class. Under [`Options::type_fire_carry_dashes`] a "–" cell of the mass chart means no hits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

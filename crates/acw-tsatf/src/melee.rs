@@ -517,15 +517,21 @@ impl Melee {
         let c = Combat {
             modifier: self.pair_modifier(ca, cd),
         };
-        let (mut d_out, mut a_out) = (0.0, 0.0);
+        let (mut d_out, mut a_out, mut tie) = (0.0, 0.0, 0.0);
         for a in 1..=6u16 {
             for b in 1..=6u16 {
                 match c.bout(a, b) {
                     Bout::Won(l) if self.wound.apply(l).is_some() => d_out += 1.0 / 36.0,
                     Bout::Lost(l) if self.wound.apply(l).is_some() => a_out += 1.0 / 36.0,
+                    Bout::Tie => tie += 1.0 / 36.0,
                     _ => {}
                 }
             }
+        }
+        // a tie rerolled at once is the bout conditioned on not tying
+        if self.tie == Tie::Reroll && tie < 1.0 {
+            d_out /= 1.0 - tie;
+            a_out /= 1.0 - tie;
         }
         (d_out, a_out, 1.0 - d_out - a_out)
     }
