@@ -471,6 +471,11 @@ impl Unit {
     pub fn frozen(&self) -> bool {
         self.frozen
     }
+    /// Has taken its card in this phase.
+    #[must_use]
+    pub fn acted(&self) -> bool {
+        self.acted
+    }
     /// A disabled vessel or train (TSATF-OPT-09).
     #[must_use]
     pub fn disabled(&self) -> bool {
