@@ -132,6 +132,8 @@ pub fn volley(b: &mut Battle, firer: UnitId, target: UnitId, cards_drawn: &[Card
     };
     let mut script = vec![Scripted::Face(6)];
     script.extend(cards_drawn.iter().map(|&c| Scripted::Card(c)));
+    // any further hits draw clubs: misses
+    script.extend((0..12).map(|_| Scripted::Card(Card::Suited(acw_core::cards::Rank::Two, acw_core::cards::Suit::Clubs))));
     b.fire(firer, &order, &mut ScriptedDice::new(script)).unwrap()
 }
 
