@@ -439,3 +439,30 @@ pub fn deck_hit_odds(deck: &Deck) -> Dist<(HitEffect, Category)> {
         None => HitCard.odds(),
     }
 }
+
+/// Where a gunboat's crew stand, for the target class (TSATF-OPT-07).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::Display)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum BoatPosition {
+    /// Exposed on deck.
+    #[strum(to_string = "exposed on deck")]
+    Exposed,
+    /// Behind lighter wood or canvas.
+    #[strum(to_string = "behind light wood or canvas")]
+    LightCover,
+    /// Behind an armoured casemate.
+    #[strum(to_string = "behind a casemate")]
+    Casemate,
+}
+
+/// The target class of a gunboat's crew (TSATF-OPT-07): exposed II, light cover III (or II as printed, under
+/// [`Options::gunboat_light_cover_class2`]), casemate IV.
+#[must_use]
+pub fn gunboat_class(position: BoatPosition, options: &Options) -> TargetClass {
+    match position {
+        BoatPosition::Exposed => TargetClass::II,
+        BoatPosition::LightCover if options.gunboat_light_cover_class2 => TargetClass::II,
+        BoatPosition::LightCover => TargetClass::III,
+        BoatPosition::Casemate => TargetClass::IV,
+    }
+}
