@@ -302,8 +302,14 @@ impl fmt::Display for FireReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} fired {} figures as {} at {} ({}): {} hits",
-            self.firer, self.figures, self.row, self.target, self.class, self.hits
+            "{} fired {} figures as {} at {} ({}): {} hit{}",
+            self.firer,
+            self.figures,
+            self.row,
+            self.target,
+            self.class,
+            self.hits,
+            if self.hits == 1 { "" } else { "s" }
         )?;
         let killed = self
             .cards

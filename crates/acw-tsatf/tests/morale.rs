@@ -19,9 +19,15 @@ const DEF: UnitId = UnitId(2);
 
 fn tiny(o: Options) -> Battle {
     let units = vec![
-        UnitSpec::infantry("Attackers", Side::Union, Quality::Green).unwrap().with_ranks(0, 9).unwrap(),
+        UnitSpec::infantry("Attackers", Side::Union, Quality::Green)
+            .unwrap()
+            .with_ranks(0, 9)
+            .unwrap(),
         UnitSpec::infantry("Union reserve", Side::Union, Quality::Average).unwrap(),
-        UnitSpec::infantry("Defenders", Side::Confederate, Quality::Average).unwrap().with_ranks(0, 9).unwrap(),
+        UnitSpec::infantry("Defenders", Side::Confederate, Quality::Average)
+            .unwrap()
+            .with_ranks(0, 9)
+            .unwrap(),
         UnitSpec::infantry("Confederate reserve", Side::Confederate, Quality::Crack).unwrap(),
     ];
     battle_of(units, o)
@@ -30,35 +36,93 @@ fn tiny(o: Options) -> Battle {
 /// Attackers charge Defenders; the Green attackers fail to close on a 6 and are pinned.
 fn pinned(b: &mut Battle) {
     turn(b, Side::Union);
-    let r = b.charge(ATT, &ChargeOrder { target: DEF, distance: 3.0, rough_features: 0, flank_or_rear: false, protected: false }, &mut faces(&[1, 3, 3, 3, 3])).unwrap();
-    let ChargeReport::Contact { charge, .. } = r else { panic!("{r}") };
+    let r = b
+        .charge(
+            ATT,
+            &ChargeOrder {
+                target: DEF,
+                distance: 3.0,
+                rough_features: 0,
+                flank_or_rear: false,
+                protected: false,
+            },
+            &mut faces(&[1, 3, 3, 3, 3]),
+        )
+        .unwrap();
+    let ChargeReport::Contact { charge, .. } = r else {
+        panic!("{r}")
+    };
     to_phase(b, Phase::CloseCombat);
-    assert_eq!(b.close_in(charge, true, &mut faces(&[6])).unwrap(), CloseReport::FailedToClose);
+    assert_eq!(
+        b.close_in(charge, true, &mut faces(&[6])).unwrap(),
+        CloseReport::FailedToClose
+    );
     to_phase(b, Phase::Morale);
 }
 
 /// Attackers close; Defenders fail to stand on a 6 and get away shaken.
 fn shaken(b: &mut Battle) {
     turn(b, Side::Union);
-    let r = b.charge(ATT, &ChargeOrder { target: DEF, distance: 3.0, rough_features: 0, flank_or_rear: false, protected: false }, &mut faces(&[1, 1, 1, 1, 1])).unwrap();
-    let ChargeReport::Contact { charge, .. } = r else { panic!("{r}") };
+    let r = b
+        .charge(
+            ATT,
+            &ChargeOrder {
+                target: DEF,
+                distance: 3.0,
+                rough_features: 0,
+                flank_or_rear: false,
+                protected: false,
+            },
+            &mut faces(&[1, 1, 1, 1, 1]),
+        )
+        .unwrap();
+    let ChargeReport::Contact { charge, .. } = r else {
+        panic!("{r}")
+    };
     to_phase(b, Phase::CloseCombat);
     b.close_in(charge, true, &mut faces(&[1])).unwrap();
-    assert!(matches!(b.stand(charge, &mut faces(&[6, 6, 6, 6, 6])).unwrap(), acw_tsatf::battle::StandReport::Fled { .. }));
+    assert!(matches!(
+        b.stand(charge, &mut faces(&[6, 6, 6, 6, 6])).unwrap(),
+        acw_tsatf::battle::StandReport::Fled { .. }
+    ));
 }
 
 #[test]
 fn the_morale_chart_and_the_2d6_test() {
     // TSATF-MOR-02, TSATF-MOR-03
-    let chart: Vec<(u8, u8, u8)> = [Quality::Green, Quality::Average, Quality::Veteran, Quality::Crack, Quality::Indians]
-        .iter()
-        .map(|q| (q.major_morale(), q.critical_morale(true), q.critical_morale(false)))
-        .collect();
-    assert_eq!(chart, vec![(7, 8, 7), (8, 9, 8), (9, 10, 9), (10, 11, 10), (7, 8, 7)]);
-    let t = MoraleTest { number: 7, modifier: 0 };
+    let chart: Vec<(u8, u8, u8)> = [
+        Quality::Green,
+        Quality::Average,
+        Quality::Veteran,
+        Quality::Crack,
+        Quality::Indians,
+    ]
+    .iter()
+    .map(|q| {
+        (
+            q.major_morale(),
+            q.critical_morale(true),
+            q.critical_morale(false),
+        )
+    })
+    .collect();
+    assert_eq!(
+        chart,
+        vec![(7, 8, 7), (8, 9, 8), (9, 10, 9), (10, 11, 10), (7, 8, 7)]
+    );
+    let t = MoraleTest {
+        number: 7,
+        modifier: 0,
+    };
     assert!(t.roll(&mut faces(&[3, 4])));
     assert!(!t.roll(&mut faces(&[4, 4])));
-    assert!(!MoraleTest { number: 7, modifier: 1 }.roll(&mut faces(&[3, 4])));
+    assert!(
+        !MoraleTest {
+            number: 7,
+            modifier: 1
+        }
+        .roll(&mut faces(&[3, 4]))
+    );
     assert!((t.odds().p(&true) - 21.0 / 36.0).abs() < 1e-12);
 }
 
@@ -71,11 +135,22 @@ fn the_checks_of_the_morale_phase_in_order() {
     // an Ace kills Co. A's lieutenant (the Union's highest officer); a 2 and a 3 halve Co. B
     volley(&mut b, UnitId(2), USA_A, &[heart(Rank::Ace)]);
     turn(&mut b, Side::Confederate);
-    volley(&mut b, UnitId(3), USA_B, &[heart(Rank::Two), heart(Rank::Three)]);
+    volley(
+        &mut b,
+        UnitId(3),
+        USA_B,
+        &[heart(Rank::Two), heart(Rank::Three)],
+    );
     to_phase(&mut b, Phase::Morale);
-    assert_eq!(b.checks_due(), vec![CheckDue::Major(Side::Union), CheckDue::Critical(USA_B)]);
+    assert_eq!(
+        b.checks_due(),
+        vec![CheckDue::Major(Side::Union), CheckDue::Critical(USA_B)]
+    );
     let before = b.clone();
-    assert!(matches!(b.critical_morale(USA_B, &mut faces(&[1, 1])), Err(RuleViolation::Cannot { .. })));
+    assert!(matches!(
+        b.critical_morale(USA_B, &mut faces(&[1, 1])),
+        Err(RuleViolation::Cannot { .. })
+    ));
     assert_eq!(b, before);
     assert!(b.advance().is_err());
     assert!(b.major_morale(Side::Union, &mut faces(&[3, 3])).unwrap());
@@ -108,9 +183,17 @@ fn major_morale_when_the_highest_officer_falls() {
 fn whose_number_the_side_rolls_against() {
     // TSATF-MOR-05
     let mut o = Options::default();
-    let side = [Quality::Veteran, Quality::Green, Quality::Veteran, Quality::Crack];
+    let side = [
+        Quality::Veteran,
+        Quality::Green,
+        Quality::Veteran,
+        Quality::Crack,
+    ];
     assert_eq!(morale::major_class(&side, &o), Some(Quality::Veteran));
-    assert_eq!(morale::major_class(&[Quality::Crack, Quality::Average], &o), Some(Quality::Average));
+    assert_eq!(
+        morale::major_class(&[Quality::Crack, Quality::Average], &o),
+        Some(Quality::Average)
+    );
     o.major_scope = MajorScope::LowestClass;
     assert_eq!(morale::major_class(&side, &o), Some(Quality::Green));
     o.major_scope = MajorScope::PerUnit;
@@ -121,7 +204,10 @@ fn whose_number_the_side_rolls_against() {
     turn(&mut b, Side::Confederate);
     volley(&mut b, UnitId(2), USA_A, &[heart(Rank::Ace)]);
     to_phase(&mut b, Phase::Morale);
-    assert!(!b.major_morale(Side::Union, &mut faces(&[4, 5, 4, 5])).unwrap());
+    assert!(
+        !b.major_morale(Side::Union, &mut faces(&[4, 5, 4, 5]))
+            .unwrap()
+    );
     b.advance().unwrap();
     assert!(!b.unit(USA_A).unwrap().frozen());
     assert!(b.unit(USA_B).unwrap().frozen());
@@ -136,7 +222,12 @@ fn critical_morale_triggers() {
         let mut b = small_battle(o);
         to_phase(&mut b, Phase::Firing);
         turn(&mut b, Side::Confederate);
-        volley(&mut b, UnitId(2), USA_B, &[heart(Rank::Two), heart(Rank::Three)]);
+        volley(
+            &mut b,
+            UnitId(2),
+            USA_B,
+            &[heart(Rank::Two), heart(Rank::Three)],
+        );
         to_phase(&mut b, Phase::Morale);
         assert!(b.critical_morale(USA_B, &mut faces(&[1, 1])).unwrap());
         finish_phase(&mut b);
@@ -180,7 +271,17 @@ fn failing_critical_morale_routs() {
     assert_eq!(compulsory(&b, USA_B), Some(Compulsory::Rout));
     // a routed unit may not move of its own will
     turn(&mut b, Side::Union);
-    assert!(b.move_unit(USA_B, &MoveOrder { mode: Some(MoveMode::CrossCountry), ..MoveOrder::default() }, &mut faces(&[1, 1, 1])).is_err());
+    assert!(
+        b.move_unit(
+            USA_B,
+            &MoveOrder {
+                mode: Some(MoveMode::CrossCountry),
+                ..MoveOrder::default()
+            },
+            &mut faces(&[1, 1, 1])
+        )
+        .is_err()
+    );
 }
 
 #[test]
@@ -216,7 +317,19 @@ fn shaken_units_rally_on_the_chart() {
     finish_phase(&mut b);
     // shaken units may not charge or fire
     turn(&mut b, Side::Confederate);
-    let e = b.charge(DEF, &ChargeOrder { target: ATT, distance: 2.0, rough_features: 0, flank_or_rear: false, protected: false }, &mut faces(&[1])).unwrap_err();
+    let e = b
+        .charge(
+            DEF,
+            &ChargeOrder {
+                target: ATT,
+                distance: 2.0,
+                rough_features: 0,
+                flank_or_rear: false,
+                protected: false,
+            },
+            &mut faces(&[1]),
+        )
+        .unwrap_err();
     assert_eq!(e.to_string(), "Defenders is shaken and may not charge");
     to_phase(&mut b, Phase::Morale);
     assert!(b.rally(DEF, &mut faces(&[4])).unwrap());
@@ -244,14 +357,22 @@ fn routed_units_rally_from_the_next_morale_phase() {
         let mut b = small_battle(o);
         to_phase(&mut b, Phase::Firing);
         turn(&mut b, Side::Confederate);
-        volley(&mut b, UnitId(2), USA_B, &[heart(Rank::Two), heart(Rank::Three)]);
+        volley(
+            &mut b,
+            UnitId(2),
+            USA_B,
+            &[heart(Rank::Two), heart(Rank::Three)],
+        );
         to_phase(&mut b, Phase::Morale);
         b.critical_morale(USA_B, &mut faces(&[6, 6])).unwrap();
         // not in the phase it routed
         assert!(b.rally(USA_B, &mut faces(&[1])).is_err());
         b.advance().unwrap();
         to_phase(&mut b, Phase::Morale);
-        assert!(b.rally(USA_B, &mut acw_core::dice::ScriptedDice::faces(faces_)).unwrap());
+        assert!(
+            b.rally(USA_B, &mut acw_core::dice::ScriptedDice::faces(faces_))
+                .unwrap()
+        );
         assert_eq!(b.unit(USA_B).unwrap().morale(), to);
     }
 }
@@ -284,19 +405,42 @@ fn test_modifiers_and_leader_ratings() {
     let mut b = tiny(o);
     // one officer a unit: ratings 4 (fair), 1, 6, 5
     b.roll_leader_ratings(&mut faces(&[4, 1, 6, 5])).unwrap();
-    assert_eq!(b.unit(ATT).unwrap().figures()[0].rating(), Some(LeaderRating::Fair));
+    assert_eq!(
+        b.unit(ATT).unwrap().figures()[0].rating(),
+        Some(LeaderRating::Fair)
+    );
     assert_eq!(b.unit(ATT).unwrap().figures()[1].rating(), None);
     assert_eq!(b.test_modifier(ATT).unwrap(), -1);
     assert_eq!(b.test_modifier(DEF).unwrap(), -3);
     // a Green unit with a fair leader closes on a 4 (4 - 1 <= 3)
     turn(&mut b, Side::Union);
-    let r = b.charge(ATT, &ChargeOrder { target: DEF, distance: 3.0, rough_features: 0, flank_or_rear: false, protected: false }, &mut faces(&[1, 3, 3, 3, 3])).unwrap();
-    let ChargeReport::Contact { charge, .. } = r else { panic!() };
+    let r = b
+        .charge(
+            ATT,
+            &ChargeOrder {
+                target: DEF,
+                distance: 3.0,
+                rough_features: 0,
+                flank_or_rear: false,
+                protected: false,
+            },
+            &mut faces(&[1, 3, 3, 3, 3]),
+        )
+        .unwrap();
+    let ChargeReport::Contact { charge, .. } = r else {
+        panic!()
+    };
     to_phase(&mut b, Phase::CloseCombat);
-    assert_eq!(b.close_in(charge, true, &mut faces(&[4])).unwrap(), CloseReport::Closed);
+    assert_eq!(
+        b.close_in(charge, true, &mut faces(&[4])).unwrap(),
+        CloseReport::Closed
+    );
     // ratings of officers who are not there do not count
     assert_eq!(morale::test_modifier(None, 0, b.options()), 0);
-    assert_eq!(morale::test_modifier(Some(LeaderRating::Despised), 1, b.options()), 0);
+    assert_eq!(
+        morale::test_modifier(Some(LeaderRating::Despised), 1, b.options()),
+        0
+    );
     // a historical leader is given his rating
     b.set_rating(ATT, 0, LeaderRating::Lion).unwrap();
     assert_eq!(b.test_modifier(ATT).unwrap(), -3);

@@ -5,7 +5,9 @@
 use acw_core::{Dist, Resolve};
 use acw_tsatf::Options;
 use acw_tsatf::fire::{AmmunitionRoll, HitCard, MassFire, Personal, PersonalShot, TypeFire};
-use acw_tsatf::melee::{Bout, CloseTest, ColoursRoll, Combat, Loss, Melee, MeleeSide, Party, StragglerRoll};
+use acw_tsatf::melee::{
+    Bout, CloseTest, ColoursRoll, Combat, Loss, Melee, MeleeSide, Party, StragglerRoll,
+};
 use acw_tsatf::morale::{MoraleTest, RatingRoll, SixRoll};
 use acw_tsatf::movement::{LeaderlessDie, MoveDice};
 use acw_tsatf::options::{Remainder, SequencingDeck};
@@ -36,10 +38,14 @@ struct Args(BTreeMap<String, String>);
 
 impl Args {
     fn int(&self, k: &str, default: i64) -> Result<i64, String> {
-        self.0.get(k).map_or(Ok(default), |v| v.parse().map_err(|e| format!("{k}={v}: {e}")))
+        self.0.get(k).map_or(Ok(default), |v| {
+            v.parse().map_err(|e| format!("{k}={v}: {e}"))
+        })
     }
     fn flag(&self, k: &str) -> Result<bool, String> {
-        self.0.get(k).map_or(Ok(false), |v| v.parse().map_err(|e| format!("{k}={v}: {e}")))
+        self.0.get(k).map_or(Ok(false), |v| {
+            v.parse().map_err(|e| format!("{k}={v}: {e}"))
+        })
     }
     fn text(&self, k: &str) -> Option<&str> {
         self.0.get(k).map(String::as_str)
@@ -96,11 +102,17 @@ fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
         // TSATF-MOR-02, TSATF-MOR-03, TSATF-MOR-04
         "major" => pass(&MoraleTest::major(a.quality()?, signed("modifier")?).odds()),
         // TSATF-MOR-07, TSATF-MOR-09
-        "critical" => pass(&MoraleTest::critical(a.quality()?, a.flag("leader")?, signed("modifier")?).odds()),
+        "critical" => {
+            pass(&MoraleTest::critical(a.quality()?, a.flag("leader")?, signed("modifier")?).odds())
+        }
         // TSATF-CMD-02
-        "leaderless" => labels(&LeaderlessDie { quality: a.quality()? }.odds(), |&b| {
-            vec![if b { "stopped" } else { "moves" }.to_string()]
-        }),
+        "leaderless" => labels(
+            &LeaderlessDie {
+                quality: a.quality()?,
+            }
+            .odds(),
+            |&b| vec![if b { "stopped" } else { "moves" }.to_string()],
+        ),
         // TSATF-FIR-14, TSATF-CAS-03
         "hit_card" => labels(&HitCard.odds(), |&(e, c)| {
             let e = match e {
@@ -113,11 +125,25 @@ fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
                 Category::Key => "key",
                 Category::Cadre => "cadre",
             };
-            vec![e.into(), c.into(), format!("{c}_{e}"), if e == "miss" { "no_kill_as_kills" } else { "kill_as_kills" }.into()]
+            vec![
+                e.into(),
+                c.into(),
+                format!("{c}_{e}"),
+                if e == "miss" {
+                    "no_kill_as_kills"
+                } else {
+                    "kill_as_kills"
+                }
+                .into(),
+            ]
         }),
         // TSATF-FIR-19, TSATF-FIR-20
         "personal" => {
-            let w = if a.text("weapon") == Some("sniper") { Personal::SniperRifle } else { Personal::Pistol };
+            let w = if a.text("weapon") == Some("sniper") {
+                Personal::SniperRifle
+            } else {
+                Personal::Pistol
+            };
             labels(&PersonalShot(w).odds(), |e| vec![e.to_string()])
         }
         // TSATF-FIR-09, TSATF-FIR-10, TSATF-FIR-11, TSATF-ART-02, TSATF-ART-03, TSATF-ART-08
@@ -143,19 +169,25 @@ fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
             num(&TypeFire::of(a.row()?, a.target()?, count("dice", 1)?, &o).odds())
         }
         // TSATF-MEL-15, TSATF-MEL-16
-        "combat" => labels(&Combat { modifier: signed("modifier")? }.odds(), |b| match b {
-            Bout::Won(_) => vec!["win".into()],
-            Bout::Tie => vec!["tie".into()],
-            Bout::Lost(l) => vec![
-                "lose".into(),
-                match l {
-                    Loss::Killed => "killed",
-                    Loss::Wounded => "wounded",
-                    Loss::PushedBack => "pushed",
-                }
-                .into(),
-            ],
-        }),
+        "combat" => labels(
+            &Combat {
+                modifier: signed("modifier")?,
+            }
+            .odds(),
+            |b| match b {
+                Bout::Won(_) => vec!["win".into()],
+                Bout::Tie => vec!["tie".into()],
+                Bout::Lost(l) => vec![
+                    "lose".into(),
+                    match l {
+                        Loss::Killed => "killed",
+                        Loss::Wounded => "wounded",
+                        Loss::PushedBack => "pushed",
+                    }
+                    .into(),
+                ],
+            },
+        ),
         // TSATF-MEL-17, TSATF-MEL-20
         "melee" => {
             let side = |p: &str| -> Result<MeleeSide, String> {
@@ -176,27 +208,49 @@ fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
             })
         }
         // TSATF-MOV-01, TSATF-MOV-06, TSATF-MOV-07
-        "move" => num(&MoveDice { dice: small("dice", 1)?, drops: small("drops", 0)? }.odds().map(|&v| u64::from(v))),
+        "move" => num(&MoveDice {
+            dice: small("dice", 1)?,
+            drops: small("drops", 0)?,
+        }
+        .odds()
+        .map(|&v| u64::from(v))),
         // TSATF-MEL-02, TSATF-MEL-06
         "stragglers" => labels(
-            &StragglerRoll { charging: count("charging", 0)?, may_straggle: count("may", 0)?, starting: count("starting", 0)? }.odds(),
+            &StragglerRoll {
+                charging: count("charging", 0)?,
+                may_straggle: count("may", 0)?,
+                starting: count("starting", 0)?,
+            }
+            .odds(),
             |&(s, h)| vec![s.to_string(), if h { "halted" } else { "goes_on" }.into()],
         ),
         // TSATF-MEL-23
-        "colours" => labels(&ColoursRoll.odds(), |&b| vec![if b { "captured" } else { "kept" }.into()]),
+        "colours" => labels(&ColoursRoll.odds(), |&b| {
+            vec![if b { "captured" } else { "kept" }.into()]
+        }),
         // TSATF-OPT-01
         "rating" => labels(&RatingRoll.odds(), |r| vec![r.modifier().to_string()]),
         // TSATF-SET-09, TSATF-FIR-24
         "ammo" => num(&AmmunitionRoll.odds()),
         // TSATF-OPT-04, TSATF-OPT-09
-        "six" => labels(&SixRoll.odds(), |&b| vec![if b { "six" } else { "other" }.into()]),
+        "six" => labels(&SixRoll.odds(), |&b| {
+            vec![if b { "six" } else { "other" }.into()]
+        }),
         // TSATF-SEQ-02, TSATF-SEQ-03
         "card_order" => {
-            let kind = if a.flag("full52")? { SequencingDeck::Full52WithSkip } else { SequencingDeck::PerUnit };
-            let order = CardOrder::new(small("union", 0)?, small("confederate", 0)?, kind).ok_or("too many units")?;
+            let kind = if a.flag("full52")? {
+                SequencingDeck::Full52WithSkip
+            } else {
+                SequencingDeck::PerUnit
+            };
+            let order = CardOrder::new(small("union", 0)?, small("confederate", 0)?, kind)
+                .ok_or("too many units")?;
             labels(&order.odds(), |acts| {
                 let s = acts.to_string();
-                vec![s.clone(), format!("last_{}", s.chars().last().unwrap_or('-'))]
+                vec![
+                    s.clone(),
+                    format!("last_{}", s.chars().last().unwrap_or('-')),
+                ]
             })
         }
         other => return Err(format!("unknown procedure {other}")),
@@ -217,7 +271,10 @@ fn fraction(text: &str) -> Result<f64, String> {
 #[test]
 fn reference_odds_files() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/odds");
-    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     files.retain(|p| p.extension().is_some_and(|e| e == "ref"));
     files.sort();
     assert!(!files.is_empty());
@@ -236,7 +293,10 @@ fn reference_odds_files() {
                 let name = words.next().unwrap_or_default().to_string();
                 let args = Args(
                     words
-                        .filter_map(|w| w.split_once('=').map(|(k, v)| (k.to_string(), v.to_string())))
+                        .filter_map(|w| {
+                            w.split_once('=')
+                                .map(|(k, v)| (k.to_string(), v.to_string()))
+                        })
                         .collect(),
                 );
                 match compute(&name, &args) {
@@ -254,7 +314,9 @@ fn reference_odds_files() {
                 }
                 continue;
             }
-            let Some((_, name, got)) = &case else { continue };
+            let Some((_, name, got)) = &case else {
+                continue;
+            };
             let Some((label, want)) = line.split_once('=') else {
                 problems.push(format!("{at}: expected label = fraction"));
                 continue;
@@ -267,7 +329,11 @@ fn reference_odds_files() {
                     continue;
                 }
             };
-            let p: f64 = got.iter().filter(|(l, _)| l.iter().any(|x| x == label)).map(|(_, p)| p).sum();
+            let p: f64 = got
+                .iter()
+                .filter(|(l, _)| l.iter().any(|x| x == label))
+                .map(|(_, p)| p)
+                .sum();
             checked += 1;
             if (p - want).abs() > 1e-12 {
                 problems.push(format!("{at} {name}: P({label}) = {p}, want {want}"));

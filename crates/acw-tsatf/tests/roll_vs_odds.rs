@@ -4,7 +4,9 @@
 use acw_core::testing::assert_roll_matches_odds;
 use acw_tsatf::Options;
 use acw_tsatf::fire::{AmmunitionRoll, HitCard, MassFire, Personal, PersonalShot, TypeFire};
-use acw_tsatf::melee::{CatchRoll, CloseTest, ColoursRoll, Combat, Melee, MeleeSide, StragglerRoll};
+use acw_tsatf::melee::{
+    CatchRoll, CloseTest, ColoursRoll, Combat, Melee, MeleeSide, StragglerRoll,
+};
 use acw_tsatf::morale::{MoraleTest, RatingRoll, SixRoll};
 use acw_tsatf::movement::{Flight, LeaderlessDie, MoveDice, VehicleMove};
 use acw_tsatf::options::{MeleeWoundAsMiss, Remainder, SequencingDeck, Tie, WoundPolicy};
@@ -26,7 +28,12 @@ fn movement_dice_agree() {
     }
     // TSATF-MOV-13, TSATF-OPT-08, TSATF-OPT-10
     assert_roll_matches_odds(&Flight);
-    for m in [VehicleMove::GunboatForward, VehicleMove::GunboatAgainstCurrent, VehicleMove::TrainStartOrStop, VehicleMove::TrainFullSpeed] {
+    for m in [
+        VehicleMove::GunboatForward,
+        VehicleMove::GunboatAgainstCurrent,
+        VehicleMove::TrainStartOrStop,
+        VehicleMove::TrainFullSpeed,
+    ] {
         assert_roll_matches_odds(&m);
     }
 }
@@ -37,7 +44,13 @@ fn fire_agrees() {
     for row in FireRow::iter() {
         for class in TargetClass::iter() {
             for remainder in [Remainder::Drop, Remainder::RoundHalfUp, Remainder::Chance] {
-                assert_roll_matches_odds(&MassFire { row, class, figures: 17, remainder, green_class3_pattern: false });
+                assert_roll_matches_odds(&MassFire {
+                    row,
+                    class,
+                    figures: 17,
+                    remainder,
+                    green_class3_pattern: false,
+                });
             }
             // TSATF-FIR-23
             assert_roll_matches_odds(&TypeFire::of(row, class, 12, &Options::default()));
@@ -73,7 +86,11 @@ fn tests_agree() {
 fn charges_and_melee_agree() {
     // TSATF-MEL-02, TSATF-MEL-06, TSATF-MEL-11
     for charging in [8, 12, 16, 21] {
-        assert_roll_matches_odds(&StragglerRoll { charging, may_straggle: charging - 3, starting: 21 });
+        assert_roll_matches_odds(&StragglerRoll {
+            charging,
+            may_straggle: charging - 3,
+            starting: 21,
+        });
     }
     for unused in [0.0, 9.5, 14.0, 25.0] {
         assert_roll_matches_odds(&CatchRoll { unused });
@@ -83,12 +100,33 @@ fn charges_and_melee_agree() {
         assert_roll_matches_odds(&Combat { modifier });
     }
     // TSATF-MEL-17 under every wound and tie reading
-    let side = |cadre, others, modifier, cadre_first| MeleeSide { cadre, others, modifier, cadre_first };
+    let side = |cadre, others, modifier, cadre_first| MeleeSide {
+        cadre,
+        others,
+        modifier,
+        cadre_first,
+    };
     for (policy, as_miss, tie) in [
-        (WoundPolicy::WoundsAsKills, MeleeWoundAsMiss::NoEffect, Tie::NoEffect),
-        (WoundPolicy::Campaign, MeleeWoundAsMiss::NoEffect, Tie::Reroll),
-        (WoundPolicy::WoundsAsMisses, MeleeWoundAsMiss::NoEffect, Tie::NoEffect),
-        (WoundPolicy::WoundsAsMisses, MeleeWoundAsMiss::PushedBack, Tie::Reroll),
+        (
+            WoundPolicy::WoundsAsKills,
+            MeleeWoundAsMiss::NoEffect,
+            Tie::NoEffect,
+        ),
+        (
+            WoundPolicy::Campaign,
+            MeleeWoundAsMiss::NoEffect,
+            Tie::Reroll,
+        ),
+        (
+            WoundPolicy::WoundsAsMisses,
+            MeleeWoundAsMiss::NoEffect,
+            Tie::NoEffect,
+        ),
+        (
+            WoundPolicy::WoundsAsMisses,
+            MeleeWoundAsMiss::PushedBack,
+            Tie::Reroll,
+        ),
     ] {
         let mut o = Options::default();
         o.wound_policy = policy;

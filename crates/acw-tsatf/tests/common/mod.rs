@@ -73,7 +73,9 @@ pub fn finish_phase(b: &mut Battle) {
                 .map(|u| (u.id(), u.side()))
                 .collect();
             waiting.sort_by_key(|w| b.unit(w.0).unwrap().compulsory().is_none());
-            let Some(&(first, side)) = waiting.first() else { break };
+            let Some(&(first, side)) = waiting.first() else {
+                break;
+            };
             let (id, side) = match b.card() {
                 Some(s) => *waiting.iter().find(|w| w.1 == s).unwrap_or(&(first, side)),
                 None => {
@@ -110,7 +112,10 @@ pub fn small_battle(options: Options) -> Battle {
     use acw_tsatf::tables::Quality;
     let units = vec![
         UnitSpec::infantry("Co. A", Side::Union, Quality::Veteran).unwrap(),
-        UnitSpec::infantry("Co. B", Side::Union, Quality::Average).unwrap().with_ranks(0, 3).unwrap(),
+        UnitSpec::infantry("Co. B", Side::Union, Quality::Average)
+            .unwrap()
+            .with_ranks(0, 3)
+            .unwrap(),
         UnitSpec::infantry("Co. C", Side::Confederate, Quality::Average).unwrap(),
         UnitSpec::infantry("Co. D", Side::Confederate, Quality::Green).unwrap(),
     ];
@@ -118,14 +123,23 @@ pub fn small_battle(options: Options) -> Battle {
 }
 
 /// The volley of Co. C at `target` with a 6 on the fire die and these cards.
-pub fn volley(b: &mut Battle, firer: UnitId, target: UnitId, cards_drawn: &[Card]) -> acw_tsatf::battle::FireReport {
+pub fn volley(
+    b: &mut Battle,
+    firer: UnitId,
+    target: UnitId,
+    cards_drawn: &[Card],
+) -> acw_tsatf::battle::FireReport {
     use acw_tsatf::battle::FireOrder;
     use acw_tsatf::fire::TargetArea;
     let order = FireOrder {
         target,
         range: 10.0,
         in_reach: None,
-        area: TargetArea { figures: 21, close_order: 21, ..TargetArea::default() },
+        area: TargetArea {
+            figures: 21,
+            close_order: 21,
+            ..TargetArea::default()
+        },
         canister: false,
         with: vec![],
         hit_order: vec![],
@@ -133,8 +147,14 @@ pub fn volley(b: &mut Battle, firer: UnitId, target: UnitId, cards_drawn: &[Card
     let mut script = vec![Scripted::Face(6)];
     script.extend(cards_drawn.iter().map(|&c| Scripted::Card(c)));
     // any further hits draw clubs: misses
-    script.extend((0..12).map(|_| Scripted::Card(Card::Suited(acw_core::cards::Rank::Two, acw_core::cards::Suit::Clubs))));
-    b.fire(firer, &order, &mut ScriptedDice::new(script)).unwrap()
+    script.extend((0..12).map(|_| {
+        Scripted::Card(Card::Suited(
+            acw_core::cards::Rank::Two,
+            acw_core::cards::Suit::Clubs,
+        ))
+    }));
+    b.fire(firer, &order, &mut ScriptedDice::new(script))
+        .unwrap()
 }
 
 /// A heart (a kill) of a rank: 2-10 an enlisted man, J-K a key figure, A cadre.
@@ -148,10 +168,18 @@ pub fn rout_small(b: &mut Battle) {
     use acw_core::cards::Rank;
     to_phase(b, Phase::Firing);
     turn(b, Side::Confederate);
-    let r = volley(b, UnitId(2), UnitId(1), &[heart(Rank::Two), heart(Rank::Three)]);
+    let r = volley(
+        b,
+        UnitId(2),
+        UnitId(1),
+        &[heart(Rank::Two), heart(Rank::Three)],
+    );
     assert_eq!(r.hits, 2);
     to_phase(b, Phase::Morale);
     assert!(!b.critical_morale(UnitId(1), &mut faces(&[6, 6])).unwrap());
-    assert_eq!(b.unit(UnitId(1)).unwrap().morale(), acw_tsatf::state::MoraleState::Routed);
+    assert_eq!(
+        b.unit(UnitId(1)).unwrap().morale(),
+        acw_tsatf::state::MoraleState::Routed
+    );
     b.advance().unwrap();
 }
