@@ -108,8 +108,9 @@ pub struct MoveOrder {
     pub mount: Option<bool>,
     /// Limber (`true`) or unlimber (`false`) (TSATF-MOV-08).
     pub limber: Option<bool>,
-    /// Hidden enemy units within the scouts' spotting distance, tried with one roll (TSATF-OPT-04).
-    pub scout_for: Vec<UnitId>,
+    /// Hidden enemy units the scouts look for, with their measured distances; one roll reveals those within
+    /// [`Options::spotting_distance`] (TSATF-OPT-04).
+    pub scout_for: Vec<(UnitId, f64)>,
     /// The troops are getting off a stopped train (TSATF-OPT-10): one more die dropped.
     pub from_train: bool,
 }
@@ -748,6 +749,12 @@ impl Battle {
             _ => HitCard.odds(),
         }
     }
+    /// The edge fleeing and routing troops make for, for the caller to measure their flight toward
+    /// (TSATF-MOV-13, TSATF-MEL-22).
+    #[must_use]
+    pub fn flight_edge(&self) -> crate::options::FleeEdge {
+        self.options.flee_edge
+    }
     /// The open charges of this turn.
     #[must_use]
     pub fn charges(&self) -> &[Charge] {
@@ -1345,11 +1352,15 @@ impl Battle {
             u.quality == Quality::Indians,
             &self.options,
         )?;
-        let scouting: Vec<usize> = order
-            .scout_for
-            .iter()
-            .map(|&t| self.idx(t))
-            .collect::<Rule<_>>()?;
+        let mut scouting = Vec::with_capacity(order.scout_for.len());
+        for &(t, d) in &order.scout_for {
+            let k = self.idx(t)?;
+            if movement::length("the distance to a hidden unit", d)?
+                <= self.options.spotting_distance
+            {
+                scouting.push(k);
+            }
+        }
         if !scouting.is_empty() && !u.scouts {
             return Err(RuleViolation::Cannot {
                 unit: u.name.clone(),

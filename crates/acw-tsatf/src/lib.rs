@@ -19,8 +19,11 @@
 //! [`melee`], [`morale`], [`battle`] (the [`Battle`] engine), [`error`].
 //!
 //! ```
-//! use acw_core::dice::ScriptedDice;
+//! use acw_core::cards::{Card, Rank, Suit};
+//! use acw_core::dice::{Scripted, ScriptedDice};
 //! use acw_core::{Resolve, Side};
+//! use acw_tsatf::battle::MoveOrder;
+//! use acw_tsatf::tables::MoveMode;
 //! use acw_tsatf::fire::MassFire;
 //! use acw_tsatf::melee::{Melee, MeleeSide, Party};
 //! use acw_tsatf::options::Remainder;
@@ -38,11 +41,15 @@
 //!
 //! // Play: shuffle the movement deck and turn the first card.
 //! let mut battle = Battle::new(&default_forces()?, Options::default())?;
-//! let mut dice = ScriptedDice::faces([]);
 //! battle.begin_phase(&mut acw_core::GameRng::seed(7))?;
-//! let side = battle.turn_card(&mut acw_core::GameRng::seed(8))?;
-//! assert!(matches!(side, Side::Union | Side::Confederate));
-//! # let _ = &mut dice;
+//! // A typed-in card: the two of diamonds turns up, a Union card.
+//! let two = Card::Suited(Rank::Two, Suit::Diamonds);
+//! assert_eq!(battle.turn_card(&mut ScriptedDice::new([Scripted::Card(two)]))?, Side::Union);
+//! // The 1st Maine's Company A moves: 3D6 across country, the dice read 2, 3 and 4.
+//! let company = battle.unit_named("1st Maine, Company A").map(|u| u.id()).ok_or("no unit")?;
+//! let order = MoveOrder { mode: Some(MoveMode::CrossCountry), ..MoveOrder::default() };
+//! let report = battle.move_unit(company, &order, &mut ScriptedDice::faces([2, 3, 4]))?;
+//! assert_eq!(report.allowance, 9.0);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![forbid(unsafe_code)]

@@ -305,8 +305,6 @@ pub struct Options {
     pub leader_radius: Option<f64>,
     /// TSATF-OPT-07: light cover on a gunboat is Class II as printed, not Class III.
     pub gunboat_light_cover_class2: bool,
-    /// TSATF-ART-07: how far a spare gunner may be from his gun to take a crewman's place, in inches.
-    pub spare_gunner_reach: f64,
     /// TSATF-OPT-04: how far a scout's successful roll reveals hidden units, in inches.
     pub spotting_distance: f64,
     /// TSATF-SEQ-09: the scenario's turn limit (`None`: play until one side has nothing left).
@@ -372,7 +370,6 @@ impl Default for Options {
             leader_quality: false,
             leader_radius: None,
             gunboat_light_cover_class2: false,
-            spare_gunner_reach: 2.0,
             spotting_distance: 12.0,
             turn_limit: None,
         }
@@ -390,7 +387,6 @@ impl Options {
                 Err(OptionsError::BadLength { what, value: v })
             }
         };
-        length("spare gunner reach", self.spare_gunner_reach)?;
         length("spotting distance", self.spotting_distance)?;
         if let Some(r) = self.leader_radius {
             length("leader radius", r)?;
@@ -415,7 +411,7 @@ impl Options {
 /// The serde form of [`Options`], checked on load.
 #[cfg(feature = "serde")]
 #[derive(serde::Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 struct OptionsData {
     fire_system: FireSystem,
     sequencing_deck: SequencingDeck,
@@ -473,7 +469,6 @@ struct OptionsData {
     leader_quality: bool,
     leader_radius: Option<f64>,
     gunboat_light_cover_class2: bool,
-    spare_gunner_reach: f64,
     spotting_distance: f64,
     turn_limit: Option<u32>,
 }
@@ -539,7 +534,6 @@ impl Default for OptionsData {
             leader_quality: o.leader_quality,
             leader_radius: o.leader_radius,
             gunboat_light_cover_class2: o.gunboat_light_cover_class2,
-            spare_gunner_reach: o.spare_gunner_reach,
             spotting_distance: o.spotting_distance,
             turn_limit: o.turn_limit,
         }
@@ -607,7 +601,6 @@ impl TryFrom<OptionsData> for Options {
             leader_quality: d.leader_quality,
             leader_radius: d.leader_radius,
             gunboat_light_cover_class2: d.gunboat_light_cover_class2,
-            spare_gunner_reach: d.spare_gunner_reach,
             spotting_distance: d.spotting_distance,
             turn_limit: d.turn_limit,
         };

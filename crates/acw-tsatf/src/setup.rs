@@ -37,6 +37,7 @@ pub struct UnitSpec {
 /// The serde form of [`UnitSpec`].
 #[cfg(feature = "serde")]
 #[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 struct UnitSpecData {
     name: String,
     side: Side,

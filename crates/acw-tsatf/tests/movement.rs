@@ -580,7 +580,7 @@ fn hidden_indians_are_revealed_by_nearness_or_scouts() {
     turn(&mut d, Side::Union);
     let scout = MoveOrder {
         mode: Some(MoveMode::CrossCountry),
-        scout_for: vec![UnitId(1)],
+        scout_for: vec![(UnitId(1), 10.0), (UnitId(2), 30.0)],
         ..MoveOrder::default()
     };
     let r = d

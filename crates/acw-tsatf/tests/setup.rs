@@ -278,7 +278,8 @@ fn serde_round_trips_and_refuses_bad_input() {
         .replace("CloseOrderLine", "Limbered");
     assert!(serde_json::from_str::<UnitSpec>(&text).is_err());
     // options out of range are refused on load
-    assert!(serde_json::from_str::<Options>(r#"{"spare_gunner_reach": -1.0}"#).is_err());
+    assert!(serde_json::from_str::<Options>(r#"{"spotting_distance": -1.0}"#).is_err());
+    assert!(serde_json::from_str::<Options>(r#"{"no_such_switch": true}"#).is_err());
     let o: Options = serde_json::from_str(r#"{"tie": "Reroll"}"#).unwrap();
     assert_eq!(o.tie, acw_tsatf::options::Tie::Reroll);
     // a battle whose numbers disagree is refused
