@@ -27,12 +27,21 @@ fn fire(c: &mut Criterion) {
     g.bench_function("mass fire, 10 Average muskets, roll", |b| {
         b.iter(|| black_box(&mass).roll(&mut rng))
     });
-    g.bench_function("mass fire, exact odds", |b| b.iter(|| black_box(&mass).odds()));
-    let typed = TypeFire::of(FireRow::ArtilleryShort, TargetClass::I, 12, &Options::default());
+    g.bench_function("mass fire, exact odds", |b| {
+        b.iter(|| black_box(&mass).odds())
+    });
+    let typed = TypeFire::of(
+        FireRow::ArtilleryShort,
+        TargetClass::I,
+        12,
+        &Options::default(),
+    );
     g.bench_function("type firing, a gun's 12 D20, roll", |b| {
         b.iter(|| black_box(&typed).roll(&mut rng))
     });
-    g.bench_function("type firing, exact odds", |b| b.iter(|| black_box(&typed).odds()));
+    g.bench_function("type firing, exact odds", |b| {
+        b.iter(|| black_box(&typed).odds())
+    });
     g.finish();
 }
 
@@ -44,12 +53,23 @@ fn melee(c: &mut Criterion) {
         b.iter(|| black_box(&bout).roll(&mut rng))
     });
     let o = Options::default();
-    let side = |cadre, others, modifier| MeleeSide { cadre, others, modifier, cadre_first: true };
+    let side = |cadre, others, modifier| MeleeSide {
+        cadre,
+        others,
+        modifier,
+        cadre_first: true,
+    };
     let m = Melee::new(side(2, 10, 1), side(2, 8, 1), &o);
-    g.bench_function("a whole 12 v 10 melee, roll", |b| b.iter(|| black_box(&m).roll(&mut rng)));
-    g.bench_function("a whole 12 v 10 melee, exact odds", |b| b.iter(|| black_box(&m).odds()));
+    g.bench_function("a whole 12 v 10 melee, roll", |b| {
+        b.iter(|| black_box(&m).roll(&mut rng))
+    });
+    g.bench_function("a whole 12 v 10 melee, exact odds", |b| {
+        b.iter(|| black_box(&m).odds())
+    });
     let big = Melee::new(side(3, 18, 0), side(3, 18, 2), &o);
-    g.bench_function("a whole 21 v 21 melee, exact odds", |b| b.iter(|| black_box(&big).odds()));
+    g.bench_function("a whole 21 v 21 melee, exact odds", |b| {
+        b.iter(|| black_box(&big).odds())
+    });
     g.finish();
 }
 
@@ -57,9 +77,27 @@ fn morale(c: &mut Criterion) {
     let mut g = c.benchmark_group("morale");
     let mut rng = GameRng::seed(3);
     let t = MoraleTest::critical(Quality::Average, true, -1);
-    g.bench_function("2D6 critical test, roll", |b| b.iter(|| black_box(&t).roll(&mut rng)));
-    g.bench_function("2D6 critical test, exact odds", |b| b.iter(|| black_box(&t).odds()));
+    g.bench_function("2D6 critical test, roll", |b| {
+        b.iter(|| black_box(&t).roll(&mut rng))
+    });
+    g.bench_function("2D6 critical test, exact odds", |b| {
+        b.iter(|| black_box(&t).odds())
+    });
     g.finish();
+}
+
+/// Passes every unit's card in the current phase and moves to the next phase.
+fn pass_phase(b: &mut Battle, rng: &mut GameRng) -> Option<()> {
+    b.begin_phase(rng).ok()?;
+    while let Ok(side) = b.turn_card(rng) {
+        let id = b
+            .units()
+            .iter()
+            .find(|u| u.side() == side && !u.acted())
+            .map(|u| u.id())?;
+        b.hold(id).ok()?;
+    }
+    b.advance().ok().map(|_| ())
 }
 
 fn battle(c: &mut Criterion) {
@@ -69,41 +107,43 @@ fn battle(c: &mut Criterion) {
         return;
     };
     let mut rng = GameRng::seed(4);
-    let units: Vec<_> = start.units().iter().map(|u| u.id()).collect();
-    for &u in &units {
-        let _ = start.begin_phase(&mut rng);
-        let _ = start.turn_card(&mut rng);
-        let side = start.card();
-        let pick = units
-            .iter()
-            .copied()
-            .find(|&x| start.unit(x).is_ok_and(|v| Some(v.side()) == side && start.hold(x).is_ok()));
-        let _ = (u, pick);
-    }
-    let _ = start.advance();
-    let _ = start.begin_phase(&mut rng);
-    if start.phase() != Phase::Firing {
+    if pass_phase(&mut start, &mut rng).is_none()
+        || start.begin_phase(&mut rng).is_err()
+        || start.phase() != Phase::Firing
+    {
         return;
     }
-    g.bench_function("a company's volley applied to the battle (card, fire, hit cards)", |b| {
-        b.iter(|| {
-            let mut battle = start.clone();
-            let mut r = GameRng::seed(5);
-            if let Ok(side) = battle.turn_card(&mut r) {
-                let (firer, target) = if side == acw_core::Side::Union { (units[0], units[3]) } else { (units[3], units[0]) };
-                let order = FireOrder {
-                    target,
-                    range: 12.0,
-                    in_reach: None,
-                    area: TargetArea { figures: 21, close_order: 21, ..TargetArea::default() },
-                    canister: false,
-                    with: Vec::new(),
-                    hit_order: Vec::new(),
-                };
-                let _ = black_box(battle.fire(firer, &order, &mut r));
-            }
-        })
-    });
+    let (union, confederate) = (start.units()[0].id(), start.units()[3].id());
+    g.bench_function(
+        "a company's volley applied to the battle (card, fire, hit cards)",
+        |b| {
+            b.iter(|| {
+                let mut battle = start.clone();
+                let mut r = GameRng::seed(5);
+                if let Ok(side) = battle.turn_card(&mut r) {
+                    let (firer, target) = if side == acw_core::Side::Union {
+                        (union, confederate)
+                    } else {
+                        (confederate, union)
+                    };
+                    let order = FireOrder {
+                        target,
+                        range: 12.0,
+                        in_reach: None,
+                        area: TargetArea {
+                            figures: 21,
+                            close_order: 21,
+                            ..TargetArea::default()
+                        },
+                        canister: false,
+                        with: Vec::new(),
+                        hit_order: Vec::new(),
+                    };
+                    let _ = black_box(battle.fire(firer, &order, &mut r));
+                }
+            })
+        },
+    );
     g.finish();
 }
 

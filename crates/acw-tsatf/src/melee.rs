@@ -605,86 +605,13 @@ impl Melee {
         }
     }
 
-    /// The distribution of one round's removals from a state, without the self-loop, and the self-loop's
-    /// probability. Removals are indexed `[a cadre][a others][d cadre][d others]` in a dense vector.
-    fn round(&self, s: [u8; 4]) -> (Vec<f64>, f64) {
-        let p = pairs(
-            (s[0], s[1], self.attackers.cadre_first),
-            (s[2], s[3], self.defenders.cadre_first),
-        );
-        let dims = [
-            s[0] as usize + 1,
-            s[1] as usize + 1,
-            s[2] as usize + 1,
-            s[3] as usize + 1,
-        ];
-        let size = dims.iter().product::<usize>();
-        let idx = |v: [usize; 4]| ((v[0] * dims[1] + v[1]) * dims[2] + v[2]) * dims[3] + v[3];
-        let mut dist = vec![0.0; size];
-        dist[0] = 1.0;
-        for ca in 0..2 {
-            for cd in 0..2 {
-                let n = p[ca][cd] as usize;
-                if n == 0 {
-                    continue;
-                }
-                let (pd, pa, pn) = self.pair_odds(ca, cd);
-                // trinomial of (attackers out x, defenders out y) over n pairs
-                let mut tri = vec![vec![0.0; n + 1]; n + 1];
-                tri[0][0] = 1.0;
-                for _ in 0..n {
-                    let mut next = vec![vec![0.0; n + 1]; n + 1];
-                    for x in 0..=n {
-                        for y in 0..=n - x {
-                            let w = tri[x][y];
-                            if w == 0.0 {
-                                continue;
-                            }
-                            next[x][y] += w * pn;
-                            if x < n {
-                                next[x + 1][y] += w * pa;
-                            }
-                            if y < n {
-                                next[x][y + 1] += w * pd;
-                            }
-                        }
-                    }
-                    tri = next;
-                }
-                let mut out = vec![0.0; size];
-                for (i, &w) in dist.iter().enumerate() {
-                    if w == 0.0 {
-                        continue;
-                    }
-                    let mut v = [0usize; 4];
-                    let mut r = i;
-                    for k in (0..4).rev() {
-                        v[k] = r % dims[k];
-                        r /= dims[k];
-                    }
-                    for (x, row) in tri.iter().enumerate() {
-                        for (y, &q) in row.iter().enumerate() {
-                            if q == 0.0 {
-                                continue;
-                            }
-                            let mut u = v;
-                            u[ca] += x;
-                            u[2 + cd] += y;
-                            if u.iter().zip(dims.iter()).all(|(a, b)| a < b) {
-                                out[idx(u)] += w * q;
-                            }
-                        }
-                    }
-                }
-                dist = out;
-            }
-        }
-        let stay = dist[0];
-        dist[0] = 0.0;
-        (dist, stay)
-    }
-
     /// The exact distribution of the end state (cadre and others left on each side) — the Markov chain.
+    ///
+    /// States only lose figures, so they are visited from the most figures down, each passing its probability
+    /// on to the states one round can reach; a round in which nobody leaves (all ties, or wounds that do
+    /// nothing) is a self-loop, removed by conditioning on leaving. A round's removals are, for each kind of pair
+    /// (officer or not on either side), a trinomial of (attackers out, defenders out, neither); the trinomials are
+    /// computed once per kind and count.
     #[must_use]
     pub fn end_states(&self) -> Dist<[u8; 4]> {
         let start = [
@@ -699,10 +626,52 @@ impl Melee {
             ((v[0] as usize * dims[1] + v[1] as usize) * dims[2] + v[2] as usize) * dims[3]
                 + v[3] as usize
         };
+        let odds = [
+            [self.pair_odds(0, 0), self.pair_odds(0, 1)],
+            [self.pair_odds(1, 0), self.pair_odds(1, 1)],
+        ];
+        // trinomials[ca][cd][n]: the nonzero (attackers out, defenders out, probability) of n pairs of that kind
+        let most = usize::from(start[0] + start[1]).min(usize::from(start[2] + start[3]));
+        let mut trinomials: [[Vec<Trinomial>; 2]; 2] = Default::default();
+        for (ca, row) in trinomials.iter_mut().enumerate() {
+            for (cd, list) in row.iter_mut().enumerate() {
+                let (pd, pa, pn) = odds[ca][cd];
+                let mut t = vec![vec![0.0f64; most + 1]; most + 1];
+                t[0][0] = 1.0;
+                list.push(vec![(0, 0, 1.0)]);
+                for n in 1..=most {
+                    let mut next = vec![vec![0.0f64; most + 1]; most + 1];
+                    for x in 0..n {
+                        for y in 0..n - x {
+                            let w = t[x][y];
+                            if w != 0.0 {
+                                next[x][y] += w * pn;
+                                next[x + 1][y] += w * pa;
+                                next[x][y + 1] += w * pd;
+                            }
+                        }
+                    }
+                    t = next;
+                    let entries: Trinomial = t
+                        .iter()
+                        .enumerate()
+                        .flat_map(|(x, row)| {
+                            row.iter()
+                                .enumerate()
+                                .filter(|&(_, &w)| w != 0.0)
+                                .map(move |(y, &w)| (x as u8, y as u8, w))
+                        })
+                        .collect();
+                    list.push(entries);
+                }
+            }
+        }
         let mut mass = vec![0.0f64; size];
         mass[idx(start)] = 1.0;
         let mut ends: Vec<([u8; 4], f64)> = Vec::new();
         let total: usize = start.iter().map(|&x| x as usize).sum();
+        let mut moves: Vec<([u8; 4], f64)> = Vec::new();
+        let mut grown: Vec<([u8; 4], f64)> = Vec::new();
         for sum in (0..=total).rev() {
             for a0 in 0..=start[0] {
                 for a1 in 0..=start[1] {
@@ -720,25 +689,46 @@ impl Melee {
                             ends.push((s, w));
                             continue;
                         }
-                        let (step, stay) = self.round(s);
+                        let p = pairs(
+                            (s[0], s[1], self.attackers.cadre_first),
+                            (s[2], s[3], self.defenders.cadre_first),
+                        );
+                        // the removals of the round, kind by kind: [a cadre, a others, d cadre, d others]
+                        moves.clear();
+                        moves.push(([0; 4], 1.0));
+                        for (ca, row) in p.iter().enumerate() {
+                            for (cd, &n) in row.iter().enumerate() {
+                                if n == 0 {
+                                    continue;
+                                }
+                                let list = &trinomials[ca][cd][usize::from(n)];
+                                grown.clear();
+                                for &(lost, q) in &moves {
+                                    for &(x, y, r) in list {
+                                        let mut l = lost;
+                                        l[ca] += x;
+                                        l[2 + cd] += y;
+                                        grown.push((l, q * r));
+                                    }
+                                }
+                                std::mem::swap(&mut moves, &mut grown);
+                            }
+                        }
+                        let stay: f64 = moves
+                            .iter()
+                            .filter(|(l, _)| *l == [0; 4])
+                            .map(|(_, q)| q)
+                            .sum();
                         let leave = 1.0 - stay;
                         if leave <= 0.0 {
                             ends.push((s, w));
                             continue;
                         }
-                        let sd = s.map(|x| x as usize + 1);
-                        for (i, &q) in step.iter().enumerate() {
-                            if q == 0.0 {
-                                continue;
+                        for &(lost, q) in &moves {
+                            if lost != [0; 4] {
+                                let next = [0, 1, 2, 3].map(|k| s[k] - lost[k]);
+                                mass[idx(next)] += w * q / leave;
                             }
-                            let mut r = i;
-                            let mut lost = [0usize; 4];
-                            for k in (0..4).rev() {
-                                lost[k] = r % sd[k];
-                                r /= sd[k];
-                            }
-                            let next = [0, 1, 2, 3].map(|k| s[k] - lost[k] as u8);
-                            mass[idx(next)] += w * q / leave;
                         }
                     }
                 }
@@ -747,6 +737,9 @@ impl Melee {
         Dist::weighted(ends).unwrap_or_else(|_| Dist::certain(start))
     }
 }
+
+/// The nonzero (attackers out, defenders out, probability) of a number of pairs of one kind.
+type Trinomial = Vec<(u8, u8, f64)>;
 
 fn outcome_of(s: [u8; 4]) -> MeleeOutcome {
     let (a, d) = (s[0] + s[1], s[2] + s[3]);
