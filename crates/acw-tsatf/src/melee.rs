@@ -319,8 +319,8 @@ pub struct MeleeSide {
 }
 
 impl MeleeSide {
-    fn total(&self) -> u8 {
-        self.cadre + self.others
+    fn total(&self) -> u16 {
+        u16::from(self.cadre) + u16::from(self.others)
     }
 }
 
@@ -344,7 +344,7 @@ pub struct MeleeOutcome {
     /// The winners.
     pub winner: Party,
     /// Winning figures still in the fight.
-    pub left: u8,
+    pub left: u16,
 }
 
 impl fmt::Display for MeleeOutcome {
@@ -472,10 +472,10 @@ fn pairs(a: (u8, u8, bool), d: (u8, u8, bool)) -> [[u8; 2]; 2] {
         }
     };
     let (ra, rd) = (runs(a.0, a.1, a.2), runs(d.0, d.1, d.2));
-    let n = (a.0 + a.1).min(d.0 + d.1);
+    let n = (u16::from(a.0) + u16::from(a.1)).min(u16::from(d.0) + u16::from(d.1));
     let mut out = [[0u8; 2]; 2];
     let (mut ia, mut id, mut la, mut ld) = (0usize, 0usize, ra[0].1, rd[0].1);
-    let mut placed = 0u8;
+    let mut placed = 0u16;
     while placed < n {
         while la == 0 {
             ia += 1;
@@ -485,11 +485,11 @@ fn pairs(a: (u8, u8, bool), d: (u8, u8, bool)) -> [[u8; 2]; 2] {
             id += 1;
             ld = rd[id].1;
         }
-        let k = la.min(ld).min(n - placed);
+        let k = la.min(ld).min(u8::try_from(n - placed).unwrap_or(u8::MAX));
         out[ra[ia].0][rd[id].0] += k;
         la -= k;
         ld -= k;
-        placed += k;
+        placed += u16::from(k);
     }
     out
 }
@@ -506,8 +506,8 @@ impl Melee {
     }
 
     fn pair_modifier(&self, ca: usize, cd: usize) -> i8 {
-        let a = self.attackers.modifier + i8::from(ca == 0);
-        let d = self.defenders.modifier + i8::from(cd == 0);
+        let a = self.attackers.modifier.saturating_add(i8::from(ca == 0));
+        let d = self.defenders.modifier.saturating_add(i8::from(cd == 0));
         a.saturating_sub(d)
     }
 
@@ -631,7 +631,8 @@ impl Melee {
             [self.pair_odds(1, 0), self.pair_odds(1, 1)],
         ];
         // trinomials[ca][cd][n]: the nonzero (attackers out, defenders out, probability) of n pairs of that kind
-        let most = usize::from(start[0] + start[1]).min(usize::from(start[2] + start[3]));
+        let most = (usize::from(start[0]) + usize::from(start[1]))
+            .min(usize::from(start[2]) + usize::from(start[3]));
         let mut trinomials: [[Vec<Trinomial>; 2]; 2] = Default::default();
         for (ca, row) in trinomials.iter_mut().enumerate() {
             for (cd, list) in row.iter_mut().enumerate() {
@@ -685,7 +686,7 @@ impl Melee {
                         if w == 0.0 {
                             continue;
                         }
-                        if s[0] + s[1] == 0 || s[2] + s[3] == 0 {
+                        if (s[0] == 0 && s[1] == 0) || (s[2] == 0 && s[3] == 0) {
                             ends.push((s, w));
                             continue;
                         }
@@ -742,7 +743,10 @@ impl Melee {
 type Trinomial = Vec<(u8, u8, f64)>;
 
 fn outcome_of(s: [u8; 4]) -> MeleeOutcome {
-    let (a, d) = (s[0] + s[1], s[2] + s[3]);
+    let (a, d) = (
+        u16::from(s[0]) + u16::from(s[1]),
+        u16::from(s[2]) + u16::from(s[3]),
+    );
     if d == 0 && a > 0 {
         MeleeOutcome {
             winner: Party::Attackers,

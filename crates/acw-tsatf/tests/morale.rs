@@ -449,11 +449,36 @@ fn test_modifiers_and_leader_ratings() {
 
 #[test]
 fn the_order_of_morale_states() {
-    // TSATF-MOR-16: a pinned unit that is routed is no longer pinned or prone
+    // TSATF-MOR-16: a pinned unit that fails to stand when charged becomes shaken, and is pinned and prone no more
+    assert!(MoraleState::Routed > MoraleState::Shaken && MoraleState::Shaken > MoraleState::Pinned);
     let mut b = tiny(Options::default());
     pinned(&mut b);
-    assert_eq!(b.unit(ATT).unwrap().morale(), MoraleState::Pinned);
-    assert!(MoraleState::Routed > MoraleState::Shaken && MoraleState::Shaken > MoraleState::Pinned);
+    assert!(!b.pinned_morale(ATT, &mut faces(&[6, 6])).unwrap());
+    finish_phase(&mut b);
+    turn(&mut b, Side::Confederate);
+    let order = ChargeOrder {
+        target: ATT,
+        distance: 3.0,
+        rough_features: 0,
+        flank_or_rear: false,
+        protected: false,
+    };
+    let ChargeReport::Contact { charge, .. } =
+        b.charge(DEF, &order, &mut faces(&[1, 3, 3, 3, 3])).unwrap()
+    else {
+        panic!()
+    };
+    to_phase(&mut b, Phase::CloseCombat);
+    assert_eq!(
+        b.close_in(charge, true, &mut faces(&[1])).unwrap(),
+        CloseReport::Closed
+    );
+    // the pinned Green unit with leader stands on 1-3: a 6 fails; it flees 4D6 = 24 and gets away
+    b.stand(charge, &mut faces(&[6, 6, 6, 6, 6])).unwrap();
+    let u = b.unit(ATT).unwrap();
+    assert_eq!(u.morale(), MoraleState::Shaken);
+    assert!(!u.prone());
+    // a routed unit is neither
     let mut c = small_battle(Options::default());
     rout_small(&mut c);
     let u = c.unit(USA_B).unwrap();

@@ -47,8 +47,16 @@ proptest! {
         prop_assert!(sums_to_one(&odds));
         for (o, _) in odds.outcomes() {
             let had = match o.winner { acw_tsatf::melee::Party::Attackers => ac + ao.max(1), _ => dc + dd.max(1) };
-            prop_assert!(o.left >= 1 && o.left <= had);
+            prop_assert!(o.left >= 1 && o.left <= u16::from(had));
         }
+    }
+
+    #[test]
+    fn a_rolled_melee_of_any_size_ends(ac in any::<u8>(), ao in any::<u8>(), dc in any::<u8>(), dd in any::<u8>(), am in any::<i8>(), seed in any::<u64>()) {
+        let a = MeleeSide { cadre: ac, others: ao, modifier: am, cadre_first: true };
+        let d = MeleeSide { cadre: dc, others: dd, modifier: am.wrapping_neg(), cadre_first: false };
+        let out = Melee::new(a, d, &Options::default()).roll(&mut GameRng::seed(seed));
+        prop_assert!(out.left <= 510);
     }
 
     #[test]
