@@ -762,7 +762,7 @@ impl Battle {
     }
     /// The side's highest officer, by unit and figure (TSATF-CMD-03).
     #[must_use]
-    pub fn commander(&self, side: Side) -> Option<(UnitId, usize)> {
+    pub fn senior_officer(&self, side: Side) -> Option<(UnitId, usize)> {
         *self.commander.get(side)
     }
 
@@ -1102,7 +1102,10 @@ impl Battle {
         }
         self.transact(dice, |b, dice| {
             loop {
-                let deck = b.deck.as_mut().ok_or(RuleViolation::DeckDone)?;
+                let deck = b.deck.as_mut().ok_or(RuleViolation::Cannot {
+                    unit: "the phase".into(),
+                    action: "turn a card before its deck is shuffled",
+                })?;
                 let card = deck.draw(dice).map_err(|_| RuleViolation::DeckDone)?;
                 let side = sequence::side_of(card);
                 if b.units
@@ -1300,6 +1303,9 @@ impl Battle {
         if let Some((f, d)) = order.formation {
             movement::length("the furthest figure's distance", d)?;
             self.check_formation(i, f, order.mount)?;
+        } else if order.mount.is_some() && u.kind == UnitKind::Cavalry {
+            // mounting out of skirmish order, or dismounting, keeps the formation: it must suit the new state
+            self.check_formation(i, u.formation, order.mount)?;
         }
         if order.mount.is_some() && u.kind != UnitKind::Cavalry {
             return Err(RuleViolation::Cannot {
@@ -1369,6 +1375,8 @@ impl Battle {
         }
         self.transact(dice, |b, dice| {
             b.take_card(i, false)?;
+            // a unit that moves off gives up its place before a protected position (TSATF-MEL-25)
+            b.units[i].assault_ready = None;
             if b.leaderless_roll(i, dice) {
                 return Ok(MoveReport {
                     unit: b.name(i),
@@ -1566,6 +1574,17 @@ impl Battle {
             return Err(RuleViolation::Cannot {
                 unit: self.name(i),
                 action: "change its mount now",
+            });
+        }
+        if mount
+            && !matches!(
+                self.units[i].formation,
+                Formation::CloseOrderLine | Formation::MarchColumn
+            )
+        {
+            return Err(RuleViolation::Cannot {
+                unit: self.name(i),
+                action: "remount out of skirmish order",
             });
         }
         if mount
@@ -2632,7 +2651,7 @@ impl Battle {
             .collect();
         let classes: Vec<Quality> = members.iter().map(|&k| self.units[k].quality).collect();
         let modifier = if self.options.major_leader_mod {
-            self.commander(side)
+            self.senior_officer(side)
                 .map_or(Ok(0), |(u, _)| self.test_modifier(u))?
         } else {
             0

@@ -972,10 +972,10 @@ fn losing_the_highest_officer_calls_for_major_morale() {
     // TSATF-CAS-05
     let mut b = firing(Options::default());
     turn(&mut b, Side::Confederate);
-    let (u, f) = b.commander(Side::Union).unwrap();
+    let (u, f) = b.senior_officer(Side::Union).unwrap();
     assert_eq!((u, f), (USA_A, 0));
     volley(&mut b, CSA_C, USA_A, &[heart(Rank::Ace)]);
-    assert_ne!(b.commander(Side::Union), Some((USA_A, 0)));
+    assert_ne!(b.senior_officer(Side::Union), Some((USA_A, 0)));
     to_phase(&mut b, Phase::Morale);
     assert!(
         b.checks_due()

@@ -170,7 +170,7 @@ fn major_morale_when_the_highest_officer_falls() {
     turn(&mut b, Side::Confederate);
     volley(&mut b, UnitId(2), USA_A, &[heart(Rank::Ace)]);
     // Co. B's lieutenant takes over
-    assert_eq!(b.commander(Side::Union), Some((USA_B, 0)));
+    assert_eq!(b.senior_officer(Side::Union), Some((USA_B, 0)));
     to_phase(&mut b, Phase::Morale);
     // Veteran and Average, one each: the tie goes to the lower, Average, 8: 4 + 5 fails
     assert!(!b.major_morale(Side::Union, &mut faces(&[4, 5])).unwrap());

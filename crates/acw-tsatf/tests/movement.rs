@@ -290,6 +290,29 @@ fn dismounting_costs_a_die_and_leaves_horseholders() {
     assert!(!u.mounted());
     assert_eq!(u.horseholders(), 4);
     assert_eq!(u.move_row(), Some(MoveRow::InfantrySkirmish));
+    // next turn: mounting out of skirmish order needs a mounted formation
+    let mut later = b.clone();
+    finish_phase(&mut later);
+    to_phase(&mut later, Phase::Movement);
+    turn(&mut later, Side::Union);
+    let bare = MoveOrder {
+        mode: Some(MoveMode::CrossCountry),
+        mount: Some(true),
+        ..MoveOrder::default()
+    };
+    assert!(matches!(
+        later.move_unit(UnitId(0), &bare, &mut faces(&[1; 4])),
+        Err(RuleViolation::Cannot { .. })
+    ));
+    let column = MoveOrder {
+        formation: Some((Formation::MarchColumn, 2.0)),
+        ..bare
+    };
+    later
+        .move_unit(UnitId(0), &column, &mut faces(&[3; 4]))
+        .unwrap();
+    assert!(later.unit(UnitId(0)).unwrap().mounted());
+    assert_eq!(later.unit(UnitId(0)).unwrap().horseholders(), 0);
     // the gun unlimbers for one die of its 4D6
     turn(&mut b, Side::Union);
     let r = b

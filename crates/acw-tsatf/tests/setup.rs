@@ -187,7 +187,7 @@ fn officers_have_ranks_and_the_highest_commands() {
         .unwrap();
     let c = UnitSpec::infantry("Co. C", Side::Confederate, Quality::Average).unwrap();
     let b = battle_of(vec![a, b_, c], Options::default());
-    assert_eq!(b.commander(Side::Union), Some((USA_B, 1)));
+    assert_eq!(b.senior_officer(Side::Union), Some((USA_B, 1)));
     assert_eq!(
         b.unit(USA_B).unwrap().figures()[1].role(),
         Role::Officer(OfficerRank::Colonel)
