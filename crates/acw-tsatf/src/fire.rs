@@ -429,15 +429,42 @@ fn nth_card(i: usize) -> Card {
     FULL_DECK[i % 52]
 }
 
-/// The exact odds of the next hit card from one real deck as it stands (TSATF-FIR-15, option
-/// [`crate::options::HitDeck::Persistent`]); a spent deck is reshuffled whole, so an empty pile gives the full
-/// deck's odds.
+/// The next hit card from one real deck as it stands (TSATF-FIR-15, option
+/// [`crate::options::HitDeck::Persistent`]): drawn from the cards left in its pile, so the odds are those of the
+/// deck's remaining cards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[must_use]
+pub struct DeckHitCard<'a> {
+    /// The cards left to draw; an empty pile is a spent deck, reshuffled whole.
+    pub pile: &'a [Card],
+}
+
+impl Resolve for DeckHitCard<'_> {
+    type Outcome = (HitEffect, Category);
+    fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> (HitEffect, Category) {
+        let pile = if self.pile.is_empty() {
+            &FULL_DECK[..]
+        } else {
+            self.pile
+        };
+        let i = dice.draw(pile).min(pile.len() - 1);
+        tables::read_hit_card(pile[i])
+    }
+    fn odds(&self) -> Dist<(HitEffect, Category)> {
+        let pile = if self.pile.is_empty() {
+            &FULL_DECK[..]
+        } else {
+            self.pile
+        };
+        Dist::uniform(pile.iter().map(|&c| tables::read_hit_card(c)))
+            .unwrap_or_else(|_| Dist::certain((HitEffect::Miss, Category::Enlisted)))
+    }
+}
+
+/// The exact odds of the next hit card from one real deck as it stands ([`DeckHitCard`]).
 #[must_use]
 pub fn deck_hit_odds(deck: &Deck) -> Dist<(HitEffect, Category)> {
-    match deck.next_card_odds() {
-        Some(d) => d.map(|&c| tables::read_hit_card(c)),
-        None => HitCard.odds(),
-    }
+    DeckHitCard { pile: deck.pile() }.odds()
 }
 
 /// Where a gunboat's crew stand, for the target class (TSATF-OPT-07).

@@ -435,6 +435,10 @@ fn test_modifiers_and_leader_ratings() {
         b.close_in(charge, true, &mut faces(&[4])).unwrap(),
         CloseReport::Closed
     );
+    // each rating has chance 1/6; the expected modifier is -1/2
+    let ratings = morale::RatingRoll.odds();
+    assert!((ratings.p(&LeaderRating::Lion) - 1.0 / 6.0).abs() < 1e-12);
+    assert!((ratings.expect(|r| f64::from(r.modifier())) + 0.5).abs() < 1e-12);
     // ratings of officers who are not there do not count
     assert_eq!(morale::test_modifier(None, 0, b.options()), 0);
     assert_eq!(

@@ -1,6 +1,7 @@
 //! Every random procedure's fast `roll` agrees with its exact `odds` (fixed-seed statistical check).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use acw_core::Resolve;
 use acw_core::testing::assert_roll_matches_odds;
 use acw_tsatf::Options;
 use acw_tsatf::fire::{AmmunitionRoll, HitCard, MassFire, Personal, PersonalShot, TypeFire};
@@ -58,6 +59,31 @@ fn fire_agrees() {
     }
     // TSATF-FIR-14, TSATF-FIR-19, TSATF-FIR-20, TSATF-SET-09
     assert_roll_matches_odds(&HitCard);
+    // TSATF-FIR-15: a real deck with the hearts and the aces gone
+    let left: Vec<acw_core::cards::Card> = acw_tsatf::fire::FULL_DECK
+        .iter()
+        .copied()
+        .filter(|c| {
+            c.suit() != Some(acw_core::cards::Suit::Hearts)
+                && c.rank() != Some(acw_core::cards::Rank::Ace)
+        })
+        .collect();
+    let partial = acw_tsatf::fire::DeckHitCard { pile: &left };
+    assert_roll_matches_odds(&partial);
+    assert!(
+        partial
+            .odds()
+            .prob(|&(e, _)| e == acw_tsatf::tables::HitEffect::Killed)
+            == 0.0
+    );
+    assert!(
+        (partial
+            .odds()
+            .prob(|&(e, _)| e == acw_tsatf::tables::HitEffect::Wounded)
+            - 12.0 / 36.0)
+            .abs()
+            < 1e-12
+    );
     assert_roll_matches_odds(&PersonalShot(Personal::Pistol));
     assert_roll_matches_odds(&PersonalShot(Personal::SniperRifle));
     assert_roll_matches_odds(&AmmunitionRoll);
