@@ -467,6 +467,71 @@ pub fn deck_hit_odds(deck: &Deck) -> Dist<(HitEffect, Category)> {
     DeckHitCard { pile: deck.pile() }.odds()
 }
 
+/// A unit's fire with either system (TSATF-FIR-01).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Fire {
+    /// Mass fire.
+    Mass(MassFire),
+    /// Type firing.
+    Type(TypeFire),
+}
+
+/// What a volley does to its target, hit cards and all (TSATF-FIR-10, TSATF-FIR-14, TSATF-FIR-18, TSATF-CAS-03):
+/// the hits of the fire, then an independent hit card for each, read under the wound policy. The outcome is
+/// (killed, wounded); under one-off policies wounds are counted as kills or not at all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[must_use]
+pub struct Volley {
+    /// The fire.
+    pub fire: Fire,
+    /// The game's wound policy.
+    pub wounds: crate::options::WoundPolicy,
+}
+
+impl Volley {
+    fn read(&self, effect: HitEffect) -> (u16, u16) {
+        use crate::options::WoundPolicy;
+        match (effect, self.wounds) {
+            (HitEffect::Killed, _) | (HitEffect::Wounded, WoundPolicy::WoundsAsKills) => (1, 0),
+            (HitEffect::Wounded, WoundPolicy::Campaign) => (0, 1),
+            _ => (0, 0),
+        }
+    }
+}
+
+impl Resolve for Volley {
+    type Outcome = (u16, u16);
+    fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> (u16, u16) {
+        let hits = match self.fire {
+            Fire::Mass(m) => m.roll(dice),
+            Fire::Type(t) => t.roll(dice),
+        };
+        let (mut killed, mut wounded) = (0, 0);
+        for _ in 0..hits {
+            let (k, w) = self.read(HitCard.roll(dice).0);
+            killed += k;
+            wounded += w;
+        }
+        (killed, wounded)
+    }
+    fn odds(&self) -> Dist<(u16, u16)> {
+        let hits = match self.fire {
+            Fire::Mass(m) => m.odds(),
+            Fire::Type(t) => t.odds(),
+        };
+        let card = HitCard.odds().map(|&(e, _)| self.read(e));
+        hits.and_then(|&n| {
+            let mut total = Dist::certain((0u16, 0u16));
+            for _ in 0..n {
+                total = total.zip_with(&card, |&(k, w), &(k2, w2)| (k + k2, w + w2));
+            }
+            total
+        })
+    }
+}
+
 /// Where a gunboat's crew stand, for the target class (TSATF-OPT-07).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::Display)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

@@ -4,13 +4,15 @@
 
 use acw_core::{Dist, Resolve};
 use acw_tsatf::Options;
-use acw_tsatf::fire::{AmmunitionRoll, HitCard, MassFire, Personal, PersonalShot, TypeFire};
+use acw_tsatf::fire::{
+    AmmunitionRoll, Fire, HitCard, MassFire, Personal, PersonalShot, TypeFire, Volley,
+};
 use acw_tsatf::melee::{
     Bout, CloseTest, ColoursRoll, Combat, Loss, Melee, MeleeSide, Party, StragglerRoll,
 };
 use acw_tsatf::morale::{MoraleTest, RatingRoll, SixRoll};
 use acw_tsatf::movement::{LeaderlessDie, MoveDice};
-use acw_tsatf::options::{Remainder, SequencingDeck};
+use acw_tsatf::options::{Remainder, SequencingDeck, WoundPolicy};
 use acw_tsatf::sequence::CardOrder;
 use acw_tsatf::tables::{Category, FireRow, HitEffect, Quality, TargetClass};
 use std::collections::BTreeMap;
@@ -162,6 +164,35 @@ fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
                 green_class3_pattern: o.green_class3_pattern,
             }
             .odds())
+        }
+        // TSATF-FIR-10, TSATF-FIR-14, TSATF-FIR-18, TSATF-CAS-03: a whole volley with its hit cards
+        "volley" => {
+            let wounds = match a.text("wounds") {
+                Some("campaign") => WoundPolicy::Campaign,
+                Some("misses") => WoundPolicy::WoundsAsMisses,
+                _ => WoundPolicy::WoundsAsKills,
+            };
+            let fire = MassFire {
+                row: a.row()?,
+                class: a.target()?,
+                figures: count("figures", 0)?,
+                remainder: Remainder::Drop,
+                green_class3_pattern: false,
+            };
+            labels(
+                &Volley {
+                    fire: Fire::Mass(fire),
+                    wounds,
+                }
+                .odds(),
+                |&(k, w)| {
+                    vec![
+                        format!("killed_{k}"),
+                        format!("wounded_{w}"),
+                        format!("{k}_{w}"),
+                    ]
+                },
+            )
         }
         // TSATF-FIR-22, TSATF-FIR-23, TSATF-ART-09
         "type_fire" => {

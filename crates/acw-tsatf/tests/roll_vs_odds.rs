@@ -4,7 +4,9 @@
 use acw_core::Resolve;
 use acw_core::testing::assert_roll_matches_odds;
 use acw_tsatf::Options;
-use acw_tsatf::fire::{AmmunitionRoll, HitCard, MassFire, Personal, PersonalShot, TypeFire};
+use acw_tsatf::fire::{
+    AmmunitionRoll, Fire, HitCard, MassFire, Personal, PersonalShot, TypeFire, Volley,
+};
 use acw_tsatf::melee::{
     CatchRoll, CloseTest, ColoursRoll, Combat, Melee, MeleeSide, StragglerRoll,
 };
@@ -56,6 +58,29 @@ fn fire_agrees() {
             // TSATF-FIR-23
             assert_roll_matches_odds(&TypeFire::of(row, class, 12, &Options::default()));
         }
+    }
+    // TSATF-FIR-18: whole volleys with their cards, both systems, every wound policy
+    for wounds in [
+        WoundPolicy::WoundsAsKills,
+        WoundPolicy::WoundsAsMisses,
+        WoundPolicy::Campaign,
+    ] {
+        let mass = MassFire {
+            row: FireRow::CrackMusket,
+            class: TargetClass::I,
+            figures: 9,
+            remainder: Remainder::Drop,
+            green_class3_pattern: false,
+        };
+        assert_roll_matches_odds(&Volley {
+            fire: Fire::Mass(mass),
+            wounds,
+        });
+        let typed = TypeFire::of(FireRow::Canister, TargetClass::II, 6, &Options::default());
+        assert_roll_matches_odds(&Volley {
+            fire: Fire::Type(typed),
+            wounds,
+        });
     }
     // TSATF-FIR-14, TSATF-FIR-19, TSATF-FIR-20, TSATF-SET-09
     assert_roll_matches_odds(&HitCard);
