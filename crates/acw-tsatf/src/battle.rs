@@ -1025,6 +1025,33 @@ impl Battle {
         Ok(())
     }
 
+    /// The players name the side's highest officer among officers of equal top rank (TSATF-CMD-03); by default
+    /// the first of them in unit and figure order holds the place. Refused for a figure that is not an active
+    /// officer of that side of the top rank.
+    pub fn name_senior_officer(&mut self, side: Side, officer: (UnitId, usize)) -> Rule<()> {
+        let i = self.idx(officer.0)?;
+        let top = self.highest_officer(side).and_then(|(u, k)| {
+            match self.units[u.0 as usize].figures[k].role {
+                Role::Officer(r) => Some(r),
+                _ => None,
+            }
+        });
+        let f = self.units[i].figures.get(officer.1);
+        let fits = self.units[i].side == side
+            && f.is_some_and(|f| {
+                f.is_active() && matches!(f.role, Role::Officer(r) if Some(r) == top)
+            });
+        if !fits {
+            return Err(RuleViolation::FigureCannot {
+                unit: self.name(i),
+                index: officer.1,
+                action: "command the side: he is not one of its highest-ranked officers",
+            });
+        }
+        *self.commander.get_mut(side) = Some(officer);
+        Ok(())
+    }
+
     /// An officer joins another unit of his side as its leader (TSATF-CMD-01), or, under
     /// [`Options::leader_radius`], lends his rating to a unit within that many inches (TSATF-OPT-02). Without the
     /// radius he must be with the unit (`distance` 0).
