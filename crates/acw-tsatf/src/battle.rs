@@ -2100,7 +2100,7 @@ impl Battle {
             let mut flight = None;
             if c.captive_melee && w == a {
                 captured = b.capture_all(l);
-            } else {
+            } else if b.units[l].strength() > 0 {
                 b.units[l].set_morale(MoraleState::Shaken);
                 let d = Flight.roll(dice);
                 flight = Some(d);

@@ -395,7 +395,7 @@ fn the_melee_on_the_battle() {
     // round 1: officers 2 v 2 tie; privates 5 v 6: ours loses on a 5, pushed back
     // round 2: officers 6 v 3: theirs wounded (a kill in a one-off game); our reserve steps in: 4 v 4 tie
     // round 3: 3 v 1: their last man killed
-    let script = [2, 2, 5, 6, 6, 3, 4, 4, 3, 1, 1, 1, 1, 1, 6];
+    let script = [2, 2, 5, 6, 6, 3, 4, 4, 3, 1, 6];
     let r = b
         .melee(
             c,
@@ -413,13 +413,13 @@ fn the_melee_on_the_battle() {
     // the pushed-back private is not a casualty
     let a = b.unit(ATT).unwrap();
     assert_eq!(a.strength(), 4);
-    // the losers are gone; with no one left the flight roll (4 ones) moves nobody; colours on a 6 are taken
-    assert_eq!(r.flight, Some(4));
+    // the losers are all gone, so no one flees; the colours are taken on a 6
+    assert_eq!(r.flight, None);
     assert!(r.colours_taken);
     assert_eq!(b.unit(ATT).unwrap().colours_held(), &[DEF]);
     assert_eq!(
         r.to_string(),
-        "Attackers beat Defenders after 3 rounds; the losers fled 4\" shaken; the colours were captured"
+        "Attackers beat Defenders after 3 rounds; the colours were captured"
     );
 }
 
@@ -625,14 +625,14 @@ fn colours_change_hands_and_come_back() {
         let c = charged(&mut b);
         b.close_in(c, true, &mut faces(&[1])).unwrap();
         b.stand(c, &mut faces(&[1])).unwrap();
-        // attackers win at once (6 v 1 twice); no pursuit; flight 1 1 1 1; colours on a 4
+        // attackers win at once (6 v 1 twice): no one is left to flee; colours on a 4
         b.melee(
             c,
             &MeleeOrder {
                 pursue: false,
                 ..MeleeOrder::default()
             },
-            &mut faces(&[6, 1, 6, 1, 1, 1, 1, 1, 4]),
+            &mut faces(&[6, 1, 6, 1, 4]),
         )
         .unwrap();
         assert!(!b.unit(DEF).unwrap().has_colours());
@@ -672,9 +672,9 @@ fn colours_change_hands_and_come_back() {
     to_phase(&mut b, Phase::CloseCombat);
     b.close_in(charge, true, &mut faces(&[1])).unwrap();
     b.stand(charge, &mut faces(&[1])).unwrap();
-    // round 1: the owners win three pairs on 6 v 1; round 2 their officer kills the last man; the holders'
-    // flight 1 1 1 1; recovery roll 6
-    let script = [6, 1, 6, 1, 6, 1, 6, 1, 1, 1, 1, 1, 6];
+    // round 1: the owners win three pairs on 6 v 1; round 2 their officer kills the last man; no one is left to
+    // flee; recovery roll 6
+    let script = [6, 1, 6, 1, 6, 1, 6, 1, 6];
     let r = b
         .melee(charge, &MeleeOrder::default(), &mut faces(&script))
         .unwrap();
