@@ -455,6 +455,8 @@ pub struct Melee {
     pub tie: Tie,
     /// What a wound does.
     pub wound: MeleeWound,
+    /// Figures left over fight an enemy already paired instead of waiting ([`Options::melee_overlap`]).
+    pub overlap: bool,
 }
 
 /// The most rounds a rolled melee fights before it is called for the side with more figures left (a safety
@@ -502,7 +504,20 @@ impl Melee {
             defenders,
             tie: options.tie,
             wound: MeleeWound::of(options),
+            overlap: options.melee_overlap,
         }
+    }
+
+    /// A bout of attacker category `ca` against defender category `cd`, a tie rerolled under the option.
+    fn bout<D: Dice + ?Sized>(&self, ca: usize, cd: usize, dice: &mut D) -> Bout {
+        let c = Combat {
+            modifier: self.pair_modifier(ca, cd),
+        };
+        let mut bout = c.roll(dice);
+        while bout == Bout::Tie && self.tie == Tie::Reroll && dice.fault().is_none() {
+            bout = c.roll(dice);
+        }
+        bout
     }
 
     fn pair_modifier(&self, ca: usize, cd: usize) -> i8 {
@@ -545,37 +560,87 @@ impl Melee {
         let mut rounds = 0u16;
         while a.total() > 0 && d.total() > 0 && rounds < MAX_ROUNDS && dice.fault().is_none() {
             rounds += 1;
-            let p = pairs(
-                (a.cadre, a.others, a.cadre_first),
-                (d.cadre, d.others, d.cadre_first),
-            );
             let mut out_a = [0u8; 2];
             let mut out_d = [0u8; 2];
-            for (ca, row) in p.iter().enumerate() {
-                for (cd, &n) in row.iter().enumerate() {
-                    let c = Combat {
-                        modifier: self.pair_modifier(ca, cd),
+            let (na, nd) = (a.total(), d.total());
+            if self.overlap && na != nd {
+                // every figure fights: the extras of the larger side join the smaller side's figures in turn,
+                // and a figure facing several rolls against each and suffers the worst of its losses
+                let a_small = na < nd;
+                let (ns, nl) = if a_small { (na, nd) } else { (nd, na) };
+                for j in 0..ns {
+                    let fc = if a_small {
+                        cat_at(&a, j)
+                    } else {
+                        cat_at(&d, j)
                     };
-                    for _ in 0..n {
-                        let mut bout = c.roll(dice);
-                        while bout == Bout::Tie && self.tie == Tie::Reroll && dice.fault().is_none()
-                        {
-                            bout = c.roll(dice);
-                        }
-                        match bout {
+                    let mut worst: Option<Loss> = None;
+                    let mut k = j;
+                    while k < nl {
+                        let oc = if a_small {
+                            cat_at(&d, k)
+                        } else {
+                            cat_at(&a, k)
+                        };
+                        let (ca, cd) = if a_small { (fc, oc) } else { (oc, fc) };
+                        match self.bout(ca, cd, dice) {
                             Bout::Won(l) => {
                                 if let Some(l) = self.wound.apply(l) {
-                                    ld.add(cd, l);
-                                    out_d[cd] += 1;
+                                    if a_small {
+                                        ld.add(oc, l);
+                                        out_d[oc] += 1;
+                                    } else {
+                                        worst = Some(worst.map_or(l, |w| w.min(l)));
+                                    }
                                 }
                             }
                             Bout::Lost(l) => {
                                 if let Some(l) = self.wound.apply(l) {
-                                    la.add(ca, l);
-                                    out_a[ca] += 1;
+                                    if a_small {
+                                        worst = Some(worst.map_or(l, |w| w.min(l)));
+                                    } else {
+                                        la.add(oc, l);
+                                        out_a[oc] += 1;
+                                    }
                                 }
                             }
                             Bout::Tie => {}
+                        }
+                        k += ns;
+                    }
+                    if let Some(l) = worst {
+                        if a_small {
+                            la.add(fc, l);
+                            out_a[fc] += 1;
+                        } else {
+                            ld.add(fc, l);
+                            out_d[fc] += 1;
+                        }
+                    }
+                }
+            } else {
+                let p = pairs(
+                    (a.cadre, a.others, a.cadre_first),
+                    (d.cadre, d.others, d.cadre_first),
+                );
+                for (ca, row) in p.iter().enumerate() {
+                    for (cd, &n) in row.iter().enumerate() {
+                        for _ in 0..n {
+                            match self.bout(ca, cd, dice) {
+                                Bout::Won(l) => {
+                                    if let Some(l) = self.wound.apply(l) {
+                                        ld.add(cd, l);
+                                        out_d[cd] += 1;
+                                    }
+                                }
+                                Bout::Lost(l) => {
+                                    if let Some(l) = self.wound.apply(l) {
+                                        la.add(ca, l);
+                                        out_a[ca] += 1;
+                                    }
+                                }
+                                Bout::Tie => {}
+                            }
                         }
                     }
                 }
@@ -602,6 +667,113 @@ impl Melee {
             attackers: la,
             defenders: ld,
             rounds,
+        }
+    }
+
+    /// One round's removals with overlapping pairs (option): each figure of the smaller side fights the
+    /// figures of the larger side assigned to it, and leaves if it loses any of those bouts; the groups are
+    /// independent, so their removals are convolved.
+    fn overlap_round(
+        &self,
+        s: [u8; 4],
+        odds: &[[(f64, f64, f64); 2]; 2],
+        moves: &mut Vec<([u8; 4], f64)>,
+    ) {
+        let sides = (
+            MeleeSide {
+                cadre: s[0],
+                others: s[1],
+                ..self.attackers
+            },
+            MeleeSide {
+                cadre: s[2],
+                others: s[3],
+                ..self.defenders
+            },
+        );
+        let (na, nd) = (sides.0.total(), sides.1.total());
+        let a_small = na < nd;
+        let (ns, nl) = if a_small { (na, nd) } else { (nd, na) };
+        let (small, large) = if a_small {
+            (&sides.0, &sides.1)
+        } else {
+            (&sides.1, &sides.0)
+        };
+        let dims = s.map(|x| x as usize + 1);
+        let size = dims.iter().product::<usize>();
+        let idx = |v: [usize; 4]| ((v[0] * dims[1] + v[1]) * dims[2] + v[2]) * dims[3] + v[3];
+        let mut acc = vec![0.0f64; size];
+        acc[0] = 1.0;
+        for j in 0..ns {
+            let fc = cat_at(small, j);
+            // (opponents out by category, the focal figure out, probability)
+            let mut group: Vec<([u8; 2], bool, f64)> = vec![([0, 0], false, 1.0)];
+            let mut k = j;
+            while k < nl {
+                let oc = cat_at(large, k);
+                let (d_out, a_out, _) = if a_small { odds[fc][oc] } else { odds[oc][fc] };
+                let (p_opp, p_focal) = if a_small {
+                    (d_out, a_out)
+                } else {
+                    (a_out, d_out)
+                };
+                let p_none = 1.0 - p_opp - p_focal;
+                let mut next: Vec<([u8; 2], bool, f64)> = Vec::with_capacity(group.len() * 3);
+                let mut put = |o: [u8; 2], f: bool, p: f64| {
+                    if p == 0.0 {
+                        return;
+                    }
+                    match next.iter_mut().find(|e| e.0 == o && e.1 == f) {
+                        Some(e) => e.2 += p,
+                        None => next.push((o, f, p)),
+                    }
+                };
+                for &(o, f, p) in &group {
+                    let mut up = o;
+                    up[oc] += 1;
+                    put(up, f, p * p_opp);
+                    put(o, true, p * p_focal);
+                    put(o, f, p * p_none);
+                }
+                group = next;
+                k += ns;
+            }
+            let mut next = vec![0.0f64; size];
+            for (i, &w) in acc.iter().enumerate() {
+                if w == 0.0 {
+                    continue;
+                }
+                let mut v = [0usize; 4];
+                let mut r = i;
+                for q in (0..4).rev() {
+                    v[q] = r % dims[q];
+                    r /= dims[q];
+                }
+                for &(o, f, p) in &group {
+                    let mut u = v;
+                    let (mine, theirs) = if a_small { (0, 2) } else { (2, 0) };
+                    u[mine + fc] += usize::from(f);
+                    u[theirs] += usize::from(o[0]);
+                    u[theirs + 1] += usize::from(o[1]);
+                    if u.iter().zip(dims.iter()).all(|(a, b)| a < b) {
+                        next[idx(u)] += w * p;
+                    }
+                }
+            }
+            acc = next;
+        }
+        moves.clear();
+        for (i, &w) in acc.iter().enumerate() {
+            if w == 0.0 {
+                continue;
+            }
+            let mut v = [0u8; 4];
+            let mut r = i;
+            for q in (0..4).rev() {
+                v[q] = (r % dims[q]) as u8;
+                r /= dims[q];
+            }
+            moves.push((v, w));
         }
     }
 
@@ -690,29 +862,37 @@ impl Melee {
                             ends.push((s, w));
                             continue;
                         }
-                        let p = pairs(
-                            (s[0], s[1], self.attackers.cadre_first),
-                            (s[2], s[3], self.defenders.cadre_first),
+                        let (na, nd) = (
+                            u16::from(s[0]) + u16::from(s[1]),
+                            u16::from(s[2]) + u16::from(s[3]),
                         );
-                        // the removals of the round, kind by kind: [a cadre, a others, d cadre, d others]
-                        moves.clear();
-                        moves.push(([0; 4], 1.0));
-                        for (ca, row) in p.iter().enumerate() {
-                            for (cd, &n) in row.iter().enumerate() {
-                                if n == 0 {
-                                    continue;
-                                }
-                                let list = &trinomials[ca][cd][usize::from(n)];
-                                grown.clear();
-                                for &(lost, q) in &moves {
-                                    for &(x, y, r) in list {
-                                        let mut l = lost;
-                                        l[ca] += x;
-                                        l[2 + cd] += y;
-                                        grown.push((l, q * r));
+                        if self.overlap && na != nd {
+                            self.overlap_round(s, &odds, &mut moves);
+                        } else {
+                            let p = pairs(
+                                (s[0], s[1], self.attackers.cadre_first),
+                                (s[2], s[3], self.defenders.cadre_first),
+                            );
+                            // the removals of the round, kind by kind: [a cadre, a others, d cadre, d others]
+                            moves.clear();
+                            moves.push(([0; 4], 1.0));
+                            for (ca, row) in p.iter().enumerate() {
+                                for (cd, &n) in row.iter().enumerate() {
+                                    if n == 0 {
+                                        continue;
                                     }
+                                    let list = &trinomials[ca][cd][usize::from(n)];
+                                    grown.clear();
+                                    for &(lost, q) in &moves {
+                                        for &(x, y, r) in list {
+                                            let mut l = lost;
+                                            l[ca] += x;
+                                            l[2 + cd] += y;
+                                            grown.push((l, q * r));
+                                        }
+                                    }
+                                    std::mem::swap(&mut moves, &mut grown);
                                 }
-                                std::mem::swap(&mut moves, &mut grown);
                             }
                         }
                         let stay: f64 = moves
@@ -736,6 +916,15 @@ impl Melee {
             }
         }
         Dist::weighted(ends).unwrap_or_else(|_| Dist::certain(start))
+    }
+}
+
+/// The category (0 an officer or NCO, 1 another figure) at a place in a side's fighting order.
+fn cat_at(side: &MeleeSide, place: u16) -> usize {
+    if side.cadre_first {
+        usize::from(place >= u16::from(side.cadre))
+    } else {
+        usize::from(place < u16::from(side.others))
     }
 }
 

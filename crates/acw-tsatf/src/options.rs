@@ -273,6 +273,9 @@ pub struct Options {
     pub caught_fleeing: CaughtFleeing,
     /// TSATF-MEL-15: tied combats.
     pub tie: Tie,
+    /// TSATF-MEL-17: figures left over fight an enemy figure already paired (he rolls against each and takes the
+    /// worst of his losses) instead of waiting as reserves.
+    pub melee_overlap: bool,
     /// TSATF-MEL-16: a melee wound when wounds count as misses.
     pub melee_wound_as_miss: MeleeWoundAsMiss,
     /// TSATF-MEL-18: Crack's two "–" cells read as −1.
@@ -354,6 +357,7 @@ impl Default for Options {
             always_ignores_mods: true,
             caught_fleeing: CaughtFleeing::MeleeThenCapture,
             tie: Tie::NoEffect,
+            melee_overlap: false,
             melee_wound_as_miss: MeleeWoundAsMiss::NoEffect,
             crack_dash_as_minus1: false,
             assault_column: AssaultColumn::AnyFormationCumulative,
@@ -453,6 +457,7 @@ struct OptionsData {
     always_ignores_mods: bool,
     caught_fleeing: CaughtFleeing,
     tie: Tie,
+    melee_overlap: bool,
     melee_wound_as_miss: MeleeWoundAsMiss,
     crack_dash_as_minus1: bool,
     assault_column: AssaultColumn,
@@ -518,6 +523,7 @@ impl Default for OptionsData {
             always_ignores_mods: o.always_ignores_mods,
             caught_fleeing: o.caught_fleeing,
             tie: o.tie,
+            melee_overlap: o.melee_overlap,
             melee_wound_as_miss: o.melee_wound_as_miss,
             crack_dash_as_minus1: o.crack_dash_as_minus1,
             assault_column: o.assault_column,
@@ -585,6 +591,7 @@ impl TryFrom<OptionsData> for Options {
             always_ignores_mods: d.always_ignores_mods,
             caught_fleeing: d.caught_fleeing,
             tie: d.tie,
+            melee_overlap: d.melee_overlap,
             melee_wound_as_miss: d.melee_wound_as_miss,
             crack_dash_as_minus1: d.crack_dash_as_minus1,
             assault_column: d.assault_column,

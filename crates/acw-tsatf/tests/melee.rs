@@ -752,3 +752,32 @@ fn non_fighters_do_not_fight_and_are_taken_when_reached() {
     assert_eq!(b.unit(ATT).unwrap().captured(), 1);
     assert_eq!(b.unit(ATT).unwrap().morale(), MoraleState::Shaken);
 }
+
+#[test]
+fn overlapping_pairs_gang_up_on_the_lone_defender() {
+    // TSATF-MEL-17 (overlap): the defending officer fights all three attackers in one round and takes the
+    // worst of his losses
+    let mut o = Options::default();
+    o.melee_overlap = true;
+    let mut b = tiny(3, 0, o);
+    let c = charged(&mut b);
+    b.close_in(c, true, &mut faces(&[1])).unwrap();
+    b.stand(c, &mut faces(&[1])).unwrap();
+    // officer v officer at +2 each, 1 v 6: ours killed; each private (+1) v their officer (+2): 6 v 2, theirs
+    // killed, and 2 v 2, ours killed; the officer takes the worst of his losses. No one is left to flee; the
+    // colours roll 1 keeps them.
+    let r = b
+        .melee(
+            c,
+            &MeleeOrder::default(),
+            &mut faces(&[1, 6, 6, 2, 2, 2, 1]),
+        )
+        .unwrap();
+    assert_eq!(r.party, Party::Attackers);
+    assert_eq!(r.tally.rounds, 1);
+    assert_eq!(r.tally.outcome.left, 1);
+    assert_eq!(r.tally.attackers.killed, [1, 1]);
+    assert_eq!(r.tally.defenders.killed, [1, 0]);
+    assert_eq!(r.captured, 0);
+    assert!(!r.colours_taken);
+}

@@ -229,6 +229,7 @@ fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
                     cadre_first: true,
                 })
             };
+            o.melee_overlap = a.flag("overlap")?;
             let m = Melee::new(side("a")?, side("d")?, &o);
             labels(&m.odds(), |out| {
                 let w = match out.winner {

@@ -42,7 +42,9 @@ proptest! {
     ) {
         let a = MeleeSide { cadre: ac, others: ao.max(1), modifier: am, cadre_first: first };
         let d = MeleeSide { cadre: dc, others: dd.max(1), modifier: dm, cadre_first: !first };
-        let m = Melee::new(a, d, &Options::default());
+        let mut o = Options::default();
+        o.melee_overlap = first;
+        let m = Melee::new(a, d, &o);
         let odds = m.odds();
         prop_assert!(sums_to_one(&odds));
         for (o, _) in odds.outcomes() {
