@@ -789,7 +789,7 @@ impl Battle {
         };
         Ok(morale::test_modifier(
             rating,
-            u.colours_held.len() as u8,
+            u8::try_from(u.colours_held.len()).unwrap_or(u8::MAX),
             &self.options,
         ))
     }
