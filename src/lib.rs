@@ -31,6 +31,11 @@ pub use acw_grid as grid;
 #[doc(inline)]
 pub use acw_d8 as d8;
 
+/// Strike for Your God and Country: card-driven skirmish rules after The Sword and the Flame (feature `tsatf`).
+#[cfg(feature = "tsatf")]
+#[doc(inline)]
+pub use acw_tsatf as tsatf;
+
 /// The README's examples, compiled and run as doc tests so they stay true.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

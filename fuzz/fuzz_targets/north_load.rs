@@ -2,8 +2,9 @@
 #![no_main]
 
 #[path = "../checks/north.rs"]
+#[allow(dead_code)]
 mod north;
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| north::north_load(data));
+fuzz_target!(|data: &[u8]| north::load(data));

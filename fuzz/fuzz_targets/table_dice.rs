@@ -2,6 +2,7 @@
 #![no_main]
 
 #[path = "../checks/north.rs"]
+#[allow(dead_code)]
 mod north;
 
 use libfuzzer_sys::fuzz_target;
