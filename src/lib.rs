@@ -20,10 +20,12 @@ pub use acw_core::*;
 
 /// David E. North's rules: brigade orders, accomplishment tosses, stand losses (feature `north`).
 #[cfg(feature = "north")]
+#[doc(inline)]
 pub use acw_north as north;
 
 /// The grid/area brigade rules: squares or hexes, D6 hit dice, two hits a stand (feature `grid`).
 #[cfg(feature = "grid")]
+#[doc(inline)]
 pub use acw_grid as grid;
 
 /// The regimental D8 rules: D8 fire, D6 saves, D10 melee, a morale chart, generated maps and armies (feature `d8`).

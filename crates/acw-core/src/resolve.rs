@@ -6,7 +6,7 @@ use crate::odds::Dist;
 /// A random procedure of a ruleset: an input struct (a volley: firers, quality, range …) that can be resolved
 /// fast from a [`Dice`] source, or turned into the exact distribution of its outcomes.
 ///
-/// The two must agree: [`crate::testing::check_roll_matches_odds`] (feature `testing`) checks a procedure's
+/// The two must agree: `testing::check_roll_matches_odds` (feature `testing`) checks a procedure's
 /// `roll` against its `odds` statistically, with a fixed seed.
 ///
 /// ```

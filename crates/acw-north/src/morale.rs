@@ -496,7 +496,7 @@ impl Battle {
     /// NORTH-MOR-01 / NORTH-SEQ-07 / NORTH-MOR-12: the morale check a hit forces, resolved at once and
     /// completely with the owner's standing decisions: rally attempts, the toss, generals lost and their
     /// brigades' order checks, then the result. The game plays the same steps one decision at a time
-    /// ([`Battle::begin_morale`], [`Battle::rally`], [`Battle::end_rallies`], [`Battle::choose`]).
+    /// ([`Battle::open_attack`], [`Battle::rally`], [`Battle::end_rallies`], [`Battle::choose`]).
     pub fn resolve_morale<D: Dice + ?Sized>(
         &mut self,
         unit: UnitId,
