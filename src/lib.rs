@@ -25,3 +25,8 @@ pub use acw_north as north;
 /// The grid/area brigade rules: squares or hexes, D6 hit dice, two hits a stand (feature `grid`).
 #[cfg(feature = "grid")]
 pub use acw_grid as grid;
+
+/// Hardtack on the Stargrunt II core: die-type ladder, fire, confidence, canister and round shot (feature `hardtack`).
+#[cfg(feature = "hardtack")]
+#[doc(inline)]
+pub use acw_hardtack as hardtack;

@@ -1,0 +1,1993 @@
+//! The [`Battle`]: companies with their figures, guns and crews, and the methods that roll and apply the
+//! rules in one step. Every method either applies its whole result or refuses with a [`RuleViolation`] and
+//! changes nothing — dice included: a dice source that runs out or gives an impossible face is refused
+//! after the roll, and the battle is left as it was.
+//!
+//! The battle takes measured facts (distances, cover, which figures lie in a shot's area) as inputs; where a
+//! rule gives the other side a decision (the defender's stand or withdrawal, whether to fire final defensive
+//! fire) it is a separate step.
+
+use crate::artillery::{
+    BounceTest, Landing, ShotAccuracy, ShotRange, canister_dice, shot_armour_shift, shot_impact,
+};
+use crate::error::{RuleViolation, SetupError};
+use crate::fire::{
+    Cover, FireDice, FireEffect, FireKind, FirepowerFacts, HitResult, Impact, RangeDie, RangeFacts,
+    allocate, firer_dice, range_die,
+};
+use crate::ladder::{DieType, Success};
+use crate::melee::{
+    AssaultSide, DownedFate, Melee, MeleeDie, MeleeEnd, MeleeSide, attacker_tl, odds_tl,
+};
+use crate::morale::{
+    Confidence, ConfidenceTest, FiredOn, ReactionTest, ReplacementLeader, TestEvent, threat_level,
+};
+use crate::movement::{CombatMove, MoveResult};
+use crate::options::{BlastThroughCount, Options};
+use crate::tables::{
+    Armour, ConfidenceLevel, Fatigue, FieldPiece, GUN_ARMOUR, Leadership, MeleeWeapon, Motivation,
+    Mover, Quality, Weapon,
+};
+use acw_core::{Dice, Die, Resolve, Side};
+use std::fmt;
+
+/// A company's id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct CompanyId(pub u32);
+
+/// A gun's id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct GunId(pub u32);
+
+/// A company's formation (HT-FRM-01).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Formation {
+    /// Skirmish order (gun crews always count as skirmishers).
+    #[default]
+    Skirmish,
+    /// Line (close formation).
+    Line,
+    /// Column (close formation).
+    Column,
+}
+
+impl Formation {
+    /// Line or column (HT-FRM-03).
+    #[must_use]
+    pub const fn is_close(self) -> bool {
+        !matches!(self, Formation::Skirmish)
+    }
+}
+
+impl fmt::Display for Formation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Formation::Skirmish => "skirmish order",
+            Formation::Line => "line",
+            Formation::Column => "column",
+        })
+    }
+}
+
+/// What a figure is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Role {
+    /// The company commander.
+    Leader,
+    /// A soldier.
+    Trooper,
+}
+
+/// A figure's condition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Condition {
+    /// In action.
+    Fit,
+    /// Wounded: out of action, left where he fell (HT-CAS-01).
+    Wounded,
+    /// Dead.
+    Dead,
+    /// Taken by the enemy after a lost close assault (HT-SG2-41).
+    Captured,
+}
+
+/// One figure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Figure {
+    /// Leader or trooper.
+    pub role: Role,
+    /// Fit, wounded, dead or captured.
+    pub condition: Condition,
+    /// Fired and not yet reloaded (HT-FIR-20).
+    pub reload: bool,
+}
+
+/// What a new company is (validated by [`Battle::add_company`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompanySpec {
+    /// Its name, used in everything a person reads.
+    pub name: String,
+    /// Its side.
+    pub side: Side,
+    /// Its quality.
+    pub quality: Quality,
+    /// Its leadership.
+    pub lv: Leadership,
+    /// Its motivation.
+    pub motivation: Motivation,
+    /// Its fatigue (starting level and rally ceiling).
+    pub fatigue: Fatigue,
+    /// Its formation.
+    pub formation: Formation,
+    /// Its figures, the leader included (1 to 48).
+    pub figures: usize,
+    /// Its small arm.
+    pub weapon: Weapon,
+    /// Its armour.
+    pub armour: Armour,
+    /// Its best close-combat weapon.
+    pub melee: MeleeWeapon,
+}
+
+impl CompanySpec {
+    /// A Regular, LV2, Medium, fresh company of musketeers in skirmish order.
+    #[must_use]
+    pub fn new(name: &str, side: Side, figures: usize) -> CompanySpec {
+        CompanySpec {
+            name: name.to_string(),
+            side,
+            quality: Quality::Regular,
+            lv: Leadership::TWO,
+            motivation: Motivation::Medium,
+            fatigue: Fatigue::Fresh,
+            formation: Formation::Skirmish,
+            figures,
+            weapon: Weapon::default(),
+            armour: Armour::None,
+            melee: MeleeWeapon::None,
+        }
+    }
+}
+
+/// A company (HT-SET-03, HT-SET-12): its figures and its state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Company {
+    name: String,
+    side: Side,
+    quality: Quality,
+    lv: Leadership,
+    motivation: Motivation,
+    ceiling: ConfidenceLevel,
+    cl: ConfidenceLevel,
+    formation: Formation,
+    in_position: bool,
+    weapon: Weapon,
+    armour: Armour,
+    melee: MeleeWeapon,
+    figures: Vec<Figure>,
+    full_strength: usize,
+    first_volley: bool,
+    activated: bool,
+    actions: u8,
+    fired_on_by: Vec<CompanyId>,
+}
+
+impl Company {
+    /// Its name.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    /// Its side.
+    #[must_use]
+    pub const fn side(&self) -> Side {
+        self.side
+    }
+    /// Its quality.
+    #[must_use]
+    pub const fn quality(&self) -> Quality {
+        self.quality
+    }
+    /// Its current leadership.
+    #[must_use]
+    pub const fn lv(&self) -> Leadership {
+        self.lv
+    }
+    /// Its confidence level.
+    #[must_use]
+    pub const fn confidence(&self) -> ConfidenceLevel {
+        self.cl
+    }
+    /// Its formation.
+    #[must_use]
+    pub const fn formation(&self) -> Formation {
+        self.formation
+    }
+    /// Whether it is In Position.
+    #[must_use]
+    pub const fn in_position(&self) -> bool {
+        self.in_position
+    }
+    /// Its figures, in allocation order (the leader first).
+    #[must_use]
+    pub fn figures(&self) -> &[Figure] {
+        &self.figures
+    }
+    /// Figures still fit.
+    #[must_use]
+    pub fn fit(&self) -> usize {
+        self.figures
+            .iter()
+            .filter(|f| f.condition == Condition::Fit)
+            .count()
+    }
+    /// Figures wounded.
+    #[must_use]
+    pub fn wounded(&self) -> usize {
+        self.count(Condition::Wounded)
+    }
+    /// Figures dead.
+    #[must_use]
+    pub fn dead(&self) -> usize {
+        self.count(Condition::Dead)
+    }
+    fn count(&self, c: Condition) -> usize {
+        self.figures.iter().filter(|f| f.condition == c).count()
+    }
+    /// Whether any figure carries a Reload marker.
+    #[must_use]
+    pub fn needs_reload(&self) -> bool {
+        self.figures.iter().any(|f| f.reload)
+    }
+    /// Whether it still has its First Volley (HT-OPT-14).
+    #[must_use]
+    pub const fn has_first_volley(&self) -> bool {
+        self.first_volley
+    }
+    /// Actions left in its activation.
+    #[must_use]
+    pub const fn actions_left(&self) -> u8 {
+        self.actions
+    }
+    /// Whether it has activated this turn.
+    #[must_use]
+    pub const fn activated(&self) -> bool {
+        self.activated
+    }
+    fn has_leader(&self) -> bool {
+        self.figures
+            .iter()
+            .any(|f| f.role == Role::Leader && f.condition == Condition::Fit)
+    }
+    fn casualties_total(&self) -> usize {
+        self.figures
+            .iter()
+            .filter(|f| f.condition != Condition::Fit)
+            .count()
+    }
+    /// A fit figure takes over when the leader falls.
+    fn promote(&mut self) -> bool {
+        if self.has_leader() {
+            return false;
+        }
+        for f in &mut self.figures {
+            if f.role == Role::Leader {
+                f.role = Role::Trooper;
+            }
+        }
+        if let Some(f) = self
+            .figures
+            .iter_mut()
+            .find(|f| f.condition == Condition::Fit)
+        {
+            f.role = Role::Leader;
+            return true;
+        }
+        false
+    }
+    /// Lowers the confidence level; Broken and Routed companies fall into skirmish order (HT-MOR-07,
+    /// HT-FRM-09) and Shaken ones lose their First Volley.
+    fn lose(&mut self, levels: u8) {
+        self.cl = self.cl.dropped(levels);
+        if self.cl >= ConfidenceLevel::Broken {
+            self.formation = Formation::Skirmish;
+        }
+        if self.cl >= ConfidenceLevel::Shaken {
+            self.first_volley = false;
+        }
+    }
+}
+
+/// What a gun has loaded (HT-SEQ-08).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Ammunition {
+    /// Round shot.
+    Shot,
+    /// Canister.
+    Canister,
+}
+
+impl fmt::Display for Ammunition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Ammunition::Shot => "round shot",
+            Ammunition::Canister => "canister",
+        })
+    }
+}
+
+/// A gun and its crew company (HT-SET-05).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Gun {
+    name: String,
+    piece: FieldPiece,
+    rifled: bool,
+    crew: CompanyId,
+    loaded: Option<Ammunition>,
+    disabled: bool,
+}
+
+impl Gun {
+    /// Its name.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    /// Its crew company.
+    #[must_use]
+    pub const fn crew(&self) -> CompanyId {
+        self.crew
+    }
+    /// What it has loaded.
+    #[must_use]
+    pub const fn loaded(&self) -> Option<Ammunition> {
+        self.loaded
+    }
+    /// Whether a kill disabled it (HT-ART-21).
+    #[must_use]
+    pub const fn disabled(&self) -> bool {
+        self.disabled
+    }
+    /// The piece.
+    #[must_use]
+    pub const fn piece(&self) -> FieldPiece {
+        self.piece
+    }
+}
+
+/// The measured facts of a small-arms fire.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct FireFacts {
+    /// Centre-to-centre distance in inches.
+    pub distance: f64,
+    /// The target's cover against this fire.
+    pub cover: Cover,
+    /// An enemy skirmish company fired through (HT-FIR-23).
+    pub through: Option<CompanyId>,
+    /// The target is a lone figure (HT-FIR-13).
+    pub lone_figure: bool,
+    /// Most firing figures are mounted (HT-FIR-12).
+    pub mounted: bool,
+    /// The target is enfiladed (HT-OPT-11).
+    pub enfilade: bool,
+    /// Prepared Fire (HT-OPT-21).
+    pub prepared: bool,
+}
+
+/// One company's share of a fire: casualties and its confidence test.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompanyEffect {
+    /// The company's name.
+    pub name: String,
+    /// Figures wounded.
+    pub wounded: u32,
+    /// Figures killed.
+    pub killed: u32,
+    /// Whether its leader fell.
+    pub leader_fell: bool,
+    /// The test's threat level and result, and the level after it, if it tested.
+    pub test: Option<(i16, Confidence, ConfidenceLevel)>,
+    /// The new leader's leadership, if one was rolled.
+    pub new_lv: Option<Leadership>,
+}
+
+impl fmt::Display for CompanyEffect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: {} killed, {} wounded",
+            self.name, self.killed, self.wounded
+        )?;
+        if self.leader_fell {
+            f.write_str("; its leader fell")?;
+        }
+        if let Some(lv) = self.new_lv {
+            write!(f, " (new leader {lv})")?;
+        }
+        match self.test {
+            Some((tl, r, cl)) => write!(f, "; confidence test at TL {tl} {r}, now {cl}"),
+            None => f.write_str("; no test"),
+        }
+    }
+}
+
+/// What a fire did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FireReport {
+    /// The firer's name.
+    pub firer: String,
+    /// The range die, or `None` when out of reach.
+    pub range: Option<DieType>,
+    /// The fire roll's result.
+    pub effect: FireEffect,
+    /// Every company affected.
+    pub companies: Vec<CompanyEffect>,
+}
+
+impl fmt::Display for FireReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.range {
+            None => write!(f, "{} fired but the target was out of reach", self.firer)?,
+            Some(r) => write!(
+                f,
+                "{} fired against a {r} range die: {}",
+                self.firer, self.effect
+            )?,
+        }
+        for c in &self.companies {
+            write!(f, "\n  {c}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A figure of a company, by index in [`Company::figures`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FigureRef {
+    /// The company.
+    pub company: CompanyId,
+    /// The figure's index.
+    pub index: usize,
+}
+
+/// The facts at one impact point of a round shot (HT-ART-07..13).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct ShotImpactFacts {
+    /// Distance from the gun to this impact point, in inches (it sets the first bounce).
+    pub gun_distance: f64,
+    /// Figures whose base centre lies in the ½" × 2" area, with their cover against the ball.
+    pub figures: Vec<(FigureRef, Cover, bool)>,
+    /// Gun models in the area (HT-ART-21).
+    pub guns: Vec<GunId>,
+    /// The ground here lets the ball bounce: open or road, firm, not a hillside (HT-ART-10, HT-ENV-01).
+    pub ground_allows_bounce: bool,
+}
+
+/// What one impact point of a round shot did, and where the ball goes next.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShotImpactReport {
+    /// The impact die here.
+    pub impact: DieType,
+    /// Every company with a figure in the area.
+    pub companies: Vec<CompanyEffect>,
+    /// Guns disabled here.
+    pub guns_disabled: Vec<String>,
+    /// The next bounce: inches along the line of travel, and its deviation (D12 clock, D4 inches).
+    pub bounce: Option<(u32, Landing)>,
+}
+
+impl fmt::Display for ShotImpactReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the ball strikes with a {} impact die", self.impact)?;
+        for c in &self.companies {
+            write!(f, "\n  {c}")?;
+        }
+        for g in &self.guns_disabled {
+            write!(f, "\n  the {g} is disabled")?;
+        }
+        match self.bounce {
+            Some((d, l)) => write!(f, "\n  it bounces {d}\" on and lands {l}"),
+            None => f.write_str("\n  it comes to rest"),
+        }
+    }
+}
+
+/// The facts of a canister target.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct CanisterFacts {
+    /// Distance from the gun to the target company, in inches.
+    pub distance: f64,
+    /// The target's cover.
+    pub cover: Cover,
+    /// An enemy skirmish company fired through (HT-ART-18).
+    pub through: Option<CompanyId>,
+    /// Enfilade (HT-OPT-11).
+    pub enfilade: bool,
+}
+
+/// The defender's answer to a close assault (HT-SG2-36): stand (and test), or withdraw without a test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DefenderChoice {
+    /// Stand and take the stand test; fire final defensive fire if the attackers fall short and `final_fire`.
+    Stand {
+        /// Fire final defensive fire at attackers who fall short (HT-MEL-07).
+        final_fire: bool,
+    },
+    /// Withdraw before contact.
+    Withdraw,
+}
+
+/// What a close assault step did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AssaultReport {
+    /// Sentences describing each step, in order.
+    pub steps: Vec<String>,
+    /// Whether the assault is over.
+    pub over: bool,
+}
+
+impl fmt::Display for AssaultReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.steps.join("\n"))
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct PendingShot {
+    gun: GunId,
+    bounces: u8,
+    last_bounce: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct PendingBlast {
+    gun: GunId,
+    steps_hit: u8,
+    damaged: Vec<CompanyId>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct PendingAssault {
+    attacker: CompanyId,
+    defender: CompanyId,
+    stood: Option<bool>,
+    final_fire: bool,
+}
+
+/// The state of a Hardtack game and the rules that change it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Battle {
+    options: Options,
+    companies: Vec<Company>,
+    guns: Vec<Gun>,
+    shot: Option<PendingShot>,
+    blast: Option<PendingBlast>,
+    assault: Option<PendingAssault>,
+}
+
+/// Runs `step` on a copy and keeps it only if it succeeded and the dice did not fault.
+fn transact<T, D: Dice + ?Sized>(
+    battle: &mut Battle,
+    dice: &mut D,
+    step: impl FnOnce(&mut Battle, &mut D) -> Result<T, RuleViolation>,
+) -> Result<T, RuleViolation> {
+    let mut next = battle.clone();
+    let out = step(&mut next, dice)?;
+    if let Some(e) = dice.fault() {
+        return Err(RuleViolation::Dice(e.clone()));
+    }
+    *battle = next;
+    Ok(out)
+}
+
+impl Battle {
+    /// An empty battle under `options`.
+    #[must_use]
+    pub fn new(options: Options) -> Battle {
+        Battle {
+            options,
+            companies: Vec::new(),
+            guns: Vec::new(),
+            shot: None,
+            blast: None,
+            assault: None,
+        }
+    }
+
+    /// The options in force.
+    #[must_use]
+    pub const fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Adds a company (HT-SET-03, HT-SET-12, HT-SET-13): its first figure is the leader; it starts at its
+    /// fatigue's level (HT-SG2-02), with its First Volley, unactivated. Refuses 0 or more than 48 figures.
+    pub fn add_company(&mut self, spec: CompanySpec) -> Result<CompanyId, RuleViolation> {
+        if spec.figures == 0 || spec.figures > crate::fire::MAX_POOL {
+            return Err(SetupError::CompanySize {
+                name: spec.name,
+                count: spec.figures,
+            }
+            .into());
+        }
+        let mut figures = vec![
+            Figure {
+                role: Role::Trooper,
+                condition: Condition::Fit,
+                reload: false,
+            };
+            spec.figures
+        ];
+        figures[0].role = Role::Leader;
+        let id = CompanyId(u32::try_from(self.companies.len()).unwrap_or(u32::MAX));
+        self.companies.push(Company {
+            name: spec.name,
+            side: spec.side,
+            quality: spec.quality,
+            lv: spec.lv,
+            motivation: spec.motivation,
+            ceiling: spec.fatigue.ceiling(),
+            cl: spec.fatigue.ceiling(),
+            formation: spec.formation,
+            in_position: false,
+            weapon: spec.weapon,
+            armour: spec.armour,
+            melee: spec.melee,
+            full_strength: spec.figures,
+            figures,
+            first_volley: true,
+            activated: false,
+            actions: 0,
+            fired_on_by: Vec::new(),
+        });
+        Ok(id)
+    }
+
+    /// Adds a gun served by a crew company (HT-SET-05); guns start unloaded (HT-SET-13).
+    pub fn add_gun(
+        &mut self,
+        name: &str,
+        piece: FieldPiece,
+        rifled: bool,
+        crew: CompanyId,
+    ) -> Result<GunId, RuleViolation> {
+        self.company(crew)?;
+        let id = GunId(u32::try_from(self.guns.len()).unwrap_or(u32::MAX));
+        self.guns.push(Gun {
+            name: name.to_string(),
+            piece,
+            rifled,
+            crew,
+            loaded: None,
+            disabled: false,
+        });
+        Ok(id)
+    }
+
+    /// A company.
+    pub fn company(&self, id: CompanyId) -> Result<&Company, RuleViolation> {
+        self.companies
+            .get(id.0 as usize)
+            .ok_or(RuleViolation::UnknownCompany(id))
+    }
+
+    fn company_mut(&mut self, id: CompanyId) -> Result<&mut Company, RuleViolation> {
+        self.companies
+            .get_mut(id.0 as usize)
+            .ok_or(RuleViolation::UnknownCompany(id))
+    }
+
+    /// A gun.
+    pub fn gun(&self, id: GunId) -> Result<&Gun, RuleViolation> {
+        self.guns
+            .get(id.0 as usize)
+            .ok_or(RuleViolation::UnknownGun(id))
+    }
+
+    fn idle(&self) -> Result<(), RuleViolation> {
+        if self.shot.is_some() {
+            return Err(RuleViolation::OutOfOrder(
+                "a round shot is still in flight: resolve its impact first",
+            ));
+        }
+        if self.blast.is_some() {
+            return Err(RuleViolation::OutOfOrder(
+                "a canister blast may still carry through: continue it or end it first",
+            ));
+        }
+        if self.assault.is_some() {
+            return Err(RuleViolation::OutOfOrder(
+                "a close assault is under way: finish it first",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Activates a company for two actions (HT-SG2-03, HT-SG2-04). Refuses a company that has already
+    /// activated this turn, or while another company still has actions left.
+    pub fn activate(&mut self, id: CompanyId) -> Result<(), RuleViolation> {
+        self.idle()?;
+        if let Some(busy) = self.companies.iter().find(|c| c.actions > 0) {
+            return Err(RuleViolation::OtherActivating {
+                name: busy.name.clone(),
+            });
+        }
+        let c = self.company_mut(id)?;
+        if c.activated {
+            return Err(RuleViolation::AlreadyActivated {
+                name: c.name.clone(),
+            });
+        }
+        c.activated = true;
+        c.actions = 2;
+        Ok(())
+    }
+
+    /// Ends the current activation early, giving up any actions left.
+    pub fn end_activation(&mut self) -> Result<(), RuleViolation> {
+        self.idle()?;
+        for c in &mut self.companies {
+            c.actions = 0;
+        }
+        Ok(())
+    }
+
+    /// Ends the turn: every company may activate again (HT-SG2-03).
+    pub fn end_turn(&mut self) -> Result<(), RuleViolation> {
+        self.idle()?;
+        for c in &mut self.companies {
+            c.activated = false;
+            c.actions = 0;
+        }
+        Ok(())
+    }
+
+    fn spend(&mut self, id: CompanyId, n: u8) -> Result<(), RuleViolation> {
+        let c = self.company_mut(id)?;
+        if c.actions < n {
+            return Err(RuleViolation::NoActionLeft {
+                name: c.name.clone(),
+            });
+        }
+        c.actions -= n;
+        Ok(())
+    }
+
+    /// Reload (HT-SEQ-07, HT-FIR-20): one action clears every Reload marker in the company.
+    pub fn reload(&mut self, id: CompanyId) -> Result<(), RuleViolation> {
+        self.idle()?;
+        let c = self.company(id)?;
+        if !c.needs_reload() {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "reload",
+                why: "no figure carries a Reload marker",
+            });
+        }
+        self.spend(id, 1)?;
+        for f in &mut self.company_mut(id)?.figures {
+            f.reload = false;
+        }
+        Ok(())
+    }
+
+    /// Reorganise into a formation (HT-SEQ-09, HT-FRM-03): one action; close formation needs a Confident,
+    /// Steady or Shaken company; an In Position company drops In Position.
+    pub fn reorganise(&mut self, id: CompanyId, formation: Formation) -> Result<(), RuleViolation> {
+        self.idle()?;
+        let c = self.company(id)?;
+        if formation.is_close() && c.cl >= ConfidenceLevel::Broken {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "form line or column",
+                why: "Broken and Routed companies stay in skirmish order",
+            });
+        }
+        self.spend(id, 1)?;
+        let c = self.company_mut(id)?;
+        c.formation = formation;
+        c.in_position = false;
+        Ok(())
+    }
+
+    /// Go In Position (HT-SG2-14): one action and a reaction test at TL 0 in cover or 2 in the open, −1 in
+    /// close formation (HT-MOR-06). Returns whether it passed; a failure spends the action.
+    pub fn go_in_position<D: Dice + ?Sized>(
+        &mut self,
+        id: CompanyId,
+        cover: Cover,
+        dice: &mut D,
+    ) -> Result<bool, RuleViolation> {
+        self.idle()?;
+        if cover == Cover::Fortification {
+            let c = self.company(id)?;
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "go In Position",
+                why: "a fortification already counts as In Position",
+            });
+        }
+        transact(self, dice, |b, dice| {
+            b.spend(id, 1)?;
+            let c = b.company_mut(id)?;
+            let base = if cover == Cover::Open {
+                crate::morale::reaction::IN_POSITION_OPEN
+            } else {
+                crate::morale::reaction::IN_POSITION_COVER
+            };
+            let test = ReactionTest {
+                quality: c.quality.die(),
+                lv: c.lv,
+                tl: base - i16::from(c.formation.is_close()),
+            };
+            let pass = test.roll(dice);
+            if pass {
+                c.in_position = true;
+            }
+            Ok(pass)
+        })
+    }
+
+    /// Rally (HT-SG2-07, HT-CMD-06): the rallying company spends an action; the rallier must be within 6"
+    /// (Hardtack has no communication roll); the rallied company's quality die must beat its LV plus the
+    /// rallier's. Returns the new level.
+    pub fn rally<D: Dice + ?Sized>(
+        &mut self,
+        rallier: CompanyId,
+        target: CompanyId,
+        distance: f64,
+        dice: &mut D,
+    ) -> Result<ConfidenceLevel, RuleViolation> {
+        self.idle()?;
+        if !distance.is_finite() || distance < 0.0 {
+            return Err(SetupError::BadLength {
+                what: "rally distance",
+                value: distance,
+            }
+            .into());
+        }
+        let r = self.company(rallier)?;
+        let t = self.company(target)?;
+        if distance > 6.0 {
+            return Err(RuleViolation::Refused {
+                name: r.name.clone(),
+                what: "rally",
+                why: "the rallying commander must be within 6 inches",
+            });
+        }
+        if r.side != t.side {
+            return Err(RuleViolation::SameSide {
+                firer: r.name.clone(),
+                target: t.name.clone(),
+            });
+        }
+        let test = crate::morale::Rally {
+            quality: t.quality.die(),
+            lv: t.lv,
+            rallier: r.lv,
+        };
+        transact(self, dice, |b, dice| {
+            b.spend(rallier, 1)?;
+            let pass = test.roll(dice);
+            let t = b.company_mut(target)?;
+            if pass {
+                t.cl = t.cl.rallied(t.ceiling);
+            }
+            Ok(t.cl)
+        })
+    }
+
+    /// Load a gun (HT-SEQ-08): one action of its crew; replaces any load.
+    pub fn load(&mut self, gun: GunId, ammunition: Ammunition) -> Result<(), RuleViolation> {
+        self.idle()?;
+        let g = self.gun(gun)?;
+        if g.disabled {
+            return Err(RuleViolation::GunRefused {
+                name: g.name.clone(),
+                what: "load",
+                why: "it is disabled",
+            });
+        }
+        let crew = g.crew;
+        self.spend(crew, 1)?;
+        self.guns[gun.0 as usize].loaded = Some(ammunition);
+        Ok(())
+    }
+
+    fn check_firer(&self, firer: CompanyId, target: CompanyId) -> Result<(), RuleViolation> {
+        let f = self.company(firer)?;
+        let t = self.company(target)?;
+        if f.side == t.side {
+            return Err(RuleViolation::SameSide {
+                firer: f.name.clone(),
+                target: t.name.clone(),
+            });
+        }
+        let why = if f.cl == ConfidenceLevel::Routed {
+            Some("a Routed company never fires")
+        } else if f.cl == ConfidenceLevel::Broken && !f.fired_on_by.contains(&target) {
+            Some("a Broken company fires only at a unit that fired on it")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(RuleViolation::CannotFire {
+                name: f.name.clone(),
+                why,
+            });
+        }
+        if f.actions == 0 {
+            return Err(RuleViolation::NoActionLeft {
+                name: f.name.clone(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Small-arms fire (HT-FIR-01, the complete procedure): the firing figures (fit, no Reload marker; close
+    /// range weapons only in the first band, HT-FIR-02, HT-FIR-14); the range die (HT-FIR-03..07); the
+    /// firer's dice (HT-FIR-08..10, First Volley HT-OPT-12); the roll and potential casualties (HT-FIR-16,
+    /// HT-FIR-17); allocation over the target and any enemy skirmishers fired through that are not In
+    /// Position (HT-FIR-19, HT-FIR-23); impact against armour (HT-FIR-18); one confidence test per company
+    /// (HT-MOR-02, HT-MOR-05; the skirmishers only if hit); a new leader's LV (HT-SG2-20); then Reload
+    /// markers (HT-FIR-20) and the First Volley spent (HT-OPT-14). One action.
+    ///
+    /// Roll order: range die, quality, firepower, remainder; per hit allocation, armour, impact; then each
+    /// company's test (target first) and new-leader roll.
+    pub fn fire<D: Dice + ?Sized>(
+        &mut self,
+        firer: CompanyId,
+        target: CompanyId,
+        facts: FireFacts,
+        dice: &mut D,
+    ) -> Result<FireReport, RuleViolation> {
+        self.idle()?;
+        self.check_firer(firer, target)?;
+        let options = self.options;
+        let f = self.company(firer)?;
+        let t = self.company(target)?;
+        let mut rf = RangeFacts::at(facts.distance, f.quality.band_inches());
+        rf.smoothbore = f.weapon.smoothbore;
+        rf.cover = facts.cover;
+        rf.in_position = t.in_position;
+        rf.lone_figure = facts.lone_figure;
+        rf.mounted_firers = facts.mounted;
+        rf.prepared = facts.prepared && options.prepared_fire;
+        rf.close_formation_target = t.formation.is_close();
+        let band = rf.band_number()?;
+        let shooters: Vec<usize> = f
+            .figures
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| x.condition == Condition::Fit && !x.reload)
+            .filter(|_| !(f.weapon.arm.close_range_only() && band > 1))
+            .map(|(i, _)| i)
+            .collect();
+        if shooters.is_empty() {
+            return Err(RuleViolation::CannotFire {
+                name: f.name.clone(),
+                why: "no figure is able to fire (all down, all to reload, or out of weapon range)",
+            });
+        }
+        let through = match facts.through {
+            Some(s) => {
+                let sk = self.company(s)?;
+                if sk.side != t.side || sk.formation.is_close() {
+                    return Err(RuleViolation::CannotFire {
+                        name: f.name.clone(),
+                        why: "only enemy skirmishers can be fired through",
+                    });
+                }
+                Some(s)
+            }
+            None => None,
+        };
+        let range = range_die(&rf, FireKind::SmallArms, false, &options)?;
+        let first_volley =
+            options.first_volley && f.first_volley && f.cl <= ConfidenceLevel::Steady;
+        let half_fp = u32::try_from(shooters.len()).unwrap_or(u32::MAX) * f.weapon.half_fp();
+        let weapon = f.weapon;
+        let quality = f.quality.die();
+        let skirmish = !f.formation.is_close();
+        transact(self, dice, |b, dice| {
+            b.spend(firer, 1)?;
+            {
+                let fc = b.company_mut(firer)?;
+                if weapon.needs_reload() {
+                    for &i in &shooters {
+                        fc.figures[i].reload = true;
+                    }
+                }
+                fc.first_volley = false;
+            }
+            let firer_name = b.company(firer)?.name.clone();
+            let (die, spill) = match range {
+                RangeDie::OutOfReach => {
+                    return Ok(FireReport {
+                        firer: firer_name,
+                        range: None,
+                        effect: FireEffect {
+                            success: Success::Fail,
+                            potential: 0,
+                        },
+                        companies: Vec::new(),
+                    });
+                }
+                RangeDie::Die { die, spill } => (die, spill),
+            };
+            let pair = firer_dice(
+                &FirepowerFacts {
+                    quality,
+                    half_fp,
+                    skirmish,
+                    first_volley,
+                    spill,
+                },
+                &options,
+            )?;
+            let die = if pair.range_down {
+                die.shift_closed(-1)
+            } else {
+                die
+            };
+            let fd = FireDice {
+                firer: crate::fire::FirerDice::two(pair.quality, pair.firepower),
+                range: die,
+            };
+            let shift = facts
+                .cover
+                .armour_shift(options.fortification_armour, false);
+            let companies = b.apply_fire(
+                &fd,
+                weapon.arm.impact(),
+                shift,
+                target,
+                through,
+                FiredOn::SmallArms,
+                first_volley,
+                facts.enfilade,
+                dice,
+            )?;
+            let t = b.company_mut(target)?;
+            if !t.fired_on_by.contains(&firer) {
+                t.fired_on_by.push(firer);
+            }
+            Ok(FireReport {
+                firer: firer_name,
+                range: Some(die),
+                effect: companies.0,
+                companies: companies.1,
+            })
+        })
+    }
+
+    /// Rolls a fire against a target (and skirmishers fired through), applies casualties and the tests.
+    #[allow(clippy::too_many_arguments)]
+    fn apply_fire<D: Dice + ?Sized>(
+        &mut self,
+        fd: &FireDice,
+        impact: DieType,
+        armour_shift: i16,
+        target: CompanyId,
+        through: Option<CompanyId>,
+        kind: FiredOn,
+        first_volley: bool,
+        enfilade: bool,
+        dice: &mut D,
+    ) -> Result<(FireEffect, Vec<CompanyEffect>), RuleViolation> {
+        let effect = fd.roll_effect(dice);
+        // The pool: the target's fit figures, then the skirmishers' if not In Position.
+        let mut pool: Vec<(CompanyId, usize)> = Vec::new();
+        let mut members = vec![target];
+        if let Some(s) = through {
+            members.push(s);
+        }
+        for (k, &id) in members.iter().enumerate() {
+            let c = self.company(id)?;
+            if k > 0 && c.in_position {
+                continue;
+            }
+            for (i, fig) in c.figures.iter().enumerate() {
+                if fig.condition == Condition::Fit {
+                    pool.push((id, i));
+                }
+            }
+        }
+        let mut wounds = vec![0u8; pool.len()];
+        let mut killed = vec![false; pool.len()];
+        if !pool.is_empty() {
+            for _ in 0..effect.potential {
+                let slot = allocate(pool.len(), dice);
+                let (cid, _) = pool[slot];
+                let armour = self.company(cid)?.armour.die();
+                let hit = Impact {
+                    impact,
+                    armour,
+                    armour_shift,
+                    kill: self.options.kill_threshold,
+                }
+                .roll(dice);
+                match hit {
+                    HitResult::Killed => killed[slot] = true,
+                    HitResult::Wounded => wounds[slot] += 1,
+                    HitResult::NoEffect => {}
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for (k, &id) in members.iter().enumerate() {
+            let mut w = 0u32;
+            let mut kd = 0u32;
+            let mut leader_fell = false;
+            {
+                let c = self.company_mut(id)?;
+                for (slot, &(cid, i)) in pool.iter().enumerate() {
+                    if cid != id {
+                        continue;
+                    }
+                    let fate = if killed[slot] || wounds[slot] >= 2 {
+                        Condition::Dead
+                    } else if wounds[slot] == 1 {
+                        Condition::Wounded
+                    } else {
+                        continue;
+                    };
+                    if fate == Condition::Dead {
+                        kd += 1;
+                    } else {
+                        w += 1;
+                    }
+                    if c.figures[i].role == Role::Leader {
+                        leader_fell = true;
+                    }
+                    c.figures[i].condition = fate;
+                }
+            }
+            let casualties = w + kd;
+            let fired = if effect.success == Success::Fail {
+                None
+            } else {
+                Some(kind)
+            };
+            // Fired-through skirmishers test only if hit (HT-FIR-23, HT-ART-18).
+            let tests = if k == 0 {
+                fired.is_some() || kind == FiredOn::Canister
+            } else {
+                casualties > 0
+            };
+            let fired = if kind == FiredOn::Canister {
+                Some(kind)
+            } else {
+                fired
+            };
+            let event = TestEvent {
+                fired_on: fired,
+                casualties,
+                leader_casualty: leader_fell,
+                first_volley,
+                enfilade: enfilade && k == 0,
+                ..TestEvent::default()
+            };
+            let test = if tests {
+                self.test(id, event, dice)?
+            } else {
+                None
+            };
+            let new_lv = if leader_fell {
+                self.new_leader(id, dice)?
+            } else {
+                None
+            };
+            out.push(CompanyEffect {
+                name: self.company(id)?.name.clone(),
+                wounded: w,
+                killed: kd,
+                leader_fell,
+                test,
+                new_lv,
+            });
+        }
+        Ok((effect, out))
+    }
+
+    /// Takes a confidence test for a company, filling in its formation, survivors and losses (HT-MOR-05),
+    /// and applies the result (HT-MOR-07).
+    fn test<D: Dice + ?Sized>(
+        &mut self,
+        id: CompanyId,
+        mut event: TestEvent,
+        dice: &mut D,
+    ) -> Result<Option<(i16, Confidence, ConfidenceLevel)>, RuleViolation> {
+        let options = self.options;
+        let c = self.company_mut(id)?;
+        event.survivors = u32::try_from(c.fit()).unwrap_or(u32::MAX);
+        event.close_formation = c.formation.is_close();
+        event.half_lost = 2 * c.casualties_total() >= c.full_strength;
+        let Some(tl) = threat_level(&event, c.motivation, &options) else {
+            return Ok(None);
+        };
+        let r = ConfidenceTest {
+            quality: c.quality.die(),
+            lv: c.lv,
+            tl,
+            two_level: options.confidence_two_level,
+        }
+        .roll(dice);
+        c.lose(r.levels());
+        Ok(Some((tl, r, c.cl)))
+    }
+
+    /// A new leader when the leader falls (HT-SG2-20): the next fit figure, his LV from a D6.
+    fn new_leader<D: Dice + ?Sized>(
+        &mut self,
+        id: CompanyId,
+        dice: &mut D,
+    ) -> Result<Option<Leadership>, RuleViolation> {
+        let c = self.company_mut(id)?;
+        if !c.promote() {
+            return Ok(None);
+        }
+        c.lv = ReplacementLeader { old: c.lv }.roll(dice);
+        Ok(Some(c.lv))
+    }
+
+    /// Canister (HT-ART-14, the complete procedure): one action of a crew with a canister load; the gun's
+    /// band (HT-ART-15); the range die with the formation shift spilling onto the crew's quality die
+    /// (HT-ART-17); quality plus two canister dice; allocation over the target and non-In-Position
+    /// skirmishers in front (HT-ART-18); D12 impact; the canister test for the target even on a miss
+    /// (HT-ART-20). A hit leaves a blast-through pending (HT-ART-19): call [`Battle::blast_through`] for the
+    /// next company on the line, or [`Battle::end_blast`].
+    pub fn fire_canister<D: Dice + ?Sized>(
+        &mut self,
+        gun: GunId,
+        target: CompanyId,
+        facts: CanisterFacts,
+        dice: &mut D,
+    ) -> Result<FireReport, RuleViolation> {
+        self.idle()?;
+        let g = self.gun(gun)?;
+        if g.loaded != Some(Ammunition::Canister) || g.disabled {
+            return Err(RuleViolation::GunRefused {
+                name: g.name.clone(),
+                what: "fire canister",
+                why: "it has no canister loaded, or is disabled",
+            });
+        }
+        let crew = g.crew;
+        self.check_firer(crew, target)?;
+        transact(self, dice, |b, dice| {
+            b.spend(crew, 1)?;
+            b.guns[gun.0 as usize].loaded = None;
+            b.blast = Some(PendingBlast {
+                gun,
+                steps_hit: 0,
+                damaged: Vec::new(),
+            });
+            let report = b.canister_step(gun, target, facts, 0, dice)?;
+            Ok(report)
+        })
+    }
+
+    /// Continues a canister blast through the next company on the blast line (HT-ART-16, HT-ART-19): its
+    /// range die is shifted up one per damaged company in front; beyond D12 the blast stops (and that
+    /// company takes no test); every firer die is rolled again.
+    pub fn blast_through<D: Dice + ?Sized>(
+        &mut self,
+        target: CompanyId,
+        facts: CanisterFacts,
+        dice: &mut D,
+    ) -> Result<FireReport, RuleViolation> {
+        let Some(blast) = self.blast.clone() else {
+            return Err(RuleViolation::OutOfOrder(
+                "no canister blast is waiting to carry through",
+            ));
+        };
+        let crew = self.gun(blast.gun)?.crew;
+        let (f, t) = (self.company(crew)?, self.company(target)?);
+        if f.side == t.side {
+            return Err(RuleViolation::SameSide {
+                firer: f.name.clone(),
+                target: t.name.clone(),
+            });
+        }
+        let k = match self.options.blast_through_count {
+            BlastThroughCount::PerBlastStep => blast.steps_hit,
+            BlastThroughCount::EveryDamagedCompany => {
+                u8::try_from(blast.damaged.len()).unwrap_or(u8::MAX)
+            }
+        };
+        transact(self, dice, |b, dice| {
+            b.canister_step(blast.gun, target, facts, k, dice)
+        })
+    }
+
+    /// Ends a pending canister blast: no further company lies on the line.
+    pub fn end_blast(&mut self) -> Result<(), RuleViolation> {
+        if self.blast.take().is_none() {
+            return Err(RuleViolation::OutOfOrder(
+                "no canister blast is waiting to carry through",
+            ));
+        }
+        Ok(())
+    }
+
+    fn canister_step<D: Dice + ?Sized>(
+        &mut self,
+        gun: GunId,
+        target: CompanyId,
+        facts: CanisterFacts,
+        blast: u8,
+        dice: &mut D,
+    ) -> Result<FireReport, RuleViolation> {
+        let options = self.options;
+        let g = self.gun(gun)?.clone();
+        let crew = self.company(g.crew)?;
+        let t = self.company(target)?;
+        let through = match facts.through {
+            Some(s) if self.company(s)?.formation.is_close() || self.company(s)?.side != t.side => {
+                return Err(RuleViolation::GunRefused {
+                    name: g.name.clone(),
+                    what: "fire canister through that company",
+                    why: "only enemy skirmishers can be fired through",
+                });
+            }
+            other => other,
+        };
+        let mut rf = RangeFacts::at(facts.distance, g.piece.canister_band());
+        rf.cover = facts.cover;
+        rf.in_position = t.in_position;
+        rf.blast_through = blast;
+        rf.close_formation_target = t.formation.is_close();
+        let quality = crew.quality.die();
+        let name = g.name.clone();
+        let range = range_die(&rf, FireKind::Canister, false, &options)?;
+        let RangeDie::Die { die, spill } = range else {
+            // Beyond D12: the blast stops; the company could not be damaged and takes no test.
+            self.blast = None;
+            return Ok(FireReport {
+                firer: name,
+                range: None,
+                effect: FireEffect {
+                    success: Success::Fail,
+                    potential: 0,
+                },
+                companies: Vec::new(),
+            });
+        };
+        let fd = FireDice {
+            firer: canister_dice(quality, g.piece, spill),
+            range: die,
+        };
+        let shift = facts
+            .cover
+            .armour_shift(options.fortification_armour, false);
+        let (effect, companies) = self.apply_fire(
+            &fd,
+            crate::tables::CANISTER_IMPACT,
+            shift,
+            target,
+            through,
+            FiredOn::Canister,
+            false,
+            facts.enfilade,
+            dice,
+        )?;
+        let casualties = companies.iter().any(|c| c.wounded + c.killed > 0);
+        let carries =
+            effect.success != Success::Fail && (casualties || !options.blast_requires_casualties);
+        if let Some(b) = self.blast.as_mut()
+            && carries
+        {
+            {
+                b.steps_hit = b.steps_hit.saturating_add(1);
+                for (i, c) in companies.iter().enumerate() {
+                    let id = if i == 0 { Some(target) } else { through };
+                    if let Some(id) = id
+                        && c.wounded + c.killed > 0
+                        && !b.damaged.contains(&id)
+                    {
+                        b.damaged.push(id);
+                    }
+                }
+            }
+        }
+        if !carries {
+            self.blast = None;
+        }
+        Ok(FireReport {
+            firer: name,
+            range: Some(die),
+            effect,
+            companies,
+        })
+    }
+
+    /// Round shot (HT-ART-06, HT-ART-01, HT-SG2-44): one action of a crew with shot loaded; the accuracy
+    /// roll (±1 by range under Artillery Shot Ranges, HT-OPT-01) and, on a miss, the D12/D8 deviation. The
+    /// ball is then in flight: measure where it landed and call [`Battle::shot_impact`].
+    pub fn fire_shot<D: Dice + ?Sized>(
+        &mut self,
+        gun: GunId,
+        range: ShotRange,
+        dice: &mut D,
+    ) -> Result<Landing, RuleViolation> {
+        self.idle()?;
+        let g = self.gun(gun)?;
+        if g.loaded != Some(Ammunition::Shot) || g.disabled {
+            return Err(RuleViolation::GunRefused {
+                name: g.name.clone(),
+                what: "fire round shot",
+                why: "it has no shot loaded, or is disabled",
+            });
+        }
+        let crew = g.crew;
+        let c = self.company(crew)?;
+        if c.cl == ConfidenceLevel::Routed {
+            return Err(RuleViolation::CannotFire {
+                name: c.name.clone(),
+                why: "a Routed crew never fires",
+            });
+        }
+        let acc = ShotAccuracy::new(c.quality.die(), c.lv, range, &self.options);
+        transact(self, dice, |b, dice| {
+            b.spend(crew, 1)?;
+            b.guns[gun.0 as usize].loaded = None;
+            b.shot = Some(PendingShot {
+                gun,
+                bounces: 0,
+                last_bounce: None,
+            });
+            Ok(acc.roll(dice))
+        })
+    }
+
+    /// Resolves the ball at its current impact point (HT-ART-07..12): every figure in the area rolls armour
+    /// (shifted by cover, HT-ART-08) against the impact die (D10, one lower per bounce); gun models in the
+    /// area roll D8 armour and a kill disables them (HT-ART-21); every company with a figure in the area tests
+    /// at 1/0/NTR plus casualties (HT-ART-09); then, if the ground allows, the bounce test (HT-ART-10) and
+    /// the bounce's distance and D12/D4 deviation (HT-ART-11). With no bounce the shot is over (HT-ART-12).
+    ///
+    /// Roll order: per figure armour then impact, per gun armour then impact; each company's test and new
+    /// leader; the bounce test; D12 and D4.
+    pub fn shot_impact<D: Dice + ?Sized>(
+        &mut self,
+        facts: &ShotImpactFacts,
+        dice: &mut D,
+    ) -> Result<ShotImpactReport, RuleViolation> {
+        let Some(shot) = self.shot.clone() else {
+            return Err(RuleViolation::OutOfOrder("no round shot is in flight"));
+        };
+        if !facts.gun_distance.is_finite() || facts.gun_distance < 0.0 {
+            return Err(SetupError::BadLength {
+                what: "gun distance",
+                value: facts.gun_distance,
+            }
+            .into());
+        }
+        for (r, _, _) in &facts.figures {
+            let c = self.company(r.company)?;
+            if r.index >= c.figures.len() {
+                return Err(RuleViolation::UnknownCompany(r.company));
+            }
+        }
+        for g in &facts.guns {
+            self.gun(*g)?;
+        }
+        let options = self.options;
+        let impact = shot_impact(shot.bounces).unwrap_or(DieType::D4);
+        transact(self, dice, |b, dice| {
+            let mut hit: Vec<(CompanyId, u32, u32, bool)> = Vec::new();
+            for &(r, cover, woods) in &facts.figures {
+                let c = b.company_mut(r.company)?;
+                let fig = c.figures[r.index];
+                let result = if fig.condition == Condition::Fit {
+                    Impact {
+                        impact,
+                        armour: c.armour.die(),
+                        armour_shift: shot_armour_shift(cover, woods, &options),
+                        kill: options.kill_threshold,
+                    }
+                    .roll(dice)
+                } else {
+                    HitResult::NoEffect
+                };
+                let entry = match hit.iter().position(|h| h.0 == r.company) {
+                    Some(p) => p,
+                    None => {
+                        hit.push((r.company, 0, 0, false));
+                        hit.len() - 1
+                    }
+                };
+                let cond = match result {
+                    HitResult::NoEffect => continue,
+                    HitResult::Wounded => {
+                        hit[entry].1 += 1;
+                        Condition::Wounded
+                    }
+                    HitResult::Killed => {
+                        hit[entry].2 += 1;
+                        Condition::Dead
+                    }
+                };
+                if fig.role == Role::Leader {
+                    hit[entry].3 = true;
+                }
+                c.figures[r.index].condition = cond;
+            }
+            let mut disabled = Vec::new();
+            for &g in &facts.guns {
+                let r = Impact {
+                    impact,
+                    armour: GUN_ARMOUR,
+                    armour_shift: 0,
+                    kill: options.kill_threshold,
+                }
+                .roll(dice);
+                if r == HitResult::Killed {
+                    let gun = &mut b.guns[g.0 as usize];
+                    gun.disabled = true;
+                    gun.loaded = None;
+                    disabled.push(gun.name.clone());
+                }
+            }
+            let mut companies = Vec::new();
+            for (id, w, k, leader) in hit {
+                let event = TestEvent {
+                    fired_on: Some(FiredOn::Shot),
+                    casualties: w + k,
+                    leader_casualty: leader,
+                    ..TestEvent::default()
+                };
+                let test = b.test(id, event, dice)?;
+                let new_lv = if leader {
+                    b.new_leader(id, dice)?
+                } else {
+                    None
+                };
+                companies.push(CompanyEffect {
+                    name: b.company(id)?.name.clone(),
+                    wounded: w,
+                    killed: k,
+                    leader_fell: leader,
+                    test,
+                    new_lv,
+                });
+            }
+            let g = b.gun(shot.gun)?.clone();
+            let crew = b.company(g.crew)?;
+            let next_k = shot.bounces + 1;
+            let test = BounceTest {
+                quality: crew.quality.die(),
+                lv: crew.lv,
+                k: next_k,
+                rifled: g.rifled && options.rifled_bounces,
+            };
+            let bounce =
+                if facts.ground_allows_bounce && shot_impact(next_k).is_some() && test.roll(dice) {
+                    let d = crate::artillery::bounce_distance(facts.gun_distance, shot.last_bounce);
+                    let clock = dice.face(Die::D12) as u8;
+                    let inches = dice.face(Die::D4) as u8;
+                    Some((d, Landing::Deviated { clock, inches }))
+                } else {
+                    None
+                };
+            b.shot = bounce.map(|(d, _)| PendingShot {
+                gun: shot.gun,
+                bounces: next_k,
+                last_bounce: Some(d),
+            });
+            Ok(ShotImpactReport {
+                impact,
+                companies,
+                guns_disabled: disabled,
+                bounce,
+            })
+        })
+    }
+
+    /// Declares a close assault (HT-MEL-01 steps 1–3, HT-MEL-02, HT-MEL-03): both of the attacker's actions;
+    /// a Shaken, Broken or Routed company may not; the reaction test at CO 0 / ST +1, −1 in close formation.
+    /// On a pass the defender must answer with [`Battle::defend`]; on a failure the first action is lost and
+    /// the second remains.
+    pub fn assault<D: Dice + ?Sized>(
+        &mut self,
+        attacker: CompanyId,
+        defender: CompanyId,
+        dice: &mut D,
+    ) -> Result<bool, RuleViolation> {
+        self.idle()?;
+        let a = self.company(attacker)?;
+        let d = self.company(defender)?;
+        if a.side == d.side {
+            return Err(RuleViolation::SameSide {
+                firer: a.name.clone(),
+                target: d.name.clone(),
+            });
+        }
+        if a.actions < 2 {
+            return Err(RuleViolation::NoActionLeft {
+                name: a.name.clone(),
+            });
+        }
+        let tl = attacker_tl(a.cl, a.formation.is_close(), false).map_err(|bar| {
+            RuleViolation::Refused {
+                name: a.name.clone(),
+                what: "close assault",
+                why: match bar {
+                    crate::melee::AssaultBar::Shaken => {
+                        "a Shaken company must be rallied to Steady first"
+                    }
+                    crate::melee::AssaultBar::BrokenOrRouted => {
+                        "Broken and Routed companies may not assault"
+                    }
+                },
+            }
+        })?;
+        let test = ReactionTest {
+            quality: a.quality.die(),
+            lv: a.lv,
+            tl,
+        };
+        transact(self, dice, |b, dice| {
+            let pass = test.roll(dice);
+            if pass {
+                b.spend(attacker, 2)?;
+                b.assault = Some(PendingAssault {
+                    attacker,
+                    defender,
+                    stood: None,
+                    final_fire: false,
+                });
+            } else {
+                b.spend(attacker, 1)?;
+            }
+            Ok(pass)
+        })
+    }
+
+    /// The defender answers a declared assault (HT-MEL-01 step 4, HT-SG2-36, HT-MEL-04, HT-MEL-16): a Broken
+    /// defender routs and withdraws without a test; a defender may withdraw; one that stands takes the stand
+    /// test at the odds (fit attackers ÷ fit defenders), −1 in close formation, +1 if charged by a close
+    /// formation. A failure loses levels and withdraws, ending the assault.
+    pub fn defend<D: Dice + ?Sized>(
+        &mut self,
+        choice: DefenderChoice,
+        dice: &mut D,
+    ) -> Result<AssaultReport, RuleViolation> {
+        let Some(p) = self.assault.clone() else {
+            return Err(RuleViolation::OutOfOrder(
+                "no close assault is waiting for the defender",
+            ));
+        };
+        if p.stood.is_some() {
+            return Err(RuleViolation::OutOfOrder(
+                "the defender has already answered this assault",
+            ));
+        }
+        transact(self, dice, |b, dice| {
+            let a = b.company(p.attacker)?.clone();
+            let d = b.company_mut(p.defender)?;
+            let mut steps = Vec::new();
+            if d.cl == ConfidenceLevel::Broken {
+                d.lose(1);
+                steps.push(format!("{} was Broken: it routs and withdraws", d.name));
+                b.assault = None;
+                return Ok(AssaultReport { steps, over: true });
+            }
+            let DefenderChoice::Stand { final_fire } = choice else {
+                steps.push(format!("{} withdraws before the assault", d.name));
+                b.assault = None;
+                return Ok(AssaultReport { steps, over: true });
+            };
+            let odds = odds_tl(
+                u32::try_from(a.fit()).unwrap_or(u32::MAX),
+                u32::try_from(d.fit()).unwrap_or(u32::MAX),
+            );
+            let event = TestEvent {
+                other_base: Some(odds),
+                charged_by_close_formation: a.formation.is_close(),
+                ..TestEvent::default()
+            };
+            let r = b.test(p.defender, event, dice)?;
+            let d = b.company(p.defender)?;
+            match r {
+                Some((tl, res, cl)) if res != Confidence::Pass => {
+                    steps.push(format!(
+                        "{} {res} its stand test at TL {tl}, is now {cl} and withdraws",
+                        d.name
+                    ));
+                    b.assault = None;
+                    Ok(AssaultReport { steps, over: true })
+                }
+                other => {
+                    let tl = other.map_or(0, |o| o.0);
+                    steps.push(format!("{} stands (stand test at TL {tl} passed)", d.name));
+                    b.assault = Some(PendingAssault {
+                        stood: Some(true),
+                        final_fire,
+                        ..p
+                    });
+                    Ok(AssaultReport { steps, over: false })
+                }
+            }
+        })
+    }
+
+    /// The attacker's combat move and, on contact, the melee to its end (HT-MEL-01 steps 5–11): the mobility
+    /// die doubled (D4 for a line, HT-MOV-02) toward the defender `distance` inches away, after which the
+    /// attacker is disordered (HT-MEL-06); if it falls short and the defender chose to, final defensive fire
+    /// at the remaining distance (HT-MEL-07: a casualty test, then a reaction test at +1 per casualty; a
+    /// failure withdraws), then a second combat move; short again, the attacker aborts. On contact the melee
+    /// ([`Melee`]), both sides skirmishers afterwards (HT-MEL-11), and the downed figures' fates (HT-SG2-41,
+    /// HT-MEL-15): dead, wounded, or stunned — back with a winner, captured from a loser.
+    pub fn charge<D: Dice + ?Sized>(
+        &mut self,
+        distance: f64,
+        dice: &mut D,
+    ) -> Result<AssaultReport, RuleViolation> {
+        let Some(p) = self.assault.clone() else {
+            return Err(RuleViolation::OutOfOrder("no close assault is under way"));
+        };
+        if p.stood != Some(true) {
+            return Err(RuleViolation::OutOfOrder(
+                "the defender has not yet answered this assault",
+            ));
+        }
+        let a = self.company(p.attacker)?;
+        let die = Mover::Infantry
+            .shifted_die(a.formation == Formation::Line, false)
+            .unwrap_or(DieType::D4);
+        let mv = CombatMove::new(die, distance)?;
+        let options = self.options;
+        transact(self, dice, |b, dice| {
+            let mut steps = Vec::new();
+            b.assault = None;
+            let r = mv.roll(dice);
+            let att = b.company_mut(p.attacker)?;
+            att.formation = Formation::Skirmish;
+            att.in_position = false;
+            steps.push(format!("{} {r}", att.name));
+            if let MoveResult::Short(moved) = r {
+                let left = (distance - f64::from(moved)).max(0.0);
+                let mut go_on = true;
+                let d = b.company(p.defender)?;
+                let can_fire = p.final_fire
+                    && d.figures
+                        .iter()
+                        .any(|f| f.condition == Condition::Fit && !f.reload);
+                if can_fire {
+                    let (effect, casualties) =
+                        b.final_fire(p.defender, p.attacker, left, options, dice)?;
+                    steps.push(format!("final defensive fire: {effect}"));
+                    if casualties > 0 {
+                        let a = b.company(p.attacker)?;
+                        let test = ReactionTest {
+                            quality: a.quality.die(),
+                            lv: a.lv,
+                            tl: i16::try_from(casualties).unwrap_or(i16::MAX),
+                        };
+                        if !test.roll(dice) {
+                            let event = TestEvent {
+                                fired_on: Some(FiredOn::Suppression),
+                                ..TestEvent::default()
+                            };
+                            b.test(p.attacker, event, dice)?;
+                            steps.push(format!(
+                                "{} falters and withdraws",
+                                b.company(p.attacker)?.name
+                            ));
+                            go_on = false;
+                        }
+                    }
+                }
+                if go_on {
+                    let second = CombatMove::new(die, left)?.roll(dice);
+                    steps.push(format!("{} {second}", b.company(p.attacker)?.name));
+                    if second != MoveResult::Reached {
+                        steps.push("the assault is abandoned short of contact".to_string());
+                        go_on = false;
+                    }
+                }
+                if !go_on {
+                    return Ok(AssaultReport { steps, over: true });
+                }
+            }
+            b.melee(p.attacker, p.defender, &mut steps, dice)?;
+            Ok(AssaultReport { steps, over: true })
+        })
+    }
+
+    /// Final defensive fire (HT-MEL-07): a free fire with no fired-on result; the attacker takes the casualty
+    /// test (option `fdf_confidence_test`). Returns the effect and casualties.
+    fn final_fire<D: Dice + ?Sized>(
+        &mut self,
+        defender: CompanyId,
+        attacker: CompanyId,
+        distance: f64,
+        options: Options,
+        dice: &mut D,
+    ) -> Result<(FireEffect, u32), RuleViolation> {
+        let d = self.company(defender)?.clone();
+        let rf = RangeFacts::at(distance, d.quality.band_inches());
+        let shooters: Vec<usize> = d
+            .figures
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.condition == Condition::Fit && !f.reload)
+            .map(|(i, _)| i)
+            .collect();
+        let RangeDie::Die { die, spill } = range_die(&rf, FireKind::SmallArms, false, &options)?
+        else {
+            return Ok((
+                FireEffect {
+                    success: Success::Fail,
+                    potential: 0,
+                },
+                0,
+            ));
+        };
+        let pair = firer_dice(
+            &FirepowerFacts {
+                quality: d.quality.die(),
+                half_fp: u32::try_from(shooters.len()).unwrap_or(0) * d.weapon.half_fp(),
+                skirmish: !d.formation.is_close(),
+                first_volley: false,
+                spill,
+            },
+            &options,
+        )?;
+        if d.weapon.needs_reload() {
+            let dc = self.company_mut(defender)?;
+            for &i in &shooters {
+                dc.figures[i].reload = true;
+            }
+        }
+        let fd = FireDice {
+            firer: crate::fire::FirerDice::two(pair.quality, pair.firepower),
+            range: die,
+        };
+        let effect = fd.roll_effect(dice);
+        let a = self.company(attacker)?;
+        let pool: Vec<usize> = a
+            .figures
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.condition == Condition::Fit)
+            .map(|(i, _)| i)
+            .collect();
+        let mut wounds = vec![0u8; pool.len()];
+        let mut kill = vec![false; pool.len()];
+        if !pool.is_empty() {
+            for _ in 0..effect.potential {
+                let s = allocate(pool.len(), dice);
+                match (Impact {
+                    impact: d.weapon.arm.impact(),
+                    armour: a.armour.die(),
+                    armour_shift: 0,
+                    kill: options.kill_threshold,
+                })
+                .roll(dice)
+                {
+                    HitResult::Killed => kill[s] = true,
+                    HitResult::Wounded => wounds[s] += 1,
+                    HitResult::NoEffect => {}
+                }
+            }
+        }
+        let mut casualties = 0;
+        let mut leader = false;
+        let ac = self.company_mut(attacker)?;
+        for (s, &i) in pool.iter().enumerate() {
+            let cond = if kill[s] || wounds[s] >= 2 {
+                Condition::Dead
+            } else if wounds[s] == 1 {
+                Condition::Wounded
+            } else {
+                continue;
+            };
+            casualties += 1;
+            leader |= ac.figures[i].role == Role::Leader;
+            ac.figures[i].condition = cond;
+        }
+        if casualties > 0 && options.fdf_confidence_test {
+            let event = TestEvent {
+                fired_on: Some(FiredOn::SmallArms),
+                casualties,
+                leader_casualty: leader,
+                ..TestEvent::default()
+            };
+            self.test(attacker, event, dice)?;
+        }
+        if leader {
+            self.new_leader(attacker, dice)?;
+        }
+        Ok((effect, casualties))
+    }
+
+    fn melee<D: Dice + ?Sized>(
+        &mut self,
+        attacker: CompanyId,
+        defender: CompanyId,
+        steps: &mut Vec<String>,
+        dice: &mut D,
+    ) -> Result<(), RuleViolation> {
+        let options = self.options;
+        let a = self.company(attacker)?.clone();
+        let d = self.company(defender)?.clone();
+        let side = |c: &Company, bonus: bool| MeleeSide {
+            figures: u8::try_from(c.fit()).unwrap_or(u8::MAX),
+            first_round: MeleeDie {
+                defender_bonus: bonus,
+                weapon: c.melee.max(match c.weapon.arm.melee_shift() {
+                    1 => MeleeWeapon::Pistol,
+                    2 => MeleeWeapon::Shotgun,
+                    _ => MeleeWeapon::None,
+                }),
+                ..MeleeDie::plain(c.quality.die())
+            },
+            quality: c.quality.die(),
+            lv: c.lv,
+            modifier: 0,
+        };
+        let m = Melee {
+            attacker: side(&a, false),
+            defender: side(&d, d.in_position),
+            casualties: options.assault_test_casualties,
+            two_level: options.confidence_two_level,
+        };
+        if m.attacker.figures == 0 || m.defender.figures == 0 {
+            return Err(SetupError::EmptyAssault.into());
+        }
+        let out = m.roll(dice);
+        steps.push(format!("melee: {out}"));
+        let winner = out.winner();
+        for (id, downed, s) in [
+            (attacker, out.attacker_down, AssaultSide::Attacker),
+            (defender, out.defender_down, AssaultSide::Defender),
+        ] {
+            let won = winner == Some(s);
+            let c = self.company_mut(id)?;
+            c.formation = Formation::Skirmish;
+            c.in_position = false;
+            if let MeleeEnd::FellBack { loser, levels } = out.end
+                && loser == s
+            {
+                c.lose(levels);
+            }
+            // Downed figures are the last fit figures (the leader goes down last).
+            let mut left = downed;
+            let mut leader_lost = false;
+            for i in (0..c.figures.len()).rev() {
+                if left == 0 {
+                    break;
+                }
+                if c.figures[i].condition != Condition::Fit {
+                    continue;
+                }
+                left -= 1;
+                let fate = DownedFate::of(dice.face(Die::D6));
+                let cond = match fate {
+                    DownedFate::Dead => Condition::Dead,
+                    DownedFate::Wounded => Condition::Wounded,
+                    DownedFate::Stunned if won => Condition::Fit,
+                    DownedFate::Stunned => Condition::Captured,
+                };
+                if c.figures[i].role == Role::Leader && cond != Condition::Fit {
+                    leader_lost = true;
+                }
+                c.figures[i].condition = cond;
+            }
+            if leader_lost {
+                self.new_leader(id, dice)?;
+            }
+        }
+        Ok(())
+    }
+}
