@@ -131,7 +131,11 @@ pub fn threat_level(event: &TestEvent, m: Motivation, options: &Options) -> Opti
         None => return None,
     };
     if event.first_volley && event.casualties > 0 && options.first_volley {
-        level += tl::FIRST_VOLLEY_CASUALTIES.value(m);
+        level += if options.first_volley_low_example {
+            tl::FIRST_VOLLEY_CASUALTIES_EXAMPLE.value(m)
+        } else {
+            tl::FIRST_VOLLEY_CASUALTIES.value(m)
+        };
     }
     if event.enfilade && event.close_formation && options.enfilade {
         level += tl::ENFILADE.value(m);

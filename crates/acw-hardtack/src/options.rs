@@ -139,8 +139,8 @@ pub enum ShotCover {
     WoodsOnly,
 }
 
-/// Every reading and advanced rule of the crate. `#[non_exhaustive]`: build it with
-/// `Options { first_volley: true, ..Options::default() }`.
+/// Every reading and advanced rule of the crate. `#[non_exhaustive]`: start from `Options::default()` and set
+/// the fields you want (`let mut o = Options::default(); o.first_volley = true;`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(default))]
@@ -182,6 +182,8 @@ pub struct Options {
     pub rifled_bounces: bool,
     /// Advanced rule, First Volley (HT-OPT-12..14).
     pub first_volley: bool,
+    /// HT-INT-09: a Low unit's first-volley casualty modifier is +2 (the printed example) instead of +3.
+    pub first_volley_low_example: bool,
     /// Advanced rule, Enfilade (HT-OPT-11).
     pub enfilade: bool,
     /// Advanced rule, Morale Modifications: the 50% rule (HT-OPT-18).
@@ -211,6 +213,7 @@ impl Default for Options {
             artillery_shot_ranges: false,
             rifled_bounces: false,
             first_volley: false,
+            first_volley_low_example: false,
             enfilade: false,
             morale_modifications: false,
             prepared_fire: false,
