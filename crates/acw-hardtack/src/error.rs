@@ -35,6 +35,9 @@ pub enum SetupError {
         /// Its figure count.
         count: usize,
     },
+    /// A figure scale outside 3–5 men per figure.
+    #[error("a figure stands for 3, 4 or 5 men, not {0}")]
+    Scale(u8),
     /// A close assault with no figures on a side.
     #[error("a close assault needs at least one figure on each side")]
     EmptyAssault,

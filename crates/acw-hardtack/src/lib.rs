@@ -29,7 +29,10 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod advanced;
 pub mod artillery;
+pub mod casualties;
+pub mod command;
 pub mod error;
 pub mod fire;
 pub mod ladder;
@@ -37,6 +40,7 @@ pub mod melee;
 pub mod morale;
 pub mod movement;
 pub mod options;
+pub mod setup;
 pub mod state;
 pub mod tables;
 

@@ -190,6 +190,8 @@ pub struct Options {
     pub morale_modifications: bool,
     /// Advanced rule, Prepared Fire (HT-OPT-20/21).
     pub prepared_fire: bool,
+    /// Advanced rule, Quick Combat Resolution (HT-OPT-22..24): every potential casualty is wounded.
+    pub quick_combat_resolution: bool,
 }
 
 impl Default for Options {
@@ -217,6 +219,7 @@ impl Default for Options {
             enfilade: false,
             morale_modifications: false,
             prepared_fire: false,
+            quick_combat_resolution: false,
         }
     }
 }

@@ -7,6 +7,7 @@
 //! rule gives the other side a decision (the defender's stand or withdrawal, whether to fire final defensive
 //! fire) it is a separate step.
 
+use crate::advanced::Modern;
 use crate::artillery::{
     BounceTest, Landing, ShotAccuracy, ShotRange, canister_dice, shot_armour_shift, shot_impact,
 };
@@ -24,6 +25,7 @@ use crate::morale::{
 };
 use crate::movement::{CombatMove, MoveResult};
 use crate::options::{BlastThroughCount, Options};
+use crate::setup::MenPerFigure;
 use crate::tables::{
     Armour, ConfidenceLevel, Fatigue, FieldPiece, GUN_ARMOUR, Leadership, MeleeWeapon, Motivation,
     Mover, Quality, Weapon,
@@ -80,6 +82,8 @@ pub enum Role {
     Leader,
     /// A soldier.
     Trooper,
+    /// A dismounted cavalryman holding horses: he does not fire, and fights only in defence (HT-SET-04).
+    HorseHolder,
 }
 
 /// A figure's condition.
@@ -133,6 +137,12 @@ pub struct CompanySpec {
     pub armour: Armour,
     /// Its best close-combat weapon.
     pub melee: MeleeWeapon,
+    /// Cavalry: mounted (`Some(true)`), dismounted (`Some(false)`); infantry `None`.
+    pub cavalry: Option<bool>,
+    /// Small-arms loads under Ammunition Supply (HT-OPT-08); `None` for unlimited.
+    pub loads: Option<u32>,
+    /// A modern or future weapon in place of its small arm (HT-OPT-29).
+    pub modern: Option<Modern>,
 }
 
 impl CompanySpec {
@@ -151,6 +161,9 @@ impl CompanySpec {
             weapon: Weapon::default(),
             armour: Armour::None,
             melee: MeleeWeapon::None,
+            cavalry: None,
+            loads: None,
+            modern: None,
         }
     }
 }
@@ -176,9 +189,52 @@ pub struct Company {
     activated: bool,
     actions: u8,
     fired_on_by: Vec<CompanyId>,
+    cavalry: Option<bool>,
+    loads: Option<u32>,
+    modern: Option<Modern>,
+    panic: Panic,
+    suppression: u8,
+    transfers: u8,
+}
+
+/// A company's panic state (HT-SG2-19, HT-MOR-08).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Panic {
+    /// Not yet tested.
+    #[default]
+    Untested,
+    /// Panicked: it can do nothing until the panic is removed.
+    Panicked,
+    /// Passed or removed: immune for the rest of the game.
+    Immune,
 }
 
 impl Company {
+    /// Whether it is mounted cavalry.
+    #[must_use]
+    pub const fn mounted(&self) -> bool {
+        matches!(self.cavalry, Some(true))
+    }
+    /// Its loads left under Ammunition Supply.
+    #[must_use]
+    pub const fn loads(&self) -> Option<u32> {
+        self.loads
+    }
+    /// Its panic state.
+    #[must_use]
+    pub const fn panic(&self) -> Panic {
+        self.panic
+    }
+    /// Stargrunt II suppression markers, from modern weapons against skirmishers (HT-OPT-32).
+    #[must_use]
+    pub const fn suppression(&self) -> u8 {
+        self.suppression
+    }
+    /// Its full-strength complement (HT-OPT-19).
+    #[must_use]
+    pub const fn full_strength(&self) -> usize {
+        self.full_strength
+    }
     /// Its name.
     #[must_use]
     pub fn name(&self) -> &str {
@@ -260,6 +316,16 @@ impl Company {
     pub const fn activated(&self) -> bool {
         self.activated
     }
+    /// Figures that fight in close combat (HT-MEL-13): the fit figures, less horse holders when attacking.
+    fn fighters(&self, attacking: bool) -> usize {
+        self.figures
+            .iter()
+            .filter(|f| {
+                f.condition == Condition::Fit && !(attacking && f.role == Role::HorseHolder)
+            })
+            .count()
+    }
+
     fn has_leader(&self) -> bool {
         self.figures
             .iter()
@@ -332,6 +398,8 @@ pub struct Gun {
     crew: CompanyId,
     loaded: Option<Ammunition>,
     disabled: bool,
+    gunners: bool,
+    abandoned: bool,
 }
 
 impl Gun {
@@ -349,6 +417,11 @@ impl Gun {
     #[must_use]
     pub const fn loaded(&self) -> Option<Ammunition> {
         self.loaded
+    }
+    /// Whether its crew has abandoned it (HT-ART-05).
+    #[must_use]
+    pub const fn abandoned(&self) -> bool {
+        self.abandoned
     }
     /// Whether a kill disabled it (HT-ART-21).
     #[must_use]
@@ -373,8 +446,6 @@ pub struct FireFacts {
     pub through: Option<CompanyId>,
     /// The target is a lone figure (HT-FIR-13).
     pub lone_figure: bool,
-    /// Most firing figures are mounted (HT-FIR-12).
-    pub mounted: bool,
     /// The target is enfiladed (HT-OPT-11).
     pub enfilade: bool,
     /// Prepared Fire (HT-OPT-21).
@@ -539,6 +610,17 @@ impl fmt::Display for AssaultReport {
     }
 }
 
+/// What a fire brings to its targets, for [`Battle::apply_fire`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct FireContext {
+    impact: DieType,
+    armour_shift: i16,
+    kind: FiredOn,
+    first_volley: bool,
+    enfilade: bool,
+    modern: Option<Modern>,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 struct PendingShot {
     gun: GunId,
@@ -565,6 +647,7 @@ struct PendingAssault {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Battle {
     options: Options,
+    scale: MenPerFigure,
     companies: Vec<Company>,
     guns: Vec<Gun>,
     shot: Option<PendingShot>,
@@ -593,6 +676,7 @@ impl Battle {
     pub fn new(options: Options) -> Battle {
         Battle {
             options,
+            scale: MenPerFigure::default(),
             companies: Vec::new(),
             guns: Vec::new(),
             shot: None,
@@ -646,6 +730,12 @@ impl Battle {
             activated: false,
             actions: 0,
             fired_on_by: Vec::new(),
+            cavalry: spec.cavalry,
+            loads: spec.loads,
+            modern: spec.modern,
+            panic: Panic::Untested,
+            suppression: 0,
+            transfers: 0,
         });
         Ok(id)
     }
@@ -667,6 +757,8 @@ impl Battle {
             crew,
             loaded: None,
             disabled: false,
+            gunners: true,
+            abandoned: false,
         });
         Ok(id)
     }
@@ -745,12 +837,20 @@ impl Battle {
         for c in &mut self.companies {
             c.activated = false;
             c.actions = 0;
+            c.transfers = 0;
         }
         Ok(())
     }
 
     fn spend(&mut self, id: CompanyId, n: u8) -> Result<(), RuleViolation> {
         let c = self.company_mut(id)?;
+        if c.panic == Panic::Panicked {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "act",
+                why: "a panicked company can do nothing until its panic is removed",
+            });
+        }
         if c.actions < n {
             return Err(RuleViolation::NoActionLeft {
                 name: c.name.clone(),
@@ -760,10 +860,18 @@ impl Battle {
         Ok(())
     }
 
-    /// Reload (HT-SEQ-07, HT-FIR-20): one action clears every Reload marker in the company.
+    /// Reload (HT-SEQ-07, HT-FIR-20): one action clears every Reload marker in the company; refused with no
+    /// loads left under Ammunition Supply (HT-OPT-08).
     pub fn reload(&mut self, id: CompanyId) -> Result<(), RuleViolation> {
         self.idle()?;
         let c = self.company(id)?;
+        if c.loads == Some(0) {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "reload",
+                why: "it is out of ammunition",
+            });
+        }
         if !c.needs_reload() {
             return Err(RuleViolation::Refused {
                 name: c.name.clone(),
@@ -888,17 +996,405 @@ impl Battle {
     pub fn load(&mut self, gun: GunId, ammunition: Ammunition) -> Result<(), RuleViolation> {
         self.idle()?;
         let g = self.gun(gun)?;
-        if g.disabled {
+        if g.disabled || g.abandoned {
             return Err(RuleViolation::GunRefused {
                 name: g.name.clone(),
                 what: "load",
-                why: "it is disabled",
+                why: "it is disabled or abandoned",
             });
         }
         let crew = g.crew;
-        self.spend(crew, 1)?;
+        let cost = self.gun_cost(gun)?;
+        self.spend(crew, cost)?;
         self.guns[gun.0 as usize].loaded = Some(ammunition);
         Ok(())
+    }
+
+    /// Actions a gun's Fire or Load costs (HT-ART-04, HT-ART-05): 1 with two or more artillery crew, 2 with
+    /// one crewman or with infantry or cavalry captors; a lone captor from another arm cannot work it.
+    fn gun_cost(&self, gun: GunId) -> Result<u8, RuleViolation> {
+        let g = self.gun(gun)?;
+        let fit = self.company(g.crew)?.fit();
+        match (g.gunners, fit) {
+            (_, 0) | (false, 1) => Err(RuleViolation::GunRefused {
+                name: g.name.clone(),
+                what: "be worked",
+                why: "it has too few men",
+            }),
+            (true, 1) | (false, _) => Ok(2),
+            (true, _) => Ok(1),
+        }
+    }
+
+    /// The crew abandons its gun (HT-ART-05): it may then be captured.
+    pub fn abandon_gun(&mut self, gun: GunId) -> Result<(), RuleViolation> {
+        self.idle()?;
+        self.gun(gun)?;
+        self.guns[gun.0 as usize].abandoned = true;
+        Ok(())
+    }
+
+    /// A Broken gun crew's reaction test to take its gun with it (HT-ART-23): TL 0; a failure abandons the
+    /// gun. A Routed crew abandons its gun without a test (HT-MOR-07). Returns whether the gun is kept.
+    pub fn broken_crew_retreats<D: Dice + ?Sized>(
+        &mut self,
+        gun: GunId,
+        dice: &mut D,
+    ) -> Result<bool, RuleViolation> {
+        self.idle()?;
+        let g = self.gun(gun)?;
+        let c = self.company(g.crew)?;
+        if c.cl < ConfidenceLevel::Broken {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "retreat with its gun",
+                why: "only a Broken or Routed crew retreats",
+            });
+        }
+        let routed = c.cl == ConfidenceLevel::Routed;
+        let test = ReactionTest {
+            quality: c.quality.die(),
+            lv: c.lv,
+            tl: 0,
+        };
+        transact(self, dice, |b, dice| {
+            let kept = !routed && test.roll(dice);
+            b.guns[gun.0 as usize].abandoned = !kept;
+            Ok(kept)
+        })
+    }
+
+    /// Enemy troops in contact capture an abandoned gun (HT-ART-05): it is theirs to work — normally by an
+    /// artillery crew of two or more, as a partially crewed gun by a lone gunner or by infantry or cavalry.
+    pub fn capture_gun(
+        &mut self,
+        gun: GunId,
+        by: CompanyId,
+        gunners: bool,
+    ) -> Result<(), RuleViolation> {
+        self.idle()?;
+        let g = self.gun(gun)?;
+        let owner = self.company(g.crew)?.side;
+        let c = self.company(by)?;
+        if !g.abandoned || c.side == owner {
+            return Err(RuleViolation::GunRefused {
+                name: g.name.clone(),
+                what: "be captured",
+                why: "only an abandoned enemy gun can be captured",
+            });
+        }
+        let g = &mut self.guns[gun.0 as usize];
+        g.crew = by;
+        g.gunners = gunners;
+        g.abandoned = false;
+        g.loaded = None;
+        Ok(())
+    }
+
+    /// Dismount or mount a cavalry company with a Reorganise (HT-FRM-13, HT-SET-04), changing formation in
+    /// the same action: dismounting makes one figure in four (rounded up) a horse holder, who does not fire;
+    /// mounting returns them to the ranks.
+    pub fn dismount(
+        &mut self,
+        id: CompanyId,
+        mounted: bool,
+        formation: Formation,
+    ) -> Result<(), RuleViolation> {
+        self.idle()?;
+        let c = self.company(id)?;
+        if c.cavalry.is_none() || c.cavalry == Some(mounted) {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: if mounted { "mount" } else { "dismount" },
+                why: "it is not cavalry in the other state",
+            });
+        }
+        if formation.is_close() && c.cl >= ConfidenceLevel::Broken {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "form line or column",
+                why: "Broken and Routed companies stay in skirmish order",
+            });
+        }
+        self.spend(id, 1)?;
+        let c = self.company_mut(id)?;
+        c.cavalry = Some(mounted);
+        c.formation = formation;
+        c.in_position = false;
+        if mounted {
+            for f in &mut c.figures {
+                if f.role == Role::HorseHolder {
+                    f.role = Role::Trooper;
+                }
+            }
+        } else {
+            let holders = crate::setup::horse_holders(c.fit());
+            let mut left = holders;
+            for f in c.figures.iter_mut().rev() {
+                if left == 0 {
+                    break;
+                }
+                if f.condition == Condition::Fit && f.role == Role::Trooper {
+                    f.role = Role::HorseHolder;
+                    left -= 1;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Sets the figure scale (HT-SET-01), used by modern weapons' firepower (HT-OPT-29).
+    pub fn set_scale(&mut self, scale: MenPerFigure) {
+        self.scale = scale;
+    }
+
+    /// Transfer an action (HT-CMD-01, HT-SG2-05, HT-INT-08, HT-INT-17): the commander spends one action and the
+    /// receiver, within 6", at once takes a full two-action activation, even if it has already activated; at
+    /// most two transfers per commander per turn, and no communication roll.
+    pub fn transfer(
+        &mut self,
+        commander: CompanyId,
+        to: CompanyId,
+        distance: f64,
+    ) -> Result<(), RuleViolation> {
+        self.idle()?;
+        if !distance.is_finite() || distance < 0.0 {
+            return Err(SetupError::BadLength {
+                what: "transfer distance",
+                value: distance,
+            }
+            .into());
+        }
+        let c = self.company(commander)?;
+        let r = self.company(to)?;
+        let why = if distance > crate::command::COMMAND_RANGE {
+            Some("the receiving unit must be within 6 inches")
+        } else if c.transfers >= 2 {
+            Some("a commander transfers at most two actions a turn")
+        } else if c.side != r.side || commander == to {
+            Some("actions go to another unit of one's own side")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "transfer an action",
+                why,
+            });
+        }
+        self.spend(commander, 1)?;
+        self.company_mut(commander)?.transfers += 1;
+        let r = self.company_mut(to)?;
+        r.activated = true;
+        r.actions = 2;
+        Ok(())
+    }
+
+    /// Activate Regiment (HT-SEQ-03, HT-SEQ-04, HT-FRM-07, HT-SEQ-01): the colonel spends both actions and every
+    /// chosen company — two or more, in line or column, none Broken or Routed, not yet activated, each within
+    /// 6" and all foot or all mounted — takes its own two actions.
+    pub fn activate_regiment(
+        &mut self,
+        colonel: CompanyId,
+        companies: &[(CompanyId, f64)],
+    ) -> Result<(), RuleViolation> {
+        self.idle()?;
+        let col = self.company(colonel)?;
+        let mut members = Vec::new();
+        for &(id, distance) in companies {
+            let c = self.company(id)?;
+            if c.activated || c.side != col.side || id == colonel {
+                return Err(RuleViolation::Refused {
+                    name: c.name.clone(),
+                    what: "join the regiment's activation",
+                    why: "it has already activated, or is not one of the colonel's companies",
+                });
+            }
+            members.push(crate::command::Member {
+                close: c.formation.is_close(),
+                cl: c.cl,
+                distance,
+                branch: match c.cavalry {
+                    None => crate::command::Branch::Infantry,
+                    Some(false) => crate::command::Branch::Dismounted,
+                    Some(true) => crate::command::Branch::Mounted,
+                },
+            });
+        }
+        if let Err(bar) = crate::command::regimental_formation(&members) {
+            return Err(RuleViolation::Refused {
+                name: col.name.clone(),
+                what: "activate the regiment",
+                why: match bar {
+                    crate::command::FormationBar::TooFew => {
+                        "a regimental formation needs two or more companies"
+                    }
+                    crate::command::FormationBar::NotClose => {
+                        "every company must be in line or column"
+                    }
+                    crate::command::FormationBar::Broken => "no company may be Broken or Routed",
+                    crate::command::FormationBar::TooFar => {
+                        "every company must be within 6 inches of the colonel"
+                    }
+                    crate::command::FormationBar::Mixed => "mounted cavalry cannot form with foot",
+                },
+            });
+        }
+        self.spend(colonel, 2)?;
+        for &(id, _) in companies {
+            let c = self.company_mut(id)?;
+            c.activated = true;
+            c.actions = 2;
+        }
+        Ok(())
+    }
+
+    /// Regroup two depleted companies of one side (HT-SG2-08, HT-OPT-19): `joining`'s fit figures join
+    /// `joined`, which must not have activated; the better LV, the quality of the larger, the average level
+    /// rounded toward the better, and a full-strength complement of the larger of the originals' and the new
+    /// count. The joining company leaves the battle (its casualties stay on its record).
+    pub fn regroup(&mut self, joined: CompanyId, joining: CompanyId) -> Result<(), RuleViolation> {
+        self.idle()?;
+        let a = self.company(joined)?.clone();
+        let b = self.company(joining)?.clone();
+        if a.side != b.side || joined == joining || a.activated {
+            return Err(RuleViolation::Refused {
+                name: a.name.clone(),
+                what: "regroup",
+                why: "two companies of one side regroup, and the joined one must not have activated",
+            });
+        }
+        let (quality, lv, cl) = crate::advanced::regroup(
+            (a.quality, a.lv, a.cl, a.fit()),
+            (b.quality, b.lv, b.cl, b.fit()),
+        );
+        let moved: Vec<Figure> = b
+            .figures
+            .iter()
+            .filter(|f| f.condition == Condition::Fit)
+            .map(|f| Figure {
+                role: Role::Trooper,
+                ..*f
+            })
+            .collect();
+        let fit_after = a.fit() + moved.len();
+        let c = self.company_mut(joined)?;
+        c.quality = quality;
+        c.lv = lv;
+        c.cl = cl;
+        c.full_strength =
+            crate::advanced::merged_full_strength(&[a.full_strength, b.full_strength], fit_after);
+        c.figures.extend(moved);
+        c.activated = true;
+        c.actions = 0;
+        let gone = self.company_mut(joining)?;
+        for f in &mut gone.figures {
+            if f.condition == Condition::Fit {
+                f.condition = Condition::Captured;
+            }
+        }
+        gone.activated = true;
+        gone.actions = 0;
+        Ok(())
+    }
+
+    /// Scrounge ammunition with a Reorganise (HT-OPT-09): +2 loads.
+    pub fn scrounge(&mut self, id: CompanyId) -> Result<u32, RuleViolation> {
+        self.idle()?;
+        let c = self.company(id)?;
+        if c.loads.is_none() {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "scrounge ammunition",
+                why: "ammunition supply is not tracked for it",
+            });
+        }
+        self.spend(id, 1)?;
+        let c = self.company_mut(id)?;
+        let l = c.loads.unwrap_or(0) + crate::advanced::SCROUNGE_LOADS;
+        c.loads = Some(l);
+        Ok(l)
+    }
+
+    /// Remove panic (HT-SG2-19): both of the leader's actions and a reaction test at TL 0; a failure on a roll
+    /// of 1 also costs a level.
+    pub fn remove_panic<D: Dice + ?Sized>(
+        &mut self,
+        id: CompanyId,
+        dice: &mut D,
+    ) -> Result<bool, RuleViolation> {
+        self.idle()?;
+        let c = self.company(id)?;
+        if c.panic != Panic::Panicked {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "remove panic",
+                why: "it is not panicked",
+            });
+        }
+        if c.actions < 2 {
+            return Err(RuleViolation::NoActionLeft {
+                name: c.name.clone(),
+            });
+        }
+        let test = ReactionTest {
+            quality: c.quality.die(),
+            lv: c.lv,
+            tl: crate::morale::reaction::PANIC,
+        };
+        transact(self, dice, |b, dice| {
+            let c = b.company_mut(id)?;
+            c.actions -= 2;
+            let roll = dice.face(test.quality.die());
+            let pass = test.passes(roll);
+            if pass {
+                c.panic = Panic::Immune;
+            } else if roll == 1 {
+                c.lose(1);
+            }
+            Ok(pass)
+        })
+    }
+
+    /// Treat the wounded with a Reorganise under Quick Combat Resolution (HT-OPT-24, HT-SG2-49): one D6 per
+    /// wounded figure, 1–2 dead, 3–5 still wounded, 6 back in the ranks. Returns (dead, wounded, recovered).
+    pub fn treat_wounded<D: Dice + ?Sized>(
+        &mut self,
+        id: CompanyId,
+        dice: &mut D,
+    ) -> Result<(u8, u8, u8), RuleViolation> {
+        self.idle()?;
+        if !self.options.quick_combat_resolution {
+            let c = self.company(id)?;
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "treat its wounded",
+                why: "wounded are treated in battle only under Quick Combat Resolution",
+            });
+        }
+        transact(self, dice, |b, dice| {
+            b.spend(id, 1)?;
+            let c = b.company_mut(id)?;
+            let mut out = (0, 0, 0);
+            for f in &mut c.figures {
+                if f.condition != Condition::Wounded {
+                    continue;
+                }
+                match crate::casualties::Treatment::judge(dice.face(Die::D6)) {
+                    crate::casualties::Treated::Dead => {
+                        f.condition = Condition::Dead;
+                        out.0 += 1;
+                    }
+                    crate::casualties::Treated::Wounded => out.1 += 1,
+                    crate::casualties::Treated::Recovered => {
+                        f.condition = Condition::Fit;
+                        out.2 += 1;
+                    }
+                }
+            }
+            Ok(out)
+        })
     }
 
     fn check_firer(&self, firer: CompanyId, target: CompanyId) -> Result<(), RuleViolation> {
@@ -931,16 +1427,20 @@ impl Battle {
         Ok(())
     }
 
-    /// Small-arms fire (HT-FIR-01, the complete procedure): the firing figures (fit, no Reload marker; close
-    /// range weapons only in the first band, HT-FIR-02, HT-FIR-14); the range die (HT-FIR-03..07); the
-    /// firer's dice (HT-FIR-08..10, First Volley HT-OPT-12); the roll and potential casualties (HT-FIR-16,
-    /// HT-FIR-17); allocation over the target and any enemy skirmishers fired through that are not In
-    /// Position (HT-FIR-19, HT-FIR-23); impact against armour (HT-FIR-18); one confidence test per company
-    /// (HT-MOR-02, HT-MOR-05; the skirmishers only if hit); a new leader's LV (HT-SG2-20); then Reload
-    /// markers (HT-FIR-20) and the First Volley spent (HT-OPT-14). One action.
+    /// Small-arms fire (HT-FIR-01, the complete procedure): the firing figures (fit, no Reload marker, not
+    /// horse holders; close-range weapons only in the first band, HT-FIR-02, HT-FIR-14); the range die
+    /// (HT-FIR-03..07, mounted firers HT-FIR-12); the firer's dice (HT-FIR-08..10, First Volley HT-OPT-12);
+    /// the roll and potential casualties (HT-FIR-16, HT-FIR-17); allocation over the target and any enemy
+    /// skirmishers fired through that are not In Position (HT-FIR-19, HT-FIR-23); impact against armour
+    /// (HT-FIR-18), or every potential casualty wounded under Quick Combat Resolution (HT-OPT-22); one
+    /// confidence test per company (HT-MOR-02, HT-MOR-05; the skirmishers only if hit); a Green target's
+    /// first panic test (HT-SG2-19); a new leader's LV (HT-SG2-20); then Reload markers (HT-FIR-20), loads
+    /// spent (HT-OPT-08) and the First Volley gone (HT-OPT-14). Modern and future weapons (HT-OPT-29..32)
+    /// use their own firepower and impact, never reload nor lose firepower in skirmish order, add to the
+    /// target's test, and put a suppression marker on skirmishers. One action.
     ///
     /// Roll order: range die, quality, firepower, remainder; per hit allocation, armour, impact; then each
-    /// company's test (target first) and new-leader roll.
+    /// company's test (target first), its panic test and its new-leader roll.
     pub fn fire<D: Dice + ?Sized>(
         &mut self,
         firer: CompanyId,
@@ -951,29 +1451,42 @@ impl Battle {
         self.idle()?;
         self.check_firer(firer, target)?;
         let options = self.options;
+        let scale = self.scale;
         let f = self.company(firer)?;
         let t = self.company(target)?;
         let mut rf = RangeFacts::at(facts.distance, f.quality.band_inches());
-        rf.smoothbore = f.weapon.smoothbore;
+        rf.smoothbore = f.weapon.smoothbore && f.modern.is_none();
         rf.cover = facts.cover;
         rf.in_position = t.in_position;
         rf.lone_figure = facts.lone_figure;
-        rf.mounted_firers = facts.mounted;
+        rf.mounted_firers = f.mounted();
         rf.prepared = facts.prepared && options.prepared_fire;
         rf.close_formation_target = t.formation.is_close();
         let band = rf.band_number()?;
+        let close_only = f.modern.is_none() && f.weapon.arm.close_range_only();
         let shooters: Vec<usize> = f
             .figures
             .iter()
             .enumerate()
-            .filter(|(_, x)| x.condition == Condition::Fit && !x.reload)
-            .filter(|_| !(f.weapon.arm.close_range_only() && band > 1))
+            .filter(|(_, x)| {
+                x.condition == Condition::Fit && !x.reload && x.role != Role::HorseHolder
+            })
+            .filter(|_| !(close_only && band > 1))
             .map(|(i, _)| i)
             .collect();
         if shooters.is_empty() {
             return Err(RuleViolation::CannotFire {
                 name: f.name.clone(),
                 why: "no figure is able to fire (all down, all to reload, or out of weapon range)",
+            });
+        }
+        let spend_loads = crate::advanced::loads_per_fire(f.weapon.repeater);
+        if let Some(l) = f.loads
+            && l < spend_loads
+        {
+            return Err(RuleViolation::CannotFire {
+                name: f.name.clone(),
+                why: "it is out of ammunition",
             });
         }
         let through = match facts.through {
@@ -990,22 +1503,30 @@ impl Battle {
             None => None,
         };
         let range = range_die(&rf, FireKind::SmallArms, false, &options)?;
-        let first_volley =
-            options.first_volley && f.first_volley && f.cl <= ConfidenceLevel::Steady;
-        let half_fp = u32::try_from(shooters.len()).unwrap_or(u32::MAX) * f.weapon.half_fp();
-        let weapon = f.weapon;
+        let modern = f.modern;
+        let first_volley = options.first_volley
+            && modern.is_none()
+            && f.first_volley
+            && f.cl <= ConfidenceLevel::Steady;
+        let per_figure = modern.map_or(f.weapon.half_fp(), |m| m.half_fp(scale));
+        let half_fp = u32::try_from(shooters.len()).unwrap_or(u32::MAX) * per_figure;
+        let needs_reload = modern.is_none() && f.weapon.needs_reload();
+        let impact = modern.map_or(f.weapon.arm.impact(), |m| m.impact);
         let quality = f.quality.die();
-        let skirmish = !f.formation.is_close();
+        let skirmish = !f.formation.is_close() && modern.is_none();
         transact(self, dice, |b, dice| {
             b.spend(firer, 1)?;
             {
                 let fc = b.company_mut(firer)?;
-                if weapon.needs_reload() {
+                if needs_reload {
                     for &i in &shooters {
                         fc.figures[i].reload = true;
                     }
                 }
                 fc.first_volley = false;
+                if let Some(l) = fc.loads.as_mut() {
+                    *l -= spend_loads;
+                }
             }
             let firer_name = b.company(firer)?.name.clone();
             let (die, spill) = match range {
@@ -1041,20 +1562,17 @@ impl Battle {
                 firer: crate::fire::FirerDice::two(pair.quality, pair.firepower),
                 range: die,
             };
-            let shift = facts
-                .cover
-                .armour_shift(options.fortification_armour, false);
-            let companies = b.apply_fire(
-                &fd,
-                weapon.arm.impact(),
-                shift,
-                target,
-                through,
-                FiredOn::SmallArms,
+            let ctx = FireContext {
+                impact,
+                armour_shift: facts
+                    .cover
+                    .armour_shift(options.fortification_armour, false),
+                kind: FiredOn::SmallArms,
                 first_volley,
-                facts.enfilade,
-                dice,
-            )?;
+                enfilade: facts.enfilade,
+                modern,
+            };
+            let (effect, companies) = b.apply_fire(&fd, &ctx, target, through, dice)?;
             let t = b.company_mut(target)?;
             if !t.fired_on_by.contains(&firer) {
                 t.fired_on_by.push(firer);
@@ -1062,24 +1580,19 @@ impl Battle {
             Ok(FireReport {
                 firer: firer_name,
                 range: Some(die),
-                effect: companies.0,
-                companies: companies.1,
+                effect,
+                companies,
             })
         })
     }
 
     /// Rolls a fire against a target (and skirmishers fired through), applies casualties and the tests.
-    #[allow(clippy::too_many_arguments)]
     fn apply_fire<D: Dice + ?Sized>(
         &mut self,
         fd: &FireDice,
-        impact: DieType,
-        armour_shift: i16,
+        ctx: &FireContext,
         target: CompanyId,
         through: Option<CompanyId>,
-        kind: FiredOn,
-        first_volley: bool,
-        enfilade: bool,
         dice: &mut D,
     ) -> Result<(FireEffect, Vec<CompanyEffect>), RuleViolation> {
         let effect = fd.roll_effect(dice);
@@ -1106,14 +1619,17 @@ impl Battle {
             for _ in 0..effect.potential {
                 let slot = allocate(pool.len(), dice);
                 let (cid, _) = pool[slot];
-                let armour = self.company(cid)?.armour.die();
-                let hit = Impact {
-                    impact,
-                    armour,
-                    armour_shift,
-                    kill: self.options.kill_threshold,
-                }
-                .roll(dice);
+                let hit = if self.options.quick_combat_resolution {
+                    HitResult::Wounded
+                } else {
+                    Impact {
+                        impact: ctx.impact,
+                        armour: self.company(cid)?.armour.die(),
+                        armour_shift: ctx.armour_shift,
+                        kill: self.options.kill_threshold,
+                    }
+                    .roll(dice)
+                };
                 match hit {
                     HitResult::Killed => killed[slot] = true,
                     HitResult::Wounded => wounds[slot] += 1,
@@ -1151,28 +1667,25 @@ impl Battle {
                 }
             }
             let casualties = w + kd;
-            let fired = if effect.success == Success::Fail {
-                None
-            } else {
-                Some(kind)
-            };
+            let canister = ctx.kind == FiredOn::Canister;
+            let fired = effect.success != Success::Fail || canister;
             // Fired-through skirmishers test only if hit (HT-FIR-23, HT-ART-18).
-            let tests = if k == 0 {
-                fired.is_some() || kind == FiredOn::Canister
-            } else {
-                casualties > 0
-            };
-            let fired = if kind == FiredOn::Canister {
-                Some(kind)
-            } else {
-                fired
-            };
+            let tests = if k == 0 { fired } else { casualties > 0 };
+            if ctx.modern.is_some()
+                && k == 0
+                && effect.success != Success::Fail
+                && !self.company(id)?.formation.is_close()
+            {
+                let c = self.company_mut(id)?;
+                c.suppression = (c.suppression + 1).min(3);
+            }
             let event = TestEvent {
-                fired_on: fired,
+                fired_on: if fired { Some(ctx.kind) } else { None },
                 casualties,
                 leader_casualty: leader_fell,
-                first_volley,
-                enfilade: enfilade && k == 0,
+                first_volley: ctx.first_volley,
+                enfilade: ctx.enfilade && k == 0,
+                modifier: ctx.modern.map_or(0, |m| m.morale()),
                 ..TestEvent::default()
             };
             let test = if tests {
@@ -1180,6 +1693,9 @@ impl Battle {
             } else {
                 None
             };
+            if k == 0 && fired {
+                self.panic_test(id, dice)?;
+            }
             let new_lv = if leader_fell {
                 self.new_leader(id, dice)?
             } else {
@@ -1195,6 +1711,30 @@ impl Battle {
             });
         }
         Ok((effect, out))
+    }
+
+    /// A Green company's panic test the first time it is fired on (HT-SG2-19, HT-MOR-08): a reaction test at
+    /// TL 0, −1 in close formation; a failure leaves it panicked, a pass makes it immune.
+    fn panic_test<D: Dice + ?Sized>(
+        &mut self,
+        id: CompanyId,
+        dice: &mut D,
+    ) -> Result<(), RuleViolation> {
+        let c = self.company_mut(id)?;
+        if c.quality != Quality::Green || c.panic != Panic::Untested || c.fit() == 0 {
+            return Ok(());
+        }
+        let test = ReactionTest {
+            quality: c.quality.die(),
+            lv: c.lv,
+            tl: crate::morale::reaction::PANIC - i16::from(c.formation.is_close()),
+        };
+        c.panic = if test.roll(dice) {
+            Panic::Immune
+        } else {
+            Panic::Panicked
+        };
+        Ok(())
     }
 
     /// Takes a confidence test for a company, filling in its formation, survivors and losses (HT-MOR-05),
@@ -1253,7 +1793,7 @@ impl Battle {
     ) -> Result<FireReport, RuleViolation> {
         self.idle()?;
         let g = self.gun(gun)?;
-        if g.loaded != Some(Ammunition::Canister) || g.disabled {
+        if g.loaded != Some(Ammunition::Canister) || g.disabled || g.abandoned {
             return Err(RuleViolation::GunRefused {
                 name: g.name.clone(),
                 what: "fire canister",
@@ -1262,8 +1802,9 @@ impl Battle {
         }
         let crew = g.crew;
         self.check_firer(crew, target)?;
+        let cost = self.gun_cost(gun)?;
         transact(self, dice, |b, dice| {
-            b.spend(crew, 1)?;
+            b.spend(crew, cost)?;
             b.guns[gun.0 as usize].loaded = None;
             b.blast = Some(PendingBlast {
                 gun,
@@ -1368,17 +1909,15 @@ impl Battle {
         let shift = facts
             .cover
             .armour_shift(options.fortification_armour, false);
-        let (effect, companies) = self.apply_fire(
-            &fd,
-            crate::tables::CANISTER_IMPACT,
-            shift,
-            target,
-            through,
-            FiredOn::Canister,
-            false,
-            facts.enfilade,
-            dice,
-        )?;
+        let ctx = FireContext {
+            impact: crate::tables::CANISTER_IMPACT,
+            armour_shift: shift,
+            kind: FiredOn::Canister,
+            first_volley: false,
+            enfilade: facts.enfilade,
+            modern: None,
+        };
+        let (effect, companies) = self.apply_fire(&fd, &ctx, target, through, dice)?;
         let casualties = companies.iter().any(|c| c.wounded + c.killed > 0);
         let carries =
             effect.success != Success::Fail && (casualties || !options.blast_requires_casualties);
@@ -1420,7 +1959,7 @@ impl Battle {
     ) -> Result<Landing, RuleViolation> {
         self.idle()?;
         let g = self.gun(gun)?;
-        if g.loaded != Some(Ammunition::Shot) || g.disabled {
+        if g.loaded != Some(Ammunition::Shot) || g.disabled || g.abandoned {
             return Err(RuleViolation::GunRefused {
                 name: g.name.clone(),
                 what: "fire round shot",
@@ -1436,8 +1975,9 @@ impl Battle {
             });
         }
         let acc = ShotAccuracy::new(c.quality.die(), c.lv, range, &self.options);
+        let cost = self.gun_cost(gun)?;
         transact(self, dice, |b, dice| {
-            b.spend(crew, 1)?;
+            b.spend(crew, cost)?;
             b.guns[gun.0 as usize].loaded = None;
             b.shot = Some(PendingShot {
                 gun,
@@ -1687,12 +2227,13 @@ impl Battle {
                 return Ok(AssaultReport { steps, over: true });
             };
             let odds = odds_tl(
-                u32::try_from(a.fit()).unwrap_or(u32::MAX),
-                u32::try_from(d.fit()).unwrap_or(u32::MAX),
+                u32::try_from(a.fighters(true)).unwrap_or(u32::MAX),
+                u32::try_from(d.fighters(false)).unwrap_or(u32::MAX),
             );
             let event = TestEvent {
                 other_base: Some(odds),
                 charged_by_close_formation: a.formation.is_close(),
+                charged_by_mounted: a.mounted() && !d.mounted(),
                 ..TestEvent::default()
             };
             let r = b.test(p.defender, event, dice)?;
@@ -1741,7 +2282,12 @@ impl Battle {
             ));
         }
         let a = self.company(p.attacker)?;
-        let die = Mover::Infantry
+        let mover = if a.mounted() {
+            Mover::MountedCavalry
+        } else {
+            Mover::Infantry
+        };
+        let die = mover
             .shifted_die(a.formation == Formation::Line, false)
             .unwrap_or(DieType::D4);
         let mv = CombatMove::new(die, distance)?;
@@ -1921,10 +2467,11 @@ impl Battle {
         let options = self.options;
         let a = self.company(attacker)?.clone();
         let d = self.company(defender)?.clone();
-        let side = |c: &Company, bonus: bool| MeleeSide {
-            figures: u8::try_from(c.fit()).unwrap_or(u8::MAX),
+        let side = |c: &Company, attacking: bool, bonus: bool| MeleeSide {
+            figures: u8::try_from(c.fighters(attacking)).unwrap_or(u8::MAX),
             first_round: MeleeDie {
                 defender_bonus: bonus,
+                mounted: c.mounted(),
                 weapon: c.melee.max(match c.weapon.arm.melee_shift() {
                     1 => MeleeWeapon::Pistol,
                     2 => MeleeWeapon::Shotgun,
@@ -1937,8 +2484,8 @@ impl Battle {
             modifier: 0,
         };
         let m = Melee {
-            attacker: side(&a, false),
-            defender: side(&d, d.in_position),
+            attacker: side(&a, true, false),
+            defender: side(&d, false, d.in_position),
             casualties: options.assault_test_casualties,
             two_level: options.confidence_two_level,
         };
@@ -1968,7 +2515,9 @@ impl Battle {
                 if left == 0 {
                     break;
                 }
-                if c.figures[i].condition != Condition::Fit {
+                if c.figures[i].condition != Condition::Fit
+                    || (s == AssaultSide::Attacker && c.figures[i].role == Role::HorseHolder)
+                {
                     continue;
                 }
                 left -= 1;
