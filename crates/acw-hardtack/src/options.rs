@@ -139,6 +139,28 @@ pub enum ShotCover {
     WoodsOnly,
 }
 
+/// When the horse-or-rider D10 is rolled (HT-CAS-03).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum MountedCasualtyScope {
+    /// For every casualty on a mounted figure.
+    #[default]
+    AllCasualties,
+    /// For wounds only: a kill kills the rider.
+    WoundsOnly,
+}
+
+/// How a hit horse's state is rolled (HT-CAS-04).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum HorseStatusRoll {
+    /// D6: 1–2 dead, 3–5 wounded, 6 unhurt.
+    #[default]
+    D6Table,
+    /// The hit's impact die again, against a D4.
+    ImpactVsD4,
+}
+
 /// Every reading and advanced rule of the crate. `#[non_exhaustive]`: start from `Options::default()` and set
 /// the fields you want (`let mut o = Options::default(); o.first_volley = true;`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -174,6 +196,10 @@ pub struct Options {
     pub assault_test_casualties: AssaultTestCasualties,
     /// HT-ART-08.
     pub shot_cover: ShotCover,
+    /// HT-CAS-03.
+    pub mounted_casualty_scope: MountedCasualtyScope,
+    /// HT-CAS-04.
+    pub horse_status_roll: HorseStatusRoll,
     /// HT-MEL-07: attackers hit by final defensive fire also take the casualty confidence test.
     pub fdf_confidence_test: bool,
     /// Advanced rule, Artillery Shot Ranges (HT-OPT-01): ±1 on the shot accuracy roll.
@@ -211,6 +237,8 @@ impl Default for Options {
             fortification_armour: FortificationArmour::default(),
             assault_test_casualties: AssaultTestCasualties::default(),
             shot_cover: ShotCover::default(),
+            mounted_casualty_scope: MountedCasualtyScope::AllCasualties,
+            horse_status_roll: HorseStatusRoll::D6Table,
             fdf_confidence_test: true,
             artillery_shot_ranges: false,
             rifled_bounces: false,

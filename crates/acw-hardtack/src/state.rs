@@ -11,6 +11,7 @@ use crate::advanced::Modern;
 use crate::artillery::{
     BounceTest, Landing, ShotAccuracy, ShotRange, canister_dice, shot_armour_shift, shot_impact,
 };
+use crate::casualties::{HorseOrRider, HorseState, HorseStatus, Struck};
 use crate::error::{RuleViolation, SetupError};
 use crate::fire::{
     Cover, FireDice, FireEffect, FireKind, FirepowerFacts, HitResult, Impact, RangeDie, RangeFacts,
@@ -25,6 +26,7 @@ use crate::morale::{
 };
 use crate::movement::{CombatMove, MoveResult};
 use crate::options::{BlastThroughCount, Options};
+use crate::options::{HorseStatusRoll, MountedCasualtyScope};
 use crate::setup::MenPerFigure;
 use crate::tables::{
     Armour, ConfidenceLevel, Fatigue, FieldPiece, GUN_ARMOUR, Leadership, MeleeWeapon, Motivation,
@@ -110,6 +112,8 @@ pub struct Figure {
     pub condition: Condition,
     /// Fired and not yet reloaded (HT-FIR-20).
     pub reload: bool,
+    /// A cavalryman whose horse was killed or wounded under him: on foot, unhurt (HT-CAS-03).
+    pub unhorsed: bool,
 }
 
 /// What a new company is (validated by [`Battle::add_company`]).
@@ -706,6 +710,7 @@ impl Battle {
                 role: Role::Trooper,
                 condition: Condition::Fit,
                 reload: false,
+                unhorsed: false,
             };
             spec.figures
         ];
@@ -1615,10 +1620,11 @@ impl Battle {
         }
         let mut wounds = vec![0u8; pool.len()];
         let mut killed = vec![false; pool.len()];
+        let mut unhorsed = vec![false; pool.len()];
         if !pool.is_empty() {
             for _ in 0..effect.potential {
                 let slot = allocate(pool.len(), dice);
-                let (cid, _) = pool[slot];
+                let (cid, fi) = pool[slot];
                 let hit = if self.options.quick_combat_resolution {
                     HitResult::Wounded
                 } else {
@@ -1630,7 +1636,15 @@ impl Battle {
                     }
                     .roll(dice)
                 };
-                match hit {
+                let c = self.company(cid)?;
+                let rides = c.mounted() && !c.figures[fi].unhorsed && !unhorsed[slot];
+                let hit = if rides {
+                    self.horse_or_rider(hit, ctx.impact, dice)
+                } else {
+                    (hit, false)
+                };
+                unhorsed[slot] |= hit.1;
+                match hit.0 {
                     HitResult::Killed => killed[slot] = true,
                     HitResult::Wounded => wounds[slot] += 1,
                     HitResult::NoEffect => {}
@@ -1647,6 +1661,9 @@ impl Battle {
                 for (slot, &(cid, i)) in pool.iter().enumerate() {
                     if cid != id {
                         continue;
+                    }
+                    if unhorsed[slot] {
+                        c.figures[i].unhorsed = true;
                     }
                     let fate = if killed[slot] || wounds[slot] >= 2 {
                         Condition::Dead
@@ -1711,6 +1728,48 @@ impl Battle {
             });
         }
         Ok((effect, out))
+    }
+
+    /// A casualty on a mounted figure (HT-CAS-03, HT-CAS-04, HT-CAS-05, HT-ART-22 for the horse's state):
+    /// before it is marked, a D10 — 1–6 the horse, 7–10 the rider. A hit horse rolls its state (D6 1–2 dead,
+    /// 3–5 wounded, 6 unhurt; or the impact die again against D4 by option); dead or wounded, the rider is
+    /// on foot and unhurt — a leader stays leader. Under `WoundsOnly` a kill kills the rider without the D10.
+    /// Returns the result for the rider and whether he lost his horse.
+    fn horse_or_rider<D: Dice + ?Sized>(
+        &self,
+        hit: HitResult,
+        impact: DieType,
+        dice: &mut D,
+    ) -> (HitResult, bool) {
+        if hit == HitResult::NoEffect {
+            return (hit, false);
+        }
+        if hit == HitResult::Killed
+            && self.options.mounted_casualty_scope == MountedCasualtyScope::WoundsOnly
+        {
+            return (hit, false);
+        }
+        match (HorseOrRider { by_mounted: false }).roll(dice) {
+            Struck::Rider => (hit, false),
+            Struck::Horse => {
+                let state = match self.options.horse_status_roll {
+                    HorseStatusRoll::D6Table => HorseStatus.roll(dice),
+                    HorseStatusRoll::ImpactVsD4 => match (Impact {
+                        impact,
+                        armour: DieType::D4,
+                        armour_shift: 0,
+                        kill: self.options.kill_threshold,
+                    })
+                    .roll(dice)
+                    {
+                        HitResult::NoEffect => HorseState::Okay,
+                        HitResult::Wounded => HorseState::Wounded,
+                        HitResult::Killed => HorseState::Dead,
+                    },
+                };
+                (HitResult::NoEffect, state != HorseState::Okay)
+            }
+        }
     }
 
     /// A Green company's panic test the first time it is fired on (HT-SG2-19, HT-MOR-08): a reaction test at
