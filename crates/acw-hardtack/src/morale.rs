@@ -19,6 +19,10 @@ pub enum FiredOn {
     Canister,
     /// Anything else Stargrunt II would suppress: 1/0/NTR (HT-MOR-01).
     Suppression,
+    /// Case or spherical case, a unit that is not cavalry: 2/1/0 (HT-OPT-07).
+    Case,
+    /// Case or spherical case, a cavalry unit: 3/2/1 (HT-OPT-07).
+    CaseCavalry,
 }
 
 impl FiredOn {
@@ -29,6 +33,8 @@ impl FiredOn {
             FiredOn::SmallArms | FiredOn::Suppression => tl::FIRED_ON_SMALL_ARMS,
             FiredOn::Shot => tl::FIRED_ON_SHOT,
             FiredOn::Canister => tl::FIRED_ON_CANISTER,
+            FiredOn::Case => tl::FIRED_ON_CASE,
+            FiredOn::CaseCavalry => tl::FIRED_ON_CASE_CAVALRY,
         }
     }
 }

@@ -216,6 +216,8 @@ pub struct Options {
     pub morale_modifications: bool,
     /// Advanced rule, Prepared Fire (HT-OPT-20/21).
     pub prepared_fire: bool,
+    /// Advanced rule, case and spherical case ammunition (HT-OPT-05..07).
+    pub case_shot: bool,
     /// Advanced rule, Quick Combat Resolution (HT-OPT-22..24): every potential casualty is wounded.
     pub quick_combat_resolution: bool,
 }
@@ -248,6 +250,7 @@ impl Default for Options {
             morale_modifications: false,
             prepared_fire: false,
             quick_combat_resolution: false,
+            case_shot: false,
         }
     }
 }

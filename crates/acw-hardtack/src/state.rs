@@ -382,6 +382,10 @@ pub enum Ammunition {
     Shot,
     /// Canister.
     Canister,
+    /// Case: a round burst (advanced rule, HT-OPT-05).
+    Case,
+    /// Spherical case: an oblong burst (advanced rule, HT-OPT-05).
+    SphericalCase,
 }
 
 impl fmt::Display for Ammunition {
@@ -389,6 +393,8 @@ impl fmt::Display for Ammunition {
         f.write_str(match self {
             Ammunition::Shot => "round shot",
             Ammunition::Canister => "canister",
+            Ammunition::Case => "case",
+            Ammunition::SphericalCase => "spherical case",
         })
     }
 }
@@ -625,6 +631,16 @@ struct FireContext {
     modern: Option<Modern>,
 }
 
+/// The facts of a case or spherical case burst: the figures inside it with the cover between them and the
+/// burst, and gun models inside it.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct BurstFacts {
+    /// Figures whose base centre lies inside the burst, with their cover against it.
+    pub figures: Vec<(FigureRef, Cover)>,
+    /// Gun models inside it (HT-ART-21).
+    pub guns: Vec<GunId>,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 struct PendingShot {
     gun: GunId,
@@ -655,6 +671,7 @@ pub struct Battle {
     companies: Vec<Company>,
     guns: Vec<Gun>,
     shot: Option<PendingShot>,
+    burst: Option<(GunId, Ammunition)>,
     blast: Option<PendingBlast>,
     assault: Option<PendingAssault>,
 }
@@ -684,6 +701,7 @@ impl Battle {
             companies: Vec::new(),
             guns: Vec::new(),
             shot: None,
+            burst: None,
             blast: None,
             assault: None,
         }
@@ -789,7 +807,7 @@ impl Battle {
     }
 
     fn idle(&self) -> Result<(), RuleViolation> {
-        if self.shot.is_some() {
+        if self.shot.is_some() || self.burst.is_some() {
             return Err(RuleViolation::OutOfOrder(
                 "a round shot is still in flight: resolve its impact first",
             ));
@@ -1006,6 +1024,15 @@ impl Battle {
                 name: g.name.clone(),
                 what: "load",
                 why: "it is disabled or abandoned",
+            });
+        }
+        if matches!(ammunition, Ammunition::Case | Ammunition::SphericalCase)
+            && !self.options.case_shot
+        {
+            return Err(RuleViolation::GunRefused {
+                name: g.name.clone(),
+                what: "load case",
+                why: "case and spherical case need the advanced rule",
             });
         }
         let crew = g.crew;
@@ -2047,6 +2074,192 @@ impl Battle {
         })
     }
 
+    /// Case or spherical case (HT-OPT-05): one action of a crew with case loaded, at an aim point at least 50"
+    /// away; accuracy as round shot (quality against LV, D12 and D8 on a miss). The burst then waits for
+    /// [`Battle::case_burst`] with the figures inside it.
+    pub fn fire_case<D: Dice + ?Sized>(
+        &mut self,
+        gun: GunId,
+        aim_distance: f64,
+        dice: &mut D,
+    ) -> Result<Landing, RuleViolation> {
+        self.idle()?;
+        let g = self.gun(gun)?;
+        let kind = match g.loaded {
+            Some(k @ (Ammunition::Case | Ammunition::SphericalCase))
+                if !g.disabled && !g.abandoned =>
+            {
+                k
+            }
+            _ => {
+                return Err(RuleViolation::GunRefused {
+                    name: g.name.clone(),
+                    what: "fire case",
+                    why: "it has no case loaded, or is disabled or abandoned",
+                });
+            }
+        };
+        if !aim_distance.is_finite() || aim_distance < crate::advanced::CASE_MINIMUM_RANGE {
+            return Err(RuleViolation::GunRefused {
+                name: g.name.clone(),
+                what: "fire case",
+                why: "the aim point must be at least 50 inches away",
+            });
+        }
+        let crew = g.crew;
+        let c = self.company(crew)?;
+        let acc = ShotAccuracy::new(c.quality.die(), c.lv, ShotRange::Medium, &self.options);
+        let cost = self.gun_cost(gun)?;
+        transact(self, dice, |b, dice| {
+            b.spend(crew, cost)?;
+            b.guns[gun.0 as usize].loaded = None;
+            b.burst = Some((gun, kind));
+            Ok(acc.roll(dice))
+        })
+    }
+
+    /// The case burst (HT-OPT-06, HT-OPT-07, HT-SG2-45): every figure inside rolls armour (cover between it
+    /// and the burst, +1 In Position, open) against the piece's case or spherical case impact die; mounted
+    /// figures roll horse or rider; gun models roll D8 armour; every company with a figure inside tests at
+    /// 2/1/0 (cavalry 3/2/1) plus casualties. Roll order as for a shot's impact.
+    pub fn case_burst<D: Dice + ?Sized>(
+        &mut self,
+        facts: &BurstFacts,
+        dice: &mut D,
+    ) -> Result<ShotImpactReport, RuleViolation> {
+        let Some((gun, kind)) = self.burst else {
+            return Err(RuleViolation::OutOfOrder("no case burst is waiting"));
+        };
+        for (r, _) in &facts.figures {
+            if r.index >= self.company(r.company)?.figures.len() {
+                return Err(RuleViolation::UnknownCompany(r.company));
+            }
+        }
+        for g in &facts.guns {
+            self.gun(*g)?;
+        }
+        let options = self.options;
+        let ((_, case_die), (_, spherical_die)) = crate::advanced::case_table(self.gun(gun)?.piece);
+        let impact = if kind == Ammunition::Case {
+            case_die
+        } else {
+            spherical_die
+        };
+        transact(self, dice, |b, dice| {
+            b.burst = None;
+            let mut hit: Vec<(CompanyId, u32, u32, bool)> = Vec::new();
+            for &(r, cover) in &facts.figures {
+                let c = b.company(r.company)?;
+                let fig = c.figures[r.index];
+                let entry = match hit.iter().position(|h| h.0 == r.company) {
+                    Some(p) => p,
+                    None => {
+                        hit.push((r.company, 0, 0, false));
+                        hit.len() - 1
+                    }
+                };
+                if fig.condition != Condition::Fit {
+                    continue;
+                }
+                let shift = crate::advanced::case_armour_shift(
+                    cover.armour_shift(options.fortification_armour, true),
+                    c.in_position,
+                );
+                let result = Impact {
+                    impact,
+                    armour: c.armour.die(),
+                    armour_shift: shift,
+                    kill: options.kill_threshold,
+                }
+                .roll(dice);
+                let (result, lost_horse) = if c.mounted() && !fig.unhorsed {
+                    b.horse_or_rider(result, impact, dice)
+                } else {
+                    (result, false)
+                };
+                let c = b.company_mut(r.company)?;
+                c.figures[r.index].unhorsed |= lost_horse;
+                let cond = match result {
+                    HitResult::NoEffect => continue,
+                    HitResult::Wounded => {
+                        hit[entry].1 += 1;
+                        Condition::Wounded
+                    }
+                    HitResult::Killed => {
+                        hit[entry].2 += 1;
+                        Condition::Dead
+                    }
+                };
+                if fig.role == Role::Leader {
+                    hit[entry].3 = true;
+                }
+                c.figures[r.index].condition = cond;
+            }
+            let guns_disabled = b.guns_in_area(&facts.guns, impact, dice);
+            let mut companies = Vec::new();
+            for (id, w, k, leader) in hit {
+                let cavalry = b.company(id)?.cavalry.is_some();
+                let event = TestEvent {
+                    fired_on: Some(if cavalry {
+                        FiredOn::CaseCavalry
+                    } else {
+                        FiredOn::Case
+                    }),
+                    casualties: w + k,
+                    leader_casualty: leader,
+                    ..TestEvent::default()
+                };
+                let test = b.test(id, event, dice)?;
+                let new_lv = if leader {
+                    b.new_leader(id, dice)?
+                } else {
+                    None
+                };
+                companies.push(CompanyEffect {
+                    name: b.company(id)?.name.clone(),
+                    wounded: w,
+                    killed: k,
+                    leader_fell: leader,
+                    test,
+                    new_lv,
+                });
+            }
+            Ok(ShotImpactReport {
+                impact,
+                companies,
+                guns_disabled,
+                bounce: None,
+            })
+        })
+    }
+
+    /// Gun models in a shot's area or a burst roll D8 armour against the impact die; a kill disables the
+    /// gun (HT-ART-21). Returns the names of those disabled.
+    fn guns_in_area<D: Dice + ?Sized>(
+        &mut self,
+        guns: &[GunId],
+        impact: DieType,
+        dice: &mut D,
+    ) -> Vec<String> {
+        let mut disabled = Vec::new();
+        for &g in guns {
+            let r = Impact {
+                impact,
+                armour: GUN_ARMOUR,
+                armour_shift: 0,
+                kill: self.options.kill_threshold,
+            }
+            .roll(dice);
+            if r == HitResult::Killed {
+                let gun = &mut self.guns[g.0 as usize];
+                gun.disabled = true;
+                gun.loaded = None;
+                disabled.push(gun.name.clone());
+            }
+        }
+        disabled
+    }
+
     /// Resolves the ball at its current impact point (HT-ART-07..12): every figure in the area rolls armour
     /// (shifted by cover, HT-ART-08) against the impact die (D10, one lower per bounce); gun models in the
     /// area roll D8 armour and a kill disables them (HT-ART-21); every company with a figure in the area tests
@@ -2084,7 +2297,7 @@ impl Battle {
         transact(self, dice, |b, dice| {
             let mut hit: Vec<(CompanyId, u32, u32, bool)> = Vec::new();
             for &(r, cover, woods) in &facts.figures {
-                let c = b.company_mut(r.company)?;
+                let c = b.company(r.company)?;
                 let fig = c.figures[r.index];
                 let result = if fig.condition == Condition::Fit {
                     Impact {
@@ -2097,6 +2310,13 @@ impl Battle {
                 } else {
                     HitResult::NoEffect
                 };
+                let (result, lost_horse) = if c.mounted() && !fig.unhorsed {
+                    b.horse_or_rider(result, impact, dice)
+                } else {
+                    (result, false)
+                };
+                let c = b.company_mut(r.company)?;
+                c.figures[r.index].unhorsed |= lost_horse;
                 let entry = match hit.iter().position(|h| h.0 == r.company) {
                     Some(p) => p,
                     None => {
@@ -2120,22 +2340,7 @@ impl Battle {
                 }
                 c.figures[r.index].condition = cond;
             }
-            let mut disabled = Vec::new();
-            for &g in &facts.guns {
-                let r = Impact {
-                    impact,
-                    armour: GUN_ARMOUR,
-                    armour_shift: 0,
-                    kill: options.kill_threshold,
-                }
-                .roll(dice);
-                if r == HitResult::Killed {
-                    let gun = &mut b.guns[g.0 as usize];
-                    gun.disabled = true;
-                    gun.loaded = None;
-                    disabled.push(gun.name.clone());
-                }
-            }
+            let disabled = b.guns_in_area(&facts.guns, impact, dice);
             let mut companies = Vec::new();
             for (id, w, k, leader) in hit {
                 let event = TestEvent {
