@@ -161,6 +161,17 @@ pub enum HorseStatusRoll {
     ImpactVsD4,
 }
 
+/// Travel-mode speed (HT-INT-16, HT-MOV-04).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum TravelRate {
+    /// Road 2× base a move, clear ground off the road 1× (4× and 2× a turn).
+    #[default]
+    PerTurn,
+    /// Road 4× base a move, clear ground off the road 2×.
+    PerAction,
+}
+
 /// Every reading and advanced rule of the crate. `#[non_exhaustive]`: start from `Options::default()` and set
 /// the fields you want (`let mut o = Options::default(); o.first_volley = true;`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -196,6 +207,10 @@ pub struct Options {
     pub assault_test_casualties: AssaultTestCasualties,
     /// HT-ART-08.
     pub shot_cover: ShotCover,
+    /// HT-INT-16.
+    pub travel_rate: TravelRate,
+    /// Stargrunt II's optional follow-through after a won assault (HT-SG2-43).
+    pub sgii_follow_through: bool,
     /// HT-CAS-03.
     pub mounted_casualty_scope: MountedCasualtyScope,
     /// HT-CAS-04.
@@ -239,6 +254,8 @@ impl Default for Options {
             fortification_armour: FortificationArmour::default(),
             assault_test_casualties: AssaultTestCasualties::default(),
             shot_cover: ShotCover::default(),
+            travel_rate: TravelRate::PerTurn,
+            sgii_follow_through: false,
             mounted_casualty_scope: MountedCasualtyScope::AllCasualties,
             horse_status_roll: HorseStatusRoll::D6Table,
             fdf_confidence_test: true,

@@ -259,10 +259,11 @@ pub enum Terrain {
 }
 
 /// A terrain's movement class (HT-SG2-22): inches of movement spent per inch moved.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Going {
     /// ×1.
+    #[default]
     Clear,
     /// ×2.
     Poor,

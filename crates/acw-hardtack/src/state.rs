@@ -86,6 +86,8 @@ pub enum Role {
     Trooper,
     /// A dismounted cavalryman holding horses: he does not fire, and fights only in defence (HT-SET-04).
     HorseHolder,
+    /// The regiment's colour bearer: he does not fire, but fights in close combat (HT-OPT-27).
+    ColourBearer,
 }
 
 /// A figure's condition.
@@ -98,8 +100,10 @@ pub enum Condition {
     Wounded,
     /// Dead.
     Dead,
-    /// Taken by the enemy after a lost close assault (HT-SG2-41).
+    /// Taken by the enemy after a lost close assault (HT-SG2-41), or surrendered (HT-SG2-48).
     Captured,
+    /// Gone: a blocked Routed company with no enemy near disperses (HT-SG2-48).
+    Dispersed,
 }
 
 /// One figure.
@@ -147,6 +151,12 @@ pub struct CompanySpec {
     pub loads: Option<u32>,
     /// A modern or future weapon in place of its small arm (HT-OPT-29).
     pub modern: Option<Modern>,
+    /// Gatling guns crewed by the company, 0 to 2 (HT-FIR-15).
+    pub gatlings: u8,
+    /// Its regiment, for the colours (HT-OPT-27).
+    pub regiment: Option<u32>,
+    /// Its second figure carries the regiment's colours (HT-OPT-27).
+    pub colour_bearer: bool,
 }
 
 impl CompanySpec {
@@ -168,6 +178,9 @@ impl CompanySpec {
             cavalry: None,
             loads: None,
             modern: None,
+            gatlings: 0,
+            regiment: None,
+            colour_bearer: false,
         }
     }
 }
@@ -199,6 +212,12 @@ pub struct Company {
     panic: Panic,
     suppression: u8,
     transfers: u8,
+    gatlings: u8,
+    regiment: Option<u32>,
+    disorganised: bool,
+    travel: bool,
+    moves: u8,
+    prepared: bool,
 }
 
 /// A company's panic state (HT-SG2-19, HT-MOR-08).
@@ -233,6 +252,21 @@ impl Company {
     #[must_use]
     pub const fn suppression(&self) -> u8 {
         self.suppression
+    }
+    /// Whether it is disorganised (out of integrity) (HT-SG2-10).
+    #[must_use]
+    pub const fn disorganised(&self) -> bool {
+        self.disorganised
+    }
+    /// Whether it is in travel mode (HT-MOV-04).
+    #[must_use]
+    pub const fn in_travel_mode(&self) -> bool {
+        self.travel
+    }
+    /// Whether it holds a Prepared Fire marker (HT-OPT-20).
+    #[must_use]
+    pub const fn prepared(&self) -> bool {
+        self.prepared
     }
     /// Its full-strength complement (HT-OPT-19).
     #[must_use]
@@ -374,6 +408,17 @@ impl Company {
     }
 }
 
+/// The state of a regiment's colours (HT-OPT-27, HT-OPT-28).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Colours {
+    /// Carried by the bearer.
+    Carried,
+    /// Fallen where the bearer fell.
+    Fallen,
+    /// Taken by the enemy: every company of the regiment +1 on all its tests.
+    Captured,
+}
+
 /// What a gun has loaded (HT-SEQ-08).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -410,6 +455,8 @@ pub struct Gun {
     disabled: bool,
     gunners: bool,
     abandoned: bool,
+    limbered: bool,
+    rounds: Option<u32>,
 }
 
 impl Gun {
@@ -458,8 +505,13 @@ pub struct FireFacts {
     pub lone_figure: bool,
     /// The target is enfiladed (HT-OPT-11).
     pub enfilade: bool,
-    /// Prepared Fire (HT-OPT-21).
-    pub prepared: bool,
+    /// The target is within woods, not on their edge: it cannot be fired on (HT-SG2-12).
+    pub within_woods: bool,
+    /// A close-formation firer's figures cannot all see the target's centre through their front (HT-FIR-21).
+    pub arc_blocked: bool,
+    /// A friendly company lies between, and whether the firer is directly behind it and touching it
+    /// (HT-FIR-22).
+    pub friendly_between: Option<(CompanyId, bool)>,
 }
 
 /// One company's share of a fire: casualties and its confidence test.
@@ -580,6 +632,48 @@ impl fmt::Display for ShotImpactReport {
     }
 }
 
+/// What a side has lost, for scenario victory conditions (HT-VIC-01).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Tally {
+    /// Companies Broken or Routed.
+    pub broken: usize,
+    /// Figures dead, wounded, captured or dispersed.
+    pub figures_lost: usize,
+    /// Guns disabled or abandoned.
+    pub guns_lost: usize,
+    /// Regimental colours captured from it.
+    pub colours_lost: usize,
+}
+
+impl fmt::Display for Tally {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} companies Broken or Routed, {} figures lost, {} guns lost, {} colours lost",
+            self.broken, self.figures_lost, self.guns_lost, self.colours_lost
+        )
+    }
+}
+
+/// A normal move: measured ground and what the move does.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct MoveOrder {
+    /// Inches of ground covered.
+    pub distance: f64,
+    /// The ground's class for this company (HT-MOV-05).
+    pub going: crate::setup::Going,
+    /// Along a road (for travel mode).
+    pub road: bool,
+    /// It leaves cover.
+    pub leaves_cover: bool,
+    /// It ends closer to the enemy.
+    pub toward_enemy: bool,
+    /// It passes through this friendly company.
+    pub through: Option<CompanyId>,
+    /// It passes dense woods, swamp, a stream or abatis (HT-MOV-06).
+    pub disordering_terrain: bool,
+}
+
 /// The facts of a canister target.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct CanisterFacts {
@@ -591,6 +685,10 @@ pub struct CanisterFacts {
     pub through: Option<CompanyId>,
     /// Enfilade (HT-OPT-11).
     pub enfilade: bool,
+    /// Degrees between the gun's facing and the aimed figure; more than 15 is outside its arc (HT-ART-02).
+    pub off_facing: f64,
+    /// A friendly company lies in the way: canister never fires through friends (HT-ART-18).
+    pub friendly_between: bool,
 }
 
 /// The defender's answer to a close assault (HT-SG2-36): stand (and test), or withdraw without a test.
@@ -670,6 +768,8 @@ pub struct Battle {
     scale: MenPerFigure,
     companies: Vec<Company>,
     guns: Vec<Gun>,
+    colours: Vec<(u32, Colours)>,
+    won_assault: Option<(CompanyId, bool)>,
     shot: Option<PendingShot>,
     burst: Option<(GunId, Ammunition)>,
     blast: Option<PendingBlast>,
@@ -687,6 +787,7 @@ fn transact<T, D: Dice + ?Sized>(
     if let Some(e) = dice.fault() {
         return Err(RuleViolation::Dice(e.clone()));
     }
+    next.colours_fall();
     *battle = next;
     Ok(out)
 }
@@ -700,6 +801,8 @@ impl Battle {
             scale: MenPerFigure::default(),
             companies: Vec::new(),
             guns: Vec::new(),
+            colours: Vec::new(),
+            won_assault: None,
             shot: None,
             burst: None,
             blast: None,
@@ -733,6 +836,31 @@ impl Battle {
             spec.figures
         ];
         figures[0].role = Role::Leader;
+        if spec.gatlings > 2 {
+            return Err(RuleViolation::Refused {
+                name: spec.name,
+                what: "crew that many Gatling guns",
+                why: "a company adds at most two Gatling guns to its fire",
+            });
+        }
+        if spec.colour_bearer {
+            let Some(regiment) = spec.regiment else {
+                return Err(RuleViolation::Refused {
+                    name: spec.name,
+                    what: "carry colours",
+                    why: "colours belong to a regiment: give the company one",
+                });
+            };
+            if spec.figures < 2 || self.colours.iter().any(|c| c.0 == regiment) {
+                return Err(RuleViolation::Refused {
+                    name: spec.name,
+                    what: "carry colours",
+                    why: "a regiment has one colour bearer, in a company of two or more figures",
+                });
+            }
+            figures[1].role = Role::ColourBearer;
+            self.colours.push((regiment, Colours::Carried));
+        }
         let id = CompanyId(u32::try_from(self.companies.len()).unwrap_or(u32::MAX));
         self.companies.push(Company {
             name: spec.name,
@@ -759,6 +887,12 @@ impl Battle {
             panic: Panic::Untested,
             suppression: 0,
             transfers: 0,
+            gatlings: spec.gatlings,
+            regiment: spec.regiment,
+            disorganised: false,
+            travel: false,
+            moves: 0,
+            prepared: false,
         });
         Ok(id)
     }
@@ -782,6 +916,8 @@ impl Battle {
             disabled: false,
             gunners: true,
             abandoned: false,
+            limbered: false,
+            rounds: None,
         });
         Ok(id)
     }
@@ -842,6 +978,8 @@ impl Battle {
         }
         c.activated = true;
         c.actions = 2;
+        c.moves = 0;
+        c.prepared = false;
         Ok(())
     }
 
@@ -872,6 +1010,13 @@ impl Battle {
                 name: c.name.clone(),
                 what: "act",
                 why: "a panicked company can do nothing until its panic is removed",
+            });
+        }
+        if c.disorganised {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "act",
+                why: "a disorganised company must first Reorganise",
             });
         }
         if c.actions < n {
@@ -909,22 +1054,323 @@ impl Battle {
         Ok(())
     }
 
-    /// Reorganise into a formation (HT-SEQ-09, HT-FRM-03): one action; close formation needs a Confident,
-    /// Steady or Shaken company; an In Position company drops In Position.
+    /// Reorganise (HT-SEQ-09, HT-SG2-06, HT-FRM-03, HT-FRM-10): one action that restores a disorganised
+    /// company's integrity and sets its formation; line or column needs a Confident, Steady or Shaken company
+    /// that is not a gun crew (HT-ART-24: crews are skirmishers). An In Position company must first drop In
+    /// Position or use [`Battle::reorganise_from_position`] (HT-FRM-12).
     pub fn reorganise(&mut self, id: CompanyId, formation: Formation) -> Result<(), RuleViolation> {
         self.idle()?;
+        self.check_reorganise(id, formation)?;
         let c = self.company(id)?;
-        if formation.is_close() && c.cl >= ConfidenceLevel::Broken {
+        if c.in_position {
             return Err(RuleViolation::Refused {
                 name: c.name.clone(),
-                what: "form line or column",
-                why: "Broken and Routed companies stay in skirmish order",
+                what: "reorganise",
+                why: "it is In Position: drop it first, or reorganise under a reaction test",
             });
         }
+        self.reorganise_unchecked(id, formation)
+    }
+
+    fn check_reorganise(&self, id: CompanyId, formation: Formation) -> Result<(), RuleViolation> {
+        let c = self.company(id)?;
+        let why = if formation.is_close() && c.cl >= ConfidenceLevel::Broken {
+            Some("Broken and Routed companies stay in skirmish order")
+        } else if formation.is_close() && self.guns.iter().any(|g| g.crew == id && !g.abandoned) {
+            Some("gun crews fight as skirmishers")
+        } else if c.actions == 0 {
+            return Err(RuleViolation::NoActionLeft {
+                name: c.name.clone(),
+            });
+        } else {
+            None
+        };
+        match why {
+            Some(why) => Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "form line or column",
+                why,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    fn reorganise_unchecked(
+        &mut self,
+        id: CompanyId,
+        formation: Formation,
+    ) -> Result<(), RuleViolation> {
+        self.company_mut(id)?.disorganised = false;
         self.spend(id, 1)?;
         let c = self.company_mut(id)?;
         c.formation = formation;
         c.in_position = false;
+        c.travel = false;
+        Ok(())
+    }
+
+    /// Reorganise an In Position company under a reaction test (HT-FRM-12): TL 2, −1 in close formation;
+    /// a pass drops In Position and the Reorganise happens; a failure wastes the action and In Position stays.
+    pub fn reorganise_from_position<D: Dice + ?Sized>(
+        &mut self,
+        id: CompanyId,
+        formation: Formation,
+        dice: &mut D,
+    ) -> Result<bool, RuleViolation> {
+        self.idle()?;
+        self.check_reorganise(id, formation)?;
+        let test = self.reaction(id, crate::morale::reaction::MOVE_FROM_IN_POSITION)?;
+        transact(self, dice, |b, dice| {
+            if test.roll(dice) {
+                b.reorganise_unchecked(id, formation)?;
+                Ok(true)
+            } else {
+                b.company_mut(id)?.disorganised = false;
+                b.spend(id, 1)?;
+                Ok(false)
+            }
+        })
+    }
+
+    /// Drop In Position (HT-SG2-14): one action, no test.
+    pub fn drop_in_position(&mut self, id: CompanyId) -> Result<(), RuleViolation> {
+        self.idle()?;
+        self.spend(id, 1)?;
+        self.company_mut(id)?.in_position = false;
+        Ok(())
+    }
+
+    /// A reaction test for a company at a base threat level, with its close-formation −1 (HT-MOR-06) and
+    /// captured colours +1 (HT-OPT-28).
+    fn reaction(&self, id: CompanyId, base: i16) -> Result<ReactionTest, RuleViolation> {
+        let c = self.company(id)?;
+        Ok(ReactionTest {
+            quality: c.quality.die(),
+            lv: c.lv,
+            tl: base - i16::from(c.formation.is_close()) + self.colours_modifier(id),
+        })
+    }
+
+    /// +1 on every test of a company whose regiment's colours were captured (HT-OPT-28).
+    fn colours_modifier(&self, id: CompanyId) -> i16 {
+        let Some(Some(r)) = self.companies.get(id.0 as usize).map(|c| c.regiment) else {
+            return 0;
+        };
+        i16::from(
+            self.colours
+                .iter()
+                .any(|&(reg, st)| reg == r && st == Colours::Captured),
+        )
+    }
+
+    /// Colours fall where their bearer fell (HT-OPT-27).
+    fn colours_fall(&mut self) {
+        for (reg, state) in &mut self.colours {
+            if *state != Colours::Carried {
+                continue;
+            }
+            let carried = self.companies.iter().any(|c| {
+                c.regiment == Some(*reg)
+                    && c.figures
+                        .iter()
+                        .any(|f| f.role == Role::ColourBearer && f.condition == Condition::Fit)
+            });
+            if !carried {
+                *state = Colours::Fallen;
+            }
+        }
+    }
+
+    /// The state of a regiment's colours.
+    #[must_use]
+    pub fn colours(&self, regiment: u32) -> Option<Colours> {
+        self.colours.iter().find(|c| c.0 == regiment).map(|c| c.1)
+    }
+
+    /// A company with a figure in contact with fallen colours takes them up with a Reorganise (HT-OPT-27) —
+    /// recovering its own regiment's, or capturing the enemy's (HT-OPT-28).
+    pub fn take_colours(&mut self, id: CompanyId, regiment: u32) -> Result<Colours, RuleViolation> {
+        self.idle()?;
+        let c = self.company(id)?;
+        let owner_side = self
+            .companies
+            .iter()
+            .find(|o| o.regiment == Some(regiment))
+            .map(|o| o.side);
+        if self.colours(regiment) != Some(Colours::Fallen) || c.fit() == 0 {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "take up the colours",
+                why: "only fallen colours can be taken up, by a company with a fit figure",
+            });
+        }
+        let own = owner_side == Some(c.side);
+        if own && c.regiment != Some(regiment) {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "take up the colours",
+                why: "a regiment's own companies recover its colours",
+            });
+        }
+        self.spend(id, 1)?;
+        let state = if own {
+            let c = self.company_mut(id)?;
+            if let Some(f) = c
+                .figures
+                .iter_mut()
+                .find(|f| f.condition == Condition::Fit && f.role == Role::Trooper)
+            {
+                f.role = Role::ColourBearer;
+            }
+            Colours::Carried
+        } else {
+            Colours::Captured
+        };
+        for c in &mut self.colours {
+            if c.0 == regiment {
+                c.1 = state;
+            }
+        }
+        Ok(state)
+    }
+
+    /// The company falls out of integrity (HT-SG2-10, HT-FRM-10, HT-FRM-09): a measured fact. It is
+    /// disorganised and disordered (skirmish order) and can do nothing but Reorganise (or fight if assaulted).
+    pub fn out_of_integrity(&mut self, id: CompanyId) -> Result<(), RuleViolation> {
+        let c = self.company_mut(id)?;
+        c.disorganised = true;
+        c.formation = Formation::Skirmish;
+        Ok(())
+    }
+
+    /// A normal move (HT-SG2-21, HT-SG2-22, HT-MOV-01..10): one action. The ground costs ×1, ×2 or ×3 per inch
+    /// (impassable refused) against the allowance — infantry 6", mounted 12", one die type less in line
+    /// (HT-MOV-02), or the travel-mode rate (HT-MOV-04, HT-INT-16); Broken and Routed companies never close on
+    /// the enemy, and Shaken ones may not move closer at all (HT-MOV-09); a Shaken company leaving cover and
+    /// an In Position company moving each pass a reaction test at TL 2 first (−1 in close formation), a
+    /// failure losing the action; close formations may not pass through each other, and a company in line or
+    /// column that passes through, or is passed by, another is disordered (HT-MOV-07), as is one moving
+    /// through dense woods, swamp, streams or abatis (HT-MOV-06); a Broken or Routed company routs through
+    /// friendly close formations, disordering them (HT-MOV-08). Returns whether it moved.
+    pub fn move_company<D: Dice + ?Sized>(
+        &mut self,
+        id: CompanyId,
+        order: MoveOrder,
+        dice: &mut D,
+    ) -> Result<bool, RuleViolation> {
+        self.idle()?;
+        if !order.distance.is_finite() || order.distance < 0.0 {
+            return Err(SetupError::BadLength {
+                what: "move distance",
+                value: order.distance,
+            }
+            .into());
+        }
+        let c = self.company(id)?;
+        let refuse = |why| {
+            Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "make that move",
+                why,
+            })
+        };
+        if order.toward_enemy && c.cl >= ConfidenceLevel::Shaken {
+            return refuse("a Shaken, Broken or Routed company may not move closer to the enemy");
+        }
+        let Some(cost) = order.going.cost() else {
+            return refuse("the ground is impassable");
+        };
+        let mover = if c.mounted() {
+            Mover::MountedCavalry
+        } else {
+            Mover::Infantry
+        };
+        let base = mover.normal_move(c.formation == Formation::Line, false);
+        let allowance = if c.travel {
+            let factor = match (order.road, self.options.travel_rate) {
+                (true, crate::options::TravelRate::PerTurn) => 2.0,
+                (true, crate::options::TravelRate::PerAction) => 4.0,
+                (false, crate::options::TravelRate::PerTurn) => 1.0,
+                (false, crate::options::TravelRate::PerAction) => 2.0,
+            };
+            if !order.road && order.going != crate::setup::Going::Clear {
+                return refuse("off the road, travel mode needs clear ground");
+            }
+            base * factor
+        } else {
+            base
+        };
+        if order.distance * f64::from(cost) > allowance + 1e-9 {
+            return refuse("the move is longer than the company's allowance over that ground");
+        }
+        let routing = c.cl >= ConfidenceLevel::Broken;
+        let mine_close = c.formation.is_close();
+        if let Some(other) = order.through {
+            let o = self.company(other)?;
+            if o.side != c.side {
+                return refuse("enemy units may never be moved through");
+            }
+            if mine_close && o.formation.is_close() && !routing {
+                return refuse("a close formation may not pass through another");
+            }
+        }
+        let mut tests = Vec::new();
+        if c.in_position {
+            tests.push(self.reaction(id, crate::morale::reaction::MOVE_FROM_IN_POSITION)?);
+        }
+        if c.cl == ConfidenceLevel::Shaken && order.leaves_cover {
+            tests.push(self.reaction(id, crate::morale::reaction::SHAKEN_LEAVES_COVER)?);
+        }
+        if c.actions == 0 {
+            return Err(RuleViolation::NoActionLeft {
+                name: c.name.clone(),
+            });
+        }
+        transact(self, dice, |b, dice| {
+            b.spend(id, 1)?;
+            for t in &tests {
+                if !t.roll(dice) {
+                    return Ok(false);
+                }
+            }
+            let c = b.company_mut(id)?;
+            c.in_position = false;
+            c.moves += 1;
+            if order.disordering_terrain || (order.through.is_some() && mine_close) {
+                c.formation = Formation::Skirmish;
+                c.travel = false;
+            }
+            if let Some(other) = order.through {
+                let o = b.company_mut(other)?;
+                if o.formation.is_close() {
+                    o.formation = Formation::Skirmish;
+                    o.travel = false;
+                }
+            }
+            Ok(true)
+        })
+    }
+
+    /// Enter or leave travel mode with a Reorganise (HT-SG2-23, HT-MOV-03, HT-MOV-04): a column only.
+    pub fn travel_mode(&mut self, id: CompanyId, on: bool) -> Result<(), RuleViolation> {
+        self.idle()?;
+        let c = self.company(id)?;
+        if on && c.formation != Formation::Column {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "enter travel mode",
+                why: "only a column may travel",
+            });
+        }
+        if c.in_position {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "change travel mode",
+                why: "it is In Position",
+            });
+        }
+        self.spend(id, 1)?;
+        self.company_mut(id)?.travel = on;
         Ok(())
     }
 
@@ -945,6 +1391,7 @@ impl Battle {
                 why: "a fortification already counts as In Position",
             });
         }
+        let colours = self.colours_modifier(id);
         transact(self, dice, |b, dice| {
             b.spend(id, 1)?;
             let c = b.company_mut(id)?;
@@ -956,7 +1403,7 @@ impl Battle {
             let test = ReactionTest {
                 quality: c.quality.die(),
                 lv: c.lv,
-                tl: base - i16::from(c.formation.is_close()),
+                tl: base - i16::from(c.formation.is_close()) + colours,
             };
             let pass = test.roll(dice);
             if pass {
@@ -1042,6 +1489,74 @@ impl Battle {
         Ok(())
     }
 
+    /// Whether a gun may fire now (HT-ART-02, HT-FRM-14, HT-OPT-10): unlimbered, the aim within 15° of its
+    /// facing, rounds left if the scenario counts them.
+    fn gun_ready(
+        &self,
+        gun: GunId,
+        off_facing: f64,
+        what: &'static str,
+    ) -> Result<(), RuleViolation> {
+        let g = self.gun(gun)?;
+        let why = if g.limbered {
+            Some("a limbered gun cannot fire")
+        } else if !off_facing.is_finite() || off_facing.abs() > 15.0 {
+            Some("the target lies outside its 30-degree arc")
+        } else if g.rounds == Some(0) {
+            Some("it has no rounds left")
+        } else {
+            None
+        };
+        match why {
+            Some(why) => Err(RuleViolation::GunRefused {
+                name: g.name.clone(),
+                what,
+                why,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// Limber a gun with a Reorganise of its crew, the team within 6" (HT-FRM-14); or unlimber it. A limbered
+    /// gun cannot fire; its load is kept.
+    pub fn limber(
+        &mut self,
+        gun: GunId,
+        limbered: bool,
+        team_distance: f64,
+    ) -> Result<(), RuleViolation> {
+        self.idle()?;
+        let g = self.gun(gun)?;
+        if g.limbered == limbered
+            || (limbered
+                && !(team_distance.is_finite()
+                    && (0.0..=crate::command::COMMAND_RANGE).contains(&team_distance)))
+        {
+            return Err(RuleViolation::GunRefused {
+                name: g.name.clone(),
+                what: if limbered { "limber" } else { "unlimber" },
+                why: "it is already so, or its team is not within 6 inches",
+            });
+        }
+        let crew = g.crew;
+        self.spend(crew, 1)?;
+        self.guns[gun.0 as usize].limbered = limbered;
+        Ok(())
+    }
+
+    /// Limits a gun's rounds (HT-OPT-10): each Fire spends one.
+    pub fn set_rounds(&mut self, gun: GunId, rounds: Option<u32>) -> Result<(), RuleViolation> {
+        self.gun(gun)?;
+        self.guns[gun.0 as usize].rounds = rounds;
+        Ok(())
+    }
+
+    fn spend_round(&mut self, gun: GunId) {
+        if let Some(r) = self.guns[gun.0 as usize].rounds.as_mut() {
+            *r = r.saturating_sub(1);
+        }
+    }
+
     /// Actions a gun's Fire or Load costs (HT-ART-04, HT-ART-05): 1 with two or more artillery crew, 2 with
     /// one crewman or with infantry or cavalry captors; a lone captor from another arm cannot work it.
     fn gun_cost(&self, gun: GunId) -> Result<u8, RuleViolation> {
@@ -1084,11 +1599,7 @@ impl Battle {
             });
         }
         let routed = c.cl == ConfidenceLevel::Routed;
-        let test = ReactionTest {
-            quality: c.quality.die(),
-            lv: c.lv,
-            tl: 0,
-        };
+        let test = self.reaction(g.crew, 0)?;
         transact(self, dice, |b, dice| {
             let kept = !routed && test.roll(dice);
             b.guns[gun.0 as usize].abandoned = !kept;
@@ -1370,11 +1881,7 @@ impl Battle {
                 name: c.name.clone(),
             });
         }
-        let test = ReactionTest {
-            quality: c.quality.die(),
-            lv: c.lv,
-            tl: crate::morale::reaction::PANIC,
-        };
+        let test = self.reaction(id, crate::morale::reaction::PANIC)?;
         transact(self, dice, |b, dice| {
             let c = b.company_mut(id)?;
             c.actions -= 2;
@@ -1481,6 +1988,90 @@ impl Battle {
         dice: &mut D,
     ) -> Result<FireReport, RuleViolation> {
         self.idle()?;
+        self.fire_inner(firer, target, facts, false, dice)
+    }
+
+    /// Prepared Fire (HT-OPT-20): both actions; the company holds a marker until its next activation.
+    pub fn prepare(&mut self, id: CompanyId) -> Result<(), RuleViolation> {
+        self.idle()?;
+        let c = self.company(id)?;
+        if !self.options.prepared_fire {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "take Prepared Fire",
+                why: "Prepared Fire is an advanced rule that is not in use",
+            });
+        }
+        self.spend(id, 2)?;
+        self.company_mut(id)?.prepared = true;
+        Ok(())
+    }
+
+    /// Spends a Prepared Fire marker (HT-OPT-21, HT-ACC-12): when an enemy unit acts in sight, the prepared
+    /// company fires at it at once — even though it has activated — with the range die one type up; the
+    /// marker is gone.
+    pub fn prepared_fire<D: Dice + ?Sized>(
+        &mut self,
+        firer: CompanyId,
+        target: CompanyId,
+        facts: FireFacts,
+        dice: &mut D,
+    ) -> Result<FireReport, RuleViolation> {
+        self.idle()?;
+        let c = self.company(firer)?;
+        if !c.prepared {
+            return Err(RuleViolation::CannotFire {
+                name: c.name.clone(),
+                why: "it holds no Prepared Fire marker",
+            });
+        }
+        let mut next = self.clone();
+        let fc = next.company_mut(firer)?;
+        fc.prepared = false;
+        let kept = fc.actions;
+        fc.actions = 1;
+        let report = next.fire_inner(firer, target, facts, true, dice)?;
+        next.company_mut(firer)?.actions = kept;
+        *self = next;
+        Ok(report)
+    }
+
+    /// Reaction fire (HT-SG2-47): an unactivated company fires at an enemy that is moving with both its
+    /// actions, between the two moves; it spends its whole activation.
+    pub fn reaction_fire<D: Dice + ?Sized>(
+        &mut self,
+        firer: CompanyId,
+        target: CompanyId,
+        facts: FireFacts,
+        dice: &mut D,
+    ) -> Result<FireReport, RuleViolation> {
+        self.idle()?;
+        let c = self.company(firer)?;
+        let t = self.company(target)?;
+        if c.activated || t.moves != 1 || t.actions != 1 {
+            return Err(RuleViolation::CannotFire {
+                name: c.name.clone(),
+                why: "reaction fire takes an unactivated company, against a unit between its two moves",
+            });
+        }
+        let mut next = self.clone();
+        let fc = next.company_mut(firer)?;
+        fc.activated = true;
+        fc.actions = 1;
+        let report = next.fire_inner(firer, target, facts, false, dice)?;
+        next.company_mut(firer)?.actions = 0;
+        *self = next;
+        Ok(report)
+    }
+
+    fn fire_inner<D: Dice + ?Sized>(
+        &mut self,
+        firer: CompanyId,
+        target: CompanyId,
+        facts: FireFacts,
+        prepared: bool,
+        dice: &mut D,
+    ) -> Result<FireReport, RuleViolation> {
         self.check_firer(firer, target)?;
         let options = self.options;
         let scale = self.scale;
@@ -1492,16 +2083,36 @@ impl Battle {
         rf.in_position = t.in_position;
         rf.lone_figure = facts.lone_figure;
         rf.mounted_firers = f.mounted();
-        rf.prepared = facts.prepared && options.prepared_fire;
+        rf.prepared = prepared;
         rf.close_formation_target = t.formation.is_close();
+        rf.travel_mode = t.travel;
         let band = rf.band_number()?;
+        let blocked = if facts.within_woods {
+            Some("a unit within woods cannot be fired on")
+        } else if facts.arc_blocked && f.formation.is_close() {
+            Some("not every figure of a line or column can fire at the target through its front")
+        } else if let Some((between, touching_behind)) = facts.friendly_between {
+            let other = self.company(between)?;
+            (other.side == f.side && other.formation.is_close() && !touching_behind)
+                .then_some("a friendly line or column blocks the fire")
+        } else {
+            None
+        };
+        if let Some(why) = blocked {
+            return Err(RuleViolation::CannotFire {
+                name: f.name.clone(),
+                why,
+            });
+        }
         let close_only = f.modern.is_none() && f.weapon.arm.close_range_only();
         let shooters: Vec<usize> = f
             .figures
             .iter()
             .enumerate()
             .filter(|(_, x)| {
-                x.condition == Condition::Fit && !x.reload && x.role != Role::HorseHolder
+                x.condition == Condition::Fit
+                    && !x.reload
+                    && !matches!(x.role, Role::HorseHolder | Role::ColourBearer)
             })
             .filter(|_| !(close_only && band > 1))
             .map(|(i, _)| i)
@@ -1546,6 +2157,7 @@ impl Battle {
         let impact = modern.map_or(f.weapon.arm.impact(), |m| m.impact);
         let quality = f.quality.die();
         let skirmish = !f.formation.is_close() && modern.is_none();
+        let gatlings = usize::from(f.gatlings.min(2));
         transact(self, dice, |b, dice| {
             b.spend(firer, 1)?;
             {
@@ -1590,8 +2202,11 @@ impl Battle {
             } else {
                 die
             };
+            // Gatling guns add a D8 each (HT-FIR-15, HT-SG2-34); hits use the small arm's impact.
+            let mut all = vec![pair.quality, pair.firepower];
+            all.extend(std::iter::repeat_n(DieType::D8, gatlings));
             let fd = FireDice {
-                firer: crate::fire::FirerDice::two(pair.quality, pair.firepower),
+                firer: crate::fire::FirerDice::new(&all)?,
                 range: die,
             };
             let ctx = FireContext {
@@ -1806,15 +2421,11 @@ impl Battle {
         id: CompanyId,
         dice: &mut D,
     ) -> Result<(), RuleViolation> {
+        let test = self.reaction(id, crate::morale::reaction::PANIC)?;
         let c = self.company_mut(id)?;
         if c.quality != Quality::Green || c.panic != Panic::Untested || c.fit() == 0 {
             return Ok(());
         }
-        let test = ReactionTest {
-            quality: c.quality.die(),
-            lv: c.lv,
-            tl: crate::morale::reaction::PANIC - i16::from(c.formation.is_close()),
-        };
         c.panic = if test.roll(dice) {
             Panic::Immune
         } else {
@@ -1832,6 +2443,7 @@ impl Battle {
         dice: &mut D,
     ) -> Result<Option<(i16, Confidence, ConfidenceLevel)>, RuleViolation> {
         let options = self.options;
+        event.modifier += self.colours_modifier(id);
         let c = self.company_mut(id)?;
         event.survivors = u32::try_from(c.fit()).unwrap_or(u32::MAX);
         event.close_formation = c.formation.is_close();
@@ -1888,9 +2500,18 @@ impl Battle {
         }
         let crew = g.crew;
         self.check_firer(crew, target)?;
+        self.gun_ready(gun, facts.off_facing, "fire canister")?;
+        if facts.friendly_between {
+            return Err(RuleViolation::GunRefused {
+                name: g.name.clone(),
+                what: "fire canister",
+                why: "canister is never fired through friendly companies",
+            });
+        }
         let cost = self.gun_cost(gun)?;
         transact(self, dice, |b, dice| {
             b.spend(crew, cost)?;
+            b.spend_round(gun);
             b.guns[gun.0 as usize].loaded = None;
             b.blast = Some(PendingBlast {
                 gun,
@@ -2041,6 +2662,7 @@ impl Battle {
         &mut self,
         gun: GunId,
         range: ShotRange,
+        off_facing: f64,
         dice: &mut D,
     ) -> Result<Landing, RuleViolation> {
         self.idle()?;
@@ -2061,9 +2683,11 @@ impl Battle {
             });
         }
         let acc = ShotAccuracy::new(c.quality.die(), c.lv, range, &self.options);
+        self.gun_ready(gun, off_facing, "fire round shot")?;
         let cost = self.gun_cost(gun)?;
         transact(self, dice, |b, dice| {
             b.spend(crew, cost)?;
+            b.spend_round(gun);
             b.guns[gun.0 as usize].loaded = None;
             b.shot = Some(PendingShot {
                 gun,
@@ -2109,9 +2733,11 @@ impl Battle {
         let crew = g.crew;
         let c = self.company(crew)?;
         let acc = ShotAccuracy::new(c.quality.die(), c.lv, ShotRange::Medium, &self.options);
+        self.gun_ready(gun, 0.0, "fire case")?;
         let cost = self.gun_cost(gun)?;
         transact(self, dice, |b, dice| {
             b.spend(crew, cost)?;
+            b.spend_round(gun);
             b.guns[gun.0 as usize].loaded = None;
             b.burst = Some((gun, kind));
             Ok(acc.roll(dice))
@@ -2396,6 +3022,210 @@ impl Battle {
         })
     }
 
+    /// The colonel falls (HT-CMD-04, HT-CMD-05, HT-MOR-10): every company of his formation tests as if its own
+    /// leader fell (4/3/1, −1 in close formation); then his successor is the leader of the best-quality company
+    /// still Confident, Steady or Shaken (ties at random; any, if all are Broken or Routed), whose company
+    /// rolls its new leader's LV without a test. Returns the successor's company.
+    pub fn colonel_falls<D: Dice + ?Sized>(
+        &mut self,
+        companies: &[CompanyId],
+        dice: &mut D,
+    ) -> Result<CompanyId, RuleViolation> {
+        self.idle()?;
+        if companies.is_empty() {
+            return Err(RuleViolation::OutOfOrder(
+                "a colonel's fall needs the companies of his formation",
+            ));
+        }
+        for &id in companies {
+            self.company(id)?;
+        }
+        transact(self, dice, |b, dice| {
+            for &id in companies {
+                let event = TestEvent {
+                    leader_casualty: true,
+                    ..TestEvent::default()
+                };
+                b.test(id, event, dice)?;
+            }
+            let after: Vec<_> = companies
+                .iter()
+                .map(|&id| b.company(id).map(|c| (c.quality, c.cl)))
+                .collect::<Result<_, _>>()?;
+            let pick = crate::command::Successor { companies: &after }.roll(dice);
+            let chosen = companies[pick.min(companies.len() - 1)];
+            let c = b.company_mut(chosen)?;
+            c.lv = ReplacementLeader { old: c.lv }.roll(dice);
+            Ok(chosen)
+        })
+    }
+
+    /// Rally a whole regimental formation (HT-CMD-07): one action; each company within 6" rolls its own rally.
+    /// Returns each company's level afterwards.
+    pub fn rally_formation<D: Dice + ?Sized>(
+        &mut self,
+        rallier: CompanyId,
+        companies: &[(CompanyId, f64)],
+        dice: &mut D,
+    ) -> Result<Vec<ConfidenceLevel>, RuleViolation> {
+        self.idle()?;
+        let r = self.company(rallier)?;
+        for &(id, d) in companies {
+            let c = self.company(id)?;
+            if !(d.is_finite() && (0.0..=crate::command::COMMAND_RANGE).contains(&d))
+                || c.side != r.side
+            {
+                return Err(RuleViolation::Refused {
+                    name: r.name.clone(),
+                    what: "rally the formation",
+                    why: "every company must be a friend within 6 inches",
+                });
+            }
+        }
+        let lv = r.lv;
+        transact(self, dice, |b, dice| {
+            b.spend(rallier, 1)?;
+            let mut out = Vec::new();
+            for &(id, _) in companies {
+                let c = b.company_mut(id)?;
+                let pass = crate::morale::Rally {
+                    quality: c.quality.die(),
+                    lv: c.lv,
+                    rallier: lv,
+                }
+                .roll(dice);
+                if pass {
+                    c.cl = c.cl.rallied(c.ceiling);
+                }
+                out.push(c.cl);
+            }
+            Ok(out)
+        })
+    }
+
+    /// Remove a suppression marker (HT-SG2-53, revived by HT-OPT-32): one action, quality die above LV.
+    pub fn remove_suppression<D: Dice + ?Sized>(
+        &mut self,
+        id: CompanyId,
+        dice: &mut D,
+    ) -> Result<bool, RuleViolation> {
+        self.idle()?;
+        let c = self.company(id)?;
+        if c.suppression == 0 {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "remove suppression",
+                why: "it carries no suppression marker",
+            });
+        }
+        let test = ReactionTest {
+            quality: c.quality.die(),
+            lv: c.lv,
+            tl: 0,
+        };
+        transact(self, dice, |b, dice| {
+            b.spend(id, 1)?;
+            let pass = test.roll(dice);
+            if pass {
+                b.company_mut(id)?.suppression -= 1;
+            }
+            Ok(pass)
+        })
+    }
+
+    /// A Routed company that cannot withdraw without closing on the enemy (HT-SG2-48): it surrenders to an
+    /// enemy within 12", otherwise it disperses. Its fit figures are captured or gone.
+    pub fn rout_blocked(
+        &mut self,
+        id: CompanyId,
+        enemy_within_12: bool,
+    ) -> Result<(), RuleViolation> {
+        self.idle()?;
+        let c = self.company_mut(id)?;
+        if c.cl != ConfidenceLevel::Routed {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "surrender or disperse",
+                why: "only a Routed company does",
+            });
+        }
+        let fate = if enemy_within_12 {
+            Condition::Captured
+        } else {
+            Condition::Dispersed
+        };
+        for f in &mut c.figures {
+            if f.condition == Condition::Fit {
+                f.condition = fate;
+            }
+        }
+        Ok(())
+    }
+
+    /// Follow-through (HT-SG2-43, Stargrunt II's option): after a won assault, the attacker's reaction test at
+    /// +1 (defender destroyed) or +2 (it fell back or withdrew); a pass allows an extra combat move.
+    pub fn follow_through<D: Dice + ?Sized>(
+        &mut self,
+        dice: &mut D,
+    ) -> Result<bool, RuleViolation> {
+        self.idle()?;
+        if !self.options.sgii_follow_through {
+            return Err(RuleViolation::OutOfOrder(
+                "follow-through is an option that is not in use",
+            ));
+        }
+        let Some((attacker, destroyed)) = self.won_assault else {
+            return Err(RuleViolation::OutOfOrder("no assault has just been won"));
+        };
+        let test = self.reaction(attacker, if destroyed { 1 } else { 2 })?;
+        transact(self, dice, |b, dice| {
+            b.won_assault = None;
+            Ok(test.roll(dice))
+        })
+    }
+
+    /// What a scenario may score (HT-VIC-01): for a side, companies Broken or Routed, figures lost (dead,
+    /// wounded, captured, dispersed), guns disabled or abandoned, colours captured from it.
+    #[must_use]
+    pub fn tally(&self, side: Side) -> Tally {
+        let mine = |c: &&Company| c.side == side;
+        Tally {
+            broken: self
+                .companies
+                .iter()
+                .filter(mine)
+                .filter(|c| c.cl >= ConfidenceLevel::Broken)
+                .count(),
+            figures_lost: self
+                .companies
+                .iter()
+                .filter(mine)
+                .map(|c| c.casualties_total())
+                .sum(),
+            guns_lost: self
+                .guns
+                .iter()
+                .filter(|g| g.disabled || g.abandoned)
+                .filter(|g| {
+                    self.company(g.crew)
+                        .map(|c| c.side == side)
+                        .unwrap_or(false)
+                })
+                .count(),
+            colours_lost: self
+                .colours
+                .iter()
+                .filter(|(reg, st)| {
+                    *st == Colours::Captured
+                        && self
+                            .companies
+                            .iter()
+                            .any(|c| c.side == side && c.regiment == Some(*reg))
+                })
+                .count(),
+        }
+    }
+
     /// Declares a close assault (HT-MEL-01 steps 1–3, HT-MEL-02, HT-MEL-03): both of the attacker's actions;
     /// a Shaken, Broken or Routed company may not; the reaction test at CO 0 / ST +1, −1 in close formation.
     /// On a pass the defender must answer with [`Battle::defend`]; on a failure the first action is lost and
@@ -2437,7 +3267,7 @@ impl Battle {
         let test = ReactionTest {
             quality: a.quality.die(),
             lv: a.lv,
-            tl,
+            tl: tl + self.colours_modifier(attacker),
         };
         transact(self, dice, |b, dice| {
             let pass = test.roll(dice);
@@ -2483,11 +3313,13 @@ impl Battle {
                 d.lose(1);
                 steps.push(format!("{} was Broken: it routs and withdraws", d.name));
                 b.assault = None;
+                b.won_assault = Some((p.attacker, false));
                 return Ok(AssaultReport { steps, over: true });
             }
             let DefenderChoice::Stand { final_fire } = choice else {
                 steps.push(format!("{} withdraws before the assault", d.name));
                 b.assault = None;
+                b.won_assault = Some((p.attacker, false));
                 return Ok(AssaultReport { steps, over: true });
             };
             let odds = odds_tl(
@@ -2509,6 +3341,7 @@ impl Battle {
                         d.name
                     ));
                     b.assault = None;
+                    b.won_assault = Some((p.attacker, false));
                     Ok(AssaultReport { steps, over: true })
                 }
                 other => {
@@ -2581,7 +3414,8 @@ impl Battle {
                         let test = ReactionTest {
                             quality: a.quality.die(),
                             lv: a.lv,
-                            tl: i16::try_from(casualties).unwrap_or(i16::MAX),
+                            tl: i16::try_from(casualties).unwrap_or(i16::MAX)
+                                + b.colours_modifier(p.attacker),
                         };
                         if !test.roll(dice) {
                             let event = TestEvent {
@@ -2630,7 +3464,11 @@ impl Battle {
             .figures
             .iter()
             .enumerate()
-            .filter(|(_, f)| f.condition == Condition::Fit && !f.reload)
+            .filter(|(_, f)| {
+                f.condition == Condition::Fit
+                    && !f.reload
+                    && !matches!(f.role, Role::HorseHolder | Role::ColourBearer)
+            })
             .map(|(i, _)| i)
             .collect();
         let RangeDie::Die { die, spill } = range_die(&rf, FireKind::SmallArms, false, &options)?
@@ -2759,6 +3597,8 @@ impl Battle {
         let out = m.roll(dice);
         steps.push(format!("melee: {out}"));
         let winner = out.winner();
+        self.won_assault = (winner == Some(AssaultSide::Attacker))
+            .then_some((attacker, matches!(out.end, MeleeEnd::Destroyed { .. })));
         for (id, downed, s) in [
             (attacker, out.attacker_down, AssaultSide::Attacker),
             (defender, out.defender_down, AssaultSide::Defender),

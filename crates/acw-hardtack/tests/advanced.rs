@@ -321,30 +321,44 @@ fn quick_combat_resolution() {
     );
 }
 
-// HT-OPT-20, HT-OPT-21, HT-ACC-12: prepared fire raises the range die only when the option is on.
+// HT-OPT-20, HT-OPT-21, HT-ACC-12: Prepared Fire: both actions for a marker; when the enemy acts, the
+// activated company fires out of turn with the range die one up (2 bands: D6 + 1 = D8); the marker is then
+// gone; without the option the action is refused; the marker also goes at the company's next activation.
 #[test]
 fn prepared_fire_in_the_engine() {
     let mut o = Options::default();
     o.prepared_fire = true;
     let (mut b, a, r) = two(o, (8, Formation::Skirmish), (8, Formation::Skirmish));
+    b.prepare(a).unwrap();
+    assert!(b.company(a).unwrap().prepared());
+    b.activate(r).unwrap();
     let facts = FireFacts {
         distance: 16.0,
-        prepared: true,
         ..FireFacts::default()
     };
     let rep = b
-        .fire(a, r, facts, &mut ScriptedDice::faces([8, 1, 1]))
+        .prepared_fire(a, r, facts, &mut ScriptedDice::faces([8, 1, 1]))
         .unwrap();
     assert_eq!(rep.range, Some(D8));
-    let (mut b, a, r) = two(
+    assert!(!b.company(a).unwrap().prepared());
+    assert!(matches!(
+        b.prepared_fire(a, r, facts, &mut ScriptedDice::faces([8, 1, 1])),
+        Err(RuleViolation::CannotFire { .. })
+    ));
+    let (mut plain, a, _) = two(
         Options::default(),
         (8, Formation::Skirmish),
         (8, Formation::Skirmish),
     );
-    let rep = b
-        .fire(a, r, facts, &mut ScriptedDice::faces([6, 1, 1]))
-        .unwrap();
-    assert_eq!(rep.range, Some(D6));
+    assert!(matches!(
+        plain.prepare(a),
+        Err(RuleViolation::Refused { .. })
+    ));
+    let (mut b, a, _) = two(o, (8, Formation::Skirmish), (8, Formation::Skirmish));
+    b.prepare(a).unwrap();
+    b.end_turn().unwrap();
+    b.activate(a).unwrap();
+    assert!(!b.company(a).unwrap().prepared());
 }
 
 // HT-OPT-12, HT-OPT-13, HT-OPT-14: a first volley in the engine: FP D8 -> D10; the marker is gone afterwards

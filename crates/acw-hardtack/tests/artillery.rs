@@ -185,7 +185,12 @@ fn shot_with_two_bounces() {
     b.activate(crew).unwrap();
     b.load(gun, Ammunition::Shot).unwrap();
     let landing = b
-        .fire_shot(gun, ShotRange::Medium, &mut ScriptedDice::faces([1, 11, 5]))
+        .fire_shot(
+            gun,
+            ShotRange::Medium,
+            0.0,
+            &mut ScriptedDice::faces([1, 11, 5]),
+        )
         .unwrap();
     assert_eq!(
         landing,
@@ -349,12 +354,12 @@ fn gun_damage_and_loads() {
         .unwrap();
     b.activate(crew).unwrap();
     assert!(matches!(
-        b.fire_shot(gun, ShotRange::Medium, &mut ScriptedDice::faces([8])),
+        b.fire_shot(gun, ShotRange::Medium, 0.0, &mut ScriptedDice::faces([8])),
         Err(RuleViolation::GunRefused { .. })
     ));
     b.load(gun, Ammunition::Shot).unwrap();
     assert_eq!(
-        b.fire_shot(gun, ShotRange::Medium, &mut ScriptedDice::faces([8]))
+        b.fire_shot(gun, ShotRange::Medium, 0.0, &mut ScriptedDice::faces([8]))
             .unwrap(),
         Landing::OnTarget
     );

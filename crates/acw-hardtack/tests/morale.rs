@@ -302,9 +302,31 @@ fn in_position() {
         b.go_in_position(a, Cover::Fortification, &mut ScriptedDice::faces([8])),
         Err(RuleViolation::Refused { .. })
     ));
-    // HT-FRM-03, HT-SEQ-09: a Reorganise changes formation and drops In Position.
+    // HT-FRM-12, HT-SG2-14: an In Position company reorganises only after dropping In Position (one action)
+    // or under a reaction test at TL 2 (-1 in line: T = 3): 3 fails and wastes the action, 4 passes.
     b.end_turn().unwrap();
     b.activate(a).unwrap();
-    b.reorganise(a, Formation::Skirmish).unwrap();
+    assert!(matches!(
+        b.reorganise(a, Formation::Skirmish),
+        Err(RuleViolation::Refused { .. })
+    ));
+    assert!(
+        !b.reorganise_from_position(a, Formation::Skirmish, &mut ScriptedDice::faces([3]))
+            .unwrap()
+    );
+    assert!(b.company(a).unwrap().in_position());
+    assert!(
+        b.reorganise_from_position(a, Formation::Skirmish, &mut ScriptedDice::faces([4]))
+            .unwrap()
+    );
+    assert!(!b.company(a).unwrap().in_position());
+    assert_eq!(b.company(a).unwrap().formation(), Formation::Skirmish);
+    b.end_turn().unwrap();
+    b.activate(a).unwrap();
+    assert!(
+        b.go_in_position(a, Cover::Soft, &mut ScriptedDice::faces([8]))
+            .unwrap()
+    );
+    b.drop_in_position(a).unwrap();
     assert!(!b.company(a).unwrap().in_position());
 }
