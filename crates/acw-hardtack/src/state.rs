@@ -2459,7 +2459,16 @@ impl Battle {
         }
         .roll(dice);
         c.lose(r.levels());
-        Ok(Some((tl, r, c.cl)))
+        let cl = c.cl;
+        if cl == ConfidenceLevel::Routed {
+            // A Routed crew abandons its guns (HT-MOR-07, HT-ART-23).
+            for g in &mut self.guns {
+                if g.crew == id {
+                    g.abandoned = true;
+                }
+            }
+        }
+        Ok(Some((tl, r, cl)))
     }
 
     /// A new leader when the leader falls (HT-SG2-20): the next fit figure, his LV from a D6.
@@ -2499,8 +2508,8 @@ impl Battle {
             });
         }
         let crew = g.crew;
-        self.check_firer(crew, target)?;
         self.gun_ready(gun, facts.off_facing, "fire canister")?;
+        self.check_firer(crew, target)?;
         if facts.friendly_between {
             return Err(RuleViolation::GunRefused {
                 name: g.name.clone(),
