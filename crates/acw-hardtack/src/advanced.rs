@@ -243,7 +243,8 @@ impl Modern {
         self.fp_per_man as u32 * scale.men() as u32 * 2
     }
 
-    /// The morale modifier on the target's test (HT-OPT-31): +1 modern, +2 future.
+    /// The morale modifier on the target's test (HT-OPT-31): +1 modern, +2 future (the printed "−1" of the
+    /// first AK-47 example is read as +1, HT-INT-10).
     #[must_use]
     pub const fn morale(&self) -> i16 {
         if self.future { 2 } else { 1 }

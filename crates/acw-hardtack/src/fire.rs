@@ -936,6 +936,97 @@ impl Resolve for Volley {
     }
 }
 
+/// A target's standing for target priority (HT-SG2-11, HT-FIR-25).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Candidate {
+    /// Its range band from the firer.
+    pub band: u32,
+    /// The firer could enfilade it (rather than it facing the firer).
+    pub enfilade: bool,
+    /// It has already activated this turn.
+    pub activated: bool,
+    /// It is in cover.
+    pub in_cover: bool,
+}
+
+/// Advisory target priority (HT-SG2-11, HT-FIR-25): the indices of the candidates, best first — the nearest
+/// band first; within a band a unit facing the firer before one it could enfilade; then units that have
+/// activated before those that have not, and units in the open before those in cover. Ties keep their order.
+#[must_use]
+pub fn target_priority(candidates: &[Candidate]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..candidates.len()).collect();
+    order.sort_by_key(|&i| {
+        let c = candidates[i];
+        (c.band, c.enfilade, !c.activated, c.in_cover)
+    });
+    order
+}
+
+/// A sharpshooter's shot (HT-SG2-27, HT-FIR-24): the range die against his quality die and a D8; a natural 1
+/// on the quality die reveals him. Roll order: range die, quality, D8.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Sharpshot {
+    /// The sharpshooter's quality die.
+    pub quality: DieType,
+    /// The target's range die.
+    pub range: DieType,
+}
+
+/// What a sharpshooter's dice did: 0 successes (the target tests as fired on), 1 (a random figure is hit),
+/// 2 (a figure of his choice is hit); and whether he was revealed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct SharpshotResult {
+    /// Dice that beat the range die.
+    pub successes: u8,
+    /// A natural 1 on his quality die.
+    pub revealed: bool,
+}
+
+impl Sharpshot {
+    /// The result of given rolls.
+    #[must_use]
+    pub const fn judge(r: u16, q: u16, d8: u16) -> SharpshotResult {
+        SharpshotResult {
+            successes: (q > r) as u8 + (d8 > r) as u8,
+            revealed: q == 1,
+        }
+    }
+}
+
+impl Resolve for Sharpshot {
+    type Outcome = SharpshotResult;
+    fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> SharpshotResult {
+        let r = dice.face(self.range.die());
+        let q = dice.face(self.quality.die());
+        let d = dice.face(crate::tables::SHARPSHOOTER_DIE.die());
+        Sharpshot::judge(r, q, d)
+    }
+    fn odds(&self) -> Dist<SharpshotResult> {
+        let mut v = Vec::new();
+        let (rf, qf, df) = (
+            self.range.faces(),
+            self.quality.faces(),
+            crate::tables::SHARPSHOOTER_DIE.faces(),
+        );
+        let w = 1.0 / f64::from(rf * qf * df);
+        for r in 1..=rf {
+            for q in 1..=qf {
+                for d in 1..=df {
+                    v.push((Sharpshot::judge(r, q, d), w));
+                }
+            }
+        }
+        Dist::weighted(v).unwrap_or_else(|_| {
+            Dist::certain(SharpshotResult {
+                successes: 0,
+                revealed: false,
+            })
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,7 +2,9 @@
 //! and its two-level drop, reaction tests, rallies and a new leader's leadership.
 
 use crate::ladder::DieType;
-use crate::options::{CasualtyTl, LeaderCasualtyTl, Options, OverwhelmedTrigger, TwoLevelDrop};
+use crate::options::{
+    CasualtyTl, FiredOnTl, LeaderCasualtyTl, Options, OverwhelmedTrigger, TwoLevelDrop,
+};
 use crate::tables::{ConfidenceLevel, Leadership, Motivation, Tl, TlRow, tl};
 use acw_core::{Dice, Die, Dist, Resolve};
 use std::fmt;
@@ -69,11 +71,14 @@ pub struct TestEvent {
     pub other_base: Option<i16>,
     /// Other cumulative modifiers (a combined-assault drop-out +1).
     pub modifier: i16,
+    /// The unit is fired on for the first time (used by `fired_on_tl = SgiiFirstSuppression`).
+    pub first_time: bool,
 }
 
-/// The threat level of a confidence test (HT-MOR-05, the complete algorithm), or `None` when no test is
-/// required:
-/// 1. the fired-on base (HT-MOR-01/02, HT-FIR-26, HT-ART-09, HT-ART-20), raised by the casualties row
+/// The threat level of a confidence test (HT-MOR-05, the complete algorithm; the rows of HT-MOR-03 and
+/// HT-MOR-04), or `None` when no test is required:
+/// 1. the fired-on base (HT-MOR-01/02, HT-FIR-26, HT-ART-09, HT-ART-20; by option Stargrunt II's first-time
+///    2/1/NTR, HT-INT-04), raised by the casualties row
 ///    (+1/+1/+0, a High unit then testing at 0; option: Stargrunt II's 2/1/NTR, HT-INT-03);
 /// 2. the other bases: casualties as many as survivors (HT-MOR-09), the 50% rule, the leader (HT-MOR-10,
 ///    HT-INT-02), a stand's odds or a round's casualties;
@@ -89,7 +94,19 @@ pub fn threat_level(event: &TestEvent, m: Motivation, options: &Options) -> Opti
         }
     };
     if let Some(f) = event.fired_on {
-        let base = f.row().at(m);
+        let base = match (options.fired_on_tl, f) {
+            (
+                FiredOnTl::SgiiFirstSuppression,
+                FiredOn::SmallArms | FiredOn::Shot | FiredOn::Suppression,
+            ) => {
+                if event.first_time {
+                    tl::SGII_2_1_NTR.at(m)
+                } else {
+                    Tl::Ntr
+                }
+            }
+            _ => f.row().at(m),
+        };
         if event.casualties > 0 {
             match options.casualty_tl {
                 CasualtyTl::Hardtack => {

@@ -1,7 +1,8 @@
-//! [`Options`]: every switch between readings of the rules, and every advanced rule's own switch.
+//! [`Options`]: every switch between readings of the rules, and every advanced rule's own switch (the options
+//! registry, HT-GEN-06).
 //!
 //! `Options::default()` is the reading the crate's docs page names as the default throughout; each field
-//! names the rule it decides. The docs page (docs/rulesets/hardtack.md) lists what each alternative changes.
+//! names the rule it decides. The crate's docs page lists what each alternative changes.
 
 /// When impact kills (HT-INT-01, HT-CAS-02).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -172,6 +173,17 @@ pub enum TravelRate {
     PerAction,
 }
 
+/// The fired-on test that replaces suppression (HT-INT-04).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum FiredOnTl {
+    /// Hardtack: 1/0/NTR every time.
+    #[default]
+    EveryTime,
+    /// Stargrunt II's first-suppression test, 2/1/NTR, the first time only.
+    SgiiFirstSuppression,
+}
+
 /// Every reading and advanced rule of the crate. `#[non_exhaustive]`: start from `Options::default()` and set
 /// the fields you want (`let mut o = Options::default(); o.first_volley = true;`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -185,6 +197,10 @@ pub struct Options {
     pub leader_casualty_tl: LeaderCasualtyTl,
     /// HT-INT-03.
     pub casualty_tl: CasualtyTl,
+    /// HT-INT-04.
+    pub fired_on_tl: FiredOnTl,
+    /// HT-INT-19: Stargrunt II's +1/+0/NTR per untreated casualty.
+    pub sgii_untreated_casualty_mod: bool,
     /// HT-INT-05.
     pub overwhelmed_trigger: OverwhelmedTrigger,
     /// HT-INT-06.
@@ -243,6 +259,8 @@ impl Default for Options {
             kill_threshold: KillThreshold::default(),
             leader_casualty_tl: LeaderCasualtyTl::default(),
             casualty_tl: CasualtyTl::default(),
+            fired_on_tl: FiredOnTl::EveryTime,
+            sgii_untreated_casualty_mod: false,
             overwhelmed_trigger: OverwhelmedTrigger::default(),
             fp_die_rounding: FpDieRounding::default(),
             formation_spill: FormationSpill::default(),

@@ -49,7 +49,8 @@ pub struct GunId(pub u32);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Formation {
-    /// Skirmish order (gun crews always count as skirmishers).
+    /// Skirmish order: firepower one die lower, no close-formation test bonus, no formation shift when fired
+    /// on, immune to enfilade (HT-FRM-02) (gun crews always count as skirmishers).
     #[default]
     Skirmish,
     /// Line (close formation).
@@ -59,6 +60,17 @@ pub enum Formation {
 }
 
 impl Formation {
+    /// A formed company's formation from its rows of figures (HT-FRM-04): one or two rows make a line, three
+    /// or more a column.
+    #[must_use]
+    pub const fn from_rows(rows: u32) -> Formation {
+        if rows <= 2 {
+            Formation::Line
+        } else {
+            Formation::Column
+        }
+    }
+
     /// Line or column (HT-FRM-03).
     #[must_use]
     pub const fn is_close(self) -> bool {
@@ -218,6 +230,7 @@ pub struct Company {
     travel: bool,
     moves: u8,
     prepared: bool,
+    fired_on_before: bool,
 }
 
 /// A company's panic state (HT-SG2-19, HT-MOR-08).
@@ -893,11 +906,13 @@ impl Battle {
             travel: false,
             moves: 0,
             prepared: false,
+            fired_on_before: false,
         });
         Ok(id)
     }
 
-    /// Adds a gun served by a crew company (HT-SET-05); guns start unloaded (HT-SET-13).
+    /// Adds a gun served by a crew company (HT-SET-05); guns start unloaded (HT-SET-13). The crew activates as
+    /// a company (HT-SEQ-10) and fights as skirmishers (HT-ART-24).
     pub fn add_gun(
         &mut self,
         name: &str,
@@ -1280,10 +1295,15 @@ impl Battle {
         let Some(cost) = order.going.cost() else {
             return refuse("the ground is impassable");
         };
-        let mover = if c.mounted() {
-            Mover::MountedCavalry
-        } else {
-            Mover::Infantry
+        // A gun crew moves its gun (HT-MOV-13, HT-MOV-14): limbered at the team's pace, unlimbered pushed at
+        // 4" (2" by one man); captors push a captured gun the same way.
+        let gun = self.guns.iter().find(|g| g.crew == id && !g.abandoned);
+        let mover = match gun {
+            Some(g) if g.limbered => Mover::Limbered,
+            Some(_) if c.fit() <= 1 => Mover::UnlimberedOneCrew,
+            Some(_) => Mover::Unlimbered,
+            None if c.mounted() => Mover::MountedCavalry,
+            None => Mover::Infantry,
         };
         let base = mover.normal_move(c.formation == Formation::Line, false);
         let allowance = if c.travel {
@@ -1691,7 +1711,7 @@ impl Battle {
         self.scale = scale;
     }
 
-    /// Transfer an action (HT-CMD-01, HT-SG2-05, HT-INT-08, HT-INT-17): the commander spends one action and the
+    /// Transfer an action (HT-CMD-01, HT-SG2-05, HT-INT-08, HT-INT-17; to a gun crew, HT-SET-06): the commander spends one action and the
     /// receiver, within 6", at once takes a full two-action activation, even if it has already activated; at
     /// most two transfers per commander per turn, and no communication roll.
     pub fn transfer(
@@ -1734,7 +1754,8 @@ impl Battle {
         Ok(())
     }
 
-    /// Activate Regiment (HT-SEQ-03, HT-SEQ-04, HT-FRM-07, HT-SEQ-01): the colonel spends both actions and every
+    /// Activate Regiment (HT-SEQ-03, HT-SEQ-04, HT-FRM-07, HT-SEQ-01; a colonel given a transfer by his
+    /// brigadier may activate a second formation, HT-SEQ-06): the colonel spends both actions and every
     /// chosen company — two or more, in line or column, none Broken or Routed, not yet activated, each within
     /// 6" and all foot or all mounted — takes its own two actions.
     pub fn activate_regiment(
@@ -1974,7 +1995,8 @@ impl Battle {
     /// (HT-FIR-18), or every potential casualty wounded under Quick Combat Resolution (HT-OPT-22); one
     /// confidence test per company (HT-MOR-02, HT-MOR-05; the skirmishers only if hit); a Green target's
     /// first panic test (HT-SG2-19); a new leader's LV (HT-SG2-20); then Reload markers (HT-FIR-20), loads
-    /// spent (HT-OPT-08) and the First Volley gone (HT-OPT-14). Modern and future weapons (HT-OPT-29..32)
+    /// spent (HT-OPT-08) and the First Volley gone (HT-OPT-14). Modern and future weapons (HT-OPT-29, HT-OPT-30, HT-OPT-31,
+    /// HT-OPT-32)
     /// use their own firepower and impact, never reload nor lose firepower in skirmish order, add to the
     /// target's test, and put a suppression marker on skirmishers. One action.
     ///
@@ -2233,6 +2255,139 @@ impl Battle {
         })
     }
 
+    /// A sharpshooter fires (HT-FIR-24, HT-SG2-27): a company of one fit figure with no Reload marker; band
+    /// twice his quality's; the range die as for small arms (cover, In Position, a lone target +1); his
+    /// quality die and a D8. None beating it: the target tests as fired on; one: a random fit figure is hit;
+    /// two: the figure `chosen` (a random one if none is named or it is down). The hit rolls D8 impact against
+    /// armour; the target tests; he then carries a Reload marker. Returns the report and whether a natural 1
+    /// revealed him.
+    pub fn sharpshoot<D: Dice + ?Sized>(
+        &mut self,
+        shooter: CompanyId,
+        target: CompanyId,
+        facts: FireFacts,
+        chosen: Option<usize>,
+        dice: &mut D,
+    ) -> Result<(FireReport, bool), RuleViolation> {
+        self.idle()?;
+        self.check_firer(shooter, target)?;
+        let s = self.company(shooter)?;
+        let t = self.company(target)?;
+        if s.fit() != 1 || s.needs_reload() {
+            return Err(RuleViolation::CannotFire {
+                name: s.name.clone(),
+                why: "a sharpshooter is a single figure, and must reload after each shot",
+            });
+        }
+        let mut rf = RangeFacts::at(facts.distance, 2.0 * s.quality.band_inches());
+        rf.cover = facts.cover;
+        rf.in_position = t.in_position;
+        rf.lone_figure = facts.lone_figure;
+        rf.travel_mode = t.travel;
+        let range = range_die(&rf, FireKind::SmallArms, false, &self.options)?;
+        let quality = s.quality.die();
+        let options = self.options;
+        let name = s.name.clone();
+        let shift = facts
+            .cover
+            .armour_shift(options.fortification_armour, false);
+        transact(self, dice, |b, dice| {
+            b.spend(shooter, 1)?;
+            for f in &mut b.company_mut(shooter)?.figures {
+                if f.condition == Condition::Fit {
+                    f.reload = true;
+                }
+            }
+            let RangeDie::Die { die, .. } = range else {
+                let effect = FireEffect {
+                    success: Success::Fail,
+                    potential: 0,
+                };
+                let report = FireReport {
+                    firer: name,
+                    range: None,
+                    effect,
+                    companies: Vec::new(),
+                };
+                return Ok((report, false));
+            };
+            let shot = crate::fire::Sharpshot {
+                quality,
+                range: die,
+            }
+            .roll(dice);
+            let fit: Vec<usize> = b
+                .company(target)?
+                .figures
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| f.condition == Condition::Fit)
+                .map(|(i, _)| i)
+                .collect();
+            let victim = match shot.successes {
+                0 => None,
+                2 if chosen.is_some_and(|c| fit.contains(&c)) => chosen,
+                _ if fit.is_empty() => None,
+                _ => Some(fit[allocate(fit.len(), dice)]),
+            };
+            let effect = FireEffect {
+                success: Success::from_count(u32::from(shot.successes)),
+                potential: u8::from(victim.is_some()),
+            };
+            let (mut w, mut k, mut leader) = (0, 0, false);
+            if let Some(v) = victim {
+                let c = b.company(target)?;
+                let hit = Impact {
+                    impact: crate::tables::SHARPSHOOTER_DIE,
+                    armour: c.armour.die(),
+                    armour_shift: shift,
+                    kill: options.kill_threshold,
+                }
+                .roll(dice);
+                let c = b.company_mut(target)?;
+                match hit {
+                    HitResult::Killed => {
+                        k = 1;
+                        c.figures[v].condition = Condition::Dead;
+                    }
+                    HitResult::Wounded => {
+                        w = 1;
+                        c.figures[v].condition = Condition::Wounded;
+                    }
+                    HitResult::NoEffect => {}
+                }
+                leader = hit != HitResult::NoEffect && c.figures[v].role == Role::Leader;
+            }
+            let event = TestEvent {
+                fired_on: Some(FiredOn::SmallArms),
+                casualties: w + k,
+                leader_casualty: leader,
+                ..TestEvent::default()
+            };
+            let test = b.test(target, event, dice)?;
+            let new_lv = if leader {
+                b.new_leader(target, dice)?
+            } else {
+                None
+            };
+            let companies = vec![CompanyEffect {
+                name: b.company(target)?.name.clone(),
+                wounded: w,
+                killed: k,
+                leader_fell: leader,
+                test,
+                new_lv,
+            }];
+            let report = FireReport {
+                firer: name,
+                range: Some(die),
+                effect,
+                companies,
+            };
+            Ok((report, shot.revealed))
+        })
+    }
+
     /// Rolls a fire against a target (and skirmishers fired through), applies casualties and the tests.
     fn apply_fire<D: Dice + ?Sized>(
         &mut self,
@@ -2435,7 +2590,9 @@ impl Battle {
     }
 
     /// Takes a confidence test for a company, filling in its formation, survivors and losses (HT-MOR-05),
-    /// and applies the result (HT-MOR-07).
+    /// and applies the result (HT-MOR-07). The 50% rule applies at every attack once half the complement is
+    /// lost (HT-INT-20); Stargrunt II's untreated-casualty row adds +1 per wounded figure at Low by option
+    /// (HT-INT-19, HT-MOR-12).
     fn test<D: Dice + ?Sized>(
         &mut self,
         id: CompanyId,
@@ -2445,6 +2602,13 @@ impl Battle {
         let options = self.options;
         event.modifier += self.colours_modifier(id);
         let c = self.company_mut(id)?;
+        if options.sgii_untreated_casualty_mod && c.motivation == Motivation::Low {
+            event.modifier += i16::try_from(c.wounded()).unwrap_or(i16::MAX);
+        }
+        event.first_time = event.fired_on.is_some() && !c.fired_on_before;
+        if event.fired_on.is_some() {
+            c.fired_on_before = true;
+        }
         event.survivors = u32::try_from(c.fit()).unwrap_or(u32::MAX);
         event.close_formation = c.formation.is_close();
         event.half_lost = 2 * c.casualties_total() >= c.full_strength;
@@ -2485,7 +2649,8 @@ impl Battle {
         Ok(Some(c.lv))
     }
 
-    /// Canister (HT-ART-14, the complete procedure): one action of a crew with a canister load; the gun's
+    /// Canister (HT-ART-14, the complete procedure): one action of a crew with a canister load, which the fire
+    /// uses up (HT-ART-03); the gun's
     /// band (HT-ART-15); the range die with the formation shift spilling onto the crew's quality die
     /// (HT-ART-17); quality plus two canister dice; allocation over the target and non-In-Position
     /// skirmishers in front (HT-ART-18); D12 impact; the canister test for the target even on a miss
@@ -2868,7 +3033,7 @@ impl Battle {
         })
     }
 
-    /// Gun models in a shot's area or a burst roll D8 armour against the impact die; a kill disables the
+    /// Gun models in a shot's area or a burst (HT-SG2-46, HT-ART-21) roll D8 armour against the impact die; a kill disables the
     /// gun (HT-ART-21). Returns the names of those disabled.
     fn guns_in_area<D: Dice + ?Sized>(
         &mut self,
@@ -2899,7 +3064,9 @@ impl Battle {
     /// (shifted by cover, HT-ART-08) against the impact die (D10, one lower per bounce); gun models in the
     /// area roll D8 armour and a kill disables them (HT-ART-21); every company with a figure in the area tests
     /// at 1/0/NTR plus casualties (HT-ART-09); then, if the ground allows, the bounce test (HT-ART-10) and
-    /// the bounce's distance and D12/D4 deviation (HT-ART-11). With no bounce the shot is over (HT-ART-12).
+    /// the bounce's distance and D12/D4 deviation (HT-ART-11), the bounce carrying on along the ball's line of
+    /// travel (HT-INT-18). With no bounce the shot is over (HT-ART-12). Where the ball meets a hill, a building
+    /// or a wood's edge the caller gives that point as the last impact, with no bounce allowed (HT-ART-13).
     ///
     /// Roll order: per figure armour then impact, per gun armour then impact; each company's test and new
     /// leader; the bounce test; D12 and D4.
@@ -3457,7 +3624,7 @@ impl Battle {
         })
     }
 
-    /// Final defensive fire (HT-MEL-07): a free fire with no fired-on result; the attacker takes the casualty
+    /// Final defensive fire (HT-MEL-07, HT-SG2-37): a free fire with no fired-on result; the attacker takes the casualty
     /// test (option `fdf_confidence_test`). Returns the effect and casualties.
     fn final_fire<D: Dice + ?Sized>(
         &mut self,

@@ -9,7 +9,7 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Quality {
-    /// D4, 4" band (armed civilians only, HT-SET-07).
+    /// D4, 4" band (armed civilians only).
     Untrained,
     /// D6, 6" band.
     Green,
