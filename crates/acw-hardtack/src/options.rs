@@ -184,6 +184,17 @@ pub enum FiredOnTl {
     SgiiFirstSuppression,
 }
 
+/// The Grand Gesture's range condition (HT-INT-12).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum GgRangeCheck {
+    /// The printed example: the enemy's range die without the lone-figure shift.
+    #[default]
+    NoLoneFigureShift,
+    /// With the lone-figure shift.
+    WithLoneFigureShift,
+}
+
 /// Every reading and advanced rule of the crate. `#[non_exhaustive]`: start from `Options::default()` and set
 /// the fields you want (`let mut o = Options::default(); o.first_volley = true;`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -249,6 +260,10 @@ pub struct Options {
     pub prepared_fire: bool,
     /// Advanced rule, case and spherical case ammunition (HT-OPT-05..07).
     pub case_shot: bool,
+    /// Advanced rule, the Grand Gesture (HT-OPT-15..17).
+    pub grand_gesture: bool,
+    /// HT-INT-12.
+    pub gg_range_check: GgRangeCheck,
     /// Advanced rule, Quick Combat Resolution (HT-OPT-22..24): every potential casualty is wounded.
     pub quick_combat_resolution: bool,
 }
@@ -285,6 +300,8 @@ impl Default for Options {
             morale_modifications: false,
             prepared_fire: false,
             quick_combat_resolution: false,
+            grand_gesture: false,
+            gg_range_check: GgRangeCheck::NoLoneFigureShift,
             case_shot: false,
         }
     }

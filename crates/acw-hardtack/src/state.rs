@@ -782,6 +782,7 @@ pub struct Battle {
     companies: Vec<Company>,
     guns: Vec<Gun>,
     colours: Vec<(u32, Colours)>,
+    gesture: Option<(CompanyId, Vec<CompanyId>)>,
     won_assault: Option<(CompanyId, bool)>,
     shot: Option<PendingShot>,
     burst: Option<(GunId, Ammunition)>,
@@ -815,6 +816,7 @@ impl Battle {
             companies: Vec::new(),
             guns: Vec::new(),
             colours: Vec::new(),
+            gesture: None,
             won_assault: None,
             shot: None,
             burst: None,
@@ -995,6 +997,7 @@ impl Battle {
         c.actions = 2;
         c.moves = 0;
         c.prepared = false;
+        self.gesture = None;
         Ok(())
     }
 
@@ -1015,6 +1018,7 @@ impl Battle {
             c.actions = 0;
             c.transfers = 0;
         }
+        self.gesture = None;
         Ok(())
     }
 
@@ -1467,7 +1471,7 @@ impl Battle {
             });
         }
         let test = crate::morale::Rally {
-            quality: t.quality.die(),
+            quality: self.gesture_quality(target, t.quality.die()),
             lv: t.lv,
             rallier: r.lv,
         };
@@ -3198,16 +3202,67 @@ impl Battle {
         })
     }
 
+    /// A Grand Gesture (HT-OPT-15, HT-OPT-16, HT-INT-12): a colonel (or brigadier) with the advanced rule on,
+    /// in sight and in range of an enemy unit — `enemy` is that unit's fire against him, in range if its
+    /// range die is D12 or less, without (by default) the lone-figure shift — motivates companies he can see.
+    /// For the rest of this activation their rallies and close-assault reaction tests roll one die type up.
+    /// Costs no action.
+    pub fn grand_gesture(
+        &mut self,
+        colonel: CompanyId,
+        enemy: &RangeFacts,
+        companies: &[CompanyId],
+    ) -> Result<(), RuleViolation> {
+        self.idle()?;
+        let c = self.company(colonel)?;
+        let refuse = |why| {
+            Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "make a Grand Gesture",
+                why,
+            })
+        };
+        if !self.options.grand_gesture {
+            return refuse("the Grand Gesture is an advanced rule that is not in use");
+        }
+        let lone = self.options.gg_range_check == crate::options::GgRangeCheck::WithLoneFigureShift;
+        if !crate::advanced::gesture_in_range(enemy, lone, &self.options)? {
+            return refuse("no enemy unit has him in range");
+        }
+        for &id in companies {
+            if self.company(id)?.side != c.side || id == colonel {
+                return refuse("he motivates his own side's companies");
+            }
+        }
+        self.gesture = Some((colonel, companies.to_vec()));
+        Ok(())
+    }
+
+    /// A quality die raised by a Grand Gesture this activation (HT-OPT-16).
+    fn gesture_quality(&self, id: CompanyId, die: DieType) -> DieType {
+        match &self.gesture {
+            Some((_, list)) if list.contains(&id) => crate::advanced::gesture_die(die),
+            _ => die,
+        }
+    }
+
     /// The colonel falls (HT-CMD-04, HT-CMD-05, HT-MOR-10): every company of his formation tests as if its own
-    /// leader fell (4/3/1, −1 in close formation); then his successor is the leader of the best-quality company
+    /// leader fell (4/3/1, −1 in close formation), and every company that took his Grand Gesture this
+    /// activation at +1 more (HT-OPT-17, a confidence test: HT-INT-13); then his successor is the leader of the best-quality company
     /// still Confident, Steady or Shaken (ties at random; any, if all are Broken or Routed), whose company
     /// rolls its new leader's LV without a test. Returns the successor's company.
     pub fn colonel_falls<D: Dice + ?Sized>(
         &mut self,
+        colonel: CompanyId,
         companies: &[CompanyId],
         dice: &mut D,
     ) -> Result<CompanyId, RuleViolation> {
         self.idle()?;
+        self.company(colonel)?;
+        let gestured: Vec<CompanyId> = match &self.gesture {
+            Some((c, list)) if *c == colonel => list.clone(),
+            _ => Vec::new(),
+        };
         if companies.is_empty() {
             return Err(RuleViolation::OutOfOrder(
                 "a colonel's fall needs the companies of his formation",
@@ -3217,13 +3272,21 @@ impl Battle {
             self.company(id)?;
         }
         transact(self, dice, |b, dice| {
-            for &id in companies {
+            let mut testing: Vec<CompanyId> = companies.to_vec();
+            testing.extend(gestured.iter().filter(|g| !companies.contains(g)));
+            for &id in &testing {
                 let event = TestEvent {
                     leader_casualty: true,
+                    modifier: if gestured.contains(&id) {
+                        crate::advanced::GESTURE_RISK
+                    } else {
+                        0
+                    },
                     ..TestEvent::default()
                 };
                 b.test(id, event, dice)?;
             }
+            b.gesture = None;
             let after: Vec<_> = companies
                 .iter()
                 .map(|&id| b.company(id).map(|c| (c.quality, c.cl)))
@@ -3441,7 +3504,7 @@ impl Battle {
             }
         })?;
         let test = ReactionTest {
-            quality: a.quality.die(),
+            quality: self.gesture_quality(attacker, a.quality.die()),
             lv: a.lv,
             tl: tl + self.colours_modifier(attacker),
         };

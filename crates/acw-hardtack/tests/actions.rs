@@ -630,12 +630,18 @@ fn colonel_falls() {
     let c = b.add_company(mk("B", Quality::Regular)).unwrap();
     // Tests: A D10 (T = 2 + 2 = 4) roll 10; B D8 roll 8; then the successor is A (the only Veteran): no roll;
     // its new leader D6 6 -> LV1.
+    let colonel = b
+        .add_company(CompanySpec::new("colonel", Side::Union, 1))
+        .unwrap();
     let chosen = b
-        .colonel_falls(&[a, c], &mut ScriptedDice::faces([10, 8, 6]))
+        .colonel_falls(colonel, &[a, c], &mut ScriptedDice::faces([10, 8, 6]))
         .unwrap();
     assert_eq!(chosen, a);
     assert_eq!(b.company(a).unwrap().lv(), Leadership::ONE);
-    assert!(b.colonel_falls(&[], &mut ScriptedDice::faces([])).is_err());
+    assert!(
+        b.colonel_falls(colonel, &[], &mut ScriptedDice::faces([]))
+            .is_err()
+    );
 }
 
 // HT-CMD-07, HT-SEQ-06: a formation rally rolls for each company within 6"; a brigadier's transfer lets the

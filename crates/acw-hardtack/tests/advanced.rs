@@ -141,10 +141,10 @@ fn grand_gesture_range() {
     assert!(!gesture_in_range(&f, false, &o).unwrap());
 }
 
-// HT-ACC-08, HT-OPT-16, HT-OPT-17, HT-INT-13, HT-SEQ-05, HT-SG2-42: the gesture raises Green D6 to D8 and
-// Regular D8 to D10; when the colonel falls, each company that took it tests at the leader row +1: the
-// assaulting companies (no formation -1 after their combat move, +1 for the drop-out) 6/5/3; the company that
-// failed its attack test, still in column, 4/3/1.
+// HT-ACC-08, HT-OPT-16, HT-OPT-17: the gesture raises Green D6 to D8 and Regular D8 to D10; when the colonel
+// falls, each company that took it tests at the leader row +1: the printed example's assaulting companies (no
+// formation -1 after their combat move, +1 for the combined-assault drop-out) 6/5/3; the company that failed
+// its attack test, still in column, 4/3/1.
 #[test]
 fn grand_gesture_example() {
     assert_eq!(gesture_die(D6), D8);
@@ -167,6 +167,58 @@ fn grand_gesture_example() {
     };
     assert_eq!(levels(&assaulting), [Some(6), Some(5), Some(3)]);
     assert_eq!(levels(&stayed), [Some(4), Some(3), Some(1)]);
+}
+
+// HT-OPT-15, HT-OPT-16, HT-OPT-17, HT-INT-12, HT-INT-13: the Grand Gesture in the engine. Refused without the
+// rule, or with no enemy in range (60" from a Regular: band 8); a gestured Regular company assaults on a D10
+// (a 9 cannot come up on its own D8); when the colonel falls the gestured company takes a confidence test at
+// the leader row +1 (Medium 3 + 1 - 1 in line = 3; T = 5): a 5 fails, one level; the successor's LV from a
+// D6.
+#[test]
+fn grand_gesture_in_the_engine() {
+    let enemy = RangeFacts::at(20.0, 8.0);
+    let (mut plain, a, _) = two(
+        Options::default(),
+        (8, Formation::Line),
+        (4, Formation::Skirmish),
+    );
+    let col = plain
+        .add_company(CompanySpec::new("colonel", Side::Union, 1))
+        .unwrap();
+    assert!(matches!(
+        plain.grand_gesture(col, &enemy, &[a]),
+        Err(RuleViolation::Refused { .. })
+    ));
+    let mut o = Options::default();
+    o.grand_gesture = true;
+    let (mut b, a, r) = two(o, (8, Formation::Line), (4, Formation::Skirmish));
+    let col = b
+        .add_company(CompanySpec::new("colonel", Side::Union, 1))
+        .unwrap();
+    assert!(
+        b.grand_gesture(col, &RangeFacts::at(60.0, 8.0), &[a])
+            .is_err()
+    );
+    b.grand_gesture(col, &enemy, &[a]).unwrap();
+    assert!(b.assault(a, r, &mut ScriptedDice::faces([9])).unwrap());
+    b.defend(
+        acw_hardtack::state::DefenderChoice::Withdraw,
+        &mut ScriptedDice::faces([]),
+    )
+    .unwrap();
+    assert!(b.assault(a, r, &mut ScriptedDice::faces([])).is_err());
+    let mut o = Options::default();
+    o.grand_gesture = true;
+    let (mut b, a, _) = two(o, (8, Formation::Line), (4, Formation::Skirmish));
+    let col = b
+        .add_company(CompanySpec::new("colonel", Side::Union, 1))
+        .unwrap();
+    b.grand_gesture(col, &enemy, &[a]).unwrap();
+    let chosen = b
+        .colonel_falls(col, &[a], &mut ScriptedDice::faces([5, 6]))
+        .unwrap();
+    assert_eq!(chosen, a);
+    assert_eq!(b.company(a).unwrap().confidence(), ConfidenceLevel::Steady);
 }
 
 // HT-OPT-26: Quiet Mutiny: quality + LV of 9 or more makes the unit Shaken; Regular LV1/2/3 1/8, 1/4, 3/8;
