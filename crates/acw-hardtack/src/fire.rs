@@ -185,7 +185,7 @@ pub enum RangeDie {
 }
 
 /// The range die (HT-SG2-28, HT-FIR-03, HT-FIR-04): band, then smoothbore (HT-FIR-05), cover (incl.
-/// fortification, HT-FIR-06), In Position, lone figure (HT-FIR-13), mounted firers (HT-FIR-12), prepared
+/// fortification, HT-FIR-06), In Position, lone figure (HT-FIR-13, HT-SG2-26), mounted firers (HT-FIR-12), prepared
 /// fire, blast-through; the overflow check; travel mode; the formation shift (HT-FIR-07, open, spilling onto
 /// the firepower die for small arms and the quality die for canister, HT-ART-17). Close-range-only weapons
 /// (HT-FIR-14) reach the first band only; pass `close_range_only` for them.

@@ -14,18 +14,53 @@
 //!   of the crate, ready to move to acw-core);
 //! - [`tables`]: quality, leadership, motivation, confidence levels, threat levels, armour, weapons,
 //!   canister, close-combat weapons, mobility; [`options`]: every reading and advanced-rule switch;
-//! - [`fire`]: the range die, the firer's dice, the fire roll, impact, allocation, and the whole chain;
+//! - [`fire`]: the range die, the firer's dice, the fire roll, impact, allocation, the whole chain to
+//!   casualties, sharpshooters, target priority;
 //! - [`morale`]: threat-level composition, confidence, reaction, rally, replacement leaders;
-//! - [`melee`]: close-assault tests, close-combat dice, the melee to its end, downed figures;
+//! - [`melee`]: close-assault tests, close-combat dice, the melee to its end, downed figures, the whole assault;
 //! - [`artillery`]: canister, round shot with deviation and bounces, area damage;
-//! - [`movement`]: combat moves;
-//! - [`state`]: companies, figures, guns and the [`Battle`] that rolls and applies every rule.
+//! - [`movement`], [`casualties`], [`command`], [`setup`], [`advanced`]: combat moves, horses and treatment,
+//!   communication and regimental formations, scale and terrain, the advanced rules' tables and tests;
+//! - [`state`]: companies, figures, guns and the [`Battle`] that checks, rolls and applies every rule in one
+//!   step, refusing with a typed [`RuleViolation`] and changing nothing.
 //!
-//! Not done yet (see docs/rulesets/hardtack.md for the full list and why): regimental formations and
-//! Activate Regiment, runners and command transfers, mounted casualties and horse teams, travel mode and
-//! terrain movement, case and spherical case, off-table guns, sharpshooters, Gatling guns in the engine,
-//! and the advanced rules other than First Volley, Enfilade, Morale Modifications, Prepared Fire, Artillery
-//! Shot Ranges and Rifled Bounces.
+//! ```
+//! use acw_core::dice::ScriptedDice;
+//! use acw_core::{Resolve, Side};
+//! use acw_hardtack::fire::{FireDice, FirerDice, Impact, Volley};
+//! use acw_hardtack::options::KillThreshold;
+//! use acw_hardtack::state::{CompanySpec, FireFacts, Formation};
+//! use acw_hardtack::{Battle, DieType, Options};
+//!
+//! // A Regular line of 8 fires at 8 skirmishers 6" away: range die D4, quality D8 + firepower D8.
+//! let mut battle = Battle::new(Options::default());
+//! let mut spec = CompanySpec::new("1st Minnesota, Company A", Side::Union, 8);
+//! spec.formation = Formation::Line;
+//! let blue = battle.add_company(spec)?;
+//! let grey = battle.add_company(CompanySpec::new("8th Alabama, Company C", Side::Confederate, 8))?;
+//! battle.activate(blue)?;
+//! // Range die 4, quality 7, firepower 2: one die beats it — the target only tests (TL 0, roll 5 passes).
+//! let report = battle.fire(blue, grey, FireFacts { distance: 6.0, ..FireFacts::default() },
+//!                          &mut ScriptedDice::faces([4, 7, 2, 5]))?;
+//! println!("{report}");
+//!
+//! // Exact odds of the same fire to its casualties.
+//! let volley = Volley {
+//!     fire: FireDice { firer: FirerDice::two(DieType::D8, DieType::D8), range: DieType::D4 },
+//!     impact: Impact { impact: DieType::D6, armour: DieType::D4, armour_shift: 0,
+//!                      kill: KillThreshold::DoubleOrMore },
+//!     pool: 8,
+//! };
+//! let odds = volley.odds();
+//! let none = odds.prob(|o| o.casualties() == 0);
+//! assert!(none > 0.5 && none < 0.7);
+//! # Ok::<(), acw_hardtack::RuleViolation>(())
+//! ```
+//!
+//! Not done yet (docs/rulesets/hardtack.md lists them with why): combined and regimental close assaults,
+//! runners and detached elements, hidden units and spotting, regimental formation membership across an
+//! activation, horse teams figure by figure, the choices for unhorsed cavalry in close formation, mounted
+//! figures' horse-or-rider roll inside a melee, and stand-based fire for 6mm figures.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 

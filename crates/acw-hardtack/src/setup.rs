@@ -356,7 +356,7 @@ pub enum Feature {
     WoodEdge,
     /// A stone wall: hard.
     StoneWall,
-    /// An entrenchment without a head log: hard.
+    /// An entrenchment without a head log: hard, as Stargrunt II's field defences (HT-SG2-15).
     Entrenchment,
     /// Earth-and-log works with a head log, or a blockhouse with firing slits: fortification.
     HeadLoggedWorks,

@@ -514,7 +514,8 @@ pub struct FireFacts {
     pub cover: Cover,
     /// An enemy skirmish company fired through (HT-FIR-23).
     pub through: Option<CompanyId>,
-    /// The target is a lone figure (HT-FIR-13).
+    /// The target is a lone figure: a leader or other single figure out of a company's integrity (HT-FIR-13,
+    /// HT-CMD-09).
     pub lone_figure: bool,
     /// The target is enfiladed (HT-OPT-11).
     pub enfilade: bool,
@@ -1398,7 +1399,8 @@ impl Battle {
         Ok(())
     }
 
-    /// Go In Position (HT-SG2-14): one action and a reaction test at TL 0 in cover or 2 in the open, −1 in
+    /// Go In Position (HT-SG2-14; combined with field defences but never behind a fortification, HT-SG2-15): one
+    /// action and a reaction test at TL 0 in cover or 2 in the open, −1 in
     /// close formation (HT-MOR-06). Returns whether it passed; a failure spends the action.
     pub fn go_in_position<D: Dice + ?Sized>(
         &mut self,
@@ -2393,6 +2395,7 @@ impl Battle {
     }
 
     /// Rolls a fire against a target (and skirmishers fired through), applies casualties and the tests.
+    /// Casualties leave gaps but never break a close formation (HT-FRM-11).
     fn apply_fire<D: Dice + ?Sized>(
         &mut self,
         fd: &FireDice,
@@ -3248,7 +3251,8 @@ impl Battle {
 
     /// The colonel falls (HT-CMD-04, HT-CMD-05, HT-MOR-10): every company of his formation tests as if its own
     /// leader fell (4/3/1, −1 in close formation), and every company that took his Grand Gesture this
-    /// activation at +1 more (HT-OPT-17, a confidence test: HT-INT-13); then his successor is the leader of the best-quality company
+    /// activation at +1 more (HT-OPT-17, a confidence test: HT-INT-13); then his successor is the leader of the
+    /// best-quality company
     /// still Confident, Steady or Shaken (ties at random; any, if all are Broken or Routed), whose company
     /// rolls its new leader's LV without a test. Returns the successor's company.
     pub fn colonel_falls<D: Dice + ?Sized>(

@@ -166,7 +166,7 @@ fn blast_requires_casualties_option() {
 }
 
 // HT-ACC-05, HT-ART-01, HT-ART-06, HT-ART-07, HT-ART-08, HT-ART-09, HT-ART-10, HT-ART-11, HT-ART-12,
-// HT-ART-13, HT-SG2-44, HT-SG2-45: round shot with two bounces. Regular LV2 crew: Q 1 misses; D12 11, D8 5
+// HT-ART-13, HT-SG2-44, HT-SG2-45, HT-INT-18: round shot with two bounces, each carried on along the line. Regular LV2 crew: Q 1 misses; D12 11, D8 5
 // (5" toward 11 o'clock). First impact: two figures, (4, 6) wounded and (2, 9) killed; the company tests at
 // 0 + 1 = 1. Bounce: Q 5 > 4; 49" from the gun gives 24"; D12 12, D4 1. Second impact: four figures in light
 // cover (D6 armour against D8): (3, 5), (2, 3) wounded, (5, 4), (6, 2) nothing; test at 1. Bounce: Q 8 > 6,
@@ -336,7 +336,7 @@ fn rifled_bounces() {
     assert_eq!(t.number(), 6);
 }
 
-// HT-ART-21, HT-SEQ-08: a gun model in a shot's area rolls D8 armour; a kill disables it; a disabled gun
+// HT-ART-21, HT-SG2-46, HT-SEQ-08: a gun model in a shot's area rolls D8 armour; a kill disables it; a disabled gun
 // cannot load. A gun without a load cannot fire.
 #[test]
 fn gun_damage_and_loads() {

@@ -271,7 +271,7 @@ fn rally_in_the_engine() {
     );
 }
 
-// HT-ACC-31, HT-SG2-14, HT-MOR-06, HT-SG2-18: Regular LV2 goes In Position in cover on a roll above 2 and in
+// HT-ACC-31, HT-SG2-14, HT-SG2-15, HT-MOR-06, HT-SG2-18: Regular LV2 goes In Position in cover on a roll above 2 and in
 // the open above 4; in close formation above 1 and 3. Not behind a fortification.
 #[test]
 fn in_position() {
