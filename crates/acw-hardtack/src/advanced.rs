@@ -44,6 +44,7 @@ pub fn shot_range(piece: FieldPiece, distance: f64) -> Result<Option<ShotRange>,
 
 /// An off-table gun's geometry (HT-OPT-03, HT-OPT-04): it stands `behind` inches behind the edge point E,
 /// cannot move or turn, and receives no transferred actions.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OffTable {
     /// Inches behind the table edge (1" = 10 yards).
@@ -78,7 +79,6 @@ impl OffTable {
 
 /// Case and spherical case (HT-OPT-05, HT-OPT-06): the case burst's radius and impact die, the spherical
 /// case area (length × width) and impact die.
-#[must_use]
 pub const fn case_table(piece: FieldPiece) -> ((f64, DieType), ((f64, f64), DieType)) {
     match piece {
         FieldPiece::Rifle20lb => ((1.5, DieType::D10), ((8.0, 1.0), DieType::D8)),
@@ -141,7 +141,6 @@ pub fn gesture_in_range(
 }
 
 /// The Grand Gesture's effect (HT-OPT-16): each motivated company's quality die one type up (closed).
-#[must_use]
 pub const fn gesture_die(quality: DieType) -> DieType {
     quality.shift_closed(1)
 }
@@ -153,6 +152,7 @@ pub const GESTURE_RISK: i16 = 1;
 /// Quiet Mutiny (HT-OPT-26): the first time a Regular or Veteran unit is ordered to advance in the open, its
 /// quality die plus LV; 9 or more makes it Shaken. Green and Elite units never test (the outcome is then
 /// always `false`).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct QuietMutiny {
@@ -174,7 +174,6 @@ impl QuietMutiny {
     }
 
     /// The level after the roll: Shaken at best.
-    #[must_use]
     pub fn apply(cl: ConfidenceLevel, mutinied: bool) -> ConfidenceLevel {
         if mutinied {
             cl.max(ConfidenceLevel::Shaken)
@@ -206,7 +205,6 @@ pub fn merged_full_strength(originals: &[usize], figures: usize) -> usize {
 
 /// Regrouping two depleted companies (HT-SG2-08): the better LV, the quality of the one with more figures,
 /// the average level rounded toward the better.
-#[must_use]
 pub fn regroup(
     a: (Quality, Leadership, ConfidenceLevel, usize),
     b: (Quality, Leadership, ConfidenceLevel, usize),
@@ -218,6 +216,7 @@ pub fn regroup(
 }
 
 /// A modern or future weapon (HT-OPT-29..32).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Modern {

@@ -11,7 +11,6 @@ use std::fmt;
 /// Canister's firer dice (HT-ART-14 step 4, HT-ART-15, HT-ART-17): the crew's quality die (up one when a
 /// formation shift spilled onto it) and the piece's two canister dice. No D2 rule, skirmish shift or first
 /// volley.
-#[must_use]
 pub fn canister_dice(crew: DieType, piece: FieldPiece, spill: Option<Spill>) -> FirerDice {
     let q = match spill {
         Some(Spill::Quality) => crew.shift_closed(1),
@@ -26,6 +25,7 @@ pub fn canister_dice(crew: DieType, piece: FieldPiece, spill: Option<Spill>) -> 
 }
 
 /// A shot's range under the Artillery Shot Ranges option (HT-OPT-01).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ShotRange {
@@ -51,6 +51,7 @@ impl ShotRange {
 }
 
 /// Where a shot lands relative to its aim point.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Landing {
@@ -79,6 +80,7 @@ impl fmt::Display for Landing {
 /// Round shot's accuracy (HT-SG2-44, HT-ART-06, HT-ART-01, HT-OPT-01): the crew's quality die (±1 by range
 /// under Artillery Shot Ranges) must beat its LV; otherwise D12 for the clock direction (12 = along the line
 /// of fire) and D8 for the inches, with no multiplier (open sights). Roll order: quality, D12, D8.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ShotAccuracy {
@@ -92,7 +94,6 @@ pub struct ShotAccuracy {
 
 impl ShotAccuracy {
     /// Accuracy for a crew at a range, with the options' shot-range rule.
-    #[must_use]
     pub const fn new(
         quality: DieType,
         lv: Leadership,
@@ -169,6 +170,7 @@ pub fn bounce_distance(gun_distance: f64, previous_bounce: Option<u32>) -> u32 {
 /// The test for the `k`-th bounce (HT-ART-10, HT-ART-12, HT-OPT-02): the crew's quality die must beat
 /// LV + 2k (+2 more for a rifled gun under Rifled Artillery Bounces). No bounce after a D4 impact die (so at
 /// most three), and none when the number cannot be beaten (no roll is made then).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BounceTest {
@@ -211,6 +213,7 @@ impl Resolve for BounceTest {
 
 /// How many times a shot bounces when the ground allows every bounce (HT-ART-10..12): the bounce tests in
 /// turn, stopping at the first failure or after the third. Roll order: one quality die per test made.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ShotBounces {
@@ -270,6 +273,7 @@ pub const fn shot_armour_shift(cover: Cover, in_woods: bool, options: &Options) 
 
 /// Damage to `figures` identical figures in a shot's area (HT-ART-08, HT-SG2-45): each rolls armour against
 /// the impact die, no allocation. Outcome (wounded, killed). Roll order: per figure, armour then impact.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct AreaDamage {

@@ -5,6 +5,7 @@ use acw_core::{Dice, Die, Dist, Resolve};
 use std::fmt;
 
 /// Who a hit on a mounted figure strikes (HT-CAS-03, HT-MEL-12).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Struck {
@@ -25,6 +26,7 @@ impl fmt::Display for Struck {
 
 /// The D10 for a mounted figure hit (HT-CAS-03) or beaten in close combat (HT-MEL-12): under fire and
 /// against an unmounted opponent 1–6 horse, 7–10 rider; against a mounted opponent 1–4 horse, 5–10 rider.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct HorseOrRider {
@@ -34,7 +36,6 @@ pub struct HorseOrRider {
 
 impl HorseOrRider {
     /// Who a D10 roll strikes.
-    #[must_use]
     pub const fn judge(&self, roll: u16) -> Struck {
         let horse_max = if self.by_mounted { 4 } else { 6 };
         if roll <= horse_max {
@@ -56,6 +57,7 @@ impl Resolve for HorseOrRider {
 }
 
 /// A hit horse's state (HT-CAS-04, HT-ART-22): D6 1–2 dead, 3–5 wounded, 6 unhurt.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum HorseState {
@@ -68,13 +70,13 @@ pub enum HorseState {
 }
 
 /// The roll for a hit horse (HT-CAS-04).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct HorseStatus;
 
 impl HorseStatus {
     /// The state a D6 gives.
-    #[must_use]
     pub const fn judge(roll: u16) -> HorseState {
         match roll {
             1 | 2 => HorseState::Dead,
@@ -95,6 +97,7 @@ impl Resolve for HorseStatus {
 }
 
 /// A treated casualty's fate (HT-SG2-49).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Treated {
@@ -109,6 +112,7 @@ pub enum Treated {
 /// Treating the wounded (HT-SG2-49): one D6 per casualty. Hardtack uses it after the battle only
 /// (HT-CAS-06), or at a Reorganise under Quick Combat Resolution (HT-OPT-24). Outcome: (dead, wounded,
 /// recovered).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Treatment {
@@ -118,7 +122,6 @@ pub struct Treatment {
 
 impl Treatment {
     /// The fate a D6 gives.
-    #[must_use]
     pub const fn judge(roll: u16) -> Treated {
         match roll {
             1 | 2 => Treated::Dead,

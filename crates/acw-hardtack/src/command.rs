@@ -12,6 +12,7 @@ pub const COMMAND_RANGE: f64 = 6.0;
 
 /// A Stargrunt II communication roll (HT-SG2-50), kept for Signal Stations (HT-OPT-25): the sender's quality
 /// die, one type lower per command level skipped, must beat the worse of the two LVs.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CommunicationRoll {
@@ -27,7 +28,6 @@ pub struct CommunicationRoll {
 
 impl CommunicationRoll {
     /// The die rolled.
-    #[must_use]
     pub const fn die(&self) -> DieType {
         self.quality.shift_closed(-(self.skipped as i16))
     }
@@ -52,6 +52,7 @@ impl Resolve for CommunicationRoll {
 }
 
 /// What a company in a regimental formation is (HT-FRM-07).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Branch {
@@ -64,6 +65,7 @@ pub enum Branch {
 }
 
 /// Why companies cannot form a regimental formation (HT-FRM-07).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FormationBar {
     /// Fewer than two companies.
@@ -93,6 +95,7 @@ impl fmt::Display for FormationBar {
 }
 
 /// One company's facts for a regimental formation.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Member {
     /// In line or column.
@@ -143,6 +146,7 @@ pub const fn formation_is_line(rows: u32, per_row: u32) -> bool {
 /// The combat move of a regimental formation (HT-MOV-11, HT-CMD-03): each company rolls its own mobility die
 /// (D6, D4 in a line) and moves twice the roll; the colonel takes any one company's distance. Outcome: the
 /// distances rolled, in company order (allocation-free up to 16 companies).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RegimentalCombatMove {
@@ -179,6 +183,7 @@ impl Resolve for RegimentalCombatMove {
 /// Choosing a fallen colonel's successor (HT-CMD-05): among the formation's companies that are Confident,
 /// Steady or Shaken, the best quality; ties (or, if every company is Broken or Routed, all of them) broken
 /// uniformly. Outcome: the index of the chosen company.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Successor<'a> {
     /// Each company's quality and level, in formation order.

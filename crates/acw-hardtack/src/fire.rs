@@ -16,6 +16,7 @@ use acw_core::{Dice, Dist, Resolve};
 use std::fmt;
 
 /// Cover between the firer and the target (HT-SG2-13, HT-FIR-06).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Cover {
@@ -76,6 +77,7 @@ impl fmt::Display for Cover {
 }
 
 /// Which kind of fire computes a range die: it decides the smoothbore shift and where a formation spill goes.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum FireKind {
@@ -86,6 +88,7 @@ pub enum FireKind {
 }
 
 /// The measured and known facts of one fire that set its range die (HT-FIR-03/04).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RangeFacts {
@@ -115,7 +118,6 @@ pub struct RangeFacts {
 
 impl RangeFacts {
     /// Facts for a target at `distance` with a band of `band`, in the open and with nothing else.
-    #[must_use]
     pub const fn at(distance: f64, band: f64) -> RangeFacts {
         RangeFacts {
             distance,
@@ -160,6 +162,7 @@ impl RangeFacts {
 }
 
 /// Which firer die a formation shift spilled onto (HT-FIR-07).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Spill {
@@ -170,6 +173,7 @@ pub enum Spill {
 }
 
 /// A computed range die.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum RangeDie {
@@ -239,6 +243,7 @@ pub fn range_die(
 }
 
 /// What sets a company's firepower and quality dice (HT-FIR-08).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FirepowerFacts {
@@ -255,6 +260,7 @@ pub struct FirepowerFacts {
 }
 
 /// The firer's quality and firepower dice, and whether a first volley lowered the range die.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FirerPair {
@@ -348,6 +354,7 @@ pub fn firer_dice(facts: &FirepowerFacts, options: &Options) -> Result<FirerPair
     feature = "serde",
     serde(try_from = "Vec<DieType>", into = "Vec<DieType>")
 )]
+#[must_use]
 pub struct FirerDice {
     dice: [DieType; 4],
     count: u8,
@@ -368,7 +375,6 @@ impl FirerDice {
     }
 
     /// Two dice (quality and firepower).
-    #[must_use]
     pub const fn two(a: DieType, b: DieType) -> FirerDice {
         FirerDice {
             dice: [a, b, DieType::D4, DieType::D4],
@@ -377,7 +383,6 @@ impl FirerDice {
     }
 
     /// Three dice (a crew's quality and two canister dice; or quality, firepower and a Gatling gun).
-    #[must_use]
     pub const fn three(a: DieType, b: DieType, c: DieType) -> FirerDice {
         FirerDice {
             dice: [a, b, c, DieType::D4],
@@ -386,7 +391,6 @@ impl FirerDice {
     }
 
     /// The dice, in rolling order.
-    #[must_use]
     pub fn as_slice(&self) -> &[DieType] {
         &self.dice[..usize::from(self.count)]
     }
@@ -420,6 +424,7 @@ impl fmt::Display for FirerDice {
 /// The fire roll proper: the firer's dice against the range die, then the potential hits (HT-SG2-30,
 /// HT-SG2-31, HT-FIR-17). Roll order: the range die, each firer die, then the remainder re-roll of the range
 /// die when there is one.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FireDice {
@@ -430,6 +435,7 @@ pub struct FireDice {
 }
 
 /// The outcome of [`FireDice`].
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FireEffect {
@@ -558,6 +564,7 @@ impl Resolve for FireDice {
 }
 
 /// The result of one potential hit against one figure (HT-SG2-32, HT-FIR-18).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum HitResult {
@@ -580,7 +587,6 @@ impl fmt::Display for HitResult {
 }
 
 /// Classifies an impact roll against an armour roll (HT-SG2-32, HT-FIR-18, HT-CAS-02, HT-INT-01).
-#[must_use]
 pub const fn classify_impact(impact: u16, armour: u16, kill: KillThreshold) -> HitResult {
     if impact <= armour {
         HitResult::NoEffect
@@ -599,6 +605,7 @@ pub const fn classify_impact(impact: u16, armour: u16, kill: KillThreshold) -> H
 
 /// One potential hit: impact die against the figure's armour die (HT-SG2-32, HT-FIR-18). The armour shift
 /// (cover) is **open**: armour pushed past D12 lowers the impact die. Roll order: armour, then impact.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Impact {
@@ -614,7 +621,6 @@ pub struct Impact {
 
 impl Impact {
     /// The impact and armour dice actually rolled, after the open armour shift.
-    #[must_use]
     pub const fn dice(&self) -> (DieType, DieType) {
         let s = self.armour.shift_open(self.armour_shift);
         (s.onto(self.impact), s.die)
@@ -710,6 +716,7 @@ pub fn allocation_odds(n: usize) -> Vec<f64> {
 /// potential hit allocated to a figure of the pool (HT-FIR-19) and rolled against armour ([`Impact`]); two
 /// wounds on one figure kill it (HT-CAS-07). Roll order: the fire roll, then per hit the allocation die,
 /// armour, impact.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Volley {
@@ -722,6 +729,7 @@ pub struct Volley {
 }
 
 /// The final result of a [`Volley`].
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct VolleyOutcome {
@@ -752,6 +760,7 @@ impl fmt::Display for VolleyOutcome {
 }
 
 /// One hit of a rolled volley: the figure (index in the pool) and what it did.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct HitRecord {
     /// The figure's place in the pool.
@@ -761,6 +770,7 @@ pub struct HitRecord {
 }
 
 /// A rolled volley with every hit, for the engine to apply to named figures.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct VolleyDetail {
     /// The fire roll's result.
@@ -771,13 +781,11 @@ pub struct VolleyDetail {
 
 impl VolleyDetail {
     /// Every potential hit, in order.
-    #[must_use]
     pub fn hits(&self) -> &[HitRecord] {
         &self.hits[..usize::from(self.count)]
     }
 
     /// The casualty a figure of the pool ends with: killed if any hit killed it or two wounded it.
-    #[must_use]
     pub fn fate(&self, figure: u8) -> HitResult {
         let mut wounds = 0;
         for h in self.hits() {
@@ -937,6 +945,7 @@ impl Resolve for Volley {
 }
 
 /// A target's standing for target priority (HT-SG2-11, HT-FIR-25).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Candidate {
     /// Its range band from the firer.
@@ -964,6 +973,7 @@ pub fn target_priority(candidates: &[Candidate]) -> Vec<usize> {
 
 /// A sharpshooter's shot (HT-SG2-27, HT-FIR-24): the range die against his quality die and a D8; a natural 1
 /// on the quality die reveals him. Roll order: range die, quality, D8.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Sharpshot {
@@ -975,6 +985,7 @@ pub struct Sharpshot {
 
 /// What a sharpshooter's dice did: 0 successes (the target tests as fired on), 1 (a random figure is hit),
 /// 2 (a figure of his choice is hit); and whether he was revealed.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SharpshotResult {
@@ -986,7 +997,6 @@ pub struct SharpshotResult {
 
 impl Sharpshot {
     /// The result of given rolls.
-    #[must_use]
     pub const fn judge(r: u16, q: u16, d8: u16) -> SharpshotResult {
         SharpshotResult {
             successes: (q > r) as u8 + (d8 > r) as u8,

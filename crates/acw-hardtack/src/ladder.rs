@@ -8,6 +8,7 @@ use acw_core::Die;
 use std::fmt;
 
 /// A rung of the die-type ladder (HT-GEN-01): D4 (index 1) to D12 (index 5). There is no D20.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum DieType {
@@ -78,7 +79,6 @@ impl DieType {
 
     /// A **closed** shift (HT-GEN-02): `by` types up (positive) or down (negative); whatever goes past D4 or
     /// D12 is lost.
-    #[must_use]
     pub const fn shift_closed(self, by: i16) -> DieType {
         let i = self.index() + by;
         let i = if i < 1 {
@@ -98,7 +98,6 @@ impl DieType {
     /// went past it is returned as `spill`, to be applied the other way to the opponent's die. A spill of +2
     /// (a D8 shifted up four) means the opponent's die goes **down** two; a spill of −1 (a D4 shifted down
     /// one) means the opponent's die goes **up** one.
-    #[must_use]
     pub const fn shift_open(self, by: i16) -> OpenShift {
         let i = self.index() + by;
         if i > 5 {
@@ -127,6 +126,7 @@ impl fmt::Display for DieType {
 }
 
 /// The result of an open shift: the die on the ladder, and what went past an end of it (HT-GEN-02).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpenShift {
     /// The die, stopped at D4 or D12.
@@ -138,7 +138,6 @@ pub struct OpenShift {
 impl OpenShift {
     /// Applies the spill to an opponent's die: its die moves the other way, **closed** (HT-GEN-02: a shift
     /// carried onto the opponent is itself closed).
-    #[must_use]
     pub const fn onto(self, opponent: DieType) -> DieType {
         opponent.shift_closed(-self.spill)
     }
@@ -146,6 +145,7 @@ impl OpenShift {
 
 /// A range die before the overflow check: an index that may go beyond D12, where the fire can have no effect
 /// (HT-GEN-02: range dice are not clamped).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct RangeIndex(pub i16);
 
@@ -170,6 +170,7 @@ pub const fn beats(roll: u16, number: i16) -> bool {
 }
 
 /// The result of a multiple opposed roll (HT-GEN-03): the actor rolls two or more dice against one.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Success {
@@ -183,7 +184,6 @@ pub enum Success {
 
 impl Success {
     /// Classifies by the number of the actor's dice that beat the opposing roll (HT-GEN-03).
-    #[must_use]
     pub const fn from_count(exceeding: u32) -> Success {
         match exceeding {
             0 => Success::Fail,

@@ -11,6 +11,7 @@ use acw_core::{Dice, Die, Dist, Resolve};
 use std::fmt;
 
 /// Why a company may not close assault (HT-MEL-02).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AssaultBar {
     /// Shaken: it must be rallied to Steady first.
@@ -70,6 +71,7 @@ pub const fn odds_tl(attackers: u32, defenders: u32) -> i16 {
 /// One figure's close-combat die before its opponents' spills (HT-SG2-39, HT-MEL-08..10): quality plus the
 /// best weapon's shift, +1 mounted, +1 for a defender in cover, In Position or a fortification in the first
 /// round, −1 for a rider dismounted by a horse hit last round; all open.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MeleeDie {
@@ -87,7 +89,6 @@ pub struct MeleeDie {
 
 impl MeleeDie {
     /// The open shift: the die on the ladder and what spills onto each opponent.
-    #[must_use]
     pub const fn shifted(&self) -> OpenShift {
         let by = self.weapon.shift() + self.mounted as i16 + self.defender_bonus as i16
             - self.dismounted_last_round as i16;
@@ -95,7 +96,6 @@ impl MeleeDie {
     }
 
     /// A plain die of a quality with no shifts.
-    #[must_use]
     pub const fn plain(quality: DieType) -> MeleeDie {
         MeleeDie {
             quality,
@@ -108,12 +108,12 @@ impl MeleeDie {
 }
 
 /// The dice two opposed figures roll after each one's spill onto the other (HT-SG2-39): (mine, theirs).
-#[must_use]
 pub const fn opposed_dice(mine: OpenShift, theirs: OpenShift) -> (DieType, DieType) {
     (theirs.onto(mine.die), mine.onto(theirs.die))
 }
 
 /// A side of a melee: its figures and close-combat dice, and what its end-of-round tests roll.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MeleeSide {
@@ -130,6 +130,7 @@ pub struct MeleeSide {
 }
 
 /// Which side of an assault.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum AssaultSide {
@@ -152,6 +153,7 @@ impl fmt::Display for AssaultSide {
 pub const MAX_ROUNDS: u8 = 30;
 
 /// How a melee ended.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum MeleeEnd {
@@ -172,6 +174,7 @@ pub enum MeleeEnd {
 }
 
 /// The end of a melee and the figures each side has down.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MeleeOutcome {
@@ -222,6 +225,7 @@ impl fmt::Display for MeleeOutcome {
 ///
 /// Roll order per round: for each pairing group, the lone figure's die, then each of its opponents'; then the
 /// first tester's quality die and, if it held, the second's.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Melee {
@@ -531,6 +535,7 @@ impl Resolve for Melee {
 }
 
 /// What happens to a downed figure after the assault (HT-SG2-41, HT-MEL-15).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum DownedFate {
@@ -544,7 +549,6 @@ pub enum DownedFate {
 
 impl DownedFate {
     /// The fate a D6 roll gives.
-    #[must_use]
     pub const fn of(roll: u16) -> DownedFate {
         match roll {
             1 | 2 => DownedFate::Dead,
@@ -555,6 +559,7 @@ impl DownedFate {
 }
 
 /// The fates of `downed` figures (HT-SG2-41): one D6 each, counted as (dead, wounded, stunned).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DownedFates {
@@ -592,6 +597,7 @@ impl Resolve for DownedFates {
 }
 
 /// How a whole close assault ended.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum AssaultEnd {
@@ -628,6 +634,7 @@ impl fmt::Display for AssaultEnd {
 /// reaction test, the defender's stand test (none for a Broken defender, who routs, HT-MEL-16), one combat
 /// move to contact, and the melee. Final defensive fire after a short move needs the fire's facts, so the
 /// procedure stops at [`AssaultEnd::FellShort`]; the engine carries on from there.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CloseAssault {

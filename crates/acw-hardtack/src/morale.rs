@@ -10,6 +10,7 @@ use acw_core::{Dice, Die, Dist, Resolve};
 use std::fmt;
 
 /// What a unit was fired on by: the fired-on base row of its test (HT-MOR-05 step 1).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum FiredOn {
@@ -29,7 +30,6 @@ pub enum FiredOn {
 
 impl FiredOn {
     /// The base row (HT-MOR-03).
-    #[must_use]
     pub const fn row(self) -> TlRow {
         match self {
             FiredOn::SmallArms | FiredOn::Suppression => tl::FIRED_ON_SMALL_ARMS,
@@ -42,6 +42,7 @@ impl FiredOn {
 }
 
 /// One event that makes a unit test, with everything that sets its threat level (HT-MOR-05 inputs).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TestEvent {
@@ -179,6 +180,7 @@ pub fn threat_level(event: &TestEvent, m: Motivation, options: &Options) -> Opti
 }
 
 /// The result of a confidence test (HT-SG2-16).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Confidence {
@@ -214,6 +216,7 @@ impl fmt::Display for Confidence {
 
 /// A confidence test (HT-SG2-16): the unit's quality die against LV + TL; above passes, at or below loses a
 /// level, half or less loses two (option: less than half). Rolled even when it cannot pass.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ConfidenceTest {
@@ -229,7 +232,6 @@ pub struct ConfidenceTest {
 
 impl ConfidenceTest {
     /// The result of a given roll.
-    #[must_use]
     pub const fn judge(&self, roll: u16) -> Confidence {
         let t = self.lv.value() + self.tl;
         let r = roll as i16;
@@ -262,6 +264,7 @@ impl Resolve for ConfidenceTest {
 /// A reaction test (HT-SG2-18): the quality die must beat LV + TL; failing costs nothing but the action.
 /// Also the panic test at TL 0 (HT-SG2-19, HT-MOR-08), the In Position test (HT-SG2-14) and the
 /// attacker's close-assault test (HT-MEL-03).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ReactionTest {
@@ -308,6 +311,7 @@ pub mod reaction {
 /// A rally (HT-SG2-07, HT-CMD-06): the rallied unit's quality die must beat its LV plus the rallier's;
 /// success raises it one level, not above its fatigue ceiling. Hardtack needs the rallier within 6" and no
 /// communication roll.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Rally {
@@ -340,6 +344,7 @@ impl Rally {
 }
 
 /// A new leader's leadership (HT-SG2-20): D6 1–2 one worse, 3–5 the same, 6 one better, within 1–3.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ReplacementLeader {
@@ -349,7 +354,6 @@ pub struct ReplacementLeader {
 
 impl ReplacementLeader {
     /// The leadership a D6 roll gives.
-    #[must_use]
     pub const fn judge(&self, roll: u16) -> Leadership {
         match roll {
             1 | 2 => self.old.worsened(1),
@@ -370,7 +374,6 @@ impl Resolve for ReplacementLeader {
 }
 
 /// Applies a confidence result to a level (HT-SG2-17).
-#[must_use]
 pub const fn apply(cl: ConfidenceLevel, result: Confidence) -> ConfidenceLevel {
     cl.dropped(result.levels())
 }

@@ -7,6 +7,7 @@ use std::fmt;
 
 /// A combat move (HT-SG2-21, HT-MEL-06, HT-MOV-11): the mobility die doubled; if that reaches the declared
 /// destination the unit stops there, otherwise it moves the full distance rolled.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(try_from = "CombatMoveInput"))]
@@ -44,13 +45,11 @@ impl CombatMove {
     }
 
     /// The mobility die.
-    #[must_use]
     pub const fn die(&self) -> DieType {
         self.die
     }
 
     /// The result of a roll of the mobility die.
-    #[must_use]
     pub fn judge(&self, roll: u16) -> MoveResult {
         let dash = 2 * roll;
         if f64::from(dash) >= self.distance {
@@ -62,6 +61,7 @@ impl CombatMove {
 }
 
 /// The result of a combat move.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum MoveResult {

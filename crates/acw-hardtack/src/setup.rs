@@ -7,6 +7,7 @@ use acw_core::{Dice, Die, Dist, Resolve};
 use std::fmt;
 
 /// The figure scale (HT-SET-01): men per figure, 3 to 5. Ground scale is 1" = 10 yards.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(try_from = "u8", into = "u8"))]
@@ -66,6 +67,7 @@ pub fn yards_to_inches(yards: f64) -> Result<f64, SetupError> {
 }
 
 /// Hardtack's organisation and its Stargrunt II equivalent (HT-SET-02).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Echelon {
@@ -128,6 +130,7 @@ pub const fn horse_holders(figures: usize) -> usize {
 }
 
 /// The war year of a random draw of quality counters (HT-SET-08).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum WarYear {
@@ -148,6 +151,7 @@ pub const COUNTERS: [(Quality, [u32; 3]); 5] = [
 
 /// A random quality counter (HT-SET-08): drawn from the Stargrunt II mix restricted to Green and Regular in
 /// 1861, to Green, Regular and Veteran later; each counter equally likely (with replacement).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct QualityDraw {
@@ -193,6 +197,7 @@ impl Resolve for QualityDraw {
 
 /// Fatigue's die for the under-strength roll (HT-SG2-52): Fresh D10, Tired D8, Exhausted D6; each 1 removes
 /// the figure. The outcome is the number removed from `figures`.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct UnderStrength {
@@ -227,6 +232,7 @@ impl Resolve for UnderStrength {
 }
 
 /// Terrain (HT-SET-14): Stargrunt II's types and Hardtack's linear obstacles and abatis.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Terrain {
@@ -259,6 +265,7 @@ pub enum Terrain {
 }
 
 /// A terrain's movement class (HT-SG2-22): inches of movement spent per inch moved.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Going {
@@ -287,6 +294,7 @@ impl Going {
 }
 
 /// Who crosses the terrain (HT-MOV-05).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Crosser {
@@ -302,7 +310,6 @@ pub enum Crosser {
 
 impl Terrain {
     /// The movement class for a crosser (HT-MOV-05).
-    #[must_use]
     pub const fn going(self, who: Crosser) -> Going {
         use Crosser::{Foot, Limbered, Mounted, Unlimbered};
         use Going::{Clear, Difficult, Impassable, Poor};
@@ -347,6 +354,7 @@ impl Terrain {
 }
 
 /// A cover feature and the cover it gives (HT-SET-14, HT-SG2-13, HT-FIR-06).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Feature {
@@ -364,7 +372,6 @@ pub enum Feature {
 
 impl Feature {
     /// The cover (HT-SET-14).
-    #[must_use]
     pub const fn cover(self) -> Cover {
         match self {
             Feature::WoodenFence | Feature::WoodEdge => Cover::Soft,

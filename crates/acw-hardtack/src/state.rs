@@ -297,17 +297,14 @@ impl Company {
         self.side
     }
     /// Its quality.
-    #[must_use]
     pub const fn quality(&self) -> Quality {
         self.quality
     }
     /// Its current leadership.
-    #[must_use]
     pub const fn lv(&self) -> Leadership {
         self.lv
     }
     /// Its confidence level.
-    #[must_use]
     pub const fn confidence(&self) -> ConfidenceLevel {
         self.cl
     }
@@ -322,7 +319,6 @@ impl Company {
         self.in_position
     }
     /// Its figures, in allocation order (the leader first).
-    #[must_use]
     pub fn figures(&self) -> &[Figure] {
         &self.figures
     }
@@ -499,7 +495,6 @@ impl Gun {
         self.disabled
     }
     /// The piece.
-    #[must_use]
     pub const fn piece(&self) -> FieldPiece {
         self.piece
     }
@@ -647,6 +642,7 @@ impl fmt::Display for ShotImpactReport {
 }
 
 /// What a side has lost, for scenario victory conditions (HT-VIC-01).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Tally {
     /// Companies Broken or Routed.
@@ -3429,7 +3425,6 @@ impl Battle {
 
     /// What a scenario may score (HT-VIC-01): for a side, companies Broken or Routed, figures lost (dead,
     /// wounded, captured, dispersed), guns disabled or abandoned, colours captured from it.
-    #[must_use]
     pub fn tally(&self, side: Side) -> Tally {
         let mine = |c: &&Company| c.side == side;
         Tally {

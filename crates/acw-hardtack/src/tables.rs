@@ -6,6 +6,7 @@ use crate::ladder::DieType;
 use std::fmt;
 
 /// Troop quality (HT-SG2-01): the quality die, and the small-arms range band in inches.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Quality {
@@ -23,7 +24,6 @@ pub enum Quality {
 
 impl Quality {
     /// The quality die (HT-SG2-01).
-    #[must_use]
     pub const fn die(self) -> DieType {
         match self {
             Quality::Untrained => DieType::D4,
@@ -54,6 +54,7 @@ impl fmt::Display for Quality {
 }
 
 /// A leadership value: 1 (best) to 3 (worst) (HT-SG2-01).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(try_from = "u8", into = "u8"))]
@@ -83,7 +84,6 @@ impl Leadership {
     }
 
     /// Moved `by` steps (positive = worse), kept within 1–3 (HT-SG2-20).
-    #[must_use]
     pub const fn worsened(self, by: i16) -> Leadership {
         let v = self.0 as i16 + by;
         Leadership(if v < 1 {
@@ -116,6 +116,7 @@ impl fmt::Display for Leadership {
 }
 
 /// Mission motivation (HT-SG2-02, HT-GEN-05): it picks the column of the confidence-test threat levels.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Motivation {
@@ -139,6 +140,7 @@ impl fmt::Display for Motivation {
 }
 
 /// Fatigue (HT-SG2-02): the starting confidence level and the rally ceiling.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Fatigue {
@@ -153,7 +155,6 @@ pub enum Fatigue {
 
 impl Fatigue {
     /// The starting confidence level, which is also the rally ceiling (HT-SG2-02).
-    #[must_use]
     pub const fn ceiling(self) -> ConfidenceLevel {
         match self {
             Fatigue::Fresh => ConfidenceLevel::Confident,
@@ -164,6 +165,7 @@ impl Fatigue {
 }
 
 /// Confidence level, best first (HT-SG2-17).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ConfidenceLevel {
@@ -181,7 +183,6 @@ pub enum ConfidenceLevel {
 
 impl ConfidenceLevel {
     /// `levels` steps worse, stopping at Routed (HT-SG2-17: losses past Routed are ignored).
-    #[must_use]
     pub const fn dropped(self, levels: u8) -> ConfidenceLevel {
         let i = self as u8 + levels;
         match i {
@@ -194,7 +195,6 @@ impl ConfidenceLevel {
     }
 
     /// One step better, but never above `ceiling` (HT-SG2-07: rallying stops at the fatigue ceiling).
-    #[must_use]
     pub const fn rallied(self, ceiling: ConfidenceLevel) -> ConfidenceLevel {
         let here = self as u8;
         let cap = ceiling as u8;
@@ -219,6 +219,7 @@ impl fmt::Display for ConfidenceLevel {
 }
 
 /// One cell of the threat-level table: a level, or no test required (HT-GEN-05).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Tl {
@@ -229,6 +230,7 @@ pub enum Tl {
 }
 
 /// A threat-level row: one cell per motivation, Low / Medium / High (HT-GEN-05).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TlRow {
     /// At Low motivation.
@@ -257,7 +259,6 @@ const fn row_ntr(low: i16, medium: i16) -> TlRow {
 
 impl TlRow {
     /// The cell for a motivation.
-    #[must_use]
     pub const fn at(self, m: Motivation) -> Tl {
         match m {
             Motivation::Low => self.low,
@@ -320,6 +321,7 @@ pub mod tl {
 }
 
 /// Personal armour (HT-SET-10).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Armour {
@@ -332,7 +334,6 @@ pub enum Armour {
 
 impl Armour {
     /// The armour die (HT-SET-10).
-    #[must_use]
     pub const fn die(self) -> DieType {
         match self {
             Armour::None => DieType::D4,
@@ -345,6 +346,7 @@ impl Armour {
 pub const GUN_ARMOUR: DieType = DieType::D8;
 
 /// Small arms (HT-SET-11).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum SmallArm {
@@ -370,7 +372,6 @@ impl SmallArm {
     }
 
     /// The impact die (HT-SET-11).
-    #[must_use]
     pub const fn impact(self) -> DieType {
         match self {
             SmallArm::Musket => DieType::D6,
@@ -408,6 +409,7 @@ impl fmt::Display for SmallArm {
 }
 
 /// A company's weapon with its traits (HT-SET-11): smoothbore, breechloader, repeater.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Weapon {
@@ -423,7 +425,6 @@ pub struct Weapon {
 
 impl Weapon {
     /// A plain weapon of an arm, without traits.
-    #[must_use]
     pub const fn of(arm: SmallArm) -> Weapon {
         Weapon {
             arm,
@@ -454,6 +455,7 @@ impl Weapon {
 pub const SHARPSHOOTER_DIE: DieType = DieType::D8;
 
 /// A field piece firing canister (HT-ART-15).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum FieldPiece {
@@ -479,7 +481,6 @@ impl FieldPiece {
     }
 
     /// The type of each of the two canister firepower dice (HT-ART-15).
-    #[must_use]
     pub const fn canister_die(self) -> DieType {
         match self {
             FieldPiece::Rifle20lb | FieldPiece::Napoleon12lb => DieType::D12,
@@ -506,6 +507,7 @@ pub const CANISTER_IMPACT: DieType = DieType::D12;
 pub const SHOT_IMPACT: DieType = DieType::D10;
 
 /// A close-combat weapon (HT-MEL-08); a figure uses the best it carries.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum MeleeWeapon {
@@ -533,6 +535,7 @@ impl MeleeWeapon {
 }
 
 /// Who moves (HT-MOV-01).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Mover {
