@@ -278,9 +278,11 @@ fn group_odds(lone: DieType, many: DieType, k: u32) -> Vec<((u32, u32), f64)> {
     merge(out)
 }
 
+/// n! / (a! b! (n−a−b)!), built from two binomials so large groups do not overflow.
 fn multinomial(n: u32, a: u32, b: u32) -> f64 {
-    let f = |k: u32| (1..=k).fold(1.0f64, |acc, i| acc * f64::from(i));
-    f(n) / (f(a) * f(b) * f(n - a - b))
+    let binomial =
+        |n: u32, k: u32| (1..=k).fold(1.0f64, |acc, i| acc * f64::from(n - k + i) / f64::from(i));
+    binomial(n, a) * binomial(n - a, b)
 }
 
 fn merge<K: Ord + Copy>(mut v: Vec<(K, f64)>) -> Vec<(K, f64)> {

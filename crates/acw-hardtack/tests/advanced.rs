@@ -325,6 +325,37 @@ fn modern_weapons() {
         Modern::ASSAULT_RIFLE.half_fp(MenPerFigure::new(3).unwrap()),
         12
     );
+    // The second example in the engine: two AK figures (FP 12, D12) at a Union line 2 bands off: D6 - 1 = D4.
+    // R 2, Q 4, FP 7: 11/4 = 2, remainder 3; the remainder roll 3 gives a third. The D8 impacts (2, 3, 1)
+    // against armour 4 do nothing; the line tests at 0 + 1 - 1 = 0 (8 passes); no suppression marker.
+    let mut b = Battle::new(Options::default());
+    let mut ak = CompanySpec::new("AK pair", Side::Confederate, 2);
+    ak.modern = Some(Modern::ASSAULT_RIFLE);
+    let pair = b.add_company(ak).unwrap();
+    let mut l = CompanySpec::new("Union line", Side::Union, 8);
+    l.formation = Formation::Line;
+    let line = b.add_company(l).unwrap();
+    b.activate(pair).unwrap();
+    let mut dice = ScriptedDice::faces([2, 4, 7, 3, 1, 4, 2, 2, 4, 3, 3, 4, 1, 8]);
+    let rep = b
+        .fire(
+            pair,
+            line,
+            FireFacts {
+                distance: 12.0,
+                ..FireFacts::default()
+            },
+            &mut dice,
+        )
+        .unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert_eq!(rep.range, Some(D4));
+    assert_eq!(
+        (rep.effect.success, rep.effect.potential),
+        (Success::Major, 3)
+    );
+    assert_eq!(rep.companies[0].test.map(|t| t.0), Some(0));
+    assert_eq!(b.company(line).unwrap().suppression(), 0);
 }
 
 // HT-OPT-22, HT-OPT-24, HT-ACC-23, HT-OPT-23: Quick Combat Resolution: every potential casualty is wounded with
