@@ -477,23 +477,34 @@ impl Resolve for Melee {
         if !self.validate() {
             return Dist::certain(mk(MeleeEnd::Stalemate, a0, d0));
         }
-        let mut ends: Vec<(MeleeOutcome, f64)> = Vec::new();
+        let mut ends: std::collections::BTreeMap<MeleeOutcome, f64> =
+            std::collections::BTreeMap::new();
         let mut live: Vec<((u32, u32), f64)> = vec![((a0, d0), 1.0)];
+        type Rounds = Vec<((u32, u32), f64)>;
+        let mut cache: std::collections::BTreeMap<(u32, u32, bool), Rounds> =
+            std::collections::BTreeMap::new();
         for round in 0..MAX_ROUNDS {
             let first = round == 0;
             let mut next: Vec<((u32, u32), f64)> = Vec::new();
             for &((a, d), p) in &live {
-                for ((ca, cd), q) in round_odds(self, a, d, first) {
+                let rounds = cache
+                    .entry((a, d, first))
+                    .or_insert_with(|| round_odds(self, a, d, first));
+                for &((ca, cd), q) in rounds.iter() {
                     let (na, nd) = (a - ca, d - cd);
                     let pq = p * q;
                     if na == 0 {
                         let loser = AssaultSide::Attacker;
-                        ends.push((mk(MeleeEnd::Destroyed { loser }, na, nd), pq));
+                        *ends
+                            .entry(mk(MeleeEnd::Destroyed { loser }, na, nd))
+                            .or_default() += pq;
                         continue;
                     }
                     if nd == 0 {
                         let loser = AssaultSide::Defender;
-                        ends.push((mk(MeleeEnd::Destroyed { loser }, na, nd), pq));
+                        *ends
+                            .entry(mk(MeleeEnd::Destroyed { loser }, na, nd))
+                            .or_default() += pq;
                         continue;
                     }
                     let this = (ca, cd);
@@ -501,23 +512,27 @@ impl Resolve for Melee {
                     let t1 = first_tester(first, this, overall);
                     let mut hold = pq;
                     for tester in [t1, other(t1)] {
-                        let test = self.round_test(tester, this, overall).odds();
-                        for (r, pr) in test.outcomes() {
-                            if *r != Confidence::Pass {
-                                ends.push((
-                                    mk(
-                                        MeleeEnd::FellBack {
-                                            loser: tester,
-                                            levels: r.levels(),
-                                        },
-                                        na,
-                                        nd,
-                                    ),
-                                    hold * pr,
-                                ));
+                        let test = self.round_test(tester, this, overall);
+                        let faces = test.quality.faces();
+                        let mut p = [0.0f64; 3];
+                        for f in 1..=faces {
+                            p[usize::from(test.judge(f).levels())] += 1.0 / f64::from(faces);
+                        }
+                        for (levels, &pr) in p.iter().enumerate().skip(1) {
+                            if pr > 0.0 {
+                                let levels = u8::try_from(levels).unwrap_or(2);
+                                let end = mk(
+                                    MeleeEnd::FellBack {
+                                        loser: tester,
+                                        levels,
+                                    },
+                                    na,
+                                    nd,
+                                );
+                                *ends.entry(end).or_default() += hold * pr;
                             }
                         }
-                        hold *= test.p(&Confidence::Pass);
+                        hold *= p[0];
                     }
                     if hold > 0.0 {
                         next.push(((na, nd), hold));
@@ -530,7 +545,7 @@ impl Resolve for Melee {
             }
         }
         for ((a, d), p) in live {
-            ends.push((mk(MeleeEnd::Stalemate, a, d), p));
+            *ends.entry(mk(MeleeEnd::Stalemate, a, d)).or_default() += p;
         }
         Dist::weighted(ends).unwrap_or_else(|_| Dist::certain(mk(MeleeEnd::Stalemate, a0, d0)))
     }
