@@ -130,6 +130,8 @@ pub struct Figure {
     pub reload: bool,
     /// A cavalryman whose horse was killed or wounded under him: on foot, unhurt (HT-CAS-03).
     pub unhorsed: bool,
+    /// Fired in this activation: each weapon fires once an activation (HT-SG2-04).
+    pub fired: bool,
 }
 
 /// What a new company is (validated by [`Battle::add_company`]).
@@ -844,6 +846,7 @@ impl Battle {
                 condition: Condition::Fit,
                 reload: false,
                 unhorsed: false,
+                fired: false,
             };
             spec.figures
         ];
@@ -994,8 +997,41 @@ impl Battle {
         c.actions = 2;
         c.moves = 0;
         c.prepared = false;
+        for f in &mut c.figures {
+            f.fired = false;
+        }
         self.gesture = None;
         Ok(())
+    }
+
+    /// Whether a side may pass instead of activating (HT-SG2-03): only while it has fewer unactivated units
+    /// than the other side.
+    #[must_use]
+    pub fn may_pass(&self, side: Side) -> bool {
+        let waiting = |s: Side| {
+            self.companies
+                .iter()
+                .filter(|c| c.side == s && !c.activated && c.fit() > 0)
+                .count()
+        };
+        waiting(side) < waiting(side.enemy())
+    }
+
+    /// The side that chooses who activates first this turn (HT-SG2-03): the one with fewer units on the
+    /// table; `None` when they are equal (roll or alternate, as the players agree).
+    #[must_use]
+    pub fn chooses_first(&self) -> Option<Side> {
+        let count = |s: Side| {
+            self.companies
+                .iter()
+                .filter(|c| c.side == s && c.fit() > 0)
+                .count()
+        };
+        match count(Side::Union).cmp(&count(Side::Confederate)) {
+            std::cmp::Ordering::Less => Some(Side::Union),
+            std::cmp::Ordering::Greater => Some(Side::Confederate),
+            std::cmp::Ordering::Equal => None,
+        }
     }
 
     /// Ends the current activation early, giving up any actions left.
@@ -2136,6 +2172,7 @@ impl Battle {
             .filter(|(_, x)| {
                 x.condition == Condition::Fit
                     && !x.reload
+                    && !x.fired
                     && !matches!(x.role, Role::HorseHolder | Role::ColourBearer)
             })
             .filter(|_| !(close_only && band > 1))
@@ -2186,10 +2223,9 @@ impl Battle {
             b.spend(firer, 1)?;
             {
                 let fc = b.company_mut(firer)?;
-                if needs_reload {
-                    for &i in &shooters {
-                        fc.figures[i].reload = true;
-                    }
+                for &i in &shooters {
+                    fc.figures[i].fired = true;
+                    fc.figures[i].reload |= needs_reload;
                 }
                 fc.first_volley = false;
                 if let Some(l) = fc.loads.as_mut() {

@@ -553,3 +553,77 @@ fn activations() {
     b.end_turn().unwrap();
     b.activate(a).unwrap();
 }
+
+// HT-SG2-04: each weapon fires once an activation: breechloaders need no reload, but the same figures cannot
+// fire twice until the company activates again.
+#[test]
+fn once_per_activation() {
+    let mut b = acw_hardtack::Battle::new(Options::default());
+    let mut spec = acw_hardtack::state::CompanySpec::new("Sharps men", acw_core::Side::Union, 6);
+    spec.weapon = acw_hardtack::tables::Weapon {
+        breechloader: true,
+        ..acw_hardtack::tables::Weapon::of(acw_hardtack::tables::SmallArm::Carbine)
+    };
+    let a = b.add_company(spec).unwrap();
+    let r = b
+        .add_company(acw_hardtack::state::CompanySpec::new(
+            "rebels",
+            acw_core::Side::Confederate,
+            8,
+        ))
+        .unwrap();
+    b.activate(a).unwrap();
+    let facts = FireFacts {
+        distance: 6.0,
+        ..FireFacts::default()
+    };
+    b.fire(a, r, facts, &mut ScriptedDice::faces([4, 1, 1]))
+        .unwrap();
+    assert!(!b.company(a).unwrap().needs_reload());
+    assert!(matches!(
+        b.fire(a, r, facts, &mut ScriptedDice::faces([4, 1, 1])),
+        Err(RuleViolation::CannotFire { .. })
+    ));
+    b.end_turn().unwrap();
+    b.activate(a).unwrap();
+    assert!(
+        b.fire(a, r, facts, &mut ScriptedDice::faces([4, 1, 1]))
+            .is_ok()
+    );
+}
+
+// HT-SG2-03: the side with fewer units chooses who goes first; a side may pass only while it has fewer
+// unactivated units than the other.
+#[test]
+fn who_goes_first_and_passing() {
+    let mut b = acw_hardtack::Battle::new(Options::default());
+    let u = b
+        .add_company(acw_hardtack::state::CompanySpec::new(
+            "U1",
+            acw_core::Side::Union,
+            6,
+        ))
+        .unwrap();
+    for name in ["C1", "C2"] {
+        b.add_company(acw_hardtack::state::CompanySpec::new(
+            name,
+            acw_core::Side::Confederate,
+            6,
+        ))
+        .unwrap();
+    }
+    assert_eq!(b.chooses_first(), Some(acw_core::Side::Union));
+    assert!(b.may_pass(acw_core::Side::Union));
+    assert!(!b.may_pass(acw_core::Side::Confederate));
+    b.activate(u).unwrap();
+    // Union 0 waiting, Confederates 2: now only the Union may pass.
+    assert!(b.may_pass(acw_core::Side::Union));
+    assert!(!b.may_pass(acw_core::Side::Confederate));
+    b.end_activation().unwrap();
+    let c1 = acw_hardtack::CompanyId(1);
+    b.activate(c1).unwrap();
+    b.end_activation().unwrap();
+    let c2 = acw_hardtack::CompanyId(2);
+    b.activate(c2).unwrap();
+    assert!(!b.may_pass(acw_core::Side::Union));
+}
