@@ -201,6 +201,7 @@ impl CompanySpec {
 
 /// A company (HT-SET-03, HT-SET-12): its figures and its state.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Company {
     name: String,
     side: Side,
@@ -237,6 +238,7 @@ pub struct Company {
 
 /// A company's panic state (HT-SG2-19, HT-MOR-08).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Panic {
     /// Not yet tested.
     #[default]
@@ -421,6 +423,7 @@ impl Company {
 
 /// The state of a regiment's colours (HT-OPT-27, HT-OPT-28).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Colours {
     /// Carried by the bearer.
     Carried,
@@ -457,6 +460,7 @@ impl fmt::Display for Ammunition {
 
 /// A gun and its crew company (HT-SET-05).
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Gun {
     name: String,
     piece: FieldPiece,
@@ -752,6 +756,7 @@ pub struct BurstFacts {
 }
 
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 struct PendingShot {
     gun: GunId,
     bounces: u8,
@@ -759,6 +764,7 @@ struct PendingShot {
 }
 
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 struct PendingBlast {
     gun: GunId,
     steps_hit: u8,
@@ -766,6 +772,7 @@ struct PendingBlast {
 }
 
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 struct PendingAssault {
     attacker: CompanyId,
     defender: CompanyId,
@@ -775,6 +782,7 @@ struct PendingAssault {
 
 /// The state of a Hardtack game and the rules that change it.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Battle {
     options: Options,
     scale: MenPerFigure,

@@ -203,3 +203,28 @@ fn initial_state() {
         .unwrap();
     assert_eq!(b.gun(gun).unwrap().loaded(), None);
 }
+
+// The battle's state can be written out (serde), and value types round-trip with their checks: a leadership of
+// 4 or a firer-dice list of one die is refused on load.
+#[test]
+fn serde() {
+    let mut b = Battle::new(Options::default());
+    b.add_company(CompanySpec::new("Company K", Side::Union, 6))
+        .unwrap();
+    let text = serde_json::to_string(&b).unwrap();
+    assert!(text.contains("Company K"));
+    assert!(serde_json::from_str::<Leadership>("4").is_err());
+    assert_eq!(
+        serde_json::from_str::<Leadership>("2").unwrap(),
+        Leadership::TWO
+    );
+    assert!(serde_json::from_str::<acw_hardtack::fire::FirerDice>(r#"["D8"]"#).is_err());
+    let o: Options = serde_json::from_str(r#"{"first_volley": true}"#).unwrap();
+    assert!(o.first_volley);
+    assert!(
+        serde_json::from_str::<acw_hardtack::movement::CombatMove>(
+            r#"{"die":"D6","distance":-1.0}"#
+        )
+        .is_err()
+    );
+}
