@@ -234,6 +234,7 @@ pub struct Company {
     moves: u8,
     prepared: bool,
     fired_on_before: bool,
+    done: Vec<Action>,
 }
 
 /// A company's panic state (HT-SG2-19, HT-MOR-08).
@@ -431,6 +432,98 @@ pub enum Colours {
     Fallen,
     /// Taken by the enemy: every company of the regiment +1 on all its tests.
     Captured,
+}
+
+/// An action (HT-SEQ-02, HT-SG2-04): what it costs, and whether it may be taken twice in an activation.
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Action {
+    /// A normal move; may be doubled.
+    Move,
+    /// Fire (small arms, a gun, a sharpshooter): twice only with different figures (each weapon once).
+    Fire,
+    /// Reload.
+    Reload,
+    /// Load a gun.
+    Load,
+    /// Reorganise: formation, mounting, limbering, travel mode, colours, scrounging, treatment.
+    Reorganise,
+    /// Go In Position.
+    GoInPosition,
+    /// Drop In Position.
+    DropInPosition,
+    /// Close assault (both actions).
+    CloseAssault,
+    /// Rally.
+    Rally,
+    /// Transfer an action; may be doubled.
+    Transfer,
+    /// Activate Regiment (both actions).
+    ActivateRegiment,
+    /// Prepared Fire (both actions).
+    PreparedFire,
+    /// Remove a suppression marker; may be doubled.
+    RemoveSuppression,
+}
+
+impl Action {
+    /// Whether it may be taken twice in one activation (HT-SG2-04): moves, transfers, suppression removal —
+    /// and fire, with other figures.
+    #[must_use]
+    pub const fn may_repeat(self) -> bool {
+        matches!(
+            self,
+            Action::Move | Action::Transfer | Action::RemoveSuppression | Action::Fire
+        )
+    }
+
+    /// Actions it costs (HT-SEQ-02); a gun worked by one man or by captors pays two to Fire or Load (HT-ART-04).
+    #[must_use]
+    pub const fn cost(self) -> u8 {
+        match self {
+            Action::CloseAssault | Action::ActivateRegiment | Action::PreparedFire => 2,
+            _ => 1,
+        }
+    }
+
+    const fn describe(self) -> &'static str {
+        match self {
+            Action::Move => "move again",
+            Action::Fire => "fire again",
+            Action::Reload => "reload again",
+            Action::Load => "load again",
+            Action::Reorganise => "reorganise again",
+            Action::GoInPosition => "go In Position again",
+            Action::DropInPosition => "drop In Position again",
+            Action::CloseAssault => "assault again",
+            Action::Rally => "rally again",
+            Action::Transfer => "transfer again",
+            Action::ActivateRegiment => "activate a regiment again",
+            Action::PreparedFire => "prepare fire again",
+            Action::RemoveSuppression => "remove suppression again",
+        }
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Action::Move => "move",
+            Action::Fire => "fire",
+            Action::Reload => "reload",
+            Action::Load => "load",
+            Action::Reorganise => "reorganise",
+            Action::GoInPosition => "go In Position",
+            Action::DropInPosition => "drop In Position",
+            Action::CloseAssault => "close assault",
+            Action::Rally => "rally",
+            Action::Transfer => "transfer an action",
+            Action::ActivateRegiment => "activate the regiment",
+            Action::PreparedFire => "take Prepared Fire",
+            Action::RemoveSuppression => "remove suppression",
+        })
+    }
 }
 
 /// What a gun has loaded (HT-SEQ-08).
@@ -917,6 +1010,7 @@ impl Battle {
             moves: 0,
             prepared: false,
             fired_on_before: false,
+            done: Vec::new(),
         });
         Ok(id)
     }
@@ -1005,6 +1099,7 @@ impl Battle {
         c.actions = 2;
         c.moves = 0;
         c.prepared = false;
+        c.done.clear();
         for f in &mut c.figures {
             f.fired = false;
         }
@@ -1063,8 +1158,18 @@ impl Battle {
         Ok(())
     }
 
-    fn spend(&mut self, id: CompanyId, n: u8) -> Result<(), RuleViolation> {
+    /// Spends `n` actions on an action (HT-SEQ-02, HT-SG2-04): refused for a panicked or disorganised
+    /// company, with too few actions left, or for an action it may take only once an activation and has
+    /// taken.
+    fn spend(&mut self, id: CompanyId, n: u8, action: Action) -> Result<(), RuleViolation> {
         let c = self.company_mut(id)?;
+        if !action.may_repeat() && c.done.contains(&action) {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: action.describe(),
+                why: "that action may be taken only once an activation",
+            });
+        }
         if c.panic == Panic::Panicked {
             return Err(RuleViolation::Refused {
                 name: c.name.clone(),
@@ -1085,6 +1190,7 @@ impl Battle {
             });
         }
         c.actions -= n;
+        c.done.push(action);
         Ok(())
     }
 
@@ -1107,7 +1213,7 @@ impl Battle {
                 why: "no figure carries a Reload marker",
             });
         }
-        self.spend(id, 1)?;
+        self.spend(id, 1, Action::Reload)?;
         for f in &mut self.company_mut(id)?.figures {
             f.reload = false;
         }
@@ -1161,7 +1267,7 @@ impl Battle {
         formation: Formation,
     ) -> Result<(), RuleViolation> {
         self.company_mut(id)?.disorganised = false;
-        self.spend(id, 1)?;
+        self.spend(id, 1, Action::Reorganise)?;
         let c = self.company_mut(id)?;
         c.formation = formation;
         c.in_position = false;
@@ -1186,7 +1292,7 @@ impl Battle {
                 Ok(true)
             } else {
                 b.company_mut(id)?.disorganised = false;
-                b.spend(id, 1)?;
+                b.spend(id, 1, Action::Reorganise)?;
                 Ok(false)
             }
         })
@@ -1195,7 +1301,7 @@ impl Battle {
     /// Drop In Position (HT-SG2-14): one action, no test.
     pub fn drop_in_position(&mut self, id: CompanyId) -> Result<(), RuleViolation> {
         self.idle()?;
-        self.spend(id, 1)?;
+        self.spend(id, 1, Action::DropInPosition)?;
         self.company_mut(id)?.in_position = false;
         Ok(())
     }
@@ -1272,7 +1378,7 @@ impl Battle {
                 why: "a regiment's own companies recover its colours",
             });
         }
-        self.spend(id, 1)?;
+        self.spend(id, 1, Action::Reorganise)?;
         let state = if own {
             let c = self.company_mut(id)?;
             if let Some(f) = c
@@ -1392,7 +1498,7 @@ impl Battle {
             });
         }
         transact(self, dice, |b, dice| {
-            b.spend(id, 1)?;
+            b.spend(id, 1, Action::Move)?;
             for t in &tests {
                 if !t.roll(dice) {
                     return Ok(false);
@@ -1434,7 +1540,7 @@ impl Battle {
                 why: "it is In Position",
             });
         }
-        self.spend(id, 1)?;
+        self.spend(id, 1, Action::Reorganise)?;
         self.company_mut(id)?.travel = on;
         Ok(())
     }
@@ -1459,7 +1565,7 @@ impl Battle {
         }
         let colours = self.colours_modifier(id);
         transact(self, dice, |b, dice| {
-            b.spend(id, 1)?;
+            b.spend(id, 1, Action::GoInPosition)?;
             let c = b.company_mut(id)?;
             let base = if cover == Cover::Open {
                 crate::morale::reaction::IN_POSITION_OPEN
@@ -1518,7 +1624,7 @@ impl Battle {
             rallier: r.lv,
         };
         transact(self, dice, |b, dice| {
-            b.spend(rallier, 1)?;
+            b.spend(rallier, 1, Action::Rally)?;
             let pass = test.roll(dice);
             let t = b.company_mut(target)?;
             if pass {
@@ -1550,7 +1656,7 @@ impl Battle {
         }
         let crew = g.crew;
         let cost = self.gun_cost(gun)?;
-        self.spend(crew, cost)?;
+        self.spend(crew, cost, Action::Load)?;
         self.guns[gun.0 as usize].loaded = Some(ammunition);
         Ok(())
     }
@@ -1605,7 +1711,7 @@ impl Battle {
             });
         }
         let crew = g.crew;
-        self.spend(crew, 1)?;
+        self.spend(crew, 1, Action::Reorganise)?;
         self.guns[gun.0 as usize].limbered = limbered;
         Ok(())
     }
@@ -1725,7 +1831,7 @@ impl Battle {
                 why: "Broken and Routed companies stay in skirmish order",
             });
         }
-        self.spend(id, 1)?;
+        self.spend(id, 1, Action::Reorganise)?;
         let c = self.company_mut(id)?;
         c.cavalry = Some(mounted);
         c.formation = formation;
@@ -1792,11 +1898,16 @@ impl Battle {
                 why,
             });
         }
-        self.spend(commander, 1)?;
+        self.spend(commander, 1, Action::Transfer)?;
         self.company_mut(commander)?.transfers += 1;
         let r = self.company_mut(to)?;
         r.activated = true;
         r.actions = 2;
+        r.done.clear();
+        r.moves = 0;
+        for f in &mut r.figures {
+            f.fired = false;
+        }
         Ok(())
     }
 
@@ -1851,7 +1962,11 @@ impl Battle {
                 },
             });
         }
-        self.spend(colonel, 2)?;
+        self.spend(
+            colonel,
+            Action::ActivateRegiment.cost(),
+            Action::ActivateRegiment,
+        )?;
         for &(id, _) in companies {
             let c = self.company_mut(id)?;
             c.activated = true;
@@ -1920,7 +2035,7 @@ impl Battle {
                 why: "ammunition supply is not tracked for it",
             });
         }
-        self.spend(id, 1)?;
+        self.spend(id, 1, Action::Reorganise)?;
         let c = self.company_mut(id)?;
         let l = c.loads.unwrap_or(0) + crate::advanced::SCROUNGE_LOADS;
         c.loads = Some(l);
@@ -1980,7 +2095,7 @@ impl Battle {
             });
         }
         transact(self, dice, |b, dice| {
-            b.spend(id, 1)?;
+            b.spend(id, 1, Action::Reorganise)?;
             let c = b.company_mut(id)?;
             let mut out = (0, 0, 0);
             for f in &mut c.figures {
@@ -2070,7 +2185,7 @@ impl Battle {
                 why: "Prepared Fire is an advanced rule that is not in use",
             });
         }
-        self.spend(id, 2)?;
+        self.spend(id, Action::PreparedFire.cost(), Action::PreparedFire)?;
         self.company_mut(id)?.prepared = true;
         Ok(())
     }
@@ -2228,7 +2343,7 @@ impl Battle {
         let skirmish = !f.formation.is_close() && modern.is_none();
         let gatlings = usize::from(f.gatlings.min(2));
         transact(self, dice, |b, dice| {
-            b.spend(firer, 1)?;
+            b.spend(firer, 1, Action::Fire)?;
             {
                 let fc = b.company_mut(firer)?;
                 for &i in &shooters {
@@ -2338,7 +2453,7 @@ impl Battle {
             .cover
             .armour_shift(options.fortification_armour, false);
         transact(self, dice, |b, dice| {
-            b.spend(shooter, 1)?;
+            b.spend(shooter, 1, Action::Fire)?;
             for f in &mut b.company_mut(shooter)?.figures {
                 if f.condition == Condition::Fit {
                     f.reload = true;
@@ -2731,7 +2846,7 @@ impl Battle {
         }
         let cost = self.gun_cost(gun)?;
         transact(self, dice, |b, dice| {
-            b.spend(crew, cost)?;
+            b.spend(crew, cost, Action::Fire)?;
             b.spend_round(gun);
             b.guns[gun.0 as usize].loaded = None;
             b.blast = Some(PendingBlast {
@@ -2907,7 +3022,7 @@ impl Battle {
         self.gun_ready(gun, off_facing, "fire round shot")?;
         let cost = self.gun_cost(gun)?;
         transact(self, dice, |b, dice| {
-            b.spend(crew, cost)?;
+            b.spend(crew, cost, Action::Fire)?;
             b.spend_round(gun);
             b.guns[gun.0 as usize].loaded = None;
             b.shot = Some(PendingShot {
@@ -2957,7 +3072,7 @@ impl Battle {
         self.gun_ready(gun, 0.0, "fire case")?;
         let cost = self.gun_cost(gun)?;
         transact(self, dice, |b, dice| {
-            b.spend(crew, cost)?;
+            b.spend(crew, cost, Action::Fire)?;
             b.spend_round(gun);
             b.guns[gun.0 as usize].loaded = None;
             b.burst = Some((gun, kind));
@@ -3367,7 +3482,7 @@ impl Battle {
         }
         let lv = r.lv;
         transact(self, dice, |b, dice| {
-            b.spend(rallier, 1)?;
+            b.spend(rallier, 1, Action::Rally)?;
             let mut out = Vec::new();
             for &(id, _) in companies {
                 let c = b.company_mut(id)?;
@@ -3407,7 +3522,7 @@ impl Battle {
             tl: 0,
         };
         transact(self, dice, |b, dice| {
-            b.spend(id, 1)?;
+            b.spend(id, 1, Action::RemoveSuppression)?;
             let pass = test.roll(dice);
             if pass {
                 b.company_mut(id)?.suppression -= 1;
@@ -3554,7 +3669,7 @@ impl Battle {
         transact(self, dice, |b, dice| {
             let pass = test.roll(dice);
             if pass {
-                b.spend(attacker, 2)?;
+                b.spend(attacker, Action::CloseAssault.cost(), Action::CloseAssault)?;
                 b.assault = Some(PendingAssault {
                     attacker,
                     defender,
@@ -3562,7 +3677,7 @@ impl Battle {
                     final_fire: false,
                 });
             } else {
-                b.spend(attacker, 1)?;
+                b.spend(attacker, 1, Action::CloseAssault)?;
             }
             Ok(pass)
         })

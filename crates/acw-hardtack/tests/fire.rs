@@ -527,7 +527,8 @@ fn broken_fires_back_only() {
     );
 }
 
-// HT-SG2-04, HT-SG2-03: two actions per activation, one activation per turn.
+// HT-SG2-04, HT-SG2-03, HT-SEQ-02: two actions per activation, one activation per turn; a move may be
+// doubled, a Reorganise may not; the action table's costs.
 #[test]
 fn activations() {
     let (mut b, a, r) = two(
@@ -540,11 +541,28 @@ fn activations() {
         Err(RuleViolation::OtherActivating { .. })
     ));
     b.reorganise(a, Formation::Column).unwrap();
-    b.reorganise(a, Formation::Line).unwrap();
+    let twice = b.reorganise(a, Formation::Line).unwrap_err();
+    assert!(twice.to_string().contains("only once"), "{twice}");
+    let step = acw_hardtack::state::MoveOrder {
+        distance: 3.0,
+        ..Default::default()
+    };
+    b.move_company(a, step, &mut ScriptedDice::faces([]))
+        .unwrap();
     assert!(matches!(
-        b.reorganise(a, Formation::Skirmish),
+        b.move_company(a, step, &mut ScriptedDice::faces([])),
         Err(RuleViolation::NoActionLeft { .. })
     ));
+    b.end_turn().unwrap();
+    b.activate(a).unwrap();
+    b.move_company(a, step, &mut ScriptedDice::faces([]))
+        .unwrap();
+    b.move_company(a, step, &mut ScriptedDice::faces([]))
+        .unwrap();
+    use acw_hardtack::state::Action;
+    assert_eq!(Action::CloseAssault.cost(), 2);
+    assert_eq!(Action::Reload.cost(), 1);
+    assert!(Action::Move.may_repeat() && !Action::Rally.may_repeat());
     assert!(matches!(
         b.activate(a),
         Err(RuleViolation::AlreadyActivated { .. })

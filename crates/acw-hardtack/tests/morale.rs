@@ -255,6 +255,13 @@ fn rally_in_the_engine() {
             .unwrap(),
         ConfidenceLevel::Broken
     );
+    // A rally is made once an activation (HT-SG2-04): the next try waits for the next turn.
+    assert!(
+        b.rally(colonel, r, 5.0, &mut ScriptedDice::faces([4]))
+            .is_err()
+    );
+    b.end_turn().unwrap();
+    b.activate(colonel).unwrap();
     assert_eq!(
         b.rally(colonel, r, 5.0, &mut ScriptedDice::faces([4]))
             .unwrap(),
@@ -284,6 +291,13 @@ fn in_position() {
         !b.go_in_position(a, Cover::Soft, &mut ScriptedDice::faces([2]))
             .unwrap()
     );
+    // A failed reaction test's action cannot be retried in the same activation (HT-SG2-18).
+    assert!(
+        b.go_in_position(a, Cover::Soft, &mut ScriptedDice::faces([3]))
+            .is_err()
+    );
+    b.end_turn().unwrap();
+    b.activate(a).unwrap();
     assert!(
         b.go_in_position(a, Cover::Soft, &mut ScriptedDice::faces([3]))
             .unwrap()
@@ -315,6 +329,8 @@ fn in_position() {
             .unwrap()
     );
     assert!(b.company(a).unwrap().in_position());
+    b.end_turn().unwrap();
+    b.activate(a).unwrap();
     assert!(
         b.reorganise_from_position(a, Formation::Skirmish, &mut ScriptedDice::faces([4]))
             .unwrap()
