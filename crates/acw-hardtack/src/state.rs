@@ -235,6 +235,20 @@ pub struct Company {
     prepared: bool,
     fired_on_before: bool,
     done: Vec<Action>,
+    attached: Attachment,
+}
+
+/// Whether a company stands alone, or is a detached element or a runner of another (HT-SG2-09, HT-CMD-02).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Attachment {
+    /// A company in its own right.
+    #[default]
+    Own,
+    /// A detached element of a company: it acts only when its parent's leader activates it.
+    Element(CompanyId),
+    /// A runner from a company: he may only move and carry a transferred action.
+    Runner(CompanyId),
 }
 
 /// A company's panic state (HT-SG2-19, HT-MOR-08).
@@ -280,6 +294,11 @@ impl Company {
     #[must_use]
     pub const fn in_travel_mode(&self) -> bool {
         self.travel
+    }
+    /// Whether it is a detached element or a runner, and of whom.
+    #[must_use]
+    pub const fn attachment(&self) -> Attachment {
+        self.attached
     }
     /// Whether it holds a Prepared Fire marker (HT-OPT-20).
     #[must_use]
@@ -465,6 +484,8 @@ pub enum Action {
     PreparedFire,
     /// Remove a suppression marker; may be doubled.
     RemoveSuppression,
+    /// Form a detached element or a runner; may be doubled.
+    Detach,
 }
 
 impl Action {
@@ -474,7 +495,11 @@ impl Action {
     pub const fn may_repeat(self) -> bool {
         matches!(
             self,
-            Action::Move | Action::Transfer | Action::RemoveSuppression | Action::Fire
+            Action::Move
+                | Action::Transfer
+                | Action::RemoveSuppression
+                | Action::Fire
+                | Action::Detach
         )
     }
 
@@ -502,6 +527,7 @@ impl Action {
             Action::ActivateRegiment => "activate a regiment again",
             Action::PreparedFire => "prepare fire again",
             Action::RemoveSuppression => "remove suppression again",
+            Action::Detach => "detach figures again",
         }
     }
 }
@@ -522,6 +548,7 @@ impl fmt::Display for Action {
             Action::ActivateRegiment => "activate the regiment",
             Action::PreparedFire => "take Prepared Fire",
             Action::RemoveSuppression => "remove suppression",
+            Action::Detach => "detach figures",
         })
     }
 }
@@ -1011,6 +1038,7 @@ impl Battle {
             prepared: false,
             fired_on_before: false,
             done: Vec::new(),
+            attached: Attachment::Own,
         });
         Ok(id)
     }
@@ -1090,6 +1118,13 @@ impl Battle {
             });
         }
         let c = self.company_mut(id)?;
+        if matches!(c.attached, Attachment::Element(_)) {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "activate on its own",
+                why: "a detached element acts only when its parent's leader activates it",
+            });
+        }
         if c.activated {
             return Err(RuleViolation::AlreadyActivated {
                 name: c.name.clone(),
@@ -1163,6 +1198,15 @@ impl Battle {
     /// taken.
     fn spend(&mut self, id: CompanyId, n: u8, action: Action) -> Result<(), RuleViolation> {
         let c = self.company_mut(id)?;
+        if matches!(c.attached, Attachment::Runner(_))
+            && !matches!(action, Action::Move | Action::Transfer)
+        {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "do that",
+                why: "a runner may only move and carry a transferred action",
+            });
+        }
         if !action.may_repeat() && c.done.contains(&action) {
             return Err(RuleViolation::Refused {
                 name: c.name.clone(),
@@ -1908,6 +1952,119 @@ impl Battle {
         for f in &mut r.figures {
             f.fired = false;
         }
+        Ok(())
+    }
+
+    /// Splits `figures` fit troopers off a company (HT-SG2-09, HT-CMD-08, HT-CMD-02): one action of its leader.
+    /// As a detached element they act only when the parent's leader spends an action within 6" to activate
+    /// them ([`Battle::activate_element`]); as a runner (one figure) he may only move and carry a transferred
+    /// action (not an Activate Regiment). Returns the new unit.
+    pub fn detach(
+        &mut self,
+        parent: CompanyId,
+        figures: usize,
+        runner: bool,
+    ) -> Result<CompanyId, RuleViolation> {
+        self.idle()?;
+        let p = self.company(parent)?;
+        let troopers: Vec<usize> = p
+            .figures
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.condition == Condition::Fit && f.role == Role::Trooper)
+            .map(|(i, _)| i)
+            .rev()
+            .take(figures)
+            .collect();
+        if figures == 0
+            || troopers.len() < figures
+            || (runner && figures != 1)
+            || p.attached != Attachment::Own
+        {
+            return Err(RuleViolation::Refused {
+                name: p.name.clone(),
+                what: "detach figures",
+                why: "it needs that many fit troopers (a runner is one figure), and must be a company in its own right",
+            });
+        }
+        let name = format!(
+            "{} {}",
+            p.name,
+            if runner { "runner" } else { "detachment" }
+        );
+        self.spend(parent, 1, Action::Detach)?;
+        let p = self.company_mut(parent)?;
+        let mut moved: Vec<Figure> = Vec::new();
+        for &i in &troopers {
+            moved.push(p.figures[i]);
+        }
+        let mut keep = Vec::new();
+        for (i, f) in p.figures.iter().enumerate() {
+            if !troopers.contains(&i) {
+                keep.push(*f);
+            }
+        }
+        p.figures = keep;
+        let mut child = p.clone();
+        child.name = name;
+        child.figures = moved;
+        child.full_strength = child.figures.len();
+        child.attached = if runner {
+            Attachment::Runner(parent)
+        } else {
+            Attachment::Element(parent)
+        };
+        child.activated = true;
+        child.actions = 0;
+        child.done.clear();
+        let id = CompanyId(u32::try_from(self.companies.len()).unwrap_or(u32::MAX));
+        self.companies.push(child);
+        Ok(id)
+    }
+
+    /// The parent's leader activates its detached element (HT-SG2-09, HT-CMD-08): one action, within 6"
+    /// (beyond, a runner must carry the order); the element takes two actions.
+    pub fn activate_element(
+        &mut self,
+        parent: CompanyId,
+        element: CompanyId,
+        distance: f64,
+    ) -> Result<(), RuleViolation> {
+        self.idle()?;
+        let e = self.company(element)?;
+        if e.attached != Attachment::Element(parent)
+            || !(distance.is_finite() && (0.0..=crate::command::COMMAND_RANGE).contains(&distance))
+        {
+            return Err(RuleViolation::Refused {
+                name: e.name.clone(),
+                what: "be activated",
+                why: "only its parent's leader activates a detached element, within 6 inches",
+            });
+        }
+        self.spend(parent, 1, Action::Transfer)?;
+        let e = self.company_mut(element)?;
+        e.activated = true;
+        e.actions = 2;
+        e.done.clear();
+        e.moves = 0;
+        Ok(())
+    }
+
+    /// A detached element or runner back within its parent's integrity rejoins it (HT-SG2-09, HT-CMD-02): a
+    /// measured fact; no action is needed.
+    pub fn rejoin(&mut self, child: CompanyId) -> Result<(), RuleViolation> {
+        self.idle()?;
+        let c = self.company(child)?;
+        let (Attachment::Element(parent) | Attachment::Runner(parent)) = c.attached else {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "rejoin",
+                why: "it is a company in its own right",
+            });
+        };
+        let figures = std::mem::take(&mut self.company_mut(child)?.figures);
+        self.company_mut(parent)?.figures.extend(figures);
+        self.company_mut(child)?.attached = Attachment::Own;
         Ok(())
     }
 

@@ -847,3 +847,60 @@ fn follow_through() {
         .unwrap();
     assert!(b.follow_through(&mut ScriptedDice::faces([8])).is_err());
 }
+
+// HT-SG2-09, HT-CMD-08: a leader details 3 figures as a detached element (one action); the element cannot
+// activate itself; his leader activates it within 6" (not beyond) for two actions; back in integrity it
+// rejoins.
+#[test]
+fn detached_element() {
+    let (mut b, a, _) = two(
+        Options::default(),
+        (8, Formation::Skirmish),
+        (8, Formation::Skirmish),
+    );
+    let el = b.detach(a, 3, false).unwrap();
+    assert_eq!(b.company(a).unwrap().fit(), 5);
+    assert_eq!(b.company(el).unwrap().fit(), 3);
+    b.end_turn().unwrap();
+    assert!(matches!(b.activate(el), Err(RuleViolation::Refused { .. })));
+    b.activate(a).unwrap();
+    assert!(b.activate_element(a, el, 7.0).is_err());
+    b.activate_element(a, el, 5.0).unwrap();
+    assert_eq!(b.company(el).unwrap().actions_left(), 2);
+    assert!(
+        b.move_company(el, mv(6.0), &mut ScriptedDice::faces([]))
+            .unwrap()
+    );
+    b.rejoin(el).unwrap();
+    assert_eq!(b.company(a).unwrap().fit(), 8);
+    assert!(b.rejoin(el).is_err());
+}
+
+// HT-CMD-02: a runner (one figure) may only move and carry a transferred action: he gives a company 6" away a
+// full activation; he cannot go In Position, and cannot deliver an Activate Regiment.
+#[test]
+fn runner() {
+    let mut b = Battle::new(Options::default());
+    let colonel = b
+        .add_company(CompanySpec::new("colonel's staff", Side::Union, 3))
+        .unwrap();
+    let far = b
+        .add_company(CompanySpec::new("Company F", Side::Union, 8))
+        .unwrap();
+    b.activate(colonel).unwrap();
+    let runner = b.detach(colonel, 1, true).unwrap();
+    assert!(b.detach(colonel, 2, true).is_err());
+    b.end_turn().unwrap();
+    b.activate(runner).unwrap();
+    let no = b
+        .go_in_position(runner, Cover::Soft, &mut ScriptedDice::faces([8]))
+        .unwrap_err();
+    assert!(no.to_string().contains("runner"), "{no}");
+    assert!(
+        b.move_company(runner, mv(6.0), &mut ScriptedDice::faces([]))
+            .unwrap()
+    );
+    b.transfer(runner, far, 4.0).unwrap();
+    assert_eq!(b.company(far).unwrap().actions_left(), 2);
+    assert!(b.activate_regiment(runner, &[(far, 1.0)]).is_err());
+}
