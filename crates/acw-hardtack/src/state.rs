@@ -441,6 +441,17 @@ impl Company {
     }
 }
 
+/// The choice for riders unhorsed in a close-formation cavalry company (HT-FRM-06).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnhorsedChoice {
+    /// Reorganise the whole company into skirmish order.
+    Skirmish,
+    /// Make them a detached element (one action).
+    Detach,
+    /// Remove them as if they were casualties.
+    Remove,
+}
+
 /// The state of a regiment's colours (HT-OPT-27, HT-OPT-28).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -2066,6 +2077,63 @@ impl Battle {
         self.company_mut(parent)?.figures.extend(figures);
         self.company_mut(child)?.attached = Attachment::Own;
         Ok(())
+    }
+
+    /// What a close-formation cavalry company does with riders unhorsed under fire (HT-FRM-06): reorganise
+    /// into skirmish order, make them a detached element (one action), or remove them as if casualties
+    /// (no action). Remounting needs spare horses, which are not tracked.
+    pub fn unhorsed_riders(
+        &mut self,
+        id: CompanyId,
+        choice: UnhorsedChoice,
+    ) -> Result<(), RuleViolation> {
+        self.idle()?;
+        let c = self.company(id)?;
+        let riders: Vec<usize> = c
+            .figures
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.unhorsed && f.condition == Condition::Fit)
+            .map(|(i, _)| i)
+            .collect();
+        if riders.is_empty() || !c.mounted() {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "deal with unhorsed riders",
+                why: "it is not a mounted company with unhorsed riders",
+            });
+        }
+        match choice {
+            UnhorsedChoice::Skirmish => self.reorganise(id, Formation::Skirmish),
+            UnhorsedChoice::Remove => {
+                let c = self.company_mut(id)?;
+                for i in riders {
+                    c.figures[i].condition = Condition::Dispersed;
+                }
+                Ok(())
+            }
+            UnhorsedChoice::Detach => {
+                // The riders become the element: mark them troopers at the end of the list, then detach.
+                let c = self.company_mut(id)?;
+                let (mut on_foot, mut rest): (Vec<Figure>, Vec<Figure>) =
+                    c.figures.iter().partition(|f| {
+                        f.unhorsed && f.condition == Condition::Fit && f.role == Role::Trooper
+                    });
+                let n = on_foot.len();
+                rest.append(&mut on_foot);
+                let before = std::mem::replace(&mut c.figures, rest);
+                match self.detach(id, n, false) {
+                    Ok(el) => {
+                        self.company_mut(el)?.cavalry = Some(false);
+                        Ok(())
+                    }
+                    Err(e) => {
+                        self.company_mut(id)?.figures = before;
+                        Err(e)
+                    }
+                }
+            }
+        }
     }
 
     /// Activate Regiment (HT-SEQ-03, HT-SEQ-04, HT-FRM-07, HT-SEQ-01; a colonel given a transfer by his

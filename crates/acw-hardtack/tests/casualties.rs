@@ -154,3 +154,53 @@ fn mounted_casualty_options() {
     assert_eq!(rep.companies[0].killed + rep.companies[0].wounded, 0);
     assert!(b.company(r).unwrap().figures()[1].unhorsed);
 }
+
+// HT-FRM-06: a rider unhorsed in a cavalry column: the company makes him a detached element (on foot), or
+// removes him as a casualty, or goes to skirmish.
+#[test]
+fn unhorsed_riders_in_formation() {
+    use acw_hardtack::state::{Condition, UnhorsedChoice};
+    let setup = || {
+        let mut b = Battle::new(Options::default());
+        let mut l = CompanySpec::new("Union line", Side::Union, 8);
+        l.formation = Formation::Line;
+        let a = b.add_company(l).unwrap();
+        let mut c = CompanySpec::new("Stuart's column", Side::Confederate, 4);
+        c.cavalry = Some(true);
+        c.formation = Formation::Column;
+        let r = b.add_company(c).unwrap();
+        b.activate(a).unwrap();
+        // R 1, Q 8, FP 4: 3 hits. Figure 2: armour 1, impact 5, D10 2 (the horse), D6 1 (dead): unhorsed.
+        // Figures 4 and 3: armour 4, impact 1: nothing. The column tests (8).
+        let mut dice = ScriptedDice::faces([1, 8, 4, 2, 1, 5, 2, 1, 4, 4, 1, 3, 4, 1, 8]);
+        b.fire(
+            a,
+            r,
+            FireFacts {
+                distance: 6.0,
+                ..FireFacts::default()
+            },
+            &mut dice,
+        )
+        .unwrap();
+        assert_eq!(dice.remaining(), 0);
+        b.end_turn().unwrap();
+        b.activate(r).unwrap();
+        (b, r)
+    };
+    let (mut b, r) = setup();
+    assert!(b.company(r).unwrap().figures()[1].unhorsed);
+    b.unhorsed_riders(r, UnhorsedChoice::Detach).unwrap();
+    assert_eq!(b.company(r).unwrap().fit(), 3);
+    assert_eq!(b.company(r).unwrap().formation(), Formation::Column);
+    let (mut b, r) = setup();
+    b.unhorsed_riders(r, UnhorsedChoice::Remove).unwrap();
+    assert_eq!(
+        b.company(r).unwrap().figures()[1].condition,
+        Condition::Dispersed
+    );
+    assert!(b.unhorsed_riders(r, UnhorsedChoice::Remove).is_err());
+    let (mut b, r) = setup();
+    b.unhorsed_riders(r, UnhorsedChoice::Skirmish).unwrap();
+    assert_eq!(b.company(r).unwrap().formation(), Formation::Skirmish);
+}
