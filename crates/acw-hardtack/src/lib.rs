@@ -58,9 +58,9 @@
 //! ```
 //!
 //! Not done yet (docs/rulesets/hardtack.md lists them with why): combined and regimental close assaults,
-//! runners and detached elements, hidden units and spotting, regimental formation membership across an
-//! activation, horse teams figure by figure, the choices for unhorsed cavalry in close formation, mounted
-//! figures' horse-or-rider roll inside a melee, and stand-based fire for 6mm figures.
+//! regimental formation membership across an activation and its movement as one shape, horse teams figure by
+//! figure, hidden units and spotting, scenario set-up, stand-based fire for 6mm figures, lone figures' own
+//! markers, and the horse-or-rider roll inside a melee.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
