@@ -4070,7 +4070,8 @@ impl Battle {
         })
     }
 
-    /// Final defensive fire (HT-MEL-07, HT-SG2-37): a free fire with no fired-on result; the attacker takes the casualty
+    /// Final defensive fire (HT-MEL-07, HT-SG2-37; with the First Volley if the defender still has it,
+    /// HT-OPT-14): a free fire with no fired-on result; the attacker takes the casualty
     /// test (option `fdf_confidence_test`). Returns the effect and casualties.
     fn final_fire<D: Dice + ?Sized>(
         &mut self,
@@ -4103,12 +4104,17 @@ impl Battle {
                 0,
             ));
         };
+        let first_volley = options.first_volley
+            && d.modern.is_none()
+            && d.first_volley
+            && d.cl <= ConfidenceLevel::Steady;
+        self.company_mut(defender)?.first_volley = false;
         let pair = firer_dice(
             &FirepowerFacts {
                 quality: d.quality.die(),
                 half_fp: u32::try_from(shooters.len()).unwrap_or(0) * d.weapon.half_fp(),
                 skirmish: !d.formation.is_close(),
-                first_volley: false,
+                first_volley,
                 spill,
             },
             &options,
@@ -4171,6 +4177,7 @@ impl Battle {
                 fired_on: Some(FiredOn::SmallArms),
                 casualties,
                 leader_casualty: leader,
+                first_volley,
                 ..TestEvent::default()
             };
             self.test(attacker, event, dice)?;
