@@ -25,6 +25,7 @@ use crate::morale::{
     Confidence, ConfidenceTest, FiredOn, ReactionTest, ReplacementLeader, TestEvent, threat_level,
 };
 use crate::movement::{CombatMove, MoveResult};
+use crate::options::AssaultTestCasualties;
 use crate::options::{BlastThroughCount, Options};
 use crate::options::{HorseStatusRoll, MountedCasualtyScope};
 use crate::setup::MenPerFigure;
@@ -395,6 +396,21 @@ impl Company {
                 f.condition == Condition::Fit && !(attacking && f.role == Role::HorseHolder)
             })
             .count()
+    }
+
+    /// Its figures' close-combat die (HT-MEL-08..10): quality, its best weapon, mounted, and a defender's
+    /// first-round bonus.
+    fn melee_die(&self, defender_bonus: bool) -> MeleeDie {
+        MeleeDie {
+            defender_bonus,
+            mounted: self.mounted(),
+            weapon: self.melee.max(match self.weapon.arm.melee_shift() {
+                1 => MeleeWeapon::Pistol,
+                2 => MeleeWeapon::Shotgun,
+                _ => MeleeWeapon::None,
+            }),
+            ..MeleeDie::plain(self.quality.die())
+        }
     }
 
     fn has_leader(&self) -> bool {
@@ -905,10 +921,11 @@ struct PendingBlast {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 struct PendingAssault {
-    attacker: CompanyId,
+    attackers: Vec<CompanyId>,
     defender: CompanyId,
     stood: Option<bool>,
     final_fire: bool,
+    dropped: bool,
 }
 
 /// The state of a Hardtack game and the rules that change it.
@@ -926,6 +943,17 @@ pub struct Battle {
     burst: Option<(GunId, Ammunition)>,
     blast: Option<PendingBlast>,
     assault: Option<PendingAssault>,
+}
+
+fn bump(list: &mut Vec<(CompanyId, u32)>, id: CompanyId) {
+    bump_by(list, id, 1);
+}
+
+fn bump_by(list: &mut Vec<(CompanyId, u32)>, id: CompanyId, n: u32) {
+    match list.iter_mut().find(|e| e.0 == id) {
+        Some(e) => e.1 += n,
+        None => list.push((id, n)),
+    }
 }
 
 /// Runs `step` on a copy and keeps it only if it succeeded and the dice did not fault.
@@ -3896,10 +3924,11 @@ impl Battle {
             if pass {
                 b.spend(attacker, Action::CloseAssault.cost(), Action::CloseAssault)?;
                 b.assault = Some(PendingAssault {
-                    attacker,
+                    attackers: vec![attacker],
                     defender,
                     stood: None,
                     final_fire: false,
+                    dropped: false,
                 });
             } else {
                 b.spend(attacker, 1, Action::CloseAssault)?;
@@ -3927,31 +3956,44 @@ impl Battle {
                 "the defender has already answered this assault",
             ));
         }
+        let first = p
+            .attackers
+            .first()
+            .copied()
+            .ok_or(RuleViolation::OutOfOrder("no attackers"))?;
+        let mut fighters = 0usize;
+        let mut close = false;
+        let mut mounted = false;
+        for &a in &p.attackers {
+            let c = self.company(a)?;
+            fighters += c.fighters(true);
+            close |= c.formation.is_close();
+            mounted |= c.mounted();
+        }
         transact(self, dice, |b, dice| {
-            let a = b.company(p.attacker)?.clone();
             let d = b.company_mut(p.defender)?;
             let mut steps = Vec::new();
             if d.cl == ConfidenceLevel::Broken {
                 d.lose(1);
                 steps.push(format!("{} was Broken: it routs and withdraws", d.name));
                 b.assault = None;
-                b.won_assault = Some((p.attacker, false));
+                b.won_assault = Some((first, false));
                 return Ok(AssaultReport { steps, over: true });
             }
             let DefenderChoice::Stand { final_fire } = choice else {
                 steps.push(format!("{} withdraws before the assault", d.name));
                 b.assault = None;
-                b.won_assault = Some((p.attacker, false));
+                b.won_assault = Some((first, false));
                 return Ok(AssaultReport { steps, over: true });
             };
             let odds = odds_tl(
-                u32::try_from(a.fighters(true)).unwrap_or(u32::MAX),
+                u32::try_from(fighters).unwrap_or(u32::MAX),
                 u32::try_from(d.fighters(false)).unwrap_or(u32::MAX),
             );
             let event = TestEvent {
                 other_base: Some(odds),
-                charged_by_close_formation: a.formation.is_close(),
-                charged_by_mounted: a.mounted() && !d.mounted(),
+                charged_by_close_formation: close,
+                charged_by_mounted: mounted && !d.mounted(),
                 ..TestEvent::default()
             };
             let r = b.test(p.defender, event, dice)?;
@@ -3963,7 +4005,7 @@ impl Battle {
                         d.name
                     ));
                     b.assault = None;
-                    b.won_assault = Some((p.attacker, false));
+                    b.won_assault = Some((first, false));
                     Ok(AssaultReport { steps, over: true })
                 }
                 other => {
@@ -3986,10 +4028,24 @@ impl Battle {
     /// at the remaining distance (HT-MEL-07: a casualty test, then a reaction test at +1 per casualty; a
     /// failure withdraws), then a second combat move; short again, the attacker aborts. On contact the melee
     /// ([`Melee`]), both sides skirmishers afterwards (HT-MEL-11), and the downed figures' fates (HT-SG2-41,
-    /// HT-MEL-15): dead, wounded, or stunned — back with a winner, captured from a loser.
+    /// HT-MEL-15): dead, wounded, or stunned — back with a winner, captured from a loser. For an assault by
+    /// several companies give each one's distance to [`Battle::charge_each`].
     pub fn charge<D: Dice + ?Sized>(
         &mut self,
         distance: f64,
+        dice: &mut D,
+    ) -> Result<AssaultReport, RuleViolation> {
+        let n = self.assault.as_ref().map_or(1, |p| p.attackers.len());
+        self.charge_each(&vec![distance; n], dice)
+    }
+
+    /// The combat moves of every attacking company (HT-MEL-01, HT-MEL-05, HT-SG2-42), `distances` in the order
+    /// the companies were declared: each rolls its own move and is disordered; the defender's final defensive
+    /// fire (one fire) goes at the first to fall short; a company that falters, or is short after its second
+    /// move, drops out, and every company still in adds +1 to its later tests. The rest fight the melee.
+    pub fn charge_each<D: Dice + ?Sized>(
+        &mut self,
+        distances: &[f64],
         dice: &mut D,
     ) -> Result<AssaultReport, RuleViolation> {
         let Some(p) = self.assault.clone() else {
@@ -4000,74 +4056,386 @@ impl Battle {
                 "the defender has not yet answered this assault",
             ));
         }
-        let a = self.company(p.attacker)?;
-        let mover = if a.mounted() {
-            Mover::MountedCavalry
-        } else {
-            Mover::Infantry
-        };
-        let die = mover
-            .shifted_die(a.formation == Formation::Line, false)
-            .unwrap_or(DieType::D4);
-        let mv = CombatMove::new(die, distance)?;
+        if distances.len() != p.attackers.len() {
+            return Err(RuleViolation::OutOfOrder(
+                "give one distance for each attacking company",
+            ));
+        }
+        let mut moves = Vec::new();
+        for (&id, &distance) in p.attackers.iter().zip(distances) {
+            let a = self.company(id)?;
+            let mover = if a.mounted() {
+                Mover::MountedCavalry
+            } else {
+                Mover::Infantry
+            };
+            let die = mover
+                .shifted_die(a.formation == Formation::Line, false)
+                .unwrap_or(DieType::D4);
+            moves.push((id, distance, die, CombatMove::new(die, distance)?));
+        }
         let options = self.options;
         transact(self, dice, |b, dice| {
             let mut steps = Vec::new();
             b.assault = None;
-            let r = mv.roll(dice);
-            let att = b.company_mut(p.attacker)?;
-            att.formation = Formation::Skirmish;
-            att.in_position = false;
-            steps.push(format!("{} {r}", att.name));
-            if let MoveResult::Short(moved) = r {
+            let mut dropped = p.dropped;
+            let mut fired = false;
+            let mut reached = Vec::new();
+            for &(id, distance, die, mv) in &moves {
+                let r = mv.roll(dice);
+                let att = b.company_mut(id)?;
+                att.formation = Formation::Skirmish;
+                att.in_position = false;
+                steps.push(format!("{} {r}", att.name));
+                let MoveResult::Short(moved) = r else {
+                    reached.push(id);
+                    continue;
+                };
                 let left = (distance - f64::from(moved)).max(0.0);
                 let mut go_on = true;
                 let d = b.company(p.defender)?;
                 let can_fire = p.final_fire
+                    && !fired
                     && d.figures
                         .iter()
                         .any(|f| f.condition == Condition::Fit && !f.reload);
                 if can_fire {
-                    let (effect, casualties) =
-                        b.final_fire(p.defender, p.attacker, left, options, dice)?;
+                    fired = true;
+                    let (effect, casualties) = b.final_fire(p.defender, id, left, options, dice)?;
                     steps.push(format!("final defensive fire: {effect}"));
                     if casualties > 0 {
-                        let a = b.company(p.attacker)?;
+                        let a = b.company(id)?;
                         let test = ReactionTest {
                             quality: a.quality.die(),
                             lv: a.lv,
                             tl: i16::try_from(casualties).unwrap_or(i16::MAX)
-                                + b.colours_modifier(p.attacker),
+                                + b.colours_modifier(id)
+                                + i16::from(dropped),
                         };
                         if !test.roll(dice) {
                             let event = TestEvent {
                                 fired_on: Some(FiredOn::Suppression),
                                 ..TestEvent::default()
                             };
-                            b.test(p.attacker, event, dice)?;
-                            steps.push(format!(
-                                "{} falters and withdraws",
-                                b.company(p.attacker)?.name
-                            ));
+                            b.test(id, event, dice)?;
+                            steps.push(format!("{} falters and withdraws", b.company(id)?.name));
                             go_on = false;
                         }
                     }
                 }
                 if go_on {
                     let second = CombatMove::new(die, left)?.roll(dice);
-                    steps.push(format!("{} {second}", b.company(p.attacker)?.name));
-                    if second != MoveResult::Reached {
-                        steps.push("the assault is abandoned short of contact".to_string());
+                    steps.push(format!("{} {second}", b.company(id)?.name));
+                    if second == MoveResult::Reached {
+                        reached.push(id);
+                    } else {
+                        steps.push(format!(
+                            "{} abandons the assault short of contact",
+                            b.company(id)?.name
+                        ));
                         go_on = false;
                     }
                 }
-                if !go_on {
-                    return Ok(AssaultReport { steps, over: true });
-                }
+                dropped |= !go_on;
             }
-            b.melee(p.attacker, p.defender, &mut steps, dice)?;
+            match reached.as_slice() {
+                [] => {}
+                [one] => b.melee(*one, p.defender, i16::from(dropped), &mut steps, dice)?,
+                many => b.melee_many(many, p.defender, dropped, &mut steps, dice)?,
+            }
             Ok(AssaultReport { steps, over: true })
         })
+    }
+
+    /// A combined assault (HT-SG2-42, HT-MEL-05): companies activated together against one enemy unit, each
+    /// unactivated (or activating with both actions), Confident or Steady. Each takes its own reaction test —
+    /// +1 once a partner has failed — and those that pass spend both actions; a company that fails keeps its
+    /// second action. With any passing, the defender answers with [`Battle::defend`]. Returns each company's
+    /// result in order.
+    pub fn assault_together<D: Dice + ?Sized>(
+        &mut self,
+        attackers: &[CompanyId],
+        defender: CompanyId,
+        dice: &mut D,
+    ) -> Result<Vec<bool>, RuleViolation> {
+        self.idle()?;
+        let d = self.company(defender)?;
+        let mut seen = Vec::new();
+        for &id in attackers {
+            let a = self.company(id)?;
+            let fresh = !a.activated || a.actions == 2;
+            if a.side == d.side || seen.contains(&id) || !fresh {
+                return Err(RuleViolation::Refused {
+                    name: a.name.clone(),
+                    what: "join the assault",
+                    why: "attackers are enemies of the defender, listed once, with both actions unspent",
+                });
+            }
+            attacker_tl(a.cl, a.formation.is_close(), false).map_err(|_| {
+                RuleViolation::Refused {
+                    name: a.name.clone(),
+                    what: "close assault",
+                    why: "only Confident and Steady companies may assault",
+                }
+            })?;
+            seen.push(id);
+        }
+        if attackers.is_empty() {
+            return Err(SetupError::EmptyAssault.into());
+        }
+        transact(self, dice, |b, dice| {
+            let mut results = Vec::new();
+            let mut dropped = false;
+            let mut going = Vec::new();
+            for &id in attackers {
+                let a = b.company_mut(id)?;
+                a.activated = true;
+                a.actions = 2;
+                a.done.clear();
+                let a = b.company(id)?;
+                let tl = attacker_tl(a.cl, a.formation.is_close(), dropped).unwrap_or(0);
+                let test = ReactionTest {
+                    quality: b.gesture_quality(id, a.quality.die()),
+                    lv: a.lv,
+                    tl: tl + b.colours_modifier(id),
+                };
+                let pass = test.roll(dice);
+                if pass {
+                    b.spend(id, Action::CloseAssault.cost(), Action::CloseAssault)?;
+                    going.push(id);
+                } else {
+                    b.spend(id, 1, Action::CloseAssault)?;
+                    dropped = true;
+                }
+                results.push(pass);
+            }
+            if !going.is_empty() {
+                b.assault = Some(PendingAssault {
+                    attackers: going,
+                    defender,
+                    stood: None,
+                    final_fire: false,
+                    dropped,
+                });
+            }
+            Ok(results)
+        })
+    }
+
+    /// The melee of several attacking companies (HT-SG2-42, HT-MEL-05, HT-SG2-38..41): figures pair off as in
+    /// a single melee, each rolling its own company's die (open shifts carried onto each opponent); after each
+    /// round the side with more casualties tests first (the defender on a tie), each attacking company on its
+    /// own at +1 per casualty it took (+1 once a partner has dropped out): a company that fails falls back and
+    /// the others fight on. It ends when the defender fails, every attacker has fallen back or is down, or the
+    /// defender is down; then the downed figures' fates.
+    fn melee_many<D: Dice + ?Sized>(
+        &mut self,
+        attackers: &[CompanyId],
+        defender: CompanyId,
+        mut dropped: bool,
+        steps: &mut Vec<String>,
+        dice: &mut D,
+    ) -> Result<(), RuleViolation> {
+        let options = self.options;
+        let mut holding: Vec<CompanyId> = attackers.to_vec();
+        let mut down: Vec<(CompanyId, usize)> = Vec::new();
+        let mut lost: Vec<(CompanyId, u32)> = attackers.iter().map(|&a| (a, 0)).collect();
+        lost.push((defender, 0));
+        let fighting = |b: &Battle, id: CompanyId, attacking: bool, down: &[(CompanyId, usize)]| {
+            b.company(id).map(|c| {
+                c.figures
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, f)| {
+                        f.condition == Condition::Fit
+                            && !(attacking && f.role == Role::HorseHolder)
+                            && !down.contains(&(id, *i))
+                    })
+                    .map(|(i, _)| i)
+                    .collect::<Vec<usize>>()
+            })
+        };
+        let mut winner = None;
+        for round in 0..crate::melee::MAX_ROUNDS {
+            let first = round == 0;
+            let mut att: Vec<(CompanyId, usize, crate::ladder::OpenShift)> = Vec::new();
+            for &id in &holding {
+                let die = self.company(id)?.melee_die(false).shifted();
+                for i in fighting(self, id, true, &down)? {
+                    att.push((id, i, die));
+                }
+            }
+            let dc = self.company(defender)?;
+            let ddie = dc.melee_die(first && dc.in_position).shifted();
+            let def: Vec<(CompanyId, usize, crate::ladder::OpenShift)> =
+                fighting(self, defender, false, &down)?
+                    .into_iter()
+                    .map(|i| (defender, i, ddie))
+                    .collect();
+            if att.is_empty() {
+                winner = Some(AssaultSide::Defender);
+                break;
+            }
+            if def.is_empty() {
+                winner = Some(AssaultSide::Attacker);
+                break;
+            }
+            let (few, many) = if att.len() >= def.len() {
+                (&def, &att)
+            } else {
+                (&att, &def)
+            };
+            let mut this: Vec<(CompanyId, u32)> = Vec::new();
+            let mut next = 0usize;
+            for (g, lone) in few.iter().enumerate() {
+                let k = many.len() / few.len() + usize::from(g < many.len() % few.len());
+                let group = &many[next..next + k];
+                next += k;
+                let mut lone_die = lone.2.die;
+                for o in group {
+                    lone_die = o.2.onto(lone_die);
+                }
+                let x = dice.face(lone_die.die());
+                let mut beaten = false;
+                for o in group {
+                    let y = dice.face(lone.2.onto(o.2.die).die());
+                    if x > y {
+                        down.push((o.0, o.1));
+                        bump(&mut this, o.0);
+                    } else if y > x {
+                        beaten = true;
+                    }
+                }
+                if beaten {
+                    down.push((lone.0, lone.1));
+                    bump(&mut this, lone.0);
+                }
+            }
+            for (id, n) in &this {
+                bump_by(&mut lost, *id, *n);
+            }
+            let standing = |b: &Battle, id: CompanyId, attacking: bool| {
+                fighting(b, id, attacking, &down).map(|v| v.len())
+            };
+            if standing(self, defender, false)? == 0 {
+                winner = Some(AssaultSide::Attacker);
+                break;
+            }
+            let mut any = 0;
+            for &id in &holding {
+                any += standing(self, id, true)?;
+            }
+            if any == 0 {
+                winner = Some(AssaultSide::Defender);
+                break;
+            }
+            let cas = |list: &[(CompanyId, u32)], id: CompanyId| {
+                list.iter().find(|e| e.0 == id).map_or(0, |e| e.1)
+            };
+            let side_total =
+                |list: &[(CompanyId, u32)]| -> u32 { holding.iter().map(|&a| cas(list, a)).sum() };
+            let (a_sum, d_sum) = if first {
+                (side_total(&this), cas(&this, defender))
+            } else {
+                (side_total(&lost), cas(&lost, defender))
+            };
+            let count = |id: CompanyId| match options.assault_test_casualties {
+                AssaultTestCasualties::ThisRound => cas(&this, id),
+                AssaultTestCasualties::WholeAssault => cas(&lost, id),
+            };
+            let defender_first = d_sum >= a_sum;
+            let test = |b: &mut Battle,
+                        id: CompanyId,
+                        extra: i16,
+                        dice: &mut D|
+             -> Result<Confidence, RuleViolation> {
+                let c = b.company(id)?;
+                let t = ConfidenceTest {
+                    quality: c.quality.die(),
+                    lv: c.lv,
+                    tl: i16::try_from(count(id)).unwrap_or(i16::MAX)
+                        + extra
+                        + b.colours_modifier(id),
+                    two_level: options.confidence_two_level,
+                };
+                let r = t.roll(dice);
+                b.company_mut(id)?.lose(r.levels());
+                Ok(r)
+            };
+            let mut order = [AssaultSide::Defender, AssaultSide::Attacker];
+            if !defender_first {
+                order.reverse();
+            }
+            let mut decided = false;
+            for side in order {
+                match side {
+                    AssaultSide::Defender => {
+                        if test(self, defender, 0, dice)? != Confidence::Pass {
+                            steps.push(format!("{} falls back", self.company(defender)?.name));
+                            winner = Some(AssaultSide::Attacker);
+                            decided = true;
+                            break;
+                        }
+                    }
+                    AssaultSide::Attacker => {
+                        for id in holding.clone() {
+                            if test(self, id, i16::from(dropped), dice)? != Confidence::Pass {
+                                steps.push(format!("{} falls back", self.company(id)?.name));
+                                holding.retain(|&h| h != id);
+                                dropped = true;
+                            }
+                        }
+                        if holding.is_empty() {
+                            winner = Some(AssaultSide::Defender);
+                            decided = true;
+                            break;
+                        }
+                    }
+                }
+            }
+            if decided {
+                break;
+            }
+        }
+        steps.push(match winner {
+            Some(AssaultSide::Attacker) => "the attackers carry the position".to_string(),
+            Some(AssaultSide::Defender) => "the defenders hold".to_string(),
+            None => "both sides still hold after the round limit".to_string(),
+        });
+        self.won_assault = (winner == Some(AssaultSide::Attacker)).then_some((attackers[0], false));
+        for &id in attackers.iter().chain(std::iter::once(&defender)) {
+            let c = self.company_mut(id)?;
+            c.formation = Formation::Skirmish;
+            c.in_position = false;
+        }
+        let mut leaderless: Vec<CompanyId> = Vec::new();
+        for &(id, i) in &down {
+            let attacking = id != defender;
+            let won = match winner {
+                Some(AssaultSide::Attacker) => attacking,
+                Some(AssaultSide::Defender) => !attacking,
+                None => true,
+            };
+            let fate = DownedFate::of(dice.face(Die::D6));
+            let c = self.company_mut(id)?;
+            let cond = match fate {
+                DownedFate::Dead => Condition::Dead,
+                DownedFate::Wounded => Condition::Wounded,
+                DownedFate::Stunned if won => Condition::Fit,
+                DownedFate::Stunned => Condition::Captured,
+            };
+            if c.figures[i].role == Role::Leader
+                && cond != Condition::Fit
+                && !leaderless.contains(&id)
+            {
+                leaderless.push(id);
+            }
+            c.figures[i].condition = cond;
+        }
+        for id in leaderless {
+            self.new_leader(id, dice)?;
+        }
+        Ok(())
     }
 
     /// Final defensive fire (HT-MEL-07, HT-SG2-37; with the First Volley if the defender still has it,
@@ -4192,31 +4560,27 @@ impl Battle {
         &mut self,
         attacker: CompanyId,
         defender: CompanyId,
+        dropped: i16,
         steps: &mut Vec<String>,
         dice: &mut D,
     ) -> Result<(), RuleViolation> {
         let options = self.options;
         let a = self.company(attacker)?.clone();
         let d = self.company(defender)?.clone();
-        let side = |c: &Company, attacking: bool, bonus: bool| MeleeSide {
+        let (ca, cd) = (
+            self.colours_modifier(attacker),
+            self.colours_modifier(defender),
+        );
+        let side = |c: &Company, attacking: bool, bonus: bool, modifier: i16| MeleeSide {
             figures: u8::try_from(c.fighters(attacking)).unwrap_or(u8::MAX),
-            first_round: MeleeDie {
-                defender_bonus: bonus,
-                mounted: c.mounted(),
-                weapon: c.melee.max(match c.weapon.arm.melee_shift() {
-                    1 => MeleeWeapon::Pistol,
-                    2 => MeleeWeapon::Shotgun,
-                    _ => MeleeWeapon::None,
-                }),
-                ..MeleeDie::plain(c.quality.die())
-            },
+            first_round: c.melee_die(bonus),
             quality: c.quality.die(),
             lv: c.lv,
-            modifier: 0,
+            modifier,
         };
         let m = Melee {
-            attacker: side(&a, true, false),
-            defender: side(&d, false, d.in_position),
+            attacker: side(&a, true, false, ca + dropped),
+            defender: side(&d, false, d.in_position, cd),
             casualties: options.assault_test_casualties,
             two_level: options.confidence_two_level,
         };

@@ -310,3 +310,123 @@ fn assault_dice_fault_changes_nothing() {
     ));
     assert_eq!(b, before);
 }
+
+// HT-SG2-42, HT-MEL-05: a combined assault. The first company fails its test (roll 1, T = 2); the second tests
+// at +1 for the drop-out (T = 3): 4 passes and goes in alone, the first keeping one action.
+#[test]
+fn combined_assault_with_a_drop_out() {
+    let mut b = acw_hardtack::Battle::new(Options::default());
+    let a1 = b
+        .add_company(acw_hardtack::state::CompanySpec::new(
+            "A",
+            acw_core::Side::Union,
+            4,
+        ))
+        .unwrap();
+    let a2 = b
+        .add_company(acw_hardtack::state::CompanySpec::new(
+            "B",
+            acw_core::Side::Union,
+            4,
+        ))
+        .unwrap();
+    let d = b
+        .add_company(acw_hardtack::state::CompanySpec::new(
+            "D",
+            acw_core::Side::Confederate,
+            4,
+        ))
+        .unwrap();
+    assert_eq!(
+        b.assault_together(&[a1, a2], d, &mut ScriptedDice::faces([1, 3]))
+            .unwrap(),
+        vec![false, false]
+    );
+    let mut b = acw_hardtack::Battle::new(Options::default());
+    let a1 = b
+        .add_company(acw_hardtack::state::CompanySpec::new(
+            "A",
+            acw_core::Side::Union,
+            4,
+        ))
+        .unwrap();
+    let a2 = b
+        .add_company(acw_hardtack::state::CompanySpec::new(
+            "B",
+            acw_core::Side::Union,
+            4,
+        ))
+        .unwrap();
+    let d = b
+        .add_company(acw_hardtack::state::CompanySpec::new(
+            "D",
+            acw_core::Side::Confederate,
+            4,
+        ))
+        .unwrap();
+    assert_eq!(
+        b.assault_together(&[a1, a2], d, &mut ScriptedDice::faces([1, 4]))
+            .unwrap(),
+        vec![false, true]
+    );
+    assert_eq!(b.company(a1).unwrap().actions_left(), 1);
+    assert_eq!(b.company(a2).unwrap().actions_left(), 0);
+}
+
+// HT-SG2-42, HT-MEL-05, HT-SG2-38: two companies of 4 assault 4 together: both pass (8, 8); the stand test at
+// the odds of 8 to 4 (TL 2, T = 4) holds on a 6; both reach contact (3, 3 on D6 for 6"); each defender faces two
+// attackers and rolls 1 against 2, 2: all four are down. Fates 1, 3, 5, 6: dead, wounded, two captured.
+#[test]
+fn combined_assault_melee() {
+    let mut b = acw_hardtack::Battle::new(Options::default());
+    let a1 = b
+        .add_company(acw_hardtack::state::CompanySpec::new(
+            "A",
+            acw_core::Side::Union,
+            4,
+        ))
+        .unwrap();
+    let a2 = b
+        .add_company(acw_hardtack::state::CompanySpec::new(
+            "B",
+            acw_core::Side::Union,
+            4,
+        ))
+        .unwrap();
+    let d = b
+        .add_company(acw_hardtack::state::CompanySpec::new(
+            "D",
+            acw_core::Side::Confederate,
+            4,
+        ))
+        .unwrap();
+    assert_eq!(
+        b.assault_together(&[a1, a2], d, &mut ScriptedDice::faces([8, 8]))
+            .unwrap(),
+        vec![true, true]
+    );
+    assert!(
+        !b.defend(
+            DefenderChoice::Stand { final_fire: false },
+            &mut ScriptedDice::faces([6])
+        )
+        .unwrap()
+        .over
+    );
+    assert!(b.charge_each(&[6.0], &mut ScriptedDice::faces([])).is_err());
+    let mut dice = ScriptedDice::faces([3, 3, 1, 2, 2, 1, 2, 2, 1, 2, 2, 1, 2, 2, 1, 3, 5, 6]);
+    let rep = b.charge_each(&[6.0, 6.0], &mut dice).unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert!(rep.to_string().contains("carry the position"), "{rep}");
+    let dc = b.company(d).unwrap();
+    let count = |c| dc.figures().iter().filter(|f| f.condition == c).count();
+    assert_eq!(
+        (
+            count(Condition::Dead),
+            count(Condition::Wounded),
+            count(Condition::Captured)
+        ),
+        (1, 1, 2)
+    );
+    assert_eq!(b.company(a1).unwrap().formation(), Formation::Skirmish);
+}
