@@ -4321,11 +4321,14 @@ impl Battle {
                 winner = Some(AssaultSide::Attacker);
                 break;
             }
-            let mut any = 0;
+            let mut still = Vec::new();
             for &id in &holding {
-                any += standing(self, id, true)?;
+                if standing(self, id, true)? > 0 {
+                    still.push(id);
+                }
             }
-            if any == 0 {
+            holding = still;
+            if holding.is_empty() {
                 winner = Some(AssaultSide::Defender);
                 break;
             }

@@ -430,3 +430,58 @@ fn combined_assault_melee() {
     );
     assert_eq!(b.company(a1).unwrap().formation(), Formation::Skirmish);
 }
+
+// HT-SG2-42, HT-SG2-40, HT-MEL-14: in a combined melee one company falls back and the other fights on at +1.
+// Round 1: the first defender (5) downs A's first man and is downed by A's second (6); the rest tie. One
+// casualty a side: the defender tests first (TL 1, 8 holds); A tests (TL 1, 2 fails) and falls back; B tests
+// at 0 + 1 for the drop-out (4 holds). Round 2: B's four against the three defenders left, who roll 1s against
+// 2s: all down. Fates: A's man stunned (5: back, his side won), the defenders 1, 3, 5, 6.
+#[test]
+fn combined_melee_with_a_company_falling_back() {
+    let mut b = acw_hardtack::Battle::new(Options::default());
+    let a1 = b
+        .add_company(acw_hardtack::state::CompanySpec::new(
+            "A",
+            acw_core::Side::Union,
+            4,
+        ))
+        .unwrap();
+    let a2 = b
+        .add_company(acw_hardtack::state::CompanySpec::new(
+            "B",
+            acw_core::Side::Union,
+            4,
+        ))
+        .unwrap();
+    let d = b
+        .add_company(acw_hardtack::state::CompanySpec::new(
+            "D",
+            acw_core::Side::Confederate,
+            4,
+        ))
+        .unwrap();
+    b.assault_together(&[a1, a2], d, &mut ScriptedDice::faces([8, 8]))
+        .unwrap();
+    b.defend(
+        DefenderChoice::Stand { final_fire: false },
+        &mut ScriptedDice::faces([6]),
+    )
+    .unwrap();
+    let mut dice = ScriptedDice::faces([
+        3, 3, // moves
+        5, 1, 6, 4, 4, 4, 4, 4, 4, 4, 4, 4, // round 1
+        8, 2, 4, // tests: D, A, B
+        1, 2, 2, 1, 2, 1, 2, // round 2
+        5, 1, 3, 5, 6, // fates
+    ]);
+    let rep = b.charge_each(&[6.0, 6.0], &mut dice).unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert!(rep.to_string().contains("A falls back"), "{rep}");
+    assert!(rep.to_string().contains("carry the position"), "{rep}");
+    assert_eq!(
+        b.company(a1).unwrap().confidence(),
+        acw_hardtack::tables::ConfidenceLevel::Steady
+    );
+    assert_eq!(b.company(a1).unwrap().fit(), 4);
+    assert_eq!(b.company(d).unwrap().fit(), 0);
+}
