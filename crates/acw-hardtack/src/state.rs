@@ -938,6 +938,7 @@ pub struct Battle {
     guns: Vec<Gun>,
     colours: Vec<(u32, Colours)>,
     gesture: Option<(CompanyId, Vec<CompanyId>)>,
+    regiment: Option<(CompanyId, Vec<CompanyId>, Option<bool>)>,
     won_assault: Option<(CompanyId, bool)>,
     shot: Option<PendingShot>,
     burst: Option<(GunId, Ammunition)>,
@@ -983,6 +984,7 @@ impl Battle {
             guns: Vec::new(),
             colours: Vec::new(),
             gesture: None,
+            regiment: None,
             won_assault: None,
             shot: None,
             burst: None,
@@ -1178,6 +1180,7 @@ impl Battle {
             f.fired = false;
         }
         self.gesture = None;
+        self.regiment = None;
         Ok(())
     }
 
@@ -1229,6 +1232,7 @@ impl Battle {
             c.transfers = 0;
         }
         self.gesture = None;
+        self.regiment = None;
         Ok(())
     }
 
@@ -1539,7 +1543,13 @@ impl Battle {
             None if c.mounted() => Mover::MountedCavalry,
             None => Mover::Infantry,
         };
-        let base = mover.normal_move(c.formation == Formation::Line, false);
+        let shape = match &self.regiment {
+            Some((_, members, Some(line))) if members.contains(&id) && c.formation.is_close() => {
+                *line
+            }
+            _ => c.formation == Formation::Line,
+        };
+        let base = mover.normal_move(shape, false);
         let allowance = if c.travel {
             let factor = match (order.road, self.options.travel_rate) {
                 (true, crate::options::TravelRate::PerTurn) => 2.0,
@@ -2164,6 +2174,31 @@ impl Battle {
         }
     }
 
+    /// The shape of the regimental formation activated now (HT-FRM-08, HT-MOV-10): `rows` of figures, the
+    /// widest `per_row`; a line if wider than deep and four rows or fewer. Its companies that are still in
+    /// close order move by this shape, not their own, for the rest of the activation.
+    pub fn regiment_shape(&mut self, rows: u32, per_row: u32) -> Result<Formation, RuleViolation> {
+        let Some(reg) = self.regiment.as_mut() else {
+            return Err(RuleViolation::OutOfOrder(
+                "no regimental formation is activated",
+            ));
+        };
+        let line = crate::command::formation_is_line(rows, per_row);
+        reg.2 = Some(line);
+        Ok(if line {
+            Formation::Line
+        } else {
+            Formation::Column
+        })
+    }
+
+    /// The companies of the regimental formation activated now (HT-SEQ-05): they stay in it until their
+    /// activation ends, even if disordered on the way.
+    #[must_use]
+    pub fn regiment_members(&self) -> &[CompanyId] {
+        self.regiment.as_ref().map_or(&[], |r| r.1.as_slice())
+    }
+
     /// Activate Regiment (HT-SEQ-03, HT-SEQ-04, HT-FRM-07, HT-SEQ-01; a colonel given a transfer by his
     /// brigadier may activate a second formation, HT-SEQ-06): the colonel spends both actions and every
     /// chosen company — two or more, in line or column, none Broken or Routed, not yet activated, each within
@@ -2225,6 +2260,7 @@ impl Battle {
             c.activated = true;
             c.actions = 2;
         }
+        self.regiment = Some((colonel, companies.iter().map(|c| c.0).collect(), None));
         Ok(())
     }
 
@@ -3685,6 +3721,15 @@ impl Battle {
         }
         transact(self, dice, |b, dice| {
             let mut testing: Vec<CompanyId> = companies.to_vec();
+            let members: Vec<CompanyId> = match &b.regiment {
+                Some((c, list, _)) if *c == colonel => list.clone(),
+                _ => Vec::new(),
+            };
+            for m in members {
+                if !testing.contains(&m) {
+                    testing.push(m);
+                }
+            }
             testing.extend(gestured.iter().filter(|g| !companies.contains(g)));
             for &id in &testing {
                 let event = TestEvent {

@@ -214,3 +214,48 @@ fn communication_roll() {
     let c = CommunicationRoll { skipped: 1, ..a };
     assert_eq!(c.die(), D6);
 }
+
+// HT-MOV-10, HT-FRM-08, HT-SEQ-05: two columns activated as a regiment whose shape (2 rows of 16) is a line
+// move at the line's 4", not a column's 6"; one disordered on the way moves as a skirmisher; both remain in the
+// formation for the activation, so both test when the colonel falls.
+#[test]
+fn regimental_shape_and_membership() {
+    let mut b = Battle::new(Options::default());
+    let colonel = company(&mut b, "colonel", Formation::Skirmish);
+    let c1 = company(&mut b, "first", Formation::Column);
+    let c2 = company(&mut b, "second", Formation::Column);
+    b.activate(colonel).unwrap();
+    assert!(b.regiment_shape(2, 16).is_err());
+    b.activate_regiment(colonel, &[(c1, 3.0), (c2, 3.0)])
+        .unwrap();
+    assert_eq!(b.regiment_members(), &[c1, c2]);
+    assert_eq!(b.regiment_shape(2, 16).unwrap(), Formation::Line);
+    let mv = |d| acw_hardtack::state::MoveOrder {
+        distance: d,
+        ..Default::default()
+    };
+    assert!(
+        b.move_company(c1, mv(5.0), &mut ScriptedDice::faces([]))
+            .is_err()
+    );
+    assert!(
+        b.move_company(c1, mv(4.0), &mut ScriptedDice::faces([]))
+            .unwrap()
+    );
+    let stream = acw_hardtack::state::MoveOrder {
+        disordering_terrain: true,
+        ..mv(2.0)
+    };
+    b.move_company(c2, stream, &mut ScriptedDice::faces([]))
+        .unwrap();
+    assert!(
+        b.move_company(c2, mv(6.0), &mut ScriptedDice::faces([]))
+            .unwrap()
+    );
+    // The colonel falls: the first company named, and the second as a member, both test (8, 8); the successor
+    // comes from the first (no roll), its new leader's LV from a D6 (3).
+    let chosen = b
+        .colonel_falls(colonel, &[c1], &mut ScriptedDice::faces([8, 8, 3]))
+        .unwrap();
+    assert_eq!(chosen, c1);
+}
