@@ -114,6 +114,7 @@ fn shot(c: &mut Criterion) {
             ),
         ],
         guns: vec![],
+        horses: vec![],
         ground_allows_bounce: true,
     };
     let second = ShotImpactFacts {
@@ -131,6 +132,7 @@ fn shot(c: &mut Criterion) {
             })
             .collect(),
         guns: vec![],
+        horses: vec![],
         ground_allows_bounce: false,
     };
     g.bench_function("engine: shot with a bounce (scripted)", |b| {

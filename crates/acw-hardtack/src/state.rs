@@ -619,6 +619,8 @@ pub struct Gun {
     abandoned: bool,
     limbered: bool,
     rounds: Option<u32>,
+    horses: u8,
+    hurt_horses: u8,
 }
 
 impl Gun {
@@ -636,6 +638,12 @@ impl Gun {
     #[must_use]
     pub const fn loaded(&self) -> Option<Ammunition> {
         self.loaded
+    }
+    /// Horse figures left in its team, and how many of them are dead or wounded but not yet cut loose
+    /// (HT-ART-22).
+    #[must_use]
+    pub const fn horses(&self) -> (u8, u8) {
+        (self.horses, self.hurt_horses)
     }
     /// Whether its crew has abandoned it (HT-ART-05).
     #[must_use]
@@ -761,6 +769,8 @@ pub struct ShotImpactFacts {
     pub figures: Vec<(FigureRef, Cover, bool)>,
     /// Gun models in the area (HT-ART-21).
     pub guns: Vec<GunId>,
+    /// Horse figures of gun teams in the area, one entry per horse (HT-ART-22).
+    pub horses: Vec<GunId>,
     /// The ground here lets the ball bounce: open or road, firm, not a hillside (HT-ART-10, HT-ENV-01).
     pub ground_allows_bounce: bool,
 }
@@ -900,6 +910,8 @@ pub struct BurstFacts {
     pub figures: Vec<(FigureRef, Cover)>,
     /// Gun models inside it (HT-ART-21).
     pub guns: Vec<GunId>,
+    /// Horse figures of gun teams inside it, one entry per horse (HT-ART-22).
+    pub horses: Vec<GunId>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -1106,6 +1118,8 @@ impl Battle {
             abandoned: false,
             limbered: false,
             rounds: None,
+            horses: 2,
+            hurt_horses: 0,
         });
         Ok(id)
     }
@@ -1549,7 +1563,20 @@ impl Battle {
             }
             _ => c.formation == Formation::Line,
         };
-        let base = mover.normal_move(shape, false);
+        let mut base = mover.normal_move(shape, false);
+        if let Some(g) = gun
+            && g.limbered
+        {
+            // The team's die drops one type per horse cut loose; with none left the gun cannot move.
+            if g.horses == 0 {
+                return refuse("its team is gone: unlimber the gun to move it");
+            }
+            base = f64::from(
+                DieType::D10
+                    .shift_closed(-i16::from(2 - g.horses.min(2)))
+                    .faces(),
+            );
+        }
         let allowance = if c.travel {
             let factor = match (order.road, self.options.travel_rate) {
                 (true, crate::options::TravelRate::PerTurn) => 2.0,
@@ -3386,7 +3413,7 @@ impl Battle {
                 return Err(RuleViolation::UnknownCompany(r.company));
             }
         }
-        for g in &facts.guns {
+        for g in facts.guns.iter().chain(&facts.horses) {
             self.gun(*g)?;
         }
         let options = self.options;
@@ -3447,6 +3474,7 @@ impl Battle {
                 c.figures[r.index].condition = cond;
             }
             let guns_disabled = b.guns_in_area(&facts.guns, impact, dice);
+            b.horses_in_area(&facts.horses, impact, dice);
             let mut companies = Vec::new();
             for (id, w, k, leader) in hit {
                 let cavalry = b.company(id)?.cavalry.is_some();
@@ -3482,6 +3510,51 @@ impl Battle {
                 bounce: None,
             })
         })
+    }
+
+    /// Horse figures of gun teams in a shot's area or a burst (HT-ART-22): each rolls D4 armour against the
+    /// impact die, and a hit horse rolls its state (HT-CAS-04); dead or wounded, it stays in the team until a
+    /// Reorganise cuts it loose.
+    fn horses_in_area<D: Dice + ?Sized>(
+        &mut self,
+        horses: &[GunId],
+        impact: DieType,
+        dice: &mut D,
+    ) {
+        for &g in horses {
+            let hit = Impact {
+                impact,
+                armour: DieType::D4,
+                armour_shift: 0,
+                kill: self.options.kill_threshold,
+            }
+            .roll(dice);
+            if hit != HitResult::NoEffect && HorseStatus.roll(dice) != HorseState::Okay {
+                let gun = &mut self.guns[g.0 as usize];
+                gun.hurt_horses = (gun.hurt_horses + 1).min(gun.horses);
+            }
+        }
+    }
+
+    /// Cut a dead or wounded horse from a gun's team with a Reorganise of its crew (HT-ART-22, HT-MOV-12): the
+    /// team's movement die drops one type (D10 to D8); with no horses left the gun cannot move until it is
+    /// unlimbered.
+    pub fn cut_horse_loose(&mut self, gun: GunId) -> Result<(), RuleViolation> {
+        self.idle()?;
+        let g = self.gun(gun)?;
+        if g.hurt_horses == 0 {
+            return Err(RuleViolation::GunRefused {
+                name: g.name.clone(),
+                what: "cut a horse loose",
+                why: "no horse of its team is dead or wounded",
+            });
+        }
+        let crew = g.crew;
+        self.spend(crew, 1, Action::Reorganise)?;
+        let g = &mut self.guns[gun.0 as usize];
+        g.hurt_horses -= 1;
+        g.horses -= 1;
+        Ok(())
     }
 
     /// Gun models in a shot's area or a burst (HT-SG2-46, HT-ART-21) roll D8 armour against the impact die; a kill disables the
@@ -3542,7 +3615,7 @@ impl Battle {
                 return Err(RuleViolation::UnknownCompany(r.company));
             }
         }
-        for g in &facts.guns {
+        for g in facts.guns.iter().chain(&facts.horses) {
             self.gun(*g)?;
         }
         let options = self.options;
@@ -3594,6 +3667,7 @@ impl Battle {
                 c.figures[r.index].condition = cond;
             }
             let disabled = b.guns_in_area(&facts.guns, impact, dice);
+            b.horses_in_area(&facts.horses, impact, dice);
             let mut companies = Vec::new();
             for (id, w, k, leader) in hit {
                 let event = TestEvent {

@@ -555,6 +555,7 @@ fn case_in_the_engine() {
             ),
         ],
         guns: vec![foe_gun],
+        horses: vec![],
     };
     let mut dice = ScriptedDice::faces([2, 4, 7, 8, 4, 8, 8]);
     let rep = b.case_burst(&facts, &mut dice).unwrap();

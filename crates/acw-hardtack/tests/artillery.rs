@@ -220,6 +220,7 @@ fn shot_with_two_bounces() {
             ),
         ],
         guns: vec![],
+        horses: vec![],
         ground_allows_bounce: true,
     };
     let mut dice = ScriptedDice::faces([4, 6, 2, 9, 8, 5, 12, 1]);
@@ -256,6 +257,7 @@ fn shot_with_two_bounces() {
             })
             .collect(),
         guns: vec![],
+        horses: vec![],
         ground_allows_bounce: true,
     };
     let mut dice = ScriptedDice::faces([3, 5, 2, 3, 5, 4, 6, 2, 8, 8, 12, 2]);
@@ -367,6 +369,7 @@ fn gun_damage_and_loads() {
     let facts = ShotImpactFacts {
         gun_distance: 30.0,
         guns: vec![target],
+        horses: vec![],
         ..ShotImpactFacts::default()
     };
     let rep = b
@@ -380,4 +383,72 @@ fn gun_damage_and_loads() {
         b.load(target, Ammunition::Shot),
         Err(RuleViolation::GunRefused { .. })
     ));
+}
+
+// HT-ART-22, HT-MOV-12, HT-FRM-14: round shot through a limbered gun's team: the first horse (armour 1 against
+// impact 10) is hit and dies (D6 1); the second (armour 4 against 1) is not. Cut loose with a Reorganise, the
+// team moves on a D8 (8", not 9"); with both horses gone the gun must be unlimbered before it moves.
+#[test]
+fn horse_team_losses() {
+    let mut b = Battle::new(Options::default());
+    let enemy = b
+        .add_company(CompanySpec::new("rebel crew", Side::Confederate, 3))
+        .unwrap();
+    let rebel_gun = b
+        .add_gun("rebel Napoleon", FieldPiece::Napoleon12lb, false, enemy)
+        .unwrap();
+    let crew = b
+        .add_company(CompanySpec::new("Union crew", Side::Union, 3))
+        .unwrap();
+    let gun = b
+        .add_gun("Parrott", FieldPiece::Rifle10lbOr3in, true, crew)
+        .unwrap();
+    b.activate(crew).unwrap();
+    b.limber(gun, true, 3.0).unwrap();
+    b.end_turn().unwrap();
+    let shoot = |b: &mut Battle, horses: usize, dice: Vec<u16>| {
+        b.activate(enemy).unwrap();
+        b.load(rebel_gun, Ammunition::Shot).unwrap();
+        b.fire_shot(
+            rebel_gun,
+            ShotRange::Medium,
+            0.0,
+            &mut ScriptedDice::faces([8]),
+        )
+        .unwrap();
+        let facts = ShotImpactFacts {
+            gun_distance: 30.0,
+            horses: vec![gun; horses],
+            ..ShotImpactFacts::default()
+        };
+        b.shot_impact(&facts, &mut ScriptedDice::faces(dice))
+            .unwrap();
+        b.end_turn().unwrap();
+    };
+    shoot(&mut b, 2, vec![1, 10, 1, 4, 1]);
+    assert_eq!(b.gun(gun).unwrap().horses(), (2, 1));
+    b.activate(crew).unwrap();
+    b.cut_horse_loose(gun).unwrap();
+    assert!(b.cut_horse_loose(gun).is_err());
+    let mv = |d| acw_hardtack::state::MoveOrder {
+        distance: d,
+        ..Default::default()
+    };
+    assert!(
+        b.move_company(crew, mv(9.0), &mut ScriptedDice::faces([]))
+            .is_err()
+    );
+    assert!(
+        b.move_company(crew, mv(8.0), &mut ScriptedDice::faces([]))
+            .unwrap()
+    );
+    b.end_turn().unwrap();
+    shoot(&mut b, 1, vec![1, 10, 2]);
+    b.activate(crew).unwrap();
+    b.cut_horse_loose(gun).unwrap();
+    assert_eq!(b.gun(gun).unwrap().horses(), (0, 0));
+    assert!(
+        b.move_company(crew, mv(1.0), &mut ScriptedDice::faces([]))
+            .is_err()
+    );
 }
