@@ -409,13 +409,16 @@ fn horse_team_losses() {
     let shoot = |b: &mut Battle, horses: usize, dice: Vec<u16>| {
         b.activate(enemy).unwrap();
         b.load(rebel_gun, Ammunition::Shot).unwrap();
-        b.fire_shot(
-            rebel_gun,
-            ShotRange::Medium,
-            0.0,
-            &mut ScriptedDice::faces([8]),
-        )
-        .unwrap();
+        assert_eq!(
+            b.fire_shot(
+                rebel_gun,
+                ShotRange::Medium,
+                0.0,
+                &mut ScriptedDice::faces([8]),
+            )
+            .unwrap(),
+            Landing::OnTarget
+        );
         let facts = ShotImpactFacts {
             gun_distance: 30.0,
             horses: vec![gun; horses],
