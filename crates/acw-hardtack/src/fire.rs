@@ -944,6 +944,64 @@ impl Resolve for Volley {
     }
 }
 
+/// Spotting a hidden unit (HT-SG2-25): the observer's quality die and a D4 (unaided eyes) against the
+/// target's die — D4, one type up per full 12" of range, +1 soft / +2 hard cover, +1 In Position (closed at
+/// D12). One die beating it flips the counter, two place the figures. Roll order: target, quality, D4.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Observation {
+    /// The observer's quality die.
+    pub quality: DieType,
+    /// The target's die.
+    pub target: DieType,
+}
+
+impl Observation {
+    /// The target's die for a range, cover and In Position (HT-SG2-25). Refuses a bad distance.
+    pub fn target_die(
+        distance: f64,
+        cover: Cover,
+        in_position: bool,
+    ) -> Result<DieType, SetupError> {
+        if !distance.is_finite() || distance < 0.0 {
+            return Err(SetupError::BadLength {
+                what: "observation distance",
+                value: distance,
+            });
+        }
+        let steps = (distance / 12.0).floor().min(10.0) as i16;
+        let cover = match cover {
+            Cover::Open => 0,
+            Cover::Soft => 1,
+            _ => 2,
+        };
+        Ok(DieType::D4.shift_closed(steps + cover + i16::from(in_position)))
+    }
+}
+
+impl Resolve for Observation {
+    type Outcome = Success;
+    fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> Success {
+        let t = dice.face(self.target.die());
+        let q = dice.face(self.quality.die());
+        let e = dice.face(DieType::D4.die());
+        Success::from_count(u32::from(q > t) + u32::from(e > t))
+    }
+    fn odds(&self) -> Dist<Success> {
+        let mut v = Vec::new();
+        let (tf, qf) = (self.target.faces(), self.quality.faces());
+        let w = 1.0 / f64::from(tf * qf * 4);
+        for t in 1..=tf {
+            for q in 1..=qf {
+                for e in 1..=4u16 {
+                    v.push((Success::from_count(u32::from(q > t) + u32::from(e > t)), w));
+                }
+            }
+        }
+        Dist::weighted(v).unwrap_or_else(|_| Dist::certain(Success::Fail))
+    }
+}
+
 /// A target's standing for target priority (HT-SG2-11, HT-FIR-25).
 #[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -172,6 +172,8 @@ pub struct CompanySpec {
     pub regiment: Option<u32>,
     /// Its second figure carries the regiment's colours (HT-OPT-27).
     pub colour_bearer: bool,
+    /// It deploys hidden, as a face-down counter (HT-SG2-25).
+    pub hidden: bool,
 }
 
 impl CompanySpec {
@@ -196,6 +198,7 @@ impl CompanySpec {
             gatlings: 0,
             regiment: None,
             colour_bearer: false,
+            hidden: false,
         }
     }
 }
@@ -237,6 +240,7 @@ pub struct Company {
     fired_on_before: bool,
     done: Vec<Action>,
     attached: Attachment,
+    hidden: bool,
 }
 
 /// Whether a company stands alone, or is a detached element or a runner of another (HT-SG2-09, HT-CMD-02).
@@ -295,6 +299,11 @@ impl Company {
     #[must_use]
     pub const fn in_travel_mode(&self) -> bool {
         self.travel
+    }
+    /// Whether it is still a hidden counter (HT-SG2-25).
+    #[must_use]
+    pub const fn hidden(&self) -> bool {
+        self.hidden
     }
     /// Whether it is a detached element or a runner, and of whom.
     #[must_use]
@@ -513,6 +522,8 @@ pub enum Action {
     RemoveSuppression,
     /// Form a detached element or a runner; may be doubled.
     Detach,
+    /// Observe a hidden unit; may be doubled.
+    Observe,
 }
 
 impl Action {
@@ -527,6 +538,7 @@ impl Action {
                 | Action::RemoveSuppression
                 | Action::Fire
                 | Action::Detach
+                | Action::Observe
         )
     }
 
@@ -555,6 +567,7 @@ impl Action {
             Action::PreparedFire => "prepare fire again",
             Action::RemoveSuppression => "remove suppression again",
             Action::Detach => "detach figures again",
+            Action::Observe => "observe again",
         }
     }
 }
@@ -576,6 +589,7 @@ impl fmt::Display for Action {
             Action::PreparedFire => "take Prepared Fire",
             Action::RemoveSuppression => "remove suppression",
             Action::Detach => "detach figures",
+            Action::Observe => "observe",
         })
     }
 }
@@ -1092,6 +1106,7 @@ impl Battle {
             fired_on_before: false,
             done: Vec::new(),
             attached: Attachment::Own,
+            hidden: spec.hidden,
         });
         Ok(id)
     }
@@ -1189,6 +1204,7 @@ impl Battle {
         c.actions = 2;
         c.moves = 0;
         c.prepared = false;
+        c.hidden = false;
         c.done.clear();
         for f in &mut c.figures {
             f.fired = false;
@@ -2226,6 +2242,42 @@ impl Battle {
         self.regiment.as_ref().map_or(&[], |r| r.1.as_slice())
     }
 
+    /// Observe (HT-SG2-25): a leader's action against a hidden enemy unit at a measured distance; any success
+    /// reveals it (the crate keeps no dummy counters, so flipping the counter and placing the figures are one).
+    /// A hidden unit is also revealed when it activates, or by a major result of fire at it. Returns the
+    /// result.
+    pub fn observe<D: Dice + ?Sized>(
+        &mut self,
+        observer: CompanyId,
+        target: CompanyId,
+        distance: f64,
+        cover: Cover,
+        dice: &mut D,
+    ) -> Result<Success, RuleViolation> {
+        self.idle()?;
+        let o = self.company(observer)?;
+        let t = self.company(target)?;
+        if !t.hidden || o.side == t.side {
+            return Err(RuleViolation::Refused {
+                name: o.name.clone(),
+                what: "observe",
+                why: "only a hidden enemy unit is observed",
+            });
+        }
+        let look = crate::fire::Observation {
+            quality: o.quality.die(),
+            target: crate::fire::Observation::target_die(distance, cover, t.in_position)?,
+        };
+        transact(self, dice, |b, dice| {
+            b.spend(observer, 1, Action::Observe)?;
+            let r = look.roll(dice);
+            if r != Success::Fail {
+                b.company_mut(target)?.hidden = false;
+            }
+            Ok(r)
+        })
+    }
+
     /// Activate Regiment (HT-SEQ-03, HT-SEQ-04, HT-FRM-07, HT-SEQ-01; a colonel given a transfer by his
     /// brigadier may activate a second formation, HT-SEQ-06): the colonel spends both actions and every
     /// chosen company — two or more, in line or column, none Broken or Routed, not yet activated, each within
@@ -2876,6 +2928,28 @@ impl Battle {
         dice: &mut D,
     ) -> Result<(FireEffect, Vec<CompanyEffect>), RuleViolation> {
         let effect = fd.roll_effect(dice);
+        if self.company(target)?.hidden {
+            // Speculative fire at a hidden counter (HT-SG2-25): no casualties; a major result reveals it, and
+            // it takes the fired-on test.
+            let mut out = Vec::new();
+            if effect.success == Success::Major {
+                self.company_mut(target)?.hidden = false;
+                let event = TestEvent {
+                    fired_on: Some(FiredOn::Suppression),
+                    ..TestEvent::default()
+                };
+                let test = self.test(target, event, dice)?;
+                out.push(CompanyEffect {
+                    name: self.company(target)?.name.clone(),
+                    wounded: 0,
+                    killed: 0,
+                    leader_fell: false,
+                    test,
+                    new_lv: None,
+                });
+            }
+            return Ok((effect, out));
+        }
         // The pool: the target's fit figures, then the skirmishers' if not In Position.
         let mut pool: Vec<(CompanyId, usize)> = Vec::new();
         let mut members = vec![target];

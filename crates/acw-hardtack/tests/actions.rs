@@ -904,3 +904,56 @@ fn runner() {
     assert_eq!(b.company(far).unwrap().actions_left(), 2);
     assert!(b.activate_regiment(runner, &[(far, 1.0)]).is_err());
 }
+
+// HT-SG2-25: a hidden company: fire at it causes no casualties, a major result reveals it and it tests; an
+// Observe at 30" into soft cover (target D4 + 2 + 1 = D10) with the observer's D8 and a D4 — target 3, 5 and
+// 2: one die beats it and it is revealed; a hidden unit that activates is revealed.
+#[test]
+fn hidden_units() {
+    let mut b = Battle::new(Options::default());
+    let mut line = CompanySpec::new("Union line", Side::Union, 8);
+    line.formation = Formation::Line;
+    let u = b.add_company(line).unwrap();
+    let mut h = CompanySpec::new("hidden rebels", Side::Confederate, 8);
+    h.hidden = true;
+    let r = b.add_company(h).unwrap();
+    let mut h2 = CompanySpec::new("more hidden rebels", Side::Confederate, 8);
+    h2.hidden = true;
+    let r2 = b.add_company(h2).unwrap();
+    b.activate(u).unwrap();
+    // R 1, Q 8, FP 8: a major result at a hidden counter: no casualties rolled; revealed; the test (8).
+    let rep = b
+        .fire(
+            u,
+            r,
+            FireFacts {
+                distance: 6.0,
+                ..FireFacts::default()
+            },
+            &mut ScriptedDice::faces([1, 8, 8, 8]),
+        )
+        .unwrap();
+    assert_eq!(rep.companies[0].killed + rep.companies[0].wounded, 0);
+    assert!(!b.company(r).unwrap().hidden());
+    let seen = b
+        .observe(
+            u,
+            r2,
+            30.0,
+            Cover::Soft,
+            &mut ScriptedDice::faces([3, 5, 2]),
+        )
+        .unwrap();
+    assert_eq!(seen, acw_hardtack::ladder::Success::Minor);
+    assert!(!b.company(r2).unwrap().hidden());
+    assert!(
+        b.observe(u, r2, 30.0, Cover::Soft, &mut ScriptedDice::faces([]))
+            .is_err()
+    );
+    let mut h3 = CompanySpec::new("last hidden", Side::Confederate, 8);
+    h3.hidden = true;
+    let r3 = b.add_company(h3).unwrap();
+    b.end_turn().unwrap();
+    b.activate(r3).unwrap();
+    assert!(!b.company(r3).unwrap().hidden());
+}

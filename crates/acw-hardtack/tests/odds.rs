@@ -164,6 +164,19 @@ fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
                 })
             }
         }
+        "observation" => {
+            let t = acw_hardtack::fire::Observation {
+                quality: a.die("q")?,
+                target: a.die("target")?,
+            };
+            labels(&t.odds(), |r| {
+                s(&[match r {
+                    Success::Fail => "fail",
+                    Success::Minor => "minor",
+                    Success::Major => "major",
+                }])
+            })
+        }
         "allocation" => {
             let n = usize::try_from(a.int("n", 1)?).map_err(|e| e.to_string())?;
             allocation_odds(n)

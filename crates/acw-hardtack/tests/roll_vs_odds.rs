@@ -148,6 +148,15 @@ fn close_assault_chain() {
     assert_roll_matches_odds(&CombatMove::new(D12, 13.0).unwrap());
 }
 
+// HT-SG2-25: spotting a hidden unit.
+#[test]
+fn observation() {
+    assert_roll_matches_odds(&acw_hardtack::fire::Observation {
+        quality: D8,
+        target: D10,
+    });
+}
+
 // HT-ART-06, HT-ART-10, HT-ART-08: round shot.
 #[test]
 fn round_shot() {
