@@ -58,8 +58,9 @@
 //! ```
 //!
 //! Not done yet (docs/rulesets/hardtack.md lists them with why): exact odds for combined close assaults
-//! (the engine plays them), gun teams' horses hit by small arms or canister, dummy counters for hidden units, scenario set-up, stand-based fire for 6mm
-//! figures, lone figures' own markers, and the horse-or-rider roll inside a melee.
+//! (the engine plays them), gun teams' horses hit by small arms or canister, dummy counters for hidden units,
+//! scenario set-up, stand-based fire for 6mm figures, lone figures' own markers, and the horse-or-rider roll
+//! inside a melee.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
