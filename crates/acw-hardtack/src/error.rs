@@ -53,6 +53,14 @@ pub enum RuleViolation {
     /// No such company.
     #[error("there is no company with id {}", .0.0)]
     UnknownCompany(CompanyId),
+    /// No such figure in a company.
+    #[error("{name} has no figure number {index}")]
+    UnknownFigure {
+        /// The company.
+        name: String,
+        /// The figure's index asked for.
+        index: usize,
+    },
     /// No such gun.
     #[error("there is no gun with id {}", .0.0)]
     UnknownGun(GunId),

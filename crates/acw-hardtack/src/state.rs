@@ -1749,9 +1749,10 @@ impl Battle {
             });
         }
         if r.side != t.side {
-            return Err(RuleViolation::SameSide {
-                firer: r.name.clone(),
-                target: t.name.clone(),
+            return Err(RuleViolation::Refused {
+                name: r.name.clone(),
+                what: "rally",
+                why: "a commander rallies companies of his own side",
             });
         }
         let test = crate::morale::Rally {
@@ -3484,7 +3485,10 @@ impl Battle {
         };
         for (r, _) in &facts.figures {
             if r.index >= self.company(r.company)?.figures.len() {
-                return Err(RuleViolation::UnknownCompany(r.company));
+                return Err(RuleViolation::UnknownFigure {
+                    name: self.company(r.company)?.name.clone(),
+                    index: r.index,
+                });
             }
         }
         for g in facts.guns.iter().chain(&facts.horses) {
@@ -3686,7 +3690,10 @@ impl Battle {
         for (r, _, _) in &facts.figures {
             let c = self.company(r.company)?;
             if r.index >= c.figures.len() {
-                return Err(RuleViolation::UnknownCompany(r.company));
+                return Err(RuleViolation::UnknownFigure {
+                    name: self.company(r.company)?.name.clone(),
+                    index: r.index,
+                });
             }
         }
         for g in facts.guns.iter().chain(&facts.horses) {

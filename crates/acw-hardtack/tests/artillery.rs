@@ -455,3 +455,51 @@ fn horse_team_losses() {
             .is_err()
     );
 }
+
+// A shot's facts naming a figure the company does not have are refused, and the ball stays in flight.
+#[test]
+fn bad_shot_facts_refused() {
+    let (mut b, gun, crew) = battery(Options::default());
+    let foe = rebels(&mut b, "rebels", 4, Formation::Skirmish);
+    b.activate(crew).unwrap();
+    b.load(gun, Ammunition::Shot).unwrap();
+    b.fire_shot(gun, ShotRange::Medium, 0.0, &mut ScriptedDice::faces([8]))
+        .unwrap();
+    let before = b.clone();
+    let facts = ShotImpactFacts {
+        gun_distance: 30.0,
+        figures: vec![(
+            FigureRef {
+                company: foe,
+                index: 9,
+            },
+            Cover::Open,
+            false,
+        )],
+        ..ShotImpactFacts::default()
+    };
+    let err = b
+        .shot_impact(&facts, &mut ScriptedDice::faces([1, 10]))
+        .unwrap_err();
+    assert!(matches!(err, RuleViolation::UnknownFigure { index: 9, .. }));
+    assert_eq!(err.to_string(), "rebels has no figure number 9");
+    assert_eq!(b, before);
+    let nan = ShotImpactFacts {
+        gun_distance: f64::NAN,
+        ..ShotImpactFacts::default()
+    };
+    assert!(matches!(
+        b.shot_impact(&nan, &mut ScriptedDice::faces([])),
+        Err(RuleViolation::Setup(_))
+    ));
+    assert!(
+        b.shot_impact(
+            &ShotImpactFacts {
+                gun_distance: 30.0,
+                ..ShotImpactFacts::default()
+            },
+            &mut ScriptedDice::faces([])
+        )
+        .is_ok()
+    );
+}

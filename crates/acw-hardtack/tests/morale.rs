@@ -250,6 +250,13 @@ fn rally_in_the_engine() {
         b.rally(colonel, r, 7.0, &mut ScriptedDice::faces([8])),
         Err(RuleViolation::Refused { .. })
     ));
+    let enemy = b
+        .rally(colonel, a, 3.0, &mut ScriptedDice::faces([8]))
+        .unwrap_err();
+    assert_eq!(
+        enemy.to_string(),
+        "colonel's guard may not rally: a commander rallies companies of his own side"
+    );
     assert_eq!(
         b.rally(colonel, r, 5.0, &mut ScriptedDice::faces([3]))
             .unwrap(),
