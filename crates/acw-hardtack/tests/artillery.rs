@@ -463,8 +463,8 @@ fn bad_shot_facts_refused() {
     let foe = rebels(&mut b, "rebels", 4, Formation::Skirmish);
     b.activate(crew).unwrap();
     b.load(gun, Ammunition::Shot).unwrap();
-    b.fire_shot(gun, ShotRange::Medium, 0.0, &mut ScriptedDice::faces([8]))
-        .unwrap();
+    let landing = b.fire_shot(gun, ShotRange::Medium, 0.0, &mut ScriptedDice::faces([8]));
+    assert_eq!(landing, Ok(Landing::OnTarget));
     let before = b.clone();
     let facts = ShotImpactFacts {
         gun_distance: 30.0,
