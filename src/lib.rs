@@ -38,6 +38,11 @@ pub use acw_d8 as d8;
 #[doc(inline)]
 pub use acw_tsatf as tsatf;
 
+/// Hardtack on the Stargrunt II core: die-type ladder, fire, confidence, canister and round shot (feature `hardtack`).
+#[cfg(feature = "hardtack")]
+#[doc(inline)]
+pub use acw_hardtack as hardtack;
+
 /// The README's examples, compiled and run as doc tests so they stay true.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
