@@ -60,11 +60,13 @@
 #![warn(missing_docs)]
 
 pub mod board;
+pub mod bots;
 pub mod casualties;
 pub mod combat;
 pub mod command;
 pub mod error;
 pub mod fire;
+pub mod game;
 pub mod morale;
 pub mod movement;
 pub mod options;
