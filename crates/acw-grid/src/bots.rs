@@ -132,9 +132,8 @@ impl Commander<Grid> for Attacker {
         match state.step() {
             Step::Move(_) => {
                 for id in own_units(state, side) {
-                    let actions = state.actions(id);
-                    if let Some(r) = actions.iter().find(|o| matches!(o, Order::Rally(_))) {
-                        return r.clone();
+                    if state.battle().may_rally(id).is_ok() {
+                        return Order::Rally(id);
                     }
                     let Ok(u) = state.battle().unit(id) else {
                         continue;
@@ -143,12 +142,9 @@ impl Commander<Grid> for Attacker {
                         continue;
                     }
                     let now = distance_to_enemy(state, side, u.area());
-                    let best = actions
+                    let best = state
+                        .moves(id)
                         .into_iter()
-                        .filter_map(|o| match o {
-                            Order::Move(m) => Some(m),
-                            _ => None,
-                        })
                         .enumerate()
                         .min_by_key(|(i, m)| {
                             let end = m.path.last().copied().unwrap_or(u.area());
@@ -202,9 +198,8 @@ impl Commander<Grid> for Holder {
         let turn = u64::from(state.battle().turn());
         if let Step::Move(_) = state.step() {
             for id in own_units(state, side) {
-                let actions = state.actions(id);
-                if let Some(r) = actions.iter().find(|o| matches!(o, Order::Rally(_))) {
-                    return r.clone();
+                if state.battle().may_rally(id).is_ok() {
+                    return Order::Rally(id);
                 }
                 let Ok(u) = state.battle().unit(id) else {
                     continue;
@@ -218,12 +213,9 @@ impl Commander<Grid> for Holder {
                 if now <= 1 {
                     continue;
                 }
-                let best = actions
+                let best = state
+                    .moves(id)
                     .into_iter()
-                    .filter_map(|o| match o {
-                        Order::Move(m) => Some(m),
-                        _ => None,
-                    })
                     .filter(|m| {
                         let end = m.path.last().copied().unwrap_or(u.area());
                         distance_to_enemy(state, side, end) > 1

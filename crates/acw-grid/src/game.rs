@@ -487,8 +487,23 @@ fn result_name(r: MoraleResult) -> &'static str {
 }
 
 impl fmt::Display for Event {
+    /// One sentence, beginning with a capital letter.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
+        let text = Text(self).to_string();
+        let mut chars = text.chars();
+        if let Some(first) = chars.next() {
+            write!(f, "{}{}", first.to_uppercase(), chars.as_str())?;
+        }
+        Ok(())
+    }
+}
+
+/// An event's sentence as written (a unit's name may begin it in lower case).
+struct Text<'a>(&'a Event);
+
+impl fmt::Display for Text<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
             Event::TurnBegins { turn } => write!(f, "Turn {turn} begins."),
             Event::Initiative {
                 faces,
@@ -864,12 +879,24 @@ impl State {
         let Ok(u) = self.own(id, side) else {
             return Vec::new();
         };
+        // What the move rules refuse whatever the path (GRID-MOV-11, GRID-CMD-02, GRID-MOR-13): skip the search.
+        let f = u.flags();
+        if f.moved
+            || f.rallied
+            || f.entrenched
+            || f.bombarded
+            || u.disordered()
+            || u.stands().iter().all(|s| !s.may_move())
+        {
+            return Vec::new();
+        }
         let board = self.battle.board();
         let reach = (u.allowance_halves() as usize).min(6);
         let mut out: Vec<MoveOrder> = Vec::new();
         let mut seen: Vec<Area> = vec![u.area()];
-        let mut frontier: Vec<Vec<Area>> = vec![Vec::new()];
-        while let Some(path) = frontier.pop() {
+        let mut frontier: std::collections::VecDeque<Vec<Area>> =
+            std::collections::VecDeque::from([Vec::new()]);
+        while let Some(path) = frontier.pop_front() {
             if path.len() >= reach {
                 continue;
             }
@@ -891,7 +918,7 @@ impl State {
                 }
                 if ok {
                     seen.push(n);
-                    frontier.insert(0, p);
+                    frontier.push_back(p);
                 }
             }
         }
@@ -1209,44 +1236,48 @@ impl State {
     ) -> Result<(), RuleViolation> {
         let orders = std::mem::take(&mut self.bombard);
         if !orders.is_empty() {
-            let mut all: Option<crate::fire::BombardmentRoll> = None;
-            for o in &orders {
-                dice.about(format_args!(
-                    "bombardment of {} by {}",
-                    self.name(o.target),
-                    self.name(o.battery)
-                ));
-                let r = self.battle.roll_bombardment(&[*o], dice)?;
-                for (shot, d, hits) in &r.shots {
-                    log.push(Event::Bombarded {
-                        battery: self.name(shot.battery),
-                        target: self.name(shot.target),
-                        pool: d.pool,
-                        faces: dice.take(),
-                        hits: *hits,
-                    });
-                }
-                match &mut all {
-                    None => all = Some(r),
-                    Some(a) => a.shots.extend(r.shots),
-                }
+            let names: Vec<(String, String)> = orders
+                .iter()
+                .map(|o| (self.name(o.battery), self.name(o.target)))
+                .collect();
+            let shots: Vec<(BombardOrder, HitPool, u32)> = self
+                .battle
+                .roll_bombardment_announced(&orders, dice, |i, _, d: &mut Tally<'_>| {
+                    if let Some((battery, target)) = names.get(i) {
+                        d.about(format_args!("bombardment of {target} by {battery}"));
+                    }
+                })?
+                .shots()
+                .iter()
+                .map(|(o, d, h)| (*o, d.pool, *h))
+                .collect();
+            let faces = dice.take();
+            let mut at = 0;
+            for (o, pool, hits) in shots {
+                let n = (pool.dice() as usize).min(faces.len() - at.min(faces.len()));
+                log.push(Event::Bombarded {
+                    battery: self.name(o.battery),
+                    target: self.name(o.target),
+                    pool,
+                    faces: faces[at..at + n].to_vec(),
+                    hits,
+                });
+                at += n;
             }
-            if let Some(all) = all {
-                dice.about(format_args!("halving the bombardment's hits for cover"));
-                let results = self.battle.apply_bombardment(&all, &[], dice)?;
-                dice.take();
-                for r in results {
-                    let (removed, destroyed) = r
-                        .recorded
-                        .map_or((0, false), |h| (h.stands_removed, h.destroyed));
-                    log.push(Event::BombardmentResult {
-                        target: self.name(r.target),
-                        raw: r.raw,
-                        after_cover: r.after_cover,
-                        stands_removed: removed,
-                        destroyed,
-                    });
-                }
+            dice.about(format_args!("halving the bombardment's hits for cover"));
+            let results = self.battle.apply_bombardment(&[], dice)?;
+            dice.take();
+            for r in results {
+                let (removed, destroyed) = r
+                    .recorded
+                    .map_or((0, false), |h| (h.stands_removed, h.destroyed));
+                log.push(Event::BombardmentResult {
+                    target: self.name(r.target),
+                    raw: r.raw,
+                    after_cover: r.after_cover,
+                    stands_removed: removed,
+                    destroyed,
+                });
             }
         }
         self.battle.advance()?;
@@ -1727,4 +1758,60 @@ impl Ruleset for Grid {
 #[must_use]
 pub fn narrate(event: &Event) -> String {
     event.to_string()
+}
+
+/// The board as text, one line per row of areas (north at the top; on hexes each column's areas are drawn in
+/// the rows of the rectangle they fill): `U3` a Union unit of 3 stands, `C2` a Confederate unit of 2, `*` an
+/// objective, `#` cover (woods and the like), `^` a hill, `:` broken ground, `=` the road, `.` open ground.
+#[must_use]
+pub fn board_text(state: &State) -> String {
+    let b = state.battle();
+    let board = b.board();
+    let kind = board.kind();
+    let row_of = |a: Area| match kind {
+        crate::board::GridKind::Square => a.y,
+        crate::board::GridKind::Hex => a.y + a.x.div_euclid(2),
+    };
+    let areas: Vec<Area> = board.areas().collect();
+    let (Some(min_x), Some(max_x)) = (
+        areas.iter().map(|a| a.x).min(),
+        areas.iter().map(|a| a.x).max(),
+    ) else {
+        return String::new();
+    };
+    let (min_r, max_r) = (
+        areas.iter().map(|a| row_of(*a)).min().unwrap_or(0),
+        areas.iter().map(|a| row_of(*a)).max().unwrap_or(0),
+    );
+    let mut out = String::new();
+    for r in (min_r..=max_r).rev() {
+        for x in min_x..=max_x {
+            let Some(&a) = areas.iter().find(|a| a.x == x && row_of(**a) == r) else {
+                out.push_str("   ");
+                continue;
+            };
+            let cell = if let Some(u) = b.units_at(a).next() {
+                let letter = if u.side() == Side::Union { 'U' } else { 'C' };
+                format!("{letter}{}", b.stands_in(a).min(9))
+            } else if state.victory().objectives().contains(&a) {
+                " *".to_string()
+            } else {
+                let t = board.terrain(a).ok();
+                let road = board.neighbours(a).any(|n| board.road_between(a, n));
+                let c = match t {
+                    Some(t) if t.gives_cover() => '#',
+                    Some(t) if t.elevation > 0 => '^',
+                    Some(t) if t.ground != crate::tables::Ground::Open => ':',
+                    _ if road => '=',
+                    _ => '.',
+                };
+                format!(" {c}")
+            };
+            out.push_str(&cell);
+            out.push(' ');
+        }
+        out.truncate(out.trim_end().len());
+        out.push('\n');
+    }
+    out
 }
