@@ -870,7 +870,7 @@ impl State {
     }
 
     /// The moves unit `id` may make now: for every area it can reach (by a route each of whose steps is itself
-    /// a legal move), one move facing the nearest enemy and, if different, one keeping its facing.
+    /// a legal move), one move, facing the nearest enemy or, if the rules refuse that, keeping its facing.
     #[must_use]
     pub fn moves(&self, id: UnitId) -> Vec<MoveOrder> {
         let Step::Move(side) = self.step else {
@@ -914,6 +914,7 @@ impl State {
                     if self.battle.check_move(&o).is_ok() {
                         out.push(o);
                         ok = true;
+                        break;
                     }
                 }
                 if ok {
