@@ -95,6 +95,28 @@ fn common(state: &State, side: Side, seed: u64, wants_first: bool) -> Option<Ord
             }
             Some(Order::Done)
         }
+        Step::Allocate(_) => {
+            // As evenly as possible; the odd hits to the units with the most stands.
+            let placed = state
+                .owed_allocations()
+                .into_iter()
+                .map(|o| {
+                    let mut units = o.units.clone();
+                    units.sort_by_key(|u| {
+                        let n = state.battle().unit(*u).map_or(0, Unit::stand_count);
+                        (std::cmp::Reverse(n), mix(seed, turn, u64::from(u.0)))
+                    });
+                    let k = units.len() as u32;
+                    let split = units
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, u)| (u, o.hits / k + u32::from((i as u32) < o.hits % k)))
+                        .collect();
+                    (o.combat, split)
+                })
+                .collect();
+            Some(Order::Allocate(placed))
+        }
         Step::Retreat(_) => {
             let routes = state.retreat_routes();
             let best = routes.into_iter().enumerate().max_by_key(|(i, r)| {

@@ -27,7 +27,7 @@
 //! ```
 
 use crate::board::{Area, Facing};
-use crate::combat::CombatPlan;
+use crate::combat::{CombatPlan, OwedAllocation};
 use crate::error::{RuleViolation, fault_check};
 use crate::fire::{BombardOrder, SkirmishOrder};
 use crate::morale::{RetreatCause, RetreatKind, RetreatPlan, RetreatReport, UnitMorale};
@@ -62,6 +62,9 @@ pub enum Step {
     Move(Side),
     /// GRID-FIR-08: this side names its skirmish fire (the first player, then the second).
     Skirmish(Side),
+    /// GRID-MEL-12: this side places hits among several of its units (or, with that option, the enemy's), having
+    /// seen them.
+    Allocate(Side),
     /// GRID-MOR-09: this side chooses the route of the first retreat in the queue.
     Retreat(Side),
     /// GRID-MEL-16: this side may pursue into areas the enemy left (the initiative player, then the other).
@@ -86,6 +89,9 @@ pub enum Order {
     Rally(UnitId),
     /// A unit's skirmish fire.
     Skirmish(SkirmishOrder),
+    /// Where the hits go, for every combat the side asked must place hits in: (combat index, the units with the
+    /// hits each takes).
+    Allocate(Vec<(usize, Vec<(UnitId, u32)>)>),
     /// The route of the retreat asked about (the areas entered).
     Retreat(Vec<Area>),
     /// A unit that attacked moves into the area its enemy left, facing `facing`.
@@ -114,6 +120,11 @@ pub enum Question {
     Move,
     /// Which units fire skirmish fire?
     Skirmish,
+    /// How are the hits placed among several units?
+    Allocate {
+        /// How many combats ask it.
+        combats: usize,
+    },
     /// By which route does this unit retreat?
     Retreat {
         /// The unit's name.
@@ -135,6 +146,12 @@ impl fmt::Display for Question {
             }
             Question::Move => f.write_str("which of your units move or rally? (say done to end your movement)"),
             Question::Skirmish => f.write_str("which of your units fire skirmish fire? (say done when all are named)"),
+            Question::Allocate { combats } => write!(
+                f,
+                "the dice are rolled: how do your units share the hits in {} combat{}?",
+                combats,
+                if *combats == 1 { "" } else { "s" }
+            ),
             Question::Retreat { unit, routes } => {
                 write!(f, "{unit} must retreat: by which of its {routes} routes?")
             }
@@ -165,6 +182,7 @@ pub struct State {
     names: BTreeMap<UnitId, String>,
     bombard: Vec<BombardOrder>,
     skirmish: Vec<SkirmishOrder>,
+    allocations: Vec<(usize, Vec<(UnitId, u32)>)>,
     retreats: Vec<Pending>,
     pursued: Vec<UnitId>,
     outcome: Option<Outcome>,
@@ -181,6 +199,7 @@ struct StateData {
     names: BTreeMap<UnitId, String>,
     bombard: Vec<BombardOrder>,
     skirmish: Vec<SkirmishOrder>,
+    allocations: Vec<(usize, Vec<(UnitId, u32)>)>,
     retreats: Vec<Pending>,
     pursued: Vec<UnitId>,
     outcome: Option<Outcome>,
@@ -199,6 +218,7 @@ impl TryFrom<StateData> for State {
             names: d.names,
             bombard: d.bombard,
             skirmish: d.skirmish,
+            allocations: d.allocations,
             retreats: d.retreats,
             pursued: d.pursued,
             outcome: d.outcome,
@@ -207,6 +227,7 @@ impl TryFrom<StateData> for State {
             Step::Initiative | Step::ChooseOrder(_) => s.battle.phase() == Phase::Initiative,
             Step::Bombard(_) => s.battle.phase() == Phase::Bombardment,
             Step::Move(side) => s.battle.moving_side() == Some(side),
+            Step::Allocate(_) => s.battle.pending_combats().is_some(),
             Step::Skirmish(_) | Step::Retreat(_) | Step::Pursue(_) => {
                 s.battle.phase() == Phase::Combat
             }
@@ -390,6 +411,13 @@ pub enum Event {
     CombatDice {
         /// The faces.
         faces: Vec<u16>,
+    },
+    /// GRID-MEL-12: how a player placed hits among several units.
+    HitsPlaced {
+        /// The combat, counted from 1 in the order fought.
+        combat: usize,
+        /// Each unit and the hits it takes.
+        placed: Vec<(String, u32)>,
     },
     /// GRID-FIR-08: a unit's skirmish fire.
     Skirmished {
@@ -609,6 +637,13 @@ impl fmt::Display for Text<'_> {
                 }
                 write!(f, ".")
             }
+            Event::HitsPlaced { combat, placed } => {
+                let v: Vec<String> = placed
+                    .iter()
+                    .map(|(n, h)| format!("{} to {n}", hits(*h, "").trim_end()))
+                    .collect();
+                write!(f, "Combat {combat}: the hits are placed: {}.", v.join(", "))
+            }
             Event::Rallied { unit } => write!(f, "{unit} rallies and is no longer disordered."),
             Event::CombatDice { faces } => {
                 write!(f, "The Combat Phase dice: {}.", faces_text(faces))
@@ -725,6 +760,7 @@ impl State {
             names,
             bombard: Vec::new(),
             skirmish: Vec::new(),
+            allocations: Vec::new(),
             retreats: Vec::new(),
             pursued: Vec::new(),
             outcome: None,
@@ -783,6 +819,12 @@ impl State {
             Step::Bombard(s) => (s, Question::Bombard),
             Step::Move(s) => (s, Question::Move),
             Step::Skirmish(s) => (s, Question::Skirmish),
+            Step::Allocate(s) => (
+                s,
+                Question::Allocate {
+                    combats: self.owed_allocations().len(),
+                },
+            ),
             Step::Retreat(s) => {
                 let p = self.retreats.first()?;
                 let routes = self.retreat_routes().len();
@@ -1082,6 +1124,23 @@ impl State {
                 self.own(*id, s)?;
                 self.battle.may_rally(*id)
             }
+            (Order::Allocate(given), Step::Allocate(_)) => {
+                let owed = self.owed_allocations();
+                if given.len() != owed.len() {
+                    return Err(RuleViolation::BadAllocation(
+                        "give the hits of every combat asked about, once each",
+                    ));
+                }
+                for o in &owed {
+                    let Some((_, placed)) = given.iter().find(|(c, _)| *c == o.combat) else {
+                        return Err(RuleViolation::BadAllocation(
+                            "give the hits of every combat asked about, once each",
+                        ));
+                    };
+                    self.battle.check_allocation(o, placed)?;
+                }
+                Ok(())
+            }
             (Order::Retreat(path), Step::Retreat(_)) => {
                 if self.retreat_routes().iter().any(|r| r == path) {
                     Ok(())
@@ -1099,7 +1158,7 @@ impl State {
                 let mut probe = self.battle.clone();
                 probe.pursue(*unit, *into, *facing)
             }
-            (Order::Done, Step::Retreat(_)) => not_now("ending the step"),
+            (Order::Done, Step::Retreat(_) | Step::Allocate(_)) => not_now("ending the step"),
             (Order::Done, Step::Initiative | Step::ChooseOrder(_)) => not_now("ending the step"),
             (Order::Done, _) => Ok(()),
             (Order::RollInitiative, _) => not_now("the initiative roll"),
@@ -1109,6 +1168,7 @@ impl State {
             (Order::Move(_), _) => not_now("a move"),
             (Order::Rally(_), _) => not_now("a rally"),
             (Order::Retreat(_), _) => not_now("a retreat route"),
+            (Order::Allocate(_), _) => not_now("placing hits"),
             (Order::Pursue { .. }, _) => not_now("a pursuit"),
         }
     }
@@ -1175,6 +1235,10 @@ impl State {
                 log.push(Event::Rallied {
                     unit: self.name(*id),
                 });
+            }
+            (Order::Allocate(given), _) => {
+                self.allocations.extend(given.iter().cloned());
+                self.next_allocation(dice, log)?;
             }
             (Order::Retreat(path), _) => {
                 let p = self.retreats.remove(0);
@@ -1331,7 +1395,68 @@ impl State {
             markers,
             ..CombatPlan::default()
         };
-        // Names as the units were before the combat (some will not survive it).
+        dice.about(format_args!(
+            "the Combat Phase of turn {}: skirmish fire, then each combat's dice",
+            self.battle.turn()
+        ));
+        self.battle.roll_combats(&plan, dice)?;
+        let faces = dice.take();
+        if !faces.is_empty() {
+            log.push(Event::CombatDice { faces });
+        }
+        self.allocations.clear();
+        self.next_allocation(dice, log)
+    }
+
+    /// GRID-MEL-12: the hits placed where a player has the choice are asked of him (the initiative player
+    /// first); once every choice is made, the hits are placed and the combat phase goes on.
+    fn next_allocation(
+        &mut self,
+        dice: &mut Tally<'_>,
+        log: &mut Vec<Event>,
+    ) -> Result<(), RuleViolation> {
+        let owed = self.owed_allocations_all();
+        let first = self.battle.initiative_side().unwrap_or(Side::Union);
+        for side in [first, first.enemy()] {
+            if owed.iter().any(|o| o.placer == side) {
+                self.step = Step::Allocate(side);
+                return Ok(());
+            }
+        }
+        self.after_combat(dice, log)
+    }
+
+    /// Every placement of hits still owed.
+    fn owed_allocations_all(&self) -> Vec<OwedAllocation> {
+        let done: Vec<usize> = self.allocations.iter().map(|(c, _)| *c).collect();
+        self.battle
+            .pending_combats()
+            .map(|r| r.owed(&self.battle))
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|o| !done.contains(&o.combat))
+            .collect()
+    }
+
+    /// The placements of hits the side asked owes now (GRID-MEL-12): for each combat, the units that share the
+    /// hits and how many.
+    #[must_use]
+    pub fn owed_allocations(&self) -> Vec<OwedAllocation> {
+        let Step::Allocate(side) = self.step else {
+            return Vec::new();
+        };
+        self.owed_allocations_all()
+            .into_iter()
+            .filter(|o| o.placer == side)
+            .collect()
+    }
+
+    fn after_combat(
+        &mut self,
+        dice: &mut Tally<'_>,
+        log: &mut Vec<Event>,
+    ) -> Result<(), RuleViolation> {
+        // Names as the units were before the hits (some will not survive them).
         let names: BTreeMap<UnitId, String> = self
             .battle
             .units()
@@ -1343,11 +1468,18 @@ impl State {
                 .cloned()
                 .unwrap_or_else(|| "a unit no longer in play".to_string())
         };
+        let allocations = std::mem::take(&mut self.allocations);
+        for (ci, placed) in &allocations {
+            log.push(Event::HitsPlaced {
+                combat: ci + 1,
+                placed: placed.iter().map(|(u, h)| (name(*u), *h)).collect(),
+            });
+        }
         dice.about(format_args!(
-            "the Combat Phase of turn {}: skirmish fire, then each combat's dice",
+            "the Combat Phase of turn {}: halving hits for cover, and commanders' dice",
             self.battle.turn()
         ));
-        let report = self.battle.resolve_combats(&plan, dice)?;
+        let report = self.battle.place_combat_hits(&allocations, dice)?;
         let faces = dice.take();
         if !faces.is_empty() {
             log.push(Event::CombatDice { faces });

@@ -582,6 +582,8 @@ pub struct Battle {
     pub(crate) combat_done: bool,
     #[cfg_attr(feature = "serde", serde(default))]
     pub(crate) bombardment: Option<crate::fire::BombardmentRoll>,
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub(crate) rolled_combats: Option<crate::combat::RolledCombats>,
 }
 
 #[cfg(feature = "serde")]
@@ -605,6 +607,8 @@ struct BattleRepr {
     combat_done: bool,
     #[serde(default)]
     bombardment: Option<crate::fire::BombardmentRoll>,
+    #[serde(default)]
+    rolled_combats: Option<crate::combat::RolledCombats>,
 }
 
 #[cfg(feature = "serde")]
@@ -628,6 +632,7 @@ impl TryFrom<BattleRepr> for Battle {
             initiative_winner: r.initiative_winner,
             combat_done: r.combat_done,
             bombardment: r.bombardment,
+            rolled_combats: r.rolled_combats,
         };
         b.validate()?;
         if b.units.keys().any(|id| id.0 >= b.next_unit) || b.units.iter().any(|(k, u)| *k != u.id) {
@@ -657,6 +662,7 @@ impl Battle {
             initiative_winner: None,
             combat_done: false,
             bombardment: None,
+            rolled_combats: None,
         }
     }
 

@@ -417,3 +417,124 @@ fn grid_vic_01_turn_limit_result() {
     }
     let _ = GameRng::seed(0);
 }
+
+/// GRID-MEL-12: after the dice, the game pauses for the player whose several units share hits that do not
+/// split evenly; he must place every hit, as evenly as possible, on the units in that combat. Anything else is
+/// refused and changes nothing. The Battle keeps the rolled dice meanwhile: the phase cannot end, the combats
+/// cannot be rolled again, and the hits are placed once.
+#[test]
+fn grid_mel_12_the_receiving_player_places_hits_after_seeing_them() {
+    let game = (0..80)
+        .find_map(|seed| {
+            play_until(GridKind::Square, seed, |s| {
+                matches!(s.step(), Step::Allocate(_))
+            })
+            .or_else(|| {
+                play_until(GridKind::Hex, seed, |s| {
+                    matches!(s.step(), Step::Allocate(_))
+                })
+            })
+        })
+        .expect("some game pauses to place hits");
+    let state = game.state().clone();
+    let Step::Allocate(side) = state.step() else {
+        unreachable!()
+    };
+    let d = Grid.owed(&state).unwrap();
+    assert_eq!(d.side, side);
+    assert!(matches!(d.question, Question::Allocate { .. }));
+    assert!(d.question.to_string().contains("share the hits"));
+    let owed = state.owed_allocations();
+    assert!(!owed.is_empty());
+    for o in &owed {
+        assert_eq!(o.placer, side);
+        assert!(o.units.len() > 1);
+        assert_ne!(
+            o.hits % o.units.len() as u32,
+            0,
+            "an even split leaves no choice"
+        );
+    }
+    let o = &owed[0];
+    let k = o.units.len() as u32;
+    let even: Vec<(UnitId, u32)> = o
+        .units
+        .iter()
+        .enumerate()
+        .map(|(i, u)| (*u, o.hits / k + u32::from((i as u32) < o.hits % k)))
+        .collect();
+    let rest: Vec<(usize, Vec<(UnitId, u32)>)> = owed[1..]
+        .iter()
+        .map(|x| {
+            let k = x.units.len() as u32;
+            (
+                x.combat,
+                x.units
+                    .iter()
+                    .enumerate()
+                    .map(|(i, u)| (*u, x.hits / k + u32::from((i as u32) < x.hits % k)))
+                    .collect(),
+            )
+        })
+        .collect();
+    let with = |first: Vec<(UnitId, u32)>| {
+        let mut v = vec![(o.combat, first)];
+        v.extend(rest.iter().cloned());
+        Order::Allocate(v)
+    };
+    // Every hit on one unit (not as even as possible), one hit short, a unit outside the combat, nothing.
+    let mut lopsided = even.clone();
+    lopsided[0].1 = o.hits;
+    for x in lopsided.iter_mut().skip(1) {
+        x.1 = 0;
+    }
+    let mut short = even.clone();
+    short.iter_mut().find(|x| x.1 > 0).unwrap().1 -= 1;
+    let mut outsider = even.clone();
+    outsider[0].0 = UnitId(999);
+    let mut bads = vec![
+        with(short),
+        with(outsider),
+        Order::Allocate(vec![]),
+        Order::Done,
+    ];
+    if o.hits >= 2 {
+        bads.push(with(lopsided));
+    }
+    for bad in bads {
+        let mut s = state.clone();
+        assert!(
+            Grid.apply(&mut s, &bad, &mut Vec::new()).is_err(),
+            "{bad:?}"
+        );
+        assert_eq!(s, state);
+    }
+    // The Battle holds the dice: no second roll, no leaving the phase, nothing to place twice.
+    let mut b = state.battle().clone();
+    assert!(b.pending_combats().is_some());
+    assert!(b.advance().is_err());
+    assert!(
+        b.roll_combats(
+            &acw_grid::combat::CombatPlan::default(),
+            &mut ScriptedDice::faces([])
+        )
+        .is_err()
+    );
+    assert!(
+        b.resolve_combats(
+            &acw_grid::combat::CombatPlan::default(),
+            &mut ScriptedDice::faces([])
+        )
+        .is_err()
+    );
+    assert_eq!(&b, state.battle());
+    // The even placement is accepted and logged.
+    let mut s = state.clone();
+    let mut log = Vec::new();
+    Grid.apply(&mut s, &with(even), &mut log).unwrap();
+    assert!(
+        matches!(log.first(), Some(Event::HitsPlaced { .. })),
+        "{log:?}"
+    );
+    assert!(s.battle().pending_combats().is_none() || matches!(s.step(), Step::Allocate(_)));
+}
