@@ -412,6 +412,12 @@ pub enum Event {
         /// The faces.
         faces: Vec<u16>,
     },
+    /// GRID-CAS-05, GRID-CMD-06: the dice thrown after the hits were placed: odd hits halved for cover, and the
+    /// commanders' dice with fighting units.
+    ReductionDice {
+        /// The faces.
+        faces: Vec<u16>,
+    },
     /// GRID-MEL-12: how a player placed hits among several units.
     HitsPlaced {
         /// The combat, counted from 1 in the order fought.
@@ -637,6 +643,11 @@ impl fmt::Display for Text<'_> {
                 }
                 write!(f, ".")
             }
+            Event::ReductionDice { faces } => write!(
+                f,
+                "Dice for halving hits in cover and for the commanders with the fighting units: {}.",
+                faces_text(faces)
+            ),
             Event::HitsPlaced { combat, placed } => {
                 let v: Vec<String> = placed
                     .iter()
@@ -1482,7 +1493,7 @@ impl State {
         let report = self.battle.place_combat_hits(&allocations, dice)?;
         let faces = dice.take();
         if !faces.is_empty() {
-            log.push(Event::CombatDice { faces });
+            log.push(Event::ReductionDice { faces });
         }
         for (o, h) in &report.skirmish {
             log.push(Event::Skirmished {
