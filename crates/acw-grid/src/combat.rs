@@ -221,14 +221,14 @@ impl RolledCombats {
     #[must_use]
     pub fn owed(&self, battle: &Battle) -> Vec<OwedAllocation> {
         let mut out = Vec::new();
-        for (ci, (c, (on_centre, on_others))) in self.combats.iter().zip(&self.raws).enumerate() {
+        // Only the side of several units (the opponents of the centre) can have a choice.
+        for (ci, (c, (_, on_others))) in self.combats.iter().zip(&self.raws).enumerate() {
             let k = c.opponents.len() as u32;
             let hits = *on_others;
             let choice = match battle.options.hit_allocation {
                 HitAllocation::Even => k > 1 && hits % k != 0,
                 _ => k > 1 && hits > 0,
             };
-            let _ = on_centre;
             if !choice {
                 continue;
             }

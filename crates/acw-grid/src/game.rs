@@ -1652,16 +1652,15 @@ impl State {
     /// route the rules allow (the software's reading: the owner's choice is not asked for).
     fn cavalry_contact(&mut self, log: &mut Vec<Event>) -> Result<(), RuleViolation> {
         for id in self.battle.cavalry_in_contact() {
-            let Ok(u) = self.battle.unit(id) else {
+            if self.battle.unit(id).is_err() {
                 continue;
-            };
+            }
             let enemies: Vec<Area> = self
                 .battle
                 .adjacent_enemies(id)?
                 .iter()
                 .filter_map(|e| self.battle.unit(*e).ok().map(Unit::area))
                 .collect();
-            let _ = u;
             let mut candidates =
                 match self
                     .battle
