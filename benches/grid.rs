@@ -164,5 +164,13 @@ fn whole_game(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bombardment, skirmish, combat, morale, geometry, whole_game);
+criterion_group!(
+    benches,
+    bombardment,
+    skirmish,
+    combat,
+    morale,
+    geometry,
+    whole_game
+);
 criterion_main!(benches);
