@@ -559,3 +559,46 @@ fn grid_mel_12_the_receiving_player_places_hits_after_seeing_them() {
     );
     assert!(s.battle().pending_combats().is_none() || matches!(s.step(), Step::Allocate(_)));
 }
+
+/// Events read as an example of play, with the dice and the exact chance of the result: 1 hit from 2 dice
+/// hitting on 5–6 is 2·(1/3)·(2/3) = 4/9; a normal unit's recoil is faces 4–5 of the morale die, 1/3; the
+/// initiative winner with no bonus on turn 1 (ties rerolled) is 1/2 a side.
+#[test]
+fn events_read_as_an_example_of_play() {
+    use acw_grid::pool::HitPool;
+    use acw_grid::sequence::{Initiative, InitiativeOutcome, TieBreak};
+    use acw_grid::tables::MoraleResult;
+    let e = Event::Bombarded {
+        battery: "the Union 1st Battery".into(),
+        target: "the Confederate 2nd Brigade".into(),
+        pool: HitPool::uniform(2, 0).unwrap(),
+        faces: vec![6, 3],
+        hits: 1,
+    };
+    assert_eq!(
+        e.to_string(),
+        "The Union 1st Battery bombards the Confederate 2nd Brigade with 2 dice: 6, 3 — 1 hit (a 44.4% chance)."
+    );
+    let e = Event::Morale {
+        unit: "the Union 2nd Brigade".into(),
+        classes: [false, true, false],
+        face: 4,
+        result: MoraleResult::Recoiled,
+    };
+    assert_eq!(
+        e.to_string(),
+        "The Union 2nd Brigade tests morale: a 4, recoiled (a 33.3% chance)."
+    );
+    let e = Event::Initiative {
+        faces: vec![2, 5],
+        procedure: Initiative {
+            bonus: None,
+            tie: TieBreak::Reroll,
+        },
+        outcome: InitiativeOutcome::Chooses(Side::Confederate),
+    };
+    assert_eq!(
+        e.to_string(),
+        "Initiative dice: 2, 5 — the Confederate player wins and chooses the order (a 50.0% chance)."
+    );
+}
