@@ -201,7 +201,11 @@ impl Attacker {
         }
         let enemies = enemies_by_distance(b, f, u, &mut self.rng);
         // A charge on the nearest enemies the rules allow.
-        for &(_, t) in enemies.iter().take(3) {
+        let charge_rate = if u.mounted { 60.0 } else { 30.0 };
+        for &(bound, t) in enemies.iter().take(3) {
+            if bound > charge_rate {
+                break;
+            }
             let o = Order::Charge {
                 unit: u.id,
                 target: t,

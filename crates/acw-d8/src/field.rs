@@ -570,14 +570,33 @@ impl Field {
         )
     }
 
-    /// The footprints of every unit in play but those listed.
+    /// The footprints of the units in play, but those listed, that could lie across the segment from `a` to `b`
+    /// (their centre within half their diagonal of it): the only ones that can block sight along it.
     #[must_use]
-    pub fn others(&self, battle: &Battle, except: &[UnitId]) -> Vec<Footprint> {
+    pub fn others_near(
+        &self,
+        battle: &Battle,
+        except: &[UnitId],
+        a: Point,
+        b: Point,
+    ) -> Vec<Footprint> {
+        let (dx, dy) = (b.x - a.x, b.y - a.y);
+        let len2 = dx * dx + dy * dy;
         battle
             .units()
             .iter()
             .filter(|u| !u.removed && !except.contains(&u.id))
             .filter_map(|u| self.footprint(u))
+            .filter(|fp| {
+                let c = fp.centre;
+                let t = if len2 > 0.0 {
+                    (((c.x - a.x) * dx + (c.y - a.y) * dy) / len2).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                };
+                let p = Point::new(a.x + dx * t, a.y + dy * t);
+                p.distance(c).0 <= fp.frontage.0.hypot(fp.depth.0) / 2.0 + 1e-9
+            })
             .collect()
     }
 

@@ -1307,14 +1307,31 @@ fn unit_order(
                     }
                 }
             }
+            // The nearest enemy's distance from a place: exact, measured only for the enemies whose cheap lower
+            // bound (centre distance less the half-diagonals) could beat the best so far.
             let nearest = |p: Place| {
                 let me = Field::footprint_at(&u, p);
-                b.units()
+                let mut cands: Vec<(f64, acw_core::table::Footprint)> = b
+                    .units()
                     .iter()
                     .filter(|o| !o.removed && o.side != u.side)
                     .filter_map(|o| f.footprint(o))
-                    .map(|o| me.distance(&o).0)
-                    .fold(f64::INFINITY, f64::min)
+                    .map(|o| {
+                        let bound = me.centre.distance(o.centre).0
+                            - me.frontage.0.hypot(me.depth.0) / 2.0
+                            - o.frontage.0.hypot(o.depth.0) / 2.0;
+                        (bound, o)
+                    })
+                    .collect();
+                cands.sort_by(|a, b| a.0.total_cmp(&b.0));
+                let mut best = f64::INFINITY;
+                for (bound, o) in cands {
+                    if bound > best {
+                        break;
+                    }
+                    best = best.min(me.distance(&o).0);
+                }
+                best
             };
             let towards = match u.side {
                 Side::Union => dest.centre.y < from.centre.y,
@@ -1460,7 +1477,10 @@ fn fire_facts(b: &Battle, f: &Field, u: &Unit, t: &Unit) -> Result<FireFacts, Ga
     let mut facts = FireFacts {
         figures: ds.len().min(24),
         bearing_degrees: bearing,
-        sight_blocked: f.sight_blocked(uf.front_centre(), tf.centre, &f.others(b, &[u.id, t.id])),
+        sight_blocked: {
+            let (from, to) = (uf.front_centre(), tf.centre);
+            f.sight_blocked(from, to, &f.others_near(b, &[u.id, t.id], from, to))
+        },
         firer_deep_in_wood: f.deep_in_wood(uf.centre),
         target_deep_in_wood: f.deep_in_wood(tf.centre),
         target_cover: f.cover_at(tf.centre, b.options().broken_ground_soft),

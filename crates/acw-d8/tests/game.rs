@@ -724,3 +724,56 @@ fn the_end_position_is_read_from_the_table() {
         1
     );
 }
+
+/// At the table every die is asked for with what it is for, naming the unit: the muster's army rolls, and a
+/// volley's D8s.
+#[test]
+fn dice_at_the_table_are_announced() {
+    use acw_core::game::{Dicing, Submitted, Throw};
+    let mut game = Game::new(D8, &Scenario::default(), 12).unwrap();
+    game.set_dicing(Dicing::AtTheTable).unwrap();
+    let Ok(Submitted::Waiting(throw)) = game.submit(Side::Union, Order::Sharpshooters(0)) else {
+        panic!("the muster should wait for dice")
+    };
+    assert!(
+        throw.purpose().contains("the figures of the Union"),
+        "{}",
+        throw.purpose()
+    );
+    game.withdraw().unwrap();
+    game.set_dicing(Dicing::Seeded).unwrap();
+    let mut union = bots(Side::Union, 12);
+    let mut rebels = bots(Side::Confederate, 12);
+    loop {
+        let Owed::Decision(d) = game.owed() else {
+            panic!("no volley before the end")
+        };
+        let order = match d.side {
+            Side::Union => union.order(game.rules(), game.state(), d.side),
+            Side::Confederate => rebels.order(game.rules(), game.state(), d.side),
+        };
+        if let Order::Fire { unit, .. } = order {
+            let firer = game
+                .state()
+                .battle()
+                .unwrap()
+                .unit(unit)
+                .unwrap()
+                .name
+                .clone();
+            game.set_dicing(Dicing::AtTheTable).unwrap();
+            let Ok(Submitted::Waiting(Throw::Face { die, purpose, .. })) =
+                game.submit(d.side, order)
+            else {
+                panic!("the volley should wait for its dice")
+            };
+            assert_eq!(*die, acw_core::Die::D8);
+            assert!(
+                purpose.starts_with("the volley of the ") && purpose.contains(&firer),
+                "{purpose}"
+            );
+            return;
+        }
+        game.submit(d.side, order).unwrap();
+    }
+}
