@@ -6,6 +6,7 @@
 //! cargo run --release --example d8_battle --no-default-features --features d8,serde,parallel,table
 //! cargo run --release --example d8_battle --no-default-features --features d8,serde,parallel,table -- --seed 7
 //! cargo run --release --example d8_battle --no-default-features --features d8,serde,parallel,table -- --games 1000
+//! cargo run --release --example d8_battle --no-default-features --features d8,serde,parallel,table -- --games 1000 --both-attack
 //! ```
 
 use acw::d8::bots::{Attacker, Holder};
@@ -21,6 +22,10 @@ fn commanders(side: Side, seed: u64) -> Box<dyn Commander<D8>> {
         Side::Union => Box::new(Attacker::new(seed)),
         Side::Confederate => Box::new(Holder::new(seed)),
     }
+}
+
+fn both_attack(_: Side, seed: u64) -> Box<dyn Commander<D8>> {
+    Box::new(Attacker::new(seed))
 }
 
 fn print_armies(state: &State) {
@@ -93,7 +98,7 @@ fn one(seed: u64) -> ExitCode {
     }
 }
 
-fn many(seed: u64, n: u64) -> ExitCode {
+fn many(seed: u64, n: u64, attackers: bool) -> ExitCode {
     let start = Instant::now();
     let step = (n / 20).max(1);
     let measured = simulate_with(
@@ -101,7 +106,7 @@ fn many(seed: u64, n: u64) -> ExitCode {
         &Scenario::default(),
         seed,
         n,
-        commanders,
+        if attackers { both_attack } else { commanders },
         |played| {
             played
                 .state
@@ -143,23 +148,37 @@ fn many(seed: u64, n: u64) -> ExitCode {
 fn main() -> ExitCode {
     let mut seed = 1862u64;
     let mut games: Option<u64> = None;
+    let mut attackers = false;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
+        if arg == "--both-attack" {
+            attackers = true;
+            continue;
+        }
         let value = args.next().and_then(|v| v.parse::<u64>().ok());
         match (arg.as_str(), value) {
             ("--seed", Some(v)) => seed = v,
             ("--games", Some(v)) if v > 0 => games = Some(v),
             _ => {
-                eprintln!("usage: d8_battle [--seed N] [--games N]");
+                eprintln!("usage: d8_battle [--seed N] [--games N] [--both-attack]");
                 return ExitCode::FAILURE;
             }
         }
     }
+    let defender = if attackers {
+        "the Attacker"
+    } else {
+        "the Holder"
+    };
     println!(
-        "The D8 regimental rules: a generated map and armies. Union: the Attacker. Confederates: the Holder. Seed {seed}.\n"
+        "The D8 regimental rules: a generated map and armies. Union: the Attacker. Confederates: {defender}. Seed {seed}.\n"
     );
     match games {
-        Some(n) => many(seed, n),
+        Some(n) => many(seed, n, attackers),
+        None if attackers => {
+            eprintln!("--both-attack is for --games");
+            ExitCode::FAILURE
+        }
         None => one(seed),
     }
 }

@@ -26,6 +26,18 @@ pub const CONTACT_CM: f64 = 0.1;
 /// makes.
 pub const GAP_CM: f64 = 0.5;
 
+/// The length of (x, y): a plain square root, for the cheap bounds (the table's own measures are exact).
+#[must_use]
+pub(crate) fn span(x: f64, y: f64) -> f64 {
+    (x * x + y * y).sqrt()
+}
+
+/// The distance between two points, by [`span`].
+#[must_use]
+pub(crate) fn apart(a: Point, b: Point) -> f64 {
+    span(b.x - a.x, b.y - a.y)
+}
+
 /// A length in centimetres as a table length (inches).
 #[must_use]
 pub fn inches(cm: f64) -> f64 {
@@ -595,7 +607,7 @@ impl Field {
                     0.0
                 };
                 let p = Point::new(a.x + dx * t, a.y + dy * t);
-                p.distance(c).0 <= fp.frontage.0.hypot(fp.depth.0) / 2.0 + 1e-9
+                apart(p, c) <= span(fp.frontage.0, fp.depth.0) / 2.0 + 1e-9
             })
             .collect()
     }
@@ -618,9 +630,9 @@ impl Field {
         };
         let half = |u: &Unit| {
             let (w, d) = size_cm(u);
-            w.hypot(d) / 2.0
+            span(w, d) / 2.0
         };
-        (cm(pa.centre.distance(pb.centre).0) - half(a) - half(b)).max(0.0)
+        (cm(apart(pa.centre, pb.centre)) - half(a) - half(b)).max(0.0)
     }
 
     /// The distance in cm between two units' footprints if it is at most `limit`, else `None`; the cheap bound

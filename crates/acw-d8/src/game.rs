@@ -1289,9 +1289,9 @@ fn unit_order(
                 let Some(of) = f.footprint(o) else { continue };
                 let half = |x: &Unit| {
                     let (w, d) = crate::field::size_cm(x);
-                    w.hypot(d) / 2.0
+                    crate::field::span(w, d) / 2.0
                 };
-                let bound = cm(dest.centre.distance(of.centre).0) - half(&u) - half(o);
+                let bound = cm(crate::field::apart(dest.centre, of.centre)) - half(&u) - half(o);
                 if bound < GAP_CM && cm(fp.distance(&of).0) < GAP_CM {
                     return Err(GameError::Table(format!(
                         "the {} would end in contact with the {}; only a charge makes contact",
@@ -1317,9 +1317,9 @@ fn unit_order(
                     .filter(|o| !o.removed && o.side != u.side)
                     .filter_map(|o| f.footprint(o))
                     .map(|o| {
-                        let bound = me.centre.distance(o.centre).0
-                            - me.frontage.0.hypot(me.depth.0) / 2.0
-                            - o.frontage.0.hypot(o.depth.0) / 2.0;
+                        let bound = crate::field::apart(me.centre, o.centre)
+                            - crate::field::span(me.frontage.0, me.depth.0) / 2.0
+                            - crate::field::span(o.frontage.0, o.depth.0) / 2.0;
                         (bound, o)
                     })
                     .collect();
