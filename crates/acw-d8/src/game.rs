@@ -389,6 +389,8 @@ pub enum Event {
         dice: u32,
         /// Defending figures in contact.
         pairs: u32,
+        /// The D10 face each attacker needed to kill (the defender's class and cover, the bonuses).
+        need: u8,
         /// Figures killed.
         killed: u32,
         /// The chance of exactly this many.
@@ -572,11 +574,12 @@ impl fmt::Display for Event {
                 defender,
                 dice,
                 pairs,
+                need,
                 killed,
                 chance,
             } => write!(
                 f,
-                "The {attacker} fights the {defender}: {dice} D10 against {pairs} figure(s) in contact; {killed} killed (a {} chance).",
+                "The {attacker} fights the {defender}: {dice} D10 against {pairs} figure(s) in contact, each needing {need}+ to kill; {killed} killed (a {} chance).",
                 pct(*chance)
             ),
             Event::Morale {
@@ -1154,6 +1157,7 @@ fn fight(
         defender: d,
         dice: facts.pairings.iter().map(|(_, k)| u32::from(*k)).sum(),
         pairs: facts.pairings.len() as u32,
+        need: melee.pairings.first().map_or(11, |p| p.need),
         killed: report.killed,
         chance,
     });
