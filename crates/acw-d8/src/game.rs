@@ -428,6 +428,16 @@ fn pct(p: f64) -> String {
     }
 }
 
+/// "a 19.1% chance", "an 8.3% chance", "a certain result".
+fn chance_of(p: f64) -> String {
+    let s = pct(p);
+    if s == "certain" {
+        return "a certain result".into();
+    }
+    let an = s.starts_with('8') || s.starts_with("11.") || s.starts_with("18.");
+    format!("{} {s} chance", if an { "an" } else { "a" })
+}
+
 fn points_line(f: &mut fmt::Formatter<'_>, side: Side, p: &Points) -> fmt::Result {
     write!(
         f,
@@ -549,9 +559,9 @@ impl fmt::Display for Event {
                 }
                 write!(
                     f,
-                    "; {casualties} casualt{} (a {} chance).",
+                    "; {casualties} casualt{} ({}).",
                     if *casualties == 1 { "y" } else { "ies" },
-                    pct(*chance)
+                    chance_of(*chance)
                 )?;
                 if *officer_killed {
                     f.write_str(" The officer with the target is killed.")?;
@@ -579,8 +589,8 @@ impl fmt::Display for Event {
                 chance,
             } => write!(
                 f,
-                "The {attacker} fights the {defender}: {dice} D10 against {pairs} figure(s) in contact, each needing {need}+ to kill; {killed} killed (a {} chance).",
-                pct(*chance)
+                "The {attacker} fights the {defender}: {dice} D10 against {pairs} figure(s) in contact, each needing {need}+ to kill; {killed} killed ({}).",
+                chance_of(*chance)
             ),
             Event::Morale {
                 unit,
