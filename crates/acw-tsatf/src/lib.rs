@@ -56,8 +56,11 @@
 #![warn(missing_docs)]
 
 pub mod battle;
+pub mod bots;
 pub mod error;
+pub mod field;
 pub mod fire;
+pub mod game;
 pub mod melee;
 pub mod morale;
 pub mod movement;
