@@ -55,10 +55,6 @@ fn main() -> ExitCode {
         match summary {
             Ok(s) => {
                 println!("{s}");
-                println!(
-                    "  decided before the turn limit: {}",
-                    s.decided_before_turn_limit()
-                );
                 let secs = start.elapsed().as_secs_f64();
                 println!("  {:.0} games per second ({:.2} s)", n as f64 / secs, secs);
                 ExitCode::SUCCESS

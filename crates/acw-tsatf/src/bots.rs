@@ -37,7 +37,7 @@ fn ready(state: &State, side: Side, seed: u64) -> Vec<UnitId> {
     v.into_iter().map(|(id, _)| id).collect()
 }
 
-/// Enemy units in play, nearest first (ties broken by the seed).
+/// Enemy units in play, nearest first by centre distance less a unit's depth (ties broken by the seed).
 fn enemies(state: &State, id: UnitId, seed: u64) -> Vec<(UnitId, f64)> {
     let b = state.battle();
     let Ok(me) = b.unit(id) else {
@@ -47,11 +47,11 @@ fn enemies(state: &State, id: UnitId, seed: u64) -> Vec<(UnitId, f64)> {
         .units()
         .iter()
         .filter(|e| e.side() != me.side() && in_play(e) && !e.hidden())
-        .map(|e| {
-            (
-                e.id(),
-                state.field().range(id, e.id()) + 0.01 * jitter(seed, id.0, e.id().0),
-            )
+        .filter_map(|e| {
+            // centre to centre less a unit's depth: a cheap stand-in for the range, to rank and screen targets
+            let (a, b) = (state.field().place(id)?, state.field().place(e.id())?);
+            let d = a.centre.distance(b.centre).0 - crate::field::UNIT_DEPTH;
+            Some((e.id(), d + 0.01 * jitter(seed, id.0, e.id().0)))
         })
         .collect();
     v.sort_by(|a, b| a.1.total_cmp(&b.1));
@@ -66,13 +66,17 @@ fn first_legal(state: &State, orders: impl IntoIterator<Item = Order>) -> Option
 /// Fire from the first ready unit that may fire, at its nearest target it may fire at; else a hold.
 fn fire_card(state: &State, side: Side, seed: u64) -> Option<Order> {
     let units = ready(state, side, seed);
+    let b = state.battle();
     for &u in &units {
+        let Ok(me) = b.unit(u) else { continue };
         let targets = enemies(state, u, seed);
+        // the measured cone first: only targets the unit bears on go to the engine to check
+        let bearing = targets
+            .iter()
+            .filter(|&&(t, _)| state.field().in_cone(u, t, me.kind().is_gun(), b.options()));
         if let Some(o) = first_legal(
             state,
-            targets
-                .iter()
-                .map(|&(t, _)| Order::Fire { unit: u, target: t }),
+            bearing.map(|&(t, _)| Order::Fire { unit: u, target: t }),
         ) {
             return Some(o);
         }

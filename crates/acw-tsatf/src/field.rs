@@ -12,6 +12,7 @@ use crate::tables::CONTACT_DISTANCE;
 use acw_core::Side;
 use acw_core::measure::{Heading, Inches, Point};
 use acw_core::table::{Footprint, Table};
+use std::sync::Arc;
 
 /// Depth of a unit's footprint in inches: two ranks of figures an inch apart (TSATF-SET-01).
 pub const UNIT_DEPTH: f64 = 2.0;
@@ -48,8 +49,25 @@ pub fn angle_between(a: Heading, b: Heading) -> f64 {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Field {
-    table: Table,
+    // shared between copies: the table never changes in a game, and states are copied for every order
+    #[cfg_attr(feature = "serde", serde(with = "shared_table"))]
+    table: Arc<Table>,
     places: Vec<Footprint>,
+}
+
+#[cfg(feature = "serde")]
+mod shared_table {
+    use acw_core::table::Table;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::sync::Arc;
+
+    pub(super) fn serialize<S: Serializer>(t: &Arc<Table>, s: S) -> Result<S::Ok, S::Error> {
+        t.as_ref().serialize(s)
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Arc<Table>, D::Error> {
+        Table::deserialize(d).map(Arc::new)
+    }
 }
 
 impl Field {
@@ -57,7 +75,10 @@ impl Field {
     /// table (the scenario loader does).
     #[must_use]
     pub fn new(table: Table, places: Vec<Footprint>) -> Field {
-        Field { table, places }
+        Field {
+            table: Arc::new(table),
+            places,
+        }
     }
 
     /// The table.
@@ -103,12 +124,21 @@ impl Field {
         let origin = a.front_centre();
         // the nearest of the target's corners, edge middles and centre
         let c = b.corners();
-        let mut pts = vec![b.centre];
-        for i in 0..4 {
+        let mid = |i: usize| {
             let (p, q) = (c[i], c[(i + 1) % 4]);
-            pts.push(p);
-            pts.push(Point::new((p.x + q.x) / 2.0, (p.y + q.y) / 2.0));
-        }
+            Point::new((p.x + q.x) / 2.0, (p.y + q.y) / 2.0)
+        };
+        let pts = [
+            b.centre,
+            c[0],
+            c[1],
+            c[2],
+            c[3],
+            mid(0),
+            mid(1),
+            mid(2),
+            mid(3),
+        ];
         pts.iter().any(|&p| {
             origin.distance(p).0 < 1e-9
                 || fire::in_cone(angle_between(a.facing, origin.heading_to(p)), gun, options)
