@@ -28,8 +28,14 @@ pub const SPACING: f64 = 0.1;
 /// a skirmish line one rank with an inch between figures, a column four abreast.
 #[must_use]
 pub fn frontage(unit: &Unit) -> f64 {
-    let n = f64::from(unit.strength().max(1));
-    let w = match unit.formation() {
+    frontage_in(unit.formation(), unit.strength())
+}
+
+/// The frontage in inches of `figures` figures in a formation (see [`frontage`]).
+#[must_use]
+pub fn frontage_in(formation: Formation, figures: u16) -> f64 {
+    let n = f64::from(figures.max(1));
+    let w = match formation {
         Formation::CloseOrderLine => (n / 2.0).ceil(),
         Formation::SkirmishLine => 2.0 * n,
         Formation::MarchColumn | Formation::AssaultColumn => 4.0,
@@ -213,6 +219,31 @@ impl Field {
             })
             .count();
         u8::try_from(n).unwrap_or(u8::MAX)
+    }
+
+    /// Whether the straight path from `a` to `b` keeps to one road (TSATF-MOV-04): both ends and the points a
+    /// quarter, half and three quarters of the way lie within an inch of the same road.
+    #[must_use]
+    pub fn on_road(&self, a: Point, b: Point) -> bool {
+        let at = |t: f64| Point::new(a.x + t * (b.x - a.x), a.y + t * (b.y - a.y));
+        self.table.terrain().iter().any(|r| {
+            r.effects().road
+                && [0.0, 0.25, 0.5, 0.75, 1.0]
+                    .iter()
+                    .all(|&t| r.distance_to(at(t)).0 <= 1.0 + 1e-9)
+        })
+    }
+
+    /// Whether a unit's footprint, resized to `frontage` where it stands, stays wholly on the table.
+    #[must_use]
+    pub fn fits(&self, id: UnitId, frontage: f64) -> bool {
+        self.places.get(id.0 as usize).is_some_and(|f| {
+            frontage > 0.0
+                && self.table.holds(&Footprint {
+                    frontage: Inches(frontage),
+                    ..*f
+                })
+        })
     }
 
     /// Whether a unit has come within an inch of another: contact for close combat (TSATF-MEL-04).

@@ -26,7 +26,7 @@ use crate::melee::CloseTest;
 use crate::morale::MoraleTest;
 use crate::options::{FireSystem, Options, RallyRouted};
 use crate::setup::UnitSpec;
-use crate::state::{Compulsory, MoraleState, Phase, Unit, UnitId};
+use crate::state::{Compulsory, Formation, MoraleState, Phase, Unit, UnitId};
 use crate::tables::{CONTACT_DISTANCE, MoveMode, Quality};
 use acw_core::cards::Card;
 use acw_core::dice::{DiceError, ScriptedDice};
@@ -359,6 +359,14 @@ pub enum Order {
         /// The unit.
         unit: UnitId,
     },
+    /// On a movement card: the unit changes formation where it stands, paying for the figure that moves
+    /// furthest out of its rolled movement (TSATF-MOV-11).
+    Form {
+        /// The unit.
+        unit: UnitId,
+        /// The new formation.
+        formation: Formation,
+    },
     /// On a movement card: the unit charges an enemy unit (TSATF-MEL-01).
     Charge {
         /// The charger.
@@ -536,8 +544,30 @@ pub enum Event {
         report: MoveReport,
         /// Rough or obstacle features on the path (each drops the highest die, TSATF-MOV-06).
         rough: u8,
+        /// The whole move kept to a road, at the road rate (TSATF-MOV-04).
+        road: bool,
         /// Inches actually moved on the table.
         moved: f64,
+    },
+    /// A unit changed formation (TSATF-MOV-11).
+    Formed {
+        /// The new formation.
+        formation: Formation,
+        /// Inches the furthest figure moved, paid out of the roll.
+        cost: f64,
+        /// The rules' report: the dice rolled.
+        report: MoveReport,
+    },
+    /// A formation change the roll could not pay for: not finished, the card spent (TSATF-MOV-11).
+    FormationUnfinished {
+        /// The unit.
+        unit: String,
+        /// The formation it tried to take.
+        formation: Formation,
+        /// Inches the furthest figure had to move.
+        needed: f64,
+        /// Inches rolled.
+        rolled: f64,
     },
     /// A unit took its card and did nothing.
     Held {
@@ -684,9 +714,13 @@ impl fmt::Display for Event {
                 toward,
                 report,
                 rough,
+                road,
                 moved,
             } => {
                 write!(f, "{report}")?;
+                if *road {
+                    write!(f, " on the road")?;
+                }
                 if let Some(d) = report.dice {
                     write!(f, " ({}D6, keeping {})", d.dice, d.kept())?;
                 }
@@ -699,6 +733,30 @@ impl fmt::Display for Event {
                     write!(f, "; it moves {moved:.1}\" toward {toward}.")
                 }
             }
+            Event::Formed {
+                formation,
+                cost,
+                report,
+            } => {
+                if report.leaderless_halt {
+                    write!(f, "{report}.")
+                } else {
+                    write!(
+                        f,
+                        "{} rolled {}\" and formed {formation}, the furthest figure moving {cost:.1}\".",
+                        report.unit, report.rolled
+                    )
+                }
+            }
+            Event::FormationUnfinished {
+                unit,
+                formation,
+                needed,
+                rolled,
+            } => write!(
+                f,
+                "{unit} rolled {rolled}\" but needed {needed:.1}\" to form {formation}: the change is not finished."
+            ),
             Event::Held { unit, phase } => {
                 write!(f, "{unit} takes its {phase} card and stays as it is.")
             }
@@ -807,6 +865,9 @@ pub enum GameError {
         /// The target.
         target: String,
     },
+    /// The new formation would not fit on the table where the unit stands.
+    #[error("{0} has no room on the table to take that formation")]
+    NoRoom(String),
     /// Something blocks sight to the target.
     #[error("{unit} cannot see {target}")]
     NoSight {
@@ -1234,6 +1295,14 @@ impl State {
                     v.push(Order::Compulsory { unit });
                     v.push(Order::Hold { unit });
                     v.push(Order::Withdraw { unit });
+                    for formation in [
+                        Formation::CloseOrderLine,
+                        Formation::MarchColumn,
+                        Formation::AssaultColumn,
+                        Formation::SkirmishLine,
+                    ] {
+                        v.push(Order::Form { unit, formation });
+                    }
                     for e in units.iter().filter(|e| e.side() != side) {
                         let t = e.id();
                         v.push(Order::Advance { unit, toward: t });
@@ -1338,6 +1407,10 @@ impl State {
                 let room = here.zip(edge).map_or(0.0, |(h, e)| h.distance(e).0);
                 self.advance(unit, edge, room, format!("the {side} base edge"), dice, log)
             }
+            (Order::Form { unit, formation }, Question::Activate { .. }) => {
+                own(self, unit)?;
+                self.form(unit, formation, dice, log)
+            }
             (Order::Charge { unit, target }, Question::Activate { .. }) => {
                 own(self, unit)?;
                 self.enemy_of(side, target)?;
@@ -1396,13 +1469,25 @@ impl State {
             return Err(GameError::NoSuchUnit(unit.0));
         };
         let heading = place.centre.heading_to(target);
+        let goal = place.centre.moved(heading, Inches(room.max(0.0)));
         let rough = self.field.rough_features(place.centre, target);
+        let facts = crate::movement::MoveFacts {
+            rough_features: rough,
+            ..Default::default()
+        };
+        // the road rate only when the whole move keeps to the road and the unit's row has one (TSATF-MOV-04)
+        let road = self.field.on_road(place.centre, goal)
+            && self.unit_checked(unit)?.move_row().is_some_and(|row| {
+                crate::movement::move_dice(row, MoveMode::Road, facts, false, self.battle.options())
+                    .is_ok()
+            });
         let order = MoveOrder {
-            mode: Some(MoveMode::CrossCountry),
-            facts: crate::movement::MoveFacts {
-                rough_features: rough,
-                ..Default::default()
-            },
+            mode: Some(if road {
+                MoveMode::Road
+            } else {
+                MoveMode::CrossCountry
+            }),
+            facts,
             ..MoveOrder::default()
         };
         dice.about(format_args!("the move of {name} toward {toward}"));
@@ -1417,7 +1502,65 @@ impl State {
             toward,
             report,
             rough,
+            road,
             moved,
+        });
+        Ok(())
+    }
+
+    fn form(
+        &mut self,
+        unit: UnitId,
+        formation: Formation,
+        dice: &mut dyn Dice,
+        log: &mut Vec<Event>,
+    ) -> Result<(), GameError> {
+        let u = self.unit_checked(unit)?;
+        if u.formation() == formation {
+            return Err(RuleViolation::Cannot {
+                unit: u.name().to_string(),
+                action: "change into the formation it is already in",
+            }
+            .into());
+        }
+        let (old, new) = (
+            crate::field::frontage(u),
+            crate::field::frontage_in(formation, u.strength()),
+        );
+        if !self.field.fits(unit, new) {
+            return Err(GameError::NoRoom(u.name().to_string()));
+        }
+        // the figure moving furthest is at the end of the wider front: half the change of frontage
+        let cost = (old - new).abs() / 2.0;
+        let order = MoveOrder {
+            mode: None,
+            formation: Some((formation, cost)),
+            ..MoveOrder::default()
+        };
+        let name = u.name().to_string();
+        dice.about(format_args!("the formation change of {name}"));
+        let report = match self.battle.move_unit(unit, &order, dice) {
+            // the roll could not pay for the change: it is not finished, and the card is spent
+            Err(RuleViolation::ChangeTooLong { needed, allowed }) if dice.fault().is_none() => {
+                self.battle.hold(unit)?;
+                log.push(Event::FormationUnfinished {
+                    unit: name,
+                    formation,
+                    needed,
+                    rolled: allowed,
+                });
+                return Ok(());
+            }
+            other => other?,
+        };
+        if let Ok(u) = self.battle.unit(unit) {
+            let u = u.clone();
+            self.field.refit(&u);
+        }
+        log.push(Event::Formed {
+            formation,
+            cost,
+            report,
         });
         Ok(())
     }

@@ -712,3 +712,292 @@ fn tsatf_seq_06_a_target_out_of_reach_is_not_fought() {
     let s = duel(at(20.0, 5.0, 0.0), at(20.0, 8.0, 180.0), vec![]);
     assert!(s.field().range(BLUE, GREY) <= acw_tsatf::tables::CONTACT_DISTANCE);
 }
+
+/// Plays whole games through the driver and checks, order by order, that the moves the engine makes on the
+/// table are the ones the rules call for:
+/// - TSATF-MOR-08 / TSATF-MOV-13: a rout goes its 4D6 straight toward the nearest edge, and leaves the table
+///   exactly when the dice reach the edge;
+/// - TSATF-MEL-11: defenders who fail to stand move their flight straight away from the chargers (at most the
+///   dice, less only where the table edge or another unit stops them);
+/// - TSATF-MEL-03 / TSATF-MEL-04: a charge that arrives ends within an inch of its target;
+/// - TSATF-MEL-22: the loser of a melee moves away from the winner.
+#[test]
+fn moves_played_on_the_table_follow_the_rules() {
+    let (mut routs, mut fled, mut contacts) = (0, 0, 0);
+    for seed in 1..25 {
+        let mut game = Game::new(Tsatf, &Scenario::default(), seed).unwrap();
+        let (mut a, mut h) = (Attacker::new(seed), Holder::new(seed));
+        while let Owed::Decision(d) = game.owed() {
+            let before = game.state().clone();
+            let o = if d.side == Side::Union {
+                a.order(&Tsatf, game.state(), d.side)
+            } else {
+                h.order(&Tsatf, game.state(), d.side)
+            };
+            let Submitted::Applied(events) = game.submit(d.side, o).unwrap() else {
+                panic!("seeded games never wait for dice")
+            };
+            let events = events.to_vec();
+            let after = game.state();
+            let place = |s: &State, n: &str| {
+                let u = s.battle().unit_named(n).unwrap();
+                (u.id(), *s.field().place(u.id()).unwrap(), u.side())
+            };
+            for e in &events {
+                match e {
+                    Event::Compulsory {
+                        unit,
+                        kind: acw_tsatf::state::Compulsory::Rout,
+                        inches,
+                        off_table,
+                    } => {
+                        let (id, from, side) = place(&before, unit);
+                        let heading =
+                            before
+                                .field()
+                                .flight_heading(id, side, before.battle().flight_edge());
+                        let room = before.field().edge_room(id, heading);
+                        assert_eq!(*off_table, f64::from(*inches) >= room, "{e}");
+                        if !off_table {
+                            let (_, to, _) = place(after, unit);
+                            let moved = from.centre.distance(to.centre).0;
+                            assert!(moved <= f64::from(*inches) + 1e-6, "{e}");
+                            if moved > 1e-6 {
+                                let dir = from.centre.heading_to(to.centre);
+                                assert!(field::angle_between(dir, heading).abs() < 1e-6, "{e}");
+                            }
+                        }
+                        routs += 1;
+                    }
+                    Event::Stand {
+                        defender,
+                        report: acw_tsatf::battle::StandReport::Fled { flight },
+                        ..
+                    } => {
+                        let (_, from, _) = place(&before, defender);
+                        let (_, to, _) = place(after, defender);
+                        let moved = from.centre.distance(to.centre).0;
+                        assert!(moved <= f64::from(*flight) + 1e-6, "{e}");
+                        fled += 1;
+                    }
+                    Event::Charged {
+                        unit,
+                        target,
+                        report: acw_tsatf::battle::ChargeReport::Contact { .. },
+                        ..
+                    } => {
+                        let (u, _, _) = place(after, unit);
+                        let (t, _, _) = place(after, target);
+                        assert!(after.field().in_contact(u, t), "{e}");
+                        contacts += 1;
+                    }
+                    Event::Melee { report } if report.flight.is_some() => {
+                        let (_, w, _) = place(after, &report.winner);
+                        let (_, l0, _) = place(&before, &report.loser);
+                        let (_, l1, _) = place(after, &report.loser);
+                        assert!(
+                            w.centre.distance(l1.centre).0 + 1e-6 >= w.centre.distance(l0.centre).0
+                                || l0.centre.distance(l1.centre).0 < 1e-6,
+                            "{e}"
+                        );
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    assert!(
+        routs > 0 && fled > 0 && contacts > 0,
+        "{routs} routs, {fled} flights, {contacts} contacts"
+    );
+}
+
+/// Faces given in order, then a seeded generator: scripted rolls for the order under test, and whatever the
+/// engine draws after it (the next card) from the generator.
+struct ThenRng {
+    faces: std::collections::VecDeque<u16>,
+    rng: acw_core::GameRng,
+}
+
+impl acw_core::Dice for ThenRng {
+    fn face(&mut self, die: acw_core::Die) -> u16 {
+        self.faces.pop_front().unwrap_or_else(|| self.rng.face(die))
+    }
+    fn index(&mut self, n: usize) -> usize {
+        self.rng.index(n)
+    }
+}
+
+fn then_rng(faces: &[u16]) -> ThenRng {
+    ThenRng {
+        faces: faces.iter().copied().collect(),
+        rng: acw_core::GameRng::seed(99),
+    }
+}
+
+/// A duel on a given table, played to the first Union movement card (seeds are tried until the Union card
+/// comes first).
+fn union_first(union: Placement, terrain: Vec<Terrain>) -> State {
+    for seed in 0..50 {
+        let s = Tsatf
+            .setup(
+                &one_a_side(union, at(24.0, 30.0, 180.0), terrain.clone()),
+                seed,
+            )
+            .unwrap();
+        if Tsatf.owed(&s).is_some_and(|d| d.side == Side::Union) {
+            return s;
+        }
+    }
+    panic!("no seed turned a Union card first")
+}
+
+/// TSATF-MOV-04: a unit uses the road rate only when its whole move keeps to a road: a march column on a road
+/// running straight at the enemy rolls the road column's dice; off the road it rolls cross-country.
+#[test]
+fn tsatf_mov_04_the_road_rate_only_on_the_road() {
+    use acw_tsatf::movement::{MoveFacts, move_dice};
+    use acw_tsatf::tables::{MoveMode, MoveRow};
+    let road = vec![
+        Terrain::road(
+            "the pike",
+            vec![Point::new(24.0, 0.0), Point::new(24.0, 36.0)],
+        )
+        .unwrap(),
+    ];
+    let options = Options::default();
+    let column = |on: f64| {
+        let mut s = union_first(at(on, 5.0, 0.0), road.clone());
+        let mut log = Vec::new();
+        // first form column: 11" of line closes to 4", the end figure moving 3.5" of the 3D6 (2+3+4 = 9)
+        Tsatf
+            .apply_with(
+                &mut s,
+                &Order::Form {
+                    unit: BLUE,
+                    formation: acw_tsatf::state::Formation::MarchColumn,
+                },
+                &mut then_rng(&[2, 3, 4]),
+                &mut log,
+            )
+            .unwrap();
+        s
+    };
+    let road_dice = move_dice(
+        MoveRow::InfantryColumn,
+        MoveMode::Road,
+        MoveFacts::default(),
+        false,
+        &options,
+    )
+    .unwrap();
+    let cross = move_dice(
+        MoveRow::InfantryColumn,
+        MoveMode::CrossCountry,
+        MoveFacts::default(),
+        false,
+        &options,
+    )
+    .unwrap();
+    assert_ne!(road_dice, cross);
+    for (x, on_road) in [(24.0, true), (40.0, false)] {
+        let mut s = column(x);
+        // play on to the Union's next movement card
+        s = next_union_movement(s);
+        let mut log = Vec::new();
+        Tsatf
+            .apply(
+                &mut s,
+                &Order::Advance {
+                    unit: BLUE,
+                    toward: GREY,
+                },
+                &mut log,
+            )
+            .unwrap();
+        let Event::Moved { road, report, .. } = &log[0] else {
+            panic!("{log:?}")
+        };
+        assert_eq!(*road, on_road);
+        assert_eq!(report.dice, Some(if on_road { road_dice } else { cross }));
+    }
+}
+
+/// Holds with every unit until the Union owes a movement card again.
+fn next_union_movement(mut s: State) -> State {
+    for _ in 0..40 {
+        if let Some(d) = Tsatf.owed(&s)
+            && d.side == Side::Union
+            && s.battle().phase() == Phase::Movement
+            && !s.battle().unit(BLUE).unwrap().acted()
+        {
+            return s;
+        }
+        let d = Tsatf.owed(&s).unwrap();
+        let unit = s
+            .battle()
+            .units()
+            .iter()
+            .find(|u| u.side() == d.side && !u.acted())
+            .map(|u| u.id())
+            .unwrap();
+        let mut log = Vec::new();
+        Tsatf
+            .apply(&mut s, &Order::Hold { unit }, &mut log)
+            .unwrap();
+    }
+    panic!("the Union never had a movement card")
+}
+
+/// TSATF-MOV-11: a formation change costs the distance the furthest figure moves, out of the roll: forming a
+/// 21-figure line (11" wide) into a march column (4" wide) moves the end figure 3.5"; a roll of 3 (1+1+1) cannot
+/// pay for it, so the change is not finished and the card is spent; a roll of 4 can, and the footprint narrows.
+#[test]
+fn tsatf_mov_11_a_formation_change_is_paid_out_of_the_roll() {
+    let s = union_first(at(20.0, 5.0, 0.0), vec![]);
+    let form = Order::Form {
+        unit: BLUE,
+        formation: acw_tsatf::state::Formation::MarchColumn,
+    };
+    let mut short = s.clone();
+    let mut log = Vec::new();
+    Tsatf
+        .apply_with(&mut short, &form, &mut then_rng(&[1, 1, 1]), &mut log)
+        .unwrap();
+    assert!(matches!(
+        log[0],
+        Event::FormationUnfinished {
+            needed: 3.5,
+            rolled: 3.0,
+            ..
+        }
+    ));
+    let blue = short.battle().unit(BLUE).unwrap();
+    assert!(blue.acted());
+    assert_eq!(
+        blue.formation(),
+        acw_tsatf::state::Formation::CloseOrderLine
+    );
+    assert_eq!(short.field().place(BLUE).unwrap().frontage, Inches(11.0));
+    let mut log = Vec::new();
+    let mut formed = s.clone();
+    Tsatf
+        .apply_with(&mut formed, &form, &mut then_rng(&[1, 1, 2]), &mut log)
+        .unwrap();
+    let Event::Formed { cost, report, .. } = &log[0] else {
+        panic!("{log:?}")
+    };
+    assert_eq!(*cost, 3.5);
+    assert_eq!(report.rolled, 4);
+    assert_eq!(formed.field().place(BLUE).unwrap().frontage, Inches(4.0));
+    assert_eq!(
+        formed.battle().unit(BLUE).unwrap().formation(),
+        acw_tsatf::state::Formation::MarchColumn
+    );
+    // a formation the unit is already in is refused
+    let line = Order::Form {
+        unit: BLUE,
+        formation: acw_tsatf::state::Formation::CloseOrderLine,
+    };
+    assert!(s.check_order(&line).is_err());
+}
