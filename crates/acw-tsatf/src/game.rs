@@ -1932,12 +1932,8 @@ impl State {
                 }
             }
             CloseReport::Closed | CloseReport::RoutedTarget => self.field.close_with(a, t),
-            CloseReport::Occupied => {
-                if in_play {
-                    self.field.close_with(a, t);
-                }
-            }
-            CloseReport::StayedPut => {}
+            // the chargers already stand where the target stood when they reached it (TSATF-SEQ-06)
+            CloseReport::Occupied | CloseReport::StayedPut => {}
         }
         log.push(Event::Closed {
             attacker: self.name(a),

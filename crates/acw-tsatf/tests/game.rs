@@ -677,40 +677,67 @@ fn tsatf_mor_08_flight_makes_for_the_nearest_edge() {
     assert_eq!(h, acw_core::measure::Heading::EAST);
 }
 
-/// TSATF-SEQ-06: a charge whose target has moved out of the marked extent strikes empty ground; the engine
-/// measures the reach as contact plus the unused charge movement.
+/// TSATF-SEQ-06 / TSATF-MEL-07: a charge reaches its target on the Union card (4" away: one straggler on a 1,
+/// then 4D6 of 1s: 4", an inch to spare); the target then withdraws on its own card, more than an inch beyond
+/// the chargers' unused movement; in close combat the charge strikes empty ground: no tests, no melee.
 #[test]
-fn tsatf_seq_06_a_target_out_of_reach_is_not_fought() {
-    // played games where a target fled before close combat show the tests skipped
-    let mut seen = false;
-    for seed in 1..60 {
-        let (mut a, mut h) = (Attacker::new(seed), Holder::new(seed));
-        let g = play(
-            &Tsatf,
-            &Scenario::default(),
-            seed,
-            BySide::new(&mut a as &mut dyn Commander<Tsatf>, &mut h),
+fn tsatf_seq_06_a_target_that_moved_away_is_not_fought() {
+    let mut s = union_first(at(24.0, 24.0, 0.0), vec![]);
+    assert!((s.field().range(BLUE, GREY) - 4.0).abs() < 1e-9);
+    let mut log = Vec::new();
+    Tsatf
+        .apply_with(
+            &mut s,
+            &Order::Charge {
+                unit: BLUE,
+                target: GREY,
+            },
+            &mut then_rng(&[1, 1, 1, 1, 1]),
+            &mut log,
         )
         .unwrap();
-        for e in &g.log {
-            if let Event::Closed { report, test, .. } = e
-                && matches!(
-                    report,
-                    acw_tsatf::battle::CloseReport::Occupied
-                        | acw_tsatf::battle::CloseReport::StayedPut
-                )
-            {
-                assert!(test.is_none());
-                seen = true;
-            }
-        }
-        if seen {
+    let Event::Charged { report, .. } = &log[0] else {
+        panic!("{log:?}")
+    };
+    assert!(matches!(
+        report,
+        acw_tsatf::battle::ChargeReport::Contact { stragglers: 1, rolled: 4, unused, .. } if *unused == 1.0
+    ));
+    assert!(s.field().in_contact(BLUE, GREY));
+    // the only card left in the movement deck is the Confederates'
+    assert_eq!(Tsatf.owed(&s).map(|d| d.side), Some(Side::Confederate));
+    Tsatf
+        .apply(&mut s, &Order::Withdraw { unit: GREY }, &mut log)
+        .unwrap();
+    assert!(s.field().range(BLUE, GREY) > 1.0 + 1.0);
+    // the firing phase: both hold; the close-combat phase then runs on its own
+    for _ in 0..4 {
+        let Some(d) = Tsatf.owed(&s) else { break };
+        if s.battle().phase() != Phase::Firing {
             break;
         }
+        let unit = if d.side == Side::Union { BLUE } else { GREY };
+        Tsatf
+            .apply(&mut s, &Order::Hold { unit }, &mut log)
+            .unwrap();
     }
-    // not every run sees one; the measured reach is checked directly
-    let s = duel(at(20.0, 5.0, 0.0), at(20.0, 8.0, 180.0), vec![]);
-    assert!(s.field().range(BLUE, GREY) <= acw_tsatf::tables::CONTACT_DISTANCE);
+    let closed: Vec<&Event> = log
+        .iter()
+        .filter(|e| matches!(e, Event::Closed { .. }))
+        .collect();
+    assert_eq!(closed.len(), 1);
+    assert!(matches!(
+        closed[0],
+        Event::Closed {
+            report: acw_tsatf::battle::CloseReport::Occupied,
+            test: None,
+            ..
+        }
+    ));
+    assert!(
+        !log.iter()
+            .any(|e| matches!(e, Event::Stand { .. } | Event::Melee { .. }))
+    );
 }
 
 /// Plays whole games through the driver and checks, order by order, that the moves the engine makes on the
