@@ -1250,7 +1250,9 @@ impl State {
         let mut copy = self.clone();
         let mut dry = ScriptedDice::new([]);
         let mut log = Vec::new();
-        match copy.step(order, &mut dry, &mut log) {
+        let d = self.decision().ok_or(GameError::Over)?;
+        // what follows the order (the next card, close combat, morale) refuses nothing the order did
+        match copy.order(order, &d, &mut dry, &mut log) {
             Ok(()) => Ok(()),
             // the order passed every check before its first die
             Err(_) if dry.fault().is_some() => Ok(()),
