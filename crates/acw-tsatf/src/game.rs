@@ -897,6 +897,7 @@ pub struct State {
     pairing: Option<bool>,
     declined: Vec<UnitId>,
     over: Option<Outcome>,
+    opening: Vec<Event>,
 }
 
 /// The serde form of [`State`], checked on load.
@@ -913,6 +914,7 @@ pub struct StateData {
     pairing: Option<bool>,
     declined: Vec<UnitId>,
     over: Option<Outcome>,
+    opening: Vec<Event>,
 }
 
 impl From<State> for StateData {
@@ -927,6 +929,7 @@ impl From<State> for StateData {
             pairing: s.pairing,
             declined: s.declined,
             over: s.over,
+            opening: s.opening,
         }
     }
 }
@@ -980,6 +983,7 @@ impl TryFrom<StateData> for State {
             pairing: d.pairing,
             declined: d.declined,
             over: d.over,
+            opening: d.opening,
         };
         if s.pairing.is_some() && s.melee_due().is_none() {
             return bad("a melee pairing is recorded with no melee waiting");
@@ -2067,12 +2071,14 @@ impl Ruleset for Tsatf {
             pairing: None,
             declined: Vec::new(),
             over: None,
+            opening: Vec::new(),
         };
         let mut rng = s.rng.clone();
         let mut log = Vec::new();
         s.settle(&mut rng, &mut log)
             .map_err(|e| ScenarioError::Inconsistent(e.to_string()))?;
         s.rng = rng;
+        s.opening = log;
         Ok(s)
     }
 
@@ -2091,7 +2097,8 @@ impl Ruleset for Tsatf {
             return Err(GameError::Dice(e.clone()));
         }
         let mut copy = state.clone();
-        let mut events = Vec::new();
+        // the first shuffle and card, turned when the game was set up, open the log
+        let mut events = std::mem::take(&mut copy.opening);
         copy.step(order, dice, &mut events)?;
         if let Some(e) = dice.fault() {
             return Err(GameError::Dice(e.clone()));

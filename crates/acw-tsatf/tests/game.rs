@@ -627,7 +627,7 @@ fn tsatf_mov_06_rough_features_on_the_path() {
                 &mut log,
             )
             .unwrap();
-        let Event::Moved { rough, report, .. } = &log[0] else {
+        let Event::Moved { rough, report, .. } = first_of(&log) else {
             panic!("{log:?}")
         };
         assert_eq!(*rough, 2);
@@ -696,7 +696,7 @@ fn tsatf_seq_06_a_target_that_moved_away_is_not_fought() {
             &mut log,
         )
         .unwrap();
-    let Event::Charged { report, .. } = &log[0] else {
+    let Event::Charged { report, .. } = first_of(&log) else {
         panic!("{log:?}")
     };
     assert!(matches!(
@@ -942,7 +942,7 @@ fn tsatf_mov_04_the_road_rate_only_on_the_road() {
                 &mut log,
             )
             .unwrap();
-        let Event::Moved { road, report, .. } = &log[0] else {
+        let Event::Moved { road, report, .. } = first_of(&log) else {
             panic!("{log:?}")
         };
         assert_eq!(*road, on_road);
@@ -992,7 +992,7 @@ fn tsatf_mov_11_a_formation_change_is_paid_out_of_the_roll() {
         .apply_with(&mut short, &form, &mut then_rng(&[1, 1, 1]), &mut log)
         .unwrap();
     assert!(matches!(
-        log[0],
+        first_of(&log),
         Event::FormationUnfinished {
             needed: 3.5,
             rolled: 3.0,
@@ -1011,7 +1011,7 @@ fn tsatf_mov_11_a_formation_change_is_paid_out_of_the_roll() {
     Tsatf
         .apply_with(&mut formed, &form, &mut then_rng(&[1, 1, 2]), &mut log)
         .unwrap();
-    let Event::Formed { cost, report, .. } = &log[0] else {
+    let Event::Formed { cost, report, .. } = first_of(&log) else {
         panic!("{log:?}")
     };
     assert_eq!(*cost, 3.5);
@@ -1027,4 +1027,11 @@ fn tsatf_mov_11_a_formation_change_is_paid_out_of_the_roll() {
         formation: acw_tsatf::state::Formation::CloseOrderLine,
     };
     assert!(s.check_order(&line).is_err());
+}
+
+/// The first event of an order's log after the game's opening shuffle and card.
+fn first_of(log: &[Event]) -> &Event {
+    log.iter()
+        .find(|e| !matches!(e, Event::Shuffled { .. } | Event::CardTurned { .. }))
+        .expect("an event after the opening")
 }
