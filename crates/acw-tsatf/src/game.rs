@@ -1731,18 +1731,33 @@ impl State {
         ));
         let report = self.battle.melee(c.id(), &order, dice)?;
         self.pairing = None;
-        let (w, l) = if report.winner == self.name(c.attacker()) {
+        let attackers_won = report.party == crate::melee::Party::Attackers;
+        let (w, l) = if attackers_won {
             (c.attacker(), c.target())
         } else {
             (c.target(), c.attacker())
         };
-        if let (Some(d), Some(wf), Some(lf)) = (
-            report.flight,
-            self.field.place(w).copied(),
-            self.field.place(l).copied(),
-        ) {
-            let away = wf.centre.heading_to(lf.centre);
-            self.field.shift(l, away, f64::from(d), 0.0, away);
+        // the losers' survivors go 4D6 toward the table edge (TSATF-MEL-22)
+        if let Some(d) = report.flight
+            && let Ok(loser) = self.battle.unit(l)
+            && loser.strength() > 0
+        {
+            let heading = self
+                .field
+                .flight_heading(l, loser.side(), self.battle.flight_edge());
+            self.field.shift(l, heading, f64::from(d), 0.0, heading);
+        }
+        // victorious attackers who pursue spend their unused charge movement after them (TSATF-MEL-21)
+        if attackers_won
+            && pursue
+            && let (Some(wf), Some(lf)) =
+                (self.field.place(w).copied(), self.field.place(l).copied())
+        {
+            let go = c.unused().min(self.field.range(w, l));
+            if go > 0.0 {
+                let toward = wf.centre.heading_to(lf.centre);
+                self.field.shift(w, toward, go, SPACING, toward);
+            }
         }
         for id in [w, l] {
             if let Ok(u) = self.battle.unit(id) {

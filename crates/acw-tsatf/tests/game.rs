@@ -747,10 +747,12 @@ fn tsatf_seq_06_a_target_that_moved_away_is_not_fought() {
 /// - TSATF-MEL-11: defenders who fail to stand move their flight straight away from the chargers (at most the
 ///   dice, less only where the table edge or another unit stops them);
 /// - TSATF-MEL-03 / TSATF-MEL-04: a charge that arrives ends within an inch of its target;
-/// - TSATF-MEL-22: the loser of a melee moves away from the winner.
+/// - TSATF-MEL-22: the survivors of a beaten unit go their 4D6 straight toward the nearest table edge;
+/// - TSATF-MEL-21: victorious attackers who pursue move no further than their unused charge movement, straight
+///   after the beaten unit.
 #[test]
 fn moves_played_on_the_table_follow_the_rules() {
-    let (mut routs, mut fled, mut contacts) = (0, 0, 0);
+    let (mut routs, mut fled, mut contacts, mut melee_flights, mut pursuits) = (0, 0, 0, 0, 0);
     for seed in 1..25 {
         let mut game = Game::new(Tsatf, &Scenario::default(), seed).unwrap();
         let (mut a, mut h) = (Attacker::new(seed), Holder::new(seed));
@@ -818,15 +820,44 @@ fn moves_played_on_the_table_follow_the_rules() {
                         assert!(after.field().in_contact(u, t), "{e}");
                         contacts += 1;
                     }
-                    Event::Melee { report } if report.flight.is_some() => {
-                        let (_, w, _) = place(after, &report.winner);
-                        let (_, l0, _) = place(&before, &report.loser);
+                    Event::Melee { report } => {
+                        let (lid, l0, side) = place(&before, &report.loser);
                         let (_, l1, _) = place(after, &report.loser);
-                        assert!(
-                            w.centre.distance(l1.centre).0 + 1e-6 >= w.centre.distance(l0.centre).0
-                                || l0.centre.distance(l1.centre).0 < 1e-6,
-                            "{e}"
-                        );
+                        let alive = after.battle().unit(lid).unwrap().strength() > 0;
+                        if let Some(d) = report.flight
+                            && alive
+                        {
+                            let moved = l0.centre.distance(l1.centre).0;
+                            assert!(moved <= f64::from(d) + 1e-6, "{e}");
+                            if moved > 1e-6 {
+                                let heading = before.field().flight_heading(
+                                    lid,
+                                    side,
+                                    before.battle().flight_edge(),
+                                );
+                                let dir = l0.centre.heading_to(l1.centre);
+                                assert!(field::angle_between(dir, heading).abs() < 1e-6, "{e}");
+                            }
+                            melee_flights += 1;
+                        }
+                        if report.party == acw_tsatf::melee::Party::Attackers
+                            && matches!(o, Order::Fight { pursue: true, .. })
+                        {
+                            let charge = before
+                                .battle()
+                                .charges()
+                                .iter()
+                                .find(|c| c.step() != acw_tsatf::battle::ChargeStep::Done)
+                                .copied()
+                                .unwrap();
+                            let (_, w0, _) = place(&before, &report.winner);
+                            let (_, w1, _) = place(after, &report.winner);
+                            assert!(
+                                w0.centre.distance(w1.centre).0 <= charge.unused() + 1e-6,
+                                "{e}"
+                            );
+                            pursuits += 1;
+                        }
                     }
                     _ => {}
                 }
@@ -834,8 +865,8 @@ fn moves_played_on_the_table_follow_the_rules() {
         }
     }
     assert!(
-        routs > 0 && fled > 0 && contacts > 0,
-        "{routs} routs, {fled} flights, {contacts} contacts"
+        routs > 0 && fled > 0 && contacts > 0 && melee_flights > 0 && pursuits > 0,
+        "{routs} routs, {fled} flights, {contacts} contacts, {melee_flights} melee flights, {pursuits} pursuits"
     );
 }
 
