@@ -55,6 +55,9 @@ fn main() -> ExitCode {
         match summary {
             Ok(s) => {
                 println!("{s}");
+                for (reason, n) in &s.reasons {
+                    println!("  {n} games: {reason}");
+                }
                 let secs = start.elapsed().as_secs_f64();
                 println!("  {:.0} games per second ({:.2} s)", n as f64 / secs, secs);
                 ExitCode::SUCCESS
