@@ -51,7 +51,8 @@ pub fn angle_between(a: Heading, b: Heading) -> f64 {
     if d > 180.0 { d - 360.0 } else { d }
 }
 
-/// The table and every unit's footprint, by unit id.
+/// The table and every unit's footprint, by unit id. A unit the field does not hold is infinitely far away, in
+/// no cone, flank, sight, contact or cover, and has no room to move.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Field {
@@ -111,22 +112,27 @@ impl Field {
         }
     }
 
-    fn fp(&self, id: UnitId) -> Footprint {
-        self.places[id.0 as usize]
+    fn fp(&self, id: UnitId) -> Option<Footprint> {
+        self.places.get(id.0 as usize).copied()
     }
 
     /// The range from one unit to another in inches: from the nearest firing figure to the nearest target
     /// figure, the gap between the two footprints (TSATF-FIR-04).
     #[must_use]
     pub fn range(&self, from: UnitId, to: UnitId) -> f64 {
-        self.fp(from).distance(&self.fp(to)).0
+        match (self.fp(from), self.fp(to)) {
+            (Some(a), Some(b)) => a.distance(&b).0,
+            _ => f64::INFINITY,
+        }
     }
 
     /// Whether `to` is in `from`'s cone of fire (TSATF-FIR-03, TSATF-ART-05): the angle between the firer's
     /// facing and the line from its front centre to the nearest point of the target, read by the options' cone.
     #[must_use]
     pub fn in_cone(&self, from: UnitId, to: UnitId, gun: bool, options: &Options) -> bool {
-        let (a, b) = (self.fp(from), self.fp(to));
+        let (Some(a), Some(b)) = (self.fp(from), self.fp(to)) else {
+            return false;
+        };
         let origin = a.front_centre();
         // the nearest of the target's corners, edge middles and centre
         let c = b.corners();
@@ -156,8 +162,10 @@ impl Field {
     /// target's centre between its facing and the line to `from`'s centre exceeds the options' half-angle.
     #[must_use]
     pub fn outside_front(&self, from: UnitId, target: UnitId, options: &Options) -> bool {
-        let t = self.fp(target);
-        let off = angle_between(t.facing, t.centre.heading_to(self.fp(from).centre));
+        let (Some(t), Some(f)) = (self.fp(target), self.fp(from)) else {
+            return false;
+        };
+        let off = angle_between(t.facing, t.centre.heading_to(f.centre));
         fire::outside_front(off, options).unwrap_or(false)
     }
 
@@ -165,6 +173,9 @@ impl Field {
     /// footprint between their centres (TSATF-FIR-03).
     #[must_use]
     pub fn line_of_sight(&self, from: UnitId, to: UnitId) -> bool {
+        let (Some(a), Some(b)) = (self.fp(from), self.fp(to)) else {
+            return false;
+        };
         let blockers: Vec<Footprint> = self
             .places
             .iter()
@@ -173,7 +184,7 @@ impl Field {
             .map(|(_, f)| *f)
             .collect();
         self.table
-            .line_of_sight(self.fp(from).front_centre(), self.fp(to).centre, &blockers)
+            .line_of_sight(a.front_centre(), b.centre, &blockers)
     }
 
     /// The target area as counted at the table (TSATF-FIR-06, TSATF-FIR-07, TSATF-FIR-08): every figure of the
@@ -184,7 +195,9 @@ impl Field {
     /// tell substantial cover apart.
     #[must_use]
     pub fn target_area(&self, firer: UnitId, target: &Unit, options: &Options) -> TargetArea {
-        let t = self.fp(target.id());
+        let (Some(t), Some(from)) = (self.fp(target.id()), self.fp(firer)) else {
+            return TargetArea::default();
+        };
         let n = target.strength();
         let close = matches!(
             target.formation(),
@@ -195,7 +208,7 @@ impl Field {
             || self.table.is_rough(t.centre)
             || self
                 .table
-                .in_cover(&t, self.fp(firer).front_centre(), Inches(UNIT_DEPTH));
+                .in_cover(&t, from.front_centre(), Inches(UNIT_DEPTH));
         TargetArea {
             figures: n,
             close_order: if close { n } else { 0 },
@@ -256,11 +269,13 @@ impl Field {
     /// feature lies between them within an inch of the target.
     #[must_use]
     pub fn protected(&self, charger: UnitId, target: UnitId) -> bool {
-        let t = self.fp(target);
+        let (Some(t), Some(c)) = (self.fp(target), self.fp(charger)) else {
+            return false;
+        };
         self.table.terrain().iter().any(|f| {
             f.effects().obstacle
                 && f.effects().cover
-                && f.touches_segment(self.fp(charger).centre, t.centre)
+                && f.touches_segment(c.centre, t.centre)
                 && f.distance_to(t.centre).0 <= CONTACT_DISTANCE + UNIT_DEPTH / 2.0
         })
     }
@@ -269,13 +284,16 @@ impl Field {
     /// nearest table edge, or its own base edge under the option.
     #[must_use]
     pub fn flight_heading(&self, id: UnitId, side: Side, edge: FleeEdge) -> Heading {
-        let c = self.fp(id).centre;
+        let own = match side {
+            Side::Union => Heading::SOUTH,
+            Side::Confederate => Heading::NORTH,
+        };
+        let Some(c) = self.fp(id).map(|f| f.centre) else {
+            return own;
+        };
         let (w, d) = (self.table.width().0, self.table.depth().0);
         match edge {
-            FleeEdge::OwnBase => match side {
-                Side::Union => Heading::SOUTH,
-                Side::Confederate => Heading::NORTH,
-            },
+            FleeEdge::OwnBase => own,
             _ => {
                 let options = [
                     (c.y, Heading::SOUTH),
@@ -294,7 +312,8 @@ impl Field {
     /// The room a unit has along a heading before it leaves the table, in inches (TSATF-MOV-13).
     #[must_use]
     pub fn edge_room(&self, id: UnitId, heading: Heading) -> f64 {
-        self.table.edge_room(&self.fp(id), heading).0
+        self.fp(id)
+            .map_or(0.0, |f| self.table.edge_room(&f, heading).0)
     }
 
     /// Moves a unit up to `inches` along `heading`, stopping on the table and `gap` short of every other unit it
@@ -307,7 +326,9 @@ impl Field {
         gap: f64,
         face: Heading,
     ) -> f64 {
-        let me = self.fp(id);
+        let Some(me) = self.fp(id) else {
+            return 0.0;
+        };
         let others: Vec<Footprint> = self
             .places
             .iter()
@@ -346,14 +367,19 @@ impl Field {
     /// Places a charger in contact with its target, facing it (TSATF-MEL-04, TSATF-MEL-14), unless that would
     /// swing it off the table.
     pub(crate) fn close_with(&mut self, charger: UnitId, target: UnitId) {
-        let f = self.fp(charger).placed_in_contact(&self.fp(target));
+        let (Some(c), Some(t)) = (self.fp(charger), self.fp(target)) else {
+            return;
+        };
+        let f = c.placed_in_contact(&t);
         // at a table edge the charger stays where its charge ended, still within an inch
         self.put(charger, f);
     }
 
     /// Resizes a unit's footprint to its present frontage (after losses or a formation change).
     pub(crate) fn refit(&mut self, unit: &Unit) {
-        let f = self.fp(unit.id());
+        let Some(f) = self.fp(unit.id()) else {
+            return;
+        };
         self.set(
             unit.id(),
             Footprint {

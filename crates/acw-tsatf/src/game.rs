@@ -41,6 +41,7 @@ use thiserror::Error;
 
 /// Where a unit stands when the game begins: the centre of its footprint in inches from the table's lower-left
 /// corner, and the way it faces in degrees clockwise from north (the Confederate edge).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Placement {
@@ -53,6 +54,7 @@ pub struct Placement {
 }
 
 /// The scenario's victory terms: the rules have none of their own.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Victory {
@@ -338,6 +340,7 @@ fn footprints(battle: &Battle, placements: &[Placement]) -> Result<Vec<Footprint
 // ----- orders, questions, events -----
 
 /// One decision of a side.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Order {
@@ -480,6 +483,7 @@ impl fmt::Display for Question {
 }
 
 /// A morale test's result with its odds (TSATF-MOR-01).
+#[must_use]
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TestResult {

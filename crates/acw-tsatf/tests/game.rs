@@ -1066,3 +1066,26 @@ fn first_of(log: &[Event]) -> &Event {
         .find(|e| !matches!(e, Event::Shuffled { .. } | Event::CardTurned { .. }))
         .expect("an event after the opening")
 }
+
+/// A unit the field does not hold is answered, not a panic: infinitely far, in no cone, contact or sight.
+#[test]
+fn the_field_answers_for_units_it_does_not_hold() {
+    let s = duel(at(20.0, 5.0, 0.0), at(20.0, 30.0, 180.0), vec![]);
+    let f = s.field();
+    let ghost = UnitId(7);
+    let options = Options::default();
+    assert_eq!(f.range(BLUE, ghost), f64::INFINITY);
+    assert!(!f.in_cone(BLUE, ghost, false, &options));
+    assert!(!f.in_contact(ghost, GREY));
+    assert!(!f.line_of_sight(ghost, GREY));
+    assert!(!f.protected(ghost, GREY));
+    assert_eq!(f.edge_room(ghost, acw_core::measure::Heading::NORTH), 0.0);
+    assert!(f.place(ghost).is_none());
+    assert!(matches!(
+        s.check_order(&Order::Fire {
+            unit: ghost,
+            target: GREY
+        }),
+        Err(GameError::NoSuchUnit(7) | GameError::NotAsked(_))
+    ));
+}
