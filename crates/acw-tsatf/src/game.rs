@@ -230,7 +230,6 @@ impl Scenario {
     }
 
     /// The victory terms.
-    #[must_use]
     pub fn victory(&self) -> Victory {
         self.victory
     }
@@ -1030,7 +1029,6 @@ impl State {
     }
 
     /// The victory terms.
-    #[must_use]
     pub fn victory(&self) -> Victory {
         self.victory
     }
