@@ -572,6 +572,13 @@ pub enum Event {
         /// Inches rolled.
         rolled: f64,
     },
+    /// A hidden unit was revealed by enemy troops coming within 4" (TSATF-OPT-04).
+    Revealed {
+        /// The unit.
+        unit: String,
+        /// Inches to the nearest enemy.
+        distance: f64,
+    },
     /// A unit took its card and did nothing.
     Held {
         /// The unit.
@@ -759,6 +766,10 @@ impl fmt::Display for Event {
             } => write!(
                 f,
                 "{unit} rolled {rolled}\" but needed {needed:.1}\" to form {formation}: the change is not finished."
+            ),
+            Event::Revealed { unit, distance } => write!(
+                f,
+                "{unit} is revealed: enemy troops have come within {distance:.1}\" of it."
             ),
             Event::Held { unit, phase } => {
                 write!(f, "{unit} takes its {phase} card and stays as it is.")
@@ -1335,7 +1346,35 @@ impl State {
     ) -> Result<(), GameError> {
         let d = self.decision().ok_or(GameError::Over)?;
         self.order(order, &d, dice, log)?;
+        self.reveal(log)?;
         self.settle(dice, log)
+    }
+
+    /// Hidden units with enemy troops now within 4" of them are revealed (TSATF-OPT-04).
+    fn reveal(&mut self, log: &mut Vec<Event>) -> Result<(), GameError> {
+        let hidden: Vec<(UnitId, Side)> = self
+            .battle
+            .units()
+            .iter()
+            .filter(|u| u.hidden() && !u.off_table() && u.strength() > 0)
+            .map(|u| (u.id(), u.side()))
+            .collect();
+        for (id, side) in hidden {
+            let nearest = self
+                .battle
+                .units()
+                .iter()
+                .filter(|e| e.side() != side && !e.off_table() && e.strength() > 0)
+                .map(|e| self.field.range(id, e.id()))
+                .fold(f64::INFINITY, f64::min);
+            if nearest.is_finite() && self.battle.reveal_if_near(id, nearest)? {
+                log.push(Event::Revealed {
+                    unit: self.name(id),
+                    distance: nearest,
+                });
+            }
+        }
+        Ok(())
     }
 
     fn order(

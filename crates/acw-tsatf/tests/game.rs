@@ -1089,3 +1089,54 @@ fn the_field_answers_for_units_it_does_not_hold() {
         Err(GameError::NoSuchUnit(7) | GameError::NotAsked(_))
     ));
 }
+
+/// TSATF-OPT-04: a hidden Indian unit is revealed when enemy troops come within 4" of it: 6" away it stays
+/// hidden; a Union advance of 6" (2, 2, 2) that ends 2" from it reveals it.
+#[test]
+fn tsatf_opt_04_enemies_within_four_inches_reveal_the_hidden() {
+    let forces = vec![
+        UnitSpec::infantry("Blue", Side::Union, Quality::Average).unwrap(),
+        UnitSpec::infantry("Braves", Side::Confederate, Quality::Indians)
+            .unwrap()
+            .hidden()
+            .unwrap(),
+    ];
+    let mut found = None;
+    for seed in 0..50 {
+        let sc = Scenario::new(
+            "ambush",
+            forces.clone(),
+            vec![at(24.0, 22.0, 0.0), at(24.0, 30.0, 180.0)],
+            Table::new(Inches(48.0), Inches(36.0), vec![]).unwrap(),
+            limited(6),
+            Victory { break_percent: 0 },
+        )
+        .unwrap();
+        let s = Tsatf.setup(&sc, seed).unwrap();
+        if Tsatf.owed(&s).is_some_and(|d| d.side == Side::Union) {
+            found = Some(s);
+            break;
+        }
+    }
+    let mut s = found.unwrap();
+    assert!((s.field().range(BLUE, GREY) - 6.0).abs() < 1e-9);
+    assert!(s.battle().unit(GREY).unwrap().hidden());
+    let mut log = Vec::new();
+    Tsatf
+        .apply_with(
+            &mut s,
+            &Order::Advance {
+                unit: BLUE,
+                toward: GREY,
+            },
+            &mut then_rng(&[2, 2, 2]),
+            &mut log,
+        )
+        .unwrap();
+    assert!((s.field().range(BLUE, GREY) - 2.0).abs() < 1e-6);
+    assert!(!s.battle().unit(GREY).unwrap().hidden());
+    assert!(
+        log.iter()
+            .any(|e| matches!(e, Event::Revealed { unit, .. } if unit == "Braves"))
+    );
+}
