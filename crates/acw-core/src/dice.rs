@@ -122,6 +122,14 @@ pub enum DiceError {
         /// What was expected there.
         why: &'static str,
     },
+    /// A success target that is not a face of the die (`0+` or `7+` on a d6).
+    #[error("a {die} has no face {target} to count successes from (1 to {sides})", sides = die.sides())]
+    BadTarget {
+        /// The die thrown.
+        die: Die,
+        /// The face asked for.
+        target: u16,
+    },
     /// A scripted or typed-in source had no more faces when a die was rolled.
     #[error("no face left for a {0} roll")]
     Exhausted(Die),
@@ -171,6 +179,15 @@ pub trait Dice {
     fn fault(&self) -> Option<&DiceError> {
         None
     }
+
+    /// Throws `out.len()` dice of `die`, writing their faces into `out` in the order thrown: exactly the faces
+    /// that as many calls of [`Dice::face`] give, which is what the default does. Random sources fill the
+    /// slice in one tight pass (pools use it). An override must give the same faces as `face` would.
+    fn fill_faces(&mut self, die: Die, out: &mut [u16]) {
+        for f in out {
+            *f = self.face(die);
+        }
+    }
 }
 
 /// An unbiased integer in `0..n` from 64-bit words, by Lemire's multiply-and-reject method.
@@ -183,15 +200,22 @@ pub fn uniform_below<R: rand::Rng + ?Sized>(rng: &mut R, n: u64) -> u64 {
         return 0;
     }
     let mut m = u128::from(rng.next_u64()) * u128::from(n);
-    let mut low = m as u64;
-    if low < n {
-        let threshold = n.wrapping_neg() % n;
-        while low < threshold {
+    if (m as u64) < n {
+        let threshold = rejection_threshold(n);
+        while (m as u64) < threshold {
             m = u128::from(rng.next_u64()) * u128::from(n);
-            low = m as u64;
         }
     }
     (m >> 64) as u64
+}
+
+/// `2^64 mod n`: products whose low half falls below it are rejected. Needed only when the low half is below
+/// `n` (probability below n / 2^64), so it is kept out of line and the common path of every die stays a
+/// multiply and a compare.
+#[cold]
+#[inline(never)]
+fn rejection_threshold(n: u64) -> u64 {
+    n.wrapping_neg() % n
 }
 
 impl<R: rand::Rng + ?Sized> Dice for R {
@@ -203,6 +227,34 @@ impl<R: rand::Rng + ?Sized> Dice for R {
     #[inline]
     fn index(&mut self, n: usize) -> usize {
         uniform_below(self, n as u64) as usize
+    }
+
+    /// The faces of [`uniform_below`], one word per die unless a word is rejected: the loop over the dice
+    /// holds no call, so the generator's state stays in registers; a word whose product's low half falls
+    /// below the die's sides (less likely than one in 2^54) leaves the loop to be settled exactly as
+    /// `uniform_below` settles it, and the loop resumes with the next die.
+    #[inline]
+    fn fill_faces(&mut self, die: Die, out: &mut [u16]) {
+        let n = u64::from(die.sides());
+        let mut from = 0;
+        while from < out.len() {
+            let mut stopped = None;
+            for (i, f) in out[from..].iter_mut().enumerate() {
+                let m = u128::from(self.next_u64()) * u128::from(n);
+                if (m as u64) < n {
+                    stopped = Some((from + i, m));
+                    break;
+                }
+                *f = (m >> 64) as u16 + 1;
+            }
+            let Some((i, mut m)) = stopped else { return };
+            let threshold = rejection_threshold(n);
+            while (m as u64) < threshold {
+                m = u128::from(self.next_u64()) * u128::from(n);
+            }
+            out[i] = (m >> 64) as u16 + 1;
+            from = i + 1;
+        }
     }
 }
 
@@ -568,35 +620,61 @@ impl Pool {
     /// Throws the pool, keeping every face. Allocates nothing. ([`Resolve::roll`] gives just the total.)
     pub fn throw<D: Dice + ?Sized>(self, dice: &mut D) -> PoolRoll {
         let mut faces = [0u16; Pool::MAX_DICE as usize];
-        for f in faces.iter_mut().take(self.count as usize) {
-            *f = dice.face(self.die);
-        }
+        dice.fill_faces(self.die, &mut faces[..usize::from(self.count)]);
         PoolRoll { pool: self, faces }
     }
 
     /// Throws the pool and returns only the total of the counted dice. Allocates nothing.
     ///
-    /// With keep/drop on dice of up to 32 sides, the faces are counted rather than sorted: the kept
-    /// total is read off the counts from the kept end.
+    /// Every path reads the faces in the order thrown, one [`Dice::face`] per die, so a seed gives the same
+    /// faces whichever path a pool takes. Keeping all but one die is the sum less the highest (or lowest)
+    /// face; keeping one die is the highest (or lowest) face; other keep/drop pools on dice of up to 32
+    /// sides count faces rather than sort them and read the kept total off the counts from the kept end.
     #[inline]
     pub fn total<D: Dice + ?Sized>(self, dice: &mut D) -> u32 {
-        const COUNTED: usize = 32;
-        let (k, high) = match self.keep {
-            Keep::All => {
-                return (0..self.count)
-                    .map(|_| u32::from(dice.face(self.die)))
-                    .sum();
+        match self.keep {
+            Keep::All => fold_faces(dice, self.die, self.count.into(), Fold::Sum),
+            _ => self.kept_total(dice),
+        }
+    }
+
+    /// [`Pool::total`] with keep/drop, out of line so that a plain sum stays small where it is inlined.
+    #[inline(never)]
+    fn kept_total<D: Dice + ?Sized>(self, dice: &mut D) -> u32 {
+        let n = u32::from(self.count);
+        let die = self.die;
+        match self.keep {
+            Keep::Lowest(k) if u32::from(k) + 1 == n => {
+                fold_faces(dice, die, n, Fold::SumLessHighest)
             }
-            Keep::Highest(k) => (u32::from(k), true),
-            Keep::Lowest(k) => (u32::from(k), false),
-        };
+            Keep::Highest(k) if u32::from(k) + 1 == n => {
+                fold_faces(dice, die, n, Fold::SumLessLowest)
+            }
+            Keep::Highest(1) => fold_faces(dice, die, n, Fold::Highest),
+            Keep::Lowest(1) => fold_faces(dice, die, n, Fold::Lowest),
+            Keep::Highest(k) => self.counted_total(dice, u32::from(k), true),
+            Keep::Lowest(k) => self.counted_total(dice, u32::from(k), false),
+            Keep::All => fold_faces(dice, die, n, Fold::Sum),
+        }
+    }
+
+    /// Keep/drop of several dice at both ends: counts faces for dice up to 32 sides, sorts otherwise.
+    fn counted_total<D: Dice + ?Sized>(self, dice: &mut D, k: u32, high: bool) -> u32 {
+        const COUNTED: usize = 32;
         let sides = usize::from(self.die.sides());
         if sides > COUNTED {
             return self.throw(dice).total();
         }
         let mut counts = [0u32; COUNTED + 1];
-        for _ in 0..self.count {
-            counts[usize::from(dice.face(self.die))] += 1;
+        let mut left = usize::from(self.count);
+        let mut buf = [0u16; CHUNK];
+        while left > 0 {
+            let faces = &mut buf[..left.min(CHUNK)];
+            dice.fill_faces(self.die, faces);
+            for &f in faces.iter() {
+                counts[usize::from(f).min(COUNTED)] += 1;
+            }
+            left -= faces.len();
         }
         let (mut left, mut total) = (k, 0u32);
         let mut take = |face: usize| {
@@ -610,6 +688,63 @@ impl Pool {
             (1..=sides).for_each(&mut take);
         }
         total
+    }
+
+    /// Counts the dice showing `target` or more: a [`SuccessPool`] of this pool's dice (keep/drop is not used).
+    pub fn successes(self, target: u16) -> Result<SuccessPool, DiceError> {
+        SuccessPool::new(self.count.into(), self.die, target)
+    }
+}
+
+/// Faces are thrown into a small buffer this many at a time ([`Dice::fill_faces`]), then folded.
+const CHUNK: usize = 32;
+
+/// What a pool of faces is reduced to.
+#[derive(Clone, Copy)]
+enum Fold {
+    /// The total.
+    Sum,
+    /// The total less the highest face.
+    SumLessHighest,
+    /// The total less the lowest face.
+    SumLessLowest,
+    /// The highest face.
+    Highest,
+    /// The lowest face.
+    Lowest,
+}
+
+/// Throws `n` dice of `die` and folds their faces as `fold` says. Allocates nothing: the faces go through a
+/// small buffer, [`CHUNK`] at a time, and each pass over it is a plain sum, maximum or minimum of `u16`s that
+/// the compiler turns into vector instructions.
+#[inline(always)]
+fn fold_faces<D: Dice + ?Sized>(dice: &mut D, die: Die, n: u32, fold: Fold) -> u32 {
+    let (mut total, mut high, mut low) = (0u32, 0i16, i16::MAX);
+    let mut left = n as usize;
+    let mut buf = [0u16; CHUNK];
+    while left > 0 {
+        let faces = &mut buf[..left.min(CHUNK)];
+        dice.fill_faces(die, faces);
+        if !matches!(fold, Fold::Highest | Fold::Lowest) {
+            total += faces.iter().map(|&f| u32::from(f)).sum::<u32>();
+        }
+        // Faces are at most 1000, so they compare the same as `i16`, whose maximum and minimum every x86-64
+        // vector unit has (the unsigned 16-bit ones need SSE4.1).
+        if matches!(fold, Fold::SumLessHighest | Fold::Highest) {
+            high = high.max(faces.iter().map(|&f| f as i16).max().unwrap_or(0));
+        }
+        if matches!(fold, Fold::SumLessLowest | Fold::Lowest) {
+            low = low.min(faces.iter().map(|&f| f as i16).min().unwrap_or(i16::MAX));
+        }
+        left -= faces.len();
+    }
+    match fold {
+        Fold::Sum => total,
+        Fold::SumLessHighest => total - high.unsigned_abs() as u32,
+        Fold::SumLessLowest => total - (low.unsigned_abs() as u32).min(total),
+        Fold::Highest => high.unsigned_abs().into(),
+        Fold::Lowest if n == 0 => 0,
+        Fold::Lowest => low.unsigned_abs().into(),
     }
 }
 
@@ -834,6 +969,129 @@ impl Resolve for DiceExpr {
     fn odds(&self) -> Dist<i64> {
         let m = i64::from(self.modifier);
         Dist::pool(self.pool).map(|&t| i64::from(t) + m)
+    }
+}
+
+/// A pool that counts successes: `count` dice of `die`, each showing `target` or more a success ("30d8,
+/// hits on 4+").
+///
+/// Rolling reads one face per die in the order thrown, as [`Pool::throw`] does, so its count equals
+/// `throw(..).count_at_least(target)` for the same seed; it allocates nothing and keeps no faces. The exact
+/// odds are binomial, counted in whole numbers of throws: `C(count, j) × hits^j × misses^(count - j)` out of
+/// `sides^count`.
+///
+/// ```
+/// use acw_core::dice::{Die, SuccessPool};
+/// use acw_core::{GameRng, Resolve};
+/// let hits = SuccessPool::new(3, Die::D6, 5)?; // 3d6, 5+ hits
+/// assert_eq!(hits.to_string(), "3d6 counting 5+");
+/// // Three hits: (2/6)^3 = 8/216.
+/// assert!((hits.odds().p(&3) - 8.0 / 216.0).abs() < 1e-15);
+/// assert!(hits.roll(&mut GameRng::seed(1)) <= 3);
+/// # Ok::<(), acw_core::dice::DiceError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "SuccessPoolFields"))]
+pub struct SuccessPool {
+    count: u8,
+    die: Die,
+    target: u16,
+}
+
+/// A [`SuccessPool`] as loaded, before its checks.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct SuccessPoolFields {
+    count: u32,
+    die: Die,
+    target: u16,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<SuccessPoolFields> for SuccessPool {
+    type Error = DiceError;
+    fn try_from(f: SuccessPoolFields) -> Result<Self, DiceError> {
+        SuccessPool::new(f.count, f.die, f.target)
+    }
+}
+
+impl SuccessPool {
+    /// `count` dice of `die` (1 to [`Pool::MAX_DICE`]), a success on `target` or more (1 to the die's sides).
+    pub fn new(count: u32, die: Die, target: u16) -> Result<SuccessPool, DiceError> {
+        if count == 0 || count > Pool::MAX_DICE {
+            return Err(DiceError::BadCount(count));
+        }
+        if !die.has_face(target) {
+            return Err(DiceError::BadTarget { die, target });
+        }
+        Ok(SuccessPool {
+            count: count as u8,
+            die,
+            target,
+        })
+    }
+
+    /// How many dice are thrown.
+    #[must_use]
+    pub fn count(self) -> u32 {
+        self.count.into()
+    }
+
+    /// The die thrown.
+    #[must_use]
+    pub fn die(self) -> Die {
+        self.die
+    }
+
+    /// The lowest face that is a success.
+    #[must_use]
+    pub fn target(self) -> u16 {
+        self.target
+    }
+
+    /// The chance that one die is a success: (sides - target + 1) / sides.
+    #[must_use]
+    pub fn chance(self) -> f64 {
+        f64::from(self.die.sides() - self.target + 1) / f64::from(self.die.sides())
+    }
+
+    /// Throws the dice and counts the successes. Allocates nothing.
+    #[inline]
+    pub fn successes<D: Dice + ?Sized>(self, dice: &mut D) -> u32 {
+        let mut hits = 0u32;
+        let mut left = usize::from(self.count);
+        let mut buf = [0u16; CHUNK];
+        while left > 0 {
+            let faces = &mut buf[..left.min(CHUNK)];
+            dice.fill_faces(self.die, faces);
+            hits += faces
+                .iter()
+                .map(|&f| u32::from(f >= self.target))
+                .sum::<u32>();
+            left -= faces.len();
+        }
+        hits
+    }
+}
+
+impl fmt::Display for SuccessPool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{} counting {}+", self.count, self.die, self.target)
+    }
+}
+
+/// A success pool resolves to the number of dice showing the target or more.
+impl Resolve for SuccessPool {
+    type Outcome = u32;
+
+    #[inline]
+    fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> u32 {
+        self.successes(dice)
+    }
+
+    fn odds(&self) -> Dist<u32> {
+        Dist::successes(self.count.into(), self.die, self.target)
     }
 }
 
