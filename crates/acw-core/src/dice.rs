@@ -4,6 +4,7 @@
 //! - [`Dice`] is a source of faces and card draws: every [`rand::Rng`] is one (simulation), [`ScriptedDice`]
 //!   replays a fixed list (tests, worked examples), [`TableDice`] asks a person at the table.
 //! - [`Pool`] is `NdX` with an optional keep/drop of the highest or lowest dice; [`PoolRoll`] keeps every face.
+//! - [`SuccessPool`] is `NdX` counting the dice that show a target face or more ("hits on 4+").
 //! - [`DiceExpr`] is dice notation (`3d6`, `4d6kh3`, `2d6+1`, `d30`), parsed with [`DiceExpr::parse`] or
 //!   `"3d6".parse()`.
 

@@ -3,7 +3,9 @@
 //! A [`Dist<T>`] lists every outcome of a random procedure with its probability. Outcomes are kept sorted and
 //! distinct, so two distributions of the same procedure compare equal outcome by outcome. Probabilities are
 //! `f64`; building from dice, pools, sums and products is exact up to floating-point rounding (tests hold
-//! results to 1e-12 of hand-computed fractions).
+//! results to 1e-12 of hand-computed fractions). Pools and success counts are counted in whole numbers of
+//! ordered throws while `sides^count` fits in 128 bits, so each of their probabilities is the exact fraction
+//! rounded once.
 //!
 //! ```
 //! use acw_core::dice::{Die, Pool};
