@@ -627,13 +627,22 @@ impl Pool {
 
     /// Throws the pool and returns only the total of the counted dice. Allocates nothing.
     ///
-    /// Every path reads the faces in the order thrown, one [`Dice::face`] per die, so a seed gives the same
-    /// faces whichever path a pool takes. Keeping all but one die is the sum less the highest (or lowest)
-    /// face; keeping one die is the highest (or lowest) face; other keep/drop pools on dice of up to 32
-    /// sides count faces rather than sort them and read the kept total off the counts from the kept end.
+    /// Every path reads the faces in the order thrown, exactly the faces of one [`Dice::face`] per die, so a
+    /// seed gives the same faces whichever path a pool takes. Up to four dice are read one at a time; more go
+    /// through [`Dice::fill_faces`] into a small buffer. Keeping all but one die is the sum less the highest
+    /// (or lowest) face; keeping one die is the highest (or lowest) face; other keep/drop pools on dice of up
+    /// to 32 sides count faces rather than sort them and read the kept total off the counts from the kept end.
     #[inline]
     pub fn total<D: Dice + ?Sized>(self, dice: &mut D) -> u32 {
         match self.keep {
+            // A few dice: one face at a time costs less than setting up a buffer.
+            Keep::All if self.count <= 4 => {
+                let mut t = 0u32;
+                for _ in 0..self.count {
+                    t += u32::from(dice.face(self.die));
+                }
+                t
+            }
             Keep::All => fold_faces(dice, self.die, self.count.into(), Fold::Sum),
             _ => self.kept_total(dice),
         }
