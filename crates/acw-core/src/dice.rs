@@ -189,6 +189,113 @@ pub trait Dice {
             *f = self.face(die);
         }
     }
+
+    /// Throws `count` dice of `die` and reduces their faces as `tally` says (their total, the total less the
+    /// highest, the number at or above a target, ...): exactly what `count` calls of [`Dice::face`] reduced
+    /// that way give, which is what the default does. Random sources run one tight loop per kind of tally,
+    /// keeping nothing but the running result. An override must give the same result as the default.
+    fn tally(&mut self, die: Die, count: u32, tally: Tally) -> u32 {
+        let mut t = Tallied::new(tally);
+        for _ in 0..count {
+            t.add(self.face(die));
+        }
+        t.result(count)
+    }
+}
+
+/// What [`Dice::tally`] reduces the faces of several dice to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Tally {
+    /// The total of the faces.
+    Sum,
+    /// The total less the highest face (drop the highest die).
+    SumLessHighest,
+    /// The total less the lowest face (drop the lowest die).
+    SumLessLowest,
+    /// The highest face (0 for no dice).
+    Highest,
+    /// The lowest face (0 for no dice).
+    Lowest,
+    /// How many faces are at or above this one.
+    AtLeast(u16),
+}
+
+/// A running [`Tally`] of faces one at a time: the reference every faster path must agree with.
+struct Tallied {
+    tally: Tally,
+    sum: u32,
+    high: u16,
+    low: u16,
+    hits: u32,
+}
+
+impl Tallied {
+    fn new(tally: Tally) -> Self {
+        Tallied {
+            tally,
+            sum: 0,
+            high: 0,
+            low: u16::MAX,
+            hits: 0,
+        }
+    }
+
+    fn add(&mut self, face: u16) {
+        self.sum += u32::from(face);
+        self.high = self.high.max(face);
+        self.low = self.low.min(face);
+        if let Tally::AtLeast(t) = self.tally {
+            self.hits += u32::from(face >= t);
+        }
+    }
+
+    fn result(&self, count: u32) -> u32 {
+        if count == 0 {
+            return 0;
+        }
+        match self.tally {
+            Tally::Sum => self.sum,
+            Tally::SumLessHighest => self.sum - u32::from(self.high),
+            Tally::SumLessLowest => self.sum - u32::from(self.low),
+            Tally::Highest => self.high.into(),
+            Tally::Lowest => self.low.into(),
+            Tally::AtLeast(_) => self.hits,
+        }
+    }
+}
+
+/// Feeds `count` faces of a die of `n` sides, each less one, to `step`, reading words exactly as
+/// [`uniform_below`] does. The loop holds no call and no rare path: a rejected word leaves the loop, is settled
+/// exactly as `uniform_below` settles it, and the loop resumes with the next die. So the generator's state
+/// stays in registers and each die costs a word, a multiply, a compare and `step`.
+#[inline(always)]
+fn each_face_below<R: rand::Rng + ?Sized>(
+    rng: &mut R,
+    n: u64,
+    count: u32,
+    mut step: impl FnMut(u64),
+) {
+    let mut left = count;
+    while left > 0 {
+        let mut rare = None;
+        while left > 0 {
+            let m = u128::from(rng.next_u64()) * u128::from(n);
+            if (m as u64) < n {
+                rare = Some(m);
+                break;
+            }
+            step((m >> 64) as u64);
+            left -= 1;
+        }
+        let Some(mut m) = rare else { break };
+        let threshold = n.wrapping_neg() % n;
+        while (m as u64) < threshold {
+            m = u128::from(rng.next_u64()) * u128::from(n);
+        }
+        step((m >> 64) as u64);
+        left -= 1;
+    }
 }
 
 /// An unbiased integer in `0..n` from 64-bit words, by Lemire's multiply-and-reject method.
@@ -210,9 +317,8 @@ pub fn uniform_below<R: rand::Rng + ?Sized>(rng: &mut R, n: u64) -> u64 {
     (m >> 64) as u64
 }
 
-/// `2^64 mod n`: products whose low half falls below it are rejected. Needed only when the low half is below
-/// `n` (probability below n / 2^64), so it is kept out of line and the common path of every die stays a
-/// multiply and a compare.
+/// `2^64 mod n`, the rejection threshold of [`uniform_below`]: needed with probability below n / 2^64, so out
+/// of line, keeping the division out of the code of every die and card draw.
 #[cold]
 #[inline(never)]
 fn rejection_threshold(n: u64) -> u64 {
@@ -230,31 +336,67 @@ impl<R: rand::Rng + ?Sized> Dice for R {
         uniform_below(self, n as u64) as usize
     }
 
-    /// The faces of [`uniform_below`], one word per die unless a word is rejected: the loop over the dice
-    /// holds no call, so the generator's state stays in registers; a word whose product's low half falls
-    /// below the die's sides (less likely than one in 2^54) leaves the loop to be settled exactly as
-    /// `uniform_below` settles it, and the loop resumes with the next die.
+    /// The faces of [`uniform_below`], in one loop over the dice (see `each_face_below`).
     #[inline]
     fn fill_faces(&mut self, die: Die, out: &mut [u16]) {
         let n = u64::from(die.sides());
-        let mut from = 0;
-        while from < out.len() {
-            let mut stopped = None;
-            for (i, f) in out[from..].iter_mut().enumerate() {
-                let m = u128::from(self.next_u64()) * u128::from(n);
-                if (m as u64) < n {
-                    stopped = Some((from + i, m));
-                    break;
+        for chunk in out.chunks_mut(u32::MAX as usize) {
+            let count = chunk.len() as u32;
+            let mut faces = chunk.iter_mut();
+            each_face_below(self, n, count, |f| {
+                if let Some(o) = faces.next() {
+                    *o = f as u16 + 1;
                 }
-                *f = (m >> 64) as u16 + 1;
+            });
+        }
+    }
+
+    /// One loop per kind of tally over the words (see `each_face_below`), on faces less one: sums add the
+    /// count back at the end.
+    #[inline]
+    fn tally(&mut self, die: Die, count: u32, tally: Tally) -> u32 {
+        let n = u64::from(die.sides());
+        if count == 0 {
+            return 0;
+        }
+        match tally {
+            Tally::Sum => {
+                let mut sum = 0u64;
+                each_face_below(self, n, count, |f| sum += f);
+                sum as u32 + count
             }
-            let Some((i, mut m)) = stopped else { return };
-            let threshold = rejection_threshold(n);
-            while (m as u64) < threshold {
-                m = u128::from(self.next_u64()) * u128::from(n);
+            Tally::SumLessHighest => {
+                let (mut sum, mut high) = (0u64, 0u64);
+                each_face_below(self, n, count, |f| {
+                    sum += f;
+                    high = high.max(f);
+                });
+                (sum - high) as u32 + count - 1
             }
-            out[i] = (m >> 64) as u16 + 1;
-            from = i + 1;
+            Tally::SumLessLowest => {
+                let (mut sum, mut low) = (0u64, u64::MAX);
+                each_face_below(self, n, count, |f| {
+                    sum += f;
+                    low = low.min(f);
+                });
+                (sum - low) as u32 + count - 1
+            }
+            Tally::Highest => {
+                let mut high = 0u64;
+                each_face_below(self, n, count, |f| high = high.max(f));
+                high as u32 + 1
+            }
+            Tally::Lowest => {
+                let mut low = u64::MAX;
+                each_face_below(self, n, count, |f| low = low.min(f));
+                low as u32 + 1
+            }
+            Tally::AtLeast(target) => {
+                let below = u64::from(target).saturating_sub(1);
+                let mut hits = 0u32;
+                each_face_below(self, n, count, |f| hits += u32::from(f >= below));
+                hits
+            }
         }
     }
 }
@@ -628,47 +770,28 @@ impl Pool {
     /// Throws the pool and returns only the total of the counted dice. Allocates nothing.
     ///
     /// Every path reads the faces in the order thrown, exactly the faces of one [`Dice::face`] per die, so a
-    /// seed gives the same faces whichever path a pool takes. Up to four dice are read one at a time; more go
-    /// through [`Dice::fill_faces`] into a small buffer. Keeping all but one die is the sum less the highest
-    /// (or lowest) face; keeping one die is the highest (or lowest) face; other keep/drop pools on dice of up
-    /// to 32 sides count faces rather than sort them and read the kept total off the counts from the kept end.
+    /// seed gives the same faces whichever path a pool takes. A sum, keeping all but one die (the sum less the
+    /// highest or lowest face) and keeping one die (the highest or lowest face) are one [`Dice::tally`]: for a
+    /// random source, one loop that keeps only the running result. Other keep/drop pools on dice of up to 32
+    /// sides count faces rather than sort them and read the kept total off the counts from the kept end.
     #[inline]
     pub fn total<D: Dice + ?Sized>(self, dice: &mut D) -> u32 {
-        match self.keep {
-            // A few dice: one face at a time costs less than setting up a buffer.
-            Keep::All if self.count <= 4 => {
-                let mut t = 0u32;
-                for _ in 0..self.count {
-                    t += u32::from(dice.face(self.die));
-                }
-                t
-            }
-            Keep::All => fold_faces(dice, self.die, self.count.into(), Fold::Sum),
-            _ => self.kept_total(dice),
-        }
-    }
-
-    /// [`Pool::total`] with keep/drop, out of line so that a plain sum stays small where it is inlined.
-    #[inline(never)]
-    fn kept_total<D: Dice + ?Sized>(self, dice: &mut D) -> u32 {
         let n = u32::from(self.count);
-        let die = self.die;
-        match self.keep {
-            Keep::Lowest(k) if u32::from(k) + 1 == n => {
-                fold_faces(dice, die, n, Fold::SumLessHighest)
-            }
-            Keep::Highest(k) if u32::from(k) + 1 == n => {
-                fold_faces(dice, die, n, Fold::SumLessLowest)
-            }
-            Keep::Highest(1) => fold_faces(dice, die, n, Fold::Highest),
-            Keep::Lowest(1) => fold_faces(dice, die, n, Fold::Lowest),
-            Keep::Highest(k) => self.counted_total(dice, u32::from(k), true),
-            Keep::Lowest(k) => self.counted_total(dice, u32::from(k), false),
-            Keep::All => fold_faces(dice, die, n, Fold::Sum),
-        }
+        let tally = match self.keep {
+            Keep::All => Tally::Sum,
+            Keep::Lowest(k) if u32::from(k) + 1 == n => Tally::SumLessHighest,
+            Keep::Highest(k) if u32::from(k) + 1 == n => Tally::SumLessLowest,
+            Keep::Highest(1) => Tally::Highest,
+            Keep::Lowest(1) => Tally::Lowest,
+            Keep::Highest(k) => return self.counted_total(dice, u32::from(k), true),
+            Keep::Lowest(k) => return self.counted_total(dice, u32::from(k), false),
+        };
+        dice.tally(self.die, n, tally)
     }
 
-    /// Keep/drop of several dice at both ends: counts faces for dice up to 32 sides, sorts otherwise.
+    /// Keep/drop of several dice at both ends: counts faces for dice up to 32 sides, sorts otherwise. Out of
+    /// line: the common pools stay small where [`Pool::total`] is inlined.
+    #[inline(never)]
     fn counted_total<D: Dice + ?Sized>(self, dice: &mut D, k: u32, high: bool) -> u32 {
         const COUNTED: usize = 32;
         let sides = usize::from(self.die.sides());
@@ -706,57 +829,8 @@ impl Pool {
     }
 }
 
-/// Faces are thrown into a small buffer this many at a time ([`Dice::fill_faces`]), then folded.
+/// Faces are thrown into a small buffer this many at a time ([`Dice::fill_faces`]), then counted.
 const CHUNK: usize = 32;
-
-/// What a pool of faces is reduced to.
-#[derive(Clone, Copy)]
-enum Fold {
-    /// The total.
-    Sum,
-    /// The total less the highest face.
-    SumLessHighest,
-    /// The total less the lowest face.
-    SumLessLowest,
-    /// The highest face.
-    Highest,
-    /// The lowest face.
-    Lowest,
-}
-
-/// Throws `n` dice of `die` and folds their faces as `fold` says. Allocates nothing: the faces go through a
-/// small buffer, [`CHUNK`] at a time, and each pass over it is a plain sum, maximum or minimum of `u16`s that
-/// the compiler turns into vector instructions.
-#[inline(always)]
-fn fold_faces<D: Dice + ?Sized>(dice: &mut D, die: Die, n: u32, fold: Fold) -> u32 {
-    let (mut total, mut high, mut low) = (0u32, 0i16, i16::MAX);
-    let mut left = n as usize;
-    let mut buf = [0u16; CHUNK];
-    while left > 0 {
-        let faces = &mut buf[..left.min(CHUNK)];
-        dice.fill_faces(die, faces);
-        if !matches!(fold, Fold::Highest | Fold::Lowest) {
-            total += faces.iter().map(|&f| u32::from(f)).sum::<u32>();
-        }
-        // Faces are at most 1000, so they compare the same as `i16`, whose maximum and minimum every x86-64
-        // vector unit has (the unsigned 16-bit ones need SSE4.1).
-        if matches!(fold, Fold::SumLessHighest | Fold::Highest) {
-            high = high.max(faces.iter().map(|&f| f as i16).max().unwrap_or(0));
-        }
-        if matches!(fold, Fold::SumLessLowest | Fold::Lowest) {
-            low = low.min(faces.iter().map(|&f| f as i16).min().unwrap_or(i16::MAX));
-        }
-        left -= faces.len();
-    }
-    match fold {
-        Fold::Sum => total,
-        Fold::SumLessHighest => total - high.unsigned_abs() as u32,
-        Fold::SumLessLowest => total - (low.unsigned_abs() as u32).min(total),
-        Fold::Highest => high.unsigned_abs().into(),
-        Fold::Lowest if n == 0 => 0,
-        Fold::Lowest => low.unsigned_abs().into(),
-    }
-}
 
 impl fmt::Display for Pool {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -1069,19 +1143,7 @@ impl SuccessPool {
     /// Throws the dice and counts the successes. Allocates nothing.
     #[inline]
     pub fn successes<D: Dice + ?Sized>(self, dice: &mut D) -> u32 {
-        let mut hits = 0u32;
-        let mut left = usize::from(self.count);
-        let mut buf = [0u16; CHUNK];
-        while left > 0 {
-            let faces = &mut buf[..left.min(CHUNK)];
-            dice.fill_faces(self.die, faces);
-            hits += faces
-                .iter()
-                .map(|&f| u32::from(f >= self.target))
-                .sum::<u32>();
-            left -= faces.len();
-        }
-        hits
+        dice.tally(self.die, self.count.into(), Tally::AtLeast(self.target))
     }
 }
 
@@ -1108,6 +1170,82 @@ impl Resolve for SuccessPool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A generator replaying fixed words, so that rejected words (a zero word is rejected for every die whose
+    /// sides do not divide 2^64) can be placed where a test wants them.
+    #[derive(Clone)]
+    struct Words(Vec<u64>, usize);
+
+    impl rand::TryRng for Words {
+        type Error = std::convert::Infallible;
+        fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+            self.try_next_u64().map(|w| (w >> 32) as u32)
+        }
+        fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+            let w = self.0[self.1 % self.0.len()];
+            self.1 += 1;
+            Ok(w)
+        }
+        fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+            dst.fill(0);
+            Ok(())
+        }
+    }
+
+    /// Uses only `face`, so `tally` and `fill_faces` take the trait's one-face-at-a-time defaults.
+    struct OneByOne<'a>(&'a mut Words);
+
+    impl Dice for OneByOne<'_> {
+        fn face(&mut self, die: Die) -> u16 {
+            self.0.face(die)
+        }
+        fn index(&mut self, n: usize) -> usize {
+            self.0.index(n)
+        }
+    }
+
+    /// The fast loops of a random source give the same faces, tallies and words used as one `face` at a time,
+    /// rejected words included.
+    #[test]
+    fn fast_loops_agree_with_one_face_at_a_time() {
+        let mut words: Vec<u64> = (1..=40u64)
+            .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            .collect();
+        words[3] = 0;
+        words[4] = 0;
+        words[17] = 0;
+        for die in [Die::D6, Die::D8, Die::D20, Die::new(999).unwrap_or(Die::D6)] {
+            for count in [0u32, 1, 3, 20, 33] {
+                for tally in [
+                    Tally::Sum,
+                    Tally::SumLessHighest,
+                    Tally::SumLessLowest,
+                    Tally::Highest,
+                    Tally::Lowest,
+                    Tally::AtLeast(4),
+                ] {
+                    let mut fast = Words(words.clone(), 0);
+                    let mut slow = Words(words.clone(), 0);
+                    let got = fast.tally(die, count, tally);
+                    let want = OneByOne(&mut slow).tally(die, count, tally);
+                    assert_eq!(got, want, "{die} x{count} {tally:?}");
+                    assert_eq!(fast.1, slow.1, "words used, {die} x{count} {tally:?}");
+                }
+                let mut fast = Words(words.clone(), 0);
+                let mut slow = Words(words.clone(), 0);
+                let mut a = [0u16; 33];
+                let mut b = [0u16; 33];
+                fast.fill_faces(die, &mut a[..count as usize]);
+                OneByOne(&mut slow).fill_faces(die, &mut b[..count as usize]);
+                assert_eq!(a, b);
+                assert_eq!(fast.1, slow.1);
+            }
+        }
+        // The zero words were rejected: a d6 from words 0, 0, w reads w.
+        let mut w = Words(vec![0, 0, u64::MAX], 0);
+        assert_eq!(w.face(Die::D6), 6);
+        assert_eq!(w.1, 3);
+    }
 
     #[test]
     fn die_bounds() {
