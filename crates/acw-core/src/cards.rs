@@ -294,16 +294,19 @@ impl Deck {
     }
 
     /// Cards left to draw.
+    #[inline]
     pub fn remaining(&self) -> usize {
         self.len
     }
 
     /// The draw pile, in its current order.
+    #[inline]
     pub fn pile(&self) -> &[Card] {
         &self.buf[..self.len]
     }
 
     /// The discard pile, oldest first.
+    #[inline]
     pub fn discards(&self) -> &[Card] {
         &self.discards
     }

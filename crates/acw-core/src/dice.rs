@@ -351,8 +351,8 @@ impl<R: rand::Rng + ?Sized> Dice for R {
         }
     }
 
-    /// One loop per kind of tally over the words (see `each_face_below`), on faces less one: sums add the
-    /// count back at the end.
+    /// One loop per kind of tally over the words (see `each_face_below`), each compiled once per generator
+    /// type and called, so its loop is the same wherever a pool is rolled.
     #[inline]
     fn tally(&mut self, die: Die, count: u32, tally: Tally) -> u32 {
         let n = u64::from(die.sides());
@@ -360,45 +360,69 @@ impl<R: rand::Rng + ?Sized> Dice for R {
             return 0;
         }
         match tally {
-            Tally::Sum => {
-                let mut sum = 0u64;
-                each_face_below(self, n, count, |f| sum += f);
-                sum as u32 + count
-            }
-            Tally::SumLessHighest => {
-                let (mut sum, mut high) = (0u64, 0u64);
-                each_face_below(self, n, count, |f| {
-                    sum += f;
-                    high = high.max(f);
-                });
-                (sum - high) as u32 + count - 1
-            }
-            Tally::SumLessLowest => {
-                let (mut sum, mut low) = (0u64, u64::MAX);
-                each_face_below(self, n, count, |f| {
-                    sum += f;
-                    low = low.min(f);
-                });
-                (sum - low) as u32 + count - 1
-            }
-            Tally::Highest => {
-                let mut high = 0u64;
-                each_face_below(self, n, count, |f| high = high.max(f));
-                high as u32 + 1
-            }
-            Tally::Lowest => {
-                let mut low = u64::MAX;
-                each_face_below(self, n, count, |f| low = low.min(f));
-                low as u32 + 1
-            }
-            Tally::AtLeast(target) => {
-                let below = u64::from(target).saturating_sub(1);
-                let mut hits = 0u32;
-                each_face_below(self, n, count, |f| hits += u32::from(f >= below));
-                hits
-            }
+            Tally::Sum => tally_sum(self, n, count),
+            Tally::SumLessHighest => tally_less_highest(self, n, count),
+            Tally::SumLessLowest => tally_less_lowest(self, n, count),
+            Tally::Highest => tally_highest(self, n, count),
+            Tally::Lowest => tally_lowest(self, n, count),
+            Tally::AtLeast(target) => tally_at_least(self, n, count, target),
         }
     }
+}
+
+/// The total of `count >= 1` faces of a die of `n` sides (faces less one summed, the count added back).
+#[inline(never)]
+fn tally_sum<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, count: u32) -> u32 {
+    let mut sum = 0u64;
+    each_face_below(rng, n, count, |f| sum += f);
+    sum as u32 + count
+}
+
+/// The total less the highest of `count >= 1` faces.
+#[inline(never)]
+fn tally_less_highest<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, count: u32) -> u32 {
+    let (mut sum, mut high) = (0u64, 0u64);
+    each_face_below(rng, n, count, |f| {
+        sum += f;
+        high = high.max(f);
+    });
+    (sum - high) as u32 + count - 1
+}
+
+/// The total less the lowest of `count >= 1` faces.
+#[inline(never)]
+fn tally_less_lowest<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, count: u32) -> u32 {
+    let (mut sum, mut low) = (0u64, u64::MAX);
+    each_face_below(rng, n, count, |f| {
+        sum += f;
+        low = low.min(f);
+    });
+    (sum - low) as u32 + count - 1
+}
+
+/// The highest of `count >= 1` faces.
+#[inline(never)]
+fn tally_highest<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, count: u32) -> u32 {
+    let mut high = 0u64;
+    each_face_below(rng, n, count, |f| high = high.max(f));
+    high as u32 + 1
+}
+
+/// The lowest of `count >= 1` faces.
+#[inline(never)]
+fn tally_lowest<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, count: u32) -> u32 {
+    let mut low = u64::MAX;
+    each_face_below(rng, n, count, |f| low = low.min(f));
+    low as u32 + 1
+}
+
+/// How many of `count` faces are `target` or more.
+#[inline(never)]
+fn tally_at_least<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, count: u32, target: u16) -> u32 {
+    let below = u64::from(target).saturating_sub(1);
+    let mut hits = 0u32;
+    each_face_below(rng, n, count, |f| hits += u32::from(f >= below));
+    hits
 }
 
 /// One scripted result: a face for the next die rolled, or the card to be drawn next.
