@@ -314,6 +314,18 @@ fn loading_refuses_impossible_values() {
     assert!(serde_json::from_str::<Die>("1").is_err());
     assert!(serde_json::from_str::<Die>("6").is_ok());
     assert!(serde_json::from_str::<acw_core::Strength>(r#"{"current":5,"original":4}"#).is_err());
+    // A success pool loads through the same checks as `SuccessPool::new`.
+    let hits = SuccessPool::new(30, Die::D8, 4).unwrap_or_else(|e| panic!("{e}"));
+    let saved = serde_json::to_string(&hits).unwrap_or_default();
+    assert_eq!(serde_json::from_str::<SuccessPool>(&saved).ok(), Some(hits));
+    for bad in [
+        r#"{"count":30,"die":8,"target":9}"#,
+        r#"{"count":30,"die":8,"target":0}"#,
+        r#"{"count":0,"die":8,"target":4}"#,
+        r#"{"count":129,"die":8,"target":4}"#,
+    ] {
+        assert!(serde_json::from_str::<SuccessPool>(bad).is_err(), "{bad}");
+    }
 }
 
 proptest! {
