@@ -242,7 +242,7 @@ impl Tallied {
     }
 
     fn add(&mut self, face: u16) {
-        self.sum += u32::from(face);
+        self.sum = self.sum.saturating_add(u32::from(face));
         self.high = self.high.max(face);
         self.low = self.low.min(face);
         if let Tally::AtLeast(t) = self.tally {
@@ -375,7 +375,7 @@ impl<R: rand::Rng + ?Sized> Dice for R {
 fn tally_sum<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, count: u32) -> u32 {
     let mut sum = 0u64;
     each_face_below(rng, n, count, |f| sum += f);
-    sum as u32 + count
+    saturated(sum + u64::from(count))
 }
 
 /// The total less the highest of `count >= 1` faces.
@@ -386,7 +386,7 @@ fn tally_less_highest<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, count: u32) ->
         sum += f;
         high = high.max(f);
     });
-    (sum - high) as u32 + count - 1
+    saturated(sum - high + u64::from(count) - 1)
 }
 
 /// The total less the lowest of `count >= 1` faces.
@@ -397,7 +397,13 @@ fn tally_less_lowest<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, count: u32) -> 
         sum += f;
         low = low.min(f);
     });
-    (sum - low) as u32 + count - 1
+    saturated(sum - low + u64::from(count) - 1)
+}
+
+/// `x` as a `u32`, or `u32::MAX` if larger (a tally of more than four million dice).
+#[inline]
+fn saturated(x: u64) -> u32 {
+    u32::try_from(x).unwrap_or(u32::MAX)
 }
 
 /// The highest of `count >= 1` faces.
@@ -1265,6 +1271,14 @@ mod tests {
                 assert_eq!(fast.1, slow.1);
             }
         }
+        // A tally too large for a u32 saturates rather than overflowing, on both paths.
+        let big = Die::new(1000).unwrap_or(Die::D6);
+        let mut rng = crate::GameRng::seed(1);
+        assert_eq!(rng.tally(big, 10_000_000, Tally::Sum), u32::MAX);
+        let mut rng = Words(words.clone(), 0);
+        // The default path saturates the sum, then takes off the highest face (at most 1000).
+        let less_highest = OneByOne(&mut rng).tally(big, 10_000_000, Tally::SumLessHighest);
+        assert!(less_highest >= u32::MAX - 1000);
         // The zero words were rejected: a d6 from words 0, 0, w reads w.
         let mut w = Words(vec![0, 0, u64::MAX], 0);
         assert_eq!(w.face(Die::D6), 6);
