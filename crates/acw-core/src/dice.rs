@@ -689,10 +689,33 @@ pub enum Keep {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "PoolFields"))]
 pub struct Pool {
     count: u8,
     die: Die,
     keep: Keep,
+}
+
+/// A [`Pool`] as loaded, before its checks.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct PoolFields {
+    count: u32,
+    die: Die,
+    keep: Keep,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<PoolFields> for Pool {
+    type Error = DiceError;
+    fn try_from(f: PoolFields) -> Result<Self, DiceError> {
+        let pool = Pool::new(f.count, f.die)?;
+        match f.keep {
+            Keep::All => Ok(pool),
+            Keep::Highest(k) => pool.keep_highest(k.into()),
+            Keep::Lowest(k) => pool.keep_lowest(k.into()),
+        }
+    }
 }
 
 impl Pool {
@@ -793,7 +816,8 @@ impl Pool {
     /// Throws the pool, keeping every face. Allocates nothing. ([`Resolve::roll`] gives just the total.)
     pub fn throw<D: Dice + ?Sized>(self, dice: &mut D) -> PoolRoll {
         let mut faces = [0u16; Pool::MAX_DICE as usize];
-        dice.fill_faces(self.die, &mut faces[..usize::from(self.count)]);
+        let n = usize::from(self.count).min(faces.len());
+        dice.fill_faces(self.die, &mut faces[..n]);
         PoolRoll { pool: self, faces }
     }
 

@@ -314,6 +314,18 @@ fn loading_refuses_impossible_values() {
     assert!(serde_json::from_str::<Die>("1").is_err());
     assert!(serde_json::from_str::<Die>("6").is_ok());
     assert!(serde_json::from_str::<acw_core::Strength>(r#"{"current":5,"original":4}"#).is_err());
+    // A pool loads through the same checks as `Pool::new` and its keep/drop.
+    let p = pool("4d6kh3");
+    let saved = serde_json::to_string(&p).unwrap_or_default();
+    assert_eq!(serde_json::from_str::<Pool>(&saved).ok(), Some(p));
+    for bad in [
+        r#"{"count":0,"die":6,"keep":"All"}"#,
+        r#"{"count":200,"die":6,"keep":"All"}"#,
+        r#"{"count":4,"die":6,"keep":{"Highest":5}}"#,
+        r#"{"count":4,"die":6,"keep":{"Lowest":0}}"#,
+    ] {
+        assert!(serde_json::from_str::<Pool>(bad).is_err(), "{bad}");
+    }
     // A success pool loads through the same checks as `SuccessPool::new`.
     let hits = SuccessPool::new(30, Die::D8, 4).unwrap_or_else(|e| panic!("{e}"));
     let saved = serde_json::to_string(&hits).unwrap_or_default();
