@@ -192,31 +192,96 @@ pub enum CardError {
 /// A deck: a draw pile and a discard pile.
 ///
 /// A draw takes a uniformly random card of the draw pile (from the [`Dice`] source), which is the same as
-/// drawing the top card of a well-shuffled pile.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// drawing the top card of a well-shuffled pile. The rest of the pile keeps its order, so a seed gives the same
+/// cards in every release.
+///
+/// Saved and loaded (feature `serde`) as its draw pile and discard pile.
+#[derive(Clone)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(into = "DeckFields", from = "DeckFields"))]
 pub struct Deck {
+    /// The draw pile in `buf[..len]`, then at least [`SPARE`] slots of no meaning, so that a draw closes the
+    /// gap it leaves with copies of a fixed length (no call, no branch on the length) in a pile of up to
+    /// `SPARE + 1` cards.
+    buf: Vec<Card>,
+    len: usize,
+    discards: Vec<Card>,
+}
+
+/// Spare slots after the draw pile: a draw from a pile of up to `SPARE + 1` cards shifts the cards after the
+/// drawn one down by `SPARE / 32` copies of 32 cards each.
+const SPARE: usize = 64;
+
+/// A [`Deck`] as saved: its two piles.
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+struct DeckFields {
     pile: Vec<Card>,
     discards: Vec<Card>,
 }
 
+#[cfg(feature = "serde")]
+impl From<Deck> for DeckFields {
+    fn from(d: Deck) -> Self {
+        DeckFields {
+            pile: d.pile().to_vec(),
+            discards: d.discards,
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl From<DeckFields> for Deck {
+    fn from(f: DeckFields) -> Self {
+        let mut d = Deck::with_pile(f.pile);
+        d.discards = f.discards;
+        d
+    }
+}
+
+impl PartialEq for Deck {
+    fn eq(&self, other: &Self) -> bool {
+        self.pile() == other.pile() && self.discards == other.discards
+    }
+}
+
+impl Eq for Deck {}
+
+impl fmt::Debug for Deck {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Deck")
+            .field("pile", &self.pile())
+            .field("discards", &self.discards)
+            .finish()
+    }
+}
+
 impl Deck {
+    /// A deck whose draw pile is `pile` (in that order) and whose discard pile is empty.
+    fn with_pile(mut pile: Vec<Card>) -> Deck {
+        let len = pile.len();
+        pile.resize(len + SPARE, Card::Joker(Colour::Red));
+        Deck {
+            buf: pile,
+            len,
+            discards: Vec::new(),
+        }
+    }
+
     /// The 52-card deck with `jokers` jokers (0–2: red first, then black), all in the draw pile.
     pub fn standard(jokers: u8) -> Result<Deck, CardError> {
         if jokers > 2 {
             return Err(CardError::BadJokers(jokers));
         }
-        let mut pile: Vec<Card> = Card::all_suited().collect();
+        let mut pile: Vec<Card> = Vec::with_capacity(54 + SPARE);
+        pile.extend(Card::all_suited());
         pile.extend(
             [Colour::Red, Colour::Black]
                 .into_iter()
                 .take(jokers.into())
                 .map(Card::Joker),
         );
-        Ok(Deck {
-            pile,
-            discards: Vec::new(),
-        })
+        Ok(Deck::with_pile(pile))
     }
 
     /// A deck of any cards (a ruleset's own deck, say, or a part of a standard deck).
@@ -225,75 +290,96 @@ impl Deck {
         if pile.is_empty() {
             return Err(CardError::NoCards);
         }
-        Ok(Deck {
-            pile,
-            discards: Vec::new(),
-        })
+        Ok(Deck::with_pile(pile))
     }
 
     /// Cards left to draw.
+    #[inline]
     pub fn remaining(&self) -> usize {
-        self.pile.len()
+        self.len
     }
 
     /// The draw pile, in its current order.
+    #[inline]
     pub fn pile(&self) -> &[Card] {
-        &self.pile
+        &self.buf[..self.len]
     }
 
     /// The discard pile, oldest first.
+    #[inline]
     pub fn discards(&self) -> &[Card] {
         &self.discards
     }
 
     /// Draws one card. An empty pile is an error and changes nothing; so is a scripted card that is not in
     /// the pile.
+    ///
+    /// The card is taken out of the pile and the cards after it move up one place, keeping their order (so
+    /// the same seed draws the same cards as ever). For piles of up to 65 cards that move is two copies of
+    /// 32 slots into the spare room after the pile, whatever the card drawn: no call and no branch on how
+    /// many cards follow it.
+    #[inline]
     pub fn draw<D: Dice + ?Sized>(&mut self, dice: &mut D) -> Result<Card, CardError> {
-        if self.pile.is_empty() {
+        if self.len == 0 {
             return Err(CardError::Empty);
         }
         let had_fault = dice.fault().is_some();
-        let i = dice.draw(&self.pile);
+        let i = dice.draw(self.pile());
         if !had_fault && let Some(e) = dice.fault() {
             return Err(CardError::Source(e.clone()));
         }
-        Ok(self.pile.remove(i.min(self.pile.len() - 1)))
+        let i = i.min(self.len - 1);
+        let card = self.buf[i];
+        if self.len - i - 1 <= SPARE {
+            // buf.len() >= len + SPARE, so i + 1 + 64 <= buf.len().
+            self.buf.copy_within(i + 1..i + 33, i);
+            self.buf.copy_within(i + 33..i + 65, i + 32);
+        } else {
+            self.buf.copy_within(i + 1..self.len, i);
+        }
+        self.len -= 1;
+        Ok(card)
     }
 
     /// Puts a card on the discard pile.
+    #[inline]
     pub fn discard(&mut self, card: Card) {
         self.discards.push(card);
     }
 
     /// Returns every discard to the draw pile.
     pub fn reshuffle(&mut self) {
-        self.pile.append(&mut self.discards);
+        self.buf.truncate(self.len);
+        self.buf.append(&mut self.discards);
+        self.len = self.buf.len();
+        self.buf.resize(self.len + SPARE, Card::Joker(Colour::Red));
     }
 
     /// Shuffles the draw pile in place (Fisher–Yates), e.g. to show a physical order.
     pub fn shuffle<D: Dice + ?Sized>(&mut self, dice: &mut D) {
-        for i in (1..self.pile.len()).rev() {
+        let pile = &mut self.buf[..self.len];
+        for i in (1..pile.len()).rev() {
             let j = dice.index(i + 1);
-            self.pile.swap(i, j.min(i));
+            pile.swap(i, j.min(i));
         }
     }
 
     /// The exact distribution of the next card drawn; `None` when the draw pile is empty.
     pub fn next_card_odds(&self) -> Option<Dist<Card>> {
-        Dist::uniform(self.pile.iter().copied()).ok()
+        Dist::uniform(self.pile().iter().copied()).ok()
     }
 
     /// The exact distribution of how many of the next `draws` cards (without replacement) satisfy `pred`.
     pub fn count_odds(&self, draws: u32, pred: impl Fn(&Card) -> bool) -> Dist<u32> {
-        let marked = self.pile.iter().filter(|c| pred(c)).count() as u32;
-        Dist::hypergeometric(self.pile.len() as u32, marked, draws)
+        let marked = self.pile().iter().filter(|c| pred(c)).count() as u32;
+        Dist::hypergeometric(self.len as u32, marked, draws)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dice::{Scripted, ScriptedDice};
+    use crate::dice::{Dice, Scripted, ScriptedDice};
     use approx::assert_abs_diff_eq;
 
     #[test]
@@ -331,6 +417,42 @@ mod tests {
             empty.draw(&mut crate::GameRng::seed(0)),
             Err(CardError::Empty)
         );
+        Ok(())
+    }
+
+    /// A draw keeps the order of the cards left, both in a standard deck (fixed-length moves into the spare
+    /// room) and in a deck of more than 65 cards (the longer move); equality and saving see the piles only.
+    #[test]
+    fn draws_keep_the_order_of_the_rest() -> Result<(), CardError> {
+        let mut big: Vec<Card> = Card::all_suited().collect();
+        big.extend(Card::all_suited());
+        for cards in [Card::all_suited().collect::<Vec<_>>(), big] {
+            let mut deck = Deck::of(cards.iter().copied())?;
+            let mut model = cards.clone();
+            let mut rng = crate::GameRng::seed(3);
+            while !model.is_empty() {
+                let mut probe = rng.clone();
+                let i = probe.index(model.len());
+                let card = deck.draw(&mut rng)?;
+                assert_eq!(card, model.remove(i));
+                assert_eq!(deck.pile(), &model[..]);
+            }
+            assert_eq!(deck.draw(&mut rng), Err(CardError::Empty));
+        }
+        // Two decks with the same piles are equal whatever their history.
+        let mut a = Deck::standard(0)?;
+        let first = a.draw(&mut ScriptedDice::new([Scripted::Card(Card::Suited(
+            Rank::Two,
+            Suit::Clubs,
+        ))]))?;
+        let b = Deck::of(Card::all_suited().skip(1))?;
+        assert_eq!(first, Card::Suited(Rank::Two, Suit::Clubs));
+        assert_eq!(a, b);
+        let saved = serde_json::to_value(&a).map_err(|_| CardError::NoCards)?;
+        assert_eq!(saved["pile"].as_array().map(Vec::len), Some(51));
+        assert_eq!(saved["discards"].as_array().map(Vec::len), Some(0));
+        let back: Deck = serde_json::from_value(saved).map_err(|_| CardError::NoCards)?;
+        assert_eq!(back, a);
         Ok(())
     }
 

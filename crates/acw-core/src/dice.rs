@@ -4,6 +4,7 @@
 //! - [`Dice`] is a source of faces and card draws: every [`rand::Rng`] is one (simulation), [`ScriptedDice`]
 //!   replays a fixed list (tests, worked examples), [`TableDice`] asks a person at the table.
 //! - [`Pool`] is `NdX` with an optional keep/drop of the highest or lowest dice; [`PoolRoll`] keeps every face.
+//! - [`SuccessPool`] is `NdX` counting the dice that show a target face or more ("hits on 4+").
 //! - [`DiceExpr`] is dice notation (`3d6`, `4d6kh3`, `2d6+1`, `d30`), parsed with [`DiceExpr::parse`] or
 //!   `"3d6".parse()`.
 
@@ -122,6 +123,14 @@ pub enum DiceError {
         /// What was expected there.
         why: &'static str,
     },
+    /// A success target that is not a face of the die (`0+` or `7+` on a d6).
+    #[error("a {die} has no face {target} to count successes from (1 to {sides})", sides = die.sides())]
+    BadTarget {
+        /// The die thrown.
+        die: Die,
+        /// The face asked for.
+        target: u16,
+    },
     /// A scripted or typed-in source had no more faces when a die was rolled.
     #[error("no face left for a {0} roll")]
     Exhausted(Die),
@@ -181,6 +190,122 @@ pub trait Dice {
     fn about(&mut self, purpose: fmt::Arguments<'_>) {
         let _ = purpose;
     }
+
+    /// Throws `out.len()` dice of `die`, writing their faces into `out` in the order thrown: exactly the faces
+    /// that as many calls of [`Dice::face`] give, which is what the default does. Random sources fill the
+    /// slice in one tight pass (pools use it). An override must give the same faces as `face` would.
+    fn fill_faces(&mut self, die: Die, out: &mut [u16]) {
+        for f in out {
+            *f = self.face(die);
+        }
+    }
+
+    /// Throws `count` dice of `die` and reduces their faces as `tally` says (their total, the total less the
+    /// highest, the number at or above a target, ...): exactly what `count` calls of [`Dice::face`] reduced
+    /// that way give, which is what the default does. Random sources run one tight loop per kind of tally,
+    /// keeping nothing but the running result. An override must give the same result as the default.
+    fn tally(&mut self, die: Die, count: u32, tally: Tally) -> u32 {
+        let mut t = Tallied::new(tally);
+        for _ in 0..count {
+            t.add(self.face(die));
+        }
+        t.result(count)
+    }
+}
+
+/// What [`Dice::tally`] reduces the faces of several dice to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Tally {
+    /// The total of the faces.
+    Sum,
+    /// The total less the highest face (drop the highest die).
+    SumLessHighest,
+    /// The total less the lowest face (drop the lowest die).
+    SumLessLowest,
+    /// The highest face (0 for no dice).
+    Highest,
+    /// The lowest face (0 for no dice).
+    Lowest,
+    /// How many faces are at or above this one.
+    AtLeast(u16),
+}
+
+/// A running [`Tally`] of faces one at a time: the reference every faster path must agree with.
+struct Tallied {
+    tally: Tally,
+    sum: u32,
+    high: u16,
+    low: u16,
+    hits: u32,
+}
+
+impl Tallied {
+    fn new(tally: Tally) -> Self {
+        Tallied {
+            tally,
+            sum: 0,
+            high: 0,
+            low: u16::MAX,
+            hits: 0,
+        }
+    }
+
+    fn add(&mut self, face: u16) {
+        self.sum = self.sum.saturating_add(u32::from(face));
+        self.high = self.high.max(face);
+        self.low = self.low.min(face);
+        if let Tally::AtLeast(t) = self.tally {
+            self.hits += u32::from(face >= t);
+        }
+    }
+
+    fn result(&self, count: u32) -> u32 {
+        if count == 0 {
+            return 0;
+        }
+        match self.tally {
+            Tally::Sum => self.sum,
+            Tally::SumLessHighest => self.sum - u32::from(self.high),
+            Tally::SumLessLowest => self.sum - u32::from(self.low),
+            Tally::Highest => self.high.into(),
+            Tally::Lowest => self.low.into(),
+            Tally::AtLeast(_) => self.hits,
+        }
+    }
+}
+
+/// Feeds `count` faces of a die of `n` sides, each less one, to `step`, reading words exactly as
+/// [`uniform_below`] does. The loop holds no call and no rare path: a rejected word leaves the loop, is settled
+/// exactly as `uniform_below` settles it, and the loop resumes with the next die. So the generator's state
+/// stays in registers and each die costs a word, a multiply, a compare and `step`.
+#[inline(always)]
+fn each_face_below<R: rand::Rng + ?Sized>(
+    rng: &mut R,
+    n: u64,
+    count: u32,
+    mut step: impl FnMut(u64),
+) {
+    let mut left = count;
+    while left > 0 {
+        let mut rare = None;
+        while left > 0 {
+            let m = u128::from(rng.next_u64()) * u128::from(n);
+            if (m as u64) < n {
+                rare = Some(m);
+                break;
+            }
+            step((m >> 64) as u64);
+            left -= 1;
+        }
+        let Some(mut m) = rare else { break };
+        let threshold = n.wrapping_neg() % n;
+        while (m as u64) < threshold {
+            m = u128::from(rng.next_u64()) * u128::from(n);
+        }
+        step((m >> 64) as u64);
+        left -= 1;
+    }
 }
 
 /// An unbiased integer in `0..n` from 64-bit words, by Lemire's multiply-and-reject method.
@@ -193,15 +318,21 @@ pub fn uniform_below<R: rand::Rng + ?Sized>(rng: &mut R, n: u64) -> u64 {
         return 0;
     }
     let mut m = u128::from(rng.next_u64()) * u128::from(n);
-    let mut low = m as u64;
-    if low < n {
-        let threshold = n.wrapping_neg() % n;
-        while low < threshold {
+    if (m as u64) < n {
+        let threshold = rejection_threshold(n);
+        while (m as u64) < threshold {
             m = u128::from(rng.next_u64()) * u128::from(n);
-            low = m as u64;
         }
     }
     (m >> 64) as u64
+}
+
+/// `2^64 mod n`, the rejection threshold of [`uniform_below`]: needed with probability below n / 2^64, so out
+/// of line, keeping the division out of the code of every die and card draw.
+#[cold]
+#[inline(never)]
+fn rejection_threshold(n: u64) -> u64 {
+    n.wrapping_neg() % n
 }
 
 impl<R: rand::Rng + ?Sized> Dice for R {
@@ -214,6 +345,100 @@ impl<R: rand::Rng + ?Sized> Dice for R {
     fn index(&mut self, n: usize) -> usize {
         uniform_below(self, n as u64) as usize
     }
+
+    /// The faces of [`uniform_below`], in one loop over the dice (see `each_face_below`).
+    #[inline]
+    fn fill_faces(&mut self, die: Die, out: &mut [u16]) {
+        let n = u64::from(die.sides());
+        for chunk in out.chunks_mut(u32::MAX as usize) {
+            let count = chunk.len() as u32;
+            let mut faces = chunk.iter_mut();
+            each_face_below(self, n, count, |f| {
+                if let Some(o) = faces.next() {
+                    *o = f as u16 + 1;
+                }
+            });
+        }
+    }
+
+    /// One loop per kind of tally over the words (see `each_face_below`), each compiled once per generator
+    /// type and called, so its loop is the same wherever a pool is rolled.
+    #[inline]
+    fn tally(&mut self, die: Die, count: u32, tally: Tally) -> u32 {
+        let n = u64::from(die.sides());
+        if count == 0 {
+            return 0;
+        }
+        match tally {
+            Tally::Sum => tally_sum(self, n, count),
+            Tally::SumLessHighest => tally_less_highest(self, n, count),
+            Tally::SumLessLowest => tally_less_lowest(self, n, count),
+            Tally::Highest => tally_highest(self, n, count),
+            Tally::Lowest => tally_lowest(self, n, count),
+            Tally::AtLeast(target) => tally_at_least(self, n, count, target),
+        }
+    }
+}
+
+/// The total of `count >= 1` faces of a die of `n` sides (faces less one summed, the count added back).
+#[inline(never)]
+fn tally_sum<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, count: u32) -> u32 {
+    let mut sum = 0u64;
+    each_face_below(rng, n, count, |f| sum += f);
+    saturated(sum + u64::from(count))
+}
+
+/// The total less the highest of `count >= 1` faces.
+#[inline(never)]
+fn tally_less_highest<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, count: u32) -> u32 {
+    let (mut sum, mut high) = (0u64, 0u64);
+    each_face_below(rng, n, count, |f| {
+        sum += f;
+        high = high.max(f);
+    });
+    saturated(sum - high + u64::from(count) - 1)
+}
+
+/// The total less the lowest of `count >= 1` faces.
+#[inline(never)]
+fn tally_less_lowest<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, count: u32) -> u32 {
+    let (mut sum, mut low) = (0u64, u64::MAX);
+    each_face_below(rng, n, count, |f| {
+        sum += f;
+        low = low.min(f);
+    });
+    saturated(sum - low + u64::from(count) - 1)
+}
+
+/// `x` as a `u32`, or `u32::MAX` if larger (a tally of more than four million dice).
+#[inline]
+fn saturated(x: u64) -> u32 {
+    u32::try_from(x).unwrap_or(u32::MAX)
+}
+
+/// The highest of `count >= 1` faces.
+#[inline(never)]
+fn tally_highest<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, count: u32) -> u32 {
+    let mut high = 0u64;
+    each_face_below(rng, n, count, |f| high = high.max(f));
+    high as u32 + 1
+}
+
+/// The lowest of `count >= 1` faces.
+#[inline(never)]
+fn tally_lowest<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, count: u32) -> u32 {
+    let mut low = u64::MAX;
+    each_face_below(rng, n, count, |f| low = low.min(f));
+    low as u32 + 1
+}
+
+/// How many of `count` faces are `target` or more.
+#[inline(never)]
+fn tally_at_least<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, count: u32, target: u16) -> u32 {
+    let below = u64::from(target).saturating_sub(1);
+    let mut hits = 0u32;
+    each_face_below(rng, n, count, |f| hits += u32::from(f >= below));
+    hits
 }
 
 /// One scripted result: a face for the next die rolled, or the card to be drawn next.
@@ -474,10 +699,33 @@ pub enum Keep {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "PoolFields"))]
 pub struct Pool {
     count: u8,
     die: Die,
     keep: Keep,
+}
+
+/// A [`Pool`] as loaded, before its checks.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct PoolFields {
+    count: u32,
+    die: Die,
+    keep: Keep,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<PoolFields> for Pool {
+    type Error = DiceError;
+    fn try_from(f: PoolFields) -> Result<Self, DiceError> {
+        let pool = Pool::new(f.count, f.die)?;
+        match f.keep {
+            Keep::All => Ok(pool),
+            Keep::Highest(k) => pool.keep_highest(k.into()),
+            Keep::Lowest(k) => pool.keep_lowest(k.into()),
+        }
+    }
 }
 
 impl Pool {
@@ -578,35 +826,52 @@ impl Pool {
     /// Throws the pool, keeping every face. Allocates nothing. ([`Resolve::roll`] gives just the total.)
     pub fn throw<D: Dice + ?Sized>(self, dice: &mut D) -> PoolRoll {
         let mut faces = [0u16; Pool::MAX_DICE as usize];
-        for f in faces.iter_mut().take(self.count as usize) {
-            *f = dice.face(self.die);
-        }
+        let n = usize::from(self.count).min(faces.len());
+        dice.fill_faces(self.die, &mut faces[..n]);
         PoolRoll { pool: self, faces }
     }
 
     /// Throws the pool and returns only the total of the counted dice. Allocates nothing.
     ///
-    /// With keep/drop on dice of up to 32 sides, the faces are counted rather than sorted: the kept
-    /// total is read off the counts from the kept end.
+    /// Every path reads the faces in the order thrown, exactly the faces of one [`Dice::face`] per die, so a
+    /// seed gives the same faces whichever path a pool takes. A sum, keeping all but one die (the sum less the
+    /// highest or lowest face) and keeping one die (the highest or lowest face) are one [`Dice::tally`]: for a
+    /// random source, one loop that keeps only the running result. Other keep/drop pools on dice of up to 32
+    /// sides count faces rather than sort them and read the kept total off the counts from the kept end.
     #[inline]
     pub fn total<D: Dice + ?Sized>(self, dice: &mut D) -> u32 {
-        const COUNTED: usize = 32;
-        let (k, high) = match self.keep {
-            Keep::All => {
-                return (0..self.count)
-                    .map(|_| u32::from(dice.face(self.die)))
-                    .sum();
-            }
-            Keep::Highest(k) => (u32::from(k), true),
-            Keep::Lowest(k) => (u32::from(k), false),
+        let n = u32::from(self.count);
+        let tally = match self.keep {
+            Keep::All => Tally::Sum,
+            Keep::Lowest(k) if u32::from(k) + 1 == n => Tally::SumLessHighest,
+            Keep::Highest(k) if u32::from(k) + 1 == n => Tally::SumLessLowest,
+            Keep::Highest(1) => Tally::Highest,
+            Keep::Lowest(1) => Tally::Lowest,
+            Keep::Highest(k) => return self.counted_total(dice, u32::from(k), true),
+            Keep::Lowest(k) => return self.counted_total(dice, u32::from(k), false),
         };
+        dice.tally(self.die, n, tally)
+    }
+
+    /// Keep/drop of several dice at both ends: counts faces for dice up to 32 sides, sorts otherwise. Out of
+    /// line: the common pools stay small where [`Pool::total`] is inlined.
+    #[inline(never)]
+    fn counted_total<D: Dice + ?Sized>(self, dice: &mut D, k: u32, high: bool) -> u32 {
+        const COUNTED: usize = 32;
         let sides = usize::from(self.die.sides());
         if sides > COUNTED {
             return self.throw(dice).total();
         }
         let mut counts = [0u32; COUNTED + 1];
-        for _ in 0..self.count {
-            counts[usize::from(dice.face(self.die))] += 1;
+        let mut left = usize::from(self.count);
+        let mut buf = [0u16; CHUNK];
+        while left > 0 {
+            let faces = &mut buf[..left.min(CHUNK)];
+            dice.fill_faces(self.die, faces);
+            for &f in faces.iter() {
+                counts[usize::from(f).min(COUNTED)] += 1;
+            }
+            left -= faces.len();
         }
         let (mut left, mut total) = (k, 0u32);
         let mut take = |face: usize| {
@@ -621,7 +886,15 @@ impl Pool {
         }
         total
     }
+
+    /// Counts the dice showing `target` or more: a [`SuccessPool`] of this pool's dice (keep/drop is not used).
+    pub fn successes(self, target: u16) -> Result<SuccessPool, DiceError> {
+        SuccessPool::new(self.count.into(), self.die, target)
+    }
 }
+
+/// Faces are thrown into a small buffer this many at a time ([`Dice::fill_faces`]), then counted.
+const CHUNK: usize = 32;
 
 impl fmt::Display for Pool {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -847,9 +1120,204 @@ impl Resolve for DiceExpr {
     }
 }
 
+/// A pool that counts successes: `count` dice of `die`, each showing `target` or more a success ("30d8,
+/// hits on 4+").
+///
+/// Rolling reads one face per die in the order thrown, as [`Pool::throw`] does, so its count equals
+/// `throw(..).count_at_least(target)` for the same seed; it allocates nothing and keeps no faces. The exact
+/// odds are binomial, counted in whole numbers of throws: `C(count, j) × hits^j × misses^(count - j)` out of
+/// `sides^count`.
+///
+/// ```
+/// use acw_core::dice::{Die, SuccessPool};
+/// use acw_core::{GameRng, Resolve};
+/// let hits = SuccessPool::new(3, Die::D6, 5)?; // 3d6, 5+ hits
+/// assert_eq!(hits.to_string(), "3d6 counting 5+");
+/// // Three hits: (2/6)^3 = 8/216.
+/// assert!((hits.odds().p(&3) - 8.0 / 216.0).abs() < 1e-15);
+/// assert!(hits.roll(&mut GameRng::seed(1)) <= 3);
+/// # Ok::<(), acw_core::dice::DiceError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "SuccessPoolFields"))]
+pub struct SuccessPool {
+    count: u8,
+    die: Die,
+    target: u16,
+}
+
+/// A [`SuccessPool`] as loaded, before its checks.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct SuccessPoolFields {
+    count: u32,
+    die: Die,
+    target: u16,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<SuccessPoolFields> for SuccessPool {
+    type Error = DiceError;
+    fn try_from(f: SuccessPoolFields) -> Result<Self, DiceError> {
+        SuccessPool::new(f.count, f.die, f.target)
+    }
+}
+
+impl SuccessPool {
+    /// `count` dice of `die` (1 to [`Pool::MAX_DICE`]), a success on `target` or more (1 to the die's sides).
+    pub fn new(count: u32, die: Die, target: u16) -> Result<SuccessPool, DiceError> {
+        if count == 0 || count > Pool::MAX_DICE {
+            return Err(DiceError::BadCount(count));
+        }
+        if !die.has_face(target) {
+            return Err(DiceError::BadTarget { die, target });
+        }
+        Ok(SuccessPool {
+            count: count as u8,
+            die,
+            target,
+        })
+    }
+
+    /// How many dice are thrown.
+    #[must_use]
+    pub fn count(self) -> u32 {
+        self.count.into()
+    }
+
+    /// The die thrown.
+    #[must_use]
+    pub fn die(self) -> Die {
+        self.die
+    }
+
+    /// The lowest face that is a success.
+    #[must_use]
+    pub fn target(self) -> u16 {
+        self.target
+    }
+
+    /// The chance that one die is a success: (sides - target + 1) / sides.
+    #[must_use]
+    pub fn chance(self) -> f64 {
+        f64::from(self.die.sides() - self.target + 1) / f64::from(self.die.sides())
+    }
+
+    /// Throws the dice and counts the successes. Allocates nothing.
+    #[inline]
+    pub fn successes<D: Dice + ?Sized>(self, dice: &mut D) -> u32 {
+        dice.tally(self.die, self.count.into(), Tally::AtLeast(self.target))
+    }
+}
+
+impl fmt::Display for SuccessPool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{} counting {}+", self.count, self.die, self.target)
+    }
+}
+
+/// A success pool resolves to the number of dice showing the target or more.
+impl Resolve for SuccessPool {
+    type Outcome = u32;
+
+    #[inline]
+    fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> u32 {
+        self.successes(dice)
+    }
+
+    fn odds(&self) -> Dist<u32> {
+        Dist::successes(self.count.into(), self.die, self.target)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A generator replaying fixed words, so that rejected words (a zero word is rejected for every die whose
+    /// sides do not divide 2^64) can be placed where a test wants them.
+    #[derive(Clone)]
+    struct Words(Vec<u64>, usize);
+
+    impl rand::TryRng for Words {
+        type Error = std::convert::Infallible;
+        fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+            self.try_next_u64().map(|w| (w >> 32) as u32)
+        }
+        fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+            let w = self.0[self.1 % self.0.len()];
+            self.1 += 1;
+            Ok(w)
+        }
+        fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+            dst.fill(0);
+            Ok(())
+        }
+    }
+
+    /// Uses only `face`, so `tally` and `fill_faces` take the trait's one-face-at-a-time defaults.
+    struct OneByOne<'a>(&'a mut Words);
+
+    impl Dice for OneByOne<'_> {
+        fn face(&mut self, die: Die) -> u16 {
+            self.0.face(die)
+        }
+        fn index(&mut self, n: usize) -> usize {
+            self.0.index(n)
+        }
+    }
+
+    /// The fast loops of a random source give the same faces, tallies and words used as one `face` at a time,
+    /// rejected words included.
+    #[test]
+    fn fast_loops_agree_with_one_face_at_a_time() {
+        let mut words: Vec<u64> = (1..=40u64)
+            .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            .collect();
+        words[3] = 0;
+        words[4] = 0;
+        words[17] = 0;
+        for die in [Die::D6, Die::D8, Die::D20, Die::new(999).unwrap_or(Die::D6)] {
+            for count in [0u32, 1, 3, 20, 33] {
+                for tally in [
+                    Tally::Sum,
+                    Tally::SumLessHighest,
+                    Tally::SumLessLowest,
+                    Tally::Highest,
+                    Tally::Lowest,
+                    Tally::AtLeast(4),
+                ] {
+                    let mut fast = Words(words.clone(), 0);
+                    let mut slow = Words(words.clone(), 0);
+                    let got = fast.tally(die, count, tally);
+                    let want = OneByOne(&mut slow).tally(die, count, tally);
+                    assert_eq!(got, want, "{die} x{count} {tally:?}");
+                    assert_eq!(fast.1, slow.1, "words used, {die} x{count} {tally:?}");
+                }
+                let mut fast = Words(words.clone(), 0);
+                let mut slow = Words(words.clone(), 0);
+                let mut a = [0u16; 33];
+                let mut b = [0u16; 33];
+                fast.fill_faces(die, &mut a[..count as usize]);
+                OneByOne(&mut slow).fill_faces(die, &mut b[..count as usize]);
+                assert_eq!(a, b);
+                assert_eq!(fast.1, slow.1);
+            }
+        }
+        // A tally too large for a u32 saturates rather than overflowing, on both paths.
+        let big = Die::new(1000).unwrap_or(Die::D6);
+        let mut rng = crate::GameRng::seed(1);
+        assert_eq!(rng.tally(big, 10_000_000, Tally::Sum), u32::MAX);
+        let mut rng = Words(words.clone(), 0);
+        // The default path saturates the sum, then takes off the highest face (at most 1000).
+        let less_highest = OneByOne(&mut rng).tally(big, 10_000_000, Tally::SumLessHighest);
+        assert!(less_highest >= u32::MAX - 1000);
+        // The zero words were rejected: a d6 from words 0, 0, w reads w.
+        let mut w = Words(vec![0, 0, u64::MAX], 0);
+        assert_eq!(w.face(Die::D6), 6);
+        assert_eq!(w.1, 3);
+    }
 
     #[test]
     fn die_bounds() {

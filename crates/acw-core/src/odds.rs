@@ -3,7 +3,9 @@
 //! A [`Dist<T>`] lists every outcome of a random procedure with its probability. Outcomes are kept sorted and
 //! distinct, so two distributions of the same procedure compare equal outcome by outcome. Probabilities are
 //! `f64`; building from dice, pools, sums and products is exact up to floating-point rounding (tests hold
-//! results to 1e-12 of hand-computed fractions).
+//! results to 1e-12 of hand-computed fractions). Pools and success counts are counted in whole numbers of
+//! ordered throws while `sides^count` fits in 128 bits, so each of their probabilities is the exact fraction
+//! rounded once.
 //!
 //! ```
 //! use acw_core::dice::{Die, Pool};
@@ -16,6 +18,8 @@
 //! ```
 
 use crate::dice::{Die, Keep, Pool};
+
+mod exact;
 use std::ops::Add;
 use thiserror::Error;
 
@@ -253,89 +257,38 @@ impl Dist<u32> {
 
     /// The total of a pool's counted dice, exactly, keep/drop included.
     ///
-    /// Without keep/drop the dice are convolved densely (memory: the range of totals). Cost grows fast with
-    /// both count and sides: the largest pools the notation accepts take seconds (see docs/performance.md).
+    /// The number of ordered throws giving each total is counted in exact integers whenever `sides^count`
+    /// fits in 128 bits (up to 49d6, 38d10, 19d100, 12d1000), so each probability is the exact fraction
+    /// rounded once; larger pools are worked in floating point from sums of non-negative terms.
     ///
-    /// Keep-highest and keep-lowest are computed by walking the faces from the best down: the state is
-    /// (dice placed, total of the kept ones), and the kept dice are always the first `k` placed. This costs
-    /// about sides × count² × range, not sides^count.
+    /// - Without keep/drop the die's polynomial is multiplied in `count` times, each a sliding window over the
+    ///   totals so far: about count² × sides / 2 additions (20d6: about 1,200).
+    /// - Keeping the `k` highest (or lowest) conditions on the value `v` of the kept die nearest the dropped
+    ///   ones and on how many dice lie beyond it; for each `v` the kept dice beyond `v` form one polynomial
+    ///   evaluated by Horner's rule: about k² × sides² / 4 additions (20d6 drop highest: about 2,600).
+    ///
+    /// Building allocates twice: one scratch buffer and the outcomes.
     pub fn pool(pool: Pool) -> Self {
-        let n = pool.count() as usize;
+        let n = pool.count();
         let sides = u32::from(pool.die().sides());
-        let (k, high_first) = match pool.keep() {
-            Keep::All => return Self::sum_of_dice(pool.count() as usize, sides),
-            Keep::Highest(k) => (k as usize, true),
-            Keep::Lowest(k) => (k as usize, false),
+        let outcomes = match pool.keep() {
+            Keep::Highest(k) | Keep::Lowest(k) if u32::from(k) == 0 => vec![(0, 1.0)],
+            Keep::Highest(k) if u32::from(k) < n => exact::keep(n, sides, k.into(), false),
+            Keep::Lowest(k) if u32::from(k) < n => exact::keep(n, sides, k.into(), true),
+            _ => exact::sum(n, sides),
         };
-        let max_total = k * sides as usize;
-        // state[placed][total] = probability-weight so far
-        let width = max_total + 1;
-        let mut state = vec![0.0f64; (n + 1) * width];
-        state[0] = 1.0;
-        let p_face = 1.0 / f64::from(sides);
-        // binomial coefficients up to n
-        let choose = binomial_table(n);
-        let faces: Vec<u32> = if high_first {
-            (1..=sides).rev().collect()
-        } else {
-            (1..=sides).collect()
-        };
-        let mut next = vec![0.0f64; (n + 1) * width];
-        for (fi, &face) in faces.iter().enumerate() {
-            let last = fi + 1 == faces.len();
-            next.iter_mut().for_each(|x| *x = 0.0);
-            for placed in 0..=n {
-                for total in 0..width {
-                    let w = state[placed * width + total];
-                    if w == 0.0 {
-                        continue;
-                    }
-                    let rest = n - placed;
-                    let counts = if last { rest..=rest } else { 0..=rest };
-                    for c in counts {
-                        let kept_before = placed.min(k);
-                        let kept_after = (placed + c).min(k);
-                        let t = total + (kept_after - kept_before) * face as usize;
-                        next[(placed + c) * width + t] +=
-                            w * choose[rest][c] * p_face.powi(c as i32);
-                    }
-                }
-            }
-            std::mem::swap(&mut state, &mut next);
-        }
-        Dist::from_raw(
-            (0..width)
-                .filter(|&t| state[n * width + t] > 0.0)
-                .map(|t| (t as u32, state[n * width + t]))
-                .collect(),
-        )
+        Dist { outcomes }
     }
 
-    /// The total of `n` dice of `sides` sides, by dense convolution: memory is the range of totals, time about
-    /// (n × sides)² / 2.
-    fn sum_of_dice(n: usize, sides: u32) -> Self {
-        let s = sides as usize;
-        let p_face = 1.0 / f64::from(sides);
-        let mut probs = vec![0.0f64; n * s + 1];
-        probs[0] = 1.0;
-        for i in 0..n {
-            // totals after i dice lie in i..=i*s; walk down so each entry is read before it is overwritten
-            for t in (i..=i * s).rev() {
-                let w = probs[t] * p_face;
-                probs[t] = 0.0;
-                for f in 1..=s {
-                    probs[t + f] += w;
-                }
-            }
+    /// How many of `count` dice of `die` show `target` or more (`1 <= target <= die.sides()`), exactly: the
+    /// binomial counts `C(count, j) × hits^j × misses^(count - j)` over `sides^count` throws, in exact integers
+    /// whenever that number fits in 128 bits.
+    pub(crate) fn successes(count: u32, die: Die, target: u16) -> Self {
+        let sides = u32::from(die.sides());
+        let target = u32::from(target).clamp(1, sides);
+        Dist {
+            outcomes: exact::successes(count, sides, target),
         }
-        Dist::from_raw(
-            probs
-                .into_iter()
-                .enumerate()
-                .filter(|&(_, p)| p > 0.0)
-                .map(|(t, p)| (t as u32, p))
-                .collect(),
-        )
     }
 
     /// The number of successes in `n` independent trials of probability `p` each.
@@ -343,14 +296,9 @@ impl Dist<u32> {
         if !(0.0..=1.0).contains(&p) {
             return Err(OddsError::BadProbability(p));
         }
-        let choose = binomial_table(n as usize);
-        let v = (0..=n)
-            .map(|k| {
-                let c = choose[n as usize][k as usize];
-                (k, c * p.powi(k as i32) * (1.0 - p).powi((n - k) as i32))
-            })
-            .collect();
-        Ok(Dist::from_raw(v))
+        Ok(Dist {
+            outcomes: exact::successes_with(n, p, 1.0 - p, 1.0),
+        })
     }
 
     /// How many of `draws` items drawn without replacement from `population` items, `successes` of them
@@ -389,12 +337,21 @@ impl Dist<bool> {
 
 impl<T: Ord + Clone + Add<Output = T>> Dist<T> {
     /// The distribution of the sum of the outcomes of this and `other`, independently.
+    ///
+    /// When both sets of outcomes are evenly spaced with the same step (as the totals of dice, counts of hits
+    /// and every other distribution of whole numbers without gaps are), the sum is a dense convolution: the
+    /// probability of the `k`-th total is the sum over `i` of the products of the `i`-th and `(k-i)`-th
+    /// probabilities, with no list of pairs to sort. Other outcomes fall back to all pairs, sorted and merged.
+    /// Outcomes are added with `+`, which is assumed to be the ordinary addition of numbers.
     pub fn add(&self, other: &Dist<T>) -> Dist<T> {
-        self.zip_with(other, |a, b| a.clone() + b.clone())
+        match dense_sum(&self.outcomes, &other.outcomes) {
+            Some(outcomes) => Dist { outcomes },
+            None => self.zip_with(other, |a, b| a.clone() + b.clone()),
+        }
     }
 
-    /// The distribution of the sum of `n >= 1` independent copies (by repeated squaring). `n == 0` gives the
-    /// distribution itself.
+    /// The distribution of the sum of `n >= 1` independent copies (by repeated squaring, each step a dense
+    /// convolution as in [`Dist::add`]). `n == 0` gives the distribution itself.
     pub fn sum_n(&self, n: u32) -> Dist<T> {
         let mut n = n.max(1);
         let mut base = self.clone();
@@ -413,6 +370,52 @@ impl<T: Ord + Clone + Add<Output = T>> Dist<T> {
         }
         acc.unwrap_or(base)
     }
+}
+
+/// The sum of two distributions as a dense convolution, or `None` when their outcomes are not on one evenly
+/// spaced lattice (then the `k`-th total would not be the sum of the `i`-th and `(k-i)`-th outcomes).
+///
+/// Checked with `+` and `==` alone: `a[i+1] + b[0] == a[i] + b[1]` for every `i` and
+/// `a[0] + b[j+1] == a[1] + b[j]` for every `j` say both lists step by the same amount; the totals built are
+/// then checked to be strictly increasing.
+fn dense_sum<T: Ord + Clone + Add<Output = T>>(
+    a: &[(T, f64)],
+    b: &[(T, f64)],
+) -> Option<Vec<(T, f64)>> {
+    let (n, m) = (a.len(), b.len());
+    if n == 0 || m == 0 {
+        return None;
+    }
+    let plus = |x: &T, y: &T| x.clone() + y.clone();
+    if n >= 2 && m >= 2 {
+        let a_even = a
+            .windows(2)
+            .all(|w| plus(&w[1].0, &b[0].0) == plus(&w[0].0, &b[1].0));
+        let b_even = b
+            .windows(2)
+            .all(|w| plus(&a[0].0, &w[1].0) == plus(&a[1].0, &w[0].0));
+        if !(a_even && b_even) {
+            return None;
+        }
+    }
+    let len = n + m - 1;
+    let mut probs = vec![0.0f64; len];
+    for (i, (_, p)) in a.iter().enumerate() {
+        for (o, (_, q)) in probs[i..i + m].iter_mut().zip(b) {
+            *o += p * q;
+        }
+    }
+    let mut out: Vec<(T, f64)> = Vec::with_capacity(len);
+    for (k, p) in probs.into_iter().enumerate() {
+        let i = k.min(n - 1);
+        let t = plus(&a[i].0, &b[k - i].0);
+        if out.last().is_some_and(|(last, _)| *last >= t) {
+            return None;
+        }
+        out.push((t, p));
+    }
+    out.retain(|(_, p)| *p > NEGLIGIBLE);
+    Some(out)
 }
 
 /// `table[n][k]` = C(n, k) as f64, for n up to `n`.
