@@ -2,7 +2,9 @@
 //! distance between units, what lies in an arc, whether a line of sight is blocked, whether a move crosses an
 //! obstacle, whether a target is behind cover.
 //!
-//! Geometry is done with the [`geo`] crate; positions are [`Point`]s in inches.
+//! Terrain geometry is done with the [`geo`] crate; footprints (rectangles) are measured without allocating,
+//! by their frames and separating axes, with `geo`'s exact predicates deciding the close calls, so the
+//! results are bit for bit those of `geo` on the same corners. Positions are [`Point`]s in inches.
 //!
 //! ```
 //! use acw_core::measure::{Heading, Inches, Point};
@@ -300,19 +302,32 @@ impl Footprint {
         })
     }
 
+    /// The unit vectors of the footprint's frame: ahead (along `facing`) and to its right, from one `sin_cos`.
+    fn axes(&self) -> ((f64, f64), (f64, f64)) {
+        let (s, c) = self.facing.as_degrees().to_radians().sin_cos();
+        ((s, c), (c, -s))
+    }
+
     /// The four corners: front-left, front-right, rear-right, rear-left.
+    ///
+    /// Computed as the points half the depth ahead and behind the centre, then half the frontage to each side,
+    /// with one `sin_cos` per direction (four in all, each bit for bit what [`Point::moved`] gives).
     pub fn corners(&self) -> [Point; 4] {
         let half_w = self.frontage.0 / 2.0;
         let half_d = self.depth.0 / 2.0;
-        let front = self.centre.moved(self.facing, Inches(half_d));
-        let rear = self.centre.moved(self.facing.reversed(), Inches(half_d));
-        let right = self.facing.turned(90.0);
-        let left = self.facing.turned(-90.0);
+        let unit = |h: Heading| h.as_degrees().to_radians().sin_cos();
+        let ahead = unit(self.facing);
+        let back = unit(self.facing.reversed());
+        let right = unit(self.facing.turned(90.0));
+        let left = unit(self.facing.turned(-90.0));
+        let step = |p: Point, (s, c): (f64, f64), d: f64| Point::new(p.x + d * s, p.y + d * c);
+        let front = step(self.centre, ahead, half_d);
+        let rear = step(self.centre, back, half_d);
         [
-            front.moved(left, Inches(half_w)),
-            front.moved(right, Inches(half_w)),
-            rear.moved(right, Inches(half_w)),
-            rear.moved(left, Inches(half_w)),
+            step(front, left, half_w),
+            step(front, right, half_w),
+            step(rear, right, half_w),
+            step(rear, left, half_w),
         ]
     }
 
@@ -321,27 +336,58 @@ impl Footprint {
         self.centre.moved(self.facing, Inches(self.depth.0 / 2.0))
     }
 
-    fn polygon(&self) -> geo::Polygon<f64> {
-        let c = self.corners();
-        geo::Polygon::new(
-            geo::LineString::new(c.iter().map(|&p| coord(p)).collect()),
-            vec![],
-        )
-    }
-
     /// The shortest distance between the two footprints (0 when they touch or overlap).
+    ///
+    /// Exact rectangle geometry without allocation: the two overlap or touch unless one of the four edge
+    /// directions separates them (separating axes); apart, the distance is the least from a corner of one to
+    /// an edge of the other.
     pub fn distance(&self, other: &Footprint) -> Inches {
-        Inches(Euclidean.distance(&self.polygon(), &other.polygon()))
+        let a = self.corners();
+        let b = other.corners();
+        if !quads_apart(&a, &b) {
+            return Inches(0.0);
+        }
+        let mut best = f64::INFINITY;
+        for i in 0..4 {
+            let (a0, a1) = (a[i], a[(i + 1) % 4]);
+            let (b0, b1) = (b[i], b[(i + 1) % 4]);
+            for j in 0..4 {
+                best = best
+                    .min(segment_distance(b[j], a0, a1))
+                    .min(segment_distance(a[j], b0, b1));
+            }
+        }
+        Inches(best)
     }
 
-    /// The shortest distance from a point to this footprint.
+    /// The shortest distance from a point to this footprint (0 on or inside it).
     pub fn distance_to(&self, p: Point) -> Inches {
-        Inches(Euclidean.distance(&geo::Point::from(coord(p)), &self.polygon()))
+        let (ahead, right) = self.axes();
+        let (dx, dy) = (p.x - self.centre.x, p.y - self.centre.y);
+        let across = (dx * right.0 + dy * right.1).abs() - self.frontage.0 / 2.0;
+        let along = (dx * ahead.0 + dy * ahead.1).abs() - self.depth.0 / 2.0;
+        Inches(across.max(0.0).hypot(along.max(0.0)))
     }
 
-    /// Whether the segment from `a` to `b` passes over this footprint.
+    /// Whether the segment from `a` to `b` passes over (or touches) this footprint: the segment is clipped to
+    /// the rectangle in its own frame.
     pub fn blocks(&self, a: Point, b: Point) -> bool {
-        geo::Line::new(coord(a), coord(b)).intersects(&self.polygon())
+        let (ahead, right) = self.axes();
+        let local = |p: Point| {
+            let (dx, dy) = (p.x - self.centre.x, p.y - self.centre.y);
+            (dx * right.0 + dy * right.1, dx * ahead.0 + dy * ahead.1)
+        };
+        let (p, q) = (local(a), local(b));
+        let (half_w, half_d) = (self.frontage.0 / 2.0, self.depth.0 / 2.0);
+        // Clipped to the rectangle grown, then shrunk, by a margin far above rounding: only a segment within
+        // that margin of the outline needs the exact test.
+        if !clips((p, q), half_w + MARGIN, half_d + MARGIN) {
+            return false;
+        }
+        if half_w > MARGIN && half_d > MARGIN && clips((p, q), half_w - MARGIN, half_d - MARGIN) {
+            return true;
+        }
+        segment_meets_quad(&self.corners(), a, b)
     }
 
     /// Whether `other` lies wholly or partly in this footprint's front arc: the region ahead of its front edge,
@@ -350,16 +396,17 @@ impl Footprint {
     pub fn in_front_arc(&self, other: &Footprint, spread: f64) -> bool {
         let tan = spread.clamp(0.0, 89.9).to_radians().tan();
         let half_w = self.frontage.0 / 2.0;
-        let origin = self.front_centre();
-        let ahead = self.facing;
+        let (ahead, right) = self.axes();
+        let half_d = self.depth.0 / 2.0;
+        let origin = Point::new(
+            self.centre.x + half_d * ahead.0,
+            self.centre.y + half_d * ahead.1,
+        );
         let inside = |p: Point| {
-            // local frame: y ahead of the front edge, x along it
-            let d = origin.distance(p).0;
-            if d == 0.0 {
-                return true;
-            }
-            let angle = (origin.heading_to(p).as_degrees() - ahead.as_degrees()).to_radians();
-            let (x, y) = (d * angle.sin(), d * angle.cos());
+            // local frame: y ahead of the front edge, x along it (dot products with the frame's axes)
+            let (dx, dy) = (p.x - origin.x, p.y - origin.y);
+            let y = dx * ahead.0 + dy * ahead.1;
+            let x = dx * right.0 + dy * right.1;
             y >= -1e-9 && x.abs() <= half_w + y * tan + 1e-9
         };
         let c = other.corners();
@@ -396,6 +443,122 @@ impl Footprint {
             ..*self
         }
     }
+}
+
+/// A margin far above the rounding of table geometry (inches): closer calls go to the exact predicates.
+const MARGIN: f64 = 1e-9;
+
+fn geo_coord(p: Point) -> geo::Coord<f64> {
+    geo::Coord { x: p.x, y: p.y }
+}
+
+/// Whether the segment `(p, q)`, in a rectangle's own frame, meets the rectangle `|x| <= half_w`,
+/// `|y| <= half_d` (Liang–Barsky clipping, touching included).
+fn clips((p, q): ((f64, f64), (f64, f64)), half_w: f64, half_d: f64) -> bool {
+    let (mut lo, mut hi) = (0.0_f64, 1.0_f64);
+    for (start, delta, half) in [(p.0, q.0 - p.0, half_w), (p.1, q.1 - p.1, half_d)] {
+        if delta == 0.0 {
+            if start.abs() > half {
+                return false;
+            }
+            continue;
+        }
+        let t0 = (-half - start) / delta;
+        let t1 = (half - start) / delta;
+        let (t0, t1) = if t0 <= t1 { (t0, t1) } else { (t1, t0) };
+        lo = lo.max(t0);
+        hi = hi.min(t1);
+        if lo > hi {
+            return false;
+        }
+    }
+    true
+}
+
+/// Whether `p` lies in or on the convex quadrilateral `c` (exact orientation predicates).
+fn quad_holds(c: &[Point; 4], p: Point) -> bool {
+    use geo::{GeoNum, Kernel, Orientation};
+    let (mut cw, mut ccw) = (false, false);
+    for i in 0..4 {
+        match <f64 as GeoNum>::Ker::orient2d(
+            geo_coord(c[i]),
+            geo_coord(c[(i + 1) % 4]),
+            geo_coord(p),
+        ) {
+            Orientation::Clockwise => cw = true,
+            Orientation::CounterClockwise => ccw = true,
+            Orientation::Collinear => {}
+        }
+    }
+    !(cw && ccw)
+}
+
+/// Whether the segment from `a` to `b` meets the convex quadrilateral `c`, decided exactly as `geo` decides
+/// it for a line and a polygon: it crosses or touches an edge, or lies inside.
+fn segment_meets_quad(c: &[Point; 4], a: Point, b: Point) -> bool {
+    let seg = geo::Line::new(geo_coord(a), geo_coord(b));
+    (0..4).any(|i| seg.intersects(&geo::Line::new(geo_coord(c[i]), geo_coord(c[(i + 1) % 4]))))
+        || quad_holds(c, a)
+        || quad_holds(c, b)
+}
+
+/// Whether two rectangles given by their corners are apart (neither touching nor overlapping). Separating axes
+/// decide it when the gap or the overlap is wider than [`MARGIN`] on the deciding axes; closer calls are
+/// decided exactly, edge against edge and corner in the other, as `geo` decides polygon intersection.
+fn quads_apart(a: &[Point; 4], b: &[Point; 4]) -> bool {
+    let axis = |c: &[Point; 4], i: usize| {
+        let (dx, dy) = (c[i + 1].x - c[i].x, c[i + 1].y - c[i].y);
+        let len = dx.hypot(dy);
+        (dx / len, dy / len)
+    };
+    let mut clear_overlap = true;
+    for axis in [axis(a, 0), axis(a, 1), axis(b, 0), axis(b, 1)] {
+        let (a_lo, a_hi) = project(a, axis);
+        let (b_lo, b_hi) = project(b, axis);
+        let gap = (b_lo - a_hi).max(a_lo - b_hi);
+        if gap > MARGIN {
+            return true;
+        }
+        if gap > -MARGIN {
+            clear_overlap = false;
+        }
+    }
+    if clear_overlap {
+        return false;
+    }
+    let edges_meet = (0..4).any(|i| {
+        let ea = geo::Line::new(geo_coord(a[i]), geo_coord(a[(i + 1) % 4]));
+        (0..4).any(|j| ea.intersects(&geo::Line::new(geo_coord(b[j]), geo_coord(b[(j + 1) % 4]))))
+    });
+    !(edges_meet || quad_holds(b, a[0]) || quad_holds(a, b[0]))
+}
+
+/// The least and greatest projections of `corners` on `axis`.
+fn project(corners: &[Point; 4], axis: (f64, f64)) -> (f64, f64) {
+    corners
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+            let v = p.x * axis.0 + p.y * axis.1;
+            (lo.min(v), hi.max(v))
+        })
+}
+
+/// The distance from `p` to the segment from `start` to `end` (the same formula as `geo`'s).
+fn segment_distance(p: Point, start: Point, end: Point) -> f64 {
+    let (dx, dy) = (end.x - start.x, end.y - start.y);
+    let d_squared = dx * dx + dy * dy;
+    if d_squared == 0.0 {
+        return (p.x - start.x).hypot(p.y - start.y);
+    }
+    let r = ((p.x - start.x) * dx + (p.y - start.y) * dy) / d_squared;
+    if r <= 0.0 {
+        return (p.x - start.x).hypot(p.y - start.y);
+    }
+    if r >= 1.0 {
+        return (p.x - end.x).hypot(p.y - end.y);
+    }
+    let s = ((start.y - p.y) * dx - (start.x - p.x) * dy) / d_squared;
+    s.abs() * dx.hypot(dy)
 }
 
 /// The table: its size and terrain. The origin is the lower-left corner; x runs along the width, y along the
@@ -724,6 +887,97 @@ mod tests {
             Inches(0.1),
         );
         assert!((d.0 - 9.5).abs() < 0.11, "{d}");
+        Ok(())
+    }
+
+    /// A deterministic stream of numbers in 0..1 for the comparison below.
+    fn stream(seed: u64) -> impl FnMut() -> f64 {
+        let mut z = seed;
+        move || {
+            z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut x = z;
+            x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            ((x ^ (x >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+        }
+    }
+
+    fn polygon(f: &Footprint) -> geo::Polygon<f64> {
+        geo::Polygon::new(
+            geo::LineString::new(f.corners().iter().map(|&p| coord(p)).collect()),
+            vec![],
+        )
+    }
+
+    /// The allocation-free rectangle geometry gives, bit for bit, what `geo` gives on the same corners: distances
+    /// between footprints, lines crossing them. Half the cases are built to be close calls: headings on
+    /// multiples of 45°, positions on a quarter-inch grid (edges that touch, lines along edges or through
+    /// corners).
+    #[test]
+    fn rectangle_geometry_matches_geo() -> Result<(), TableError> {
+        let mut r = stream(1863);
+        let mut touching = 0;
+        for i in 0..20_000 {
+            let grid = i % 2 == 0;
+            let mut pick = |span: f64| {
+                let v = r() * span;
+                if grid { (v * 4.0).round() / 4.0 } else { v }
+            };
+            let heading =
+                |v: f64| Heading::degrees(if grid { (v / 45.0).round() * 45.0 } else { v });
+            let a = Footprint::new(
+                Point::new(pick(12.0), pick(12.0)),
+                heading(pick(360.0)).map_err(|_| TableError::NotFinite {
+                    what: "h",
+                    positive: false,
+                })?,
+                Inches(0.5 + pick(4.0)),
+                Inches(0.5 + pick(2.0)),
+            )?;
+            let b = Footprint::new(
+                Point::new(pick(12.0), pick(12.0)),
+                heading(pick(360.0)).map_err(|_| TableError::NotFinite {
+                    what: "h",
+                    positive: false,
+                })?,
+                Inches(0.5 + pick(4.0)),
+                Inches(0.5 + pick(2.0)),
+            )?;
+            let want = Euclidean.distance(&polygon(&a), &polygon(&b));
+            assert_eq!(a.distance(&b).0.to_bits(), want.to_bits(), "{a:?} {b:?}");
+            touching += usize::from(want == 0.0);
+            let (p, q) = (
+                Point::new(pick(12.0), pick(12.0)),
+                Point::new(pick(12.0), pick(12.0)),
+            );
+            let crosses = geo::Line::new(coord(p), coord(q)).intersects(&polygon(&a));
+            assert_eq!(a.blocks(p, q), crosses, "{a:?} {p:?} {q:?}");
+            let pt = geo::Point::from(coord(p));
+            assert!((a.distance_to(p).0 - Euclidean.distance(&pt, &polygon(&a))).abs() < 1e-12);
+        }
+        assert!(touching > 1000, "{touching}");
+        Ok(())
+    }
+
+    #[test]
+    fn front_arc_by_dot_products() -> Result<(), TableError> {
+        // A footprint facing east: its front edge runs from (11, 8) to (11, 12); the arc opens 45° from its ends.
+        let me = Footprint::new(
+            Point::new(10.0, 10.0),
+            Heading::EAST,
+            Inches(4.0),
+            Inches(2.0),
+        )?;
+        let small = |x: f64, y: f64| me.placed(Point::new(x, y), Heading::WEST);
+        let probe = |x: f64, y: f64| {
+            Footprint::new(Point::new(x, y), Heading::NORTH, Inches(0.2), Inches(0.2))
+        };
+        // Straight ahead, and 5" ahead and 6.8" to the side (the arc's edge is at 2 + 5 = 7" from the axis).
+        assert!(me.in_front_arc(&small(16.0, 10.0), 45.0));
+        assert!(me.in_front_arc(&probe(16.0, 16.8)?, 45.0));
+        assert!(!me.in_front_arc(&probe(16.0, 17.3)?, 45.0));
+        // Behind the front edge, level with the unit: out of the arc.
+        assert!(!me.in_front_arc(&probe(8.0, 10.0)?, 45.0));
         Ok(())
     }
 
