@@ -315,11 +315,7 @@ impl Footprint {
     pub fn corners(&self) -> [Point; 4] {
         let half_w = self.frontage.0 / 2.0;
         let half_d = self.depth.0 / 2.0;
-        let unit = |h: Heading| h.as_degrees().to_radians().sin_cos();
-        let ahead = unit(self.facing);
-        let back = unit(self.facing.reversed());
-        let right = unit(self.facing.turned(90.0));
-        let left = unit(self.facing.turned(-90.0));
+        let [ahead, back, right, left] = frame(self.facing);
         let step = |p: Point, (s, c): (f64, f64), d: f64| Point::new(p.x + d * s, p.y + d * c);
         let front = step(self.centre, ahead, half_d);
         let rear = step(self.centre, back, half_d);
@@ -347,17 +343,42 @@ impl Footprint {
         if !quads_apart(&a, &b) {
             return Inches(0.0);
         }
-        let mut best = f64::INFINITY;
+        // Corner to edge, both ways: squared distances pick the candidates, and the exact formula (with its
+        // `hypot`) is evaluated only on those within rounding of the least, so the least is `geo`'s, bit for bit.
+        let mut squares = [0.0_f64; 32];
         for i in 0..4 {
             let (a0, a1) = (a[i], a[(i + 1) % 4]);
             let (b0, b1) = (b[i], b[(i + 1) % 4]);
             for j in 0..4 {
-                best = best
-                    .min(segment_distance(b[j], a0, a1))
-                    .min(segment_distance(a[j], b0, b1));
+                squares[8 * i + 2 * j] = segment_square(b[j], a0, a1);
+                squares[8 * i + 2 * j + 1] = segment_square(a[j], b0, b1);
+            }
+        }
+        let least = squares.iter().copied().fold(f64::INFINITY, f64::min);
+        let bound = least * (1.0 + 1e-9);
+        let mut best = f64::INFINITY;
+        for (k, &sq) in squares.iter().enumerate() {
+            if sq <= bound {
+                let (i, j) = (k / 8, (k % 8) / 2);
+                let d = if k % 2 == 0 {
+                    segment_distance(b[j], a[i], a[(i + 1) % 4])
+                } else {
+                    segment_distance(a[j], b[i], b[(i + 1) % 4])
+                };
+                best = best.min(d);
             }
         }
         Inches(best)
+    }
+
+    /// A cheap lower bound of [`Footprint::distance`]: the distance between the centres less both half-diagonals
+    /// (and a billionth of an inch for rounding), never below 0. A test against a range can refuse on it before
+    /// the exact distance is measured.
+    #[must_use]
+    pub fn distance_at_least(&self, other: &Footprint) -> Inches {
+        let reach = |f: &Footprint| f.frontage.0.hypot(f.depth.0) / 2.0;
+        let d = self.centre.distance(other.centre).0 - reach(self) - reach(other) - 1e-9;
+        Inches(d.max(0.0))
     }
 
     /// The shortest distance from a point to this footprint (0 on or inside it).
@@ -443,6 +464,45 @@ impl Footprint {
             ..*self
         }
     }
+}
+
+/// The unit vectors (sine, cosine) of a facing, its reverse, and its right and left, each as [`Point::moved`]
+/// computes it.
+type Frame = [(f64, f64); 4];
+
+thread_local! {
+    /// The frames of the facings met last, by the bits of the facing (a game has few facings at a time, and
+    /// asks for the same footprints' corners many times over).
+    static FRAMES: std::cell::RefCell<[(u64, Frame); 16]> =
+        const { std::cell::RefCell::new([(u64::MAX, [(0.0, 0.0); 4]); 16]) };
+}
+
+/// The frame of `facing`: four `sin_cos`, remembered per thread for the facings met last.
+fn frame(facing: Heading) -> Frame {
+    let bits = facing.as_degrees().to_bits();
+    let slot = ((bits ^ (bits >> 17) ^ (bits >> 35)) % 16) as usize;
+    let compute = || {
+        let unit = |h: Heading| h.as_degrees().to_radians().sin_cos();
+        [
+            unit(facing),
+            unit(facing.reversed()),
+            unit(facing.turned(90.0)),
+            unit(facing.turned(-90.0)),
+        ]
+    };
+    FRAMES
+        .try_with(|frames| {
+            let mut frames = frames.borrow_mut();
+            match frames.get_mut(slot) {
+                Some(entry) if entry.0 == bits => entry.1,
+                Some(entry) => {
+                    *entry = (bits, compute());
+                    entry.1
+                }
+                None => compute(),
+            }
+        })
+        .unwrap_or_else(|_| compute())
 }
 
 /// A margin far above the rounding of table geometry (inches): closer calls go to the exact predicates.
@@ -541,6 +601,27 @@ fn project(corners: &[Point; 4], axis: (f64, f64)) -> (f64, f64) {
             let v = p.x * axis.0 + p.y * axis.1;
             (lo.min(v), hi.max(v))
         })
+}
+
+/// The square of the distance from `p` to the segment from `start` to `end`, by the branches of
+/// [`segment_distance`] (to within rounding of its square).
+fn segment_square(p: Point, start: Point, end: Point) -> f64 {
+    let (dx, dy) = (end.x - start.x, end.y - start.y);
+    let d_squared = dx * dx + dy * dy;
+    let (px, py) = (p.x - start.x, p.y - start.y);
+    if d_squared == 0.0 {
+        return px * px + py * py;
+    }
+    let r = (px * dx + py * dy) / d_squared;
+    if r <= 0.0 {
+        return px * px + py * py;
+    }
+    if r >= 1.0 {
+        let (qx, qy) = (p.x - end.x, p.y - end.y);
+        return qx * qx + qy * qy;
+    }
+    let s = ((start.y - p.y) * dx - (start.x - p.x) * dy) / d_squared;
+    s * s * d_squared
 }
 
 /// The distance from `p` to the segment from `start` to `end` (the same formula as `geo`'s).

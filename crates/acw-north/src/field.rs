@@ -370,6 +370,16 @@ impl Field {
             return;
         };
         let (w, d) = (self.ground.width().0, self.ground.depth().0);
+        // Every corner lies within half the diagonal of the centre: a footprint that far inside every edge
+        // (with a margin far above rounding) is on the table, and its corners need not be computed.
+        let reach = f.frontage.0.hypot(f.depth.0) / 2.0 + 1e-9;
+        if f.centre.x - reach >= 0.0
+            && f.centre.x + reach <= w
+            && f.centre.y - reach >= 0.0
+            && f.centre.y + reach <= d
+        {
+            return;
+        }
         let c = f.corners();
         let (min_x, max_x) = c
             .iter()

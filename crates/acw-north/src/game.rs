@@ -731,23 +731,73 @@ impl State {
         {
             return Err(RuleViolation::TargetAlreadyAttacked(target));
         }
-        // The cheap conditions first (who, range, arc), as if the line were clear; then the line of sight.
+        // The cheap conditions first, as if the line were clear; then the line of sight. The refusal is the one
+        // the whole check gives: the attacker's own conditions (before any geometry), then range, then arc.
         if category != Category::Melee {
+            use crate::combat::{Screen, Sight};
+            use crate::error::AttackRefusal;
+            let after_range = |e: &RuleViolation| {
+                matches!(
+                    e,
+                    RuleViolation::CannotAttack {
+                        reason: AttackRefusal::MovedTooFar
+                            | AttackRefusal::InContact
+                            | AttackRefusal::TargetInMelee,
+                        ..
+                    }
+                )
+            };
+            let mut optimistic = Sight {
+                distance: Inches(0.0),
+                line_of_sight: true,
+                in_arc: true,
+                screen: Screen::Clear,
+            };
+            // Refusals that come before the range is read do not depend on it.
+            if let Err(e) = self
+                .battle
+                .check_attacker(attacker, category, target, &optimistic)
+                && !after_range(&e)
+            {
+                return Err(e);
+            }
             let (a, b) = match (self.footprint(attacker), self.footprint(target)) {
                 (Some(a), Some(b)) => (a, b),
                 _ => return Err(RuleViolation::NotPlaced(attacker)),
             };
-            let in_arc = match category {
+            // Out of range on a lower bound of the distance is out of range on the distance itself.
+            optimistic.distance = a.distance_at_least(&b);
+            if let Err(
+                e @ RuleViolation::CannotAttack {
+                    reason: AttackRefusal::OutOfRange,
+                    ..
+                },
+            ) = self
+                .battle
+                .check_attacker(attacker, category, target, &optimistic)
+            {
+                return Err(e);
+            }
+            optimistic.distance = a.distance(&b);
+            // With the arc granted, every refusal but one read after the arc is the whole check's.
+            if let Err(e) = self
+                .battle
+                .check_attacker(attacker, category, target, &optimistic)
+                && !matches!(
+                    e,
+                    RuleViolation::CannotAttack {
+                        reason: AttackRefusal::TargetInMelee,
+                        ..
+                    }
+                )
+            {
+                return Err(e);
+            }
+            optimistic.in_arc = match category {
                 Category::Artillery => {
                     crate::combat::in_artillery_arc(&a, &b, self.battle.options())
                 }
                 _ => crate::combat::in_fire_arc(&a, &b, self.battle.options()),
-            };
-            let optimistic = crate::combat::Sight {
-                distance: a.distance(&b),
-                line_of_sight: true,
-                in_arc,
-                screen: crate::combat::Screen::Clear,
             };
             self.battle
                 .check_attacker(attacker, category, target, &optimistic)?;
@@ -770,22 +820,24 @@ impl State {
         if !t.in_play() || t.side() == u.side() {
             return Err(RuleViolation::BadTarget(target));
         }
-        let distance = self
-            .field
-            .distance(&self.battle, unit, target)
-            .ok_or(RuleViolation::NotPlaced(unit))?;
-        let reach =
-            crate::movement::charge_reach(u.troop(), self.battle.options()).unwrap_or(Inches(0.0));
-        if distance.0 > reach.0 + 1e-9 {
-            return Err(RuleViolation::CannotCharge {
-                unit,
-                reason: crate::error::ChargeRefusal::OutOfReach,
-            });
-        }
         let (a, b) = match (self.footprint(unit), self.footprint(target)) {
             (Some(a), Some(b)) => (a, b),
             _ => return Err(RuleViolation::NotPlaced(unit)),
         };
+        let reach =
+            crate::movement::charge_reach(u.troop(), self.battle.options()).unwrap_or(Inches(0.0));
+        let out_of_reach = Err(RuleViolation::CannotCharge {
+            unit,
+            reason: crate::error::ChargeRefusal::OutOfReach,
+        });
+        // Beyond reach on a lower bound of the distance is beyond reach on the distance itself.
+        if a.distance_at_least(&b).0 > reach.0 + 1e-9 {
+            return out_of_reach;
+        }
+        let distance = a.distance(&b);
+        if distance.0 > reach.0 + 1e-9 {
+            return out_of_reach;
+        }
         let obstacles = u8::try_from(
             self.field
                 .ground
