@@ -376,8 +376,14 @@ impl Footprint {
     /// the exact distance is measured.
     #[must_use]
     pub fn distance_at_least(&self, other: &Footprint) -> Inches {
-        let reach = |f: &Footprint| f.frontage.0.hypot(f.depth.0) / 2.0;
-        let d = self.centre.distance(other.centre).0 - reach(self) - reach(other) - 1e-9;
+        // Square roots rather than `hypot`: a bound, within rounding far below its billionth.
+        let reach =
+            |f: &Footprint| (f.frontage.0 * f.frontage.0 + f.depth.0 * f.depth.0).sqrt() / 2.0;
+        let (dx, dy) = (
+            other.centre.x - self.centre.x,
+            other.centre.y - self.centre.y,
+        );
+        let d = (dx * dx + dy * dy).sqrt() - reach(self) - reach(other) - 1e-9;
         Inches(d.max(0.0))
     }
 
@@ -566,20 +572,20 @@ fn segment_meets_quad(c: &[Point; 4], a: Point, b: Point) -> bool {
 /// decide it when the gap or the overlap is wider than [`MARGIN`] on the deciding axes; closer calls are
 /// decided exactly, edge against edge and corner in the other, as `geo` decides polygon intersection.
 fn quads_apart(a: &[Point; 4], b: &[Point; 4]) -> bool {
-    let axis = |c: &[Point; 4], i: usize| {
-        let (dx, dy) = (c[i + 1].x - c[i].x, c[i + 1].y - c[i].y);
-        let len = dx.hypot(dy);
-        (dx / len, dy / len)
-    };
+    // Edge directions, not normalised: a gap `g` along an axis of length `l` is `g / l` inches, compared in
+    // squares so no root is taken.
+    let axis = |c: &[Point; 4], i: usize| (c[i + 1].x - c[i].x, c[i + 1].y - c[i].y);
     let mut clear_overlap = true;
     for axis in [axis(a, 0), axis(a, 1), axis(b, 0), axis(b, 1)] {
         let (a_lo, a_hi) = project(a, axis);
         let (b_lo, b_hi) = project(b, axis);
         let gap = (b_lo - a_hi).max(a_lo - b_hi);
-        if gap > MARGIN {
+        let margin_squared = MARGIN * MARGIN * (axis.0 * axis.0 + axis.1 * axis.1);
+        let beyond_margin = gap * gap > margin_squared;
+        if gap > 0.0 && beyond_margin {
             return true;
         }
-        if gap > -MARGIN {
+        if gap >= 0.0 || !beyond_margin {
             clear_overlap = false;
         }
     }
@@ -650,7 +656,8 @@ fn segment_distance(p: Point, start: Point, end: Point) -> f64 {
 pub struct Table {
     width: Inches,
     depth: Inches,
-    terrain: Vec<Terrain>,
+    /// Shared between copies: a game's state is copied per order, its terrain never changes.
+    terrain: std::sync::Arc<[Terrain]>,
 }
 
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -672,7 +679,7 @@ impl From<Table> for TableRepr {
         TableRepr {
             width: t.width,
             depth: t.depth,
-            terrain: t.terrain,
+            terrain: t.terrain.to_vec(),
         }
     }
 }
@@ -691,7 +698,7 @@ impl Table {
         Ok(Table {
             width,
             depth,
-            terrain,
+            terrain: terrain.into(),
         })
     }
 
@@ -784,10 +791,14 @@ impl Table {
         let mut done = 0.0;
         for _ in 0..64 {
             let here = unit.placed(unit.centre.moved(heading, Inches(done)), unit.facing);
-            let clearance = near
-                .iter()
-                .map(|o| here.distance(o).0 - gap.0)
-                .fold(f64::INFINITY, f64::min);
+            // A footprint whose lower bound is no nearer than the least clearance so far cannot lower it.
+            let clearance = near.iter().fold(f64::INFINITY, |least, o| {
+                if here.distance_at_least(o).0 - gap.0 >= least {
+                    least
+                } else {
+                    least.min(here.distance(o).0 - gap.0)
+                }
+            });
             let left = limit - done;
             if clearance >= left {
                 return Inches(limit);

@@ -6,6 +6,7 @@
 
 use crate::combat::Category;
 use crate::command::OrderTarget;
+use crate::error::{AttackRefusal, RuleViolation};
 use crate::game::{Action, CommandAction, North, Order, Question, State};
 use crate::morale::RallyPolicy;
 use crate::sequence::Step;
@@ -40,6 +41,23 @@ fn enemies_by_distance(state: &State, id: UnitId, seed: u64) -> Vec<(UnitId, f64
     v
 }
 
+/// Whether a refusal of an attack comes from the attacker's own state alone (it has attacked, has no gun, is not
+/// deployed, cannot attack in this category, moved too far to fire, is in contact), so it refuses every target.
+fn refuses_every_target(e: &RuleViolation) -> bool {
+    matches!(
+        e,
+        RuleViolation::AlreadyAttacked(_)
+            | RuleViolation::CannotAttack {
+                reason: AttackRefusal::NoGun
+                    | AttackRefusal::NotDeployed
+                    | AttackRefusal::WrongCategory
+                    | AttackRefusal::MovedTooFar
+                    | AttackRefusal::InContact,
+                ..
+            }
+    )
+}
+
 /// The next attack of the step: the first unit (by id) with a legal target attacks its nearest one, with every
 /// other unit that may attack the same target; `EndStep` when nobody can.
 fn next_attack(state: &State, side: Side, seed: u64) -> Order {
@@ -49,8 +67,16 @@ fn next_attack(state: &State, side: Side, seed: u64) -> Order {
         _ => return Order::EndStep,
     };
     let b = state.battle();
+    let first_enemy = b.units_in_play(side.enemy()).next().map(Unit::id);
     for u in b.units_in_play(side) {
         if u.phase().attacked.is_some() {
+            continue;
+        }
+        // A unit whose own state refuses one enemy refuses them all: no need to sort them.
+        if let Some(t) = first_enemy
+            && let Err(e) = state.can_attack(u.id(), t, category)
+            && refuses_every_target(&e)
+        {
             continue;
         }
         let target = enemies_by_distance(state, u.id(), seed)

@@ -206,11 +206,16 @@ impl Field {
         let to = t.centre;
         let mut blockers = Vec::new();
         let mut screen = Screen::Clear;
-        for (id, f) in self.others(battle, &[attacker, target]) {
+        for u in battle.units() {
+            if !u.in_play() || u.id() == attacker || u.id() == target {
+                continue;
+            }
+            let Some(f) = self.footprint(battle, u.id()) else {
+                continue;
+            };
             if !f.blocks(from, to) {
                 continue;
             }
-            let Ok(u) = battle.unit(id) else { continue };
             if u.is_skirmishers() {
                 screen = if u.side() == side {
                     Screen::FriendlySkirmishers

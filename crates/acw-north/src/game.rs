@@ -1384,7 +1384,9 @@ impl State {
             let fits = turned.is_some_and(|t| {
                 self.field.ground.holds(&t)
                     && others.iter().all(|o| {
-                        t.distance(o).0 > 0.0
+                        // Apart on the lower bound is apart.
+                        t.distance_at_least(o).0 > 0.0
+                            || t.distance(o).0 > 0.0
                             || self.footprint(id).is_some_and(|me| me.distance(o).0 <= 0.0)
                     })
             });
