@@ -14,7 +14,7 @@ use crate::state::{Unit, UnitId};
 use crate::tables::{Formation, Order as BrigadeOrder, Troop};
 use acw_core::Side;
 use acw_core::game::Commander;
-use acw_core::measure::Heading;
+use acw_core::measure::{Heading, Inches};
 
 /// A small deterministic mix of the seed and two ids, in 0..1, to break ties.
 fn jitter(seed: u64, a: UnitId, b: UnitId) -> f64 {
@@ -109,6 +109,22 @@ fn advance_heading(state: &State, id: UnitId, seed: u64) -> Option<Heading> {
     (h.angle_to(straight) < 60.0)
         .then_some(h)
         .or(Some(straight))
+}
+
+/// Whether `march` (along `heading`) takes unit `id` anywhere: a unit whose way is blocked is left to the
+/// ordered move at the end of the step (which the engine excuses when it finds no way either). The route is
+/// looked at first; only a short one is tried on a copy of the state, turn and all.
+fn goes_somewhere(state: &State, id: UnitId, heading: Heading, march: Action) -> bool {
+    let gap = state.battle().options().contact_gap;
+    let route = state.field().route(
+        state.battle(),
+        id,
+        heading,
+        Inches(1.0),
+        gap,
+        state.ordered_heading(id),
+    );
+    route.length().0 >= 1.0 - 1e-6 || state.march_preview(id, march).is_some_and(|d| d.0 >= 0.05)
 }
 
 /// What a unit that is free to act does in common: re-man a gun, turn a gun toward the enemy, stand in
@@ -260,13 +276,14 @@ impl Attacker {
             BrigadeOrder::Withdraw => None,
             BrigadeOrder::Advance => {
                 let heading = advance_heading(state, id, self.seed)?;
-                Some(Action::March {
+                let march = Action::March {
                     heading,
                     distance: None,
                     fire: false,
                     conform: false,
                     face: Some(heading),
-                })
+                };
+                goes_somewhere(state, id, heading, march).then_some(march)
             }
         }
     }

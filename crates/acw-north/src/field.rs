@@ -117,6 +117,45 @@ pub struct Stop {
     pub enemy: bool,
 }
 
+/// The path of a move (NORTH-MOV-14): up to two straight legs, each a heading and a length, walked in order
+/// with the unit keeping its facing; and what stopped it short of the distance wanted, if anything did.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Route {
+    /// The legs, in order (the second is of length 0 on a straight move).
+    pub legs: [(Heading, Inches); 2],
+    /// What stopped the path short of the distance wanted (`None`: it gets it all).
+    pub stop: Option<Stop>,
+}
+
+impl Route {
+    /// The path's length: what every stand moves, the unit keeping its facing.
+    #[must_use]
+    pub fn length(&self) -> Inches {
+        Inches(self.legs[0].1.0 + self.legs[1].1.0)
+    }
+
+    /// The point `along` inches down the path from `from` (its end if `along` is longer).
+    #[must_use]
+    pub fn point_at(&self, from: Point, along: Inches) -> Point {
+        let mut at = from;
+        let mut left = along.0.max(0.0);
+        for (h, len) in self.legs {
+            let d = left.min(len.0);
+            if d > 0.0 {
+                at = at.moved(h, Inches(d));
+            }
+            left -= d;
+        }
+        at
+    }
+
+    /// The corner of the path (where the first leg ends).
+    #[must_use]
+    pub fn corner(&self, from: Point) -> Point {
+        self.point_at(from, self.legs[0].1)
+    }
+}
+
 /// Where a unit stands: the centre of its footprint and the way it faces.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -287,6 +326,97 @@ impl Field {
             enemy: stops_as_soon(&enemies),
         };
         (got, Some(stop))
+    }
+
+    /// NORTH-MOV-14: the path of unit `id`'s move of up to `distance` along `heading`, finding a way round
+    /// friendly units. The straight slide (see [`Field::room`]) is taken unless a friend stops it short; then the
+    /// unit may first side-step along a heading up to 90° off (in steps of 15°, keeping its facing), and go on
+    /// along `heading` with what is left of the distance. The path kept is the one that gets farthest along
+    /// `heading` (the straight slide unless a detour beats it by a twentieth of an inch; ties go to the smaller
+    /// turn, right before left, the shorter side-step). The unit keeps its facing along the path, so every stand
+    /// moves the path's length: that is the move's length (NORTH-MOV-14, the stand that moves farthest). With
+    /// `keep` (the heading of the unit's orders), a detour must gain at least as much ground that way as the
+    /// straight move, so a move its orders allow stays allowed.
+    pub fn route(
+        &self,
+        battle: &Battle,
+        id: UnitId,
+        heading: Heading,
+        distance: Inches,
+        gap: Inches,
+        keep: Option<Heading>,
+    ) -> Route {
+        let straight = |(got, stop): (Inches, Option<Stop>)| Route {
+            legs: [(heading, got), (heading, Inches(0.0))],
+            stop,
+        };
+        let (got, stop) = self.room(battle, id, heading, distance, gap);
+        let by_friend = matches!(
+            stop,
+            Some(Stop {
+                edge: false,
+                enemy: false
+            })
+        );
+        let (Some(me), Ok(side), true) = (
+            self.footprint(battle, id),
+            battle.unit(id).map(Unit::side),
+            by_friend,
+        ) else {
+            return straight((got, stop));
+        };
+        let others = self.others(battle, &[id]);
+        let prints: Vec<Footprint> = others.iter().map(|(_, f)| *f).collect();
+        let enemies: Vec<Footprint> = others
+            .iter()
+            .filter(|(o, _)| battle.unit(*o).is_ok_and(|u| u.side() != side))
+            .map(|(_, f)| *f)
+            .collect();
+        let slide = |f: &Footprint, h: Heading, d: f64, blockers: &[Footprint]| {
+            self.ground
+                .slide(f, h, Inches(d), blockers, gap, Inches(0.1))
+                .0
+        };
+        let mut best: Option<(f64, Route)> = None;
+        for turn in [
+            15.0, -15.0, 30.0, -30.0, 45.0, -45.0, 60.0, -60.0, 75.0, -75.0, 90.0, -90.0,
+        ] {
+            let aside = heading.turned(turn);
+            let room = slide(&me, aside, distance.0, &prints);
+            let cos = f64::to_radians(turn).cos();
+            let mut step = 1.0;
+            while step <= room + 1e-9 {
+                let first = step.min(room);
+                let moved = me.placed(me.centre.moved(aside, Inches(first)), me.facing);
+                let left = distance.0 - first;
+                let second = slide(&moved, heading, left, &prints);
+                let gain = first * cos + second;
+                // Along `keep` (the way its orders send it) a detour gains at least what the straight move does.
+                let kept = keep.is_none_or(|k| {
+                    let along = |h: Heading, d: f64| d * f64::to_radians(h.angle_to(k)).cos();
+                    let detour = along(aside, first) + along(heading, second);
+                    detour > 1e-3 && detour >= along(heading, got.0)
+                });
+                if kept && gain > best.as_ref().map_or(got.0 + 0.05, |b| b.0) {
+                    let stop = (second < left - 1e-9).then(|| Stop {
+                        edge: slide(&moved, heading, left, &[]) <= second + 1e-9,
+                        enemy: slide(&moved, heading, left, &enemies) <= second + 1e-9,
+                    });
+                    best = Some((
+                        gain,
+                        Route {
+                            legs: [(aside, Inches(first)), (heading, Inches(second))],
+                            stop,
+                        },
+                    ));
+                }
+                if first >= room {
+                    break;
+                }
+                step += 1.0;
+            }
+        }
+        best.map_or_else(|| straight((got, stop)), |(_, r)| r)
     }
 
     /// NORTH-MOV-12: where along a straight path from `from` to `to` it crosses each obstacle, in order.

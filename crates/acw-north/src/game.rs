@@ -868,6 +868,28 @@ impl State {
         }
     }
 
+    /// How far unit `unit` would move if it took `action` now (a march), without throwing a die: the order is
+    /// tried on a copy. `None` when the order is refused, is no march, or reaches a die (an obstacle toss).
+    pub fn march_preview(&self, unit: UnitId, action: Action) -> Option<Inches> {
+        if !matches!(action, Action::March { .. }) {
+            return None;
+        }
+        let mut copy = self.clone();
+        let mut log = Vec::new();
+        copy.apply_order(
+            &Order::Act { unit, action },
+            &mut NoDice::default(),
+            &mut log,
+        )
+        .ok()?;
+        log.iter().find_map(|e| match e {
+            Event::Moved {
+                unit: u, report, ..
+            } if *u == unit => Some(report.moved),
+            _ => None,
+        })
+    }
+
     /// What unit `id` may do now (NORTH-SEQ-03 (b)): every action of the units step, each allowed or refused
     /// with the reason — one answer for a UI, consistent with what [`North`] accepts. Moves are listed straight
     /// along the ordered heading (toward the enemy's edge under Hold, where they are refused), guns pivot toward
@@ -1394,21 +1416,31 @@ impl State {
                 self.field.set(id, Place { facing: f, ..place });
             }
         }
-        let (got, stop) = self.field.room(&self.battle, id, heading, want, gap);
+        let keep = self.ordered_heading(id);
+        let mut route = self.field.route(&self.battle, id, heading, want, gap, keep);
         // Within a millionth of an inch, no move is no move (its direction would be noise) and the full move is
         // the full move (the slide's last step can fall short by rounding).
-        let (got, stop) = if got.0 < 1e-6 {
-            (Inches(0.0), stop)
+        let got = route.length();
+        if got.0 < 1e-6 {
+            route.legs = [(heading, Inches(0.0)), (heading, Inches(0.0))];
         } else if got.0 > want.0 - 1e-6 {
-            (want, None)
-        } else {
-            (got, stop)
-        };
+            if route.legs[1].1.0 == 0.0 {
+                route.legs[0].1 = want;
+            } else {
+                route.legs[1].1 = Inches(want.0 - route.legs[0].1.0);
+            }
+            route.stop = None;
+        }
+        let (got, stop) = (route.length(), route.stop);
+        if by_engine && got.0 == 0.0 {
+            return Err(RuleViolation::NoWay(id));
+        }
         let from = self
             .footprint(id)
             .ok_or(RuleViolation::NotPlaced(id))?
             .centre;
-        let to = from.moved(heading, got);
+        let to = route.point_at(from, got);
+        let corner = route.corner(from);
         let would_contact = stop.is_some_and(|s| s.enemy);
         let stopped_by = match stop {
             None => (conform && limit.0 < own.0).then_some(MoveStop::Conform),
@@ -1426,12 +1458,23 @@ impl State {
         } else {
             MoveDirection::Other
         };
+        let mut obstacles_at = self.field.obstacles_on(from, corner);
+        if route.legs[1].1.0 > 0.0 {
+            let first = route.legs[0].1;
+            obstacles_at.extend(
+                self.field
+                    .obstacles_on(corner, to)
+                    .into_iter()
+                    .map(|d| Inches(d.0 + first.0)),
+            );
+        }
         let order = MoveOrder {
             distance: got,
             direction: Some(direction),
             intent,
-            obstacles_at: self.field.obstacles_on(from, to),
-            crosses_rough: self.field.crosses_rough(from, to),
+            obstacles_at,
+            crosses_rough: self.field.crosses_rough(from, corner)
+                || (route.legs[1].1.0 > 0.0 && self.field.crosses_rough(corner, to)),
             stopped_by,
             would_contact,
         };
@@ -1439,11 +1482,18 @@ impl State {
         let facing = face
             .or_else(|| self.field.place(id).map(|p| p.facing))
             .unwrap_or(heading);
-        self.field.shift(id, heading, report.moved, facing);
+        let end = route.point_at(from, report.moved);
+        self.field.set(
+            id,
+            Place {
+                centre: end,
+                facing,
+            },
+        );
         log.push(Event::Moved {
             unit: id,
             from,
-            to: from.moved(heading, report.moved),
+            to: end,
             report,
             ordered_by_engine: by_engine,
         });
