@@ -112,19 +112,26 @@ fn advance_heading(state: &State, id: UnitId, seed: u64) -> Option<Heading> {
 }
 
 /// Whether `march` (along `heading`) takes unit `id` anywhere: a unit whose way is blocked is left to the
-/// ordered move at the end of the step (which the engine excuses when it finds no way either). The route is
-/// looked at first; only a short one is tried on a copy of the state, turn and all.
+/// ordered move at the end of the step (which the engine excuses when it finds no way either). A unit already
+/// facing `heading` (no turn first) is judged by its route for an inch; any other is tried on a copy of the
+/// state, turn and all.
 fn goes_somewhere(state: &State, id: UnitId, heading: Heading, march: Action) -> bool {
-    let gap = state.battle().options().contact_gap;
-    let route = state.field().route(
-        state.battle(),
-        id,
-        heading,
-        Inches(1.0),
-        gap,
-        state.ordered_heading(id),
-    );
-    route.length().0 >= 1.0 - 1e-6 || state.march_preview(id, march).is_some_and(|d| d.0 >= 0.05)
+    let facing = state.field().place(id).map(|p| p.facing);
+    if facing == Some(heading) {
+        let gap = state.battle().options().contact_gap;
+        let route = state.field().route(
+            state.battle(),
+            id,
+            heading,
+            Inches(1.0),
+            gap,
+            state.ordered_heading(id),
+        );
+        if route.length().0 >= 1.0 - 1e-6 {
+            return true;
+        }
+    }
+    state.march_preview(id, march).is_some_and(|d| d.0 >= 0.05)
 }
 
 /// What a unit that is free to act does in common: re-man a gun, turn a gun toward the enemy, stand in
