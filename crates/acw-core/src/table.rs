@@ -781,24 +781,37 @@ impl Table {
         let tolerance = step.0.max(0.01);
         let limit = distance.0.max(0.0).min(self.edge_room(unit, heading).0);
         let reach = |f: &Footprint| (f.frontage.0.hypot(f.depth.0)) / 2.0;
-        let near: Vec<&Footprint> = others
-            .iter()
-            .filter(|o| {
-                unit.centre.distance(o.centre).0 <= limit + reach(unit) + reach(o) + gap.0 + 1e-9
-                    && unit.distance(o).0 > gap.0
-            })
-            .collect();
+        // The footprints it could meet, kept by index without allocating (beyond 32 of them, in a vector).
+        let (mut first, mut count, mut spill) = ([0_usize; 32], 0, Vec::new());
+        for (i, o) in others.iter().enumerate() {
+            if unit.centre.distance(o.centre).0 <= limit + reach(unit) + reach(o) + gap.0 + 1e-9
+                && unit.distance(o).0 > gap.0
+            {
+                match first.get_mut(count) {
+                    Some(slot) => {
+                        *slot = i;
+                        count += 1;
+                    }
+                    None => spill.push(i),
+                }
+            }
+        }
+        let near = first.get(..count).unwrap_or(&[]);
         let mut done = 0.0;
         for _ in 0..64 {
             let here = unit.placed(unit.centre.moved(heading, Inches(done)), unit.facing);
             // A footprint whose lower bound is no nearer than the least clearance so far cannot lower it.
-            let clearance = near.iter().fold(f64::INFINITY, |least, o| {
-                if here.distance_at_least(o).0 - gap.0 >= least {
-                    least
-                } else {
-                    least.min(here.distance(o).0 - gap.0)
-                }
-            });
+            let clearance = near
+                .iter()
+                .chain(spill.iter())
+                .filter_map(|&i| others.get(i))
+                .fold(f64::INFINITY, |least, o| {
+                    if here.distance_at_least(o).0 - gap.0 >= least {
+                        least
+                    } else {
+                        least.min(here.distance(o).0 - gap.0)
+                    }
+                });
             let left = limit - done;
             if clearance >= left {
                 return Inches(limit);

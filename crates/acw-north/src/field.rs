@@ -377,15 +377,26 @@ impl Field {
                 .slide(f, h, Inches(d), blockers, gap, Inches(0.1))
                 .0
         };
-        let mut best: Option<(f64, Route)> = None;
+        // The best detour so far: its gain along `heading`, its side-step, its first leg and the second leg.
+        let mut best: Option<(f64, Heading, f64, f64)> = None;
         for turn in [
             15.0, -15.0, 30.0, -30.0, 45.0, -45.0, 60.0, -60.0, 75.0, -75.0, 90.0, -90.0,
         ] {
             let aside = heading.turned(turn);
-            let room = slide(&me, aside, distance.0, &prints);
             let cos = f64::to_radians(turn).cos();
+            let mut room = None;
             let mut step = 1.0;
-            while step <= room + 1e-9 {
+            loop {
+                let to_beat = best.map_or(got.0 + 0.05, |b| b.0);
+                // No side-step of this length or more can beat the best: the rest of the allowance, all gained,
+                // is the most it could get.
+                if step * cos + (distance.0 - step) <= to_beat {
+                    break;
+                }
+                let room = *room.get_or_insert_with(|| slide(&me, aside, distance.0, &prints));
+                if step > room + 1e-9 {
+                    break;
+                }
                 let first = step.min(room);
                 let moved = me.placed(me.centre.moved(aside, Inches(first)), me.facing);
                 let left = distance.0 - first;
@@ -397,18 +408,8 @@ impl Field {
                     let detour = along(aside, first) + along(heading, second);
                     detour > 1e-3 && detour >= along(heading, got.0)
                 });
-                if kept && gain > best.as_ref().map_or(got.0 + 0.05, |b| b.0) {
-                    let stop = (second < left - 1e-9).then(|| Stop {
-                        edge: slide(&moved, heading, left, &[]) <= second + 1e-9,
-                        enemy: slide(&moved, heading, left, &enemies) <= second + 1e-9,
-                    });
-                    best = Some((
-                        gain,
-                        Route {
-                            legs: [(aside, Inches(first)), (heading, Inches(second))],
-                            stop,
-                        },
-                    ));
+                if kept && gain > to_beat {
+                    best = Some((gain, aside, first, second));
                 }
                 if first >= room {
                     break;
@@ -416,7 +417,19 @@ impl Field {
                 step += 1.0;
             }
         }
-        best.map_or_else(|| straight((got, stop)), |(_, r)| r)
+        let Some((_, aside, first, second)) = best else {
+            return straight((got, stop));
+        };
+        let moved = me.placed(me.centre.moved(aside, Inches(first)), me.facing);
+        let left = distance.0 - first;
+        let stop = (second < left - 1e-9).then(|| Stop {
+            edge: slide(&moved, heading, left, &[]) <= second + 1e-9,
+            enemy: slide(&moved, heading, left, &enemies) <= second + 1e-9,
+        });
+        Route {
+            legs: [(aside, Inches(first)), (heading, Inches(second))],
+            stop,
+        }
     }
 
     /// NORTH-MOV-12: where along a straight path from `from` to `to` it crosses each obstacle, in order.
