@@ -337,6 +337,7 @@ impl Field {
     /// moves the path's length: that is the move's length (NORTH-MOV-14, the stand that moves farthest). With
     /// `keep` (the heading of the unit's orders), a detour must gain at least as much ground that way as the
     /// straight move, so a move its orders allow stays allowed.
+    #[must_use]
     pub fn route(
         &self,
         battle: &Battle,

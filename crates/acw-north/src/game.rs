@@ -870,6 +870,7 @@ impl State {
 
     /// How far unit `unit` would move if it took `action` now (a march), without throwing a die: the order is
     /// tried on a copy. `None` when the order is refused, is no march, or reaches a die (an obstacle toss).
+    #[must_use]
     pub fn march_preview(&self, unit: UnitId, action: Action) -> Option<Inches> {
         if !matches!(action, Action::March { .. }) {
             return None;
