@@ -6,6 +6,7 @@
 
 use crate::combat::Category;
 use crate::command::OrderTarget;
+use crate::error::{AttackRefusal, RuleViolation};
 use crate::game::{Action, CommandAction, North, Order, Question, State};
 use crate::morale::RallyPolicy;
 use crate::sequence::Step;
@@ -13,7 +14,7 @@ use crate::state::{Unit, UnitId};
 use crate::tables::{Formation, Order as BrigadeOrder, Troop};
 use acw_core::Side;
 use acw_core::game::Commander;
-use acw_core::measure::Heading;
+use acw_core::measure::{Heading, Inches};
 
 /// A small deterministic mix of the seed and two ids, in 0..1, to break ties.
 fn jitter(seed: u64, a: UnitId, b: UnitId) -> f64 {
@@ -40,6 +41,23 @@ fn enemies_by_distance(state: &State, id: UnitId, seed: u64) -> Vec<(UnitId, f64
     v
 }
 
+/// Whether a refusal of an attack comes from the attacker's own state alone (it has attacked, has no gun, is not
+/// deployed, cannot attack in this category, moved too far to fire, is in contact), so it refuses every target.
+fn refuses_every_target(e: &RuleViolation) -> bool {
+    matches!(
+        e,
+        RuleViolation::AlreadyAttacked(_)
+            | RuleViolation::CannotAttack {
+                reason: AttackRefusal::NoGun
+                    | AttackRefusal::NotDeployed
+                    | AttackRefusal::WrongCategory
+                    | AttackRefusal::MovedTooFar
+                    | AttackRefusal::InContact,
+                ..
+            }
+    )
+}
+
 /// The next attack of the step: the first unit (by id) with a legal target attacks its nearest one, with every
 /// other unit that may attack the same target; `EndStep` when nobody can.
 fn next_attack(state: &State, side: Side, seed: u64) -> Order {
@@ -49,8 +67,16 @@ fn next_attack(state: &State, side: Side, seed: u64) -> Order {
         _ => return Order::EndStep,
     };
     let b = state.battle();
+    let first_enemy = b.units_in_play(side.enemy()).next().map(Unit::id);
     for u in b.units_in_play(side) {
         if u.phase().attacked.is_some() {
+            continue;
+        }
+        // A unit whose own state refuses one enemy refuses them all: no need to sort them.
+        if let Some(t) = first_enemy
+            && let Err(e) = state.can_attack(u.id(), t, category)
+            && refuses_every_target(&e)
+        {
             continue;
         }
         let target = enemies_by_distance(state, u.id(), seed)
@@ -83,6 +109,29 @@ fn advance_heading(state: &State, id: UnitId, seed: u64) -> Option<Heading> {
     (h.angle_to(straight) < 60.0)
         .then_some(h)
         .or(Some(straight))
+}
+
+/// Whether `march` (along `heading`) takes unit `id` anywhere: a unit whose way is blocked is left to the
+/// ordered move at the end of the step (which the engine excuses when it finds no way either). A unit already
+/// facing `heading` (no turn first) is judged by its route for an inch; any other is tried on a copy of the
+/// state, turn and all.
+fn goes_somewhere(state: &State, id: UnitId, heading: Heading, march: Action) -> bool {
+    let facing = state.field().place(id).map(|p| p.facing);
+    if facing == Some(heading) {
+        let gap = state.battle().options().contact_gap;
+        let route = state.field().route(
+            state.battle(),
+            id,
+            heading,
+            Inches(1.0),
+            gap,
+            state.ordered_heading(id),
+        );
+        if route.length().0 >= 1.0 - 1e-6 {
+            return true;
+        }
+    }
+    state.march_preview(id, march).is_some_and(|d| d.0 >= 0.05)
 }
 
 /// What a unit that is free to act does in common: re-man a gun, turn a gun toward the enemy, stand in
@@ -234,13 +283,14 @@ impl Attacker {
             BrigadeOrder::Withdraw => None,
             BrigadeOrder::Advance => {
                 let heading = advance_heading(state, id, self.seed)?;
-                Some(Action::March {
+                let march = Action::March {
                     heading,
                     distance: None,
                     fire: false,
                     conform: false,
                     face: Some(heading),
-                })
+                };
+                goes_somewhere(state, id, heading, march).then_some(march)
             }
         }
     }

@@ -349,6 +349,10 @@ pub enum RuleViolation {
     /// NORTH-MOV-15: unlimbered artillery cannot move out of contact.
     #[error("unit {0} cannot move")]
     CannotMove(UnitId),
+    /// NORTH-MOV-03 / NORTH-MOV-14: the ordered move the engine makes at the end of the units step finds no
+    /// path at all (friends, enemies within the contact gap or the table edge on every way): the unit is excused.
+    #[error("its way is blocked on every side")]
+    NoWay(UnitId),
     /// The general is killed or captured.
     #[error("general {0} is no longer in play")]
     GeneralLost(GeneralId),

@@ -117,6 +117,45 @@ pub struct Stop {
     pub enemy: bool,
 }
 
+/// The path of a move (NORTH-MOV-14): up to two straight legs, each a heading and a length, walked in order
+/// with the unit keeping its facing; and what stopped it short of the distance wanted, if anything did.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Route {
+    /// The legs, in order (the second is of length 0 on a straight move).
+    pub legs: [(Heading, Inches); 2],
+    /// What stopped the path short of the distance wanted (`None`: it gets it all).
+    pub stop: Option<Stop>,
+}
+
+impl Route {
+    /// The path's length: what every stand moves, the unit keeping its facing.
+    #[must_use]
+    pub fn length(&self) -> Inches {
+        Inches(self.legs[0].1.0 + self.legs[1].1.0)
+    }
+
+    /// The point `along` inches down the path from `from` (its end if `along` is longer).
+    #[must_use]
+    pub fn point_at(&self, from: Point, along: Inches) -> Point {
+        let mut at = from;
+        let mut left = along.0.max(0.0);
+        for (h, len) in self.legs {
+            let d = left.min(len.0);
+            if d > 0.0 {
+                at = at.moved(h, Inches(d));
+            }
+            left -= d;
+        }
+        at
+    }
+
+    /// The corner of the path (where the first leg ends).
+    #[must_use]
+    pub fn corner(&self, from: Point) -> Point {
+        self.point_at(from, self.legs[0].1)
+    }
+}
+
 /// Where a unit stands: the centre of its footprint and the way it faces.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -206,11 +245,16 @@ impl Field {
         let to = t.centre;
         let mut blockers = Vec::new();
         let mut screen = Screen::Clear;
-        for (id, f) in self.others(battle, &[attacker, target]) {
+        for u in battle.units() {
+            if !u.in_play() || u.id() == attacker || u.id() == target {
+                continue;
+            }
+            let Some(f) = self.footprint(battle, u.id()) else {
+                continue;
+            };
             if !f.blocks(from, to) {
                 continue;
             }
-            let Ok(u) = battle.unit(id) else { continue };
             if u.is_skirmishers() {
                 screen = if u.side() == side {
                     Screen::FriendlySkirmishers
@@ -282,6 +326,111 @@ impl Field {
             enemy: stops_as_soon(&enemies),
         };
         (got, Some(stop))
+    }
+
+    /// NORTH-MOV-14: the path of unit `id`'s move of up to `distance` along `heading`, finding a way round
+    /// friendly units. The straight slide (see [`Field::room`]) is taken unless a friend stops it short; then the
+    /// unit may first side-step along a heading up to 90° off (in steps of 15°, keeping its facing), and go on
+    /// along `heading` with what is left of the distance. The path kept is the one that gets farthest along
+    /// `heading` (the straight slide unless a detour beats it by a twentieth of an inch; ties go to the smaller
+    /// turn, right before left, the shorter side-step). The unit keeps its facing along the path, so every stand
+    /// moves the path's length: that is the move's length (NORTH-MOV-14, the stand that moves farthest). With
+    /// `keep` (the heading of the unit's orders), a detour must gain at least as much ground that way as the
+    /// straight move, so a move its orders allow stays allowed.
+    #[must_use]
+    pub fn route(
+        &self,
+        battle: &Battle,
+        id: UnitId,
+        heading: Heading,
+        distance: Inches,
+        gap: Inches,
+        keep: Option<Heading>,
+    ) -> Route {
+        let straight = |(got, stop): (Inches, Option<Stop>)| Route {
+            legs: [(heading, got), (heading, Inches(0.0))],
+            stop,
+        };
+        let (got, stop) = self.room(battle, id, heading, distance, gap);
+        let by_friend = matches!(
+            stop,
+            Some(Stop {
+                edge: false,
+                enemy: false
+            })
+        );
+        let (Some(me), Ok(side), true) = (
+            self.footprint(battle, id),
+            battle.unit(id).map(Unit::side),
+            by_friend,
+        ) else {
+            return straight((got, stop));
+        };
+        let others = self.others(battle, &[id]);
+        let prints: Vec<Footprint> = others.iter().map(|(_, f)| *f).collect();
+        let enemies: Vec<Footprint> = others
+            .iter()
+            .filter(|(o, _)| battle.unit(*o).is_ok_and(|u| u.side() != side))
+            .map(|(_, f)| *f)
+            .collect();
+        let slide = |f: &Footprint, h: Heading, d: f64, blockers: &[Footprint]| {
+            self.ground
+                .slide(f, h, Inches(d), blockers, gap, Inches(0.1))
+                .0
+        };
+        // The best detour so far: its gain along `heading`, its side-step, its first leg and the second leg.
+        let mut best: Option<(f64, Heading, f64, f64)> = None;
+        for turn in [
+            15.0, -15.0, 30.0, -30.0, 45.0, -45.0, 60.0, -60.0, 75.0, -75.0, 90.0, -90.0,
+        ] {
+            let aside = heading.turned(turn);
+            let cos = f64::to_radians(turn).cos();
+            let mut room = None;
+            let mut step = 1.0;
+            loop {
+                let to_beat = best.map_or(got.0 + 0.05, |b| b.0);
+                // No side-step of this length or more can beat the best: the rest of the allowance, all gained,
+                // is the most it could get.
+                if step * cos + (distance.0 - step) <= to_beat {
+                    break;
+                }
+                let room = *room.get_or_insert_with(|| slide(&me, aside, distance.0, &prints));
+                if step > room + 1e-9 {
+                    break;
+                }
+                let first = step.min(room);
+                let moved = me.placed(me.centre.moved(aside, Inches(first)), me.facing);
+                let left = distance.0 - first;
+                let second = slide(&moved, heading, left, &prints);
+                let gain = first * cos + second;
+                // Along `keep` (the way its orders send it) a detour gains at least what the straight move does.
+                let kept = keep.is_none_or(|k| {
+                    let along = |h: Heading, d: f64| d * f64::to_radians(h.angle_to(k)).cos();
+                    let detour = along(aside, first) + along(heading, second);
+                    detour > 1e-3 && detour >= along(heading, got.0)
+                });
+                if kept && gain > to_beat {
+                    best = Some((gain, aside, first, second));
+                }
+                if first >= room {
+                    break;
+                }
+                step += 1.0;
+            }
+        }
+        let Some((_, aside, first, second)) = best else {
+            return straight((got, stop));
+        };
+        let moved = me.placed(me.centre.moved(aside, Inches(first)), me.facing);
+        let left = distance.0 - first;
+        let stop = (second < left - 1e-9).then(|| Stop {
+            edge: slide(&moved, heading, left, &[]) <= second + 1e-9,
+            enemy: slide(&moved, heading, left, &enemies) <= second + 1e-9,
+        });
+        Route {
+            legs: [(aside, Inches(first)), (heading, Inches(second))],
+            stop,
+        }
     }
 
     /// NORTH-MOV-12: where along a straight path from `from` to `to` it crosses each obstacle, in order.
@@ -370,6 +519,16 @@ impl Field {
             return;
         };
         let (w, d) = (self.ground.width().0, self.ground.depth().0);
+        // Every corner lies within half the diagonal of the centre: a footprint that far inside every edge
+        // (with a margin far above rounding) is on the table, and its corners need not be computed.
+        let reach = f.frontage.0.hypot(f.depth.0) / 2.0 + 1e-9;
+        if f.centre.x - reach >= 0.0
+            && f.centre.x + reach <= w
+            && f.centre.y - reach >= 0.0
+            && f.centre.y + reach <= d
+        {
+            return;
+        }
         let c = f.corners();
         let (min_x, max_x) = c
             .iter()

@@ -731,23 +731,73 @@ impl State {
         {
             return Err(RuleViolation::TargetAlreadyAttacked(target));
         }
-        // The cheap conditions first (who, range, arc), as if the line were clear; then the line of sight.
+        // The cheap conditions first, as if the line were clear; then the line of sight. The refusal is the one
+        // the whole check gives: the attacker's own conditions (before any geometry), then range, then arc.
         if category != Category::Melee {
+            use crate::combat::{Screen, Sight};
+            use crate::error::AttackRefusal;
+            let after_range = |e: &RuleViolation| {
+                matches!(
+                    e,
+                    RuleViolation::CannotAttack {
+                        reason: AttackRefusal::MovedTooFar
+                            | AttackRefusal::InContact
+                            | AttackRefusal::TargetInMelee,
+                        ..
+                    }
+                )
+            };
+            let mut optimistic = Sight {
+                distance: Inches(0.0),
+                line_of_sight: true,
+                in_arc: true,
+                screen: Screen::Clear,
+            };
+            // Refusals that come before the range is read do not depend on it.
+            if let Err(e) = self
+                .battle
+                .check_attacker(attacker, category, target, &optimistic)
+                && !after_range(&e)
+            {
+                return Err(e);
+            }
             let (a, b) = match (self.footprint(attacker), self.footprint(target)) {
                 (Some(a), Some(b)) => (a, b),
                 _ => return Err(RuleViolation::NotPlaced(attacker)),
             };
-            let in_arc = match category {
+            // Out of range on a lower bound of the distance is out of range on the distance itself.
+            optimistic.distance = a.distance_at_least(&b);
+            if let Err(
+                e @ RuleViolation::CannotAttack {
+                    reason: AttackRefusal::OutOfRange,
+                    ..
+                },
+            ) = self
+                .battle
+                .check_attacker(attacker, category, target, &optimistic)
+            {
+                return Err(e);
+            }
+            optimistic.distance = a.distance(&b);
+            // With the arc granted, every refusal but one read after the arc is the whole check's.
+            if let Err(e) = self
+                .battle
+                .check_attacker(attacker, category, target, &optimistic)
+                && !matches!(
+                    e,
+                    RuleViolation::CannotAttack {
+                        reason: AttackRefusal::TargetInMelee,
+                        ..
+                    }
+                )
+            {
+                return Err(e);
+            }
+            optimistic.in_arc = match category {
                 Category::Artillery => {
                     crate::combat::in_artillery_arc(&a, &b, self.battle.options())
                 }
                 _ => crate::combat::in_fire_arc(&a, &b, self.battle.options()),
-            };
-            let optimistic = crate::combat::Sight {
-                distance: a.distance(&b),
-                line_of_sight: true,
-                in_arc,
-                screen: crate::combat::Screen::Clear,
             };
             self.battle
                 .check_attacker(attacker, category, target, &optimistic)?;
@@ -770,22 +820,24 @@ impl State {
         if !t.in_play() || t.side() == u.side() {
             return Err(RuleViolation::BadTarget(target));
         }
-        let distance = self
-            .field
-            .distance(&self.battle, unit, target)
-            .ok_or(RuleViolation::NotPlaced(unit))?;
-        let reach =
-            crate::movement::charge_reach(u.troop(), self.battle.options()).unwrap_or(Inches(0.0));
-        if distance.0 > reach.0 + 1e-9 {
-            return Err(RuleViolation::CannotCharge {
-                unit,
-                reason: crate::error::ChargeRefusal::OutOfReach,
-            });
-        }
         let (a, b) = match (self.footprint(unit), self.footprint(target)) {
             (Some(a), Some(b)) => (a, b),
             _ => return Err(RuleViolation::NotPlaced(unit)),
         };
+        let reach =
+            crate::movement::charge_reach(u.troop(), self.battle.options()).unwrap_or(Inches(0.0));
+        let out_of_reach = Err(RuleViolation::CannotCharge {
+            unit,
+            reason: crate::error::ChargeRefusal::OutOfReach,
+        });
+        // Beyond reach on a lower bound of the distance is beyond reach on the distance itself.
+        if a.distance_at_least(&b).0 > reach.0 + 1e-9 {
+            return out_of_reach;
+        }
+        let distance = a.distance(&b);
+        if distance.0 > reach.0 + 1e-9 {
+            return out_of_reach;
+        }
         let obstacles = u8::try_from(
             self.field
                 .ground
@@ -814,6 +866,29 @@ impl State {
             Err(RuleViolation::Dice(_)) => Ok(()),
             other => other,
         }
+    }
+
+    /// How far unit `unit` would move if it took `action` now (a march), without throwing a die: the order is
+    /// tried on a copy. `None` when the order is refused, is no march, or reaches a die (an obstacle toss).
+    #[must_use]
+    pub fn march_preview(&self, unit: UnitId, action: Action) -> Option<Inches> {
+        if !matches!(action, Action::March { .. }) {
+            return None;
+        }
+        let mut copy = self.clone();
+        let mut log = Vec::new();
+        copy.apply_order(
+            &Order::Act { unit, action },
+            &mut NoDice::default(),
+            &mut log,
+        )
+        .ok()?;
+        log.iter().find_map(|e| match e {
+            Event::Moved {
+                unit: u, report, ..
+            } if *u == unit => Some(report.moved),
+            _ => None,
+        })
     }
 
     /// What unit `id` may do now (NORTH-SEQ-03 (b)): every action of the units step, each allowed or refused
@@ -1332,7 +1407,9 @@ impl State {
             let fits = turned.is_some_and(|t| {
                 self.field.ground.holds(&t)
                     && others.iter().all(|o| {
-                        t.distance(o).0 > 0.0
+                        // Apart on the lower bound is apart.
+                        t.distance_at_least(o).0 > 0.0
+                            || t.distance(o).0 > 0.0
                             || self.footprint(id).is_some_and(|me| me.distance(o).0 <= 0.0)
                     })
             });
@@ -1340,21 +1417,31 @@ impl State {
                 self.field.set(id, Place { facing: f, ..place });
             }
         }
-        let (got, stop) = self.field.room(&self.battle, id, heading, want, gap);
+        let keep = self.ordered_heading(id);
+        let mut route = self.field.route(&self.battle, id, heading, want, gap, keep);
         // Within a millionth of an inch, no move is no move (its direction would be noise) and the full move is
         // the full move (the slide's last step can fall short by rounding).
-        let (got, stop) = if got.0 < 1e-6 {
-            (Inches(0.0), stop)
+        let got = route.length();
+        if got.0 < 1e-6 {
+            route.legs = [(heading, Inches(0.0)), (heading, Inches(0.0))];
         } else if got.0 > want.0 - 1e-6 {
-            (want, None)
-        } else {
-            (got, stop)
-        };
+            if route.legs[1].1.0 == 0.0 {
+                route.legs[0].1 = want;
+            } else {
+                route.legs[1].1 = Inches(want.0 - route.legs[0].1.0);
+            }
+            route.stop = None;
+        }
+        let (got, stop) = (route.length(), route.stop);
+        if by_engine && got.0 == 0.0 {
+            return Err(RuleViolation::NoWay(id));
+        }
         let from = self
             .footprint(id)
             .ok_or(RuleViolation::NotPlaced(id))?
             .centre;
-        let to = from.moved(heading, got);
+        let to = route.point_at(from, got);
+        let corner = route.corner(from);
         let would_contact = stop.is_some_and(|s| s.enemy);
         let stopped_by = match stop {
             None => (conform && limit.0 < own.0).then_some(MoveStop::Conform),
@@ -1372,12 +1459,23 @@ impl State {
         } else {
             MoveDirection::Other
         };
+        let mut obstacles_at = self.field.obstacles_on(from, corner);
+        if route.legs[1].1.0 > 0.0 {
+            let first = route.legs[0].1;
+            obstacles_at.extend(
+                self.field
+                    .obstacles_on(corner, to)
+                    .into_iter()
+                    .map(|d| Inches(d.0 + first.0)),
+            );
+        }
         let order = MoveOrder {
             distance: got,
             direction: Some(direction),
             intent,
-            obstacles_at: self.field.obstacles_on(from, to),
-            crosses_rough: self.field.crosses_rough(from, to),
+            obstacles_at,
+            crosses_rough: self.field.crosses_rough(from, corner)
+                || (route.legs[1].1.0 > 0.0 && self.field.crosses_rough(corner, to)),
             stopped_by,
             would_contact,
         };
@@ -1385,11 +1483,18 @@ impl State {
         let facing = face
             .or_else(|| self.field.place(id).map(|p| p.facing))
             .unwrap_or(heading);
-        self.field.shift(id, heading, report.moved, facing);
+        let end = route.point_at(from, report.moved);
+        self.field.set(
+            id,
+            Place {
+                centre: end,
+                facing,
+            },
+        );
         log.push(Event::Moved {
             unit: id,
             from,
-            to: from.moved(heading, report.moved),
+            to: end,
             report,
             ordered_by_engine: by_engine,
         });

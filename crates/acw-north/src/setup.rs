@@ -259,7 +259,7 @@ impl Battle {
             acs[side] = ac_id;
             generals.push(General {
                 id: ac_id,
-                name: army.army_commander.clone(),
+                name: army.army_commander.as_str().into(),
                 side,
                 rank: Rank::ArmyCommander,
                 status: GeneralStatus::Active,
@@ -282,7 +282,7 @@ impl Battle {
                 }
                 generals.push(General {
                     id: mg,
-                    name: b.major_general.clone(),
+                    name: b.major_general.as_str().into(),
                     side,
                     rank: Rank::MajorGeneral(bid),
                     status: GeneralStatus::Active,
@@ -291,7 +291,7 @@ impl Battle {
                 });
                 brigades.push(Brigade {
                     id: bid,
-                    name: b.name.clone(),
+                    name: b.name.as_str().into(),
                     side,
                     order: b.order,
                     mg,
@@ -405,7 +405,7 @@ impl Battle {
                 _ => return bad(format!("the {side} Army Commander is missing")),
             }
         }
-        let mut names: Vec<&str> = self.units.iter().map(|u| u.name.as_str()).collect();
+        let mut names: Vec<&str> = self.units.iter().map(|u| u.name()).collect();
         names.sort_unstable();
         if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
             return Err(SetupError::DuplicateName(w[0].to_string()));
@@ -428,7 +428,7 @@ fn new_unit(id: UnitId, side: Side, brigade: BrigadeId, spec: &UnitSpec) -> Unit
     let dismounted = spec.dismounted && spec.arm == Arm::Cavalry;
     Unit {
         id,
-        name: spec.name.clone(),
+        name: spec.name.as_str().into(),
         side,
         brigade,
         arm: spec.arm,

@@ -169,12 +169,37 @@ pub struct MeleeRecord {
     pub opened_this_phase: bool,
 }
 
+/// The name of a unit, brigade or general: shared between copies of the state (a game's state is copied for
+/// every order, and names never change). Saved as a plain string.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Name(std::sync::Arc<str>);
+
+impl From<&str> for Name {
+    fn from(s: &str) -> Name {
+        Name(s.into())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Name {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.0)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Name {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Name, D::Error> {
+        String::deserialize(deserializer).map(|s| Name(s.into()))
+    }
+}
+
 /// One regiment or battery (NORTH-SET-01, NORTH-SET-10).
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Unit {
     pub(crate) id: UnitId,
-    pub(crate) name: String,
+    pub(crate) name: Name,
     pub(crate) side: Side,
     pub(crate) brigade: BrigadeId,
     pub(crate) arm: Arm,
@@ -211,7 +236,7 @@ impl Unit {
     }
     /// Its name.
     pub fn name(&self) -> &str {
-        &self.name
+        &self.name.0
     }
     /// Its side.
     pub fn side(&self) -> Side {
@@ -422,7 +447,7 @@ pub enum GeneralStatus {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct General {
     pub(crate) id: GeneralId,
-    pub(crate) name: String,
+    pub(crate) name: Name,
     pub(crate) side: Side,
     pub(crate) rank: Rank,
     pub(crate) status: GeneralStatus,
@@ -437,7 +462,7 @@ impl General {
     }
     /// His name.
     pub fn name(&self) -> &str {
-        &self.name
+        &self.name.0
     }
     /// His side.
     pub fn side(&self) -> Side {
@@ -470,7 +495,7 @@ impl General {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Brigade {
     pub(crate) id: BrigadeId,
-    pub(crate) name: String,
+    pub(crate) name: Name,
     pub(crate) side: Side,
     pub(crate) order: Order,
     pub(crate) mg: GeneralId,
@@ -487,7 +512,7 @@ impl Brigade {
     }
     /// Its name.
     pub fn name(&self) -> &str {
-        &self.name
+        &self.name.0
     }
     /// Its side.
     pub fn side(&self) -> Side {
@@ -614,7 +639,7 @@ impl Battle {
 
     /// A unit by name, if any.
     pub fn unit_named(&self, name: &str) -> Option<&Unit> {
-        self.units.iter().find(|u| u.name == name)
+        self.units.iter().find(|u| &*u.name.0 == name)
     }
 
     /// NORTH-CMD-01 / NORTH-CMD-13: the order a unit follows: its brigade's, or its own once the brigade has

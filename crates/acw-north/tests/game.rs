@@ -611,6 +611,107 @@ fn north_mov_11_ordered_move_stops_short_of_contact() {
     );
 }
 
+/// NORTH-MOV-14 / NORTH-MOV-03: a move finds a way round a friend in its path. C1 (a 4" line) has a limbered
+/// battery of its own brigade 0.75" ahead: straight on it would get 0.25". It side-steps (keeping its facing)
+/// and goes on: the path is longer, gains more ground, and keeps the contact gap from the battery. Every stand
+/// moves the path's length, which is what the move reports.
+#[test]
+fn north_mov_14_moves_find_a_way_round_friends() {
+    let s = Setup {
+        union: vec![
+            (inf("U1"), Point::new(60.0, 5.0), Heading::NORTH),
+            (inf("U2"), Point::new(66.0, 5.0), Heading::NORTH),
+        ],
+        csa: vec![
+            (inf("C1"), Point::new(20.0, 30.0), Heading::SOUTH),
+            (
+                UnitSpec::artillery("C2", Quality::Standard).in_formation(Formation::Limbered),
+                Point::new(20.0, 27.5),
+                Heading::SOUTH,
+            ),
+        ],
+        terrain: vec![],
+        csa_order: BrigadeOrder::Advance,
+    };
+    let mut st = North.setup(&s.scenario(), 1).unwrap();
+    let mut log = Vec::new();
+    to_step(&mut st, &mut log, Step::Units);
+    let (c1, c2) = (id(&st, "C1"), id(&st, "C2"));
+    let gap = st.field().distance(st.battle(), c1, c2).unwrap().0;
+    assert!((gap - 0.75).abs() < 1e-9, "{gap}");
+    let from = st.footprint(c1).unwrap().centre;
+    let march = Action::March {
+        heading: Heading::SOUTH,
+        distance: None,
+        fire: false,
+        conform: false,
+        face: None,
+    };
+    // The preview and the order agree.
+    let preview = st.march_preview(c1, march).unwrap().0;
+    Answered
+        .apply(
+            &mut st,
+            &Order::Act {
+                unit: c1,
+                action: march,
+            },
+            &mut log,
+        )
+        .unwrap();
+    let Some(Event::Moved { to, report, .. }) = log.last() else {
+        panic!("no move logged")
+    };
+    assert_eq!(report.moved.0, preview);
+    // A path of two legs: longer than the straight line between its ends, at most the 5" allowance.
+    assert!(
+        report.moved.0 > from.distance(*to).0 + 0.1 && report.moved.0 <= 5.0 + 1e-9,
+        "{from:?} {to:?} {report:?}"
+    );
+    // Side-steps of whole inches are tried: 4" clears the battery (half-widths 2" and 0.5" and the 0.5" gap
+    // need 3"), leaving 1" of the allowance to go south, four times what the straight move gains.
+    assert!((report.moved.0 - 5.0).abs() < 1e-9, "{report:?}");
+    assert!(
+        (from.y - to.y - 1.0).abs() < 1e-6 && (from.x - to.x).abs() > 3.0,
+        "{to:?}"
+    );
+    assert_eq!(st.field().place(c1).unwrap().facing, Heading::SOUTH);
+    assert!(st.field().distance(st.battle(), c1, c2).unwrap().0 >= 0.5 - 0.011);
+}
+
+/// NORTH-MOV-03 / NORTH-MOV-11: an ordered move with no way at all (an enemy straight ahead, 0.55" off, within
+/// a slide's last step of the contact gap; no side-step is tried past an enemy) is not made: the engine logs that it could not move and excuses the unit.
+#[test]
+fn north_mov_03_an_ordered_move_with_no_way_is_excused() {
+    let s = Setup {
+        union: vec![
+            (inf("U1"), Point::new(20.0, 23.55), Heading::NORTH),
+            (inf("U2"), Point::new(60.0, 5.0), Heading::NORTH),
+        ],
+        csa: vec![
+            (inf("C1"), Point::new(20.0, 24.6), Heading::SOUTH),
+            (inf("C2"), Point::new(40.0, 40.0), Heading::SOUTH),
+        ],
+        terrain: vec![],
+        csa_order: BrigadeOrder::Advance,
+    };
+    let mut st = North.setup(&s.scenario(), 1).unwrap();
+    let mut log = Vec::new();
+    to_step(&mut st, &mut log, Step::Units);
+    let c1 = id(&st, "C1");
+    let before = st.footprint(c1).unwrap().centre;
+    Answered.apply(&mut st, &Order::EndStep, &mut log).unwrap();
+    assert_eq!(st.footprint(c1).unwrap().centre, before);
+    assert!(log.iter().any(|e| matches!(
+        e,
+        Event::CouldNotMove { unit, reason } if *unit == c1 && reason == "its way is blocked on every side"
+    )));
+    assert!(
+        !log.iter()
+            .any(|e| matches!(e, Event::Moved { unit, .. } if *unit == c1))
+    );
+}
+
 /// NORTH-OPT-31: the contact gap: a unit barred from contact stops that far short of the enemy (1" here, 0.5" by
 /// default, see above).
 #[test]
