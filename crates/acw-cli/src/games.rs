@@ -5,7 +5,7 @@ use acw::game::{EndReason, GameResult, Outcome, Rate, Summary, game_seed};
 use acw::runtime::{self, Scenario};
 use acw::{BySide, RulesetId, Side};
 use comfy_table::{CellAlignment, ContentArrangement, Table, presets};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
@@ -127,10 +127,16 @@ fn progress_bar(games: u64) -> ProgressBar {
     }
     let bar = ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr());
     // The template is a constant; should it ever be refused, the bar keeps indicatif's default look.
-    if let Ok(style) = ProgressStyle::with_template(
-        "{bar:40} {pos}/{len} games  {per_sec}  {elapsed} gone, about {eta} left",
-    ) {
-        bar.set_style(style);
+    if let Ok(style) =
+        ProgressStyle::with_template("{wide_bar} {pos}/{len} games, {rate}, about {eta} left")
+    {
+        bar.set_style(style.with_key(
+            "rate",
+            |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                // Nothing to do if writing into indicatif's own line buffer failed.
+                let _ = write!(w, "{:.0} games/s", state.per_sec());
+            },
+        ));
     }
     bar
 }
