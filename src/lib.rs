@@ -38,8 +38,7 @@ pub use acw_d8 as d8;
 #[doc(inline)]
 pub use acw_tsatf as tsatf;
 
-/// Rulesets chosen at run time by name: play, narrate, simulate and load scenarios of any of them (feature
-/// `runtime`).
+// Rulesets chosen at run time by name: play, narrate, simulate and load scenarios of any of them.
 #[cfg(feature = "runtime")]
 pub mod runtime;
 
