@@ -133,5 +133,25 @@ fn generation(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, volley, melee, morale, generation);
+fn whole_game(c: &mut Criterion) {
+    use acw_core::BySide;
+    use acw_core::game::{Commander, play};
+    use acw_d8::bots::{Attacker, Holder};
+    use acw_d8::game::{D8, Scenario};
+    let mut g = c.benchmark_group("game");
+    g.sample_size(10);
+    let scenario = Scenario::default();
+    let mut seed = 0u64;
+    g.bench_function("a whole generated battle, Attacker against Holder", |b| {
+        b.iter(|| {
+            seed += 1;
+            let mut u: Box<dyn Commander<D8>> = Box::new(Attacker::new(seed));
+            let mut c: Box<dyn Commander<D8>> = Box::new(Holder::new(seed));
+            play(&D8, &scenario, seed, BySide::new(u.as_mut(), c.as_mut())).unwrap()
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, volley, melee, morale, generation, whole_game);
 criterion_main!(benches);

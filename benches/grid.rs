@@ -1,6 +1,7 @@
 #![allow(missing_docs)]
 //! Hot paths of the grid ruleset: bombardment, skirmish fire, combat (one roll and a whole Combat Phase),
-//! morale, exact combat odds, and line of sight.
+//! morale, exact combat odds, line of sight, and a whole default game (the meeting engagement on squares and
+//! on hexes, Attacker against Holder).
 
 use acw_core::{GameRng, Resolve, Side};
 use acw_grid::board::{Area, Board, GridKind, Terrain};
@@ -135,5 +136,41 @@ fn geometry(c: &mut Criterion) {
     let _ = Side::Union;
 }
 
-criterion_group!(benches, bombardment, skirmish, combat, morale, geometry);
+fn whole_game(c: &mut Criterion) {
+    use acw_core::BySide;
+    use acw_core::game::{Commander, play};
+    use acw_grid::bots::{Attacker, Holder};
+    use acw_grid::game::Grid;
+    let mut g = c.benchmark_group("whole game");
+    for (name, kind) in [("squares", GridKind::Square), ("hexes", GridKind::Hex)] {
+        let Ok(scenario) = Scenario::meeting_engagement(1, kind) else {
+            continue;
+        };
+        let mut seed = 0u64;
+        g.bench_function(name, |bn| {
+            bn.iter(|| {
+                seed += 1;
+                let (mut a, mut h) = (Attacker::new(seed), Holder::new(seed ^ 1));
+                let played = play(
+                    &Grid,
+                    &scenario,
+                    seed,
+                    BySide::new(&mut a as &mut dyn Commander<Grid>, &mut h),
+                );
+                black_box(played.map(|p| p.outcome).ok())
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    bombardment,
+    skirmish,
+    combat,
+    morale,
+    geometry,
+    whole_game
+);
 criterion_main!(benches);

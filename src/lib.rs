@@ -38,6 +38,11 @@ pub use acw_d8 as d8;
 #[doc(inline)]
 pub use acw_tsatf as tsatf;
 
+/// Hardtack on the Stargrunt II core: die-type ladder, fire, confidence, canister and round shot (feature `hardtack`).
+#[cfg(feature = "hardtack")]
+#[doc(inline)]
+pub use acw_hardtack as hardtack;
+
 // Rulesets chosen at run time by name: play, narrate, simulate and load scenarios of any of them.
 #[cfg(feature = "runtime")]
 pub mod runtime;

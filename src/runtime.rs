@@ -46,11 +46,15 @@ pub enum RulesetId {
     /// David E. North's rules (`north`).
     #[cfg(feature = "north")]
     North,
+    /// The regimental D8 rules (`d8`).
+    #[cfg(feature = "d8")]
+    D8,
 }
 
 /// Ruleset names acw knows, whether or not this build has them, and whether they can be played yet.
 const KNOWN: &[(&str, Known)] = &[
     ("north", Known::Playable),
+    ("d8", Known::Playable),
     (
         "grid",
         Known::Rules {
@@ -58,15 +62,15 @@ const KNOWN: &[(&str, Known)] = &[
         },
     ),
     (
-        "d8",
-        Known::Rules {
-            compiled: cfg!(feature = "d8"),
-        },
-    ),
-    (
         "tsatf",
         Known::Rules {
             compiled: cfg!(feature = "tsatf"),
+        },
+    ),
+    (
+        "hardtack",
+        Known::Rules {
+            compiled: cfg!(feature = "hardtack"),
         },
     ),
 ];
@@ -82,6 +86,8 @@ enum Known {
 impl RulesetId {
     /// Every ruleset this build can play, in the order of their names.
     pub const ALL: &'static [RulesetId] = &[
+        #[cfg(feature = "d8")]
+        RulesetId::D8,
         #[cfg(feature = "north")]
         RulesetId::North,
     ];
@@ -92,6 +98,8 @@ impl RulesetId {
         match self {
             #[cfg(feature = "north")]
             RulesetId::North => "north",
+            #[cfg(feature = "d8")]
+            RulesetId::D8 => "d8",
         }
     }
 
@@ -101,6 +109,8 @@ impl RulesetId {
         match self {
             #[cfg(feature = "north")]
             RulesetId::North => "David E. North's rules",
+            #[cfg(feature = "d8")]
+            RulesetId::D8 => "The regimental D8 rules",
         }
     }
 
@@ -112,6 +122,10 @@ impl RulesetId {
             RulesetId::North => {
                 "default scenario: 14 units a side on a 72\" x 48\" table, a fence across the centre, 12 turns"
             }
+            #[cfg(feature = "d8")]
+            RulesetId::D8 => {
+                "default scenario: a battle of 1862, its map and both armies generated from the seed"
+            }
         }
     }
 
@@ -121,6 +135,8 @@ impl RulesetId {
         match self {
             #[cfg(feature = "north")]
             RulesetId::North => "Union: the Attacker bot; Confederates: the Holder bot",
+            #[cfg(feature = "d8")]
+            RulesetId::D8 => "Union: the Attacker bot; Confederates: the Holder bot",
         }
     }
 
@@ -130,6 +146,8 @@ impl RulesetId {
         match self {
             #[cfg(feature = "north")]
             RulesetId::North => "stands",
+            #[cfg(feature = "d8")]
+            RulesetId::D8 => "figures",
         }
     }
 }
@@ -165,10 +183,11 @@ pub enum RulesetError {
         /// The names that can be played, comma-separated.
         playable: String,
     },
-    /// The ruleset's rules are compiled in, but its game layer (whole games, bots) has not landed yet.
+    /// The ruleset's rules are compiled in, but it cannot be played whole by name yet: its game layer has not
+    /// landed, or has not been added to this module.
     #[error(
-        "the {name} ruleset's dice and rules are built in, but it has no game layer yet, so it cannot be played \
-         whole; the rulesets that can be played are: {playable}"
+        "the {name} ruleset's dice and rules are built in, but it cannot be played whole by name yet; the \
+         rulesets that can be played are: {playable}"
     )]
     NoGameLayer {
         /// The ruleset's name.
@@ -249,6 +268,8 @@ pub struct Scenario {
 enum ScenarioOf {
     #[cfg(feature = "north")]
     North(Box<crate::north::setup::Scenario>),
+    #[cfg(feature = "d8")]
+    D8(Box<crate::d8::game::Scenario>),
 }
 
 impl Scenario {
@@ -258,6 +279,8 @@ impl Scenario {
         let inner = match ruleset {
             #[cfg(feature = "north")]
             RulesetId::North => ScenarioOf::North(Box::default()),
+            #[cfg(feature = "d8")]
+            RulesetId::D8 => ScenarioOf::D8(Box::default()),
         };
         Scenario { inner }
     }
@@ -268,6 +291,8 @@ impl Scenario {
         let inner = match ruleset {
             #[cfg(feature = "north")]
             RulesetId::North => ScenarioOf::North(serde_json::from_str(text).map_err(invalid)?),
+            #[cfg(feature = "d8")]
+            RulesetId::D8 => ScenarioOf::D8(serde_json::from_str(text).map_err(invalid)?),
         };
         Ok(Scenario { inner })
     }
@@ -286,6 +311,8 @@ impl Scenario {
         match &self.inner {
             #[cfg(feature = "north")]
             ScenarioOf::North(s) => serde_json::to_string_pretty(s),
+            #[cfg(feature = "d8")]
+            ScenarioOf::D8(s) => serde_json::to_string_pretty(s),
         }
     }
 
@@ -295,6 +322,8 @@ impl Scenario {
         match &self.inner {
             #[cfg(feature = "north")]
             ScenarioOf::North(_) => RulesetId::North,
+            #[cfg(feature = "d8")]
+            ScenarioOf::D8(_) => RulesetId::D8,
         }
     }
 }
@@ -326,6 +355,8 @@ pub struct Battle {
 enum BattleOf {
     #[cfg(feature = "north")]
     North(Box<crate::game::Played<crate::north::game::North>>),
+    #[cfg(feature = "d8")]
+    D8(Box<crate::game::Played<crate::d8::game::D8>>),
 }
 
 impl Battle {
@@ -335,6 +366,8 @@ impl Battle {
         match &self.inner {
             #[cfg(feature = "north")]
             BattleOf::North(_) => RulesetId::North,
+            #[cfg(feature = "d8")]
+            BattleOf::D8(_) => RulesetId::D8,
         }
     }
 
@@ -344,6 +377,8 @@ impl Battle {
         match &self.inner {
             #[cfg(feature = "north")]
             BattleOf::North(p) => p.outcome,
+            #[cfg(feature = "d8")]
+            BattleOf::D8(p) => p.outcome,
         }
     }
 
@@ -354,6 +389,8 @@ impl Battle {
         match &self.inner {
             #[cfg(feature = "north")]
             BattleOf::North(p) => crate::north::game::North.losses(&p.state),
+            #[cfg(feature = "d8")]
+            BattleOf::D8(p) => crate::d8::game::D8.losses(&p.state),
         }
     }
 
@@ -363,6 +400,8 @@ impl Battle {
         match &self.inner {
             #[cfg(feature = "north")]
             BattleOf::North(p) => p.orders,
+            #[cfg(feature = "d8")]
+            BattleOf::D8(p) => p.orders,
         }
     }
 
@@ -372,6 +411,8 @@ impl Battle {
         match &self.inner {
             #[cfg(feature = "north")]
             BattleOf::North(p) => p.log.len(),
+            #[cfg(feature = "d8")]
+            BattleOf::D8(p) => p.log.len(),
         }
     }
 
@@ -386,6 +427,13 @@ impl Battle {
                 .map(|e| crate::north::game::narrate(&p.state, e))
                 .filter(|line| !line.is_empty())
                 .collect(),
+            #[cfg(feature = "d8")]
+            BattleOf::D8(p) => p
+                .log
+                .iter()
+                .map(ToString::to_string)
+                .filter(|line| !line.is_empty())
+                .collect(),
         }
     }
 
@@ -394,6 +442,8 @@ impl Battle {
         match &self.inner {
             #[cfg(feature = "north")]
             BattleOf::North(p) => p.log.iter().map(serde_json::to_string).collect(),
+            #[cfg(feature = "d8")]
+            BattleOf::D8(p) => p.log.iter().map(serde_json::to_string).collect(),
         }
     }
 }
@@ -417,6 +467,15 @@ fn north_commanders(
     }
 }
 
+#[cfg(feature = "d8")]
+fn d8_commanders(side: Side, seed: u64) -> Box<dyn crate::game::Commander<crate::d8::game::D8>> {
+    use crate::d8::bots::{Attacker, Holder};
+    match side {
+        Side::Union => Box::new(Attacker::new(seed)),
+        Side::Confederate => Box::new(Holder::new(seed)),
+    }
+}
+
 /// Plays one game of `scenario` from `seed` between the ruleset's baseline bots ([`RulesetId::commanders`]).
 pub fn battle(scenario: &Scenario, seed: u64) -> Result<Battle, RunError> {
     let ruleset = scenario.ruleset();
@@ -434,6 +493,20 @@ pub fn battle(scenario: &Scenario, seed: u64) -> Result<Battle, RunError> {
             )
             .map_err(|e| failed(ruleset, e))?;
             BattleOf::North(Box::new(played))
+        }
+        #[cfg(feature = "d8")]
+        ScenarioOf::D8(s) => {
+            use crate::d8::game::D8;
+            let mut union = d8_commanders(Side::Union, seed);
+            let mut confederate = d8_commanders(Side::Confederate, seed);
+            let played = crate::game::play(
+                &D8,
+                s,
+                seed,
+                BySide::new(union.as_mut(), confederate.as_mut()),
+            )
+            .map_err(|e| failed(ruleset, e))?;
+            BattleOf::D8(Box::new(played))
         }
     };
     Ok(Battle { inner })
@@ -464,6 +537,16 @@ pub fn simulate(
             progress,
         )
         .map_err(|e| failed(ruleset, e)),
+        #[cfg(feature = "d8")]
+        ScenarioOf::D8(s) => crate::game::simulate(
+            &crate::d8::game::D8,
+            s,
+            seed,
+            games,
+            d8_commanders,
+            progress,
+        )
+        .map_err(|e| failed(ruleset, e)),
     }
 }
 
@@ -485,7 +568,7 @@ mod tests {
         let e = "risk".parse::<RulesetId>().unwrap_err();
         assert_eq!(
             e.to_string(),
-            "there is no ruleset called \"risk\"; the rulesets that can be played are: north"
+            "there is no ruleset called \"risk\"; the rulesets that can be played are: d8, north"
         );
         #[cfg(feature = "grid")]
         assert!(matches!(
@@ -493,7 +576,7 @@ mod tests {
             Err(RulesetError::NoGameLayer { name: "grid", .. })
         ));
         assert!(matches!(
-            "hardtack".parse::<RulesetId>(),
+            "risk".parse::<RulesetId>(),
             Err(RulesetError::Unknown { .. })
         ));
     }

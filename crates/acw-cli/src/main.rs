@@ -18,8 +18,8 @@
 //! Dice notation is `[count]d<sides>[kh|kl|dh|dl<n>][+|-<modifier>]`: `3d6`, `4d6kh3` (keep the highest 3),
 //! `20d6dh1` (drop the highest), `2d6+1`, `d30`.
 //!
-//! The rulesets that can be played are those with a game layer in this build (`acw battle --help` lists them;
-//! today `north`). A ruleset whose rules are built in but whose game layer has not landed is refused by name
+//! The rulesets that can be played are those `acw::runtime` plays in this build (`acw battle --help` lists them;
+//! today `north` and `d8`). A ruleset whose rules are built in but which cannot be played by name yet is refused
 //! with a sentence saying so.
 //!
 //! `simulate` plays game `i` from a seed derived from `--seed` and `i`, on a pool of `--threads` threads: the

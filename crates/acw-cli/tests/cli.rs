@@ -159,7 +159,7 @@ fn bad_input_is_refused_with_a_sentence_and_code_2() {
         ),
         (
             &["battle", "risk"][..],
-            "there is no ruleset called \"risk\"; the rulesets that can be played are: north",
+            "there is no ruleset called \"risk\"; the rulesets that can be played are: d8, north",
         ),
         (
             &["simulate", "--games", "0"][..],
@@ -170,8 +170,8 @@ fn bad_input_is_refused_with_a_sentence_and_code_2() {
             "the number of threads must be a whole number from 1 to 1024",
         ),
         (
-            &["scenario", "hardtack"][..],
-            "there is no ruleset called \"hardtack\"",
+            &["scenario", "chess"][..],
+            "there is no ruleset called \"chess\"",
         ),
         (
             &["odds", "3d6", "--json", "--csv"][..],
@@ -192,12 +192,12 @@ fn bad_input_is_refused_with_a_sentence_and_code_2() {
 
 #[test]
 fn a_ruleset_without_a_game_layer_is_named_as_such() {
-    for name in ["grid", "d8", "tsatf"] {
+    for name in ["grid", "tsatf", "hardtack"] {
         let o = acw(&["battle", name]);
         assert_eq!(o.status.code(), Some(2));
         assert!(
             stderr(&o).contains(&format!(
-                "the {name} ruleset's dice and rules are built in, but it has no game layer yet"
+                "the {name} ruleset's dice and rules are built in, but it cannot be played whole by name yet"
             )),
             "{}",
             stderr(&o)
@@ -401,5 +401,53 @@ fn simulate_json_and_plot() {
     let drawn = std::fs::read_to_string(&svg).unwrap();
     assert!(
         drawn.starts_with("<svg") && drawn.contains("Confederate") && drawn.contains("stands lost")
+    );
+}
+
+#[test]
+fn d8_plays_by_name_and_its_scenario_loads_back() {
+    let text = ok(&["battle", "d8", "--seed", "4"]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "The regimental D8 rules, default scenario: a battle of 1862, its map and both armies generated from the seed."
+    );
+    let json = ok(&["battle", "d8", "--seed", "4", "--json"]);
+    let events: Vec<serde_json::Value> = json
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let end = &events[events.len() - 1]["end"];
+    assert_eq!(
+        lines[lines.len() - 1],
+        format!(
+            "Figures lost: Union {}, Confederate {}; {} orders, {} events.",
+            end["losses"]["union"],
+            end["losses"]["confederate"],
+            end["orders"],
+            events.len() - 1
+        )
+    );
+    let path = temp("d8.json");
+    ok(&["scenario", "d8", "--out", path.to_str().unwrap()]);
+    assert_eq!(
+        json,
+        ok(&[
+            "battle",
+            "d8",
+            "--seed",
+            "4",
+            "--json",
+            "--scenario",
+            path.to_str().unwrap()
+        ])
+    );
+    // A d8 scenario is not a north one.
+    let o = acw(&["battle", "north", "--scenario", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).starts_with("error: this is not a valid north scenario: "),
+        "{}",
+        stderr(&o)
     );
 }

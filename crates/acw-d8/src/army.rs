@@ -416,11 +416,14 @@ impl Strength {
         dice: &mut D,
         options: &Options,
     ) -> Result<Strength, D8Error> {
+        dice.about(format_args!("the {side} extra regiments (a d4)"));
         let extra = ExtraRegiments {
             d4_3_veteran: options.extra_d4_3_veteran,
         }
         .roll(dice);
+        dice.about(format_args!("the {side} cavalry companies"));
         let cavalry_companies = CavalryCompanies { side }.roll(dice);
+        dice.about(format_args!("the {side} batteries (a d4)"));
         let batteries = BatteryCount.roll(dice);
         check(dice)?;
         Ok(Strength {
@@ -505,6 +508,7 @@ impl Strength {
                 vec![4 * u32::from(self.sharpshooter_companies)]
             };
             for figures in groups {
+                dice.about(format_args!("the class of the {side} sharpshooters (a d2)"));
                 sharpshooters.push((figures, SharpshooterClass.roll(dice)));
             }
         }
@@ -545,6 +549,7 @@ impl Strength {
         }
         for class in [Class::Raw, Class::Experienced, Class::Veteran] {
             for u in foot.iter_mut().filter(|u| u.class == class) {
+                dice.about(format_args!("the figures of the {side} {}", u.name));
                 u.figures = RegimentSize { class }.roll(dice);
             }
         }
@@ -570,6 +575,10 @@ impl Strength {
             .into_iter()
             .enumerate()
         {
+            dice.about(format_args!(
+                "the class of the {side} {} Cavalry (a d6)",
+                ordinal(i as u32 + 1)
+            ));
             let class = ClassRoll.roll(dice);
             units.push(ArmyUnit {
                 name: format!("{} Cavalry", ordinal(i as u32 + 1)),
@@ -592,6 +601,10 @@ impl Strength {
         }
         // Batteries (D8-SET-30 class, then D8-SET-29 type; D8-SET-31 crews).
         for i in 0..self.batteries {
+            dice.about(format_args!(
+                "the class (a d6) and the guns (a d6) of the {side} {} Battery",
+                ordinal(u32::from(i) + 1)
+            ));
             let class = ClassRoll.roll(dice);
             let gun = BatteryType.roll(dice);
             units.push(ArmyUnit {

@@ -13,7 +13,9 @@
 //! - [`map`]: the grid, terrain, roads and rivers, the three maps; [`army`]: army generation and orders of battle;
 //! - [`state`]: the [`Battle`], which applies every rule and rolls and applies each outcome in one step;
 //! - [`sequence`], [`formation`], [`movement`], [`fire`], [`melee`], [`morale`], [`structures`], [`victory`],
-//!   [`environment`], [`flank`]: the rules by section, each random procedure an [`acw_core::Resolve`] type.
+//!   [`environment`], [`flank`]: the rules by section, each random procedure an [`acw_core::Resolve`] type;
+//! - [`game`]: the whole game behind [`acw_core::game::Ruleset`] ([`game::D8`]), a battle generated from a seed
+//!   and played on the table measured by [`field`]; [`bots`]: two baseline commanders.
 //!
 //! ```
 //! use acw_core::{GameRng, Resolve, Side};
@@ -43,11 +45,14 @@
 mod dice_util;
 
 pub mod army;
+pub mod bots;
 pub mod environment;
 pub mod error;
+pub mod field;
 pub mod fire;
 pub mod flank;
 pub mod formation;
+pub mod game;
 pub mod map;
 pub mod melee;
 pub mod morale;

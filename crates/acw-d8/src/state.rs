@@ -833,18 +833,26 @@ impl Battle {
             });
         }
         let (day_roller, day) = if self.options.night_and_day {
-            (
-                RollOff { die: Die::D6 }.roll(dice),
-                Some(NightDay.roll(dice)),
-            )
+            dice.about(format_args!(
+                "the roll-off for who rolls for the day (a d6 each player)"
+            ));
+            let roller = RollOff { die: Die::D6 }.roll(dice);
+            dice.about(format_args!(
+                "the season (a d6) and the start hour (4d6) of the day"
+            ));
+            (roller, Some(NightDay.roll(dice)))
         } else {
             (Player::First, None)
         };
         let wind = if self.options.wind_and_smoke {
+            dice.about(format_args!("the wind (a d6: 1 is no wind)"));
             Wind.roll(dice)
         } else {
             true
         };
+        dice.about(format_args!(
+            "the d10 roll-off for the first move (equal cavalry and artillery)"
+        ));
         let first = self.first_move().roll(dice);
         dice_fault(dice)?;
         if let Some(d) = day {
@@ -980,6 +988,10 @@ impl Battle {
             if let Some(ff) = u.ff
                 && ff.may_test()
             {
+                dice.about(format_args!(
+                    "the formation-fail test of the {} ({} {}, a d8)",
+                    u.name, u.side, u.troop
+                ));
                 tests.push((
                     u.id,
                     FormationTest {
@@ -1206,6 +1218,17 @@ impl Battle {
                     MountedPassage::Swim if !facts.at_crossing => Hazard::river(figures),
                     _ => continue,
                 };
+                dice.about(format_args!(
+                    "the {} of the {} ({} {}): a d6 a figure",
+                    if h.kills_on == 1 {
+                        "jump"
+                    } else {
+                        "river crossing"
+                    },
+                    u.name,
+                    u.side,
+                    u.troop
+                ));
                 let k = h.roll(dice);
                 lost += k;
                 figures -= k;
@@ -1451,6 +1474,10 @@ impl Battle {
             });
         }
         let passed = if self.options.boat_d6_test {
+            dice.about(format_args!(
+                "the boarding test of the {} ({} {}, a d6)",
+                u.name, u.side, u.troop
+            ));
             let p = FormationTest {
                 class: u.class,
                 d6: true,
@@ -1834,6 +1861,10 @@ impl Battle {
         dice: &mut D,
     ) -> Result<FireReport, Refusal> {
         let plan = self.plan_fire(firer, target, facts)?;
+        dice.about(format_args!(
+            "the volley of {} at {}: a d8 for each firing die, then a d6 save for each hit",
+            plan.firer_name, plan.target_name
+        ));
         let rolled = plan.volley.roll_detailed(dice);
         let mut officer_killed = false;
         let attached = plan.target_unit.and_then(|t| {
@@ -1843,6 +1874,10 @@ impl Battle {
                 .map(|o| o.id)
         });
         if self.options.officer_check_per_volley && attached.is_some() {
+            dice.about(format_args!(
+                "the risk to the officer with {} (2d6)",
+                plan.target_name
+            ));
             officer_killed = OfficerCheck {
                 casualties: rolled.casualties,
             }
@@ -1888,6 +1923,13 @@ impl Battle {
             for o in self.officers.iter().filter(|o| o.alive) {
                 if let Some((u, _)) = o.attached {
                     let casualties = self.units[u.0 as usize].fire_losses;
+                    if casualties >= 2 {
+                        let unit = &self.units[u.0 as usize];
+                        dice.about(format_args!(
+                            "the risk to {o} with the {} ({} {}, 2d6)",
+                            unit.name, unit.side, unit.troop
+                        ));
+                    }
                     if (OfficerCheck { casualties }).roll(dice) {
                         killed.push(o.id);
                     }
@@ -2025,6 +2067,9 @@ impl Battle {
         dice: &mut D,
     ) -> Result<MeleeReport, Refusal> {
         let (melee, an, dn, side) = self.plan_melee(attacker, defender, facts)?;
+        dice.about(format_args!(
+            "the melee of {an} against {dn}: a d10 for each attacking figure"
+        ));
         let (mask, _) = melee.roll_kills(dice);
         dice_fault(dice)?;
         let mut killed = 0;
@@ -2210,6 +2255,10 @@ impl Battle {
         }
         let band = band(b.weapon, facts.distance_cm, &self.options)
             .ok_or_else(|| no("the structure is out of range"))?;
+        dice.about(format_args!(
+            "the bombardment of the {} by the {} ({} {}): a d6 for each die",
+            s.kind, b.name, b.side, b.troop
+        ));
         let points = Bombard::new(gun, b.figures, b.class, band, &self.options).roll(dice);
         dice_fault(dice)?;
         let by = b.side;

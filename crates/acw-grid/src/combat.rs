@@ -166,6 +166,92 @@ pub struct CombatPlan {
     pub markers: Vec<(UnitId, usize)>,
 }
 
+/// One combat's dice, as rolled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+struct CombatPools {
+    dice: Vec<UnitDice>,
+    support: (HitPool, HitPool),
+    centre_side: Side,
+}
+
+/// A Combat Phase whose dice are rolled and whose hits wait to be placed (GRID-MEL-12). Only the battle can
+/// apply it ([`Battle::place_combat_hits`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct RolledCombats {
+    combats: Vec<Combat>,
+    pools: Vec<CombatPools>,
+    skirmish: Vec<(SkirmishOrder, Halved)>,
+    raws: Vec<(u32, u32)>,
+    markers: Vec<(UnitId, usize)>,
+}
+
+/// Hits a player must place among several units of one side in one combat (GRID-MEL-12).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct OwedAllocation {
+    /// The combat's index.
+    pub combat: usize,
+    /// The side whose units take the hits.
+    pub receiving: Side,
+    /// The side that places them (the receiver, or the inflicter with that option).
+    pub placer: Side,
+    /// The units that share them.
+    pub units: Vec<UnitId>,
+    /// How many.
+    pub hits: u32,
+}
+
+impl RolledCombats {
+    /// The combats rolled.
+    #[must_use]
+    pub fn combats(&self) -> &[Combat] {
+        &self.combats
+    }
+
+    /// Raw hits of each combat: (on the centre's side, on the other side).
+    #[must_use]
+    pub fn raw_hits(&self) -> &[(u32, u32)] {
+        &self.raws
+    }
+
+    /// Where a player has a choice in placing hits: a side of several units that took hits that do not split
+    /// evenly (or any hits, when the option lets the placer put them where he likes).
+    #[must_use]
+    pub fn owed(&self, battle: &Battle) -> Vec<OwedAllocation> {
+        let mut out = Vec::new();
+        // Only the side of several units (the opponents of the centre) can have a choice.
+        for (ci, (c, (_, on_others))) in self.combats.iter().zip(&self.raws).enumerate() {
+            let k = c.opponents.len() as u32;
+            let hits = *on_others;
+            let choice = match battle.options.hit_allocation {
+                HitAllocation::Even => k > 1 && hits % k != 0,
+                _ => k > 1 && hits > 0,
+            };
+            if !choice {
+                continue;
+            }
+            let Some(receiving) = self.pools.get(ci).map(|p| p.centre_side.enemy()) else {
+                continue;
+            };
+            let placer = if battle.options.hit_allocation == HitAllocation::Inflicter {
+                receiving.enemy()
+            } else {
+                receiving
+            };
+            out.push(OwedAllocation {
+                combat: ci,
+                receiving,
+                placer,
+                units: c.opponents.clone(),
+                hits,
+            });
+        }
+        out
+    }
+}
+
 /// What one combat did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -455,6 +541,40 @@ impl Battle {
         Ok(())
     }
 
+    /// GRID-MEL-12: whether `given` is a legal placement of the hits `owed` describes, or why not: every hit
+    /// placed, only on the units that share them, each unit once; with the default reading as evenly as
+    /// possible (each unit the same number, give or take one).
+    pub fn check_allocation(
+        &self,
+        owed: &OwedAllocation,
+        given: &[(UnitId, u32)],
+    ) -> Result<(), RuleViolation> {
+        let total: u32 = given.iter().map(|(_, h)| h).sum();
+        let distinct: BTreeSet<UnitId> = given.iter().map(|(u, _)| *u).collect();
+        if total != owed.hits
+            || distinct.len() != given.len()
+            || !given.iter().all(|(u, _)| owed.units.contains(u))
+        {
+            return Err(RuleViolation::BadAllocation(
+                "every hit goes to one of the units in the combat, each unit named once",
+            ));
+        }
+        let k = owed.units.len() as u32;
+        if self.options.hit_allocation == HitAllocation::Even && k > 0 {
+            let each = |u: &UnitId| given.iter().find(|(x, _)| x == u).map_or(0, |(_, h)| *h);
+            if !owed
+                .units
+                .iter()
+                .all(|u| each(u) == owed.hits / k || each(u) == owed.hits.div_ceil(k))
+            {
+                return Err(RuleViolation::BadAllocation(
+                    "hits are spread as evenly as possible",
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// GRID-MEL-06: a supporting unit's die: one, with the best modifier among its stands.
     fn support_die(&self, u: &Unit) -> i8 {
         u.stands()
@@ -477,10 +597,9 @@ impl Battle {
         ci: usize,
         units: &[UnitId],
         hits: u32,
-        plan: &CombatPlan,
+        allocation: &[(usize, Vec<(UnitId, u32)>)],
     ) -> Result<Vec<(UnitId, u32)>, RuleViolation> {
-        let given = plan
-            .allocation
+        let given = allocation
             .iter()
             .find(|(i, v)| *i == ci && v.iter().all(|(u, _)| units.contains(u)));
         let k = units.len() as u32;
@@ -532,21 +651,71 @@ impl Battle {
         dice: &mut D,
     ) -> Result<CombatPhaseReport, RuleViolation> {
         let mut next = self.clone();
-        let out = next.resolve_combats_unchecked(plan, dice)?;
+        let rolled = next.roll_combats_unchecked(plan, dice)?;
+        let out = next.place_hits_unchecked(rolled, &plan.allocation, dice)?;
         crate::error::fault_check(dice)?;
         *self = next;
         Ok(out)
     }
 
-    fn resolve_combats_unchecked<D: Dice + ?Sized>(
+    /// GRID-SEQ-07, GRID-MEL-12: the first half of [`Battle::resolve_combats`]: checks the plan (its
+    /// `allocation` is not used) and rolls skirmish fire and every combat's dice. The battle keeps the dice
+    /// ([`Battle::pending_combats`]); the players owed a choice see the hits ([`RolledCombats::owed`]) and place
+    /// them with [`Battle::place_combat_hits`], the one way the roll takes effect, once. The phase cannot end
+    /// while it waits.
+    pub fn roll_combats<D: Dice + ?Sized>(
         &mut self,
         plan: &CombatPlan,
         dice: &mut D,
+    ) -> Result<&RolledCombats, RuleViolation> {
+        let rolled = self.roll_combats_unchecked(plan, dice)?;
+        crate::error::fault_check(dice)?;
+        Ok(self.rolled_combats.insert(rolled))
+    }
+
+    /// The Combat Phase's dice rolled and waiting for their hits to be placed.
+    #[must_use]
+    pub fn pending_combats(&self) -> Option<&RolledCombats> {
+        self.rolled_combats.as_ref()
+    }
+
+    /// GRID-MEL-12 and the rest of [`Battle::resolve_combats`]: places the rolled hits — `allocation` gives
+    /// (combat index, units of one side with the hits each takes) where a side of several units has a choice;
+    /// any other split is the even one — then cover, commanders, markers, recording and the comparison.
+    /// Refused, changing nothing, if nothing was rolled or an allocation breaks the rules.
+    pub fn place_combat_hits<D: Dice + ?Sized>(
+        &mut self,
+        allocation: &[(usize, Vec<(UnitId, u32)>)],
+        dice: &mut D,
     ) -> Result<CombatPhaseReport, RuleViolation> {
+        let Some(rolled) = self.rolled_combats.clone() else {
+            return Err(RuleViolation::Inconsistent(
+                "no combat waits for its hits: roll the combats first (they apply once)",
+            ));
+        };
+        let mut next = self.clone();
+        next.rolled_combats = None;
+        let out = next.place_hits_unchecked(rolled, allocation, dice)?;
+        crate::error::fault_check(dice)?;
+        *self = next;
+        Ok(out)
+    }
+
+    /// Stage one of a Combat Phase: every check, then skirmish fire and every combat's dice, nothing applied.
+    fn roll_combats_unchecked<D: Dice + ?Sized>(
+        &self,
+        plan: &CombatPlan,
+        dice: &mut D,
+    ) -> Result<RolledCombats, RuleViolation> {
         self.phase_is(Phase::Combat)?;
         if self.combat_done {
             return Err(RuleViolation::Inconsistent(
                 "combat was already resolved this turn",
+            ));
+        }
+        if self.rolled_combats.is_some() {
+            return Err(RuleViolation::Inconsistent(
+                "the combats were already rolled; place their hits",
             ));
         }
         let combats = match &plan.combats {
@@ -600,12 +769,7 @@ impl Battle {
             ));
         }
         // Combat pools.
-        struct Sides {
-            dice: Vec<UnitDice>,
-            support: (HitPool, HitPool),
-            centre_side: Side,
-        }
-        let mut pools: Vec<Sides> = Vec::new();
+        let mut pools: Vec<CombatPools> = Vec::new();
         for (ci, c) in combats.iter().enumerate() {
             let centre_side = self.unit(c.centre)?.side();
             let mut dice_v = Vec::new();
@@ -632,7 +796,7 @@ impl Battle {
                     p
                 })
             };
-            pools.push(Sides {
+            pools.push(CombatPools {
                 dice: dice_v,
                 support: (cut(sup.0)?, cut(sup.1)?),
                 centre_side,
@@ -660,16 +824,40 @@ impl Battle {
             // raw = (hits on the centre's side, hits on the other side)
             raws.push((by_other, by_centre_side));
         }
+        Ok(RolledCombats {
+            combats,
+            pools,
+            skirmish: skirmish_results,
+            raws,
+            markers: plan.markers.clone(),
+        })
+    }
+
+    /// Stage two of a Combat Phase: places each side's hits (GRID-MEL-12), then reductions, recording and the
+    /// comparison.
+    fn place_hits_unchecked<D: Dice + ?Sized>(
+        &mut self,
+        rolled: RolledCombats,
+        allocation: &[(usize, Vec<(UnitId, u32)>)],
+        dice: &mut D,
+    ) -> Result<CombatPhaseReport, RuleViolation> {
+        let RolledCombats {
+            combats,
+            pools,
+            skirmish: skirmish_results,
+            raws,
+            markers,
+        } = rolled;
         // Reductions, per combat.
         let mut pending: BTreeMap<UnitId, (u32, bool)> = BTreeMap::new();
         let mut raw_taken: BTreeMap<UnitId, u32> = BTreeMap::new();
         let mut commander_log: Vec<Vec<(CommanderId, UnitId, CommanderResult)>> = Vec::new();
-        let mut markers: Vec<(UnitId, usize)> = plan.markers.clone();
+        let mut markers: Vec<(UnitId, usize)> = markers;
         for (ci, c) in combats.iter().enumerate() {
             let (on_centre, on_others) = raws[ci];
             let mut log = Vec::new();
-            let mut alloc = self.allocate(ci, &[c.centre], on_centre, plan)?;
-            alloc.extend(self.allocate(ci, &c.opponents, on_others, plan)?);
+            let mut alloc = self.allocate(ci, &[c.centre], on_centre, allocation)?;
+            alloc.extend(self.allocate(ci, &c.opponents, on_others, allocation)?);
             for (u, h) in alloc {
                 raw_taken.insert(u, h);
                 let unit = self.unit(u)?;

@@ -199,6 +199,10 @@ pub enum RuleViolation {
     /// An input was inconsistent with the state or the procedure.
     #[error("{0}")]
     Inconsistent(&'static str),
+    /// The game does not ask for that order now (another step, another side, or a unit the question is not
+    /// about).
+    #[error("{0}")]
+    NotAsked(String),
     /// The dice source could not give a face the procedure needs (ran out, or a face the die cannot show); nothing
     /// was applied.
     #[error("the dice could not be read: {0}")]

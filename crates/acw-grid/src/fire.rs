@@ -210,8 +210,15 @@ pub struct BombardDice {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BombardmentRoll {
     turn: u32,
-    /// Each order with its dice and raw hits.
-    pub shots: Vec<(BombardOrder, BombardDice, u32)>,
+    shots: Vec<(BombardOrder, BombardDice, u32)>,
+}
+
+impl BombardmentRoll {
+    /// Each order with its dice and raw hits, in the order rolled.
+    #[must_use]
+    pub fn shots(&self) -> &[(BombardOrder, BombardDice, u32)] {
+        &self.shots
+    }
 }
 
 /// A silenced battery's choice (GRID-ART-12): cancel half its bombardment hits and retreat along `path`.
@@ -342,22 +349,50 @@ impl Battle {
     }
 
     /// GRID-SEQ-05, GRID-ART-09: rolls every bombardment order of both sides before any is applied (Bombardment
-    /// Phase only). Each battery fires once, at one target; several may fire at one target. Refused whole if
-    /// any order is illegal.
+    /// Phase only, once). Each battery fires once, at one target; several may fire at one target. Refused whole,
+    /// rolling nothing, if any order is illegal. The battle keeps the roll (see
+    /// [`Battle::pending_bombardment`]) until [`Battle::apply_bombardment`] applies it — the one way it takes
+    /// effect, once; the phase cannot end while it waits.
     pub fn roll_bombardment<D: Dice + ?Sized>(
-        &self,
+        &mut self,
         orders: &[BombardOrder],
         dice: &mut D,
-    ) -> Result<BombardmentRoll, RuleViolation> {
-        let out = self.roll_bombardment_unchecked(orders, dice)?;
+    ) -> Result<&BombardmentRoll, RuleViolation> {
+        let n = orders.len();
+        self.roll_bombardment_announced(orders, dice, |i, _, d: &mut D| {
+            d.about(format_args!("bombardment, battery {} of {n}", i + 1));
+        })
+    }
+
+    /// As [`Battle::roll_bombardment`], saying what each battery's dice are for through `announce(index,
+    /// order, dice)`.
+    pub(crate) fn roll_bombardment_announced<D: Dice + ?Sized>(
+        &mut self,
+        orders: &[BombardOrder],
+        dice: &mut D,
+        announce: impl Fn(usize, BombardOrder, &mut D),
+    ) -> Result<&BombardmentRoll, RuleViolation> {
+        if self.bombardment.is_some() {
+            return Err(RuleViolation::Inconsistent(
+                "the bombardment was already rolled; apply it",
+            ));
+        }
+        let out = self.roll_bombardment_unchecked(orders, dice, announce)?;
         crate::error::fault_check(dice)?;
-        Ok(out)
+        Ok(self.bombardment.insert(out))
+    }
+
+    /// The bombardment rolled this phase and not yet applied.
+    #[must_use]
+    pub fn pending_bombardment(&self) -> Option<&BombardmentRoll> {
+        self.bombardment.as_ref()
     }
 
     fn roll_bombardment_unchecked<D: Dice + ?Sized>(
         &self,
         orders: &[BombardOrder],
         dice: &mut D,
+        announce: impl Fn(usize, BombardOrder, &mut D),
     ) -> Result<BombardmentRoll, RuleViolation> {
         self.phase_is(Phase::Bombardment)?;
         let mut seen: Vec<UnitId> = Vec::new();
@@ -380,7 +415,9 @@ impl Battle {
         }
         let shots = dice_for
             .into_iter()
-            .map(|(o, d)| {
+            .enumerate()
+            .map(|(i, (o, d))| {
+                announce(i, o, dice);
                 let hits = d.pool.roll(dice);
                 (o, d, hits)
             })
@@ -406,14 +443,21 @@ impl Battle {
     /// half their hits (rounded down, or up with the option) retreat a full move away from the batteries that
     /// fired at them and become disordered; then hits are recorded and stands removed. A battery destroyed now
     /// still fired. No morale test follows. Firing stands may not move this turn (GRID-MOV-11).
+    /// The roll applied is the one [`Battle::roll_bombardment`] kept; refused if there is none (not rolled yet,
+    /// or already applied).
     pub fn apply_bombardment<D: Dice + ?Sized>(
         &mut self,
-        roll: &BombardmentRoll,
         silenced: &[Silence],
         dice: &mut D,
     ) -> Result<Vec<TargetResult>, RuleViolation> {
+        let Some(roll) = self.bombardment.clone() else {
+            return Err(RuleViolation::Inconsistent(
+                "no bombardment waits to be applied: roll it first (it applies once)",
+            ));
+        };
         let mut next = self.clone();
-        let out = next.apply_bombardment_unchecked(roll, silenced, dice)?;
+        next.bombardment = None;
+        let out = next.apply_bombardment_unchecked(&roll, silenced, dice)?;
         crate::error::fault_check(dice)?;
         *self = next;
         Ok(out)
@@ -561,8 +605,11 @@ impl Battle {
         orders: &[BombardOrder],
         dice: &mut D,
     ) -> Result<Vec<TargetResult>, RuleViolation> {
-        let roll = self.roll_bombardment(orders, dice)?;
-        self.apply_bombardment(&roll, &[], dice)
+        let mut next = self.clone();
+        next.roll_bombardment(orders, dice)?;
+        let out = next.apply_bombardment(&[], dice)?;
+        *self = next;
+        Ok(out)
     }
 
     /// GRID-FIR-01 to GRID-FIR-04, GRID-FIR-07, GRID-GEO-05: the dice a skirmish order rolls, or why not. The

@@ -16,7 +16,9 @@
 //! - [`state`] and [`setup`]: stands, units, commanders, the [`Battle`], scenarios and army generation;
 //! - [`sequence`], [`command`], [`movement`], [`fire`], [`combat`], [`morale`], [`casualties`], [`victory`]:
 //!   the rules, each random procedure as an [`acw_core::Resolve`] type with exact odds;
-//! - [`pool`]: the d6 hit pool all fire and combat share.
+//! - [`pool`]: the d6 hit pool all fire and combat share;
+//! - [`game`]: the rules as a whole game behind acw-core's `Ruleset` ([`game::Grid`]), played on squares or
+//!   hexes to an outcome; [`bots`]: two baseline commanders, an attacker and a holder.
 //!
 //! ```
 //! use acw_core::dice::ScriptedDice;
@@ -60,11 +62,13 @@
 #![warn(missing_docs)]
 
 pub mod board;
+pub mod bots;
 pub mod casualties;
 pub mod combat;
 pub mod command;
 pub mod error;
 pub mod fire;
+pub mod game;
 pub mod morale;
 pub mod movement;
 pub mod options;

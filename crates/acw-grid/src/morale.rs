@@ -673,6 +673,15 @@ impl Battle {
     /// stands must have passed their command roll). A retreat earlier this turn does not stop it, unless the
     /// option says so. A unit that rallies may not then move.
     pub fn rally(&mut self, id: UnitId) -> Result<(), RuleViolation> {
+        self.may_rally(id)?;
+        let u = self.unit_mut(id)?;
+        u.set_disordered(false);
+        u.flags_mut().rallied = true;
+        Ok(())
+    }
+
+    /// GRID-MOR-13: whether unit `id` may rally now (see [`Battle::rally`]), or why not.
+    pub fn may_rally(&self, id: UnitId) -> Result<(), RuleViolation> {
         let u = self.unit(id)?;
         self.in_movement_of(u.side())?;
         let f = u.flags();
@@ -691,13 +700,10 @@ impl Battle {
         } else {
             None
         };
-        if let Some(why) = why {
-            return Err(RuleViolation::NotEligible { unit: id, why });
+        match why {
+            Some(why) => Err(RuleViolation::NotEligible { unit: id, why }),
+            None => Ok(()),
         }
-        let u = self.unit_mut(id)?;
-        u.set_disordered(false);
-        u.flags_mut().rallied = true;
-        Ok(())
     }
 
     /// GRID-MOV-22: whether `u` has dismounted cavalry (which is exempt from GRID-MEL-15).

@@ -184,6 +184,11 @@ impl Battle {
         })
     }
 
+    /// Whether [`Battle::move_unit`] would accept `o` now, or why not; changes nothing.
+    pub fn check_move(&self, o: &MoveOrder) -> Result<(), RuleViolation> {
+        self.plan_move(o).map(|_| ())
+    }
+
     fn plan_move(&self, o: &MoveOrder) -> Result<MovePlan, RuleViolation> {
         let u = self.unit(o.unit)?;
         self.in_movement_of(u.side())?;

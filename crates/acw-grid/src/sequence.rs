@@ -181,10 +181,22 @@ impl Battle {
                 }
                 Phase::Bombardment
             }
-            Phase::Bombardment => Phase::FirstMovement,
+            Phase::Bombardment => {
+                if self.bombardment.is_some() {
+                    return Err(RuleViolation::Inconsistent(
+                        "the bombardment rolled this phase must be applied first",
+                    ));
+                }
+                Phase::FirstMovement
+            }
             Phase::FirstMovement => Phase::SecondMovement,
             Phase::SecondMovement => Phase::Combat,
             Phase::Combat => {
+                if !self.combat_done {
+                    return Err(RuleViolation::Inconsistent(
+                        "the Combat Phase's skirmish fire and combats must be resolved first",
+                    ));
+                }
                 self.begin_next_turn();
                 Phase::Initiative
             }

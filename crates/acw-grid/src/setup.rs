@@ -300,9 +300,11 @@ pub struct CommanderSpec {
 
 /// A scenario (GRID-SET-11): terrain and fortifications (on the board), the options (including the initiative
 /// bonus of GRID-SEQ-04), commanders, units with their qualities, tenacity markers, facings, formations and
-/// hidden state, and the game length (GRID-SEQ-09). Victory conditions are the caller's (GRID-VIC-01).
+/// hidden state, the game length (GRID-SEQ-09) and the victory conditions (GRID-VIC-01). A scenario loaded from
+/// a file is checked as [`Scenario::build`] checks it, so a loaded scenario always sets up.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "ScenarioRepr"))]
 pub struct Scenario {
     /// The board and its terrain.
     pub board: Board,
@@ -314,6 +316,109 @@ pub struct Scenario {
     pub commanders: Vec<CommanderSpec>,
     /// Units.
     pub units: Vec<UnitSpec>,
+    /// How the game is won (GRID-VIC-01).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub victory: Victory,
+}
+
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct ScenarioRepr {
+    board: Board,
+    options: Options,
+    turns: Option<u32>,
+    commanders: Vec<CommanderSpec>,
+    units: Vec<UnitSpec>,
+    #[serde(default)]
+    victory: Victory,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<ScenarioRepr> for Scenario {
+    type Error = RuleViolation;
+    fn try_from(r: ScenarioRepr) -> Result<Scenario, RuleViolation> {
+        let s = Scenario {
+            board: r.board,
+            options: r.options,
+            turns: r.turns,
+            commanders: r.commanders,
+            units: r.units,
+            victory: r.victory,
+        };
+        s.build()?;
+        Ok(s)
+    }
+}
+
+/// GRID-VIC-01: how a scenario is won. The rules leave victory to the scenario; these are the conditions the
+/// game layer checks at the end of every turn (and after every loss).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "VictoryRepr"))]
+pub struct Victory {
+    break_percent: u8,
+    objectives: Vec<Area>,
+}
+
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct VictoryRepr {
+    break_percent: u8,
+    #[serde(default)]
+    objectives: Vec<Area>,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<VictoryRepr> for Victory {
+    type Error = GridError;
+    fn try_from(r: VictoryRepr) -> Result<Victory, GridError> {
+        Victory::new(r.break_percent, r.objectives)
+    }
+}
+
+impl Default for Victory {
+    /// An army breaks when it has lost half its stands; no objectives.
+    fn default() -> Victory {
+        Victory {
+            break_percent: 50,
+            objectives: Vec::new(),
+        }
+    }
+}
+
+impl Victory {
+    /// An army breaks (and its enemy wins) once it has lost `break_percent` per cent of the stands it started
+    /// with (1 to 100); at the turn limit the side holding more of `objectives` wins, or else the side that
+    /// lost fewer stands (by 2 or more; otherwise a draw).
+    pub fn new(break_percent: u8, objectives: Vec<Area>) -> Result<Victory, GridError> {
+        if !(1..=100).contains(&break_percent) {
+            return Err(GridError::OutOfRange {
+                what: "an army's break point in per cent",
+                min: 1,
+                max: 100,
+                given: i64::from(break_percent),
+            });
+        }
+        Ok(Victory {
+            break_percent,
+            objectives,
+        })
+    }
+    /// The share of its starting stands an army may lose before it breaks, in per cent.
+    #[must_use]
+    pub fn break_percent(&self) -> u8 {
+        self.break_percent
+    }
+    /// The areas whose holding decides a game that reaches the turn limit.
+    #[must_use]
+    pub fn objectives(&self) -> &[Area] {
+        &self.objectives
+    }
+    /// Whether an army that started with `start` stands has broken after losing `lost`.
+    #[must_use]
+    pub fn broken(&self, start: u32, lost: u32) -> bool {
+        start > 0 && u64::from(lost) * 100 >= u64::from(start) * u64::from(self.break_percent)
+    }
 }
 
 impl Scenario {
@@ -322,6 +427,11 @@ impl Scenario {
     pub fn build(&self) -> Result<Battle, RuleViolation> {
         let mut b = Battle::new(self.board.clone(), self.options.clone());
         b.set_turn_limit(self.turns);
+        for &a in self.victory.objectives() {
+            if !self.board.contains(a) {
+                return Err(GridError::OffBoard(a).into());
+            }
+        }
         for c in &self.commanders {
             b.add_commander(c.id, c.side, c.rank, c.superior, c.area)?;
         }
@@ -446,6 +556,10 @@ impl Scenario {
             turns: Some(12),
             commanders,
             units,
+            victory: Victory::new(
+                50,
+                vec![at(mid, (h / 2) as i32 - 1), at(mid, (h / 2) as i32)],
+            )?,
         })
     }
 }

@@ -580,6 +580,10 @@ pub struct Battle {
     pub(crate) initiative_winner: Option<Side>,
     #[cfg_attr(feature = "serde", serde(default))]
     pub(crate) combat_done: bool,
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub(crate) bombardment: Option<crate::fire::BombardmentRoll>,
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub(crate) rolled_combats: Option<crate::combat::RolledCombats>,
 }
 
 #[cfg(feature = "serde")]
@@ -601,6 +605,10 @@ struct BattleRepr {
     initiative_winner: Option<Side>,
     #[serde(default)]
     combat_done: bool,
+    #[serde(default)]
+    bombardment: Option<crate::fire::BombardmentRoll>,
+    #[serde(default)]
+    rolled_combats: Option<crate::combat::RolledCombats>,
 }
 
 #[cfg(feature = "serde")]
@@ -623,6 +631,8 @@ impl TryFrom<BattleRepr> for Battle {
             command_checked: r.command_checked,
             initiative_winner: r.initiative_winner,
             combat_done: r.combat_done,
+            bombardment: r.bombardment,
+            rolled_combats: r.rolled_combats,
         };
         b.validate()?;
         if b.units.keys().any(|id| id.0 >= b.next_unit) || b.units.iter().any(|(k, u)| *k != u.id) {
@@ -651,6 +661,8 @@ impl Battle {
             command_checked: BySide::default(),
             initiative_winner: None,
             combat_done: false,
+            bombardment: None,
+            rolled_combats: None,
         }
     }
 

@@ -258,9 +258,7 @@ fn cas_07_no_recovery() {
     b.rally(u).unwrap();
     let v = b.unit(u).unwrap();
     assert_eq!((v.stand_count(), v.hits(), v.disordered()), (2, 1, false));
-    while b.phase() != Phase::Initiative {
-        b.advance().unwrap();
-    }
+    end_turn(&mut b);
     assert_eq!(b.unit(u).unwrap().stand_count(), 2);
 }
 

@@ -396,8 +396,8 @@ fn art_05_and_06_hits_and_quality() {
     let r = b
         .roll_bombardment(&[bo(sup, t1), bo(inf_, t2)], &mut dice(&[4, 3, 5, 6]))
         .unwrap();
-    assert_eq!(r.shots[0].2, 1);
-    assert_eq!(r.shots[1].2, 1);
+    assert_eq!(r.shots()[0].2, 1);
+    assert_eq!(r.shots()[1].2, 1);
 }
 
 #[test]
@@ -512,22 +512,21 @@ fn art_12_silenced_batteries() {
     set_opt(&mut up, |o| o.silenced_rounding = Rounding::Up);
     let mut one_hit = b.clone();
     go_to(&mut b, Side::Union, Phase::Bombardment);
-    let roll = b
-        .roll_bombardment(&[bo(g1, target), bo(g2, target)], &mut dice(&[6, 6, 6, 1]))
+    b.roll_bombardment(&[bo(g1, target), bo(g2, target)], &mut dice(&[6, 6, 6, 1]))
         .unwrap();
     // A path that does not go away is refused and changes nothing.
     let bad = Silence {
         unit: target,
         path: vec![a(4, 4)],
     };
-    assert!(b.apply_bombardment(&roll, &[bad], &mut dice(&[])).is_err());
+    assert!(b.apply_bombardment(&[bad], &mut dice(&[])).is_err());
     assert_eq!(b.unit(target).unwrap().hits(), 0);
     let s = Silence {
         unit: target,
         path: vec![a(5, 5), a(5, 6)],
     };
     let r = b
-        .apply_bombardment(&roll, std::slice::from_ref(&s), &mut dice(&[]))
+        .apply_bombardment(std::slice::from_ref(&s), &mut dice(&[]))
         .unwrap();
     assert_eq!((r[0].after_cover, r[0].cancelled), (3, 1));
     let u = b.unit(target).unwrap();
@@ -536,20 +535,19 @@ fn art_12_silenced_batteries() {
         (a(5, 6), true, 1, 0)
     );
     go_to(&mut up, Side::Union, Phase::Bombardment);
-    let roll = up
-        .roll_bombardment(&[bo(g1, target), bo(g2, target)], &mut dice(&[6, 6, 6, 1]))
+    up.roll_bombardment(&[bo(g1, target), bo(g2, target)], &mut dice(&[6, 6, 6, 1]))
         .unwrap();
     let r = up
-        .apply_bombardment(&roll, std::slice::from_ref(&s), &mut dice(&[]))
+        .apply_bombardment(std::slice::from_ref(&s), &mut dice(&[]))
         .unwrap();
     assert_eq!(r[0].cancelled, 2);
     assert_eq!(up.unit(target).unwrap().hits(), 1);
     go_to(&mut one_hit, Side::Union, Phase::Bombardment);
-    let roll = one_hit
+    one_hit
         .roll_bombardment(&[bo(g1, target)], &mut dice(&[6, 1]))
         .unwrap();
     assert!(matches!(
-        one_hit.apply_bombardment(&roll, &[s], &mut dice(&[])),
+        one_hit.apply_bombardment(&[s], &mut dice(&[])),
         Err(RuleViolation::NotEligible { .. })
     ));
 }
@@ -608,4 +606,44 @@ fn art_14_artillery_in_combat() {
         )
         .unwrap();
     assert_eq!(d.own.dice(), 1);
+}
+
+#[test]
+fn seq_05_a_bombardment_is_rolled_once_and_applied_once() {
+    // GRID-SEQ-05: the battle keeps the roll; it takes effect only through apply, once, and the phase cannot
+    // end while it waits. A second roll in the same phase is refused, rolling nothing.
+    let mut b = square();
+    let g = put(
+        &mut b,
+        Side::Union,
+        a(2, 1),
+        &stand(Side::Union, StandType::Artillery),
+        1,
+        0,
+    );
+    let t = put_inf(&mut b, Side::Confederate, a(2, 3), 3, 2);
+    go_to(&mut b, Side::Union, Phase::Bombardment);
+    let before = b.clone();
+    assert!(
+        b.apply_bombardment(&[], &mut dice(&[])).is_err(),
+        "nothing rolled yet"
+    );
+    assert_eq!(b, before);
+    let hits = b
+        .roll_bombardment(&[bo(g, t)], &mut dice(&[6, 6]))
+        .unwrap()
+        .shots()[0]
+        .2;
+    assert_eq!(hits, 2);
+    let rolled = b.clone();
+    assert!(b.roll_bombardment(&[bo(g, t)], &mut dice(&[6, 6])).is_err());
+    assert!(b.advance().is_err());
+    assert_eq!(b, rolled);
+    b.apply_bombardment(&[], &mut dice(&[])).unwrap();
+    assert_eq!(b.unit(t).unwrap().stand_count(), 2);
+    assert!(b.pending_bombardment().is_none());
+    let applied = b.clone();
+    assert!(b.apply_bombardment(&[], &mut dice(&[])).is_err());
+    assert_eq!(b, applied);
+    assert_eq!(b.advance().unwrap(), Phase::FirstMovement);
 }

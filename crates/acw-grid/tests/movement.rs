@@ -490,9 +490,7 @@ fn mov_14_detaching_and_joining() {
     // The merged unit at (1,2) already moved this turn.
     assert!(matches!(j, Err(RuleViolation::AlreadyActed { .. })));
     // Next turn it joins the disordered host: 3 + 2 stands, 1 + 1 hits make a stand: 4 stands, disordered.
-    while b.phase() != Phase::Initiative {
-        b.advance().unwrap();
-    }
+    end_turn(&mut b);
     go_to(&mut b, Side::Union, Phase::FirstMovement);
     let k = a_unit(&b, a(1, 2));
     let r = mv(&mut b, k, &[a(1, 3)]).unwrap();
@@ -817,9 +815,7 @@ fn mov_26_entrenching() {
     ready(&mut with_cav);
     assert_eq!(with_cav.entrench(cav, &mut dice(&[2])).unwrap(), 2);
     // The next turn: 4 + 3 = 7, finished.
-    while b.phase() != Phase::Initiative {
-        b.advance().unwrap();
-    }
+    end_turn(&mut b);
     go_to(&mut b, Side::Union, Phase::FirstMovement);
     assert_eq!(b.entrench(i, &mut dice(&[3])).unwrap(), 6);
     assert!(b.unit(i).unwrap().entrenched());
@@ -869,9 +865,7 @@ fn mov_27_entrenchments_are_cover_and_lost_on_moving() {
     ready(&mut b);
     b.entrench(i, &mut dice(&[6])).unwrap();
     assert!(b.unit(i).unwrap().own_cover());
-    while b.phase() != Phase::Initiative {
-        b.advance().unwrap();
-    }
+    end_turn(&mut b);
     go_to(&mut b, Side::Union, Phase::FirstMovement);
     mv(&mut b, i, &[a(1, 2)]).unwrap();
     let u = b.unit(i).unwrap();

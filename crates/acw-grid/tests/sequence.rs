@@ -43,6 +43,12 @@ fn seq_01_turn_order() {
     assert_eq!(b.moving_side(), Some(Side::Union));
     b.move_unit(&order).unwrap();
     assert_eq!(b.advance().unwrap(), Phase::Combat);
+    // The Combat Phase must be fought (here, nothing to roll) before the turn ends; the refusal changes nothing.
+    let unfought = b.clone();
+    assert!(b.advance().is_err());
+    assert_eq!(b, unfought);
+    b.resolve_combats(&acw_grid::combat::CombatPlan::default(), &mut dice(&[]))
+        .unwrap();
     assert_eq!(b.advance().unwrap(), Phase::Initiative);
     assert_eq!(b.turn(), 2);
 }
@@ -79,9 +85,7 @@ fn seq_03_ties() {
     assert!(d.finish().is_ok() && d.remaining() == 0);
     b.choose_first_player(Side::Confederate, Side::Confederate)
         .unwrap();
-    while b.phase() != Phase::Initiative {
-        b.advance().unwrap();
-    }
+    end_turn(&mut b);
     assert_eq!(
         b.roll_initiative(&mut dice(&[3, 3])).unwrap(),
         InitiativeOutcome::KeepsOrder
@@ -234,9 +238,7 @@ fn seq_08_per_turn_flags_reset() {
     b.entrench(u, &mut dice(&[3])).unwrap();
     b.apply_hits(u, 1).unwrap();
     assert!(b.unit(u).unwrap().flags().entrenched);
-    while b.phase() != Phase::Initiative {
-        b.advance().unwrap();
-    }
+    end_turn(&mut b);
     let v = b.unit(u).unwrap();
     assert!(!v.flags().entrenched);
     assert_eq!(v.entrench_progress(), 3);

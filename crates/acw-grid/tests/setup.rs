@@ -279,7 +279,7 @@ fn seq_09_game_length() {
     b.set_turn_limit(Some(1));
     assert!(!b.game_over());
     go_to(&mut b, Side::Union, Phase::Combat);
-    b.advance().unwrap();
+    end_turn(&mut b);
     assert_eq!(b.turn(), 2);
     assert!(b.game_over());
 }

@@ -116,8 +116,20 @@ pub fn set_opt(b: &mut Battle, f: impl FnOnce(&mut Options)) {
 
 /// Ends the current turn and takes the next one to `phase`, with `first` moving first.
 pub fn next_turn(b: &mut Battle, first: Side, phase: Phase) {
-    while b.phase() != Phase::Initiative {
-        b.advance().expect("advance");
-    }
+    end_turn(b);
     go_to(b, first, phase);
+}
+
+/// Advances to the next turn's Initiative phase, fighting the Combat Phase (with seeded dice) if it has not been
+/// fought: the battle refuses to leave it before.
+pub fn end_turn(b: &mut Battle) {
+    while b.phase() != Phase::Initiative {
+        if b.advance().is_err() && b.phase() == Phase::Combat {
+            b.resolve_combats(
+                &acw_grid::combat::CombatPlan::default(),
+                &mut acw_core::GameRng::seed(0),
+            )
+            .expect("the Combat Phase");
+        }
+    }
 }

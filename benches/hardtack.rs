@@ -1,0 +1,282 @@
+#![allow(missing_docs)]
+//! Hot paths of Hardtack: fire (one roll, the whole chain, and exact odds), round shot with bounces,
+//! canister, a confidence test, and a close assault (the melee to its end, rolled and exact).
+
+use acw_core::dice::ScriptedDice;
+use acw_core::{GameRng, Resolve, Side};
+use acw_hardtack::DieType::{D4, D6, D8, D10};
+use acw_hardtack::artillery::{AreaDamage, ShotBounces};
+use acw_hardtack::fire::{FireDice, FirerDice, Impact, Volley};
+use acw_hardtack::melee::{CloseAssault, Melee, MeleeDie, MeleeSide};
+use acw_hardtack::morale::{ConfidenceTest, ReactionTest};
+use acw_hardtack::movement::CombatMove;
+use acw_hardtack::options::{AssaultTestCasualties, KillThreshold, TwoLevelDrop};
+use acw_hardtack::state::{
+    Ammunition, CanisterFacts, CompanySpec, FigureRef, Formation, ShotImpactFacts,
+};
+use acw_hardtack::tables::{FieldPiece, Leadership};
+use acw_hardtack::{Battle, Options};
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::hint::black_box;
+
+fn musket() -> Impact {
+    Impact {
+        impact: D6,
+        armour: D4,
+        armour_shift: 0,
+        kill: KillThreshold::DoubleOrMore,
+    }
+}
+
+fn fire(c: &mut Criterion) {
+    let mut g = c.benchmark_group("fire");
+    let dice = FireDice {
+        firer: FirerDice::two(D8, D8),
+        range: D6,
+    };
+    let volley = Volley {
+        fire: dice,
+        impact: musket(),
+        pool: 8,
+    };
+    let mut rng = GameRng::seed(1);
+    g.bench_function("roll: fire dice and potential hits", |b| {
+        b.iter(|| black_box(&dice).roll(&mut rng))
+    });
+    g.bench_function("roll: volley to casualties (8 figures)", |b| {
+        b.iter(|| black_box(&volley).roll(&mut rng))
+    });
+    g.bench_function("exact: fire dice", |b| b.iter(|| black_box(&dice).odds()));
+    g.bench_function("exact: volley to casualties (8 figures)", |b| {
+        b.iter(|| black_box(&volley).odds())
+    });
+    g.finish();
+}
+
+fn shot(c: &mut Criterion) {
+    let mut g = c.benchmark_group("round shot");
+    let bounces = ShotBounces {
+        quality: D10,
+        lv: Leadership::ONE,
+        rifled: false,
+    };
+    let area = AreaDamage {
+        impact: Impact {
+            impact: D8,
+            armour: D4,
+            armour_shift: 1,
+            kill: KillThreshold::DoubleOrMore,
+        },
+        figures: 4,
+    };
+    let mut rng = GameRng::seed(2);
+    g.bench_function("roll: bounce chain", |b| {
+        b.iter(|| black_box(&bounces).roll(&mut rng))
+    });
+    g.bench_function("exact: bounce chain", |b| {
+        b.iter(|| black_box(&bounces).odds())
+    });
+    g.bench_function("exact: four figures in the area", |b| {
+        b.iter(|| black_box(&area).odds())
+    });
+    // The engine: a shot that misses, two figures at the first impact, a bounce, four figures in cover.
+    let mut battle = Battle::new(Options::default());
+    let crew = battle
+        .add_company(CompanySpec::new("crew", Side::Union, 3))
+        .ok();
+    let foe = battle
+        .add_company(CompanySpec::new("rebels", Side::Confederate, 8))
+        .ok();
+    let (Some(crew), Some(foe)) = (crew, foe) else {
+        return;
+    };
+    let Ok(gun) = battle.add_gun("Napoleon", FieldPiece::Napoleon12lb, false, crew) else {
+        return;
+    };
+    let first = ShotImpactFacts {
+        gun_distance: 49.0,
+        figures: vec![
+            (
+                FigureRef {
+                    company: foe,
+                    index: 1,
+                },
+                acw_hardtack::fire::Cover::Open,
+                false,
+            ),
+            (
+                FigureRef {
+                    company: foe,
+                    index: 2,
+                },
+                acw_hardtack::fire::Cover::Open,
+                false,
+            ),
+        ],
+        guns: vec![],
+        horses: vec![],
+        ground_allows_bounce: true,
+    };
+    let second = ShotImpactFacts {
+        gun_distance: 73.0,
+        figures: (3..7)
+            .map(|i| {
+                (
+                    FigureRef {
+                        company: foe,
+                        index: i,
+                    },
+                    acw_hardtack::fire::Cover::Soft,
+                    false,
+                )
+            })
+            .collect(),
+        guns: vec![],
+        horses: vec![],
+        ground_allows_bounce: false,
+    };
+    g.bench_function("engine: shot with a bounce (scripted)", |b| {
+        b.iter(|| {
+            let mut bt = battle.clone();
+            let _ = bt.activate(crew);
+            let _ = bt.load(gun, Ammunition::Shot);
+            let _ = bt.fire_shot(
+                gun,
+                acw_hardtack::artillery::ShotRange::Medium,
+                0.0,
+                &mut ScriptedDice::faces([1, 11, 5]),
+            );
+            let _ = bt.shot_impact(&first, &mut ScriptedDice::faces([4, 6, 2, 9, 8, 5, 12, 1]));
+            let _ = bt.shot_impact(
+                &second,
+                &mut ScriptedDice::faces([3, 5, 2, 3, 5, 4, 6, 2, 8]),
+            );
+            black_box(bt)
+        })
+    });
+    g.finish();
+}
+
+fn canister(c: &mut Criterion) {
+    let mut g = c.benchmark_group("canister");
+    let dice = FireDice {
+        firer: FirerDice::three(D8, D10, D10),
+        range: D8,
+    };
+    let volley = Volley {
+        fire: dice,
+        impact: Impact {
+            impact: acw_hardtack::DieType::D12,
+            armour: D4,
+            armour_shift: 0,
+            kill: KillThreshold::DoubleOrMore,
+        },
+        pool: 12,
+    };
+    let mut rng = GameRng::seed(3);
+    g.bench_function("roll: 3-inch rifle at D8 to casualties", |b| {
+        b.iter(|| black_box(&volley).roll(&mut rng))
+    });
+    g.bench_function("exact: 3-inch rifle at D8 to casualties", |b| {
+        b.iter(|| black_box(&volley).odds())
+    });
+    let mut battle = Battle::new(Options::default());
+    let crew = battle
+        .add_company(CompanySpec::new("crew", Side::Union, 3))
+        .ok();
+    let mut line = CompanySpec::new("line", Side::Confederate, 8);
+    line.formation = Formation::Line;
+    let foe = battle.add_company(line).ok();
+    let (Some(crew), Some(foe)) = (crew, foe) else {
+        return;
+    };
+    let Ok(gun) = battle.add_gun("3-inch rifle", FieldPiece::Rifle10lbOr3in, true, crew) else {
+        return;
+    };
+    let _ = battle.activate(crew);
+    let _ = battle.load(gun, Ammunition::Canister);
+    let facts = CanisterFacts {
+        distance: 22.0,
+        ..CanisterFacts::default()
+    };
+    let mut seed = 0u64;
+    g.bench_function("engine: canister at a line (seeded)", |b| {
+        b.iter(|| {
+            let mut bt = battle.clone();
+            seed += 1;
+            let _ = bt.fire_canister(gun, foe, facts, &mut GameRng::seed(seed));
+            black_box(bt)
+        })
+    });
+    g.finish();
+}
+
+fn confidence(c: &mut Criterion) {
+    let mut g = c.benchmark_group("confidence");
+    let t = ConfidenceTest {
+        quality: D8,
+        lv: Leadership::TWO,
+        tl: 2,
+        two_level: TwoLevelDrop::HalfOrLess,
+    };
+    let mut rng = GameRng::seed(4);
+    g.bench_function("roll: confidence test", |b| {
+        b.iter(|| black_box(&t).roll(&mut rng))
+    });
+    g.bench_function("exact: confidence test", |b| {
+        b.iter(|| black_box(&t).odds())
+    });
+    g.finish();
+}
+
+fn assault(c: &mut Criterion) {
+    let mut g = c.benchmark_group("close assault");
+    let side = |n| MeleeSide {
+        figures: n,
+        first_round: MeleeDie::plain(D8),
+        quality: D8,
+        lv: Leadership::TWO,
+        modifier: 0,
+    };
+    let melee = Melee {
+        attacker: side(8),
+        defender: side(6),
+        casualties: AssaultTestCasualties::ThisRound,
+        two_level: TwoLevelDrop::HalfOrLess,
+    };
+    let whole = CloseAssault {
+        attack: ReactionTest {
+            quality: D8,
+            lv: Leadership::TWO,
+            tl: -1,
+        },
+        stand: Some(ConfidenceTest {
+            quality: D8,
+            lv: Leadership::TWO,
+            tl: 2,
+            two_level: TwoLevelDrop::HalfOrLess,
+        }),
+        approach: match CombatMove::new(D6, 6.0) {
+            Ok(m) => m,
+            Err(_) => return,
+        },
+        melee,
+    };
+    let mut rng = GameRng::seed(5);
+    g.bench_function("roll: melee 8 against 6 to its end", |b| {
+        b.iter(|| black_box(&melee).roll(&mut rng))
+    });
+    g.bench_function("roll: whole assault", |b| {
+        b.iter(|| black_box(&whole).roll(&mut rng))
+    });
+    g.bench_function("exact: melee 8 against 6 to its end", |b| {
+        b.iter(|| black_box(&melee).odds())
+    });
+    g.bench_function("exact: whole assault", |b| {
+        b.iter(|| black_box(&whole).odds())
+    });
+    g.finish();
+}
+
+criterion_group!(benches, fire, shot, canister, confidence, assault);
+criterion_main!(benches);

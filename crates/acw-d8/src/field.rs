@@ -1,0 +1,697 @@
+//! The table as the game layer measures it: the played map laid on acw-core's [`Table`] (180 × 150 cm, the
+//! 6 × 5 squares of 30 cm), a footprint for every unit and a point for every officer, and the facts the
+//! [`Battle`] takes from its caller (distances, arcs, sight, cover, what a move crossed) measured from them.
+//!
+//! The table's own unit is the inch; the field converts to centimetres for every fact it hands the rules.
+//! Coordinates follow acw-core: x from the west edge, y from the south edge (the Confederate base line), so a
+//! square's D8 coordinates (y from the north edge) are `150 − y` in centimetres.
+
+use crate::map::{Map, Piece, Square};
+use crate::morale::{MoraleFacts, OfficerAt};
+use crate::state::{Battle, OfficerId, Unit, UnitId};
+use crate::tables::{Cover, Formation, Ground, Rank, Troop, board};
+use crate::victory::{EndPosition, SquareHolding};
+use acw_core::measure::{Centimetres, Heading, Inches, Point};
+use acw_core::table::{Effects, Footprint, Shape, Table, Terrain};
+use acw_core::{BySide, Side};
+
+#[cfg(feature = "serde")]
+use serde::{Deserialize, Serialize};
+
+/// Centimetres in an inch.
+const CM: f64 = 2.54;
+/// Two footprints this close (cm) are in base contact (D8-MEL-01).
+pub const CONTACT_CM: f64 = 0.1;
+/// The gap a move or deployment keeps from other units (cm): moves stop short of contact, which only a charge
+/// makes.
+pub const GAP_CM: f64 = 0.5;
+
+/// The length of (x, y): a plain square root, for the cheap bounds (the table's own measures are exact).
+#[must_use]
+pub(crate) fn span(x: f64, y: f64) -> f64 {
+    (x * x + y * y).sqrt()
+}
+
+/// The distance between two points, by [`span`].
+#[must_use]
+pub(crate) fn apart(a: Point, b: Point) -> f64 {
+    span(b.x - a.x, b.y - a.y)
+}
+
+/// A length in centimetres as a table length (inches).
+#[must_use]
+pub fn inches(cm: f64) -> f64 {
+    Inches::from(Centimetres(cm)).0
+}
+
+/// A table length (inches) in centimetres.
+#[must_use]
+pub fn cm(inches: f64) -> f64 {
+    inches * CM
+}
+
+/// A point given in centimetres from the south-west corner, as a table point.
+#[must_use]
+pub fn at_cm(x_cm: f64, y_cm: f64) -> Point {
+    Point::new(inches(x_cm), inches(y_cm))
+}
+
+/// The square under a table point (D8-SET-04), if on the table.
+#[must_use]
+pub fn square_at(p: Point) -> Option<Square> {
+    let (x, y) = (cm(p.x), board::DEPTH_CM - cm(p.y));
+    if !(0.0..=board::WIDTH_CM).contains(&x) || !(0.0..=board::DEPTH_CM).contains(&y) {
+        return None;
+    }
+    Square::containing(x, y).ok()
+}
+
+/// The centre of a square as a table point.
+#[must_use]
+pub fn square_centre(s: Square) -> Point {
+    let (x0, x1, y0, y1) = s.bounds_cm();
+    at_cm((x0 + x1) / 2.0, board::DEPTH_CM - (y0 + y1) / 2.0)
+}
+
+/// The way a side's units face: towards the enemy base line (the Union deploys on the north edge).
+#[must_use]
+pub fn facing(side: Side) -> Heading {
+    match side {
+        Side::Union => Heading::SOUTH,
+        Side::Confederate => Heading::NORTH,
+    }
+}
+
+/// D8-SET-01, D8-MOV-03: a unit's footprint in cm (frontage, depth) from its figures and formation: foot
+/// 12.5 mm a figure shoulder to shoulder in line, 20 mm deep; a column two figures wide; skirmishers a base
+/// width apart; mounted cavalry 25 mm a figure, 50 mm deep; a limbered battery its limber (45 × 60 mm), an
+/// unlimbered one its gun and crew (50 × 40 mm).
+#[must_use]
+pub fn size_cm(u: &Unit) -> (f64, f64) {
+    let n = f64::from(u.figures.max(1));
+    match u.troop {
+        Troop::Battery(_) if u.limbered => (4.5, 6.0),
+        Troop::Battery(_) => (5.0, 4.0),
+        _ if u.mounted => match u.formation {
+            Formation::Column => (5.0, (n / 2.0).ceil() * 5.0),
+            Formation::Skirmish => (n * 5.0, 5.0),
+            Formation::Line => (n * 2.5, 5.0),
+        },
+        _ => match u.formation {
+            Formation::Column => (2.5, (n / 2.0).ceil() * 2.0),
+            Formation::Skirmish => (n * 2.5, 2.0),
+            Formation::Line => (n * 1.25, 2.0),
+        },
+    }
+}
+
+/// Where a unit stands: its centre and the way it faces.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct Place {
+    /// The centre of its footprint.
+    pub centre: Point,
+    /// The way its front faces.
+    pub facing: Heading,
+}
+
+/// The table, the map on it, and where every unit and officer stands.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct Field {
+    table: Table,
+    map: Map,
+    /// Where each unit stands, by unit id.
+    places: Vec<Place>,
+    /// Where each officer stands, by officer id.
+    officers: Vec<Point>,
+}
+
+impl Field {
+    /// D8-SET-02, D8-SET-04, D8-SET-16: the table 180 × 150 cm with the map's pieces as square areas (woods,
+    /// farms and hills block sight; every piece gives cover; broken ground is rough), the road as a line through
+    /// its squares' centres and the river as an obstacle line.
+    pub fn new(map: &Map) -> Result<Field, acw_core::table::TableError> {
+        let mut terrain = Vec::new();
+        for &(piece, s) in &map.data().pieces {
+            let (x0, x1, y0, y1) = s.bounds_cm();
+            let (ya, yb) = (board::DEPTH_CM - y1, board::DEPTH_CM - y0);
+            let corners = vec![at_cm(x0, ya), at_cm(x1, ya), at_cm(x1, yb), at_cm(x0, yb)];
+            let effects = Effects {
+                cover: true,
+                obstacle: false,
+                blocks_sight: matches!(piece, Piece::Wood | Piece::Farm | Piece::Hill),
+                rough: piece == Piece::BrokenGround,
+                road: false,
+            };
+            terrain.push(Terrain::new(
+                format!("the {piece} in square {s}"),
+                Shape::Area(corners),
+                effects,
+            )?);
+        }
+        let line = |route: &[Square]| -> Vec<Point> {
+            let mut v: Vec<Point> = route.iter().map(|&s| square_centre(s)).collect();
+            if v.len() == 1 {
+                v.push(v[0]);
+            }
+            v
+        };
+        terrain.push(Terrain::road("the road", line(&map.data().road.route))?);
+        terrain.push(Terrain::new(
+            "the river",
+            Shape::Line(line(&map.data().river.route)),
+            Effects {
+                obstacle: true,
+                ..Effects::default()
+            },
+        )?);
+        let table = Table::new(
+            Inches(inches(board::WIDTH_CM)),
+            Inches(inches(board::DEPTH_CM)),
+            terrain,
+        )?;
+        Ok(Field {
+            table,
+            map: map.clone(),
+            places: Vec::new(),
+            officers: Vec::new(),
+        })
+    }
+
+    /// The table.
+    #[must_use]
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
+    /// The map played.
+    #[must_use]
+    pub fn map(&self) -> &Map {
+        &self.map
+    }
+
+    /// Where a unit stands.
+    #[must_use]
+    pub fn place(&self, id: UnitId) -> Option<Place> {
+        self.places.get(id.0 as usize).copied()
+    }
+
+    /// Where an officer stands.
+    #[must_use]
+    pub fn officer_at(&self, id: OfficerId) -> Option<Point> {
+        self.officers.get(id.0 as usize).copied()
+    }
+
+    /// How many units and officers the field places.
+    #[must_use]
+    pub fn counts(&self) -> (usize, usize) {
+        (self.places.len(), self.officers.len())
+    }
+
+    /// Places a unit (setting a battle up by hand, or a test).
+    pub fn set_place(&mut self, id: UnitId, p: Place) {
+        if let Some(slot) = self.places.get_mut(id.0 as usize) {
+            *slot = p;
+        }
+    }
+
+    /// Places an officer.
+    pub fn set_officer(&mut self, id: OfficerId, p: Point) {
+        if let Some(slot) = self.officers.get_mut(id.0 as usize) {
+            *slot = p;
+        }
+    }
+
+    /// A unit's footprint at a place.
+    #[must_use]
+    pub fn footprint_at(u: &Unit, p: Place) -> Footprint {
+        let (w, d) = size_cm(u);
+        Footprint {
+            centre: p.centre,
+            facing: p.facing,
+            frontage: Inches(inches(w)),
+            depth: Inches(inches(d)),
+        }
+    }
+
+    /// A unit's footprint where it stands.
+    #[must_use]
+    pub fn footprint(&self, u: &Unit) -> Option<Footprint> {
+        self.place(u.id).map(|p| Field::footprint_at(u, p))
+    }
+
+    /// Whether a footprint lies wholly on the table.
+    #[must_use]
+    pub fn on_table(&self, f: &Footprint) -> bool {
+        self.table.holds(f)
+    }
+
+    /// D8-SET-15: deploys both armies on their base lines, in rows 7.5 cm apart inside the 30 cm deployment zone
+    /// (foot regiments in front, brigade by brigade, then sharpshooters, cavalry and batteries), each row from the west edge with
+    /// 1 cm between units; officers stand 3 cm behind the middle of their commands. Every unit's figures are
+    /// checked against the zone by the rules (`Battle::check_deployment`). Fails if an army does not fit.
+    pub fn deploy(&mut self, battle: &Battle) -> Result<(), String> {
+        self.places = vec![
+            Place {
+                centre: Point::new(0.0, 0.0),
+                facing: Heading::NORTH
+            };
+            battle.units().len()
+        ];
+        for side in Side::both() {
+            let mut order: Vec<&Unit> = battle.units().iter().filter(|u| u.side == side).collect();
+            order.sort_by_key(|u| {
+                (
+                    match u.troop {
+                        Troop::Foot => 0,
+                        Troop::Sharpshooters | Troop::Indians => 1,
+                        Troop::Cavalry => 2,
+                        Troop::Battery(_) => 3,
+                    },
+                    u.brigade,
+                    u.id,
+                )
+            });
+            // Row centres measured from the base line.
+            let rows = [26.0, 18.5, 11.0, 3.5];
+            let (mut row, mut x) = (0usize, 1.0);
+            for u in order {
+                let (w, d) = size_cm(u);
+                if x + w > board::WIDTH_CM - 1.0 {
+                    row += 1;
+                    x = 1.0;
+                }
+                let Some(&back) = rows.get(row) else {
+                    return Err(format!(
+                        "the {side} army does not fit in its deployment zone"
+                    ));
+                };
+                let y_d8 = match side {
+                    Side::Union => back,
+                    Side::Confederate => board::DEPTH_CM - back,
+                };
+                let place = Place {
+                    centre: at_cm(x + w / 2.0, board::DEPTH_CM - y_d8),
+                    facing: facing(side),
+                };
+                let ys = [y_d8 - d / 2.0, y_d8 + d / 2.0];
+                battle
+                    .check_deployment(u.id, &ys, crate::map::DEPLOYMENT_DEPTH_CM)
+                    .map_err(|e| e.to_string())?;
+                self.places[u.id.0 as usize] = place;
+                x += w + 1.0;
+            }
+        }
+        self.officers = vec![Point::new(0.0, 0.0); battle.officers().len()];
+        for o in battle.officers() {
+            self.officers[o.id.0 as usize] = self.command_centre(battle, o.id);
+        }
+        Ok(())
+    }
+
+    /// The point 3 cm behind the middle of an officer's command (his brigade for a Brigadier, the side's army for
+    /// the others); where his command has no unit left, where he stands.
+    #[must_use]
+    pub fn command_centre(&self, battle: &Battle, id: OfficerId) -> Point {
+        let Ok(o) = battle.officer(id) else {
+            return Point::new(0.0, 0.0);
+        };
+        let (mut sx, mut sy, mut n) = (0.0, 0.0, 0.0);
+        for u in battle.units().iter().filter(|u| {
+            !u.removed
+                && u.side == o.side
+                && (o.rank != Rank::Brigadier || (u.brigade.is_some() && u.brigade == o.brigade))
+        }) {
+            if let Some(p) = self.place(u.id) {
+                sx += p.centre.x;
+                sy += p.centre.y;
+                n += 1.0;
+            }
+        }
+        if n == 0.0 {
+            return self.officer_at(id).unwrap_or(Point::new(0.0, 0.0));
+        }
+        Point::new(sx / n, sy / n).moved(facing(o.side).reversed(), Inches(inches(3.0)))
+    }
+
+    /// The piece of a square, if any.
+    #[must_use]
+    pub fn piece_at(&self, p: Point) -> Option<Piece> {
+        square_at(p).and_then(|s| self.map.piece(s))
+    }
+
+    /// D8-FIR-12, D8-SET-16: the cover of the ground a point stands on (the piece of its square).
+    #[must_use]
+    pub fn cover_at(&self, p: Point, broken_ground_soft: bool) -> Cover {
+        self.piece_at(p)
+            .map_or(Cover::Open, |piece| piece.cover(broken_ground_soft))
+    }
+
+    /// Whether a square carries the road (its route or a farm road).
+    #[must_use]
+    pub fn road_square(&self, s: Square) -> bool {
+        let d = self.map.data();
+        d.road.route.contains(&s) || d.branches.iter().any(|b| b.contains(&s))
+    }
+
+    /// D8-MOV-06: whether a straight move from `a` to `b` runs along the road: both ends and every square between
+    /// carry it.
+    #[must_use]
+    pub fn along_road(&self, a: Point, b: Point) -> bool {
+        self.squares_along(a, b, true)
+            .iter()
+            .all(|&s| self.road_square(s))
+    }
+
+    /// The squares a straight path from `a` to `b` passes through, in order, with or without the start square.
+    #[must_use]
+    pub fn squares_along(&self, a: Point, b: Point, with_start: bool) -> Vec<Square> {
+        let steps = (cm(a.distance(b).0) / 2.0).ceil().max(1.0) as usize;
+        let mut out: Vec<Square> = Vec::new();
+        let first = square_at(a);
+        for i in 0..=steps {
+            let t = i as f64 / steps as f64;
+            let p = Point::new(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t);
+            if let Some(s) = square_at(p)
+                && out.last() != Some(&s)
+                && (with_start || Some(s) != first)
+            {
+                out.push(s);
+            }
+        }
+        out
+    }
+
+    /// D8-MOV-07, D8-FRM-02: the ground a straight move from `a` to `b` crosses: the piece of every square it
+    /// enters (a farm's enclosure is a fence, an enclosed field a fence), and the river where the path crosses
+    /// its line. Returns the grounds and whether every river crossing is at the bridge or a ford.
+    #[must_use]
+    pub fn crossed(&self, a: Point, b: Point) -> (Vec<Ground>, bool) {
+        let mut grounds = Vec::new();
+        for s in self.squares_along(a, b, false) {
+            if let Some(piece) = self.map.piece(s) {
+                let g = match piece {
+                    Piece::Hill => Ground::Hill,
+                    Piece::Wood => Ground::Wood,
+                    Piece::BrokenGround => Ground::BrokenGround,
+                    Piece::Farm | Piece::Field => Ground::Fence,
+                };
+                if !grounds.contains(&g) {
+                    grounds.push(g);
+                }
+            }
+        }
+        let mut at_crossing = true;
+        if self.table.obstacles_crossed(a, b).next().is_some() {
+            grounds.push(Ground::River);
+            let d = self.map.data();
+            at_crossing = self.squares_along(a, b, true).iter().any(|s| {
+                d.river.route.contains(s) && (d.bridge == Some(*s) || d.fords.contains(s))
+            });
+        }
+        (grounds, at_crossing)
+    }
+
+    /// D8-ENV-01: whether a unit's centre stands inside a wood more than 5 cm from the wood's edge (it sees and is
+    /// seen only at the edge).
+    #[must_use]
+    pub fn deep_in_wood(&self, p: Point) -> bool {
+        let Some(s) = square_at(p) else {
+            return false;
+        };
+        if self.map.piece(s) != Some(Piece::Wood) {
+            return false;
+        }
+        let (x0, x1, y0, y1) = s.bounds_cm();
+        let (x, y) = (cm(p.x), board::DEPTH_CM - cm(p.y));
+        let edge = (x - x0).min(x1 - x).min(y - y0).min(y1 - y);
+        edge > 5.0
+    }
+
+    /// D8-ENV-01: whether sight from `from` to `to` is blocked by woods, farms or hills between them, or by
+    /// another unit's footprint (`others`).
+    #[must_use]
+    pub fn sight_blocked(&self, from: Point, to: Point, others: &[Footprint]) -> bool {
+        !self.table.line_of_sight(from, to, others)
+    }
+
+    /// D8-FIR-03, D8-FIR-05: the distance in cm from each figure of `u` that can fire on `target` to the target:
+    /// the figures stand evenly along the front edge (a column fires with its front two; a battery from its gun,
+    /// the front centre), and a figure fires only on a target whose centre lies within 45° of its front. A
+    /// battery's bearing to the target is returned too.
+    #[must_use]
+    pub fn fire_distances(&self, u: &Unit, f: &Footprint, target: &Footprint) -> (Vec<f64>, f64) {
+        let front = f.front_centre();
+        let bearing = {
+            let d = front.heading_to(target.centre).as_degrees() - f.facing.as_degrees();
+            let d = d.rem_euclid(360.0);
+            if d > 180.0 { 360.0 - d } else { d }
+        };
+        if u.troop.is_battery() {
+            return (vec![cm(target.distance_to(front).0)], bearing);
+        }
+        let figures = match u.formation {
+            Formation::Column => u.figures.min(2),
+            _ => u.figures,
+        } as usize;
+        let width = f.frontage.0;
+        let left = f.facing.turned(-90.0);
+        let right = f.facing.turned(90.0);
+        let mut out = Vec::with_capacity(figures);
+        for i in 0..figures {
+            let off = width * ((i as f64 + 0.5) / figures as f64) - width / 2.0;
+            let p = if off < 0.0 {
+                front.moved(left, Inches(-off))
+            } else {
+                front.moved(right, Inches(off))
+            };
+            let d = p.heading_to(target.centre).as_degrees() - f.facing.as_degrees();
+            let d = d.rem_euclid(360.0);
+            let off_axis = if d > 180.0 { 360.0 - d } else { d };
+            if off_axis <= 45.0 {
+                out.push(cm(target.distance_to(p).0));
+            }
+        }
+        (out, bearing)
+    }
+
+    /// D8-MOR-04, D8-CMD-03: a unit's morale facts measured on the table: a brigade mate and an enemy within
+    /// 30 cm (base edge to base edge), the cover of its ground, and where its Brigadier and Divisional Commander
+    /// are (within their radius of its base, away, or killed).
+    #[must_use]
+    pub fn morale_facts(&self, battle: &Battle, u: &Unit) -> MoraleFacts {
+        let Some(me) = self.footprint(u) else {
+            return MoraleFacts::default();
+        };
+        let near = crate::tables::morale_points::NEAR_CM;
+        let within = |other: &Unit| self.gap_within(u, other, near).is_some();
+        let live = || battle.units().iter().filter(|o| !o.removed && o.id != u.id);
+        let brigade_mate_near = u.brigade.is_some()
+            && live().any(|o| o.side == u.side && o.brigade == u.brigade && within(o));
+        let enemy_near = live().any(|o| o.side != u.side && within(o));
+        let at = |rank: Rank, brigade: Option<u8>| {
+            let o = battle.officers().iter().find(|o| {
+                o.side == u.side && o.rank == rank && (brigade.is_none() || o.brigade == brigade)
+            });
+            match o {
+                None => OfficerAt::Away,
+                Some(o) if !o.alive => OfficerAt::Killed,
+                Some(o) => {
+                    let p = self.officer_at(o.id).unwrap_or(Point::new(0.0, 0.0));
+                    if cm(me.distance_to(p).0) <= rank.radius_cm() {
+                        OfficerAt::InRange
+                    } else {
+                        OfficerAt::Away
+                    }
+                }
+            }
+        };
+        MoraleFacts {
+            brigade_mate_near,
+            cover: self.cover_at(me.centre, battle.options().broken_ground_soft),
+            enemy_near,
+            brigadier: if u.troop.brigaded() {
+                at(Rank::Brigadier, u.brigade)
+            } else {
+                OfficerAt::InRange
+            },
+            division: at(Rank::Division, None),
+        }
+    }
+
+    /// D8-CMD-03: each unit of `side` with the distance in cm from its base to its commanding officer.
+    #[must_use]
+    pub fn influence(&self, battle: &Battle, side: Side) -> Vec<(UnitId, f64)> {
+        let mut out = Vec::new();
+        for u in battle
+            .units()
+            .iter()
+            .filter(|u| u.side == side && !u.removed)
+        {
+            if let (Some(o), Some(f)) = (battle.commanding_officer(u.id), self.footprint(u))
+                && let Some(p) = self.officer_at(o)
+            {
+                out.push((u.id, cm(f.distance_to(p).0)));
+            }
+        }
+        out
+    }
+
+    /// D8-VIC-07, D8-VIC-02, D8-VIC-03: the final position on the 30 squares: a side has half a unit in the
+    /// square holding the unit's centre (all its figures are counted there) and a figure in every square its
+    /// footprint reaches.
+    #[must_use]
+    pub fn end_position(&self, battle: &Battle) -> EndPosition {
+        let mut pos = EndPosition {
+            squares: [SquareHolding::default(); 30],
+        };
+        for u in battle
+            .units()
+            .iter()
+            .filter(|u| !u.removed && u.figures > 0)
+        {
+            let Some(f) = self.footprint(u) else { continue };
+            if let Some(s) = square_at(f.centre) {
+                let h = &mut pos.squares[usize::from(s.number() - 1)];
+                *h.half_unit.get_mut(u.side) = true;
+                *h.any_figure.get_mut(u.side) = true;
+            }
+            for c in f.corners() {
+                if let Some(s) = square_at(c) {
+                    *pos.squares[usize::from(s.number() - 1)]
+                        .any_figure
+                        .get_mut(u.side) = true;
+                }
+            }
+        }
+        pos
+    }
+
+    /// The farms' squares and the bridge's square.
+    #[must_use]
+    pub fn objectives(&self) -> (Vec<Square>, Option<Square>) {
+        let d = self.map.data();
+        (
+            d.pieces
+                .iter()
+                .filter(|(p, _)| *p == Piece::Farm)
+                .map(|(_, s)| *s)
+                .collect(),
+            d.bridge,
+        )
+    }
+
+    /// The footprints of the units in play, but those listed, that could lie across the segment from `a` to `b`
+    /// (their centre within half their diagonal of it): the only ones that can block sight along it.
+    #[must_use]
+    pub fn others_near(
+        &self,
+        battle: &Battle,
+        except: &[UnitId],
+        a: Point,
+        b: Point,
+    ) -> Vec<Footprint> {
+        let (dx, dy) = (b.x - a.x, b.y - a.y);
+        let len2 = dx * dx + dy * dy;
+        battle
+            .units()
+            .iter()
+            .filter(|u| !u.removed && !except.contains(&u.id))
+            .filter_map(|u| self.footprint(u))
+            .filter(|fp| {
+                let c = fp.centre;
+                let t = if len2 > 0.0 {
+                    (((c.x - a.x) * dx + (c.y - a.y) * dy) / len2).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                };
+                let p = Point::new(a.x + dx * t, a.y + dy * t);
+                apart(p, c) <= span(fp.frontage.0, fp.depth.0) / 2.0 + 1e-9
+            })
+            .collect()
+    }
+
+    /// The distance in cm between two units' footprints (base edge to base edge).
+    #[must_use]
+    pub fn gap_cm(&self, a: &Unit, b: &Unit) -> f64 {
+        match (self.footprint(a), self.footprint(b)) {
+            (Some(fa), Some(fb)) => cm(fa.distance(&fb).0),
+            _ => f64::INFINITY,
+        }
+    }
+
+    /// A lower bound in cm of [`Field::gap_cm`], from the centres and the half-diagonals of the two footprints
+    /// (cheap: no polygons).
+    #[must_use]
+    pub fn least_gap_cm(&self, a: &Unit, b: &Unit) -> f64 {
+        let (Some(pa), Some(pb)) = (self.place(a.id), self.place(b.id)) else {
+            return f64::INFINITY;
+        };
+        let half = |u: &Unit| {
+            let (w, d) = size_cm(u);
+            span(w, d) / 2.0
+        };
+        (cm(apart(pa.centre, pb.centre)) - half(a) - half(b)).max(0.0)
+    }
+
+    /// The distance in cm between two units' footprints if it is at most `limit`, else `None`; the cheap bound
+    /// is tried first.
+    #[must_use]
+    pub fn gap_within(&self, a: &Unit, b: &Unit, limit: f64) -> Option<f64> {
+        if self.least_gap_cm(a, b) > limit {
+            return None;
+        }
+        let g = self.gap_cm(a, b);
+        (g <= limit).then_some(g)
+    }
+
+    /// A text map of the 30 squares: the piece of each (H hill, F farm, W wood, B broken ground, E enclosed
+    /// field), `=` for the road, `~` for the river, `#` for the bridge and `f` for a ford.
+    #[must_use]
+    pub fn grid(&self) -> String {
+        let d = self.map.data();
+        let mut out = String::from("        west → east (north at the top: the Union base line)\n");
+        for row in 0..board::ROWS {
+            out.push_str("   ");
+            for col in 0..board::COLUMNS {
+                let Some(s) = Square::at_cell(i32::from(col), i32::from(row)) else {
+                    continue;
+                };
+                let piece = match self.map.piece(s) {
+                    Some(Piece::Hill) => 'H',
+                    Some(Piece::Farm) => 'F',
+                    Some(Piece::Wood) => 'W',
+                    Some(Piece::BrokenGround) => 'B',
+                    Some(Piece::Field) => 'E',
+                    None => '.',
+                };
+                let line = if d.bridge == Some(s) {
+                    '#'
+                } else if d.fords.contains(&s) {
+                    'f'
+                } else if d.river.route.contains(&s) {
+                    '~'
+                } else if self.road_square(s) {
+                    '='
+                } else {
+                    ' '
+                };
+                out.push_str(&format!(" {:>2}{piece}{line}", s.number()));
+            }
+            out.push('\n');
+        }
+        out.push_str("   H hill, F farm, W wood, B broken ground, E field; = road, ~ river, # bridge, f ford\n");
+        out
+    }
+}
+
+/// The side a unit belongs to, and whether both armies still have units.
+#[must_use]
+pub fn in_play(battle: &Battle) -> BySide<usize> {
+    let mut n = BySide::new(0, 0);
+    for u in battle.units().iter().filter(|u| !u.removed) {
+        *n.get_mut(u.side) += 1;
+    }
+    n
+}

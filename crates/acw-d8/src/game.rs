@@ -1,0 +1,1583 @@
+//! The game layer: the D8 rules as a whole game behind [`acw_core::game::Ruleset`]. The [`State`] is the rules'
+//! [`Battle`], the [`Field`] that measures it on the table, and the game's [`GameRng`].
+//!
+//! A game from a seed alone: the three maps and the umpire's D3, then each side's first army rolls; each side
+//! answers the sharpshooter exchange (D8-SET-23, D8-SET-24) before its army is completed; both armies deploy on
+//! their base lines, the game opens (roll-off, day, wind, first move) and the player turns run until nightfall
+//! or until a side has no units left. An order is one decision: a unit's move, charge or change of formation, a
+//! target to fire at, a melee to fight, or the end of a phase (at which the engine fights the melees still in
+//! contact, tests morale, and begins the next player's turn with its formation-fail tests).
+
+use crate::army::{Army, Strength};
+use crate::error::{D8Error, Refusal};
+use crate::field::{CONTACT_CM, Field, GAP_CM, Place, cm, inches};
+use crate::map::{Map, Maps};
+use crate::melee::Melee;
+use crate::movement::{ChargeFacts, MoveFacts};
+use crate::options::Options;
+use crate::sequence::Phase;
+use crate::state::{
+    Battle, FireFacts, MeleeFacts, OfficerId, Opening, Struck, Target, Unit, UnitId,
+};
+use crate::tables::{Cover, Formation};
+use crate::victory::Points;
+use acw_core::game::{Decision, EndReason, GameResult, Outcome, Ruleset};
+use acw_core::measure::{Inches, Point};
+use acw_core::{BySide, Dice, GameRng, Resolve, Side};
+use std::fmt;
+use thiserror::Error;
+
+#[cfg(feature = "serde")]
+use serde::{Deserialize, Serialize};
+
+/// The D8 rules as a game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct D8;
+
+/// A game to play: the options and the year, and optionally a map and both armies written by hand (each checked
+/// as its constructor checks it). Whatever is not given is generated from the game's seed.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "ScenarioData"))]
+pub struct Scenario {
+    options: Options,
+    year: u16,
+    map: Option<Map>,
+    armies: Option<(Army, Army)>,
+}
+
+/// A [`Scenario`] as written or loaded, before its checks.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct ScenarioData {
+    /// The options.
+    pub options: Options,
+    /// The year (1861 to 1865).
+    pub year: u16,
+    /// A map, or none to generate the three maps.
+    pub map: Option<Map>,
+    /// The Union and Confederate armies, or none to generate them.
+    pub armies: Option<(Army, Army)>,
+}
+
+impl TryFrom<ScenarioData> for Scenario {
+    type Error = SetupError;
+    fn try_from(d: ScenarioData) -> Result<Scenario, SetupError> {
+        Scenario::new(d.options, d.year, d.map, d.armies)
+    }
+}
+
+impl Default for Scenario {
+    /// A generated battle of 1862 under the default options.
+    fn default() -> Scenario {
+        Scenario {
+            options: Options::default(),
+            year: 1862,
+            map: None,
+            armies: None,
+        }
+    }
+}
+
+impl Scenario {
+    /// A scenario, checked: a year of the war, a turn limit of at least 1 where night and day is not played, and
+    /// armies given as (Union, Confederate) that the rules accept together.
+    pub fn new(
+        options: Options,
+        year: u16,
+        map: Option<Map>,
+        armies: Option<(Army, Army)>,
+    ) -> Result<Scenario, SetupError> {
+        if !(1861..=1865).contains(&year) {
+            return Err(SetupError::Year(year));
+        }
+        if !options.night_and_day && options.turn_limit == 0 {
+            return Err(SetupError::NoTurns);
+        }
+        if let Some((u, c)) = &armies {
+            Battle::new(u, c, options.clone())?;
+        }
+        Ok(Scenario {
+            options,
+            year,
+            map,
+            armies,
+        })
+    }
+
+    /// A wholly generated battle of `year` under `options`.
+    pub fn generated(options: Options, year: u16) -> Result<Scenario, SetupError> {
+        Scenario::new(options, year, None, None)
+    }
+
+    /// The options.
+    #[must_use]
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// The scenario's parts, as written.
+    #[must_use]
+    pub fn data(&self) -> ScenarioData {
+        ScenarioData {
+            options: self.options.clone(),
+            year: self.year,
+            map: self.map.clone(),
+            armies: self.armies.clone(),
+        }
+    }
+}
+
+/// Why a game could not be set up.
+#[derive(Clone, Debug, PartialEq, Error)]
+#[non_exhaustive]
+pub enum SetupError {
+    /// A year outside the war.
+    #[error("the year must be 1861 to 1865, not {0}")]
+    Year(u16),
+    /// No turns to play.
+    #[error("without night and day the turn limit must be at least 1")]
+    NoTurns,
+    /// A map or army the rules refuse.
+    #[error(transparent)]
+    Rules(#[from] D8Error),
+    /// The table could not be built.
+    #[error("the table could not be laid out: {0}")]
+    Table(String),
+    /// An army that does not fit its deployment zone.
+    #[error("deployment failed: {0}")]
+    Deployment(String),
+    /// The game could not open.
+    #[error("the game could not open: {0}")]
+    Opening(String),
+}
+
+/// An order the game refuses. Nothing changes.
+#[derive(Clone, Debug, PartialEq, Error)]
+#[non_exhaustive]
+pub enum GameError {
+    /// The rules refuse it.
+    #[error(transparent)]
+    Rules(#[from] Refusal),
+    /// The table does not allow it (off the table, onto another unit, not in contact).
+    #[error("{0}")]
+    Table(String),
+    /// Not the time for this order.
+    #[error("that order is not allowed now: {0}")]
+    NotNow(String),
+    /// The game is over.
+    #[error("the game is over")]
+    Over,
+}
+
+/// One decision.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub enum Order {
+    /// D8-SET-23, D8-SET-24: the side's sharpshooter companies (0 to 2), paid for in cavalry.
+    Sharpshooters(u8),
+    /// A unit moves its centre to a point given in centimetres from the south-west corner of the table, keeping
+    /// its facing.
+    Move {
+        /// The unit.
+        unit: UnitId,
+        /// Centimetres from the west edge.
+        x_cm: f64,
+        /// Centimetres from the south edge.
+        y_cm: f64,
+    },
+    /// A unit charges an enemy unit and ends in contact with it.
+    Charge {
+        /// The charging unit.
+        unit: UnitId,
+        /// The enemy.
+        target: UnitId,
+    },
+    /// A unit changes formation (a whole move).
+    Formation {
+        /// The unit.
+        unit: UnitId,
+        /// The new formation.
+        to: Formation,
+    },
+    /// A battery limbers (true) or unlimbers (false) (a whole move).
+    Limber {
+        /// The battery.
+        unit: UnitId,
+        /// Limbered or not.
+        limbered: bool,
+    },
+    /// Cavalry mount (true) or dismount (false) (a whole move).
+    Mount {
+        /// The cavalry.
+        unit: UnitId,
+        /// Mounted or not.
+        mounted: bool,
+    },
+    /// A unit fires at an enemy unit.
+    Fire {
+        /// The firer.
+        unit: UnitId,
+        /// The target.
+        target: UnitId,
+    },
+    /// A unit of the active side fights an enemy unit it is in contact with.
+    Melee {
+        /// The attacker.
+        attacker: UnitId,
+        /// The defender.
+        defender: UnitId,
+    },
+    /// Ends the phase (the Melee phase's end fights every contact not yet fought, tests morale and begins the
+    /// next player's turn).
+    EndPhase,
+}
+
+/// What a side is asked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub enum Question {
+    /// The sharpshooter exchange.
+    Sharpshooters {
+        /// Cavalry companies rolled.
+        companies: u8,
+    },
+    /// A unit's move, or the end of the Movement phase.
+    Movement,
+    /// A unit's target, or the end of the Firing phase.
+    Firing,
+    /// A melee to fight, or the end of the Melee phase.
+    Melee,
+}
+
+impl fmt::Display for Question {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Question::Sharpshooters { companies } => write!(
+                f,
+                "you rolled {companies} cavalry companies: how many sharpshooter companies (0 to 2) do you take in exchange?"
+            ),
+            Question::Movement => f.write_str(
+                "which unit moves, charges or changes formation next, or do you end the Movement phase?",
+            ),
+            Question::Firing => {
+                f.write_str("which unit fires, and at whom, or do you end the Firing phase?")
+            }
+            Question::Melee => f.write_str(
+                "which of your units in contact fights, and whom, or do you end the Melee phase?",
+            ),
+        }
+    }
+}
+
+/// A formation-fail test at the start of a turn.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct FfTestResult {
+    /// The unit.
+    pub unit: String,
+    /// The face needed on the D8.
+    pub need: u8,
+    /// Passed.
+    pub passed: bool,
+}
+
+/// What happened.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub enum Event {
+    /// The maps were made and one picked.
+    MapChosen {
+        /// Whose map.
+        whose: String,
+    },
+    /// A side took sharpshooters and its army was completed.
+    Mustered {
+        /// The side.
+        side: Side,
+        /// Sharpshooter companies taken.
+        sharpshooters: u8,
+        /// Units and figures.
+        units: usize,
+        /// Figures.
+        figures: u32,
+    },
+    /// The game opened.
+    Opened {
+        /// The roll-off, day, wind and first move.
+        opening: String,
+        /// Turns each player gets.
+        turns: u32,
+    },
+    /// A player turn began.
+    TurnBegan {
+        /// The side.
+        side: Side,
+        /// Its turn number.
+        turn: u32,
+        /// Formation-fail tests.
+        tests: Vec<FfTestResult>,
+        /// Units out of their commander's influence.
+        out_of_influence: u32,
+    },
+    /// A unit moved.
+    Moved {
+        /// The unit.
+        unit: String,
+        /// Centimetres.
+        distance_cm: f64,
+        /// From square.
+        from: u8,
+        /// To square.
+        to: u8,
+        /// Figures lost to jumps or the river.
+        lost: u32,
+        /// Gained a formation fail.
+        ff: bool,
+    },
+    /// A whole-move action.
+    Changed {
+        /// The unit.
+        unit: String,
+        /// What it did.
+        what: String,
+    },
+    /// A charge.
+    Charged {
+        /// The unit.
+        unit: String,
+        /// The target.
+        target: String,
+        /// Distance charged.
+        distance_cm: f64,
+    },
+    /// A volley.
+    Fired {
+        /// The firer.
+        unit: String,
+        /// The target.
+        target: String,
+        /// D8s at short range and the face each needed.
+        short: (u32, u8),
+        /// D8s at long range and the face each needed.
+        long: (u32, u8),
+        /// The D6 save, if any.
+        save: Option<u8>,
+        /// The target's cover.
+        cover: Cover,
+        /// Hits.
+        hits: u32,
+        /// Casualties.
+        casualties: u32,
+        /// The chance of exactly these casualties.
+        chance: f64,
+        /// An attached officer killed.
+        officer_killed: bool,
+    },
+    /// The Firing phase ended; officers killed by the casualties of their units.
+    FiringEnded {
+        /// Officers killed.
+        officers: Vec<String>,
+    },
+    /// A melee.
+    Fought {
+        /// The attacker.
+        attacker: String,
+        /// The defender.
+        defender: String,
+        /// D10s rolled.
+        dice: u32,
+        /// Defending figures in contact.
+        pairs: u32,
+        /// The D10 face each attacker needed to kill (the defender's class and cover, the bonuses).
+        need: u8,
+        /// Figures killed.
+        killed: u32,
+        /// The chance of exactly this many.
+        chance: f64,
+    },
+    /// A morale test.
+    Morale {
+        /// The unit.
+        unit: String,
+        /// Its points.
+        points: i32,
+        /// The chart value.
+        break_at: u32,
+        /// Removed.
+        removed: bool,
+    },
+    /// The game ended.
+    Ended {
+        /// Points by side.
+        points: BySide<Points>,
+        /// The result.
+        result: GameResult,
+        /// Why.
+        reason: EndReason,
+    },
+}
+
+fn pct(p: f64) -> String {
+    if p >= 0.9995 {
+        "certain".into()
+    } else if p < 0.0005 {
+        "under 0.1%".into()
+    } else {
+        format!("{:.1}%", p * 100.0)
+    }
+}
+
+/// "a 19.1% chance", "an 8.3% chance", "a certain result".
+fn chance_of(p: f64) -> String {
+    let s = pct(p);
+    if s == "certain" {
+        return "a certain result".into();
+    }
+    let an = s.starts_with('8') || s.starts_with("11.") || s.starts_with("18.");
+    format!("{} {s} chance", if an { "an" } else { "a" })
+}
+
+fn points_line(f: &mut fmt::Formatter<'_>, side: Side, p: &Points) -> fmt::Result {
+    write!(
+        f,
+        "{side} {} VP (kills {}, officers {}, baggage {}, farms {}, bridge {}, squares {})",
+        p.total(),
+        p.kills,
+        p.officers,
+        p.baggage,
+        p.farms,
+        p.bridge,
+        p.squares
+    )
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Event::MapChosen { whose } => write!(f, "The umpire's D3 picks the {whose} map."),
+            Event::Mustered {
+                side,
+                sharpshooters,
+                units,
+                figures,
+            } => write!(
+                f,
+                "The {side} army takes {sharpshooters} sharpshooter compan{} and musters {units} units of {figures} figures.",
+                if *sharpshooters == 1 { "y" } else { "ies" }
+            ),
+            Event::Opened { opening, turns } => {
+                write!(
+                    f,
+                    "The game opens: {opening}; each player has {turns} turns."
+                )
+            }
+            Event::TurnBegan {
+                side,
+                turn,
+                tests,
+                out_of_influence,
+            } => {
+                write!(f, "Turn {turn} of the {side} player.")?;
+                for t in tests {
+                    write!(
+                        f,
+                        " The {} tests its formation fail, needing {}+ on a D8 ({}): {}.",
+                        t.unit,
+                        t.need,
+                        pct(f64::from(9 - t.need.min(9)) / 8.0),
+                        if t.passed { "passed" } else { "failed" }
+                    )?;
+                }
+                if *out_of_influence > 0 {
+                    write!(
+                        f,
+                        " {out_of_influence} unit(s) are out of their commander's influence and may not advance."
+                    )?;
+                }
+                Ok(())
+            }
+            Event::Moved {
+                unit,
+                distance_cm,
+                from,
+                to,
+                lost,
+                ff,
+            } => {
+                write!(f, "The {unit} moves {distance_cm:.1} cm")?;
+                if from == to {
+                    write!(f, " within square {to}")?;
+                } else {
+                    write!(f, " from square {from} to square {to}")?;
+                }
+                if *lost > 0 {
+                    write!(f, ", losing {lost} figure(s) crossing")?;
+                }
+                if *ff {
+                    f.write_str(" and takes a formation fail")?;
+                }
+                f.write_str(".")
+            }
+            Event::Changed { unit, what } => write!(f, "The {unit} {what}."),
+            Event::Charged {
+                unit,
+                target,
+                distance_cm,
+            } => write!(
+                f,
+                "The {unit} charges {distance_cm:.1} cm into the {target}."
+            ),
+            Event::Fired {
+                unit,
+                target,
+                short,
+                long,
+                save,
+                cover,
+                hits,
+                casualties,
+                chance,
+                officer_killed,
+            } => {
+                write!(f, "The {unit} fires at the {target}: ")?;
+                let mut parts = Vec::new();
+                if short.0 > 0 {
+                    parts.push(format!(
+                        "{} D8 at short range needing {}+",
+                        short.0, short.1
+                    ));
+                }
+                if long.0 > 0 {
+                    parts.push(format!("{} D8 at long range needing {}+", long.0, long.1));
+                }
+                f.write_str(&parts.join(" and "))?;
+                write!(f, "; {hits} hit(s)")?;
+                match save {
+                    Some(s) => write!(f, ", each saved on {s}+ on a D6 (the target {cover})")?,
+                    None => f.write_str(", no save")?,
+                }
+                write!(
+                    f,
+                    "; {casualties} casualt{} ({}).",
+                    if *casualties == 1 { "y" } else { "ies" },
+                    chance_of(*chance)
+                )?;
+                if *officer_killed {
+                    f.write_str(" The officer with the target is killed.")?;
+                }
+                Ok(())
+            }
+            Event::FiringEnded { officers } => {
+                if officers.is_empty() {
+                    f.write_str("The Firing phase ends.")
+                } else {
+                    write!(
+                        f,
+                        "The Firing phase ends; killed with their units: {}.",
+                        officers.join(", ")
+                    )
+                }
+            }
+            Event::Fought {
+                attacker,
+                defender,
+                dice,
+                pairs,
+                need,
+                killed,
+                chance,
+            } => write!(
+                f,
+                "The {attacker} fights the {defender}: {dice} D10 against {pairs} figure(s) in contact, each needing {need}+ to kill; {killed} killed ({}).",
+                chance_of(*chance)
+            ),
+            Event::Morale {
+                unit,
+                points,
+                break_at,
+                removed,
+            } => write!(
+                f,
+                "The {unit} tests morale: {points} points against {break_at} on the chart; {}.",
+                if *removed {
+                    "it breaks and is removed"
+                } else {
+                    "it stands"
+                }
+            ),
+            Event::Ended {
+                points,
+                result,
+                reason,
+            } => {
+                write!(f, "The game ends ({reason}): ")?;
+                points_line(f, Side::Union, &points.union)?;
+                f.write_str("; ")?;
+                points_line(f, Side::Confederate, &points.confederate)?;
+                write!(f, ". {result}.")
+            }
+        }
+    }
+}
+
+/// The muster: the side deciding its sharpshooters, its first rolls, and the Union army once complete.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct Muster {
+    options: Options,
+    year: u16,
+    map: Map,
+    strength: Strength,
+    union: Option<Army>,
+}
+
+/// The whole game: the muster or the battle on its field, the dice, and the end.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "StateData"))]
+pub struct State {
+    rng: GameRng,
+    muster: Option<Muster>,
+    battle: Option<Battle>,
+    field: Option<Field>,
+    attacked: Vec<UnitId>,
+    end: Option<(Outcome, BySide<Points>)>,
+}
+
+/// A [`State`] as loaded, before its checks.
+#[cfg(feature = "serde")]
+#[derive(Deserialize)]
+struct StateData {
+    rng: GameRng,
+    muster: Option<Muster>,
+    battle: Option<Battle>,
+    field: Option<Field>,
+    attacked: Vec<UnitId>,
+    end: Option<(Outcome, BySide<Points>)>,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<StateData> for State {
+    type Error = SetupError;
+    fn try_from(d: StateData) -> Result<State, SetupError> {
+        let bad = |why: &str| SetupError::Rules(D8Error::BadBattle(why.into()));
+        match (&d.muster, &d.battle, &d.field) {
+            (Some(_), None, None) => {}
+            (None, Some(b), Some(f)) => {
+                if f.counts() != (b.units().len(), b.officers().len()) {
+                    return Err(bad("the field does not place every unit and officer"));
+                }
+                if d.attacked.iter().any(|u| b.unit(*u).is_err()) {
+                    return Err(bad("an attacker is not in the battle"));
+                }
+            }
+            _ => return Err(bad("a game is either mustering or fighting")),
+        }
+        Ok(State {
+            rng: d.rng,
+            muster: d.muster,
+            battle: d.battle,
+            field: d.field,
+            attacked: d.attacked,
+            end: d.end,
+        })
+    }
+}
+
+fn name(u: &Unit) -> String {
+    format!("{} ({})", u.name, u.side)
+}
+
+impl State {
+    /// D8-SET-36, D8-SET-15: sets a game up from a scenario and a seed: the maps (three and the umpire's D3) and
+    /// the Union's first rolls come from the seed unless the scenario gives them; with both armies given, they
+    /// deploy and the game opens at once.
+    pub fn new(scenario: &Scenario, seed: u64) -> Result<(State, Vec<Event>), SetupError> {
+        let mut rng = GameRng::seed(seed);
+        let o = scenario.options.clone();
+        let mut events = Vec::new();
+        let map = match &scenario.map {
+            Some(m) => m.clone(),
+            None => {
+                let maps = Maps::generate(&mut rng, &o)?;
+                events.push(Event::MapChosen {
+                    whose: maps.chosen.to_string(),
+                });
+                maps.played().clone()
+            }
+        };
+        let mut state = State {
+            rng,
+            muster: None,
+            battle: None,
+            field: None,
+            attacked: Vec::new(),
+            end: None,
+        };
+        match &scenario.armies {
+            Some((u, c)) => {
+                let mut dice = state.rng.clone();
+                state.fight(&map, u, c, o, &mut dice, &mut events)?;
+                state.rng = dice;
+            }
+            None => {
+                let strength = Strength::roll(Side::Union, &mut state.rng, &o)?;
+                state.muster = Some(Muster {
+                    options: o,
+                    year: scenario.year,
+                    map,
+                    strength,
+                    union: None,
+                });
+            }
+        }
+        Ok((state, events))
+    }
+
+    fn fight(
+        &mut self,
+        map: &Map,
+        union: &Army,
+        rebels: &Army,
+        o: Options,
+        dice: &mut dyn Dice,
+        events: &mut Vec<Event>,
+    ) -> Result<(), SetupError> {
+        let mut battle = Battle::new(union, rebels, o)?;
+        let mut field = Field::new(map).map_err(|e| SetupError::Table(e.to_string()))?;
+        field.deploy(&battle).map_err(SetupError::Deployment)?;
+        let opening: Opening = battle
+            .open(dice)
+            .map_err(|e| SetupError::Opening(e.to_string()))?;
+        events.push(Event::Opened {
+            opening: opening.to_string(),
+            turns: battle.turn_limit(),
+        });
+        begin_turn(&mut battle, &field, dice, events)
+            .map_err(|e| SetupError::Opening(e.to_string()))?;
+        self.muster = None;
+        self.battle = Some(battle);
+        self.field = Some(field);
+        Ok(())
+    }
+
+    /// A game from a battle already under way and its field, placed by hand (a virtual table's own set-up, a
+    /// position to study): the battle must be in a Movement, Firing or Melee phase, and the field must place every
+    /// unit and officer, each unit in play wholly on the table.
+    pub fn from_battle(battle: Battle, field: Field, seed: u64) -> Result<State, SetupError> {
+        if !matches!(
+            battle.phase(),
+            Phase::Movement | Phase::Firing | Phase::Melee
+        ) {
+            return Err(SetupError::Opening(format!(
+                "a game is taken up in a player's Movement, Firing or Melee phase, not {}",
+                battle.phase()
+            )));
+        }
+        if field.counts() != (battle.units().len(), battle.officers().len()) {
+            return Err(SetupError::Deployment(
+                "the field must place every unit and officer of the battle".into(),
+            ));
+        }
+        for u in battle.units().iter().filter(|u| !u.removed) {
+            if !field.footprint(u).is_some_and(|f| field.on_table(&f)) {
+                return Err(SetupError::Deployment(format!(
+                    "the {} does not stand wholly on the table",
+                    name(u)
+                )));
+            }
+        }
+        Ok(State {
+            rng: GameRng::seed(seed),
+            muster: None,
+            battle: Some(battle),
+            field: Some(field),
+            attacked: Vec::new(),
+            end: None,
+        })
+    }
+
+    /// The battle, once both armies are mustered.
+    #[must_use]
+    pub fn battle(&self) -> Option<&Battle> {
+        self.battle.as_ref()
+    }
+
+    /// The field, once both armies are mustered.
+    #[must_use]
+    pub fn field(&self) -> Option<&Field> {
+        self.field.as_ref()
+    }
+
+    /// The muster's first rolls for the side deciding its sharpshooters.
+    #[must_use]
+    pub fn mustering(&self) -> Option<&Strength> {
+        self.muster.as_ref().map(|m| &m.strength)
+    }
+
+    /// The end: the outcome and the final points.
+    #[must_use]
+    pub fn end(&self) -> Option<(Outcome, BySide<Points>)> {
+        self.end
+    }
+
+    /// Whether a unit already fought as the attacker in this Melee phase.
+    #[must_use]
+    pub fn attacked(&self, id: UnitId) -> bool {
+        self.attacked.contains(&id)
+    }
+
+    /// The side to decide and its question, while the game is on.
+    #[must_use]
+    pub fn decision(&self) -> Option<Decision<Question>> {
+        if self.end.is_some() {
+            return None;
+        }
+        if let Some(m) = &self.muster {
+            return Some(Decision {
+                side: m.strength.side,
+                question: Question::Sharpshooters {
+                    companies: m.strength.cavalry_companies,
+                },
+            });
+        }
+        let b = self.battle.as_ref()?;
+        let question = match b.phase() {
+            Phase::Movement => Question::Movement,
+            Phase::Firing => Question::Firing,
+            Phase::Melee => Question::Melee,
+            _ => return None,
+        };
+        Some(Decision {
+            side: b.active(),
+            question,
+        })
+    }
+
+    /// Whether the rules accept an order now, by running the same code as applying it on a copy of the battle
+    /// with a copy of the game's dice. Nothing changes.
+    pub fn check_order(&self, order: &Order) -> Result<(), GameError> {
+        if self.end.is_some() {
+            return Err(GameError::Over);
+        }
+        if let Some(m) = &self.muster {
+            return match order {
+                Order::Sharpshooters(n) => {
+                    let mut s = m.strength;
+                    s.exchange(*n, &m.options).map_err(Refusal::from)?;
+                    Ok(())
+                }
+                _ => Err(GameError::NotNow(
+                    "the armies are still mustering; the side must choose its sharpshooters".into(),
+                )),
+            };
+        }
+        let (Some(b), Some(f)) = (&self.battle, &self.field) else {
+            return Err(GameError::Over);
+        };
+        if matches!(order, Order::EndPhase) {
+            return if matches!(b.phase(), Phase::Movement | Phase::Firing | Phase::Melee) {
+                Ok(())
+            } else {
+                Err(GameError::NotNow(format!("it is {}", b.phase())))
+            };
+        }
+        match *order {
+            // Fire and melee: the same checks as applying, up to the first die (the planned procedure).
+            Order::Fire { unit, target } => {
+                let (u, t) = (live(b, unit)?, live(b, target)?);
+                let facts = fire_facts(b, f, u, t)?;
+                b.planned_volley(unit, Target::Unit(target), &facts)?;
+                Ok(())
+            }
+            Order::Melee { attacker, defender } => {
+                plan_fight(b, f, &self.attacked, attacker, defender)?;
+                Ok(())
+            }
+            _ => {
+                let mut copy = b.clone();
+                let mut dice = self.rng.clone();
+                let mut sink = Vec::new();
+                unit_order(&mut copy, f, &self.attacked, order, &mut dice, &mut sink).map(|_| ())
+            }
+        }
+    }
+
+    fn apply(
+        &mut self,
+        order: &Order,
+        dice: &mut dyn Dice,
+        log: &mut Vec<Event>,
+    ) -> Result<(), GameError> {
+        if self.end.is_some() {
+            return Err(GameError::Over);
+        }
+        if let Some(m) = self.muster.clone() {
+            let Order::Sharpshooters(n) = order else {
+                return Err(GameError::NotNow(
+                    "the armies are still mustering; the side must choose its sharpshooters".into(),
+                ));
+            };
+            let mut s = m.strength;
+            s.exchange(*n, &m.options).map_err(Refusal::from)?;
+            let army = s
+                .complete(dice, &m.options, m.year)
+                .map_err(Refusal::from)?;
+            log.push(Event::Mustered {
+                side: s.side,
+                sharpshooters: *n,
+                units: army.data().units.len(),
+                figures: army.figures(|_| true),
+            });
+            match m.union {
+                None => {
+                    let strength = Strength::roll(Side::Confederate, dice, &m.options)
+                        .map_err(Refusal::from)?;
+                    self.muster = Some(Muster {
+                        strength,
+                        union: Some(army),
+                        ..m
+                    });
+                }
+                Some(union) => {
+                    self.fight(&m.map, &union, &army, m.options, dice, log)
+                        .map_err(|e| GameError::NotNow(e.to_string()))?;
+                }
+            }
+            return Ok(());
+        }
+        let (Some(b), Some(f)) = (self.battle.as_mut(), self.field.as_ref()) else {
+            return Err(GameError::Over);
+        };
+        if matches!(order, Order::EndPhase) {
+            // Several rules calls: made on a copy of the battle, committed when all are accepted.
+            let mut copy = b.clone();
+            let mut events = Vec::new();
+            let mut officers = Vec::new();
+            let mut end = None;
+            let b = &mut copy;
+            match b.phase() {
+                Phase::Movement => {
+                    officers = move_officers(b, f)?;
+                    b.end_movement()?;
+                }
+                Phase::Firing => {
+                    let killed = b.end_firing(dice)?;
+                    events.push(Event::FiringEnded {
+                        officers: killed
+                            .iter()
+                            .filter_map(|o| b.officer(*o).ok().map(|o| o.to_string()))
+                            .collect(),
+                    });
+                }
+                Phase::Melee => {
+                    end_melee(b, f, &self.attacked, dice, &mut events)?;
+                    if b.phase() == Phase::Over {
+                        end = Some(finish(b, f, &mut events));
+                    } else {
+                        begin_turn(b, f, dice, &mut events)?;
+                    }
+                }
+                p => return Err(GameError::NotNow(format!("it is {p}"))),
+            }
+            if copy.phase() != Phase::Firing && copy.phase() != Phase::Melee {
+                self.attacked.clear();
+            }
+            if let Some(battle) = self.battle.as_mut() {
+                *battle = copy;
+            }
+            if let Some(f) = self.field.as_mut() {
+                for (id, p) in officers {
+                    f.set_officer(id, p);
+                }
+            }
+            if end.is_some() {
+                self.end = end;
+            }
+            log.extend(events);
+            return Ok(());
+        }
+        let done = unit_order(b, f, &self.attacked, order, dice, log)?;
+        if let Some(a) = done.attacker {
+            self.attacked.push(a);
+        }
+        if let (Some((id, p)), Some(f)) = (done.place, self.field.as_mut()) {
+            f.set_place(id, p);
+        }
+        Ok(())
+    }
+}
+
+/// Begins the active side's turn: influence measured on the table, formation-fail tests.
+fn begin_turn(
+    b: &mut Battle,
+    f: &Field,
+    dice: &mut dyn Dice,
+    log: &mut Vec<Event>,
+) -> Result<(), GameError> {
+    let side = b.active();
+    let influence = f.influence(b, side);
+    let results = b.start_turn(&influence, dice)?;
+    let tests = results
+        .iter()
+        .filter_map(|&(id, passed)| {
+            let u = b.unit(id).ok()?;
+            Some(FfTestResult {
+                unit: name(u),
+                need: 9
+                    - (crate::formation::FormationTest {
+                        class: u.class,
+                        d6: false,
+                    })
+                    .odds()
+                    .p(&true)
+                    .mul_add(8.0, 0.5) as u8,
+                passed,
+            })
+        })
+        .collect();
+    let out = b
+        .units()
+        .iter()
+        .filter(|u| u.side == side && !u.removed && !u.in_influence)
+        .count() as u32;
+    log.push(Event::TurnBegan {
+        side,
+        turn: *b.turns().get(side),
+        tests,
+        out_of_influence: out,
+    });
+    Ok(())
+}
+
+/// D8-CMD-07: at the end of the Movement phase each officer of the active side rides towards the middle of his
+/// command, as far as his move allows.
+fn move_officers(b: &mut Battle, f: &Field) -> Result<Vec<(OfficerId, Point)>, GameError> {
+    let side = b.active();
+    let ids: Vec<_> = b
+        .officers()
+        .iter()
+        .filter(|o| o.alive && o.side == side && o.attached.is_none())
+        .map(|o| (o.id, o.mounted))
+        .collect();
+    let mut moved = Vec::new();
+    for (id, mounted) in ids {
+        let Some(from) = f.officer_at(id) else {
+            continue;
+        };
+        let to = f.command_centre(b, id);
+        let limit = if mounted { 30.0 } else { 15.0 };
+        let d = cm(from.distance(to).0);
+        let go = d.min(limit);
+        if go <= 0.0 {
+            continue;
+        }
+        b.move_officer(id, go)?;
+        let p = if d <= limit {
+            to
+        } else {
+            from.moved(from.heading_to(to), Inches(inches(go)))
+        };
+        moved.push((id, p));
+    }
+    Ok(moved)
+}
+
+/// D8-MEL-01: the pairings of a melee measured on the table: the defending figures in contact are as many as the
+/// narrower of the two fronts holds (at most the defender's figures), each faced by one attacker, and the
+/// attacker's other figures in reach join them up to 3 on a figure.
+fn pairings(b: &Battle, f: &Field, a: &Unit, d: &Unit) -> Result<MeleeFacts, GameError> {
+    let gap = f.gap_cm(a, d);
+    if gap > CONTACT_CM {
+        return Err(GameError::Table(format!(
+            "the {} is {gap:.1} cm from the {} and not in contact",
+            name(a),
+            name(d)
+        )));
+    }
+    let (wa, _) = crate::field::size_cm(a);
+    let (wd, _) = crate::field::size_cm(d);
+    let per = |u: &Unit, w: f64| w / f64::from(u.figures.max(1));
+    let front = wa.min(wd);
+    let pairs = ((front / per(d, wd)).floor() as u32)
+        .clamp(1, d.figures.max(1))
+        .min(a.figures.max(1));
+    let attackers = a.figures.min(pairs * 3).max(pairs);
+    let mut v = Vec::with_capacity(pairs as usize);
+    for i in 0..pairs {
+        let extra = (attackers - pairs) / pairs + u32::from(i < (attackers - pairs) % pairs);
+        v.push((Struck::Figure, (1 + extra).min(3) as u8));
+    }
+    let cover = f.cover_at(
+        f.place(d.id).map_or(Point::new(0.0, 0.0), |p| p.centre),
+        b.options().broken_ground_soft,
+    );
+    Ok(MeleeFacts {
+        pairings: v,
+        cover,
+        in_building: false,
+    })
+}
+
+/// A unit in play.
+fn live(b: &Battle, id: UnitId) -> Result<&Unit, GameError> {
+    let u = b.unit(id).map_err(Refusal::from)?;
+    if u.removed {
+        return Err(Refusal::Forbidden(format!("the {} has been removed", name(u))).into());
+    }
+    Ok(u)
+}
+
+/// A melee's checks up to its first die: the attacker has not attacked this phase, both are in play and in
+/// contact, and the rules accept the pairings.
+fn plan_fight(
+    b: &Battle,
+    f: &Field,
+    attacked: &[UnitId],
+    attacker: UnitId,
+    defender: UnitId,
+) -> Result<(MeleeFacts, Melee), GameError> {
+    if attacked.contains(&attacker) {
+        return Err(GameError::NotNow(
+            "that unit has already fought as the attacker this phase".into(),
+        ));
+    }
+    let (a, d) = (live(b, attacker)?, live(b, defender)?);
+    let facts = pairings(b, f, a, d)?;
+    let melee = b.planned_melee(attacker, defender, &facts)?;
+    Ok((facts, melee))
+}
+
+fn fight(
+    b: &mut Battle,
+    f: &Field,
+    attacked: &[UnitId],
+    attacker: UnitId,
+    defender: UnitId,
+    dice: &mut dyn Dice,
+    log: &mut Vec<Event>,
+) -> Result<(), GameError> {
+    let (facts, melee) = plan_fight(b, f, attacked, attacker, defender)?;
+    let (a, d) = (name(live(b, attacker)?), name(live(b, defender)?));
+    let report = b.melee(attacker, defender, &facts, dice)?;
+    let chance = melee.odds().p(&report.killed);
+    log.push(Event::Fought {
+        attacker: a,
+        defender: d,
+        dice: facts.pairings.iter().map(|(_, k)| u32::from(*k)).sum(),
+        pairs: facts.pairings.len() as u32,
+        need: melee.pairings.first().map_or(11, |p| p.need),
+        killed: report.killed,
+        chance,
+    });
+    Ok(())
+}
+
+/// The end of the Melee phase: every active unit in contact that has not attacked fights the enemy it touches
+/// (D8-MEL-01), melee formation fails are given, every unit that lost figures tests morale on the table's facts
+/// (D8-MOR-01), and the turn ends.
+fn end_melee(
+    b: &mut Battle,
+    f: &Field,
+    attacked: &[UnitId],
+    dice: &mut dyn Dice,
+    log: &mut Vec<Event>,
+) -> Result<(), GameError> {
+    let side = b.active();
+    let mut pending = Vec::new();
+    for a in b
+        .units()
+        .iter()
+        .filter(|u| u.side == side && !u.removed && u.figures > 0)
+    {
+        if attacked.contains(&a.id) {
+            continue;
+        }
+        if let Some(d) = b
+            .units()
+            .iter()
+            .filter(|d| d.side != side && !d.removed)
+            .find(|d| f.gap_within(a, d, CONTACT_CM).is_some())
+        {
+            pending.push((a.id, d.id));
+        }
+    }
+    for (a, d) in pending {
+        if b.unit(a).is_ok_and(|u| !u.removed) && b.unit(d).is_ok_and(|u| !u.removed) {
+            fight(b, f, attacked, a, d, dice, log)?;
+        }
+    }
+    b.end_melee()?;
+    for id in b.must_test() {
+        let Ok(u) = b.unit(id) else { continue };
+        let facts = f.morale_facts(b, u);
+        let unit = name(u);
+        let r = b.morale(id, &facts)?;
+        log.push(Event::Morale {
+            unit,
+            points: r.points,
+            break_at: r.break_at,
+            removed: r.removed,
+        });
+    }
+    b.end_turn()?;
+    Ok(())
+}
+
+/// D8-SEQ-06, D8-VIC-01 to D8-VIC-08: the final points on the table's end position and the result.
+fn finish(b: &Battle, f: &Field, log: &mut Vec<Event>) -> (Outcome, BySide<Points>) {
+    let pos = f.end_position(b);
+    let (farms, bridge) = f.objectives();
+    let (points, verdict) = b.final_points(&pos, &farms, bridge);
+    let left = crate::field::in_play(b);
+    let reason = if left.union == 0 || left.confederate == 0 {
+        EndReason::Annihilation
+    } else {
+        EndReason::TurnLimit
+    };
+    let result = match verdict {
+        crate::victory::Verdict::Won(s) => GameResult::Winner(s),
+        crate::victory::Verdict::Draw => GameResult::Draw,
+    };
+    log.push(Event::Ended {
+        points,
+        result,
+        reason,
+    });
+    let t = b.turns();
+    (
+        Outcome {
+            result,
+            reason,
+            turn: t.union.max(t.confederate),
+        },
+        points,
+    )
+}
+
+/// What a unit's order changed besides the battle: a melee's attacker, a unit's new place.
+#[derive(Default)]
+struct Applied {
+    attacker: Option<UnitId>,
+    place: Option<(UnitId, Place)>,
+}
+
+/// Applies a unit's order: facts measured on the field, then the one rules call that rolls and applies it.
+fn unit_order(
+    b: &mut Battle,
+    f: &Field,
+    attacked: &[UnitId],
+    order: &Order,
+    dice: &mut dyn Dice,
+    log: &mut Vec<Event>,
+) -> Result<Applied, GameError> {
+    let unit_of = |b: &Battle, id: UnitId| live(b, id).cloned();
+    match *order {
+        Order::Sharpshooters(_) => Err(GameError::NotNow(
+            "the sharpshooters were chosen at the muster".into(),
+        )),
+        Order::EndPhase => Err(GameError::NotNow("the phase ends on its own order".into())),
+        Order::Move { unit, x_cm, y_cm } => {
+            let u = unit_of(b, unit)?;
+            crate::error::length("a destination's x", x_cm)
+                .and_then(|_| crate::error::length("a destination's y", y_cm))
+                .map_err(Refusal::from)?;
+            let from = f
+                .place(unit)
+                .ok_or_else(|| GameError::Table("the unit is not placed".into()))?;
+            let dest = Place {
+                centre: crate::field::at_cm(x_cm, y_cm),
+                facing: from.facing,
+            };
+            let fp = Field::footprint_at(&u, dest);
+            if !f.on_table(&fp) {
+                return Err(GameError::Table(format!(
+                    "the {} would stand off the table",
+                    name(&u)
+                )));
+            }
+            let mut through_formed = None;
+            let mut through_skirmishers = None;
+            for o in b.units().iter().filter(|o| !o.removed && o.id != unit) {
+                let Some(of) = f.footprint(o) else { continue };
+                let half = |x: &Unit| {
+                    let (w, d) = crate::field::size_cm(x);
+                    crate::field::span(w, d) / 2.0
+                };
+                let bound = cm(crate::field::apart(dest.centre, of.centre)) - half(&u) - half(o);
+                if bound < GAP_CM && cm(fp.distance(&of).0) < GAP_CM {
+                    return Err(GameError::Table(format!(
+                        "the {} would end in contact with the {}; only a charge makes contact",
+                        name(&u),
+                        name(o)
+                    )));
+                }
+                if o.side == u.side && of.blocks(from.centre, dest.centre) {
+                    if o.formation == Formation::Skirmish {
+                        through_skirmishers = Some(o.id);
+                    } else {
+                        through_formed = Some(o.id);
+                    }
+                }
+            }
+            // The nearest enemy's distance from a place: exact, measured only for the enemies whose cheap lower
+            // bound (centre distance less the half-diagonals) could beat the best so far.
+            let nearest = |p: Place| {
+                let me = Field::footprint_at(&u, p);
+                let mut cands: Vec<(f64, acw_core::table::Footprint)> = b
+                    .units()
+                    .iter()
+                    .filter(|o| !o.removed && o.side != u.side)
+                    .filter_map(|o| f.footprint(o))
+                    .map(|o| {
+                        let bound = crate::field::apart(me.centre, o.centre)
+                            - crate::field::span(me.frontage.0, me.depth.0) / 2.0
+                            - crate::field::span(o.frontage.0, o.depth.0) / 2.0;
+                        (bound, o)
+                    })
+                    .collect();
+                cands.sort_by(|a, b| a.0.total_cmp(&b.0));
+                let mut best = f64::INFINITY;
+                for (bound, o) in cands {
+                    if bound > best {
+                        break;
+                    }
+                    best = best.min(me.distance(&o).0);
+                }
+                best
+            };
+            let towards = match u.side {
+                Side::Union => dest.centre.y < from.centre.y,
+                Side::Confederate => dest.centre.y > from.centre.y,
+            };
+            let (crossed, at_crossing) = f.crossed(from.centre, dest.centre);
+            let facts = MoveFacts {
+                distance_cm: cm(from.centre.distance(dest.centre).0),
+                in_column: u.formation == Formation::Column,
+                on_road: f.along_road(from.centre, dest.centre),
+                towards_base_line: towards,
+                nearer_enemy: nearest(dest) < nearest(from),
+                into_contact: false,
+                crossed,
+                building: false,
+                through_formed: through_formed.is_some(),
+                through_skirmishers: through_skirmishers.is_some()
+                    && u.formation != Formation::Skirmish,
+                at_crossing,
+            };
+            let ff_before = u.ff.is_some();
+            let lost = b.move_unit(unit, &facts, dice)?;
+            if let Some(o) = through_formed {
+                b.passed_through(o, u.formation == Formation::Skirmish)?;
+            }
+            if let Some(o) = through_skirmishers {
+                b.passed_through(o, false)?;
+            }
+            let sq = |p: Point| crate::field::square_at(p).map_or(0, |s| s.number());
+            log.push(Event::Moved {
+                unit: name(&u),
+                distance_cm: facts.distance_cm,
+                from: sq(from.centre),
+                to: sq(dest.centre),
+                lost,
+                ff: !ff_before && b.unit(unit).is_ok_and(|x| x.ff.is_some()),
+            });
+            Ok(Applied {
+                attacker: None,
+                place: Some((unit, dest)),
+            })
+        }
+        Order::Charge { unit, target } => {
+            let u = unit_of(b, unit)?;
+            let t = unit_of(b, target)?;
+            let (Some(uf), Some(tf)) = (f.footprint(&u), f.footprint(&t)) else {
+                return Err(GameError::Table("the units are not placed".into()));
+            };
+            let distance = cm(uf.distance(&tf).0);
+            let (crossed, _) = f.crossed(uf.front_centre(), tf.centre);
+            let facts = ChargeFacts {
+                distance_cm: distance,
+                path_open: crossed.is_empty(),
+                target_in_cover: f.cover_at(tf.centre, b.options().broken_ground_soft)
+                    != Cover::Open,
+                in_contact_order: u.formation != Formation::Skirmish,
+            };
+            let placed = uf.placed_in_contact(&tf);
+            if !f.on_table(&placed) {
+                return Err(GameError::Table("the charge would leave the table".into()));
+            }
+            b.charge(unit, target, &facts)?;
+            log.push(Event::Charged {
+                unit: name(&u),
+                target: name(&t),
+                distance_cm: distance,
+            });
+            Ok(Applied {
+                attacker: None,
+                place: Some((
+                    unit,
+                    Place {
+                        centre: placed.centre,
+                        facing: placed.facing,
+                    },
+                )),
+            })
+        }
+        Order::Formation { unit, to } => {
+            let u = unit_of(b, unit)?;
+            b.change_formation(unit, to)?;
+            log.push(Event::Changed {
+                unit: name(&u),
+                what: format!("forms {to}"),
+            });
+            Ok(Applied::default())
+        }
+        Order::Limber { unit, limbered } => {
+            let u = unit_of(b, unit)?;
+            b.set_limbered(unit, limbered)?;
+            log.push(Event::Changed {
+                unit: name(&u),
+                what: if limbered { "limbers up" } else { "unlimbers" }.into(),
+            });
+            Ok(Applied::default())
+        }
+        Order::Mount { unit, mounted } => {
+            let u = unit_of(b, unit)?;
+            b.set_mounted(unit, mounted)?;
+            log.push(Event::Changed {
+                unit: name(&u),
+                what: if mounted { "mounts" } else { "dismounts" }.into(),
+            });
+            Ok(Applied::default())
+        }
+        Order::Fire { unit, target } => {
+            let u = unit_of(b, unit)?;
+            let t = unit_of(b, target)?;
+            let facts = fire_facts(b, f, &u, &t)?;
+            let volley = b.planned_volley(unit, Target::Unit(target), &facts)?;
+            let report = b.fire(unit, Target::Unit(target), &facts, dice)?;
+            let chance = volley.odds().p(&report.casualties);
+            log.push(Event::Fired {
+                unit: name(&u),
+                target: name(&t),
+                short: (volley.short.dice, volley.short.need),
+                long: (volley.long.dice, volley.long.need),
+                save: volley.save,
+                cover: facts.target_cover,
+                hits: report.hits,
+                casualties: report.casualties,
+                chance,
+                officer_killed: report.officer_killed,
+            });
+            Ok(Applied::default())
+        }
+        Order::Melee { attacker, defender } => {
+            fight(b, f, attacked, attacker, defender, dice, log)?;
+            Ok(Applied {
+                attacker: Some(attacker),
+                place: None,
+            })
+        }
+    }
+}
+
+/// D8-FIR-03, D8-FIR-05, D8-FIR-12, D8-ENV-01: a volley's facts measured on the table.
+fn fire_facts(b: &Battle, f: &Field, u: &Unit, t: &Unit) -> Result<FireFacts, GameError> {
+    let (Some(uf), Some(tf)) = (f.footprint(u), f.footprint(t)) else {
+        return Err(GameError::Table("the units are not placed".into()));
+    };
+    let (ds, bearing) = f.fire_distances(u, &uf, &tf);
+    let mut facts = FireFacts {
+        figures: ds.len().min(24),
+        bearing_degrees: bearing,
+        sight_blocked: {
+            let (from, to) = (uf.front_centre(), tf.centre);
+            f.sight_blocked(from, to, &f.others_near(b, &[u.id, t.id], from, to))
+        },
+        firer_deep_in_wood: f.deep_in_wood(uf.centre),
+        target_deep_in_wood: f.deep_in_wood(tf.centre),
+        target_cover: f.cover_at(tf.centre, b.options().broken_ground_soft),
+        officer_screened: false,
+        crew_at_gun: u.figures,
+        ..FireFacts::default()
+    };
+    for (slot, d) in facts.distances_cm.iter_mut().zip(ds) {
+        *slot = d;
+    }
+    if facts.figures == 0 {
+        return Err(Refusal::CannotFire {
+            unit: name(u),
+            why: "no figure has the target in its arc".into(),
+        }
+        .into());
+    }
+    Ok(facts)
+}
+
+fn fault(dice: &dyn Dice) -> Result<(), GameError> {
+    match dice.fault() {
+        Some(e) => Err(Refusal::Input(D8Error::Dice(e.to_string())).into()),
+        None => Ok(()),
+    }
+}
+
+impl Ruleset for D8 {
+    type Scenario = Scenario;
+    type State = State;
+    type Order = Order;
+    type Event = Event;
+    type Question = Question;
+    type SetupError = SetupError;
+    type RuleError = GameError;
+
+    fn setup(&self, scenario: &Scenario, seed: u64) -> Result<State, SetupError> {
+        State::new(scenario, seed).map(|(s, _)| s)
+    }
+
+    /// The side mustering, or the active side in its Movement, Firing and Melee phases.
+    fn owed(&self, state: &State) -> Option<Decision<Question>> {
+        state.decision()
+    }
+
+    /// Applies the order atomically: a unit's order is one rules call that rolls everything, checks the dice
+    /// and only then applies (the field is moved after it is accepted); an order that makes several rules calls
+    /// (the end of a phase, a muster) works on a copy of the battle and commits it when every call was accepted
+    /// and every face given. A refused order changes nothing.
+    fn apply_with(
+        &self,
+        state: &mut State,
+        order: &Order,
+        dice: &mut dyn Dice,
+        log: &mut Vec<Event>,
+    ) -> Result<(), GameError> {
+        fault(dice)?;
+        let mut events = Vec::new();
+        state.apply(order, dice, &mut events)?;
+        log.extend(events);
+        Ok(())
+    }
+
+    fn rng_mut<'s>(&self, state: &'s mut State) -> &'s mut GameRng {
+        &mut state.rng
+    }
+
+    fn outcome(&self, state: &State) -> Option<Outcome> {
+        state.end.map(|(o, _)| o)
+    }
+
+    /// Figures lost: killed, and the figures of units removed.
+    fn losses(&self, state: &State) -> BySide<u32> {
+        let mut l = BySide::new(0, 0);
+        if let Some(b) = &state.battle {
+            for u in b.units() {
+                *l.get_mut(u.side) += if u.removed {
+                    u.original
+                } else {
+                    u.original - u.figures
+                };
+            }
+        }
+        l
+    }
+}

@@ -1,0 +1,263 @@
+//! Two baseline commanders for whole games: [`Attacker`] closes with the enemy and fights, [`Holder`] takes
+//! the scenario's objectives and holds them. Both ask the game what is legal ([`State::actions`],
+//! [`State::retreat_routes`]) and so never give an order the rules refuse; ties between equally good orders
+//! are broken by the commander's seed, from the state alone, so a saved game continues as the original.
+
+use crate::board::Area;
+use crate::game::{Grid, Order, State, Step};
+use crate::state::{Unit, UnitId};
+use crate::tables::StandType;
+use acw_core::Side;
+use acw_core::game::Commander;
+
+/// A seeded tie-break: a hash of the commander's seed and what is being decided.
+fn mix(seed: u64, a: u64, b: u64) -> u64 {
+    let mut x =
+        seed ^ a.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ b.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+    x ^= x >> 33;
+    x
+}
+
+fn distance_to_enemy(state: &State, side: Side, at: Area) -> u32 {
+    let b = state.battle();
+    b.units()
+        .filter(|e| e.side() != side)
+        .map(|e| b.board().distance(at, e.area(), b.options()))
+        .min()
+        .unwrap_or(u32::MAX)
+}
+
+fn distance_to_objective(state: &State, at: Area) -> Option<u32> {
+    let b = state.battle();
+    state
+        .victory()
+        .objectives()
+        .iter()
+        .map(|o| b.board().distance(at, *o, b.options()))
+        .min()
+}
+
+fn own_units(state: &State, side: Side) -> Vec<UnitId> {
+    state
+        .battle()
+        .units()
+        .filter(|u| u.side() == side)
+        .map(Unit::id)
+        .collect()
+}
+
+/// The common answers: initiative, bombardment and skirmish targets (the most dice), retreats (the route
+/// ending farthest from the enemy).
+fn common(state: &State, side: Side, seed: u64, wants_first: bool) -> Option<Order> {
+    let turn = u64::from(state.battle().turn());
+    match state.step() {
+        Step::Initiative => Some(Order::RollInitiative),
+        Step::ChooseOrder(_) => Some(Order::MovesFirst(if wants_first {
+            side
+        } else {
+            side.enemy()
+        })),
+        Step::Bombard(_) => {
+            for id in own_units(state, side) {
+                let best = state.bombard_targets(id).into_iter().max_by_key(|&t| {
+                    let dice = state
+                        .battle()
+                        .bombard_dice(crate::fire::BombardOrder {
+                            battery: id,
+                            target: t,
+                        })
+                        .map_or(0, |d| d.pool.dice());
+                    (dice, mix(seed, turn, u64::from(t.0)))
+                });
+                if let Some(target) = best {
+                    return Some(Order::Bombard(crate::fire::BombardOrder {
+                        battery: id,
+                        target,
+                    }));
+                }
+            }
+            Some(Order::Done)
+        }
+        Step::Skirmish(_) => {
+            for id in own_units(state, side) {
+                let best = state
+                    .skirmish_targets(id)
+                    .into_iter()
+                    .max_by_key(|&t| mix(seed, turn, u64::from(t.0)));
+                if let Some(target) = best {
+                    return Some(Order::Skirmish(crate::fire::SkirmishOrder {
+                        firer: id,
+                        target,
+                    }));
+                }
+            }
+            Some(Order::Done)
+        }
+        Step::Allocate(_) => {
+            // As evenly as possible; the odd hits to the units with the most stands.
+            let placed = state
+                .owed_allocations()
+                .into_iter()
+                .map(|o| {
+                    let mut units = o.units.clone();
+                    units.sort_by_key(|u| {
+                        let n = state.battle().unit(*u).map_or(0, Unit::stand_count);
+                        (std::cmp::Reverse(n), mix(seed, turn, u64::from(u.0)))
+                    });
+                    let k = units.len() as u32;
+                    let split = units
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, u)| (u, o.hits / k + u32::from((i as u32) < o.hits % k)))
+                        .collect();
+                    (o.combat, split)
+                })
+                .collect();
+            Some(Order::Allocate(placed))
+        }
+        Step::Retreat(_) => {
+            let routes = state.retreat_routes();
+            let best = routes.into_iter().enumerate().max_by_key(|(i, r)| {
+                let end = r.last().copied();
+                let d = end.map_or(0, |a| distance_to_enemy(state, side, a));
+                (d, mix(seed, turn, *i as u64))
+            });
+            Some(Order::Retreat(best.map(|(_, r)| r).unwrap_or_default()))
+        }
+        Step::Move(_) | Step::Pursue(_) | Step::Over => None,
+    }
+}
+
+/// Closes with the enemy: every unit but the batteries moves to the reachable area nearest an enemy
+/// (attacking when it can), disordered units rally first, and units that attacked pursue.
+#[derive(Clone, Debug)]
+pub struct Attacker {
+    seed: u64,
+}
+
+impl Attacker {
+    /// An attacker breaking ties with `seed`.
+    #[must_use]
+    pub fn new(seed: u64) -> Attacker {
+        Attacker { seed }
+    }
+}
+
+impl Commander<Grid> for Attacker {
+    fn order(&mut self, _rules: &Grid, state: &State, side: Side) -> Order {
+        if let Some(o) = common(state, side, self.seed, true) {
+            return o;
+        }
+        let turn = u64::from(state.battle().turn());
+        match state.step() {
+            Step::Move(_) => {
+                for id in own_units(state, side) {
+                    if state.battle().may_rally(id).is_ok() {
+                        return Order::Rally(id);
+                    }
+                    let Ok(u) = state.battle().unit(id) else {
+                        continue;
+                    };
+                    if u.all_artillery() || u.all_wagons() {
+                        continue;
+                    }
+                    let now = distance_to_enemy(state, side, u.area());
+                    let best = state
+                        .moves(id)
+                        .into_iter()
+                        .enumerate()
+                        .min_by_key(|(i, m)| {
+                            let end = m.path.last().copied().unwrap_or(u.area());
+                            (
+                                distance_to_enemy(state, side, end),
+                                mix(self.seed, turn, (u64::from(id.0) << 16) | *i as u64),
+                            )
+                        });
+                    if let Some((_, m)) = best {
+                        let end = m.path.last().copied().unwrap_or(u.area());
+                        if distance_to_enemy(state, side, end) < now {
+                            return Order::Move(m);
+                        }
+                    }
+                }
+                Order::Done
+            }
+            Step::Pursue(_) => {
+                for id in own_units(state, side) {
+                    if let Some(o) = state.actions(id).into_iter().next() {
+                        return o;
+                    }
+                }
+                Order::Done
+            }
+            _ => Order::Done,
+        }
+    }
+}
+
+/// Takes and holds ground: infantry and cavalry march to the scenario's objectives (never into contact),
+/// then stand; disordered units rally; nobody pursues. Batteries bombard.
+#[derive(Clone, Debug)]
+pub struct Holder {
+    seed: u64,
+}
+
+impl Holder {
+    /// A holder breaking ties with `seed`.
+    #[must_use]
+    pub fn new(seed: u64) -> Holder {
+        Holder { seed }
+    }
+}
+
+impl Commander<Grid> for Holder {
+    fn order(&mut self, _rules: &Grid, state: &State, side: Side) -> Order {
+        if let Some(o) = common(state, side, self.seed, false) {
+            return o;
+        }
+        let turn = u64::from(state.battle().turn());
+        if let Step::Move(_) = state.step() {
+            for id in own_units(state, side) {
+                if state.battle().may_rally(id).is_ok() {
+                    return Order::Rally(id);
+                }
+                let Ok(u) = state.battle().unit(id) else {
+                    continue;
+                };
+                if !u.has(StandType::Infantry) && !u.has(StandType::Cavalry) {
+                    continue;
+                }
+                let Some(now) = distance_to_objective(state, u.area()) else {
+                    continue;
+                };
+                if now <= 1 {
+                    continue;
+                }
+                let best = state
+                    .moves(id)
+                    .into_iter()
+                    .filter(|m| {
+                        let end = m.path.last().copied().unwrap_or(u.area());
+                        distance_to_enemy(state, side, end) > 1
+                    })
+                    .enumerate()
+                    .min_by_key(|(i, m)| {
+                        let end = m.path.last().copied().unwrap_or(u.area());
+                        (
+                            distance_to_objective(state, end).unwrap_or(u32::MAX),
+                            mix(self.seed, turn, (u64::from(id.0) << 16) | *i as u64),
+                        )
+                    });
+                if let Some((_, m)) = best {
+                    let end = m.path.last().copied().unwrap_or(u.area());
+                    if distance_to_objective(state, end).unwrap_or(u32::MAX) < now {
+                        return Order::Move(m);
+                    }
+                }
+            }
+        }
+        Order::Done
+    }
+}

@@ -1,0 +1,727 @@
+//! Close assault: the attacker's and defender's tests, close-combat dice with open shifts, the melee fought
+//! round by round to its end, downed figures' fates, and the whole assault as one exact procedure.
+
+use crate::ladder::{DieType, OpenShift};
+use crate::morale::{Confidence, ConfidenceTest, ReactionTest};
+use crate::movement::{CombatMove, MoveResult};
+use crate::options::AssaultTestCasualties;
+use crate::options::TwoLevelDrop;
+use crate::tables::{ConfidenceLevel, Leadership, MeleeWeapon};
+use acw_core::{Dice, Die, Dist, Resolve};
+use std::fmt;
+
+/// Why a company may not close assault (HT-MEL-02).
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AssaultBar {
+    /// Shaken: it must be rallied to Steady first.
+    Shaken,
+    /// Broken or Routed.
+    BrokenOrRouted,
+}
+
+impl fmt::Display for AssaultBar {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            AssaultBar::Shaken => {
+                "a Shaken company must be rallied to Steady before it may assault"
+            }
+            AssaultBar::BrokenOrRouted => "Broken and Routed companies may not assault",
+        })
+    }
+}
+
+/// The attacker's reaction-test threat level (HT-SG2-35, HT-MEL-02, HT-MEL-03): Confident 0, Steady +1;
+/// −1 in close formation; +1 once a combined-assault partner has dropped out (HT-SG2-42). Shaken and worse
+/// may not assault.
+pub fn attacker_tl(
+    cl: ConfidenceLevel,
+    close_formation: bool,
+    partner_dropped_out: bool,
+) -> Result<i16, AssaultBar> {
+    let base = match cl {
+        ConfidenceLevel::Confident => 0,
+        ConfidenceLevel::Steady => 1,
+        ConfidenceLevel::Shaken => return Err(AssaultBar::Shaken),
+        ConfidenceLevel::Broken | ConfidenceLevel::Routed => {
+            return Err(AssaultBar::BrokenOrRouted);
+        }
+    };
+    Ok(base - i16::from(close_formation) + i16::from(partner_dropped_out))
+}
+
+/// The defender's stand-test base: the odds, attackers ÷ defenders rounded down, at least 1 (HT-SG2-36,
+/// HT-MEL-04). Its modifiers (close formation, charged by close formation or mounted cavalry) are added by
+/// [`crate::morale::threat_level`].
+#[must_use]
+pub const fn odds_tl(attackers: u32, defenders: u32) -> i16 {
+    if defenders == 0 {
+        return 1;
+    }
+    let r = attackers / defenders;
+    if r < 1 {
+        1
+    } else if r > 100 {
+        100
+    } else {
+        r as i16
+    }
+}
+
+/// One figure's close-combat die before its opponents' spills (HT-SG2-39, HT-MEL-08..10): quality plus the
+/// best weapon's shift, +1 mounted, +1 for a defender in cover, In Position or a fortification in the first
+/// round, −1 for a rider dismounted by a horse hit last round; all open.
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct MeleeDie {
+    /// The figure's quality die.
+    pub quality: DieType,
+    /// Its best close-combat weapon.
+    pub weapon: MeleeWeapon,
+    /// Mounted (HT-MEL-09).
+    pub mounted: bool,
+    /// Defender in cover, In Position or a fortification, in the first round (HT-MEL-10).
+    pub defender_bonus: bool,
+    /// Dismounted by a horse hit in the previous round (HT-MEL-12).
+    pub dismounted_last_round: bool,
+}
+
+impl MeleeDie {
+    /// The open shift: the die on the ladder and what spills onto each opponent.
+    pub const fn shifted(&self) -> OpenShift {
+        let by = self.weapon.shift() + self.mounted as i16 + self.defender_bonus as i16
+            - self.dismounted_last_round as i16;
+        self.quality.shift_open(by)
+    }
+
+    /// A plain die of a quality with no shifts.
+    pub const fn plain(quality: DieType) -> MeleeDie {
+        MeleeDie {
+            quality,
+            weapon: MeleeWeapon::None,
+            mounted: false,
+            defender_bonus: false,
+            dismounted_last_round: false,
+        }
+    }
+}
+
+/// The dice two opposed figures roll after each one's spill onto the other (HT-SG2-39): (mine, theirs).
+pub const fn opposed_dice(mine: OpenShift, theirs: OpenShift) -> (DieType, DieType) {
+    (theirs.onto(mine.die), mine.onto(theirs.die))
+}
+
+/// A side of a melee: its figures and close-combat dice, and what its end-of-round tests roll.
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct MeleeSide {
+    /// Figures fighting (1 or more).
+    pub figures: u8,
+    /// The close-combat die in the first round.
+    pub first_round: MeleeDie,
+    /// The unit's quality die, for its confidence tests.
+    pub quality: DieType,
+    /// The unit's leadership.
+    pub lv: Leadership,
+    /// Cumulative threat-level modifiers for its end-of-round tests (colours, combined-assault drop-out).
+    pub modifier: i16,
+}
+
+/// Which side of an assault.
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum AssaultSide {
+    /// The attacker.
+    Attacker,
+    /// The defender.
+    Defender,
+}
+
+impl fmt::Display for AssaultSide {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            AssaultSide::Attacker => "the attacker",
+            AssaultSide::Defender => "the defender",
+        })
+    }
+}
+
+/// The most rounds [`Melee`] fights before calling a stalemate (a documented limit: the rules say fight on).
+pub const MAX_ROUNDS: u8 = 30;
+
+/// How a melee ended.
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum MeleeEnd {
+    /// A side failed its end-of-round test and falls back, losing 1 or 2 confidence levels.
+    FellBack {
+        /// The side falling back.
+        loser: AssaultSide,
+        /// Levels it lost.
+        levels: u8,
+    },
+    /// Every figure of a side is down.
+    Destroyed {
+        /// The side destroyed.
+        loser: AssaultSide,
+    },
+    /// Both sides held for [`MAX_ROUNDS`] rounds.
+    Stalemate,
+}
+
+/// The end of a melee and the figures each side has down.
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct MeleeOutcome {
+    /// How it ended.
+    pub end: MeleeEnd,
+    /// Attacking figures down.
+    pub attacker_down: u8,
+    /// Defending figures down.
+    pub defender_down: u8,
+}
+
+impl MeleeOutcome {
+    /// The side that won, if any.
+    #[must_use]
+    pub const fn winner(&self) -> Option<AssaultSide> {
+        match self.end {
+            MeleeEnd::FellBack { loser, .. } | MeleeEnd::Destroyed { loser } => Some(match loser {
+                AssaultSide::Attacker => AssaultSide::Defender,
+                AssaultSide::Defender => AssaultSide::Attacker,
+            }),
+            MeleeEnd::Stalemate => None,
+        }
+    }
+}
+
+impl fmt::Display for MeleeOutcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.end {
+            MeleeEnd::FellBack { loser, levels } => {
+                write!(f, "{loser} falls back, losing {levels} confidence level(s)")?
+            }
+            MeleeEnd::Destroyed { loser } => write!(f, "{loser} has every figure down")?,
+            MeleeEnd::Stalemate => f.write_str("both sides still hold after the round limit")?,
+        }
+        write!(
+            f,
+            "; {} attacking and {} defending figures down",
+            self.attacker_down, self.defender_down
+        )
+    }
+}
+
+/// A melee from the first round to its end (HT-SG2-38..40, HT-MEL-01 steps 7–10, HT-MEL-10, HT-MEL-11,
+/// HT-MEL-14): figures pair off (the larger side spread over the smaller), each figure rolls one die compared
+/// with each opponent, the higher putting the lower down and ties nothing; after each round the side with more
+/// casualties (the defender on a tie) tests confidence at +1 per casualty, then the other side; a failure
+/// falls back. The first-round defender bonus is lost after round 1, when both sides are skirmishers.
+///
+/// Roll order per round: for each pairing group, the lone figure's die, then each of its opponents'; then the
+/// first tester's quality die and, if it held, the second's.
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Melee {
+    /// The attacker.
+    pub attacker: MeleeSide,
+    /// The defender.
+    pub defender: MeleeSide,
+    /// Which casualties set the round tests' threat level.
+    pub casualties: AssaultTestCasualties,
+    /// The two-level confidence threshold.
+    pub two_level: TwoLevelDrop,
+}
+
+/// Per-round dice: (attacker's, defender's).
+fn round_dice(m: &Melee, first: bool) -> (DieType, DieType) {
+    let mut a = m.attacker.first_round;
+    let mut d = m.defender.first_round;
+    if !first {
+        a.defender_bonus = false;
+        d.defender_bonus = false;
+        a.dismounted_last_round = false;
+        d.dismounted_last_round = false;
+    }
+    opposed_dice(a.shifted(), d.shifted())
+}
+
+/// The distribution of (figures of the many side down, lone figure down) for one lone figure with die `lone`
+/// against `k` figures with die `many`.
+fn group_odds(lone: DieType, many: DieType, k: u32) -> Vec<((u32, u32), f64)> {
+    let lf = lone.faces();
+    let mf = f64::from(many.faces());
+    let mut out: Vec<((u32, u32), f64)> = Vec::new();
+    for x in 1..=lf {
+        let pl = f64::from((x - 1).min(many.faces())) / mf;
+        let pg = f64::from(many.faces().saturating_sub(x)) / mf;
+        let pe = 1.0 - pl - pg;
+        // multinomial over (less, equal, greater)
+        for less in 0..=k {
+            for greater in 0..=(k - less) {
+                let eq = k - less - greater;
+                let coef = multinomial(k, less, greater);
+                let p = coef * pl.powi(less as i32) * pg.powi(greater as i32) * pe.powi(eq as i32)
+                    / f64::from(lf);
+                if p > 0.0 {
+                    out.push(((less, u32::from(greater > 0)), p));
+                }
+            }
+        }
+    }
+    merge(out)
+}
+
+/// n! / (a! b! (n−a−b)!), built from two binomials so large groups do not overflow.
+fn multinomial(n: u32, a: u32, b: u32) -> f64 {
+    let binomial =
+        |n: u32, k: u32| (1..=k).fold(1.0f64, |acc, i| acc * f64::from(n - k + i) / f64::from(i));
+    binomial(n, a) * binomial(n - a, b)
+}
+
+fn merge<K: Ord + Copy>(mut v: Vec<(K, f64)>) -> Vec<(K, f64)> {
+    v.sort_by_key(|a| a.0);
+    let mut out: Vec<(K, f64)> = Vec::with_capacity(v.len());
+    for (k, p) in v {
+        match out.last_mut() {
+            Some((lk, lp)) if *lk == k => *lp += p,
+            _ => out.push((k, p)),
+        }
+    }
+    out
+}
+
+/// The group sizes when `many` figures spread over `few`: the first `many % few` groups get one extra.
+fn group_size(many: u32, few: u32, i: u32) -> u32 {
+    many / few + u32::from(i < many % few)
+}
+
+/// One round's (attackers down, defenders down) distribution.
+fn round_odds(m: &Melee, a: u32, d: u32, first: bool) -> Vec<((u32, u32), f64)> {
+    let (ad, dd) = round_dice(m, first);
+    let attackers_many = a >= d;
+    let (few, many) = if attackers_many { (d, a) } else { (a, d) };
+    let mut cur: Vec<((u32, u32), f64)> = vec![((0, 0), 1.0)];
+    for i in 0..few {
+        let k = group_size(many, few, i);
+        let g = if attackers_many {
+            group_odds(dd, ad, k)
+        } else {
+            group_odds(ad, dd, k)
+        };
+        let mut next = Vec::with_capacity(cur.len() * g.len());
+        for &((x, y), p) in &cur {
+            for &((many_down, lone_down), q) in &g {
+                let (ad_, dd_) = if attackers_many {
+                    (many_down, lone_down)
+                } else {
+                    (lone_down, many_down)
+                };
+                next.push(((x + ad_, y + dd_), p * q));
+            }
+        }
+        cur = merge(next);
+    }
+    cur
+}
+
+/// Who tests first after a round: more casualties (this round in round 1, overall later); the defender on a
+/// tie (HT-SG2-40).
+const fn first_tester(first_round: bool, this: (u32, u32), overall: (u32, u32)) -> AssaultSide {
+    let (a, d) = if first_round { this } else { overall };
+    if a > d {
+        AssaultSide::Attacker
+    } else {
+        AssaultSide::Defender
+    }
+}
+
+impl Melee {
+    fn side(&self, s: AssaultSide) -> &MeleeSide {
+        match s {
+            AssaultSide::Attacker => &self.attacker,
+            AssaultSide::Defender => &self.defender,
+        }
+    }
+
+    /// The end-of-round confidence test of a side (HT-SG2-40): +1 per casualty, plus its modifiers.
+    fn round_test(&self, s: AssaultSide, this: (u32, u32), overall: (u32, u32)) -> ConfidenceTest {
+        let pick = |c: (u32, u32)| match s {
+            AssaultSide::Attacker => c.0,
+            AssaultSide::Defender => c.1,
+        };
+        let cas = match self.casualties {
+            AssaultTestCasualties::ThisRound => pick(this),
+            AssaultTestCasualties::WholeAssault => pick(overall),
+        };
+        let side = self.side(s);
+        ConfidenceTest {
+            quality: side.quality,
+            lv: side.lv,
+            tl: i16::try_from(cas).unwrap_or(i16::MAX) + side.modifier,
+            two_level: self.two_level,
+        }
+    }
+
+    fn validate(&self) -> bool {
+        self.attacker.figures > 0 && self.defender.figures > 0
+    }
+}
+
+const fn other(s: AssaultSide) -> AssaultSide {
+    match s {
+        AssaultSide::Attacker => AssaultSide::Defender,
+        AssaultSide::Defender => AssaultSide::Attacker,
+    }
+}
+
+impl Resolve for Melee {
+    type Outcome = MeleeOutcome;
+
+    fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> MeleeOutcome {
+        let (a0, d0) = (
+            u32::from(self.attacker.figures),
+            u32::from(self.defender.figures),
+        );
+        let (mut a, mut d) = (a0, d0);
+        let done = |end, a: u32, d: u32| MeleeOutcome {
+            end,
+            attacker_down: u8::try_from(a0 - a).unwrap_or(u8::MAX),
+            defender_down: u8::try_from(d0 - d).unwrap_or(u8::MAX),
+        };
+        if !self.validate() {
+            return done(MeleeEnd::Stalemate, a, d);
+        }
+        for round in 0..MAX_ROUNDS {
+            let first = round == 0;
+            let (ad, dd) = round_dice(self, first);
+            let attackers_many = a >= d;
+            let (few, many) = if attackers_many { (d, a) } else { (a, d) };
+            let (lone_die, many_die) = if attackers_many { (dd, ad) } else { (ad, dd) };
+            let (mut many_down, mut lone_down) = (0u32, 0u32);
+            for i in 0..few {
+                let k = group_size(many, few, i);
+                let x = dice.face(lone_die.die());
+                let mut beaten = false;
+                for _ in 0..k {
+                    let y = dice.face(many_die.die());
+                    if x > y {
+                        many_down += 1;
+                    } else if y > x {
+                        beaten = true;
+                    }
+                }
+                lone_down += u32::from(beaten);
+            }
+            let (ca, cd) = if attackers_many {
+                (many_down, lone_down)
+            } else {
+                (lone_down, many_down)
+            };
+            a -= ca;
+            d -= cd;
+            if a == 0 {
+                return done(
+                    MeleeEnd::Destroyed {
+                        loser: AssaultSide::Attacker,
+                    },
+                    a,
+                    d,
+                );
+            }
+            if d == 0 {
+                return done(
+                    MeleeEnd::Destroyed {
+                        loser: AssaultSide::Defender,
+                    },
+                    a,
+                    d,
+                );
+            }
+            let this = (ca, cd);
+            let overall = (a0 - a, d0 - d);
+            let t1 = first_tester(first, this, overall);
+            for tester in [t1, other(t1)] {
+                let r = self.round_test(tester, this, overall).roll(dice);
+                if r != Confidence::Pass {
+                    return done(
+                        MeleeEnd::FellBack {
+                            loser: tester,
+                            levels: r.levels(),
+                        },
+                        a,
+                        d,
+                    );
+                }
+            }
+        }
+        done(MeleeEnd::Stalemate, a, d)
+    }
+
+    fn odds(&self) -> Dist<MeleeOutcome> {
+        let (a0, d0) = (
+            u32::from(self.attacker.figures),
+            u32::from(self.defender.figures),
+        );
+        let mk = |end, a: u32, d: u32| MeleeOutcome {
+            end,
+            attacker_down: u8::try_from(a0 - a).unwrap_or(u8::MAX),
+            defender_down: u8::try_from(d0 - d).unwrap_or(u8::MAX),
+        };
+        if !self.validate() {
+            return Dist::certain(mk(MeleeEnd::Stalemate, a0, d0));
+        }
+        let mut ends: std::collections::BTreeMap<MeleeOutcome, f64> =
+            std::collections::BTreeMap::new();
+        let mut live: Vec<((u32, u32), f64)> = vec![((a0, d0), 1.0)];
+        type Rounds = Vec<((u32, u32), f64)>;
+        let mut cache: std::collections::BTreeMap<(u32, u32, bool), Rounds> =
+            std::collections::BTreeMap::new();
+        for round in 0..MAX_ROUNDS {
+            let first = round == 0;
+            let mut next: Vec<((u32, u32), f64)> = Vec::new();
+            for &((a, d), p) in &live {
+                let rounds = cache
+                    .entry((a, d, first))
+                    .or_insert_with(|| round_odds(self, a, d, first));
+                for &((ca, cd), q) in rounds.iter() {
+                    let (na, nd) = (a - ca, d - cd);
+                    let pq = p * q;
+                    if na == 0 {
+                        let loser = AssaultSide::Attacker;
+                        *ends
+                            .entry(mk(MeleeEnd::Destroyed { loser }, na, nd))
+                            .or_default() += pq;
+                        continue;
+                    }
+                    if nd == 0 {
+                        let loser = AssaultSide::Defender;
+                        *ends
+                            .entry(mk(MeleeEnd::Destroyed { loser }, na, nd))
+                            .or_default() += pq;
+                        continue;
+                    }
+                    let this = (ca, cd);
+                    let overall = (a0 - na, d0 - nd);
+                    let t1 = first_tester(first, this, overall);
+                    let mut hold = pq;
+                    for tester in [t1, other(t1)] {
+                        let test = self.round_test(tester, this, overall);
+                        let faces = test.quality.faces();
+                        let mut p = [0.0f64; 3];
+                        for f in 1..=faces {
+                            p[usize::from(test.judge(f).levels())] += 1.0 / f64::from(faces);
+                        }
+                        for (levels, &pr) in p.iter().enumerate().skip(1) {
+                            if pr > 0.0 {
+                                let levels = u8::try_from(levels).unwrap_or(2);
+                                let end = mk(
+                                    MeleeEnd::FellBack {
+                                        loser: tester,
+                                        levels,
+                                    },
+                                    na,
+                                    nd,
+                                );
+                                *ends.entry(end).or_default() += hold * pr;
+                            }
+                        }
+                        hold *= p[0];
+                    }
+                    if hold > 0.0 {
+                        next.push(((na, nd), hold));
+                    }
+                }
+            }
+            live = merge(next);
+            if live.is_empty() {
+                break;
+            }
+        }
+        for ((a, d), p) in live {
+            *ends.entry(mk(MeleeEnd::Stalemate, a, d)).or_default() += p;
+        }
+        Dist::weighted(ends).unwrap_or_else(|_| Dist::certain(mk(MeleeEnd::Stalemate, a0, d0)))
+    }
+}
+
+/// What happens to a downed figure after the assault (HT-SG2-41, HT-MEL-15).
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum DownedFate {
+    /// D6 1–2.
+    Dead,
+    /// D6 3–4.
+    Wounded,
+    /// D6 5–6: returns to a winning side, captured from a losing one.
+    Stunned,
+}
+
+impl DownedFate {
+    /// The fate a D6 roll gives.
+    pub const fn of(roll: u16) -> DownedFate {
+        match roll {
+            1 | 2 => DownedFate::Dead,
+            3 | 4 => DownedFate::Wounded,
+            _ => DownedFate::Stunned,
+        }
+    }
+}
+
+/// The fates of `downed` figures (HT-SG2-41): one D6 each, counted as (dead, wounded, stunned).
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct DownedFates {
+    /// Figures down.
+    pub downed: u8,
+}
+
+impl Resolve for DownedFates {
+    type Outcome = (u8, u8, u8);
+    fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> (u8, u8, u8) {
+        let mut c = (0, 0, 0);
+        for _ in 0..self.downed {
+            match DownedFate::of(dice.face(Die::D6)) {
+                DownedFate::Dead => c.0 += 1,
+                DownedFate::Wounded => c.1 += 1,
+                DownedFate::Stunned => c.2 += 1,
+            }
+        }
+        c
+    }
+    fn odds(&self) -> Dist<(u8, u8, u8)> {
+        let one = Dist::die(Die::D6).map(|&f| match DownedFate::of(f as u16) {
+            DownedFate::Dead => (1u8, 0u8, 0u8),
+            DownedFate::Wounded => (0, 1, 0),
+            DownedFate::Stunned => (0, 0, 1),
+        });
+        let mut acc = Dist::certain((0u8, 0u8, 0u8));
+        for _ in 0..self.downed {
+            acc = acc
+                .product(&one)
+                .map(|(a, b)| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
+        }
+        acc
+    }
+}
+
+/// How a whole close assault ended.
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum AssaultEnd {
+    /// The attacker failed its reaction test and does not assault.
+    AttackerRefused,
+    /// The defender failed its stand test (or was Broken) and withdrew, losing levels.
+    DefenderWithdrew {
+        /// Levels the defender lost (a Broken defender routs: 1).
+        levels: u8,
+    },
+    /// The combat move fell short of contact (final defensive fire follows in the engine).
+    FellShort,
+    /// Contact: the melee's end.
+    Melee(MeleeOutcome),
+}
+
+impl fmt::Display for AssaultEnd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AssaultEnd::AttackerRefused => f.write_str("the attackers refused to go in"),
+            AssaultEnd::DefenderWithdrew { levels } => {
+                write!(
+                    f,
+                    "the defenders withdrew, losing {levels} confidence level(s)"
+                )
+            }
+            AssaultEnd::FellShort => f.write_str("the attackers fell short of contact"),
+            AssaultEnd::Melee(m) => write!(f, "melee: {m}"),
+        }
+    }
+}
+
+/// A close assault from the attacker's test to the melee's end (HT-MEL-01, HT-SG2-35..40): the attacker's
+/// reaction test, the defender's stand test (none for a Broken defender, who routs, HT-MEL-16), one combat
+/// move to contact, and the melee. Final defensive fire after a short move needs the fire's facts, so the
+/// procedure stops at [`AssaultEnd::FellShort`]; the engine carries on from there.
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct CloseAssault {
+    /// The attacker's reaction test.
+    pub attack: ReactionTest,
+    /// The defender's stand test; `None` for a Broken defender.
+    pub stand: Option<ConfidenceTest>,
+    /// The combat move into contact.
+    pub approach: CombatMove,
+    /// The melee on contact.
+    pub melee: Melee,
+}
+
+impl Resolve for CloseAssault {
+    type Outcome = AssaultEnd;
+
+    fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> AssaultEnd {
+        if !self.attack.roll(dice) {
+            return AssaultEnd::AttackerRefused;
+        }
+        match self.stand {
+            None => return AssaultEnd::DefenderWithdrew { levels: 1 },
+            Some(s) => {
+                let r = s.roll(dice);
+                if r != Confidence::Pass {
+                    return AssaultEnd::DefenderWithdrew { levels: r.levels() };
+                }
+            }
+        }
+        if self.approach.roll(dice) != MoveResult::Reached {
+            return AssaultEnd::FellShort;
+        }
+        AssaultEnd::Melee(self.melee.roll(dice))
+    }
+
+    fn odds(&self) -> Dist<AssaultEnd> {
+        let attack = self.attack.odds();
+        attack.and_then(|&go| {
+            if !go {
+                return Dist::certain(AssaultEnd::AttackerRefused);
+            }
+            let stand = match self.stand {
+                None => return Dist::certain(AssaultEnd::DefenderWithdrew { levels: 1 }),
+                Some(s) => s.odds(),
+            };
+            stand.and_then(|r| {
+                if *r != Confidence::Pass {
+                    return Dist::certain(AssaultEnd::DefenderWithdrew { levels: r.levels() });
+                }
+                self.approach.odds().and_then(|m| {
+                    if *m != MoveResult::Reached {
+                        Dist::certain(AssaultEnd::FellShort)
+                    } else {
+                        self.melee.odds().map(|o| AssaultEnd::Melee(*o))
+                    }
+                })
+            })
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // HT-SG2-36: the odds threat level.
+    #[test]
+    fn odds_levels() {
+        assert_eq!(odds_tl(6, 4), 1);
+        assert_eq!(odds_tl(8, 4), 2);
+        assert_eq!(odds_tl(3, 4), 1);
+    }
+}

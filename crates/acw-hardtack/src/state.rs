@@ -1,0 +1,4842 @@
+//! The [`Battle`]: companies with their figures, guns and crews, and the methods that roll and apply the
+//! rules in one step. Every method either applies its whole result or refuses with a [`RuleViolation`] and
+//! changes nothing — dice included: a dice source that runs out or gives an impossible face is refused
+//! after the roll, and the battle is left as it was.
+//!
+//! The battle takes measured facts (distances, cover, which figures lie in a shot's area) as inputs; where a
+//! rule gives the other side a decision (the defender's stand or withdrawal, whether to fire final defensive
+//! fire) it is a separate step.
+
+use crate::advanced::Modern;
+use crate::artillery::{
+    BounceTest, Landing, ShotAccuracy, ShotRange, canister_dice, shot_armour_shift, shot_impact,
+};
+use crate::casualties::{HorseOrRider, HorseState, HorseStatus, Struck};
+use crate::error::{RuleViolation, SetupError};
+use crate::fire::{
+    Cover, FireDice, FireEffect, FireKind, FirepowerFacts, HitResult, Impact, RangeDie, RangeFacts,
+    allocate, firer_dice, range_die,
+};
+use crate::ladder::{DieType, Success};
+use crate::melee::{
+    AssaultSide, DownedFate, Melee, MeleeDie, MeleeEnd, MeleeSide, attacker_tl, odds_tl,
+};
+use crate::morale::{
+    Confidence, ConfidenceTest, FiredOn, ReactionTest, ReplacementLeader, TestEvent, threat_level,
+};
+use crate::movement::{CombatMove, MoveResult};
+use crate::options::AssaultTestCasualties;
+use crate::options::{BlastThroughCount, Options};
+use crate::options::{HorseStatusRoll, MountedCasualtyScope};
+use crate::setup::MenPerFigure;
+use crate::tables::{
+    Armour, ConfidenceLevel, Fatigue, FieldPiece, GUN_ARMOUR, Leadership, MeleeWeapon, Motivation,
+    Mover, Quality, Weapon,
+};
+use acw_core::{Dice, Die, Resolve, Side};
+use std::fmt;
+
+/// A company's id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct CompanyId(pub u32);
+
+/// A gun's id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct GunId(pub u32);
+
+/// A company's formation (HT-FRM-01).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Formation {
+    /// Skirmish order: firepower one die lower, no close-formation test bonus, no formation shift when fired
+    /// on, immune to enfilade (HT-FRM-02) (gun crews always count as skirmishers).
+    #[default]
+    Skirmish,
+    /// Line (close formation).
+    Line,
+    /// Column (close formation).
+    Column,
+}
+
+impl Formation {
+    /// A formed company's formation from its rows of figures (HT-FRM-04): one or two rows make a line, three
+    /// or more a column.
+    #[must_use]
+    pub const fn from_rows(rows: u32) -> Formation {
+        if rows <= 2 {
+            Formation::Line
+        } else {
+            Formation::Column
+        }
+    }
+
+    /// Line or column (HT-FRM-03).
+    #[must_use]
+    pub const fn is_close(self) -> bool {
+        !matches!(self, Formation::Skirmish)
+    }
+}
+
+impl fmt::Display for Formation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Formation::Skirmish => "skirmish order",
+            Formation::Line => "line",
+            Formation::Column => "column",
+        })
+    }
+}
+
+/// What a figure is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Role {
+    /// The company commander.
+    Leader,
+    /// A soldier.
+    Trooper,
+    /// A dismounted cavalryman holding horses: he does not fire, and fights only in defence (HT-SET-04).
+    HorseHolder,
+    /// The regiment's colour bearer: he does not fire, but fights in close combat (HT-OPT-27).
+    ColourBearer,
+}
+
+/// A figure's condition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Condition {
+    /// In action.
+    Fit,
+    /// Wounded: out of action, left where he fell (HT-CAS-01).
+    Wounded,
+    /// Dead.
+    Dead,
+    /// Taken by the enemy after a lost close assault (HT-SG2-41), or surrendered (HT-SG2-48).
+    Captured,
+    /// Gone: a blocked Routed company with no enemy near disperses (HT-SG2-48).
+    Dispersed,
+}
+
+/// One figure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Figure {
+    /// Leader or trooper.
+    pub role: Role,
+    /// Fit, wounded, dead or captured.
+    pub condition: Condition,
+    /// Fired and not yet reloaded (HT-FIR-20).
+    pub reload: bool,
+    /// A cavalryman whose horse was killed or wounded under him: on foot, unhurt (HT-CAS-03).
+    pub unhorsed: bool,
+    /// Fired in this activation: each weapon fires once an activation (HT-SG2-04).
+    pub fired: bool,
+}
+
+/// What a new company is (validated by [`Battle::add_company`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompanySpec {
+    /// Its name, used in everything a person reads.
+    pub name: String,
+    /// Its side.
+    pub side: Side,
+    /// Its quality.
+    pub quality: Quality,
+    /// Its leadership.
+    pub lv: Leadership,
+    /// Its motivation.
+    pub motivation: Motivation,
+    /// Its fatigue (starting level and rally ceiling).
+    pub fatigue: Fatigue,
+    /// Its formation.
+    pub formation: Formation,
+    /// Its figures, the leader included (1 to 48).
+    pub figures: usize,
+    /// Its small arm.
+    pub weapon: Weapon,
+    /// Its armour.
+    pub armour: Armour,
+    /// Its best close-combat weapon.
+    pub melee: MeleeWeapon,
+    /// Cavalry: mounted (`Some(true)`), dismounted (`Some(false)`); infantry `None`.
+    pub cavalry: Option<bool>,
+    /// Small-arms loads under Ammunition Supply (HT-OPT-08); `None` for unlimited.
+    pub loads: Option<u32>,
+    /// A modern or future weapon in place of its small arm (HT-OPT-29).
+    pub modern: Option<Modern>,
+    /// Gatling guns crewed by the company, 0 to 2 (HT-FIR-15).
+    pub gatlings: u8,
+    /// Its regiment, for the colours (HT-OPT-27).
+    pub regiment: Option<u32>,
+    /// Its second figure carries the regiment's colours (HT-OPT-27).
+    pub colour_bearer: bool,
+    /// It deploys hidden, as a face-down counter (HT-SG2-25).
+    pub hidden: bool,
+}
+
+impl CompanySpec {
+    /// A Regular, LV2, Medium, fresh company of musketeers in skirmish order.
+    #[must_use]
+    pub fn new(name: &str, side: Side, figures: usize) -> CompanySpec {
+        CompanySpec {
+            name: name.to_string(),
+            side,
+            quality: Quality::Regular,
+            lv: Leadership::TWO,
+            motivation: Motivation::Medium,
+            fatigue: Fatigue::Fresh,
+            formation: Formation::Skirmish,
+            figures,
+            weapon: Weapon::default(),
+            armour: Armour::None,
+            melee: MeleeWeapon::None,
+            cavalry: None,
+            loads: None,
+            modern: None,
+            gatlings: 0,
+            regiment: None,
+            colour_bearer: false,
+            hidden: false,
+        }
+    }
+}
+
+/// A company (HT-SET-03, HT-SET-12): its figures and its state.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Company {
+    name: String,
+    side: Side,
+    quality: Quality,
+    lv: Leadership,
+    motivation: Motivation,
+    ceiling: ConfidenceLevel,
+    cl: ConfidenceLevel,
+    formation: Formation,
+    in_position: bool,
+    weapon: Weapon,
+    armour: Armour,
+    melee: MeleeWeapon,
+    figures: Vec<Figure>,
+    full_strength: usize,
+    first_volley: bool,
+    activated: bool,
+    actions: u8,
+    fired_on_by: Vec<CompanyId>,
+    cavalry: Option<bool>,
+    loads: Option<u32>,
+    modern: Option<Modern>,
+    panic: Panic,
+    suppression: u8,
+    transfers: u8,
+    gatlings: u8,
+    regiment: Option<u32>,
+    disorganised: bool,
+    travel: bool,
+    moves: u8,
+    prepared: bool,
+    fired_on_before: bool,
+    done: Vec<Action>,
+    attached: Attachment,
+    hidden: bool,
+}
+
+/// Whether a company stands alone, or is a detached element or a runner of another (HT-SG2-09, HT-CMD-02).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Attachment {
+    /// A company in its own right.
+    #[default]
+    Own,
+    /// A detached element of a company: it acts only when its parent's leader activates it.
+    Element(CompanyId),
+    /// A runner from a company: he may only move and carry a transferred action.
+    Runner(CompanyId),
+}
+
+/// A company's panic state (HT-SG2-19, HT-MOR-08).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Panic {
+    /// Not yet tested.
+    #[default]
+    Untested,
+    /// Panicked: it can do nothing until the panic is removed.
+    Panicked,
+    /// Passed or removed: immune for the rest of the game.
+    Immune,
+}
+
+impl Company {
+    /// Whether it is mounted cavalry.
+    #[must_use]
+    pub const fn mounted(&self) -> bool {
+        matches!(self.cavalry, Some(true))
+    }
+    /// Its loads left under Ammunition Supply.
+    #[must_use]
+    pub const fn loads(&self) -> Option<u32> {
+        self.loads
+    }
+    /// Its panic state.
+    #[must_use]
+    pub const fn panic(&self) -> Panic {
+        self.panic
+    }
+    /// Stargrunt II suppression markers, from modern weapons against skirmishers (HT-OPT-32).
+    #[must_use]
+    pub const fn suppression(&self) -> u8 {
+        self.suppression
+    }
+    /// Whether it is disorganised (out of integrity) (HT-SG2-10).
+    #[must_use]
+    pub const fn disorganised(&self) -> bool {
+        self.disorganised
+    }
+    /// Whether it is in travel mode (HT-MOV-04).
+    #[must_use]
+    pub const fn in_travel_mode(&self) -> bool {
+        self.travel
+    }
+    /// Whether it is still a hidden counter (HT-SG2-25).
+    #[must_use]
+    pub const fn hidden(&self) -> bool {
+        self.hidden
+    }
+    /// Whether it is a detached element or a runner, and of whom.
+    #[must_use]
+    pub const fn attachment(&self) -> Attachment {
+        self.attached
+    }
+    /// Whether it holds a Prepared Fire marker (HT-OPT-20).
+    #[must_use]
+    pub const fn prepared(&self) -> bool {
+        self.prepared
+    }
+    /// Its full-strength complement (HT-OPT-19).
+    #[must_use]
+    pub const fn full_strength(&self) -> usize {
+        self.full_strength
+    }
+    /// Its name.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    /// Its side.
+    #[must_use]
+    pub const fn side(&self) -> Side {
+        self.side
+    }
+    /// Its quality.
+    pub const fn quality(&self) -> Quality {
+        self.quality
+    }
+    /// Its current leadership.
+    pub const fn lv(&self) -> Leadership {
+        self.lv
+    }
+    /// Its confidence level.
+    pub const fn confidence(&self) -> ConfidenceLevel {
+        self.cl
+    }
+    /// Its formation.
+    #[must_use]
+    pub const fn formation(&self) -> Formation {
+        self.formation
+    }
+    /// Whether it is In Position.
+    #[must_use]
+    pub const fn in_position(&self) -> bool {
+        self.in_position
+    }
+    /// Its figures, in allocation order (the leader first).
+    pub fn figures(&self) -> &[Figure] {
+        &self.figures
+    }
+    /// Figures still fit.
+    #[must_use]
+    pub fn fit(&self) -> usize {
+        self.figures
+            .iter()
+            .filter(|f| f.condition == Condition::Fit)
+            .count()
+    }
+    /// Figures wounded.
+    #[must_use]
+    pub fn wounded(&self) -> usize {
+        self.count(Condition::Wounded)
+    }
+    /// Figures dead.
+    #[must_use]
+    pub fn dead(&self) -> usize {
+        self.count(Condition::Dead)
+    }
+    fn count(&self, c: Condition) -> usize {
+        self.figures.iter().filter(|f| f.condition == c).count()
+    }
+    /// Whether any figure carries a Reload marker.
+    #[must_use]
+    pub fn needs_reload(&self) -> bool {
+        self.figures.iter().any(|f| f.reload)
+    }
+    /// Whether it still has its First Volley (HT-OPT-14).
+    #[must_use]
+    pub const fn has_first_volley(&self) -> bool {
+        self.first_volley
+    }
+    /// Actions left in its activation.
+    #[must_use]
+    pub const fn actions_left(&self) -> u8 {
+        self.actions
+    }
+    /// Whether it has activated this turn.
+    #[must_use]
+    pub const fn activated(&self) -> bool {
+        self.activated
+    }
+    /// Figures that fight in close combat (HT-MEL-13): the fit figures, less horse holders when attacking.
+    fn fighters(&self, attacking: bool) -> usize {
+        self.figures
+            .iter()
+            .filter(|f| {
+                f.condition == Condition::Fit && !(attacking && f.role == Role::HorseHolder)
+            })
+            .count()
+    }
+
+    /// Its figures' close-combat die (HT-MEL-08..10): quality, its best weapon, mounted, and a defender's
+    /// first-round bonus.
+    fn melee_die(&self, defender_bonus: bool) -> MeleeDie {
+        MeleeDie {
+            defender_bonus,
+            mounted: self.mounted(),
+            weapon: self.melee.max(match self.weapon.arm.melee_shift() {
+                1 => MeleeWeapon::Pistol,
+                2 => MeleeWeapon::Shotgun,
+                _ => MeleeWeapon::None,
+            }),
+            ..MeleeDie::plain(self.quality.die())
+        }
+    }
+
+    fn has_leader(&self) -> bool {
+        self.figures
+            .iter()
+            .any(|f| f.role == Role::Leader && f.condition == Condition::Fit)
+    }
+    fn casualties_total(&self) -> usize {
+        self.figures
+            .iter()
+            .filter(|f| f.condition != Condition::Fit)
+            .count()
+    }
+    /// A fit figure takes over when the leader falls.
+    fn promote(&mut self) -> bool {
+        if self.has_leader() {
+            return false;
+        }
+        for f in &mut self.figures {
+            if f.role == Role::Leader {
+                f.role = Role::Trooper;
+            }
+        }
+        if let Some(f) = self
+            .figures
+            .iter_mut()
+            .find(|f| f.condition == Condition::Fit)
+        {
+            f.role = Role::Leader;
+            return true;
+        }
+        false
+    }
+    /// Lowers the confidence level; Broken and Routed companies fall into skirmish order (HT-MOR-07,
+    /// HT-FRM-09) and Shaken ones lose their First Volley.
+    fn lose(&mut self, levels: u8) {
+        self.cl = self.cl.dropped(levels);
+        if self.cl >= ConfidenceLevel::Broken {
+            self.formation = Formation::Skirmish;
+        }
+        if self.cl >= ConfidenceLevel::Shaken {
+            self.first_volley = false;
+        }
+    }
+}
+
+/// The choice for riders unhorsed in a close-formation cavalry company (HT-FRM-06).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnhorsedChoice {
+    /// Reorganise the whole company into skirmish order.
+    Skirmish,
+    /// Make them a detached element (one action).
+    Detach,
+    /// Remove them as if they were casualties.
+    Remove,
+}
+
+/// The state of a regiment's colours (HT-OPT-27, HT-OPT-28).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Colours {
+    /// Carried by the bearer.
+    Carried,
+    /// Fallen where the bearer fell.
+    Fallen,
+    /// Taken by the enemy: every company of the regiment +1 on all its tests.
+    Captured,
+}
+
+/// An action (HT-SEQ-02, HT-SG2-04): what it costs, and whether it may be taken twice in an activation.
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Action {
+    /// A normal move; may be doubled.
+    Move,
+    /// Fire (small arms, a gun, a sharpshooter): twice only with different figures (each weapon once).
+    Fire,
+    /// Reload.
+    Reload,
+    /// Load a gun.
+    Load,
+    /// Reorganise: formation, mounting, limbering, travel mode, colours, scrounging, treatment.
+    Reorganise,
+    /// Go In Position.
+    GoInPosition,
+    /// Drop In Position.
+    DropInPosition,
+    /// Close assault (both actions).
+    CloseAssault,
+    /// Rally.
+    Rally,
+    /// Transfer an action; may be doubled.
+    Transfer,
+    /// Activate Regiment (both actions).
+    ActivateRegiment,
+    /// Prepared Fire (both actions).
+    PreparedFire,
+    /// Remove a suppression marker; may be doubled.
+    RemoveSuppression,
+    /// Form a detached element or a runner; may be doubled.
+    Detach,
+    /// Observe a hidden unit; may be doubled.
+    Observe,
+}
+
+impl Action {
+    /// Whether it may be taken twice in one activation (HT-SG2-04): moves, transfers, suppression removal —
+    /// and fire, with other figures.
+    #[must_use]
+    pub const fn may_repeat(self) -> bool {
+        matches!(
+            self,
+            Action::Move
+                | Action::Transfer
+                | Action::RemoveSuppression
+                | Action::Fire
+                | Action::Detach
+                | Action::Observe
+        )
+    }
+
+    /// Actions it costs (HT-SEQ-02); a gun worked by one man or by captors pays two to Fire or Load (HT-ART-04).
+    #[must_use]
+    pub const fn cost(self) -> u8 {
+        match self {
+            Action::CloseAssault | Action::ActivateRegiment | Action::PreparedFire => 2,
+            _ => 1,
+        }
+    }
+
+    const fn describe(self) -> &'static str {
+        match self {
+            Action::Move => "move again",
+            Action::Fire => "fire again",
+            Action::Reload => "reload again",
+            Action::Load => "load again",
+            Action::Reorganise => "reorganise again",
+            Action::GoInPosition => "go In Position again",
+            Action::DropInPosition => "drop In Position again",
+            Action::CloseAssault => "assault again",
+            Action::Rally => "rally again",
+            Action::Transfer => "transfer again",
+            Action::ActivateRegiment => "activate a regiment again",
+            Action::PreparedFire => "prepare fire again",
+            Action::RemoveSuppression => "remove suppression again",
+            Action::Detach => "detach figures again",
+            Action::Observe => "observe again",
+        }
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Action::Move => "move",
+            Action::Fire => "fire",
+            Action::Reload => "reload",
+            Action::Load => "load",
+            Action::Reorganise => "reorganise",
+            Action::GoInPosition => "go In Position",
+            Action::DropInPosition => "drop In Position",
+            Action::CloseAssault => "close assault",
+            Action::Rally => "rally",
+            Action::Transfer => "transfer an action",
+            Action::ActivateRegiment => "activate the regiment",
+            Action::PreparedFire => "take Prepared Fire",
+            Action::RemoveSuppression => "remove suppression",
+            Action::Detach => "detach figures",
+            Action::Observe => "observe",
+        })
+    }
+}
+
+/// What a gun has loaded (HT-SEQ-08).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Ammunition {
+    /// Round shot.
+    Shot,
+    /// Canister.
+    Canister,
+    /// Case: a round burst (advanced rule, HT-OPT-05).
+    Case,
+    /// Spherical case: an oblong burst (advanced rule, HT-OPT-05).
+    SphericalCase,
+}
+
+impl fmt::Display for Ammunition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Ammunition::Shot => "round shot",
+            Ammunition::Canister => "canister",
+            Ammunition::Case => "case",
+            Ammunition::SphericalCase => "spherical case",
+        })
+    }
+}
+
+/// A gun and its crew company (HT-SET-05).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Gun {
+    name: String,
+    piece: FieldPiece,
+    rifled: bool,
+    crew: CompanyId,
+    loaded: Option<Ammunition>,
+    disabled: bool,
+    gunners: bool,
+    abandoned: bool,
+    limbered: bool,
+    rounds: Option<u32>,
+    horses: u8,
+    hurt_horses: u8,
+}
+
+impl Gun {
+    /// Its name.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    /// Its crew company.
+    #[must_use]
+    pub const fn crew(&self) -> CompanyId {
+        self.crew
+    }
+    /// What it has loaded.
+    #[must_use]
+    pub const fn loaded(&self) -> Option<Ammunition> {
+        self.loaded
+    }
+    /// Horse figures left in its team, and how many of them are dead or wounded but not yet cut loose
+    /// (HT-ART-22).
+    #[must_use]
+    pub const fn horses(&self) -> (u8, u8) {
+        (self.horses, self.hurt_horses)
+    }
+    /// Whether its crew has abandoned it (HT-ART-05).
+    #[must_use]
+    pub const fn abandoned(&self) -> bool {
+        self.abandoned
+    }
+    /// Whether a kill disabled it (HT-ART-21).
+    #[must_use]
+    pub const fn disabled(&self) -> bool {
+        self.disabled
+    }
+    /// The piece.
+    pub const fn piece(&self) -> FieldPiece {
+        self.piece
+    }
+}
+
+/// The measured facts of a small-arms fire.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct FireFacts {
+    /// Centre-to-centre distance in inches.
+    pub distance: f64,
+    /// The target's cover against this fire.
+    pub cover: Cover,
+    /// An enemy skirmish company fired through (HT-FIR-23).
+    pub through: Option<CompanyId>,
+    /// The target is a lone figure: a leader or other single figure out of a company's integrity (HT-FIR-13,
+    /// HT-CMD-09).
+    pub lone_figure: bool,
+    /// The target is enfiladed (HT-OPT-11).
+    pub enfilade: bool,
+    /// The target is within woods, not on their edge: it cannot be fired on (HT-SG2-12).
+    pub within_woods: bool,
+    /// A close-formation firer's figures cannot all see the target's centre through their front (HT-FIR-21).
+    pub arc_blocked: bool,
+    /// A friendly company lies between, and whether the firer is directly behind it and touching it
+    /// (HT-FIR-22).
+    pub friendly_between: Option<(CompanyId, bool)>,
+}
+
+/// One company's share of a fire: casualties and its confidence test.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompanyEffect {
+    /// The company's name.
+    pub name: String,
+    /// Figures wounded.
+    pub wounded: u32,
+    /// Figures killed.
+    pub killed: u32,
+    /// Whether its leader fell.
+    pub leader_fell: bool,
+    /// The test's threat level and result, and the level after it, if it tested.
+    pub test: Option<(i16, Confidence, ConfidenceLevel)>,
+    /// The new leader's leadership, if one was rolled.
+    pub new_lv: Option<Leadership>,
+}
+
+impl fmt::Display for CompanyEffect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: {} killed, {} wounded",
+            self.name, self.killed, self.wounded
+        )?;
+        if self.leader_fell {
+            f.write_str("; its leader fell")?;
+        }
+        if let Some(lv) = self.new_lv {
+            write!(f, " (new leader {lv})")?;
+        }
+        match self.test {
+            Some((tl, r, cl)) => write!(f, "; confidence test at TL {tl} {r}, now {cl}"),
+            None => f.write_str("; no test"),
+        }
+    }
+}
+
+/// What a fire did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FireReport {
+    /// The firer's name.
+    pub firer: String,
+    /// The range die, or `None` when out of reach.
+    pub range: Option<DieType>,
+    /// The fire roll's result.
+    pub effect: FireEffect,
+    /// Every company affected.
+    pub companies: Vec<CompanyEffect>,
+}
+
+impl fmt::Display for FireReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.range {
+            None => write!(f, "{} fired but the target was out of reach", self.firer)?,
+            Some(r) => write!(
+                f,
+                "{} fired against a {r} range die: {}",
+                self.firer, self.effect
+            )?,
+        }
+        for c in &self.companies {
+            write!(f, "\n  {c}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A figure of a company, by index in [`Company::figures`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FigureRef {
+    /// The company.
+    pub company: CompanyId,
+    /// The figure's index.
+    pub index: usize,
+}
+
+/// The facts at one impact point of a round shot (HT-ART-07..13).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct ShotImpactFacts {
+    /// Distance from the gun to this impact point, in inches (it sets the first bounce).
+    pub gun_distance: f64,
+    /// Figures whose base centre lies in the ½" × 2" area, with their cover against the ball.
+    pub figures: Vec<(FigureRef, Cover, bool)>,
+    /// Gun models in the area (HT-ART-21).
+    pub guns: Vec<GunId>,
+    /// Horse figures of gun teams in the area, one entry per horse (HT-ART-22).
+    pub horses: Vec<GunId>,
+    /// The ground here lets the ball bounce: open or road, firm, not a hillside (HT-ART-10, HT-ENV-01).
+    pub ground_allows_bounce: bool,
+}
+
+/// What one impact point of a round shot did, and where the ball goes next.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShotImpactReport {
+    /// The impact die here.
+    pub impact: DieType,
+    /// Every company with a figure in the area.
+    pub companies: Vec<CompanyEffect>,
+    /// Guns disabled here.
+    pub guns_disabled: Vec<String>,
+    /// The next bounce: inches along the line of travel, and its deviation (D12 clock, D4 inches).
+    pub bounce: Option<(u32, Landing)>,
+}
+
+impl fmt::Display for ShotImpactReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the ball strikes with a {} impact die", self.impact)?;
+        for c in &self.companies {
+            write!(f, "\n  {c}")?;
+        }
+        for g in &self.guns_disabled {
+            write!(f, "\n  the {g} is disabled")?;
+        }
+        match self.bounce {
+            Some((d, l)) => write!(f, "\n  it bounces {d}\" on and lands {l}"),
+            None => f.write_str("\n  it comes to rest"),
+        }
+    }
+}
+
+/// What a side has lost, for scenario victory conditions (HT-VIC-01).
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Tally {
+    /// Companies Broken or Routed.
+    pub broken: usize,
+    /// Figures dead, wounded, captured or dispersed.
+    pub figures_lost: usize,
+    /// Guns disabled or abandoned.
+    pub guns_lost: usize,
+    /// Regimental colours captured from it.
+    pub colours_lost: usize,
+}
+
+impl fmt::Display for Tally {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} companies Broken or Routed, {} figures lost, {} guns lost, {} colours lost",
+            self.broken, self.figures_lost, self.guns_lost, self.colours_lost
+        )
+    }
+}
+
+/// A normal move: measured ground and what the move does.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct MoveOrder {
+    /// Inches of ground covered.
+    pub distance: f64,
+    /// The ground's class for this company (HT-MOV-05).
+    pub going: crate::setup::Going,
+    /// Along a road (for travel mode).
+    pub road: bool,
+    /// It leaves cover.
+    pub leaves_cover: bool,
+    /// It ends closer to the enemy.
+    pub toward_enemy: bool,
+    /// It passes through this friendly company.
+    pub through: Option<CompanyId>,
+    /// It passes dense woods, swamp, a stream or abatis (HT-MOV-06).
+    pub disordering_terrain: bool,
+}
+
+/// The facts of a canister target.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct CanisterFacts {
+    /// Distance from the gun to the target company, in inches.
+    pub distance: f64,
+    /// The target's cover.
+    pub cover: Cover,
+    /// An enemy skirmish company fired through (HT-ART-18).
+    pub through: Option<CompanyId>,
+    /// Enfilade (HT-OPT-11).
+    pub enfilade: bool,
+    /// Degrees between the gun's facing and the aimed figure; more than 15 is outside its arc (HT-ART-02).
+    pub off_facing: f64,
+    /// A friendly company lies in the way: canister never fires through friends (HT-ART-18).
+    pub friendly_between: bool,
+}
+
+/// The defender's answer to a close assault (HT-SG2-36): stand (and test), or withdraw without a test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DefenderChoice {
+    /// Stand and take the stand test; fire final defensive fire if the attackers fall short and `final_fire`.
+    Stand {
+        /// Fire final defensive fire at attackers who fall short (HT-MEL-07).
+        final_fire: bool,
+    },
+    /// Withdraw before contact.
+    Withdraw,
+}
+
+/// What a close assault step did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AssaultReport {
+    /// Sentences describing each step, in order.
+    pub steps: Vec<String>,
+    /// Whether the assault is over.
+    pub over: bool,
+}
+
+impl fmt::Display for AssaultReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.steps.join("\n"))
+    }
+}
+
+/// What a fire brings to its targets, for [`Battle::apply_fire`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct FireContext {
+    impact: DieType,
+    armour_shift: i16,
+    kind: FiredOn,
+    first_volley: bool,
+    enfilade: bool,
+    modern: Option<Modern>,
+}
+
+/// The facts of a case or spherical case burst: the figures inside it with the cover between them and the
+/// burst, and gun models inside it.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct BurstFacts {
+    /// Figures whose base centre lies inside the burst, with their cover against it.
+    pub figures: Vec<(FigureRef, Cover)>,
+    /// Gun models inside it (HT-ART-21).
+    pub guns: Vec<GunId>,
+    /// Horse figures of gun teams inside it, one entry per horse (HT-ART-22).
+    pub horses: Vec<GunId>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+struct PendingShot {
+    gun: GunId,
+    bounces: u8,
+    last_bounce: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+struct PendingBlast {
+    gun: GunId,
+    steps_hit: u8,
+    damaged: Vec<CompanyId>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+struct PendingAssault {
+    attackers: Vec<CompanyId>,
+    defender: CompanyId,
+    stood: Option<bool>,
+    final_fire: bool,
+    dropped: bool,
+}
+
+/// The state of a Hardtack game and the rules that change it.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Battle {
+    options: Options,
+    scale: MenPerFigure,
+    companies: Vec<Company>,
+    guns: Vec<Gun>,
+    colours: Vec<(u32, Colours)>,
+    gesture: Option<(CompanyId, Vec<CompanyId>)>,
+    regiment: Option<(CompanyId, Vec<CompanyId>, Option<bool>)>,
+    won_assault: Option<(CompanyId, bool)>,
+    shot: Option<PendingShot>,
+    burst: Option<(GunId, Ammunition)>,
+    blast: Option<PendingBlast>,
+    assault: Option<PendingAssault>,
+}
+
+fn bump(list: &mut Vec<(CompanyId, u32)>, id: CompanyId) {
+    bump_by(list, id, 1);
+}
+
+fn bump_by(list: &mut Vec<(CompanyId, u32)>, id: CompanyId, n: u32) {
+    match list.iter_mut().find(|e| e.0 == id) {
+        Some(e) => e.1 += n,
+        None => list.push((id, n)),
+    }
+}
+
+/// Runs `step` on a copy and keeps it only if it succeeded and the dice did not fault.
+fn transact<T, D: Dice + ?Sized>(
+    battle: &mut Battle,
+    dice: &mut D,
+    step: impl FnOnce(&mut Battle, &mut D) -> Result<T, RuleViolation>,
+) -> Result<T, RuleViolation> {
+    let mut next = battle.clone();
+    let out = step(&mut next, dice)?;
+    if let Some(e) = dice.fault() {
+        return Err(RuleViolation::Dice(e.clone()));
+    }
+    next.colours_fall();
+    *battle = next;
+    Ok(out)
+}
+
+impl Battle {
+    /// An empty battle under `options`.
+    #[must_use]
+    pub fn new(options: Options) -> Battle {
+        Battle {
+            options,
+            scale: MenPerFigure::default(),
+            companies: Vec::new(),
+            guns: Vec::new(),
+            colours: Vec::new(),
+            gesture: None,
+            regiment: None,
+            won_assault: None,
+            shot: None,
+            burst: None,
+            blast: None,
+            assault: None,
+        }
+    }
+
+    /// The options in force.
+    #[must_use]
+    pub const fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Adds a company (HT-SET-03, HT-SET-12, HT-SET-13): its first figure is the leader; it starts at its
+    /// fatigue's level (HT-SG2-02), with its First Volley, unactivated. Refuses 0 or more than 48 figures.
+    pub fn add_company(&mut self, spec: CompanySpec) -> Result<CompanyId, RuleViolation> {
+        if spec.figures == 0 || spec.figures > crate::fire::MAX_POOL {
+            return Err(SetupError::CompanySize {
+                name: spec.name,
+                count: spec.figures,
+            }
+            .into());
+        }
+        let mut figures = vec![
+            Figure {
+                role: Role::Trooper,
+                condition: Condition::Fit,
+                reload: false,
+                unhorsed: false,
+                fired: false,
+            };
+            spec.figures
+        ];
+        figures[0].role = Role::Leader;
+        if spec.gatlings > 2 {
+            return Err(RuleViolation::Refused {
+                name: spec.name,
+                what: "crew that many Gatling guns",
+                why: "a company adds at most two Gatling guns to its fire",
+            });
+        }
+        if spec.colour_bearer {
+            let Some(regiment) = spec.regiment else {
+                return Err(RuleViolation::Refused {
+                    name: spec.name,
+                    what: "carry colours",
+                    why: "colours belong to a regiment: give the company one",
+                });
+            };
+            if spec.figures < 2 || self.colours.iter().any(|c| c.0 == regiment) {
+                return Err(RuleViolation::Refused {
+                    name: spec.name,
+                    what: "carry colours",
+                    why: "a regiment has one colour bearer, in a company of two or more figures",
+                });
+            }
+            figures[1].role = Role::ColourBearer;
+            self.colours.push((regiment, Colours::Carried));
+        }
+        let id = CompanyId(u32::try_from(self.companies.len()).unwrap_or(u32::MAX));
+        self.companies.push(Company {
+            name: spec.name,
+            side: spec.side,
+            quality: spec.quality,
+            lv: spec.lv,
+            motivation: spec.motivation,
+            ceiling: spec.fatigue.ceiling(),
+            cl: spec.fatigue.ceiling(),
+            formation: spec.formation,
+            in_position: false,
+            weapon: spec.weapon,
+            armour: spec.armour,
+            melee: spec.melee,
+            full_strength: spec.figures,
+            figures,
+            first_volley: true,
+            activated: false,
+            actions: 0,
+            fired_on_by: Vec::new(),
+            cavalry: spec.cavalry,
+            loads: spec.loads,
+            modern: spec.modern,
+            panic: Panic::Untested,
+            suppression: 0,
+            transfers: 0,
+            gatlings: spec.gatlings,
+            regiment: spec.regiment,
+            disorganised: false,
+            travel: false,
+            moves: 0,
+            prepared: false,
+            fired_on_before: false,
+            done: Vec::new(),
+            attached: Attachment::Own,
+            hidden: spec.hidden,
+        });
+        Ok(id)
+    }
+
+    /// Adds a gun served by a crew company (HT-SET-05); guns start unloaded (HT-SET-13). The crew activates as
+    /// a company (HT-SEQ-10) and fights as skirmishers (HT-ART-24).
+    pub fn add_gun(
+        &mut self,
+        name: &str,
+        piece: FieldPiece,
+        rifled: bool,
+        crew: CompanyId,
+    ) -> Result<GunId, RuleViolation> {
+        self.company(crew)?;
+        let id = GunId(u32::try_from(self.guns.len()).unwrap_or(u32::MAX));
+        self.guns.push(Gun {
+            name: name.to_string(),
+            piece,
+            rifled,
+            crew,
+            loaded: None,
+            disabled: false,
+            gunners: true,
+            abandoned: false,
+            limbered: false,
+            rounds: None,
+            horses: 2,
+            hurt_horses: 0,
+        });
+        Ok(id)
+    }
+
+    /// A company.
+    pub fn company(&self, id: CompanyId) -> Result<&Company, RuleViolation> {
+        self.companies
+            .get(id.0 as usize)
+            .ok_or(RuleViolation::UnknownCompany(id))
+    }
+
+    fn company_mut(&mut self, id: CompanyId) -> Result<&mut Company, RuleViolation> {
+        self.companies
+            .get_mut(id.0 as usize)
+            .ok_or(RuleViolation::UnknownCompany(id))
+    }
+
+    /// A gun.
+    pub fn gun(&self, id: GunId) -> Result<&Gun, RuleViolation> {
+        self.guns
+            .get(id.0 as usize)
+            .ok_or(RuleViolation::UnknownGun(id))
+    }
+
+    fn idle(&self) -> Result<(), RuleViolation> {
+        if self.shot.is_some() || self.burst.is_some() {
+            return Err(RuleViolation::OutOfOrder(
+                "a round shot is still in flight: resolve its impact first",
+            ));
+        }
+        if self.blast.is_some() {
+            return Err(RuleViolation::OutOfOrder(
+                "a canister blast may still carry through: continue it or end it first",
+            ));
+        }
+        if self.assault.is_some() {
+            return Err(RuleViolation::OutOfOrder(
+                "a close assault is under way: finish it first",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Activates a company for two actions (HT-SG2-03, HT-SG2-04). Refuses a company that has already
+    /// activated this turn, or while another company still has actions left.
+    pub fn activate(&mut self, id: CompanyId) -> Result<(), RuleViolation> {
+        self.idle()?;
+        if let Some(busy) = self.companies.iter().find(|c| c.actions > 0) {
+            return Err(RuleViolation::OtherActivating {
+                name: busy.name.clone(),
+            });
+        }
+        let c = self.company_mut(id)?;
+        if matches!(c.attached, Attachment::Element(_)) {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "activate on its own",
+                why: "a detached element acts only when its parent's leader activates it",
+            });
+        }
+        if c.activated {
+            return Err(RuleViolation::AlreadyActivated {
+                name: c.name.clone(),
+            });
+        }
+        c.activated = true;
+        c.actions = 2;
+        c.moves = 0;
+        c.prepared = false;
+        c.hidden = false;
+        c.done.clear();
+        for f in &mut c.figures {
+            f.fired = false;
+        }
+        self.gesture = None;
+        self.regiment = None;
+        Ok(())
+    }
+
+    /// Whether a side may pass instead of activating (HT-SG2-03): only while it has fewer unactivated units
+    /// than the other side.
+    #[must_use]
+    pub fn may_pass(&self, side: Side) -> bool {
+        let waiting = |s: Side| {
+            self.companies
+                .iter()
+                .filter(|c| c.side == s && !c.activated && c.fit() > 0)
+                .count()
+        };
+        waiting(side) < waiting(side.enemy())
+    }
+
+    /// The side that chooses who activates first this turn (HT-SG2-03): the one with fewer units on the
+    /// table; `None` when they are equal (roll or alternate, as the players agree).
+    #[must_use]
+    pub fn chooses_first(&self) -> Option<Side> {
+        let count = |s: Side| {
+            self.companies
+                .iter()
+                .filter(|c| c.side == s && c.fit() > 0)
+                .count()
+        };
+        match count(Side::Union).cmp(&count(Side::Confederate)) {
+            std::cmp::Ordering::Less => Some(Side::Union),
+            std::cmp::Ordering::Greater => Some(Side::Confederate),
+            std::cmp::Ordering::Equal => None,
+        }
+    }
+
+    /// Ends the current activation early, giving up any actions left.
+    pub fn end_activation(&mut self) -> Result<(), RuleViolation> {
+        self.idle()?;
+        for c in &mut self.companies {
+            c.actions = 0;
+        }
+        Ok(())
+    }
+
+    /// Ends the turn: every company may activate again (HT-SG2-03).
+    pub fn end_turn(&mut self) -> Result<(), RuleViolation> {
+        self.idle()?;
+        for c in &mut self.companies {
+            c.activated = false;
+            c.actions = 0;
+            c.transfers = 0;
+        }
+        self.gesture = None;
+        self.regiment = None;
+        Ok(())
+    }
+
+    /// Spends `n` actions on an action (HT-SEQ-02, HT-SG2-04): refused for a panicked or disorganised
+    /// company, with too few actions left, or for an action it may take only once an activation and has
+    /// taken.
+    fn spend(&mut self, id: CompanyId, n: u8, action: Action) -> Result<(), RuleViolation> {
+        let c = self.company_mut(id)?;
+        if matches!(c.attached, Attachment::Runner(_))
+            && !matches!(action, Action::Move | Action::Transfer)
+        {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "do that",
+                why: "a runner may only move and carry a transferred action",
+            });
+        }
+        if !action.may_repeat() && c.done.contains(&action) {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: action.describe(),
+                why: "that action may be taken only once an activation",
+            });
+        }
+        if c.panic == Panic::Panicked {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "act",
+                why: "a panicked company can do nothing until its panic is removed",
+            });
+        }
+        if c.disorganised {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "act",
+                why: "a disorganised company must first Reorganise",
+            });
+        }
+        if c.actions < n {
+            return Err(RuleViolation::NoActionLeft {
+                name: c.name.clone(),
+            });
+        }
+        c.actions -= n;
+        c.done.push(action);
+        Ok(())
+    }
+
+    /// Reload (HT-SEQ-07, HT-FIR-20): one action clears every Reload marker in the company; refused with no
+    /// loads left under Ammunition Supply (HT-OPT-08).
+    pub fn reload(&mut self, id: CompanyId) -> Result<(), RuleViolation> {
+        self.idle()?;
+        let c = self.company(id)?;
+        if c.loads == Some(0) {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "reload",
+                why: "it is out of ammunition",
+            });
+        }
+        if !c.needs_reload() {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "reload",
+                why: "no figure carries a Reload marker",
+            });
+        }
+        self.spend(id, 1, Action::Reload)?;
+        for f in &mut self.company_mut(id)?.figures {
+            f.reload = false;
+        }
+        Ok(())
+    }
+
+    /// Reorganise (HT-SEQ-09, HT-SG2-06, HT-FRM-03, HT-FRM-10): one action that restores a disorganised
+    /// company's integrity and sets its formation; line or column needs a Confident, Steady or Shaken company
+    /// that is not a gun crew (HT-ART-24: crews are skirmishers). An In Position company must first drop In
+    /// Position or use [`Battle::reorganise_from_position`] (HT-FRM-12).
+    pub fn reorganise(&mut self, id: CompanyId, formation: Formation) -> Result<(), RuleViolation> {
+        self.idle()?;
+        self.check_reorganise(id, formation)?;
+        let c = self.company(id)?;
+        if c.in_position {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "reorganise",
+                why: "it is In Position: drop it first, or reorganise under a reaction test",
+            });
+        }
+        self.reorganise_unchecked(id, formation)
+    }
+
+    fn check_reorganise(&self, id: CompanyId, formation: Formation) -> Result<(), RuleViolation> {
+        let c = self.company(id)?;
+        let why = if formation.is_close() && c.cl >= ConfidenceLevel::Broken {
+            Some("Broken and Routed companies stay in skirmish order")
+        } else if formation.is_close() && self.guns.iter().any(|g| g.crew == id && !g.abandoned) {
+            Some("gun crews fight as skirmishers")
+        } else if c.actions == 0 {
+            return Err(RuleViolation::NoActionLeft {
+                name: c.name.clone(),
+            });
+        } else {
+            None
+        };
+        match why {
+            Some(why) => Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "form line or column",
+                why,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    fn reorganise_unchecked(
+        &mut self,
+        id: CompanyId,
+        formation: Formation,
+    ) -> Result<(), RuleViolation> {
+        self.company_mut(id)?.disorganised = false;
+        self.spend(id, 1, Action::Reorganise)?;
+        let c = self.company_mut(id)?;
+        c.formation = formation;
+        c.in_position = false;
+        c.travel = false;
+        Ok(())
+    }
+
+    /// Reorganise an In Position company under a reaction test (HT-FRM-12): TL 2, −1 in close formation;
+    /// a pass drops In Position and the Reorganise happens; a failure wastes the action and In Position stays.
+    pub fn reorganise_from_position<D: Dice + ?Sized>(
+        &mut self,
+        id: CompanyId,
+        formation: Formation,
+        dice: &mut D,
+    ) -> Result<bool, RuleViolation> {
+        self.idle()?;
+        self.check_reorganise(id, formation)?;
+        let test = self.reaction(id, crate::morale::reaction::MOVE_FROM_IN_POSITION)?;
+        transact(self, dice, |b, dice| {
+            if test.roll(dice) {
+                b.reorganise_unchecked(id, formation)?;
+                Ok(true)
+            } else {
+                b.company_mut(id)?.disorganised = false;
+                b.spend(id, 1, Action::Reorganise)?;
+                Ok(false)
+            }
+        })
+    }
+
+    /// Drop In Position (HT-SG2-14): one action, no test.
+    pub fn drop_in_position(&mut self, id: CompanyId) -> Result<(), RuleViolation> {
+        self.idle()?;
+        self.spend(id, 1, Action::DropInPosition)?;
+        self.company_mut(id)?.in_position = false;
+        Ok(())
+    }
+
+    /// A reaction test for a company at a base threat level, with its close-formation −1 (HT-MOR-06) and
+    /// captured colours +1 (HT-OPT-28).
+    fn reaction(&self, id: CompanyId, base: i16) -> Result<ReactionTest, RuleViolation> {
+        let c = self.company(id)?;
+        Ok(ReactionTest {
+            quality: c.quality.die(),
+            lv: c.lv,
+            tl: base - i16::from(c.formation.is_close()) + self.colours_modifier(id),
+        })
+    }
+
+    /// +1 on every test of a company whose regiment's colours were captured (HT-OPT-28).
+    fn colours_modifier(&self, id: CompanyId) -> i16 {
+        let Some(Some(r)) = self.companies.get(id.0 as usize).map(|c| c.regiment) else {
+            return 0;
+        };
+        i16::from(
+            self.colours
+                .iter()
+                .any(|&(reg, st)| reg == r && st == Colours::Captured),
+        )
+    }
+
+    /// Colours fall where their bearer fell (HT-OPT-27).
+    fn colours_fall(&mut self) {
+        for (reg, state) in &mut self.colours {
+            if *state != Colours::Carried {
+                continue;
+            }
+            let carried = self.companies.iter().any(|c| {
+                c.regiment == Some(*reg)
+                    && c.figures
+                        .iter()
+                        .any(|f| f.role == Role::ColourBearer && f.condition == Condition::Fit)
+            });
+            if !carried {
+                *state = Colours::Fallen;
+            }
+        }
+    }
+
+    /// The state of a regiment's colours.
+    #[must_use]
+    pub fn colours(&self, regiment: u32) -> Option<Colours> {
+        self.colours.iter().find(|c| c.0 == regiment).map(|c| c.1)
+    }
+
+    /// A company with a figure in contact with fallen colours takes them up with a Reorganise (HT-OPT-27) —
+    /// recovering its own regiment's, or capturing the enemy's (HT-OPT-28).
+    pub fn take_colours(&mut self, id: CompanyId, regiment: u32) -> Result<Colours, RuleViolation> {
+        self.idle()?;
+        let c = self.company(id)?;
+        let owner_side = self
+            .companies
+            .iter()
+            .find(|o| o.regiment == Some(regiment))
+            .map(|o| o.side);
+        if self.colours(regiment) != Some(Colours::Fallen) || c.fit() == 0 {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "take up the colours",
+                why: "only fallen colours can be taken up, by a company with a fit figure",
+            });
+        }
+        let own = owner_side == Some(c.side);
+        if own && c.regiment != Some(regiment) {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "take up the colours",
+                why: "a regiment's own companies recover its colours",
+            });
+        }
+        self.spend(id, 1, Action::Reorganise)?;
+        let state = if own {
+            let c = self.company_mut(id)?;
+            if let Some(f) = c
+                .figures
+                .iter_mut()
+                .find(|f| f.condition == Condition::Fit && f.role == Role::Trooper)
+            {
+                f.role = Role::ColourBearer;
+            }
+            Colours::Carried
+        } else {
+            Colours::Captured
+        };
+        for c in &mut self.colours {
+            if c.0 == regiment {
+                c.1 = state;
+            }
+        }
+        Ok(state)
+    }
+
+    /// The company falls out of integrity (HT-SG2-10, HT-FRM-10, HT-FRM-09): a measured fact. It is
+    /// disorganised and disordered (skirmish order) and can do nothing but Reorganise (or fight if assaulted).
+    pub fn out_of_integrity(&mut self, id: CompanyId) -> Result<(), RuleViolation> {
+        let c = self.company_mut(id)?;
+        c.disorganised = true;
+        c.formation = Formation::Skirmish;
+        Ok(())
+    }
+
+    /// A normal move (HT-SG2-21, HT-SG2-22, HT-MOV-01..10): one action. The ground costs ×1, ×2 or ×3 per inch
+    /// (impassable refused) against the allowance — infantry 6", mounted 12", one die type less in line
+    /// (HT-MOV-02), or the travel-mode rate (HT-MOV-04, HT-INT-16); Broken and Routed companies never close on
+    /// the enemy, and Shaken ones may not move closer at all (HT-MOV-09); a Shaken company leaving cover and
+    /// an In Position company moving each pass a reaction test at TL 2 first (−1 in close formation), a
+    /// failure losing the action; close formations may not pass through each other, and a company in line or
+    /// column that passes through, or is passed by, another is disordered (HT-MOV-07), as is one moving
+    /// through dense woods, swamp, streams or abatis (HT-MOV-06); a Broken or Routed company routs through
+    /// friendly close formations, disordering them (HT-MOV-08). Returns whether it moved.
+    pub fn move_company<D: Dice + ?Sized>(
+        &mut self,
+        id: CompanyId,
+        order: MoveOrder,
+        dice: &mut D,
+    ) -> Result<bool, RuleViolation> {
+        self.idle()?;
+        if !order.distance.is_finite() || order.distance < 0.0 {
+            return Err(SetupError::BadLength {
+                what: "move distance",
+                value: order.distance,
+            }
+            .into());
+        }
+        let c = self.company(id)?;
+        let refuse = |why| {
+            Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "make that move",
+                why,
+            })
+        };
+        if order.toward_enemy && c.cl >= ConfidenceLevel::Shaken {
+            return refuse("a Shaken, Broken or Routed company may not move closer to the enemy");
+        }
+        let Some(cost) = order.going.cost() else {
+            return refuse("the ground is impassable");
+        };
+        // A gun crew moves its gun (HT-MOV-13, HT-MOV-14): limbered at the team's pace, unlimbered pushed at
+        // 4" (2" by one man); captors push a captured gun the same way.
+        let gun = self.guns.iter().find(|g| g.crew == id && !g.abandoned);
+        let mover = match gun {
+            Some(g) if g.limbered => Mover::Limbered,
+            Some(_) if c.fit() <= 1 => Mover::UnlimberedOneCrew,
+            Some(_) => Mover::Unlimbered,
+            None if c.mounted() => Mover::MountedCavalry,
+            None => Mover::Infantry,
+        };
+        let shape = match &self.regiment {
+            Some((_, members, Some(line))) if members.contains(&id) && c.formation.is_close() => {
+                *line
+            }
+            _ => c.formation == Formation::Line,
+        };
+        let mut base = mover.normal_move(shape, false);
+        if let Some(g) = gun
+            && g.limbered
+        {
+            // The team's die drops one type per horse cut loose; with none left the gun cannot move.
+            if g.horses == 0 {
+                return refuse("its team is gone: unlimber the gun to move it");
+            }
+            base = f64::from(
+                DieType::D10
+                    .shift_closed(-i16::from(2 - g.horses.min(2)))
+                    .faces(),
+            );
+        }
+        let allowance = if c.travel {
+            let factor = match (order.road, self.options.travel_rate) {
+                (true, crate::options::TravelRate::PerTurn) => 2.0,
+                (true, crate::options::TravelRate::PerAction) => 4.0,
+                (false, crate::options::TravelRate::PerTurn) => 1.0,
+                (false, crate::options::TravelRate::PerAction) => 2.0,
+            };
+            if !order.road && order.going != crate::setup::Going::Clear {
+                return refuse("off the road, travel mode needs clear ground");
+            }
+            base * factor
+        } else {
+            base
+        };
+        if order.distance * f64::from(cost) > allowance + 1e-9 {
+            return refuse("the move is longer than the company's allowance over that ground");
+        }
+        let routing = c.cl >= ConfidenceLevel::Broken;
+        let mine_close = c.formation.is_close();
+        if let Some(other) = order.through {
+            let o = self.company(other)?;
+            if o.side != c.side {
+                return refuse("enemy units may never be moved through");
+            }
+            if mine_close && o.formation.is_close() && !routing {
+                return refuse("a close formation may not pass through another");
+            }
+        }
+        let mut tests = Vec::new();
+        if c.in_position {
+            tests.push(self.reaction(id, crate::morale::reaction::MOVE_FROM_IN_POSITION)?);
+        }
+        if c.cl == ConfidenceLevel::Shaken && order.leaves_cover {
+            tests.push(self.reaction(id, crate::morale::reaction::SHAKEN_LEAVES_COVER)?);
+        }
+        if c.actions == 0 {
+            return Err(RuleViolation::NoActionLeft {
+                name: c.name.clone(),
+            });
+        }
+        transact(self, dice, |b, dice| {
+            b.spend(id, 1, Action::Move)?;
+            for t in &tests {
+                if !t.roll(dice) {
+                    return Ok(false);
+                }
+            }
+            let c = b.company_mut(id)?;
+            c.in_position = false;
+            c.moves += 1;
+            if order.disordering_terrain || (order.through.is_some() && mine_close) {
+                c.formation = Formation::Skirmish;
+                c.travel = false;
+            }
+            if let Some(other) = order.through {
+                let o = b.company_mut(other)?;
+                if o.formation.is_close() {
+                    o.formation = Formation::Skirmish;
+                    o.travel = false;
+                }
+            }
+            Ok(true)
+        })
+    }
+
+    /// Enter or leave travel mode with a Reorganise (HT-SG2-23, HT-MOV-03, HT-MOV-04): a column only.
+    pub fn travel_mode(&mut self, id: CompanyId, on: bool) -> Result<(), RuleViolation> {
+        self.idle()?;
+        let c = self.company(id)?;
+        if on && c.formation != Formation::Column {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "enter travel mode",
+                why: "only a column may travel",
+            });
+        }
+        if c.in_position {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "change travel mode",
+                why: "it is In Position",
+            });
+        }
+        self.spend(id, 1, Action::Reorganise)?;
+        self.company_mut(id)?.travel = on;
+        Ok(())
+    }
+
+    /// Go In Position (HT-SG2-14; combined with field defences but never behind a fortification, HT-SG2-15): one
+    /// action and a reaction test at TL 0 in cover or 2 in the open, −1 in
+    /// close formation (HT-MOR-06). Returns whether it passed; a failure spends the action.
+    pub fn go_in_position<D: Dice + ?Sized>(
+        &mut self,
+        id: CompanyId,
+        cover: Cover,
+        dice: &mut D,
+    ) -> Result<bool, RuleViolation> {
+        self.idle()?;
+        if cover == Cover::Fortification {
+            let c = self.company(id)?;
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "go In Position",
+                why: "a fortification already counts as In Position",
+            });
+        }
+        let colours = self.colours_modifier(id);
+        transact(self, dice, |b, dice| {
+            b.spend(id, 1, Action::GoInPosition)?;
+            let c = b.company_mut(id)?;
+            let base = if cover == Cover::Open {
+                crate::morale::reaction::IN_POSITION_OPEN
+            } else {
+                crate::morale::reaction::IN_POSITION_COVER
+            };
+            let test = ReactionTest {
+                quality: c.quality.die(),
+                lv: c.lv,
+                tl: base - i16::from(c.formation.is_close()) + colours,
+            };
+            let pass = test.roll(dice);
+            if pass {
+                c.in_position = true;
+            }
+            Ok(pass)
+        })
+    }
+
+    /// Rally (HT-SG2-07, HT-CMD-06): the rallying company spends an action; the rallier must be within 6"
+    /// (Hardtack has no communication roll); the rallied company's quality die must beat its LV plus the
+    /// rallier's. Returns the new level.
+    pub fn rally<D: Dice + ?Sized>(
+        &mut self,
+        rallier: CompanyId,
+        target: CompanyId,
+        distance: f64,
+        dice: &mut D,
+    ) -> Result<ConfidenceLevel, RuleViolation> {
+        self.idle()?;
+        if !distance.is_finite() || distance < 0.0 {
+            return Err(SetupError::BadLength {
+                what: "rally distance",
+                value: distance,
+            }
+            .into());
+        }
+        let r = self.company(rallier)?;
+        let t = self.company(target)?;
+        if distance > 6.0 {
+            return Err(RuleViolation::Refused {
+                name: r.name.clone(),
+                what: "rally",
+                why: "the rallying commander must be within 6 inches",
+            });
+        }
+        if r.side != t.side {
+            return Err(RuleViolation::Refused {
+                name: r.name.clone(),
+                what: "rally",
+                why: "a commander rallies companies of his own side",
+            });
+        }
+        let test = crate::morale::Rally {
+            quality: self.gesture_quality(target, t.quality.die()),
+            lv: t.lv,
+            rallier: r.lv,
+        };
+        transact(self, dice, |b, dice| {
+            b.spend(rallier, 1, Action::Rally)?;
+            let pass = test.roll(dice);
+            let t = b.company_mut(target)?;
+            if pass {
+                t.cl = t.cl.rallied(t.ceiling);
+            }
+            Ok(t.cl)
+        })
+    }
+
+    /// Load a gun (HT-SEQ-08): one action of its crew; replaces any load.
+    pub fn load(&mut self, gun: GunId, ammunition: Ammunition) -> Result<(), RuleViolation> {
+        self.idle()?;
+        let g = self.gun(gun)?;
+        if g.disabled || g.abandoned {
+            return Err(RuleViolation::GunRefused {
+                name: g.name.clone(),
+                what: "load",
+                why: "it is disabled or abandoned",
+            });
+        }
+        if matches!(ammunition, Ammunition::Case | Ammunition::SphericalCase)
+            && !self.options.case_shot
+        {
+            return Err(RuleViolation::GunRefused {
+                name: g.name.clone(),
+                what: "load case",
+                why: "case and spherical case need the advanced rule",
+            });
+        }
+        let crew = g.crew;
+        let cost = self.gun_cost(gun)?;
+        self.spend(crew, cost, Action::Load)?;
+        self.guns[gun.0 as usize].loaded = Some(ammunition);
+        Ok(())
+    }
+
+    /// Whether a gun may fire now (HT-ART-02, HT-FRM-14, HT-OPT-10): unlimbered, the aim within 15° of its
+    /// facing, rounds left if the scenario counts them.
+    fn gun_ready(
+        &self,
+        gun: GunId,
+        off_facing: f64,
+        what: &'static str,
+    ) -> Result<(), RuleViolation> {
+        let g = self.gun(gun)?;
+        let why = if g.limbered {
+            Some("a limbered gun cannot fire")
+        } else if !off_facing.is_finite() || off_facing.abs() > 15.0 {
+            Some("the target lies outside its 30-degree arc")
+        } else if g.rounds == Some(0) {
+            Some("it has no rounds left")
+        } else {
+            None
+        };
+        match why {
+            Some(why) => Err(RuleViolation::GunRefused {
+                name: g.name.clone(),
+                what,
+                why,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// Limber a gun with a Reorganise of its crew, the team within 6" (HT-FRM-14); or unlimber it. A limbered
+    /// gun cannot fire; its load is kept.
+    pub fn limber(
+        &mut self,
+        gun: GunId,
+        limbered: bool,
+        team_distance: f64,
+    ) -> Result<(), RuleViolation> {
+        self.idle()?;
+        let g = self.gun(gun)?;
+        if g.limbered == limbered
+            || (limbered
+                && !(team_distance.is_finite()
+                    && (0.0..=crate::command::COMMAND_RANGE).contains(&team_distance)))
+        {
+            return Err(RuleViolation::GunRefused {
+                name: g.name.clone(),
+                what: if limbered { "limber" } else { "unlimber" },
+                why: "it is already so, or its team is not within 6 inches",
+            });
+        }
+        let crew = g.crew;
+        self.spend(crew, 1, Action::Reorganise)?;
+        self.guns[gun.0 as usize].limbered = limbered;
+        Ok(())
+    }
+
+    /// Limits a gun's rounds (HT-OPT-10): each Fire spends one.
+    pub fn set_rounds(&mut self, gun: GunId, rounds: Option<u32>) -> Result<(), RuleViolation> {
+        self.gun(gun)?;
+        self.guns[gun.0 as usize].rounds = rounds;
+        Ok(())
+    }
+
+    fn spend_round(&mut self, gun: GunId) {
+        if let Some(r) = self.guns[gun.0 as usize].rounds.as_mut() {
+            *r = r.saturating_sub(1);
+        }
+    }
+
+    /// Actions a gun's Fire or Load costs (HT-ART-04, HT-ART-05): 1 with two or more artillery crew, 2 with
+    /// one crewman or with infantry or cavalry captors; a lone captor from another arm cannot work it.
+    fn gun_cost(&self, gun: GunId) -> Result<u8, RuleViolation> {
+        let g = self.gun(gun)?;
+        let fit = self.company(g.crew)?.fit();
+        match (g.gunners, fit) {
+            (_, 0) | (false, 1) => Err(RuleViolation::GunRefused {
+                name: g.name.clone(),
+                what: "be worked",
+                why: "it has too few men",
+            }),
+            (true, 1) | (false, _) => Ok(2),
+            (true, _) => Ok(1),
+        }
+    }
+
+    /// The crew abandons its gun (HT-ART-05): it may then be captured.
+    pub fn abandon_gun(&mut self, gun: GunId) -> Result<(), RuleViolation> {
+        self.idle()?;
+        self.gun(gun)?;
+        self.guns[gun.0 as usize].abandoned = true;
+        Ok(())
+    }
+
+    /// A Broken gun crew's reaction test to take its gun with it (HT-ART-23): TL 0; a failure abandons the
+    /// gun. A Routed crew abandons its gun without a test (HT-MOR-07). Returns whether the gun is kept.
+    pub fn broken_crew_retreats<D: Dice + ?Sized>(
+        &mut self,
+        gun: GunId,
+        dice: &mut D,
+    ) -> Result<bool, RuleViolation> {
+        self.idle()?;
+        let g = self.gun(gun)?;
+        let c = self.company(g.crew)?;
+        if c.cl < ConfidenceLevel::Broken {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "retreat with its gun",
+                why: "only a Broken or Routed crew retreats",
+            });
+        }
+        let routed = c.cl == ConfidenceLevel::Routed;
+        let test = self.reaction(g.crew, 0)?;
+        transact(self, dice, |b, dice| {
+            let kept = !routed && test.roll(dice);
+            b.guns[gun.0 as usize].abandoned = !kept;
+            Ok(kept)
+        })
+    }
+
+    /// Enemy troops in contact capture an abandoned gun (HT-ART-05): it is theirs to work — normally by an
+    /// artillery crew of two or more, as a partially crewed gun by a lone gunner or by infantry or cavalry.
+    pub fn capture_gun(
+        &mut self,
+        gun: GunId,
+        by: CompanyId,
+        gunners: bool,
+    ) -> Result<(), RuleViolation> {
+        self.idle()?;
+        let g = self.gun(gun)?;
+        let owner = self.company(g.crew)?.side;
+        let c = self.company(by)?;
+        if !g.abandoned || c.side == owner {
+            return Err(RuleViolation::GunRefused {
+                name: g.name.clone(),
+                what: "be captured",
+                why: "only an abandoned enemy gun can be captured",
+            });
+        }
+        let g = &mut self.guns[gun.0 as usize];
+        g.crew = by;
+        g.gunners = gunners;
+        g.abandoned = false;
+        g.loaded = None;
+        Ok(())
+    }
+
+    /// Dismount or mount a cavalry company with a Reorganise (HT-FRM-13, HT-SET-04), changing formation in
+    /// the same action: dismounting makes one figure in four (rounded up) a horse holder, who does not fire;
+    /// mounting returns them to the ranks.
+    pub fn dismount(
+        &mut self,
+        id: CompanyId,
+        mounted: bool,
+        formation: Formation,
+    ) -> Result<(), RuleViolation> {
+        self.idle()?;
+        let c = self.company(id)?;
+        if c.cavalry.is_none() || c.cavalry == Some(mounted) {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: if mounted { "mount" } else { "dismount" },
+                why: "it is not cavalry in the other state",
+            });
+        }
+        if formation.is_close() && c.cl >= ConfidenceLevel::Broken {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "form line or column",
+                why: "Broken and Routed companies stay in skirmish order",
+            });
+        }
+        self.spend(id, 1, Action::Reorganise)?;
+        let c = self.company_mut(id)?;
+        c.cavalry = Some(mounted);
+        c.formation = formation;
+        c.in_position = false;
+        if mounted {
+            for f in &mut c.figures {
+                if f.role == Role::HorseHolder {
+                    f.role = Role::Trooper;
+                }
+            }
+        } else {
+            let holders = crate::setup::horse_holders(c.fit());
+            let mut left = holders;
+            for f in c.figures.iter_mut().rev() {
+                if left == 0 {
+                    break;
+                }
+                if f.condition == Condition::Fit && f.role == Role::Trooper {
+                    f.role = Role::HorseHolder;
+                    left -= 1;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Sets the figure scale (HT-SET-01), used by modern weapons' firepower (HT-OPT-29).
+    pub fn set_scale(&mut self, scale: MenPerFigure) {
+        self.scale = scale;
+    }
+
+    /// Transfer an action (HT-CMD-01, HT-SG2-05, HT-INT-08, HT-INT-17; to a gun crew, HT-SET-06): the commander spends one action and the
+    /// receiver, within 6", at once takes a full two-action activation, even if it has already activated; at
+    /// most two transfers per commander per turn, and no communication roll.
+    pub fn transfer(
+        &mut self,
+        commander: CompanyId,
+        to: CompanyId,
+        distance: f64,
+    ) -> Result<(), RuleViolation> {
+        self.idle()?;
+        if !distance.is_finite() || distance < 0.0 {
+            return Err(SetupError::BadLength {
+                what: "transfer distance",
+                value: distance,
+            }
+            .into());
+        }
+        let c = self.company(commander)?;
+        let r = self.company(to)?;
+        let why = if distance > crate::command::COMMAND_RANGE {
+            Some("the receiving unit must be within 6 inches")
+        } else if c.transfers >= 2 {
+            Some("a commander transfers at most two actions a turn")
+        } else if c.side != r.side || commander == to {
+            Some("actions go to another unit of one's own side")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "transfer an action",
+                why,
+            });
+        }
+        self.spend(commander, 1, Action::Transfer)?;
+        self.company_mut(commander)?.transfers += 1;
+        let r = self.company_mut(to)?;
+        r.activated = true;
+        r.actions = 2;
+        r.done.clear();
+        r.moves = 0;
+        for f in &mut r.figures {
+            f.fired = false;
+        }
+        Ok(())
+    }
+
+    /// Splits `figures` fit troopers off a company (HT-SG2-09, HT-CMD-08, HT-CMD-02): one action of its leader.
+    /// As a detached element they act only when the parent's leader spends an action within 6" to activate
+    /// them ([`Battle::activate_element`]); as a runner (one figure) he may only move and carry a transferred
+    /// action (not an Activate Regiment). Returns the new unit.
+    pub fn detach(
+        &mut self,
+        parent: CompanyId,
+        figures: usize,
+        runner: bool,
+    ) -> Result<CompanyId, RuleViolation> {
+        self.idle()?;
+        let p = self.company(parent)?;
+        let troopers: Vec<usize> = p
+            .figures
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.condition == Condition::Fit && f.role == Role::Trooper)
+            .map(|(i, _)| i)
+            .rev()
+            .take(figures)
+            .collect();
+        if figures == 0
+            || troopers.len() < figures
+            || (runner && figures != 1)
+            || p.attached != Attachment::Own
+        {
+            return Err(RuleViolation::Refused {
+                name: p.name.clone(),
+                what: "detach figures",
+                why: "it needs that many fit troopers (a runner is one figure), and must be a company in its own right",
+            });
+        }
+        let name = format!(
+            "{} {}",
+            p.name,
+            if runner { "runner" } else { "detachment" }
+        );
+        self.spend(parent, 1, Action::Detach)?;
+        let p = self.company_mut(parent)?;
+        let mut moved: Vec<Figure> = Vec::new();
+        for &i in &troopers {
+            moved.push(p.figures[i]);
+        }
+        let mut keep = Vec::new();
+        for (i, f) in p.figures.iter().enumerate() {
+            if !troopers.contains(&i) {
+                keep.push(*f);
+            }
+        }
+        p.figures = keep;
+        let mut child = p.clone();
+        child.name = name;
+        child.figures = moved;
+        child.full_strength = child.figures.len();
+        child.attached = if runner {
+            Attachment::Runner(parent)
+        } else {
+            Attachment::Element(parent)
+        };
+        child.activated = true;
+        child.actions = 0;
+        child.done.clear();
+        let id = CompanyId(u32::try_from(self.companies.len()).unwrap_or(u32::MAX));
+        self.companies.push(child);
+        Ok(id)
+    }
+
+    /// The parent's leader activates its detached element (HT-SG2-09, HT-CMD-08): one action, within 6"
+    /// (beyond, a runner must carry the order); the element takes two actions.
+    pub fn activate_element(
+        &mut self,
+        parent: CompanyId,
+        element: CompanyId,
+        distance: f64,
+    ) -> Result<(), RuleViolation> {
+        self.idle()?;
+        let e = self.company(element)?;
+        if e.attached != Attachment::Element(parent)
+            || !(distance.is_finite() && (0.0..=crate::command::COMMAND_RANGE).contains(&distance))
+        {
+            return Err(RuleViolation::Refused {
+                name: e.name.clone(),
+                what: "be activated",
+                why: "only its parent's leader activates a detached element, within 6 inches",
+            });
+        }
+        self.spend(parent, 1, Action::Transfer)?;
+        let e = self.company_mut(element)?;
+        e.activated = true;
+        e.actions = 2;
+        e.done.clear();
+        e.moves = 0;
+        Ok(())
+    }
+
+    /// A detached element or runner back within its parent's integrity rejoins it (HT-SG2-09, HT-CMD-02): a
+    /// measured fact; no action is needed.
+    pub fn rejoin(&mut self, child: CompanyId) -> Result<(), RuleViolation> {
+        self.idle()?;
+        let c = self.company(child)?;
+        let (Attachment::Element(parent) | Attachment::Runner(parent)) = c.attached else {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "rejoin",
+                why: "it is a company in its own right",
+            });
+        };
+        let figures = std::mem::take(&mut self.company_mut(child)?.figures);
+        self.company_mut(parent)?.figures.extend(figures);
+        self.company_mut(child)?.attached = Attachment::Own;
+        Ok(())
+    }
+
+    /// What a close-formation cavalry company does with riders unhorsed under fire (HT-FRM-06): reorganise
+    /// into skirmish order, make them a detached element (one action), or remove them as if casualties
+    /// (no action). Remounting needs spare horses, which are not tracked.
+    pub fn unhorsed_riders(
+        &mut self,
+        id: CompanyId,
+        choice: UnhorsedChoice,
+    ) -> Result<(), RuleViolation> {
+        self.idle()?;
+        let c = self.company(id)?;
+        let riders: Vec<usize> = c
+            .figures
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.unhorsed && f.condition == Condition::Fit)
+            .map(|(i, _)| i)
+            .collect();
+        if riders.is_empty() || !c.mounted() {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "deal with unhorsed riders",
+                why: "it is not a mounted company with unhorsed riders",
+            });
+        }
+        match choice {
+            UnhorsedChoice::Skirmish => self.reorganise(id, Formation::Skirmish),
+            UnhorsedChoice::Remove => {
+                let c = self.company_mut(id)?;
+                for i in riders {
+                    c.figures[i].condition = Condition::Dispersed;
+                }
+                Ok(())
+            }
+            UnhorsedChoice::Detach => {
+                // The riders become the element: mark them troopers at the end of the list, then detach.
+                let c = self.company_mut(id)?;
+                let (mut on_foot, mut rest): (Vec<Figure>, Vec<Figure>) =
+                    c.figures.iter().partition(|f| {
+                        f.unhorsed && f.condition == Condition::Fit && f.role == Role::Trooper
+                    });
+                let n = on_foot.len();
+                rest.append(&mut on_foot);
+                let before = std::mem::replace(&mut c.figures, rest);
+                match self.detach(id, n, false) {
+                    Ok(el) => {
+                        self.company_mut(el)?.cavalry = Some(false);
+                        Ok(())
+                    }
+                    Err(e) => {
+                        self.company_mut(id)?.figures = before;
+                        Err(e)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The shape of the regimental formation activated now (HT-FRM-08, HT-MOV-10): `rows` of figures, the
+    /// widest `per_row`; a line if wider than deep and four rows or fewer. Its companies that are still in
+    /// close order move by this shape, not their own, for the rest of the activation.
+    pub fn regiment_shape(&mut self, rows: u32, per_row: u32) -> Result<Formation, RuleViolation> {
+        let Some(reg) = self.regiment.as_mut() else {
+            return Err(RuleViolation::OutOfOrder(
+                "no regimental formation is activated",
+            ));
+        };
+        let line = crate::command::formation_is_line(rows, per_row);
+        reg.2 = Some(line);
+        Ok(if line {
+            Formation::Line
+        } else {
+            Formation::Column
+        })
+    }
+
+    /// The companies of the regimental formation activated now (HT-SEQ-05): they stay in it until their
+    /// activation ends, even if disordered on the way.
+    #[must_use]
+    pub fn regiment_members(&self) -> &[CompanyId] {
+        self.regiment.as_ref().map_or(&[], |r| r.1.as_slice())
+    }
+
+    /// Observe (HT-SG2-25): a leader's action against a hidden enemy unit at a measured distance; any success
+    /// reveals it (the crate keeps no dummy counters, so flipping the counter and placing the figures are one).
+    /// A hidden unit is also revealed when it activates, or by a major result of fire at it. Returns the
+    /// result.
+    pub fn observe<D: Dice + ?Sized>(
+        &mut self,
+        observer: CompanyId,
+        target: CompanyId,
+        distance: f64,
+        cover: Cover,
+        dice: &mut D,
+    ) -> Result<Success, RuleViolation> {
+        self.idle()?;
+        let o = self.company(observer)?;
+        let t = self.company(target)?;
+        if !t.hidden || o.side == t.side {
+            return Err(RuleViolation::Refused {
+                name: o.name.clone(),
+                what: "observe",
+                why: "only a hidden enemy unit is observed",
+            });
+        }
+        let look = crate::fire::Observation {
+            quality: o.quality.die(),
+            target: crate::fire::Observation::target_die(distance, cover, t.in_position)?,
+        };
+        transact(self, dice, |b, dice| {
+            b.spend(observer, 1, Action::Observe)?;
+            let r = look.roll(dice);
+            if r != Success::Fail {
+                b.company_mut(target)?.hidden = false;
+            }
+            Ok(r)
+        })
+    }
+
+    /// Activate Regiment (HT-SEQ-03, HT-SEQ-04, HT-FRM-07, HT-SEQ-01; a colonel given a transfer by his
+    /// brigadier may activate a second formation, HT-SEQ-06): the colonel spends both actions and every
+    /// chosen company — two or more, in line or column, none Broken or Routed, not yet activated, each within
+    /// 6" and all foot or all mounted — takes its own two actions.
+    pub fn activate_regiment(
+        &mut self,
+        colonel: CompanyId,
+        companies: &[(CompanyId, f64)],
+    ) -> Result<(), RuleViolation> {
+        self.idle()?;
+        let col = self.company(colonel)?;
+        let mut members = Vec::new();
+        for &(id, distance) in companies {
+            let c = self.company(id)?;
+            if c.activated || c.side != col.side || id == colonel {
+                return Err(RuleViolation::Refused {
+                    name: c.name.clone(),
+                    what: "join the regiment's activation",
+                    why: "it has already activated, or is not one of the colonel's companies",
+                });
+            }
+            members.push(crate::command::Member {
+                close: c.formation.is_close(),
+                cl: c.cl,
+                distance,
+                branch: match c.cavalry {
+                    None => crate::command::Branch::Infantry,
+                    Some(false) => crate::command::Branch::Dismounted,
+                    Some(true) => crate::command::Branch::Mounted,
+                },
+            });
+        }
+        if let Err(bar) = crate::command::regimental_formation(&members) {
+            return Err(RuleViolation::Refused {
+                name: col.name.clone(),
+                what: "activate the regiment",
+                why: match bar {
+                    crate::command::FormationBar::TooFew => {
+                        "a regimental formation needs two or more companies"
+                    }
+                    crate::command::FormationBar::NotClose => {
+                        "every company must be in line or column"
+                    }
+                    crate::command::FormationBar::Broken => "no company may be Broken or Routed",
+                    crate::command::FormationBar::TooFar => {
+                        "every company must be within 6 inches of the colonel"
+                    }
+                    crate::command::FormationBar::Mixed => "mounted cavalry cannot form with foot",
+                },
+            });
+        }
+        self.spend(
+            colonel,
+            Action::ActivateRegiment.cost(),
+            Action::ActivateRegiment,
+        )?;
+        for &(id, _) in companies {
+            let c = self.company_mut(id)?;
+            c.activated = true;
+            c.actions = 2;
+        }
+        self.regiment = Some((colonel, companies.iter().map(|c| c.0).collect(), None));
+        Ok(())
+    }
+
+    /// Regroup two depleted companies of one side (HT-SG2-08, HT-OPT-19): `joining`'s fit figures join
+    /// `joined`, which must not have activated; the better LV, the quality of the larger, the average level
+    /// rounded toward the better, and a full-strength complement of the larger of the originals' and the new
+    /// count. The joining company leaves the battle (its casualties stay on its record).
+    pub fn regroup(&mut self, joined: CompanyId, joining: CompanyId) -> Result<(), RuleViolation> {
+        self.idle()?;
+        let a = self.company(joined)?.clone();
+        let b = self.company(joining)?.clone();
+        if a.side != b.side || joined == joining || a.activated {
+            return Err(RuleViolation::Refused {
+                name: a.name.clone(),
+                what: "regroup",
+                why: "two companies of one side regroup, and the joined one must not have activated",
+            });
+        }
+        let (quality, lv, cl) = crate::advanced::regroup(
+            (a.quality, a.lv, a.cl, a.fit()),
+            (b.quality, b.lv, b.cl, b.fit()),
+        );
+        let moved: Vec<Figure> = b
+            .figures
+            .iter()
+            .filter(|f| f.condition == Condition::Fit)
+            .map(|f| Figure {
+                role: Role::Trooper,
+                ..*f
+            })
+            .collect();
+        let fit_after = a.fit() + moved.len();
+        let c = self.company_mut(joined)?;
+        c.quality = quality;
+        c.lv = lv;
+        c.cl = cl;
+        c.full_strength =
+            crate::advanced::merged_full_strength(&[a.full_strength, b.full_strength], fit_after);
+        c.figures.extend(moved);
+        c.activated = true;
+        c.actions = 0;
+        let gone = self.company_mut(joining)?;
+        for f in &mut gone.figures {
+            if f.condition == Condition::Fit {
+                f.condition = Condition::Captured;
+            }
+        }
+        gone.activated = true;
+        gone.actions = 0;
+        Ok(())
+    }
+
+    /// Scrounge ammunition with a Reorganise (HT-OPT-09): +2 loads.
+    pub fn scrounge(&mut self, id: CompanyId) -> Result<u32, RuleViolation> {
+        self.idle()?;
+        let c = self.company(id)?;
+        if c.loads.is_none() {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "scrounge ammunition",
+                why: "ammunition supply is not tracked for it",
+            });
+        }
+        self.spend(id, 1, Action::Reorganise)?;
+        let c = self.company_mut(id)?;
+        let l = c.loads.unwrap_or(0) + crate::advanced::SCROUNGE_LOADS;
+        c.loads = Some(l);
+        Ok(l)
+    }
+
+    /// Remove panic (HT-SG2-19): both of the leader's actions and a reaction test at TL 0; a failure on a roll
+    /// of 1 also costs a level.
+    pub fn remove_panic<D: Dice + ?Sized>(
+        &mut self,
+        id: CompanyId,
+        dice: &mut D,
+    ) -> Result<bool, RuleViolation> {
+        self.idle()?;
+        let c = self.company(id)?;
+        if c.panic != Panic::Panicked {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "remove panic",
+                why: "it is not panicked",
+            });
+        }
+        if c.actions < 2 {
+            return Err(RuleViolation::NoActionLeft {
+                name: c.name.clone(),
+            });
+        }
+        let test = self.reaction(id, crate::morale::reaction::PANIC)?;
+        transact(self, dice, |b, dice| {
+            let c = b.company_mut(id)?;
+            c.actions -= 2;
+            let roll = dice.face(test.quality.die());
+            let pass = test.passes(roll);
+            if pass {
+                c.panic = Panic::Immune;
+            } else if roll == 1 {
+                c.lose(1);
+            }
+            Ok(pass)
+        })
+    }
+
+    /// Treat the wounded with a Reorganise under Quick Combat Resolution (HT-OPT-24, HT-SG2-49): one D6 per
+    /// wounded figure, 1–2 dead, 3–5 still wounded, 6 back in the ranks. Returns (dead, wounded, recovered).
+    pub fn treat_wounded<D: Dice + ?Sized>(
+        &mut self,
+        id: CompanyId,
+        dice: &mut D,
+    ) -> Result<(u8, u8, u8), RuleViolation> {
+        self.idle()?;
+        if !self.options.quick_combat_resolution {
+            let c = self.company(id)?;
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "treat its wounded",
+                why: "wounded are treated in battle only under Quick Combat Resolution",
+            });
+        }
+        transact(self, dice, |b, dice| {
+            b.spend(id, 1, Action::Reorganise)?;
+            let c = b.company_mut(id)?;
+            let mut out = (0, 0, 0);
+            for f in &mut c.figures {
+                if f.condition != Condition::Wounded {
+                    continue;
+                }
+                match crate::casualties::Treatment::judge(dice.face(Die::D6)) {
+                    crate::casualties::Treated::Dead => {
+                        f.condition = Condition::Dead;
+                        out.0 += 1;
+                    }
+                    crate::casualties::Treated::Wounded => out.1 += 1,
+                    crate::casualties::Treated::Recovered => {
+                        f.condition = Condition::Fit;
+                        out.2 += 1;
+                    }
+                }
+            }
+            Ok(out)
+        })
+    }
+
+    fn check_firer(&self, firer: CompanyId, target: CompanyId) -> Result<(), RuleViolation> {
+        let f = self.company(firer)?;
+        let t = self.company(target)?;
+        if f.side == t.side {
+            return Err(RuleViolation::SameSide {
+                firer: f.name.clone(),
+                target: t.name.clone(),
+            });
+        }
+        let why = if f.cl == ConfidenceLevel::Routed {
+            Some("a Routed company never fires")
+        } else if f.cl == ConfidenceLevel::Broken && !f.fired_on_by.contains(&target) {
+            Some("a Broken company fires only at a unit that fired on it")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(RuleViolation::CannotFire {
+                name: f.name.clone(),
+                why,
+            });
+        }
+        if f.actions == 0 {
+            return Err(RuleViolation::NoActionLeft {
+                name: f.name.clone(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Small-arms fire (HT-FIR-01, the complete procedure): the firing figures (fit, no Reload marker, not
+    /// horse holders; close-range weapons only in the first band, HT-FIR-02, HT-FIR-14); the range die
+    /// (HT-FIR-03..07, mounted firers HT-FIR-12); the firer's dice (HT-FIR-08..10, First Volley HT-OPT-12);
+    /// the roll and potential casualties (HT-FIR-16, HT-FIR-17); allocation over the target and any enemy
+    /// skirmishers fired through that are not In Position (HT-FIR-19, HT-FIR-23); impact against armour
+    /// (HT-FIR-18), or every potential casualty wounded under Quick Combat Resolution (HT-OPT-22); one
+    /// confidence test per company (HT-MOR-02, HT-MOR-05; the skirmishers only if hit); a Green target's
+    /// first panic test (HT-SG2-19); a new leader's LV (HT-SG2-20); then Reload markers (HT-FIR-20), loads
+    /// spent (HT-OPT-08) and the First Volley gone (HT-OPT-14). Modern and future weapons (HT-OPT-29, HT-OPT-30, HT-OPT-31,
+    /// HT-OPT-32)
+    /// use their own firepower and impact, never reload nor lose firepower in skirmish order, add to the
+    /// target's test, and put a suppression marker on skirmishers. One action.
+    ///
+    /// Roll order: range die, quality, firepower, remainder; per hit allocation, armour, impact; then each
+    /// company's test (target first), its panic test and its new-leader roll.
+    pub fn fire<D: Dice + ?Sized>(
+        &mut self,
+        firer: CompanyId,
+        target: CompanyId,
+        facts: FireFacts,
+        dice: &mut D,
+    ) -> Result<FireReport, RuleViolation> {
+        self.idle()?;
+        self.fire_inner(firer, target, facts, false, dice)
+    }
+
+    /// Prepared Fire (HT-OPT-20): both actions; the company holds a marker until its next activation.
+    pub fn prepare(&mut self, id: CompanyId) -> Result<(), RuleViolation> {
+        self.idle()?;
+        let c = self.company(id)?;
+        if !self.options.prepared_fire {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "take Prepared Fire",
+                why: "Prepared Fire is an advanced rule that is not in use",
+            });
+        }
+        self.spend(id, Action::PreparedFire.cost(), Action::PreparedFire)?;
+        self.company_mut(id)?.prepared = true;
+        Ok(())
+    }
+
+    /// Spends a Prepared Fire marker (HT-OPT-21, HT-ACC-12): when an enemy unit acts in sight, the prepared
+    /// company fires at it at once — even though it has activated — with the range die one type up; the
+    /// marker is gone.
+    pub fn prepared_fire<D: Dice + ?Sized>(
+        &mut self,
+        firer: CompanyId,
+        target: CompanyId,
+        facts: FireFacts,
+        dice: &mut D,
+    ) -> Result<FireReport, RuleViolation> {
+        self.idle()?;
+        let c = self.company(firer)?;
+        if !c.prepared {
+            return Err(RuleViolation::CannotFire {
+                name: c.name.clone(),
+                why: "it holds no Prepared Fire marker",
+            });
+        }
+        let mut next = self.clone();
+        let fc = next.company_mut(firer)?;
+        fc.prepared = false;
+        let kept = fc.actions;
+        fc.actions = 1;
+        let report = next.fire_inner(firer, target, facts, true, dice)?;
+        next.company_mut(firer)?.actions = kept;
+        *self = next;
+        Ok(report)
+    }
+
+    /// Reaction fire (HT-SG2-47): an unactivated company fires at an enemy that is moving with both its
+    /// actions, between the two moves; it spends its whole activation.
+    pub fn reaction_fire<D: Dice + ?Sized>(
+        &mut self,
+        firer: CompanyId,
+        target: CompanyId,
+        facts: FireFacts,
+        dice: &mut D,
+    ) -> Result<FireReport, RuleViolation> {
+        self.idle()?;
+        let c = self.company(firer)?;
+        let t = self.company(target)?;
+        if c.activated || t.moves != 1 || t.actions != 1 {
+            return Err(RuleViolation::CannotFire {
+                name: c.name.clone(),
+                why: "reaction fire takes an unactivated company, against a unit between its two moves",
+            });
+        }
+        let mut next = self.clone();
+        let fc = next.company_mut(firer)?;
+        fc.activated = true;
+        fc.actions = 1;
+        let report = next.fire_inner(firer, target, facts, false, dice)?;
+        next.company_mut(firer)?.actions = 0;
+        *self = next;
+        Ok(report)
+    }
+
+    fn fire_inner<D: Dice + ?Sized>(
+        &mut self,
+        firer: CompanyId,
+        target: CompanyId,
+        facts: FireFacts,
+        prepared: bool,
+        dice: &mut D,
+    ) -> Result<FireReport, RuleViolation> {
+        self.check_firer(firer, target)?;
+        let options = self.options;
+        let scale = self.scale;
+        let f = self.company(firer)?;
+        let t = self.company(target)?;
+        let mut rf = RangeFacts::at(facts.distance, f.quality.band_inches());
+        rf.smoothbore = f.weapon.smoothbore && f.modern.is_none();
+        rf.cover = facts.cover;
+        rf.in_position = t.in_position;
+        rf.lone_figure = facts.lone_figure;
+        rf.mounted_firers = f.mounted();
+        rf.prepared = prepared;
+        rf.close_formation_target = t.formation.is_close();
+        rf.travel_mode = t.travel;
+        let band = rf.band_number()?;
+        let blocked = if facts.within_woods {
+            Some("a unit within woods cannot be fired on")
+        } else if facts.arc_blocked && f.formation.is_close() {
+            Some("not every figure of a line or column can fire at the target through its front")
+        } else if let Some((between, touching_behind)) = facts.friendly_between {
+            let other = self.company(between)?;
+            (other.side == f.side && other.formation.is_close() && !touching_behind)
+                .then_some("a friendly line or column blocks the fire")
+        } else {
+            None
+        };
+        if let Some(why) = blocked {
+            return Err(RuleViolation::CannotFire {
+                name: f.name.clone(),
+                why,
+            });
+        }
+        let close_only = f.modern.is_none() && f.weapon.arm.close_range_only();
+        let shooters: Vec<usize> = f
+            .figures
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| {
+                x.condition == Condition::Fit
+                    && !x.reload
+                    && !x.fired
+                    && !matches!(x.role, Role::HorseHolder | Role::ColourBearer)
+            })
+            .filter(|_| !(close_only && band > 1))
+            .map(|(i, _)| i)
+            .collect();
+        if shooters.is_empty() {
+            return Err(RuleViolation::CannotFire {
+                name: f.name.clone(),
+                why: "no figure is able to fire (all down, all to reload, or out of weapon range)",
+            });
+        }
+        let spend_loads = crate::advanced::loads_per_fire(f.weapon.repeater);
+        if let Some(l) = f.loads
+            && l < spend_loads
+        {
+            return Err(RuleViolation::CannotFire {
+                name: f.name.clone(),
+                why: "it is out of ammunition",
+            });
+        }
+        let through = match facts.through {
+            Some(s) => {
+                let sk = self.company(s)?;
+                if sk.side != t.side || sk.formation.is_close() {
+                    return Err(RuleViolation::CannotFire {
+                        name: f.name.clone(),
+                        why: "only enemy skirmishers can be fired through",
+                    });
+                }
+                Some(s)
+            }
+            None => None,
+        };
+        let range = range_die(&rf, FireKind::SmallArms, false, &options)?;
+        let modern = f.modern;
+        let first_volley = options.first_volley
+            && modern.is_none()
+            && f.first_volley
+            && f.cl <= ConfidenceLevel::Steady;
+        let per_figure = modern.map_or(f.weapon.half_fp(), |m| m.half_fp(scale));
+        let half_fp = u32::try_from(shooters.len()).unwrap_or(u32::MAX) * per_figure;
+        let needs_reload = modern.is_none() && f.weapon.needs_reload();
+        let impact = modern.map_or(f.weapon.arm.impact(), |m| m.impact);
+        let quality = f.quality.die();
+        let skirmish = !f.formation.is_close() && modern.is_none();
+        let gatlings = usize::from(f.gatlings.min(2));
+        transact(self, dice, |b, dice| {
+            b.spend(firer, 1, Action::Fire)?;
+            {
+                let fc = b.company_mut(firer)?;
+                for &i in &shooters {
+                    fc.figures[i].fired = true;
+                    fc.figures[i].reload |= needs_reload;
+                }
+                fc.first_volley = false;
+                if let Some(l) = fc.loads.as_mut() {
+                    *l -= spend_loads;
+                }
+            }
+            let firer_name = b.company(firer)?.name.clone();
+            let (die, spill) = match range {
+                RangeDie::OutOfReach => {
+                    return Ok(FireReport {
+                        firer: firer_name,
+                        range: None,
+                        effect: FireEffect {
+                            success: Success::Fail,
+                            potential: 0,
+                        },
+                        companies: Vec::new(),
+                    });
+                }
+                RangeDie::Die { die, spill } => (die, spill),
+            };
+            let pair = firer_dice(
+                &FirepowerFacts {
+                    quality,
+                    half_fp,
+                    skirmish,
+                    first_volley,
+                    spill,
+                },
+                &options,
+            )?;
+            let die = if pair.range_down {
+                die.shift_closed(-1)
+            } else {
+                die
+            };
+            // Gatling guns add a D8 each (HT-FIR-15, HT-SG2-34); hits use the small arm's impact.
+            let mut all = vec![pair.quality, pair.firepower];
+            all.extend(std::iter::repeat_n(DieType::D8, gatlings));
+            let fd = FireDice {
+                firer: crate::fire::FirerDice::new(&all)?,
+                range: die,
+            };
+            let ctx = FireContext {
+                impact,
+                armour_shift: facts
+                    .cover
+                    .armour_shift(options.fortification_armour, false),
+                kind: FiredOn::SmallArms,
+                first_volley,
+                enfilade: facts.enfilade,
+                modern,
+            };
+            let (effect, companies) = b.apply_fire(&fd, &ctx, target, through, dice)?;
+            let t = b.company_mut(target)?;
+            if !t.fired_on_by.contains(&firer) {
+                t.fired_on_by.push(firer);
+            }
+            Ok(FireReport {
+                firer: firer_name,
+                range: Some(die),
+                effect,
+                companies,
+            })
+        })
+    }
+
+    /// A sharpshooter fires (HT-FIR-24, HT-SG2-27): a company of one fit figure with no Reload marker; band
+    /// twice his quality's; the range die as for small arms (cover, In Position, a lone target +1); his
+    /// quality die and a D8. None beating it: the target tests as fired on; one: a random fit figure is hit;
+    /// two: the figure `chosen` (a random one if none is named or it is down). The hit rolls D8 impact against
+    /// armour; the target tests; he then carries a Reload marker. Returns the report and whether a natural 1
+    /// revealed him.
+    pub fn sharpshoot<D: Dice + ?Sized>(
+        &mut self,
+        shooter: CompanyId,
+        target: CompanyId,
+        facts: FireFacts,
+        chosen: Option<usize>,
+        dice: &mut D,
+    ) -> Result<(FireReport, bool), RuleViolation> {
+        self.idle()?;
+        self.check_firer(shooter, target)?;
+        let s = self.company(shooter)?;
+        let t = self.company(target)?;
+        if s.fit() != 1 || s.needs_reload() {
+            return Err(RuleViolation::CannotFire {
+                name: s.name.clone(),
+                why: "a sharpshooter is a single figure, and must reload after each shot",
+            });
+        }
+        let mut rf = RangeFacts::at(facts.distance, 2.0 * s.quality.band_inches());
+        rf.cover = facts.cover;
+        rf.in_position = t.in_position;
+        rf.lone_figure = facts.lone_figure;
+        rf.travel_mode = t.travel;
+        let range = range_die(&rf, FireKind::SmallArms, false, &self.options)?;
+        let quality = s.quality.die();
+        let options = self.options;
+        let name = s.name.clone();
+        let shift = facts
+            .cover
+            .armour_shift(options.fortification_armour, false);
+        transact(self, dice, |b, dice| {
+            b.spend(shooter, 1, Action::Fire)?;
+            for f in &mut b.company_mut(shooter)?.figures {
+                if f.condition == Condition::Fit {
+                    f.reload = true;
+                }
+            }
+            let RangeDie::Die { die, .. } = range else {
+                let effect = FireEffect {
+                    success: Success::Fail,
+                    potential: 0,
+                };
+                let report = FireReport {
+                    firer: name,
+                    range: None,
+                    effect,
+                    companies: Vec::new(),
+                };
+                return Ok((report, false));
+            };
+            let shot = crate::fire::Sharpshot {
+                quality,
+                range: die,
+            }
+            .roll(dice);
+            let fit: Vec<usize> = b
+                .company(target)?
+                .figures
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| f.condition == Condition::Fit)
+                .map(|(i, _)| i)
+                .collect();
+            let victim = match shot.successes {
+                0 => None,
+                2 if chosen.is_some_and(|c| fit.contains(&c)) => chosen,
+                _ if fit.is_empty() => None,
+                _ => Some(fit[allocate(fit.len(), dice)]),
+            };
+            let effect = FireEffect {
+                success: Success::from_count(u32::from(shot.successes)),
+                potential: u8::from(victim.is_some()),
+            };
+            let (mut w, mut k, mut leader) = (0, 0, false);
+            if let Some(v) = victim {
+                let c = b.company(target)?;
+                let hit = Impact {
+                    impact: crate::tables::SHARPSHOOTER_DIE,
+                    armour: c.armour.die(),
+                    armour_shift: shift,
+                    kill: options.kill_threshold,
+                }
+                .roll(dice);
+                let c = b.company_mut(target)?;
+                match hit {
+                    HitResult::Killed => {
+                        k = 1;
+                        c.figures[v].condition = Condition::Dead;
+                    }
+                    HitResult::Wounded => {
+                        w = 1;
+                        c.figures[v].condition = Condition::Wounded;
+                    }
+                    HitResult::NoEffect => {}
+                }
+                leader = hit != HitResult::NoEffect && c.figures[v].role == Role::Leader;
+            }
+            let event = TestEvent {
+                fired_on: Some(FiredOn::SmallArms),
+                casualties: w + k,
+                leader_casualty: leader,
+                ..TestEvent::default()
+            };
+            let test = b.test(target, event, dice)?;
+            let new_lv = if leader {
+                b.new_leader(target, dice)?
+            } else {
+                None
+            };
+            let companies = vec![CompanyEffect {
+                name: b.company(target)?.name.clone(),
+                wounded: w,
+                killed: k,
+                leader_fell: leader,
+                test,
+                new_lv,
+            }];
+            let report = FireReport {
+                firer: name,
+                range: Some(die),
+                effect,
+                companies,
+            };
+            Ok((report, shot.revealed))
+        })
+    }
+
+    /// Rolls a fire against a target (and skirmishers fired through), applies casualties and the tests.
+    /// Casualties leave gaps but never break a close formation (HT-FRM-11).
+    fn apply_fire<D: Dice + ?Sized>(
+        &mut self,
+        fd: &FireDice,
+        ctx: &FireContext,
+        target: CompanyId,
+        through: Option<CompanyId>,
+        dice: &mut D,
+    ) -> Result<(FireEffect, Vec<CompanyEffect>), RuleViolation> {
+        let effect = fd.roll_effect(dice);
+        if self.company(target)?.hidden {
+            // Speculative fire at a hidden counter (HT-SG2-25): no casualties; a major result reveals it, and
+            // it takes the fired-on test.
+            let mut out = Vec::new();
+            if effect.success == Success::Major {
+                self.company_mut(target)?.hidden = false;
+                let event = TestEvent {
+                    fired_on: Some(FiredOn::Suppression),
+                    ..TestEvent::default()
+                };
+                let test = self.test(target, event, dice)?;
+                out.push(CompanyEffect {
+                    name: self.company(target)?.name.clone(),
+                    wounded: 0,
+                    killed: 0,
+                    leader_fell: false,
+                    test,
+                    new_lv: None,
+                });
+            }
+            return Ok((effect, out));
+        }
+        // The pool: the target's fit figures, then the skirmishers' if not In Position.
+        let mut pool: Vec<(CompanyId, usize)> = Vec::new();
+        let mut members = vec![target];
+        if let Some(s) = through {
+            members.push(s);
+        }
+        for (k, &id) in members.iter().enumerate() {
+            let c = self.company(id)?;
+            if k > 0 && c.in_position {
+                continue;
+            }
+            for (i, fig) in c.figures.iter().enumerate() {
+                if fig.condition == Condition::Fit {
+                    pool.push((id, i));
+                }
+            }
+        }
+        let mut wounds = vec![0u8; pool.len()];
+        let mut killed = vec![false; pool.len()];
+        let mut unhorsed = vec![false; pool.len()];
+        if !pool.is_empty() {
+            for _ in 0..effect.potential {
+                let slot = allocate(pool.len(), dice);
+                let (cid, fi) = pool[slot];
+                let hit = if self.options.quick_combat_resolution {
+                    HitResult::Wounded
+                } else {
+                    Impact {
+                        impact: ctx.impact,
+                        armour: self.company(cid)?.armour.die(),
+                        armour_shift: ctx.armour_shift,
+                        kill: self.options.kill_threshold,
+                    }
+                    .roll(dice)
+                };
+                let c = self.company(cid)?;
+                let rides = c.mounted() && !c.figures[fi].unhorsed && !unhorsed[slot];
+                let hit = if rides {
+                    self.horse_or_rider(hit, ctx.impact, dice)
+                } else {
+                    (hit, false)
+                };
+                unhorsed[slot] |= hit.1;
+                match hit.0 {
+                    HitResult::Killed => killed[slot] = true,
+                    HitResult::Wounded => wounds[slot] += 1,
+                    HitResult::NoEffect => {}
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for (k, &id) in members.iter().enumerate() {
+            let mut w = 0u32;
+            let mut kd = 0u32;
+            let mut leader_fell = false;
+            {
+                let c = self.company_mut(id)?;
+                for (slot, &(cid, i)) in pool.iter().enumerate() {
+                    if cid != id {
+                        continue;
+                    }
+                    if unhorsed[slot] {
+                        c.figures[i].unhorsed = true;
+                    }
+                    let fate = if killed[slot] || wounds[slot] >= 2 {
+                        Condition::Dead
+                    } else if wounds[slot] == 1 {
+                        Condition::Wounded
+                    } else {
+                        continue;
+                    };
+                    if fate == Condition::Dead {
+                        kd += 1;
+                    } else {
+                        w += 1;
+                    }
+                    if c.figures[i].role == Role::Leader {
+                        leader_fell = true;
+                    }
+                    c.figures[i].condition = fate;
+                }
+            }
+            let casualties = w + kd;
+            let canister = ctx.kind == FiredOn::Canister;
+            let fired = effect.success != Success::Fail || canister;
+            // Fired-through skirmishers test only if hit (HT-FIR-23, HT-ART-18).
+            let tests = if k == 0 { fired } else { casualties > 0 };
+            if ctx.modern.is_some()
+                && k == 0
+                && effect.success != Success::Fail
+                && !self.company(id)?.formation.is_close()
+            {
+                let c = self.company_mut(id)?;
+                c.suppression = (c.suppression + 1).min(3);
+            }
+            let event = TestEvent {
+                fired_on: if fired { Some(ctx.kind) } else { None },
+                casualties,
+                leader_casualty: leader_fell,
+                first_volley: ctx.first_volley,
+                enfilade: ctx.enfilade && k == 0,
+                modifier: ctx.modern.map_or(0, |m| m.morale()),
+                ..TestEvent::default()
+            };
+            let test = if tests {
+                self.test(id, event, dice)?
+            } else {
+                None
+            };
+            if k == 0 && fired {
+                self.panic_test(id, dice)?;
+            }
+            let new_lv = if leader_fell {
+                self.new_leader(id, dice)?
+            } else {
+                None
+            };
+            out.push(CompanyEffect {
+                name: self.company(id)?.name.clone(),
+                wounded: w,
+                killed: kd,
+                leader_fell,
+                test,
+                new_lv,
+            });
+        }
+        Ok((effect, out))
+    }
+
+    /// A casualty on a mounted figure (HT-CAS-03, HT-CAS-04, HT-CAS-05, HT-ART-22 for the horse's state):
+    /// before it is marked, a D10 — 1–6 the horse, 7–10 the rider. A hit horse rolls its state (D6 1–2 dead,
+    /// 3–5 wounded, 6 unhurt; or the impact die again against D4 by option); dead or wounded, the rider is
+    /// on foot and unhurt — a leader stays leader. Under `WoundsOnly` a kill kills the rider without the D10.
+    /// Returns the result for the rider and whether he lost his horse.
+    fn horse_or_rider<D: Dice + ?Sized>(
+        &self,
+        hit: HitResult,
+        impact: DieType,
+        dice: &mut D,
+    ) -> (HitResult, bool) {
+        if hit == HitResult::NoEffect {
+            return (hit, false);
+        }
+        if hit == HitResult::Killed
+            && self.options.mounted_casualty_scope == MountedCasualtyScope::WoundsOnly
+        {
+            return (hit, false);
+        }
+        match (HorseOrRider { by_mounted: false }).roll(dice) {
+            Struck::Rider => (hit, false),
+            Struck::Horse => {
+                let state = match self.options.horse_status_roll {
+                    HorseStatusRoll::D6Table => HorseStatus.roll(dice),
+                    HorseStatusRoll::ImpactVsD4 => match (Impact {
+                        impact,
+                        armour: DieType::D4,
+                        armour_shift: 0,
+                        kill: self.options.kill_threshold,
+                    })
+                    .roll(dice)
+                    {
+                        HitResult::NoEffect => HorseState::Okay,
+                        HitResult::Wounded => HorseState::Wounded,
+                        HitResult::Killed => HorseState::Dead,
+                    },
+                };
+                (HitResult::NoEffect, state != HorseState::Okay)
+            }
+        }
+    }
+
+    /// A Green company's panic test the first time it is fired on (HT-SG2-19, HT-MOR-08): a reaction test at
+    /// TL 0, −1 in close formation; a failure leaves it panicked, a pass makes it immune.
+    fn panic_test<D: Dice + ?Sized>(
+        &mut self,
+        id: CompanyId,
+        dice: &mut D,
+    ) -> Result<(), RuleViolation> {
+        let test = self.reaction(id, crate::morale::reaction::PANIC)?;
+        let c = self.company_mut(id)?;
+        if c.quality != Quality::Green || c.panic != Panic::Untested || c.fit() == 0 {
+            return Ok(());
+        }
+        c.panic = if test.roll(dice) {
+            Panic::Immune
+        } else {
+            Panic::Panicked
+        };
+        Ok(())
+    }
+
+    /// Takes a confidence test for a company, filling in its formation, survivors and losses (HT-MOR-05),
+    /// and applies the result (HT-MOR-07). The 50% rule applies at every attack once half the complement is
+    /// lost (HT-INT-20); Stargrunt II's untreated-casualty row adds +1 per wounded figure at Low by option
+    /// (HT-INT-19, HT-MOR-12).
+    fn test<D: Dice + ?Sized>(
+        &mut self,
+        id: CompanyId,
+        mut event: TestEvent,
+        dice: &mut D,
+    ) -> Result<Option<(i16, Confidence, ConfidenceLevel)>, RuleViolation> {
+        let options = self.options;
+        event.modifier += self.colours_modifier(id);
+        let c = self.company_mut(id)?;
+        if options.sgii_untreated_casualty_mod && c.motivation == Motivation::Low {
+            event.modifier += i16::try_from(c.wounded()).unwrap_or(i16::MAX);
+        }
+        event.first_time = event.fired_on.is_some() && !c.fired_on_before;
+        if event.fired_on.is_some() {
+            c.fired_on_before = true;
+        }
+        event.survivors = u32::try_from(c.fit()).unwrap_or(u32::MAX);
+        event.close_formation = c.formation.is_close();
+        event.half_lost = 2 * c.casualties_total() >= c.full_strength;
+        let Some(tl) = threat_level(&event, c.motivation, &options) else {
+            return Ok(None);
+        };
+        let r = ConfidenceTest {
+            quality: c.quality.die(),
+            lv: c.lv,
+            tl,
+            two_level: options.confidence_two_level,
+        }
+        .roll(dice);
+        c.lose(r.levels());
+        let cl = c.cl;
+        if cl == ConfidenceLevel::Routed {
+            // A Routed crew abandons its guns (HT-MOR-07, HT-ART-23).
+            for g in &mut self.guns {
+                if g.crew == id {
+                    g.abandoned = true;
+                }
+            }
+        }
+        Ok(Some((tl, r, cl)))
+    }
+
+    /// A new leader when the leader falls (HT-SG2-20): the next fit figure, his LV from a D6.
+    fn new_leader<D: Dice + ?Sized>(
+        &mut self,
+        id: CompanyId,
+        dice: &mut D,
+    ) -> Result<Option<Leadership>, RuleViolation> {
+        let c = self.company_mut(id)?;
+        if !c.promote() {
+            return Ok(None);
+        }
+        c.lv = ReplacementLeader { old: c.lv }.roll(dice);
+        Ok(Some(c.lv))
+    }
+
+    /// Canister (HT-ART-14, the complete procedure): one action of a crew with a canister load, which the fire
+    /// uses up (HT-ART-03); the gun's
+    /// band (HT-ART-15); the range die with the formation shift spilling onto the crew's quality die
+    /// (HT-ART-17); quality plus two canister dice; allocation over the target and non-In-Position
+    /// skirmishers in front (HT-ART-18); D12 impact; the canister test for the target even on a miss
+    /// (HT-ART-20). A hit leaves a blast-through pending (HT-ART-19): call [`Battle::blast_through`] for the
+    /// next company on the line, or [`Battle::end_blast`].
+    pub fn fire_canister<D: Dice + ?Sized>(
+        &mut self,
+        gun: GunId,
+        target: CompanyId,
+        facts: CanisterFacts,
+        dice: &mut D,
+    ) -> Result<FireReport, RuleViolation> {
+        self.idle()?;
+        let g = self.gun(gun)?;
+        if g.loaded != Some(Ammunition::Canister) || g.disabled || g.abandoned {
+            return Err(RuleViolation::GunRefused {
+                name: g.name.clone(),
+                what: "fire canister",
+                why: "it has no canister loaded, or is disabled",
+            });
+        }
+        let crew = g.crew;
+        self.gun_ready(gun, facts.off_facing, "fire canister")?;
+        self.check_firer(crew, target)?;
+        if facts.friendly_between {
+            return Err(RuleViolation::GunRefused {
+                name: g.name.clone(),
+                what: "fire canister",
+                why: "canister is never fired through friendly companies",
+            });
+        }
+        let cost = self.gun_cost(gun)?;
+        transact(self, dice, |b, dice| {
+            b.spend(crew, cost, Action::Fire)?;
+            b.spend_round(gun);
+            b.guns[gun.0 as usize].loaded = None;
+            b.blast = Some(PendingBlast {
+                gun,
+                steps_hit: 0,
+                damaged: Vec::new(),
+            });
+            let report = b.canister_step(gun, target, facts, 0, dice)?;
+            Ok(report)
+        })
+    }
+
+    /// Continues a canister blast through the next company on the blast line (HT-ART-16, HT-ART-19): its
+    /// range die is shifted up one per damaged company in front; beyond D12 the blast stops (and that
+    /// company takes no test); every firer die is rolled again.
+    pub fn blast_through<D: Dice + ?Sized>(
+        &mut self,
+        target: CompanyId,
+        facts: CanisterFacts,
+        dice: &mut D,
+    ) -> Result<FireReport, RuleViolation> {
+        let Some(blast) = self.blast.clone() else {
+            return Err(RuleViolation::OutOfOrder(
+                "no canister blast is waiting to carry through",
+            ));
+        };
+        let crew = self.gun(blast.gun)?.crew;
+        let (f, t) = (self.company(crew)?, self.company(target)?);
+        if f.side == t.side {
+            return Err(RuleViolation::SameSide {
+                firer: f.name.clone(),
+                target: t.name.clone(),
+            });
+        }
+        let k = match self.options.blast_through_count {
+            BlastThroughCount::PerBlastStep => blast.steps_hit,
+            BlastThroughCount::EveryDamagedCompany => {
+                u8::try_from(blast.damaged.len()).unwrap_or(u8::MAX)
+            }
+        };
+        transact(self, dice, |b, dice| {
+            b.canister_step(blast.gun, target, facts, k, dice)
+        })
+    }
+
+    /// Ends a pending canister blast: no further company lies on the line.
+    pub fn end_blast(&mut self) -> Result<(), RuleViolation> {
+        if self.blast.take().is_none() {
+            return Err(RuleViolation::OutOfOrder(
+                "no canister blast is waiting to carry through",
+            ));
+        }
+        Ok(())
+    }
+
+    fn canister_step<D: Dice + ?Sized>(
+        &mut self,
+        gun: GunId,
+        target: CompanyId,
+        facts: CanisterFacts,
+        blast: u8,
+        dice: &mut D,
+    ) -> Result<FireReport, RuleViolation> {
+        let options = self.options;
+        let g = self.gun(gun)?.clone();
+        let crew = self.company(g.crew)?;
+        let t = self.company(target)?;
+        let through = match facts.through {
+            Some(s) if self.company(s)?.formation.is_close() || self.company(s)?.side != t.side => {
+                return Err(RuleViolation::GunRefused {
+                    name: g.name.clone(),
+                    what: "fire canister through that company",
+                    why: "only enemy skirmishers can be fired through",
+                });
+            }
+            other => other,
+        };
+        let mut rf = RangeFacts::at(facts.distance, g.piece.canister_band());
+        rf.cover = facts.cover;
+        rf.in_position = t.in_position;
+        rf.blast_through = blast;
+        rf.close_formation_target = t.formation.is_close();
+        let quality = crew.quality.die();
+        let name = g.name.clone();
+        let range = range_die(&rf, FireKind::Canister, false, &options)?;
+        let RangeDie::Die { die, spill } = range else {
+            // Beyond D12: the blast stops; the company could not be damaged and takes no test.
+            self.blast = None;
+            return Ok(FireReport {
+                firer: name,
+                range: None,
+                effect: FireEffect {
+                    success: Success::Fail,
+                    potential: 0,
+                },
+                companies: Vec::new(),
+            });
+        };
+        let fd = FireDice {
+            firer: canister_dice(quality, g.piece, spill),
+            range: die,
+        };
+        let shift = facts
+            .cover
+            .armour_shift(options.fortification_armour, false);
+        let ctx = FireContext {
+            impact: crate::tables::CANISTER_IMPACT,
+            armour_shift: shift,
+            kind: FiredOn::Canister,
+            first_volley: false,
+            enfilade: facts.enfilade,
+            modern: None,
+        };
+        let (effect, companies) = self.apply_fire(&fd, &ctx, target, through, dice)?;
+        let casualties = companies.iter().any(|c| c.wounded + c.killed > 0);
+        let carries =
+            effect.success != Success::Fail && (casualties || !options.blast_requires_casualties);
+        if let Some(b) = self.blast.as_mut()
+            && carries
+        {
+            {
+                b.steps_hit = b.steps_hit.saturating_add(1);
+                for (i, c) in companies.iter().enumerate() {
+                    let id = if i == 0 { Some(target) } else { through };
+                    if let Some(id) = id
+                        && c.wounded + c.killed > 0
+                        && !b.damaged.contains(&id)
+                    {
+                        b.damaged.push(id);
+                    }
+                }
+            }
+        }
+        if !carries {
+            self.blast = None;
+        }
+        Ok(FireReport {
+            firer: name,
+            range: Some(die),
+            effect,
+            companies,
+        })
+    }
+
+    /// Round shot (HT-ART-06, HT-ART-01, HT-SG2-44): one action of a crew with shot loaded; the accuracy
+    /// roll (±1 by range under Artillery Shot Ranges, HT-OPT-01) and, on a miss, the D12/D8 deviation. The
+    /// ball is then in flight: measure where it landed and call [`Battle::shot_impact`].
+    pub fn fire_shot<D: Dice + ?Sized>(
+        &mut self,
+        gun: GunId,
+        range: ShotRange,
+        off_facing: f64,
+        dice: &mut D,
+    ) -> Result<Landing, RuleViolation> {
+        self.idle()?;
+        let g = self.gun(gun)?;
+        if g.loaded != Some(Ammunition::Shot) || g.disabled || g.abandoned {
+            return Err(RuleViolation::GunRefused {
+                name: g.name.clone(),
+                what: "fire round shot",
+                why: "it has no shot loaded, or is disabled",
+            });
+        }
+        let crew = g.crew;
+        let c = self.company(crew)?;
+        if c.cl == ConfidenceLevel::Routed {
+            return Err(RuleViolation::CannotFire {
+                name: c.name.clone(),
+                why: "a Routed crew never fires",
+            });
+        }
+        let acc = ShotAccuracy::new(c.quality.die(), c.lv, range, &self.options);
+        self.gun_ready(gun, off_facing, "fire round shot")?;
+        let cost = self.gun_cost(gun)?;
+        transact(self, dice, |b, dice| {
+            b.spend(crew, cost, Action::Fire)?;
+            b.spend_round(gun);
+            b.guns[gun.0 as usize].loaded = None;
+            b.shot = Some(PendingShot {
+                gun,
+                bounces: 0,
+                last_bounce: None,
+            });
+            Ok(acc.roll(dice))
+        })
+    }
+
+    /// Case or spherical case (HT-OPT-05): one action of a crew with case loaded, at an aim point at least 50"
+    /// away; accuracy as round shot (quality against LV, D12 and D8 on a miss). The burst then waits for
+    /// [`Battle::case_burst`] with the figures inside it.
+    pub fn fire_case<D: Dice + ?Sized>(
+        &mut self,
+        gun: GunId,
+        aim_distance: f64,
+        dice: &mut D,
+    ) -> Result<Landing, RuleViolation> {
+        self.idle()?;
+        let g = self.gun(gun)?;
+        let kind = match g.loaded {
+            Some(k @ (Ammunition::Case | Ammunition::SphericalCase))
+                if !g.disabled && !g.abandoned =>
+            {
+                k
+            }
+            _ => {
+                return Err(RuleViolation::GunRefused {
+                    name: g.name.clone(),
+                    what: "fire case",
+                    why: "it has no case loaded, or is disabled or abandoned",
+                });
+            }
+        };
+        if !aim_distance.is_finite() || aim_distance < crate::advanced::CASE_MINIMUM_RANGE {
+            return Err(RuleViolation::GunRefused {
+                name: g.name.clone(),
+                what: "fire case",
+                why: "the aim point must be at least 50 inches away",
+            });
+        }
+        let crew = g.crew;
+        let c = self.company(crew)?;
+        let acc = ShotAccuracy::new(c.quality.die(), c.lv, ShotRange::Medium, &self.options);
+        self.gun_ready(gun, 0.0, "fire case")?;
+        let cost = self.gun_cost(gun)?;
+        transact(self, dice, |b, dice| {
+            b.spend(crew, cost, Action::Fire)?;
+            b.spend_round(gun);
+            b.guns[gun.0 as usize].loaded = None;
+            b.burst = Some((gun, kind));
+            Ok(acc.roll(dice))
+        })
+    }
+
+    /// The case burst (HT-OPT-06, HT-OPT-07, HT-SG2-45): every figure inside rolls armour (cover between it
+    /// and the burst, +1 In Position, open) against the piece's case or spherical case impact die; mounted
+    /// figures roll horse or rider; gun models roll D8 armour; every company with a figure inside tests at
+    /// 2/1/0 (cavalry 3/2/1) plus casualties. Roll order as for a shot's impact.
+    pub fn case_burst<D: Dice + ?Sized>(
+        &mut self,
+        facts: &BurstFacts,
+        dice: &mut D,
+    ) -> Result<ShotImpactReport, RuleViolation> {
+        let Some((gun, kind)) = self.burst else {
+            return Err(RuleViolation::OutOfOrder("no case burst is waiting"));
+        };
+        for (r, _) in &facts.figures {
+            if r.index >= self.company(r.company)?.figures.len() {
+                return Err(RuleViolation::UnknownFigure {
+                    name: self.company(r.company)?.name.clone(),
+                    index: r.index,
+                });
+            }
+        }
+        for g in facts.guns.iter().chain(&facts.horses) {
+            self.gun(*g)?;
+        }
+        let options = self.options;
+        let ((_, case_die), (_, spherical_die)) = crate::advanced::case_table(self.gun(gun)?.piece);
+        let impact = if kind == Ammunition::Case {
+            case_die
+        } else {
+            spherical_die
+        };
+        transact(self, dice, |b, dice| {
+            b.burst = None;
+            let mut hit: Vec<(CompanyId, u32, u32, bool)> = Vec::new();
+            for &(r, cover) in &facts.figures {
+                let c = b.company(r.company)?;
+                let fig = c.figures[r.index];
+                let entry = match hit.iter().position(|h| h.0 == r.company) {
+                    Some(p) => p,
+                    None => {
+                        hit.push((r.company, 0, 0, false));
+                        hit.len() - 1
+                    }
+                };
+                if fig.condition != Condition::Fit {
+                    continue;
+                }
+                let shift = crate::advanced::case_armour_shift(
+                    cover.armour_shift(options.fortification_armour, true),
+                    c.in_position,
+                );
+                let result = Impact {
+                    impact,
+                    armour: c.armour.die(),
+                    armour_shift: shift,
+                    kill: options.kill_threshold,
+                }
+                .roll(dice);
+                let (result, lost_horse) = if c.mounted() && !fig.unhorsed {
+                    b.horse_or_rider(result, impact, dice)
+                } else {
+                    (result, false)
+                };
+                let c = b.company_mut(r.company)?;
+                c.figures[r.index].unhorsed |= lost_horse;
+                let cond = match result {
+                    HitResult::NoEffect => continue,
+                    HitResult::Wounded => {
+                        hit[entry].1 += 1;
+                        Condition::Wounded
+                    }
+                    HitResult::Killed => {
+                        hit[entry].2 += 1;
+                        Condition::Dead
+                    }
+                };
+                if fig.role == Role::Leader {
+                    hit[entry].3 = true;
+                }
+                c.figures[r.index].condition = cond;
+            }
+            let guns_disabled = b.guns_in_area(&facts.guns, impact, dice);
+            b.horses_in_area(&facts.horses, impact, dice);
+            let mut companies = Vec::new();
+            for (id, w, k, leader) in hit {
+                let cavalry = b.company(id)?.cavalry.is_some();
+                let event = TestEvent {
+                    fired_on: Some(if cavalry {
+                        FiredOn::CaseCavalry
+                    } else {
+                        FiredOn::Case
+                    }),
+                    casualties: w + k,
+                    leader_casualty: leader,
+                    ..TestEvent::default()
+                };
+                let test = b.test(id, event, dice)?;
+                let new_lv = if leader {
+                    b.new_leader(id, dice)?
+                } else {
+                    None
+                };
+                companies.push(CompanyEffect {
+                    name: b.company(id)?.name.clone(),
+                    wounded: w,
+                    killed: k,
+                    leader_fell: leader,
+                    test,
+                    new_lv,
+                });
+            }
+            Ok(ShotImpactReport {
+                impact,
+                companies,
+                guns_disabled,
+                bounce: None,
+            })
+        })
+    }
+
+    /// Horse figures of gun teams in a shot's area or a burst (HT-ART-22): each rolls D4 armour against the
+    /// impact die, and a hit horse rolls its state (HT-CAS-04); dead or wounded, it stays in the team until a
+    /// Reorganise cuts it loose.
+    fn horses_in_area<D: Dice + ?Sized>(
+        &mut self,
+        horses: &[GunId],
+        impact: DieType,
+        dice: &mut D,
+    ) {
+        for &g in horses {
+            let hit = Impact {
+                impact,
+                armour: DieType::D4,
+                armour_shift: 0,
+                kill: self.options.kill_threshold,
+            }
+            .roll(dice);
+            if hit != HitResult::NoEffect && HorseStatus.roll(dice) != HorseState::Okay {
+                let gun = &mut self.guns[g.0 as usize];
+                gun.hurt_horses = (gun.hurt_horses + 1).min(gun.horses);
+            }
+        }
+    }
+
+    /// Cut a dead or wounded horse from a gun's team with a Reorganise of its crew (HT-ART-22, HT-MOV-12): the
+    /// team's movement die drops one type (D10 to D8); with no horses left the gun cannot move until it is
+    /// unlimbered.
+    pub fn cut_horse_loose(&mut self, gun: GunId) -> Result<(), RuleViolation> {
+        self.idle()?;
+        let g = self.gun(gun)?;
+        if g.hurt_horses == 0 {
+            return Err(RuleViolation::GunRefused {
+                name: g.name.clone(),
+                what: "cut a horse loose",
+                why: "no horse of its team is dead or wounded",
+            });
+        }
+        let crew = g.crew;
+        self.spend(crew, 1, Action::Reorganise)?;
+        let g = &mut self.guns[gun.0 as usize];
+        g.hurt_horses -= 1;
+        g.horses -= 1;
+        Ok(())
+    }
+
+    /// Gun models in a shot's area or a burst (HT-SG2-46, HT-ART-21) roll D8 armour against the impact die; a kill disables the
+    /// gun (HT-ART-21). Returns the names of those disabled.
+    fn guns_in_area<D: Dice + ?Sized>(
+        &mut self,
+        guns: &[GunId],
+        impact: DieType,
+        dice: &mut D,
+    ) -> Vec<String> {
+        let mut disabled = Vec::new();
+        for &g in guns {
+            let r = Impact {
+                impact,
+                armour: GUN_ARMOUR,
+                armour_shift: 0,
+                kill: self.options.kill_threshold,
+            }
+            .roll(dice);
+            if r == HitResult::Killed {
+                let gun = &mut self.guns[g.0 as usize];
+                gun.disabled = true;
+                gun.loaded = None;
+                disabled.push(gun.name.clone());
+            }
+        }
+        disabled
+    }
+
+    /// Resolves the ball at its current impact point (HT-ART-07..12): every figure in the area rolls armour
+    /// (shifted by cover, HT-ART-08) against the impact die (D10, one lower per bounce); gun models in the
+    /// area roll D8 armour and a kill disables them (HT-ART-21); every company with a figure in the area tests
+    /// at 1/0/NTR plus casualties (HT-ART-09); then, if the ground allows, the bounce test (HT-ART-10) and
+    /// the bounce's distance and D12/D4 deviation (HT-ART-11), the bounce carrying on along the ball's line of
+    /// travel (HT-INT-18). With no bounce the shot is over (HT-ART-12). Where the ball meets a hill, a building
+    /// or a wood's edge the caller gives that point as the last impact, with no bounce allowed (HT-ART-13).
+    ///
+    /// Roll order: per figure armour then impact, per gun armour then impact; each company's test and new
+    /// leader; the bounce test; D12 and D4.
+    pub fn shot_impact<D: Dice + ?Sized>(
+        &mut self,
+        facts: &ShotImpactFacts,
+        dice: &mut D,
+    ) -> Result<ShotImpactReport, RuleViolation> {
+        let Some(shot) = self.shot.clone() else {
+            return Err(RuleViolation::OutOfOrder("no round shot is in flight"));
+        };
+        if !facts.gun_distance.is_finite() || facts.gun_distance < 0.0 {
+            return Err(SetupError::BadLength {
+                what: "gun distance",
+                value: facts.gun_distance,
+            }
+            .into());
+        }
+        for (r, _, _) in &facts.figures {
+            let c = self.company(r.company)?;
+            if r.index >= c.figures.len() {
+                return Err(RuleViolation::UnknownFigure {
+                    name: self.company(r.company)?.name.clone(),
+                    index: r.index,
+                });
+            }
+        }
+        for g in facts.guns.iter().chain(&facts.horses) {
+            self.gun(*g)?;
+        }
+        let options = self.options;
+        let impact = shot_impact(shot.bounces).unwrap_or(DieType::D4);
+        transact(self, dice, |b, dice| {
+            let mut hit: Vec<(CompanyId, u32, u32, bool)> = Vec::new();
+            for &(r, cover, woods) in &facts.figures {
+                let c = b.company(r.company)?;
+                let fig = c.figures[r.index];
+                let result = if fig.condition == Condition::Fit {
+                    Impact {
+                        impact,
+                        armour: c.armour.die(),
+                        armour_shift: shot_armour_shift(cover, woods, &options),
+                        kill: options.kill_threshold,
+                    }
+                    .roll(dice)
+                } else {
+                    HitResult::NoEffect
+                };
+                let (result, lost_horse) = if c.mounted() && !fig.unhorsed {
+                    b.horse_or_rider(result, impact, dice)
+                } else {
+                    (result, false)
+                };
+                let c = b.company_mut(r.company)?;
+                c.figures[r.index].unhorsed |= lost_horse;
+                let entry = match hit.iter().position(|h| h.0 == r.company) {
+                    Some(p) => p,
+                    None => {
+                        hit.push((r.company, 0, 0, false));
+                        hit.len() - 1
+                    }
+                };
+                let cond = match result {
+                    HitResult::NoEffect => continue,
+                    HitResult::Wounded => {
+                        hit[entry].1 += 1;
+                        Condition::Wounded
+                    }
+                    HitResult::Killed => {
+                        hit[entry].2 += 1;
+                        Condition::Dead
+                    }
+                };
+                if fig.role == Role::Leader {
+                    hit[entry].3 = true;
+                }
+                c.figures[r.index].condition = cond;
+            }
+            let disabled = b.guns_in_area(&facts.guns, impact, dice);
+            b.horses_in_area(&facts.horses, impact, dice);
+            let mut companies = Vec::new();
+            for (id, w, k, leader) in hit {
+                let event = TestEvent {
+                    fired_on: Some(FiredOn::Shot),
+                    casualties: w + k,
+                    leader_casualty: leader,
+                    ..TestEvent::default()
+                };
+                let test = b.test(id, event, dice)?;
+                let new_lv = if leader {
+                    b.new_leader(id, dice)?
+                } else {
+                    None
+                };
+                companies.push(CompanyEffect {
+                    name: b.company(id)?.name.clone(),
+                    wounded: w,
+                    killed: k,
+                    leader_fell: leader,
+                    test,
+                    new_lv,
+                });
+            }
+            let g = b.gun(shot.gun)?.clone();
+            let crew = b.company(g.crew)?;
+            let next_k = shot.bounces + 1;
+            let test = BounceTest {
+                quality: crew.quality.die(),
+                lv: crew.lv,
+                k: next_k,
+                rifled: g.rifled && options.rifled_bounces,
+            };
+            let bounce =
+                if facts.ground_allows_bounce && shot_impact(next_k).is_some() && test.roll(dice) {
+                    let d = crate::artillery::bounce_distance(facts.gun_distance, shot.last_bounce);
+                    let clock = dice.face(Die::D12) as u8;
+                    let inches = dice.face(Die::D4) as u8;
+                    Some((d, Landing::Deviated { clock, inches }))
+                } else {
+                    None
+                };
+            b.shot = bounce.map(|(d, _)| PendingShot {
+                gun: shot.gun,
+                bounces: next_k,
+                last_bounce: Some(d),
+            });
+            Ok(ShotImpactReport {
+                impact,
+                companies,
+                guns_disabled: disabled,
+                bounce,
+            })
+        })
+    }
+
+    /// A Grand Gesture (HT-OPT-15, HT-OPT-16, HT-INT-12): a colonel (or brigadier) with the advanced rule on,
+    /// in sight and in range of an enemy unit — `enemy` is that unit's fire against him, in range if its
+    /// range die is D12 or less, without (by default) the lone-figure shift — motivates companies he can see.
+    /// For the rest of this activation their rallies and close-assault reaction tests roll one die type up.
+    /// Costs no action.
+    pub fn grand_gesture(
+        &mut self,
+        colonel: CompanyId,
+        enemy: &RangeFacts,
+        companies: &[CompanyId],
+    ) -> Result<(), RuleViolation> {
+        self.idle()?;
+        let c = self.company(colonel)?;
+        let refuse = |why| {
+            Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "make a Grand Gesture",
+                why,
+            })
+        };
+        if !self.options.grand_gesture {
+            return refuse("the Grand Gesture is an advanced rule that is not in use");
+        }
+        let lone = self.options.gg_range_check == crate::options::GgRangeCheck::WithLoneFigureShift;
+        if !crate::advanced::gesture_in_range(enemy, lone, &self.options)? {
+            return refuse("no enemy unit has him in range");
+        }
+        for &id in companies {
+            if self.company(id)?.side != c.side || id == colonel {
+                return refuse("he motivates his own side's companies");
+            }
+        }
+        self.gesture = Some((colonel, companies.to_vec()));
+        Ok(())
+    }
+
+    /// A quality die raised by a Grand Gesture this activation (HT-OPT-16).
+    fn gesture_quality(&self, id: CompanyId, die: DieType) -> DieType {
+        match &self.gesture {
+            Some((_, list)) if list.contains(&id) => crate::advanced::gesture_die(die),
+            _ => die,
+        }
+    }
+
+    /// The colonel falls (HT-CMD-04, HT-CMD-05, HT-MOR-10): every company of his formation tests as if its own
+    /// leader fell (4/3/1, −1 in close formation), and every company that took his Grand Gesture this
+    /// activation at +1 more (HT-OPT-17, a confidence test: HT-INT-13); then his successor is the leader of the
+    /// best-quality company
+    /// still Confident, Steady or Shaken (ties at random; any, if all are Broken or Routed), whose company
+    /// rolls its new leader's LV without a test. Returns the successor's company.
+    pub fn colonel_falls<D: Dice + ?Sized>(
+        &mut self,
+        colonel: CompanyId,
+        companies: &[CompanyId],
+        dice: &mut D,
+    ) -> Result<CompanyId, RuleViolation> {
+        self.idle()?;
+        self.company(colonel)?;
+        let gestured: Vec<CompanyId> = match &self.gesture {
+            Some((c, list)) if *c == colonel => list.clone(),
+            _ => Vec::new(),
+        };
+        if companies.is_empty() {
+            return Err(RuleViolation::OutOfOrder(
+                "a colonel's fall needs the companies of his formation",
+            ));
+        }
+        for &id in companies {
+            self.company(id)?;
+        }
+        transact(self, dice, |b, dice| {
+            let mut testing: Vec<CompanyId> = companies.to_vec();
+            let members: Vec<CompanyId> = match &b.regiment {
+                Some((c, list, _)) if *c == colonel => list.clone(),
+                _ => Vec::new(),
+            };
+            for m in members {
+                if !testing.contains(&m) {
+                    testing.push(m);
+                }
+            }
+            testing.extend(gestured.iter().filter(|g| !companies.contains(g)));
+            for &id in &testing {
+                let event = TestEvent {
+                    leader_casualty: true,
+                    modifier: if gestured.contains(&id) {
+                        crate::advanced::GESTURE_RISK
+                    } else {
+                        0
+                    },
+                    ..TestEvent::default()
+                };
+                b.test(id, event, dice)?;
+            }
+            b.gesture = None;
+            let after: Vec<_> = companies
+                .iter()
+                .map(|&id| b.company(id).map(|c| (c.quality, c.cl)))
+                .collect::<Result<_, _>>()?;
+            let pick = crate::command::Successor { companies: &after }.roll(dice);
+            let chosen = companies[pick.min(companies.len() - 1)];
+            let c = b.company_mut(chosen)?;
+            c.lv = ReplacementLeader { old: c.lv }.roll(dice);
+            Ok(chosen)
+        })
+    }
+
+    /// Rally a whole regimental formation (HT-CMD-07): one action; each company within 6" rolls its own rally.
+    /// Returns each company's level afterwards.
+    pub fn rally_formation<D: Dice + ?Sized>(
+        &mut self,
+        rallier: CompanyId,
+        companies: &[(CompanyId, f64)],
+        dice: &mut D,
+    ) -> Result<Vec<ConfidenceLevel>, RuleViolation> {
+        self.idle()?;
+        let r = self.company(rallier)?;
+        for &(id, d) in companies {
+            let c = self.company(id)?;
+            if !(d.is_finite() && (0.0..=crate::command::COMMAND_RANGE).contains(&d))
+                || c.side != r.side
+            {
+                return Err(RuleViolation::Refused {
+                    name: r.name.clone(),
+                    what: "rally the formation",
+                    why: "every company must be a friend within 6 inches",
+                });
+            }
+        }
+        let lv = r.lv;
+        transact(self, dice, |b, dice| {
+            b.spend(rallier, 1, Action::Rally)?;
+            let mut out = Vec::new();
+            for &(id, _) in companies {
+                let c = b.company_mut(id)?;
+                let pass = crate::morale::Rally {
+                    quality: c.quality.die(),
+                    lv: c.lv,
+                    rallier: lv,
+                }
+                .roll(dice);
+                if pass {
+                    c.cl = c.cl.rallied(c.ceiling);
+                }
+                out.push(c.cl);
+            }
+            Ok(out)
+        })
+    }
+
+    /// Remove a suppression marker (HT-SG2-53, revived by HT-OPT-32): one action, quality die above LV.
+    pub fn remove_suppression<D: Dice + ?Sized>(
+        &mut self,
+        id: CompanyId,
+        dice: &mut D,
+    ) -> Result<bool, RuleViolation> {
+        self.idle()?;
+        let c = self.company(id)?;
+        if c.suppression == 0 {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "remove suppression",
+                why: "it carries no suppression marker",
+            });
+        }
+        let test = ReactionTest {
+            quality: c.quality.die(),
+            lv: c.lv,
+            tl: 0,
+        };
+        transact(self, dice, |b, dice| {
+            b.spend(id, 1, Action::RemoveSuppression)?;
+            let pass = test.roll(dice);
+            if pass {
+                b.company_mut(id)?.suppression -= 1;
+            }
+            Ok(pass)
+        })
+    }
+
+    /// A Routed company that cannot withdraw without closing on the enemy (HT-SG2-48): it surrenders to an
+    /// enemy within 12", otherwise it disperses. Its fit figures are captured or gone.
+    pub fn rout_blocked(
+        &mut self,
+        id: CompanyId,
+        enemy_within_12: bool,
+    ) -> Result<(), RuleViolation> {
+        self.idle()?;
+        let c = self.company_mut(id)?;
+        if c.cl != ConfidenceLevel::Routed {
+            return Err(RuleViolation::Refused {
+                name: c.name.clone(),
+                what: "surrender or disperse",
+                why: "only a Routed company does",
+            });
+        }
+        let fate = if enemy_within_12 {
+            Condition::Captured
+        } else {
+            Condition::Dispersed
+        };
+        for f in &mut c.figures {
+            if f.condition == Condition::Fit {
+                f.condition = fate;
+            }
+        }
+        Ok(())
+    }
+
+    /// Follow-through (HT-SG2-43, Stargrunt II's option): after a won assault, the attacker's reaction test at
+    /// +1 (defender destroyed) or +2 (it fell back or withdrew); a pass allows an extra combat move.
+    pub fn follow_through<D: Dice + ?Sized>(
+        &mut self,
+        dice: &mut D,
+    ) -> Result<bool, RuleViolation> {
+        self.idle()?;
+        if !self.options.sgii_follow_through {
+            return Err(RuleViolation::OutOfOrder(
+                "follow-through is an option that is not in use",
+            ));
+        }
+        let Some((attacker, destroyed)) = self.won_assault else {
+            return Err(RuleViolation::OutOfOrder("no assault has just been won"));
+        };
+        let test = self.reaction(attacker, if destroyed { 1 } else { 2 })?;
+        transact(self, dice, |b, dice| {
+            b.won_assault = None;
+            Ok(test.roll(dice))
+        })
+    }
+
+    /// What a scenario may score (HT-VIC-01): for a side, companies Broken or Routed, figures lost (dead,
+    /// wounded, captured, dispersed), guns disabled or abandoned, colours captured from it.
+    pub fn tally(&self, side: Side) -> Tally {
+        let mine = |c: &&Company| c.side == side;
+        Tally {
+            broken: self
+                .companies
+                .iter()
+                .filter(mine)
+                .filter(|c| c.cl >= ConfidenceLevel::Broken)
+                .count(),
+            figures_lost: self
+                .companies
+                .iter()
+                .filter(mine)
+                .map(|c| c.casualties_total())
+                .sum(),
+            guns_lost: self
+                .guns
+                .iter()
+                .filter(|g| g.disabled || g.abandoned)
+                .filter(|g| {
+                    self.company(g.crew)
+                        .map(|c| c.side == side)
+                        .unwrap_or(false)
+                })
+                .count(),
+            colours_lost: self
+                .colours
+                .iter()
+                .filter(|(reg, st)| {
+                    *st == Colours::Captured
+                        && self
+                            .companies
+                            .iter()
+                            .any(|c| c.side == side && c.regiment == Some(*reg))
+                })
+                .count(),
+        }
+    }
+
+    /// Declares a close assault (HT-MEL-01 steps 1–3, HT-MEL-02, HT-MEL-03): both of the attacker's actions;
+    /// a Shaken, Broken or Routed company may not; the reaction test at CO 0 / ST +1, −1 in close formation.
+    /// On a pass the defender must answer with [`Battle::defend`]; on a failure the first action is lost and
+    /// the second remains.
+    pub fn assault<D: Dice + ?Sized>(
+        &mut self,
+        attacker: CompanyId,
+        defender: CompanyId,
+        dice: &mut D,
+    ) -> Result<bool, RuleViolation> {
+        self.idle()?;
+        let a = self.company(attacker)?;
+        let d = self.company(defender)?;
+        if a.side == d.side {
+            return Err(RuleViolation::SameSide {
+                firer: a.name.clone(),
+                target: d.name.clone(),
+            });
+        }
+        if a.actions < 2 {
+            return Err(RuleViolation::NoActionLeft {
+                name: a.name.clone(),
+            });
+        }
+        let tl = attacker_tl(a.cl, a.formation.is_close(), false).map_err(|bar| {
+            RuleViolation::Refused {
+                name: a.name.clone(),
+                what: "close assault",
+                why: match bar {
+                    crate::melee::AssaultBar::Shaken => {
+                        "a Shaken company must be rallied to Steady first"
+                    }
+                    crate::melee::AssaultBar::BrokenOrRouted => {
+                        "Broken and Routed companies may not assault"
+                    }
+                },
+            }
+        })?;
+        let test = ReactionTest {
+            quality: self.gesture_quality(attacker, a.quality.die()),
+            lv: a.lv,
+            tl: tl + self.colours_modifier(attacker),
+        };
+        transact(self, dice, |b, dice| {
+            let pass = test.roll(dice);
+            if pass {
+                b.spend(attacker, Action::CloseAssault.cost(), Action::CloseAssault)?;
+                b.assault = Some(PendingAssault {
+                    attackers: vec![attacker],
+                    defender,
+                    stood: None,
+                    final_fire: false,
+                    dropped: false,
+                });
+            } else {
+                b.spend(attacker, 1, Action::CloseAssault)?;
+            }
+            Ok(pass)
+        })
+    }
+
+    /// The defender answers a declared assault (HT-MEL-01 step 4, HT-SG2-36, HT-MEL-04, HT-MEL-16): a Broken
+    /// defender routs and withdraws without a test; a defender may withdraw; one that stands takes the stand
+    /// test at the odds (fit attackers ÷ fit defenders), −1 in close formation, +1 if charged by a close
+    /// formation. A failure loses levels and withdraws, ending the assault.
+    pub fn defend<D: Dice + ?Sized>(
+        &mut self,
+        choice: DefenderChoice,
+        dice: &mut D,
+    ) -> Result<AssaultReport, RuleViolation> {
+        let Some(p) = self.assault.clone() else {
+            return Err(RuleViolation::OutOfOrder(
+                "no close assault is waiting for the defender",
+            ));
+        };
+        if p.stood.is_some() {
+            return Err(RuleViolation::OutOfOrder(
+                "the defender has already answered this assault",
+            ));
+        }
+        let first = p
+            .attackers
+            .first()
+            .copied()
+            .ok_or(RuleViolation::OutOfOrder("no attackers"))?;
+        let mut fighters = 0usize;
+        let mut close = false;
+        let mut mounted = false;
+        for &a in &p.attackers {
+            let c = self.company(a)?;
+            fighters += c.fighters(true);
+            close |= c.formation.is_close();
+            mounted |= c.mounted();
+        }
+        transact(self, dice, |b, dice| {
+            let d = b.company_mut(p.defender)?;
+            let mut steps = Vec::new();
+            if d.cl == ConfidenceLevel::Broken {
+                d.lose(1);
+                steps.push(format!("{} was Broken: it routs and withdraws", d.name));
+                b.assault = None;
+                b.won_assault = Some((first, false));
+                return Ok(AssaultReport { steps, over: true });
+            }
+            let DefenderChoice::Stand { final_fire } = choice else {
+                steps.push(format!("{} withdraws before the assault", d.name));
+                b.assault = None;
+                b.won_assault = Some((first, false));
+                return Ok(AssaultReport { steps, over: true });
+            };
+            let odds = odds_tl(
+                u32::try_from(fighters).unwrap_or(u32::MAX),
+                u32::try_from(d.fighters(false)).unwrap_or(u32::MAX),
+            );
+            let event = TestEvent {
+                other_base: Some(odds),
+                charged_by_close_formation: close,
+                charged_by_mounted: mounted && !d.mounted(),
+                ..TestEvent::default()
+            };
+            let r = b.test(p.defender, event, dice)?;
+            let d = b.company(p.defender)?;
+            match r {
+                Some((tl, res, cl)) if res != Confidence::Pass => {
+                    steps.push(format!(
+                        "{} {res} its stand test at TL {tl}, is now {cl} and withdraws",
+                        d.name
+                    ));
+                    b.assault = None;
+                    b.won_assault = Some((first, false));
+                    Ok(AssaultReport { steps, over: true })
+                }
+                other => {
+                    let tl = other.map_or(0, |o| o.0);
+                    steps.push(format!("{} stands (stand test at TL {tl} passed)", d.name));
+                    b.assault = Some(PendingAssault {
+                        stood: Some(true),
+                        final_fire,
+                        ..p
+                    });
+                    Ok(AssaultReport { steps, over: false })
+                }
+            }
+        })
+    }
+
+    /// The attacker's combat move and, on contact, the melee to its end (HT-MEL-01 steps 5–11): the mobility
+    /// die doubled (D4 for a line, HT-MOV-02) toward the defender `distance` inches away, after which the
+    /// attacker is disordered (HT-MEL-06); if it falls short and the defender chose to, final defensive fire
+    /// at the remaining distance (HT-MEL-07: a casualty test, then a reaction test at +1 per casualty; a
+    /// failure withdraws), then a second combat move; short again, the attacker aborts. On contact the melee
+    /// ([`Melee`]), both sides skirmishers afterwards (HT-MEL-11), and the downed figures' fates (HT-SG2-41,
+    /// HT-MEL-15): dead, wounded, or stunned — back with a winner, captured from a loser. For an assault by
+    /// several companies give each one's distance to [`Battle::charge_each`].
+    pub fn charge<D: Dice + ?Sized>(
+        &mut self,
+        distance: f64,
+        dice: &mut D,
+    ) -> Result<AssaultReport, RuleViolation> {
+        let n = self.assault.as_ref().map_or(1, |p| p.attackers.len());
+        self.charge_each(&vec![distance; n], dice)
+    }
+
+    /// The combat moves of every attacking company (HT-MEL-01, HT-MEL-05, HT-SG2-42), `distances` in the order
+    /// the companies were declared: each rolls its own move and is disordered; the defender's final defensive
+    /// fire (one fire) goes at the first to fall short; a company that falters, or is short after its second
+    /// move, drops out, and every company still in adds +1 to its later tests. The rest fight the melee.
+    pub fn charge_each<D: Dice + ?Sized>(
+        &mut self,
+        distances: &[f64],
+        dice: &mut D,
+    ) -> Result<AssaultReport, RuleViolation> {
+        let Some(p) = self.assault.clone() else {
+            return Err(RuleViolation::OutOfOrder("no close assault is under way"));
+        };
+        if p.stood != Some(true) {
+            return Err(RuleViolation::OutOfOrder(
+                "the defender has not yet answered this assault",
+            ));
+        }
+        if distances.len() != p.attackers.len() {
+            return Err(RuleViolation::OutOfOrder(
+                "give one distance for each attacking company",
+            ));
+        }
+        let mut moves = Vec::new();
+        for (&id, &distance) in p.attackers.iter().zip(distances) {
+            let a = self.company(id)?;
+            let mover = if a.mounted() {
+                Mover::MountedCavalry
+            } else {
+                Mover::Infantry
+            };
+            let die = mover
+                .shifted_die(a.formation == Formation::Line, false)
+                .unwrap_or(DieType::D4);
+            moves.push((id, distance, die, CombatMove::new(die, distance)?));
+        }
+        let options = self.options;
+        transact(self, dice, |b, dice| {
+            let mut steps = Vec::new();
+            b.assault = None;
+            let mut dropped = p.dropped;
+            let mut fired = false;
+            let mut reached = Vec::new();
+            for &(id, distance, die, mv) in &moves {
+                let r = mv.roll(dice);
+                let att = b.company_mut(id)?;
+                att.formation = Formation::Skirmish;
+                att.in_position = false;
+                steps.push(format!("{} {r}", att.name));
+                let MoveResult::Short(moved) = r else {
+                    reached.push(id);
+                    continue;
+                };
+                let left = (distance - f64::from(moved)).max(0.0);
+                let mut go_on = true;
+                let d = b.company(p.defender)?;
+                let can_fire = p.final_fire
+                    && !fired
+                    && d.figures
+                        .iter()
+                        .any(|f| f.condition == Condition::Fit && !f.reload);
+                if can_fire {
+                    fired = true;
+                    let (effect, casualties) = b.final_fire(p.defender, id, left, options, dice)?;
+                    steps.push(format!("final defensive fire: {effect}"));
+                    if casualties > 0 {
+                        let a = b.company(id)?;
+                        let test = ReactionTest {
+                            quality: a.quality.die(),
+                            lv: a.lv,
+                            tl: i16::try_from(casualties).unwrap_or(i16::MAX)
+                                + b.colours_modifier(id)
+                                + i16::from(dropped),
+                        };
+                        if !test.roll(dice) {
+                            let event = TestEvent {
+                                fired_on: Some(FiredOn::Suppression),
+                                ..TestEvent::default()
+                            };
+                            b.test(id, event, dice)?;
+                            steps.push(format!("{} falters and withdraws", b.company(id)?.name));
+                            go_on = false;
+                        }
+                    }
+                }
+                if go_on {
+                    let second = CombatMove::new(die, left)?.roll(dice);
+                    steps.push(format!("{} {second}", b.company(id)?.name));
+                    if second == MoveResult::Reached {
+                        reached.push(id);
+                    } else {
+                        steps.push(format!(
+                            "{} abandons the assault short of contact",
+                            b.company(id)?.name
+                        ));
+                        go_on = false;
+                    }
+                }
+                dropped |= !go_on;
+            }
+            match reached.as_slice() {
+                [] => {}
+                [one] => b.melee(*one, p.defender, i16::from(dropped), &mut steps, dice)?,
+                many => b.melee_many(many, p.defender, dropped, &mut steps, dice)?,
+            }
+            Ok(AssaultReport { steps, over: true })
+        })
+    }
+
+    /// A combined assault (HT-SG2-42, HT-MEL-05): companies activated together against one enemy unit, each
+    /// unactivated (or activating with both actions), Confident or Steady. Each takes its own reaction test —
+    /// +1 once a partner has failed — and those that pass spend both actions; a company that fails keeps its
+    /// second action. With any passing, the defender answers with [`Battle::defend`]. Returns each company's
+    /// result in order.
+    pub fn assault_together<D: Dice + ?Sized>(
+        &mut self,
+        attackers: &[CompanyId],
+        defender: CompanyId,
+        dice: &mut D,
+    ) -> Result<Vec<bool>, RuleViolation> {
+        self.idle()?;
+        let d = self.company(defender)?;
+        let mut seen = Vec::new();
+        for &id in attackers {
+            let a = self.company(id)?;
+            let fresh = !a.activated || a.actions == 2;
+            if a.side == d.side || seen.contains(&id) || !fresh {
+                return Err(RuleViolation::Refused {
+                    name: a.name.clone(),
+                    what: "join the assault",
+                    why: "attackers are enemies of the defender, listed once, with both actions unspent",
+                });
+            }
+            attacker_tl(a.cl, a.formation.is_close(), false).map_err(|_| {
+                RuleViolation::Refused {
+                    name: a.name.clone(),
+                    what: "close assault",
+                    why: "only Confident and Steady companies may assault",
+                }
+            })?;
+            seen.push(id);
+        }
+        if attackers.is_empty() {
+            return Err(SetupError::EmptyAssault.into());
+        }
+        transact(self, dice, |b, dice| {
+            let mut results = Vec::new();
+            let mut dropped = false;
+            let mut going = Vec::new();
+            for &id in attackers {
+                let a = b.company_mut(id)?;
+                a.activated = true;
+                a.actions = 2;
+                a.done.clear();
+                let a = b.company(id)?;
+                let tl = attacker_tl(a.cl, a.formation.is_close(), dropped).unwrap_or(0);
+                let test = ReactionTest {
+                    quality: b.gesture_quality(id, a.quality.die()),
+                    lv: a.lv,
+                    tl: tl + b.colours_modifier(id),
+                };
+                let pass = test.roll(dice);
+                if pass {
+                    b.spend(id, Action::CloseAssault.cost(), Action::CloseAssault)?;
+                    going.push(id);
+                } else {
+                    b.spend(id, 1, Action::CloseAssault)?;
+                    dropped = true;
+                }
+                results.push(pass);
+            }
+            if !going.is_empty() {
+                b.assault = Some(PendingAssault {
+                    attackers: going,
+                    defender,
+                    stood: None,
+                    final_fire: false,
+                    dropped,
+                });
+            }
+            Ok(results)
+        })
+    }
+
+    /// The melee of several attacking companies (HT-SG2-42, HT-MEL-05, HT-SG2-38..41): figures pair off as in
+    /// a single melee, each rolling its own company's die (open shifts carried onto each opponent); after each
+    /// round the side with more casualties tests first (the defender on a tie), each attacking company on its
+    /// own at +1 per casualty it took (+1 once a partner has dropped out): a company that fails falls back and
+    /// the others fight on. It ends when the defender fails, every attacker has fallen back or is down, or the
+    /// defender is down; then the downed figures' fates.
+    fn melee_many<D: Dice + ?Sized>(
+        &mut self,
+        attackers: &[CompanyId],
+        defender: CompanyId,
+        mut dropped: bool,
+        steps: &mut Vec<String>,
+        dice: &mut D,
+    ) -> Result<(), RuleViolation> {
+        let options = self.options;
+        let mut holding: Vec<CompanyId> = attackers.to_vec();
+        let mut down: Vec<(CompanyId, usize)> = Vec::new();
+        let mut lost: Vec<(CompanyId, u32)> = attackers.iter().map(|&a| (a, 0)).collect();
+        lost.push((defender, 0));
+        let fighting = |b: &Battle, id: CompanyId, attacking: bool, down: &[(CompanyId, usize)]| {
+            b.company(id).map(|c| {
+                c.figures
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, f)| {
+                        f.condition == Condition::Fit
+                            && !(attacking && f.role == Role::HorseHolder)
+                            && !down.contains(&(id, *i))
+                    })
+                    .map(|(i, _)| i)
+                    .collect::<Vec<usize>>()
+            })
+        };
+        let mut winner = None;
+        for round in 0..crate::melee::MAX_ROUNDS {
+            let first = round == 0;
+            let mut att: Vec<(CompanyId, usize, crate::ladder::OpenShift)> = Vec::new();
+            for &id in &holding {
+                let die = self.company(id)?.melee_die(false).shifted();
+                for i in fighting(self, id, true, &down)? {
+                    att.push((id, i, die));
+                }
+            }
+            let dc = self.company(defender)?;
+            let ddie = dc.melee_die(first && dc.in_position).shifted();
+            let def: Vec<(CompanyId, usize, crate::ladder::OpenShift)> =
+                fighting(self, defender, false, &down)?
+                    .into_iter()
+                    .map(|i| (defender, i, ddie))
+                    .collect();
+            if att.is_empty() {
+                winner = Some(AssaultSide::Defender);
+                break;
+            }
+            if def.is_empty() {
+                winner = Some(AssaultSide::Attacker);
+                break;
+            }
+            let (few, many) = if att.len() >= def.len() {
+                (&def, &att)
+            } else {
+                (&att, &def)
+            };
+            let mut this: Vec<(CompanyId, u32)> = Vec::new();
+            let mut next = 0usize;
+            for (g, lone) in few.iter().enumerate() {
+                let k = many.len() / few.len() + usize::from(g < many.len() % few.len());
+                let group = &many[next..next + k];
+                next += k;
+                let mut lone_die = lone.2.die;
+                for o in group {
+                    lone_die = o.2.onto(lone_die);
+                }
+                let x = dice.face(lone_die.die());
+                let mut beaten = false;
+                for o in group {
+                    let y = dice.face(lone.2.onto(o.2.die).die());
+                    if x > y {
+                        down.push((o.0, o.1));
+                        bump(&mut this, o.0);
+                    } else if y > x {
+                        beaten = true;
+                    }
+                }
+                if beaten {
+                    down.push((lone.0, lone.1));
+                    bump(&mut this, lone.0);
+                }
+            }
+            for (id, n) in &this {
+                bump_by(&mut lost, *id, *n);
+            }
+            let standing = |b: &Battle, id: CompanyId, attacking: bool| {
+                fighting(b, id, attacking, &down).map(|v| v.len())
+            };
+            if standing(self, defender, false)? == 0 {
+                winner = Some(AssaultSide::Attacker);
+                break;
+            }
+            let mut still = Vec::new();
+            for &id in &holding {
+                if standing(self, id, true)? > 0 {
+                    still.push(id);
+                }
+            }
+            holding = still;
+            if holding.is_empty() {
+                winner = Some(AssaultSide::Defender);
+                break;
+            }
+            let cas = |list: &[(CompanyId, u32)], id: CompanyId| {
+                list.iter().find(|e| e.0 == id).map_or(0, |e| e.1)
+            };
+            let side_total =
+                |list: &[(CompanyId, u32)]| -> u32 { holding.iter().map(|&a| cas(list, a)).sum() };
+            let (a_sum, d_sum) = if first {
+                (side_total(&this), cas(&this, defender))
+            } else {
+                (side_total(&lost), cas(&lost, defender))
+            };
+            let count = |id: CompanyId| match options.assault_test_casualties {
+                AssaultTestCasualties::ThisRound => cas(&this, id),
+                AssaultTestCasualties::WholeAssault => cas(&lost, id),
+            };
+            let defender_first = d_sum >= a_sum;
+            let test = |b: &mut Battle,
+                        id: CompanyId,
+                        extra: i16,
+                        dice: &mut D|
+             -> Result<Confidence, RuleViolation> {
+                let c = b.company(id)?;
+                let t = ConfidenceTest {
+                    quality: c.quality.die(),
+                    lv: c.lv,
+                    tl: i16::try_from(count(id)).unwrap_or(i16::MAX)
+                        + extra
+                        + b.colours_modifier(id),
+                    two_level: options.confidence_two_level,
+                };
+                let r = t.roll(dice);
+                b.company_mut(id)?.lose(r.levels());
+                Ok(r)
+            };
+            let mut order = [AssaultSide::Defender, AssaultSide::Attacker];
+            if !defender_first {
+                order.reverse();
+            }
+            let mut decided = false;
+            for side in order {
+                match side {
+                    AssaultSide::Defender => {
+                        if test(self, defender, 0, dice)? != Confidence::Pass {
+                            steps.push(format!("{} falls back", self.company(defender)?.name));
+                            winner = Some(AssaultSide::Attacker);
+                            decided = true;
+                            break;
+                        }
+                    }
+                    AssaultSide::Attacker => {
+                        for id in holding.clone() {
+                            if test(self, id, i16::from(dropped), dice)? != Confidence::Pass {
+                                steps.push(format!("{} falls back", self.company(id)?.name));
+                                holding.retain(|&h| h != id);
+                                dropped = true;
+                            }
+                        }
+                        if holding.is_empty() {
+                            winner = Some(AssaultSide::Defender);
+                            decided = true;
+                            break;
+                        }
+                    }
+                }
+            }
+            if decided {
+                break;
+            }
+        }
+        steps.push(match winner {
+            Some(AssaultSide::Attacker) => "the attackers carry the position".to_string(),
+            Some(AssaultSide::Defender) => "the defenders hold".to_string(),
+            None => "both sides still hold after the round limit".to_string(),
+        });
+        self.won_assault = (winner == Some(AssaultSide::Attacker)).then_some((attackers[0], false));
+        for &id in attackers.iter().chain(std::iter::once(&defender)) {
+            let c = self.company_mut(id)?;
+            c.formation = Formation::Skirmish;
+            c.in_position = false;
+        }
+        let mut leaderless: Vec<CompanyId> = Vec::new();
+        for &(id, i) in &down {
+            let attacking = id != defender;
+            let won = match winner {
+                Some(AssaultSide::Attacker) => attacking,
+                Some(AssaultSide::Defender) => !attacking,
+                None => true,
+            };
+            let fate = DownedFate::of(dice.face(Die::D6));
+            let c = self.company_mut(id)?;
+            let cond = match fate {
+                DownedFate::Dead => Condition::Dead,
+                DownedFate::Wounded => Condition::Wounded,
+                DownedFate::Stunned if won => Condition::Fit,
+                DownedFate::Stunned => Condition::Captured,
+            };
+            if c.figures[i].role == Role::Leader
+                && cond != Condition::Fit
+                && !leaderless.contains(&id)
+            {
+                leaderless.push(id);
+            }
+            c.figures[i].condition = cond;
+        }
+        for id in leaderless {
+            self.new_leader(id, dice)?;
+        }
+        Ok(())
+    }
+
+    /// Final defensive fire (HT-MEL-07, HT-SG2-37; with the First Volley if the defender still has it,
+    /// HT-OPT-14): a free fire with no fired-on result; the attacker takes the casualty
+    /// test (option `fdf_confidence_test`). Returns the effect and casualties.
+    fn final_fire<D: Dice + ?Sized>(
+        &mut self,
+        defender: CompanyId,
+        attacker: CompanyId,
+        distance: f64,
+        options: Options,
+        dice: &mut D,
+    ) -> Result<(FireEffect, u32), RuleViolation> {
+        let d = self.company(defender)?.clone();
+        let rf = RangeFacts::at(distance, d.quality.band_inches());
+        let shooters: Vec<usize> = d
+            .figures
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| {
+                f.condition == Condition::Fit
+                    && !f.reload
+                    && !matches!(f.role, Role::HorseHolder | Role::ColourBearer)
+            })
+            .map(|(i, _)| i)
+            .collect();
+        let RangeDie::Die { die, spill } = range_die(&rf, FireKind::SmallArms, false, &options)?
+        else {
+            return Ok((
+                FireEffect {
+                    success: Success::Fail,
+                    potential: 0,
+                },
+                0,
+            ));
+        };
+        let first_volley = options.first_volley
+            && d.modern.is_none()
+            && d.first_volley
+            && d.cl <= ConfidenceLevel::Steady;
+        self.company_mut(defender)?.first_volley = false;
+        let pair = firer_dice(
+            &FirepowerFacts {
+                quality: d.quality.die(),
+                half_fp: u32::try_from(shooters.len()).unwrap_or(0) * d.weapon.half_fp(),
+                skirmish: !d.formation.is_close(),
+                first_volley,
+                spill,
+            },
+            &options,
+        )?;
+        if d.weapon.needs_reload() {
+            let dc = self.company_mut(defender)?;
+            for &i in &shooters {
+                dc.figures[i].reload = true;
+            }
+        }
+        let fd = FireDice {
+            firer: crate::fire::FirerDice::two(pair.quality, pair.firepower),
+            range: die,
+        };
+        let effect = fd.roll_effect(dice);
+        let a = self.company(attacker)?;
+        let pool: Vec<usize> = a
+            .figures
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.condition == Condition::Fit)
+            .map(|(i, _)| i)
+            .collect();
+        let mut wounds = vec![0u8; pool.len()];
+        let mut kill = vec![false; pool.len()];
+        if !pool.is_empty() {
+            for _ in 0..effect.potential {
+                let s = allocate(pool.len(), dice);
+                match (Impact {
+                    impact: d.weapon.arm.impact(),
+                    armour: a.armour.die(),
+                    armour_shift: 0,
+                    kill: options.kill_threshold,
+                })
+                .roll(dice)
+                {
+                    HitResult::Killed => kill[s] = true,
+                    HitResult::Wounded => wounds[s] += 1,
+                    HitResult::NoEffect => {}
+                }
+            }
+        }
+        let mut casualties = 0;
+        let mut leader = false;
+        let ac = self.company_mut(attacker)?;
+        for (s, &i) in pool.iter().enumerate() {
+            let cond = if kill[s] || wounds[s] >= 2 {
+                Condition::Dead
+            } else if wounds[s] == 1 {
+                Condition::Wounded
+            } else {
+                continue;
+            };
+            casualties += 1;
+            leader |= ac.figures[i].role == Role::Leader;
+            ac.figures[i].condition = cond;
+        }
+        if casualties > 0 && options.fdf_confidence_test {
+            let event = TestEvent {
+                fired_on: Some(FiredOn::SmallArms),
+                casualties,
+                leader_casualty: leader,
+                first_volley,
+                ..TestEvent::default()
+            };
+            self.test(attacker, event, dice)?;
+        }
+        if leader {
+            self.new_leader(attacker, dice)?;
+        }
+        Ok((effect, casualties))
+    }
+
+    fn melee<D: Dice + ?Sized>(
+        &mut self,
+        attacker: CompanyId,
+        defender: CompanyId,
+        dropped: i16,
+        steps: &mut Vec<String>,
+        dice: &mut D,
+    ) -> Result<(), RuleViolation> {
+        let options = self.options;
+        let a = self.company(attacker)?.clone();
+        let d = self.company(defender)?.clone();
+        let (ca, cd) = (
+            self.colours_modifier(attacker),
+            self.colours_modifier(defender),
+        );
+        let side = |c: &Company, attacking: bool, bonus: bool, modifier: i16| MeleeSide {
+            figures: u8::try_from(c.fighters(attacking)).unwrap_or(u8::MAX),
+            first_round: c.melee_die(bonus),
+            quality: c.quality.die(),
+            lv: c.lv,
+            modifier,
+        };
+        let m = Melee {
+            attacker: side(&a, true, false, ca + dropped),
+            defender: side(&d, false, d.in_position, cd),
+            casualties: options.assault_test_casualties,
+            two_level: options.confidence_two_level,
+        };
+        if m.attacker.figures == 0 || m.defender.figures == 0 {
+            return Err(SetupError::EmptyAssault.into());
+        }
+        let out = m.roll(dice);
+        steps.push(format!("melee: {out}"));
+        let winner = out.winner();
+        self.won_assault = (winner == Some(AssaultSide::Attacker))
+            .then_some((attacker, matches!(out.end, MeleeEnd::Destroyed { .. })));
+        for (id, downed, s) in [
+            (attacker, out.attacker_down, AssaultSide::Attacker),
+            (defender, out.defender_down, AssaultSide::Defender),
+        ] {
+            let won = winner == Some(s);
+            let c = self.company_mut(id)?;
+            c.formation = Formation::Skirmish;
+            c.in_position = false;
+            if let MeleeEnd::FellBack { loser, levels } = out.end
+                && loser == s
+            {
+                c.lose(levels);
+            }
+            // Downed figures are the last fit figures (the leader goes down last).
+            let mut left = downed;
+            let mut leader_lost = false;
+            for i in (0..c.figures.len()).rev() {
+                if left == 0 {
+                    break;
+                }
+                if c.figures[i].condition != Condition::Fit
+                    || (s == AssaultSide::Attacker && c.figures[i].role == Role::HorseHolder)
+                {
+                    continue;
+                }
+                left -= 1;
+                let fate = DownedFate::of(dice.face(Die::D6));
+                let cond = match fate {
+                    DownedFate::Dead => Condition::Dead,
+                    DownedFate::Wounded => Condition::Wounded,
+                    DownedFate::Stunned if won => Condition::Fit,
+                    DownedFate::Stunned => Condition::Captured,
+                };
+                if c.figures[i].role == Role::Leader && cond != Condition::Fit {
+                    leader_lost = true;
+                }
+                c.figures[i].condition = cond;
+            }
+            if leader_lost {
+                self.new_leader(id, dice)?;
+            }
+        }
+        Ok(())
+    }
+}

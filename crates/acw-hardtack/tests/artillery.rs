@@ -1,0 +1,505 @@
+//! Artillery: canister with blast-through, round shot with deviation and bounces, in the engine.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use acw_core::Side;
+use acw_core::dice::ScriptedDice;
+use acw_hardtack::DieType::{D6, D8, D10};
+use acw_hardtack::artillery::{
+    BounceTest, Landing, ShotAccuracy, ShotRange, bounce_distance, shot_impact,
+};
+use acw_hardtack::fire::Cover;
+use acw_hardtack::ladder::Success;
+use acw_hardtack::morale::Confidence;
+use acw_hardtack::state::{
+    Ammunition, CanisterFacts, CompanySpec, FigureRef, Formation, ShotImpactFacts,
+};
+use acw_hardtack::tables::{ConfidenceLevel, FieldPiece, Leadership};
+use acw_hardtack::{Battle, CompanyId, GunId, Options, RuleViolation};
+
+fn battery(options: Options) -> (Battle, GunId, CompanyId) {
+    let mut b = Battle::new(options);
+    let crew = b
+        .add_company(CompanySpec::new("Battery B crew", Side::Union, 3))
+        .unwrap();
+    let gun = b
+        .add_gun("3-inch rifle", FieldPiece::Rifle10lbOr3in, true, crew)
+        .unwrap();
+    (b, gun, crew)
+}
+
+fn rebels(b: &mut Battle, name: &str, n: usize, formation: Formation) -> CompanyId {
+    let mut c = CompanySpec::new(name, Side::Confederate, n);
+    c.formation = formation;
+    b.add_company(c).unwrap()
+}
+
+// HT-ACC-06, HT-ACC-07, HT-ART-14, HT-ART-15, HT-ART-16, HT-ART-17, HT-ART-18, HT-ART-19, HT-ART-20,
+// HT-SEQ-08, HT-ART-03: the printed canister example. A 3" rifle, Regular crew, at a line company 22" away
+// (band 4 = D10, line -1 = D8) through 4 skirmishers. R 2; Q 6, FP 4, FP 9: major, 19/8 = 2 rem 3; the
+// remainder D8 rolls 3: a third casualty. Allocation over 8 + 4 = 12 figures (D12): 2 and 3 (line), 10
+// (skirmisher). (armour, impact) = (3, 6) killed, (4, 5) wounded, (1, 3) killed. Tests: the line 2 + 1 - 1
+// = 2, the skirmishers 2 + 1 = 3. Then the next company of the formation at 18" (D8) +1 blast -1 line = D8;
+// R 8 against Q 4, FP 3, FP 1: nothing, the blast stops; the company still tests at 2 - 1 = 1. The crew's
+// second action loads canister again.
+#[test]
+fn canister_example() {
+    let (mut b, gun, crew) = battery(Options::default());
+    let line = rebels(&mut b, "lead company", 8, Formation::Line);
+    let sk = rebels(&mut b, "skirmishers", 4, Formation::Skirmish);
+    let next = rebels(&mut b, "second company", 8, Formation::Line);
+    b.activate(crew).unwrap();
+    b.load(gun, Ammunition::Canister).unwrap();
+    b.end_turn().unwrap();
+    b.activate(crew).unwrap();
+    let mut dice = ScriptedDice::faces([
+        2, 6, 4, 9, 3, // fire
+        2, 3, 6, 3, 4, 5, 10, 1, 3, // hits
+        8, 8, // tests
+    ]);
+    let facts = CanisterFacts {
+        distance: 22.0,
+        through: Some(sk),
+        ..CanisterFacts::default()
+    };
+    let rep = b.fire_canister(gun, line, facts, &mut dice).unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert_eq!(rep.range, Some(D8));
+    assert_eq!(rep.effect.potential, 3);
+    assert_eq!((rep.companies[0].killed, rep.companies[0].wounded), (1, 1));
+    assert_eq!((rep.companies[1].killed, rep.companies[1].wounded), (1, 0));
+    assert_eq!(rep.companies[0].test.map(|t| t.0), Some(2));
+    assert_eq!(rep.companies[1].test.map(|t| t.0), Some(3));
+    assert_eq!(b.gun(gun).unwrap().loaded(), None);
+    // The blast is pending: nothing else may happen until it is carried on or ended.
+    assert!(matches!(
+        b.load(gun, Ammunition::Canister),
+        Err(RuleViolation::OutOfOrder(_))
+    ));
+    let mut dice = ScriptedDice::faces([8, 4, 3, 1, 8]);
+    let step = b
+        .blast_through(
+            next,
+            CanisterFacts {
+                distance: 18.0,
+                ..CanisterFacts::default()
+            },
+            &mut dice,
+        )
+        .unwrap();
+    assert_eq!(step.range, Some(D8));
+    assert_eq!(step.effect.success, Success::Fail);
+    assert_eq!(step.companies[0].test.map(|t| t.0), Some(1));
+    assert!(matches!(b.end_blast(), Err(RuleViolation::OutOfOrder(_))));
+    b.load(gun, Ammunition::Canister).unwrap();
+    assert_eq!(b.gun(gun).unwrap().loaded(), Some(Ammunition::Canister));
+}
+
+// HT-INT-11, HT-ART-19: blast-through beyond D12 stops, and that company takes no test.
+#[test]
+fn blast_beyond_d12_stops() {
+    let (mut b, gun, crew) = battery(Options::default());
+    let first = rebels(&mut b, "first", 8, Formation::Skirmish);
+    let far = rebels(&mut b, "far", 8, Formation::Skirmish);
+    b.activate(crew).unwrap();
+    b.load(gun, Ammunition::Canister).unwrap();
+    // Point blank at 6" (D4): R 1, Q 8, FP 10, 10: 28/4 = 7 casualties; no casualties scripted (armour
+    // beats impact), so the company tests at 2 (Medium canister).
+    let mut script = vec![1, 8, 10, 10];
+    for _ in 0..7 {
+        script.extend([2, 4, 1]);
+    }
+    script.push(8);
+    let rep = b
+        .fire_canister(
+            gun,
+            first,
+            CanisterFacts {
+                distance: 6.0,
+                ..CanisterFacts::default()
+            },
+            &mut ScriptedDice::faces(script),
+        )
+        .unwrap();
+    assert_eq!(rep.effect.potential, 7);
+    assert_eq!(rep.companies[0].test.map(|t| t.0), Some(2));
+    // The far company at 30" (band 5 = D12) +1 for the hit step is beyond D12.
+    let step = b
+        .blast_through(
+            far,
+            CanisterFacts {
+                distance: 30.0,
+                ..CanisterFacts::default()
+            },
+            &mut ScriptedDice::faces([]),
+        )
+        .unwrap();
+    assert_eq!(step.range, None);
+    assert!(step.companies.is_empty());
+    assert!(b.end_blast().is_err());
+}
+
+// HT-ART-19: with `blast_requires_casualties`, a hit without casualties ends the blast.
+#[test]
+fn blast_requires_casualties_option() {
+    let mut o = Options::default();
+    o.blast_requires_casualties = true;
+    let (mut b, gun, crew) = battery(o);
+    let first = rebels(&mut b, "first", 8, Formation::Skirmish);
+    b.activate(crew).unwrap();
+    b.load(gun, Ammunition::Canister).unwrap();
+    let mut script = vec![1, 8, 10, 10];
+    for _ in 0..7 {
+        script.extend([2, 4, 1]);
+    }
+    script.push(8);
+    b.fire_canister(
+        gun,
+        first,
+        CanisterFacts {
+            distance: 6.0,
+            ..CanisterFacts::default()
+        },
+        &mut ScriptedDice::faces(script),
+    )
+    .unwrap();
+    assert!(matches!(b.end_blast(), Err(RuleViolation::OutOfOrder(_))));
+}
+
+// HT-ACC-05, HT-ART-01, HT-ART-06, HT-ART-07, HT-ART-08, HT-ART-09, HT-ART-10, HT-ART-11, HT-ART-12,
+// HT-ART-13, HT-SG2-44, HT-SG2-45, HT-INT-18: round shot with two bounces, each carried on along the line. Regular LV2 crew: Q 1 misses; D12 11, D8 5
+// (5" toward 11 o'clock). First impact: two figures, (4, 6) wounded and (2, 9) killed; the company tests at
+// 0 + 1 = 1. Bounce: Q 5 > 4; 49" from the gun gives 24"; D12 12, D4 1. Second impact: four figures in light
+// cover (D6 armour against D8): (3, 5), (2, 3) wounded, (5, 4), (6, 2) nothing; test at 1. Bounce: Q 8 > 6,
+// 12" on; D12 12, D4 2. The ball strikes a building with a D6 impact die and stops.
+#[test]
+fn shot_with_two_bounces() {
+    let mut b = Battle::new(Options::default());
+    let crew = b
+        .add_company(CompanySpec::new("Battery A crew", Side::Union, 3))
+        .unwrap();
+    let gun = b
+        .add_gun("12lb Napoleon", FieldPiece::Napoleon12lb, false, crew)
+        .unwrap();
+    let first = rebels(&mut b, "first company", 8, Formation::Skirmish);
+    let second = rebels(&mut b, "second company", 8, Formation::Skirmish);
+    b.activate(crew).unwrap();
+    b.load(gun, Ammunition::Shot).unwrap();
+    let landing = b
+        .fire_shot(
+            gun,
+            ShotRange::Medium,
+            0.0,
+            &mut ScriptedDice::faces([1, 11, 5]),
+        )
+        .unwrap();
+    assert_eq!(
+        landing,
+        Landing::Deviated {
+            clock: 11,
+            inches: 5
+        }
+    );
+    let facts = ShotImpactFacts {
+        gun_distance: 49.0,
+        figures: vec![
+            (
+                FigureRef {
+                    company: first,
+                    index: 1,
+                },
+                Cover::Open,
+                false,
+            ),
+            (
+                FigureRef {
+                    company: first,
+                    index: 2,
+                },
+                Cover::Open,
+                false,
+            ),
+        ],
+        guns: vec![],
+        horses: vec![],
+        ground_allows_bounce: true,
+    };
+    let mut dice = ScriptedDice::faces([4, 6, 2, 9, 8, 5, 12, 1]);
+    let one = b.shot_impact(&facts, &mut dice).unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert_eq!(one.impact, D10);
+    assert_eq!((one.companies[0].wounded, one.companies[0].killed), (1, 1));
+    assert_eq!(
+        one.companies[0].test,
+        Some((1, Confidence::Pass, ConfidenceLevel::Confident))
+    );
+    assert_eq!(
+        one.bounce,
+        Some((
+            24,
+            Landing::Deviated {
+                clock: 12,
+                inches: 1
+            }
+        ))
+    );
+    let facts = ShotImpactFacts {
+        gun_distance: 73.0,
+        figures: (1..5)
+            .map(|i| {
+                (
+                    FigureRef {
+                        company: second,
+                        index: i,
+                    },
+                    Cover::Soft,
+                    false,
+                )
+            })
+            .collect(),
+        guns: vec![],
+        horses: vec![],
+        ground_allows_bounce: true,
+    };
+    let mut dice = ScriptedDice::faces([3, 5, 2, 3, 5, 4, 6, 2, 8, 8, 12, 2]);
+    let two = b.shot_impact(&facts, &mut dice).unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert_eq!(two.impact, D8);
+    assert_eq!(two.companies[0].wounded, 2);
+    assert_eq!(two.companies[0].test.map(|t| t.0), Some(1));
+    assert_eq!(
+        two.bounce,
+        Some((
+            12,
+            Landing::Deviated {
+                clock: 12,
+                inches: 2
+            }
+        ))
+    );
+    let building = ShotImpactFacts {
+        gun_distance: 88.0,
+        ..ShotImpactFacts::default()
+    };
+    let three = b
+        .shot_impact(&building, &mut ScriptedDice::faces([]))
+        .unwrap();
+    assert_eq!(three.impact, D6);
+    assert_eq!(three.bounce, None);
+    assert!(
+        b.shot_impact(&building, &mut ScriptedDice::faces([]))
+            .is_err()
+    );
+    // HT-ACC-05 (05f): a third bounce would need more than 8 on a D8: impossible, no roll.
+    let third = BounceTest {
+        quality: D8,
+        lv: Leadership::TWO,
+        k: 3,
+        rifled: false,
+    };
+    assert!(!third.possible());
+}
+
+// HT-ART-08, HT-ART-12: the impact die falls one type per bounce and stops after D4; bounce distances halve.
+#[test]
+fn bounce_arithmetic() {
+    assert_eq!(shot_impact(0), Some(D10));
+    assert_eq!(shot_impact(3), Some(acw_hardtack::DieType::D4));
+    assert_eq!(shot_impact(4), None);
+    assert_eq!(bounce_distance(49.0, None), 24);
+    assert_eq!(bounce_distance(49.0, Some(24)), 12);
+    assert_eq!(bounce_distance(49.0, Some(7)), 3);
+}
+
+// HT-ACC-22, HT-OPT-01: with Artillery Shot Ranges, LV2 needs 3+ at medium, 2+ at short, 4+ at long.
+#[test]
+fn shot_range_modifiers() {
+    let mut o = Options::default();
+    o.artillery_shot_ranges = true;
+    let need = |range| {
+        let a = ShotAccuracy::new(D8, Leadership::TWO, range, &o);
+        (1..=8).find(|&r| a.hits(r))
+    };
+    assert_eq!(need(ShotRange::Medium), Some(3));
+    assert_eq!(need(ShotRange::Short), Some(2));
+    assert_eq!(need(ShotRange::Long), Some(4));
+    let plain = ShotAccuracy::new(D8, Leadership::TWO, ShotRange::Long, &Options::default());
+    assert!(plain.hits(3));
+}
+
+// HT-OPT-02: Rifled Artillery Bounces: a rifled gun needs 2 more.
+#[test]
+fn rifled_bounces() {
+    let t = BounceTest {
+        quality: D8,
+        lv: Leadership::TWO,
+        k: 1,
+        rifled: true,
+    };
+    assert_eq!(t.number(), 6);
+}
+
+// HT-ART-21, HT-SG2-46, HT-SEQ-08: a gun model in a shot's area rolls D8 armour; a kill disables it; a disabled gun
+// cannot load. A gun without a load cannot fire.
+#[test]
+fn gun_damage_and_loads() {
+    let (mut b, gun, crew) = battery(Options::default());
+    let enemy_crew = b
+        .add_company(CompanySpec::new("rebel crew", Side::Confederate, 3))
+        .unwrap();
+    let target = b
+        .add_gun(
+            "rebel Napoleon",
+            FieldPiece::Napoleon12lb,
+            false,
+            enemy_crew,
+        )
+        .unwrap();
+    b.activate(crew).unwrap();
+    assert!(matches!(
+        b.fire_shot(gun, ShotRange::Medium, 0.0, &mut ScriptedDice::faces([8])),
+        Err(RuleViolation::GunRefused { .. })
+    ));
+    b.load(gun, Ammunition::Shot).unwrap();
+    assert_eq!(
+        b.fire_shot(gun, ShotRange::Medium, 0.0, &mut ScriptedDice::faces([8]))
+            .unwrap(),
+        Landing::OnTarget
+    );
+    // Armour 2 against impact 10: killed, the gun is disabled.
+    let facts = ShotImpactFacts {
+        gun_distance: 30.0,
+        guns: vec![target],
+        horses: vec![],
+        ..ShotImpactFacts::default()
+    };
+    let rep = b
+        .shot_impact(&facts, &mut ScriptedDice::faces([2, 10]))
+        .unwrap();
+    assert_eq!(rep.guns_disabled, vec!["rebel Napoleon".to_string()]);
+    assert!(b.gun(target).unwrap().disabled());
+    b.end_turn().unwrap();
+    b.activate(enemy_crew).unwrap();
+    assert!(matches!(
+        b.load(target, Ammunition::Shot),
+        Err(RuleViolation::GunRefused { .. })
+    ));
+}
+
+// HT-ART-22, HT-MOV-12, HT-FRM-14: round shot through a limbered gun's team: the first horse (armour 1 against
+// impact 10) is hit and dies (D6 1); the second (armour 4 against 1) is not. Cut loose with a Reorganise, the
+// team moves on a D8 (8", not 9"); with both horses gone the gun must be unlimbered before it moves.
+#[test]
+fn horse_team_losses() {
+    let mut b = Battle::new(Options::default());
+    let enemy = b
+        .add_company(CompanySpec::new("rebel crew", Side::Confederate, 3))
+        .unwrap();
+    let rebel_gun = b
+        .add_gun("rebel Napoleon", FieldPiece::Napoleon12lb, false, enemy)
+        .unwrap();
+    let crew = b
+        .add_company(CompanySpec::new("Union crew", Side::Union, 3))
+        .unwrap();
+    let gun = b
+        .add_gun("Parrott", FieldPiece::Rifle10lbOr3in, true, crew)
+        .unwrap();
+    b.activate(crew).unwrap();
+    b.limber(gun, true, 3.0).unwrap();
+    b.end_turn().unwrap();
+    let shoot = |b: &mut Battle, horses: usize, dice: Vec<u16>| {
+        b.activate(enemy).unwrap();
+        b.load(rebel_gun, Ammunition::Shot).unwrap();
+        assert_eq!(
+            b.fire_shot(
+                rebel_gun,
+                ShotRange::Medium,
+                0.0,
+                &mut ScriptedDice::faces([8]),
+            )
+            .unwrap(),
+            Landing::OnTarget
+        );
+        let facts = ShotImpactFacts {
+            gun_distance: 30.0,
+            horses: vec![gun; horses],
+            ..ShotImpactFacts::default()
+        };
+        b.shot_impact(&facts, &mut ScriptedDice::faces(dice))
+            .unwrap();
+        b.end_turn().unwrap();
+    };
+    shoot(&mut b, 2, vec![1, 10, 1, 4, 1]);
+    assert_eq!(b.gun(gun).unwrap().horses(), (2, 1));
+    b.activate(crew).unwrap();
+    b.cut_horse_loose(gun).unwrap();
+    assert!(b.cut_horse_loose(gun).is_err());
+    let mv = |d| acw_hardtack::state::MoveOrder {
+        distance: d,
+        ..Default::default()
+    };
+    assert!(
+        b.move_company(crew, mv(9.0), &mut ScriptedDice::faces([]))
+            .is_err()
+    );
+    assert!(
+        b.move_company(crew, mv(8.0), &mut ScriptedDice::faces([]))
+            .unwrap()
+    );
+    b.end_turn().unwrap();
+    shoot(&mut b, 1, vec![1, 10, 2]);
+    b.activate(crew).unwrap();
+    b.cut_horse_loose(gun).unwrap();
+    assert_eq!(b.gun(gun).unwrap().horses(), (0, 0));
+    assert!(
+        b.move_company(crew, mv(1.0), &mut ScriptedDice::faces([]))
+            .is_err()
+    );
+}
+
+// A shot's facts naming a figure the company does not have are refused, and the ball stays in flight.
+#[test]
+fn bad_shot_facts_refused() {
+    let (mut b, gun, crew) = battery(Options::default());
+    let foe = rebels(&mut b, "rebels", 4, Formation::Skirmish);
+    b.activate(crew).unwrap();
+    b.load(gun, Ammunition::Shot).unwrap();
+    let landing = b.fire_shot(gun, ShotRange::Medium, 0.0, &mut ScriptedDice::faces([8]));
+    assert_eq!(landing, Ok(Landing::OnTarget));
+    let before = b.clone();
+    let facts = ShotImpactFacts {
+        gun_distance: 30.0,
+        figures: vec![(
+            FigureRef {
+                company: foe,
+                index: 9,
+            },
+            Cover::Open,
+            false,
+        )],
+        ..ShotImpactFacts::default()
+    };
+    let err = b
+        .shot_impact(&facts, &mut ScriptedDice::faces([1, 10]))
+        .unwrap_err();
+    assert!(matches!(err, RuleViolation::UnknownFigure { index: 9, .. }));
+    assert_eq!(err.to_string(), "rebels has no figure number 9");
+    assert_eq!(b, before);
+    let nan = ShotImpactFacts {
+        gun_distance: f64::NAN,
+        ..ShotImpactFacts::default()
+    };
+    assert!(matches!(
+        b.shot_impact(&nan, &mut ScriptedDice::faces([])),
+        Err(RuleViolation::Setup(_))
+    ));
+    assert!(
+        b.shot_impact(
+            &ShotImpactFacts {
+                gun_distance: 30.0,
+                ..ShotImpactFacts::default()
+            },
+            &mut ScriptedDice::faces([])
+        )
+        .is_ok()
+    );
+}

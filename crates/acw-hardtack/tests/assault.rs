@@ -1,0 +1,487 @@
+//! Close assault: the tests, close-combat dice, and the whole assault in the engine.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use acw_core::Resolve;
+use acw_core::dice::ScriptedDice;
+use acw_hardtack::DieType::{D4, D6, D8, D10, D12};
+use acw_hardtack::ladder::OpenShift;
+use acw_hardtack::melee::{
+    AssaultBar, AssaultSide, DownedFate, Melee, MeleeDie, MeleeEnd, MeleeSide, attacker_tl,
+    odds_tl, opposed_dice,
+};
+use acw_hardtack::morale::{TestEvent, threat_level};
+use acw_hardtack::options::{AssaultTestCasualties, TwoLevelDrop};
+use acw_hardtack::state::{Condition, DefenderChoice, Formation};
+use acw_hardtack::tables::{ConfidenceLevel, Leadership, MeleeWeapon, Motivation};
+use acw_hardtack::{Options, RuleViolation};
+use common::two;
+
+// HT-SG2-35, HT-MEL-02, HT-MEL-03: CO 0, ST +1, -1 in close formation, +1 after a partner drops out;
+// Shaken, Broken and Routed may not assault.
+#[test]
+fn attacker_threat_levels() {
+    assert_eq!(attacker_tl(ConfidenceLevel::Confident, true, false), Ok(-1));
+    assert_eq!(attacker_tl(ConfidenceLevel::Steady, false, true), Ok(2));
+    assert_eq!(
+        attacker_tl(ConfidenceLevel::Shaken, false, false),
+        Err(AssaultBar::Shaken)
+    );
+    assert_eq!(
+        attacker_tl(ConfidenceLevel::Routed, false, false),
+        Err(AssaultBar::BrokenOrRouted)
+    );
+}
+
+// HT-ACC-36, HT-SG2-36, HT-MEL-04: 6 against 4 is TL 1, 8 against 4 TL 2; 8 against 4 in line charged by a
+// column: 2 - 1 + 1 = 2; by mounted cavalry 3.
+#[test]
+fn stand_test_levels() {
+    assert_eq!(odds_tl(6, 4), 1);
+    assert_eq!(odds_tl(8, 4), 2);
+    let o = Options::default();
+    let mut e = TestEvent {
+        other_base: Some(odds_tl(8, 4)),
+        close_formation: true,
+        charged_by_close_formation: true,
+        ..TestEvent::default()
+    };
+    assert_eq!(threat_level(&e, Motivation::Medium, &o), Some(2));
+    e.charged_by_mounted = true;
+    assert_eq!(threat_level(&e, Motivation::Medium, &o), Some(3));
+}
+
+// HT-ACC-37, HT-SG2-39, HT-MEL-08, HT-MEL-09, HT-GEN-02: a Regular with a shotgun rolls D12; a Veteran with a
+// +2 weapon is D14: he rolls D12 and his Regular opponent drops to D6; a mounted Veteran with a sabre
+// likewise.
+#[test]
+fn open_shift_melee_dice() {
+    let shotgun = MeleeDie {
+        weapon: MeleeWeapon::Shotgun,
+        ..MeleeDie::plain(D8)
+    };
+    assert_eq!(shotgun.shifted().die, D12);
+    let vet = MeleeDie {
+        weapon: MeleeWeapon::Shotgun,
+        ..MeleeDie::plain(D10)
+    };
+    let regular = MeleeDie::plain(D8);
+    assert_eq!(opposed_dice(vet.shifted(), regular.shifted()), (D12, D6));
+    let cav = MeleeDie {
+        weapon: MeleeWeapon::Sword,
+        mounted: true,
+        ..MeleeDie::plain(D10)
+    };
+    assert_eq!(opposed_dice(cav.shifted(), regular.shifted()), (D12, D6));
+    // HT-MEL-10: a defender's first-round bonus; HT-MEL-12: a rider dismounted last round drops one.
+    let bonus = MeleeDie {
+        defender_bonus: true,
+        ..MeleeDie::plain(D8)
+    };
+    assert_eq!(bonus.shifted().die, D10);
+    let thrown = MeleeDie {
+        dismounted_last_round: true,
+        ..MeleeDie::plain(D4)
+    };
+    assert_eq!(thrown.shifted(), OpenShift { die: D4, spill: -1 });
+    // A dismounted D4 rider's deficit raises his Regular opponent to D10.
+    assert_eq!(opposed_dice(thrown.shifted(), regular.shifted()), (D4, D10));
+    let green = MeleeDie::plain(D6);
+    assert_eq!(opposed_dice(green.shifted(), regular.shifted()), (D6, D8));
+}
+
+// HT-SG2-41, HT-MEL-15: the downed figure's D6.
+#[test]
+fn downed_fates() {
+    assert_eq!(DownedFate::of(2), DownedFate::Dead);
+    assert_eq!(DownedFate::of(4), DownedFate::Wounded);
+    assert_eq!(DownedFate::of(5), DownedFate::Stunned);
+}
+
+// HT-SG2-38, HT-SG2-40, HT-MEL-14: three attackers against one defender: the defender's die is compared with
+// each; he rolls 4 against 2, 4, 6: one attacker down, and the defender down (a 6 beat him). The defender
+// is destroyed. Then a 2-against-2 round with one down each: the defender tests first on the tie (TL 1,
+// T = 3, roll 3 fails one level).
+#[test]
+fn melee_rounds() {
+    let side = |n: u8, q| MeleeSide {
+        figures: n,
+        first_round: MeleeDie::plain(q),
+        quality: q,
+        lv: Leadership::TWO,
+        modifier: 0,
+    };
+    let m = Melee {
+        attacker: side(3, D8),
+        defender: side(1, D8),
+        casualties: AssaultTestCasualties::ThisRound,
+        two_level: TwoLevelDrop::HalfOrLess,
+    };
+    let out = m.roll(&mut ScriptedDice::faces([4, 2, 4, 6]));
+    assert_eq!(
+        out.end,
+        MeleeEnd::Destroyed {
+            loser: AssaultSide::Defender
+        }
+    );
+    assert_eq!((out.attacker_down, out.defender_down), (1, 1));
+    let m = Melee {
+        attacker: side(2, D8),
+        defender: side(2, D8),
+        ..m
+    };
+    let out = m.roll(&mut ScriptedDice::faces([5, 2, 2, 5, 3]));
+    assert_eq!(
+        out.end,
+        MeleeEnd::FellBack {
+            loser: AssaultSide::Defender,
+            levels: 1
+        }
+    );
+    assert_eq!(out.winner(), Some(AssaultSide::Attacker));
+}
+
+// HT-MEL-01, HT-MEL-06, HT-MEL-11, HT-MEL-13, HT-MEL-15, HT-SG2-21, HT-FRM-09: a Regular line of 8 assaults 4
+// skirmishers. Attack test T = 1: roll 2 passes. Stand test: odds 2 + 1 (charged by a line) = 3, T = 5:
+// roll 6 holds. Combat move D4 (a line): 3 -> 6", contact; the attacker is disordered. Each defender faces
+// two attackers and rolls 1 against 2, 2: all four defenders down, destroyed. Fates: 1 dead, 3 wounded,
+// 5 and 6 stunned -> captured from the losers.
+#[test]
+fn an_assault_in_the_engine() {
+    let (mut b, a, r) = two(
+        Options::default(),
+        (8, Formation::Line),
+        (4, Formation::Skirmish),
+    );
+    assert!(b.assault(a, r, &mut ScriptedDice::faces([2])).unwrap());
+    assert!(matches!(
+        b.charge(6.0, &mut ScriptedDice::faces([3])),
+        Err(RuleViolation::OutOfOrder(_))
+    ));
+    let stand = b
+        .defend(
+            DefenderChoice::Stand { final_fire: false },
+            &mut ScriptedDice::faces([6]),
+        )
+        .unwrap();
+    assert!(!stand.over);
+    let mut dice = ScriptedDice::faces([3, 1, 2, 2, 1, 2, 2, 1, 2, 2, 1, 2, 2, 1, 3, 5, 6]);
+    let rep = b.charge(6.0, &mut dice).unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert!(rep.over);
+    let d = b.company(r).unwrap();
+    let count = |c| d.figures().iter().filter(|f| f.condition == c).count();
+    assert_eq!(
+        (
+            count(Condition::Dead),
+            count(Condition::Wounded),
+            count(Condition::Captured)
+        ),
+        (1, 1, 2)
+    );
+    assert_eq!(b.company(a).unwrap().formation(), Formation::Skirmish);
+    assert_eq!(b.company(a).unwrap().actions_left(), 0);
+    assert!(rep.to_string().contains("melee"));
+}
+
+// HT-MEL-07, HT-SG2-37: the attacker falls short (D4 1 = 2" of 6"); final defensive fire at 4": R 1 against
+// Q 8 and FP 4 (4 skirmish muskets: D4): 12/4 = 3 hits; one kills. The attacker's casualty test (TL 1, roll
+// 8 passes), then the reaction test at +1 (T = 3): roll 2 fails, it withdraws and takes the 1/0/NTR test.
+#[test]
+fn final_defensive_fire() {
+    let (mut b, a, r) = two(
+        Options::default(),
+        (8, Formation::Line),
+        (4, Formation::Skirmish),
+    );
+    b.assault(a, r, &mut ScriptedDice::faces([2])).unwrap();
+    b.defend(
+        DefenderChoice::Stand { final_fire: true },
+        &mut ScriptedDice::faces([6]),
+    )
+    .unwrap();
+    let mut dice = ScriptedDice::faces([1, 1, 8, 4, 2, 1, 2, 3, 4, 1, 4, 4, 2, 8, 2, 8]);
+    let rep = b.charge(6.0, &mut dice).unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert!(rep.over);
+    assert!(rep.steps.iter().any(|s| s.contains("withdraws")));
+    assert_eq!(b.company(a).unwrap().dead(), 1);
+    assert!(b.company(r).unwrap().needs_reload());
+}
+
+// HT-MEL-16, HT-SG2-36: a Broken defender routs without a test; a voluntary withdrawal ends the assault.
+#[test]
+fn broken_defender_and_withdrawal() {
+    let (mut b, a, r) = two(
+        Options::default(),
+        (8, Formation::Line),
+        (4, Formation::Skirmish),
+    );
+    // Break the defender: a minor result and a test roll of 1 (two levels), twice.
+    b.fire(
+        a,
+        r,
+        acw_hardtack::state::FireFacts {
+            distance: 6.0,
+            ..Default::default()
+        },
+        &mut ScriptedDice::faces([4, 7, 2, 1]),
+    )
+    .unwrap();
+    b.end_turn().unwrap();
+    b.activate(a).unwrap();
+    b.reload(a).unwrap();
+    b.end_turn().unwrap();
+    b.activate(a).unwrap();
+    b.fire(
+        a,
+        r,
+        acw_hardtack::state::FireFacts {
+            distance: 6.0,
+            ..Default::default()
+        },
+        &mut ScriptedDice::faces([4, 7, 2, 2]),
+    )
+    .unwrap();
+    assert_eq!(b.company(r).unwrap().confidence(), ConfidenceLevel::Broken);
+    b.end_turn().unwrap();
+    b.activate(a).unwrap();
+    b.assault(a, r, &mut ScriptedDice::faces([8])).unwrap();
+    let rep = b
+        .defend(
+            DefenderChoice::Stand { final_fire: true },
+            &mut ScriptedDice::faces([]),
+        )
+        .unwrap();
+    assert!(rep.over);
+    assert_eq!(b.company(r).unwrap().confidence(), ConfidenceLevel::Routed);
+
+    let (mut b, a, r) = two(
+        Options::default(),
+        (8, Formation::Line),
+        (4, Formation::Skirmish),
+    );
+    b.assault(a, r, &mut ScriptedDice::faces([8])).unwrap();
+    let rep = b
+        .defend(DefenderChoice::Withdraw, &mut ScriptedDice::faces([]))
+        .unwrap();
+    assert!(rep.over);
+    assert_eq!(
+        b.company(r).unwrap().confidence(),
+        ConfidenceLevel::Confident
+    );
+}
+
+// HT-MEL-02: a failed attack test spends the first action only; a Shaken company is refused.
+#[test]
+fn failed_attack_test() {
+    let (mut b, a, r) = two(
+        Options::default(),
+        (8, Formation::Line),
+        (4, Formation::Skirmish),
+    );
+    assert!(!b.assault(a, r, &mut ScriptedDice::faces([1])).unwrap());
+    assert_eq!(b.company(a).unwrap().actions_left(), 1);
+    assert!(matches!(
+        b.assault(a, r, &mut ScriptedDice::faces([8])),
+        Err(RuleViolation::NoActionLeft { .. })
+    ));
+}
+
+// The melee's dice and the tests run on a copy: a script that runs out leaves the battle as it was.
+#[test]
+fn assault_dice_fault_changes_nothing() {
+    let (mut b, a, r) = two(
+        Options::default(),
+        (8, Formation::Line),
+        (4, Formation::Skirmish),
+    );
+    b.assault(a, r, &mut ScriptedDice::faces([2])).unwrap();
+    b.defend(
+        DefenderChoice::Stand { final_fire: false },
+        &mut ScriptedDice::faces([6]),
+    )
+    .unwrap();
+    let before = b.clone();
+    assert!(matches!(
+        b.charge(6.0, &mut ScriptedDice::faces([3, 1])),
+        Err(RuleViolation::Dice(_))
+    ));
+    assert_eq!(b, before);
+}
+
+// HT-SG2-42, HT-MEL-05: a combined assault. The first company fails its test (roll 1, T = 2); the second tests
+// at +1 for the drop-out (T = 3): 4 passes and goes in alone, the first keeping one action.
+#[test]
+fn combined_assault_with_a_drop_out() {
+    let mut b = acw_hardtack::Battle::new(Options::default());
+    let a1 = b
+        .add_company(acw_hardtack::state::CompanySpec::new(
+            "A",
+            acw_core::Side::Union,
+            4,
+        ))
+        .unwrap();
+    let a2 = b
+        .add_company(acw_hardtack::state::CompanySpec::new(
+            "B",
+            acw_core::Side::Union,
+            4,
+        ))
+        .unwrap();
+    let d = b
+        .add_company(acw_hardtack::state::CompanySpec::new(
+            "D",
+            acw_core::Side::Confederate,
+            4,
+        ))
+        .unwrap();
+    assert_eq!(
+        b.assault_together(&[a1, a2], d, &mut ScriptedDice::faces([1, 3]))
+            .unwrap(),
+        vec![false, false]
+    );
+    let mut b = acw_hardtack::Battle::new(Options::default());
+    let a1 = b
+        .add_company(acw_hardtack::state::CompanySpec::new(
+            "A",
+            acw_core::Side::Union,
+            4,
+        ))
+        .unwrap();
+    let a2 = b
+        .add_company(acw_hardtack::state::CompanySpec::new(
+            "B",
+            acw_core::Side::Union,
+            4,
+        ))
+        .unwrap();
+    let d = b
+        .add_company(acw_hardtack::state::CompanySpec::new(
+            "D",
+            acw_core::Side::Confederate,
+            4,
+        ))
+        .unwrap();
+    assert_eq!(
+        b.assault_together(&[a1, a2], d, &mut ScriptedDice::faces([1, 4]))
+            .unwrap(),
+        vec![false, true]
+    );
+    assert_eq!(b.company(a1).unwrap().actions_left(), 1);
+    assert_eq!(b.company(a2).unwrap().actions_left(), 0);
+}
+
+// HT-SG2-42, HT-MEL-05, HT-SG2-38: two companies of 4 assault 4 together: both pass (8, 8); the stand test at
+// the odds of 8 to 4 (TL 2, T = 4) holds on a 6; both reach contact (3, 3 on D6 for 6"); each defender faces two
+// attackers and rolls 1 against 2, 2: all four are down. Fates 1, 3, 5, 6: dead, wounded, two captured.
+#[test]
+fn combined_assault_melee() {
+    let mut b = acw_hardtack::Battle::new(Options::default());
+    let a1 = b
+        .add_company(acw_hardtack::state::CompanySpec::new(
+            "A",
+            acw_core::Side::Union,
+            4,
+        ))
+        .unwrap();
+    let a2 = b
+        .add_company(acw_hardtack::state::CompanySpec::new(
+            "B",
+            acw_core::Side::Union,
+            4,
+        ))
+        .unwrap();
+    let d = b
+        .add_company(acw_hardtack::state::CompanySpec::new(
+            "D",
+            acw_core::Side::Confederate,
+            4,
+        ))
+        .unwrap();
+    assert_eq!(
+        b.assault_together(&[a1, a2], d, &mut ScriptedDice::faces([8, 8]))
+            .unwrap(),
+        vec![true, true]
+    );
+    assert!(
+        !b.defend(
+            DefenderChoice::Stand { final_fire: false },
+            &mut ScriptedDice::faces([6])
+        )
+        .unwrap()
+        .over
+    );
+    assert!(b.charge_each(&[6.0], &mut ScriptedDice::faces([])).is_err());
+    let mut dice = ScriptedDice::faces([3, 3, 1, 2, 2, 1, 2, 2, 1, 2, 2, 1, 2, 2, 1, 3, 5, 6]);
+    let rep = b.charge_each(&[6.0, 6.0], &mut dice).unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert!(rep.to_string().contains("carry the position"), "{rep}");
+    let dc = b.company(d).unwrap();
+    let count = |c| dc.figures().iter().filter(|f| f.condition == c).count();
+    assert_eq!(
+        (
+            count(Condition::Dead),
+            count(Condition::Wounded),
+            count(Condition::Captured)
+        ),
+        (1, 1, 2)
+    );
+    assert_eq!(b.company(a1).unwrap().formation(), Formation::Skirmish);
+}
+
+// HT-SG2-42, HT-SG2-40, HT-MEL-14: in a combined melee one company falls back and the other fights on at +1.
+// Round 1: the first defender (5) downs A's first man and is downed by A's second (6); the rest tie. One
+// casualty a side: the defender tests first (TL 1, 8 holds); A tests (TL 1, 2 fails) and falls back; B tests
+// at 0 + 1 for the drop-out (4 holds). Round 2: B's four against the three defenders left, who roll 1s against
+// 2s: all down. Fates: A's man stunned (5: back, his side won), the defenders 1, 3, 5, 6.
+#[test]
+fn combined_melee_with_a_company_falling_back() {
+    let mut b = acw_hardtack::Battle::new(Options::default());
+    let a1 = b
+        .add_company(acw_hardtack::state::CompanySpec::new(
+            "A",
+            acw_core::Side::Union,
+            4,
+        ))
+        .unwrap();
+    let a2 = b
+        .add_company(acw_hardtack::state::CompanySpec::new(
+            "B",
+            acw_core::Side::Union,
+            4,
+        ))
+        .unwrap();
+    let d = b
+        .add_company(acw_hardtack::state::CompanySpec::new(
+            "D",
+            acw_core::Side::Confederate,
+            4,
+        ))
+        .unwrap();
+    b.assault_together(&[a1, a2], d, &mut ScriptedDice::faces([8, 8]))
+        .unwrap();
+    b.defend(
+        DefenderChoice::Stand { final_fire: false },
+        &mut ScriptedDice::faces([6]),
+    )
+    .unwrap();
+    let mut dice = ScriptedDice::faces([
+        3, 3, // moves
+        5, 1, 6, 4, 4, 4, 4, 4, 4, 4, 4, 4, // round 1
+        8, 2, 4, // tests: D, A, B
+        1, 2, 2, 1, 2, 1, 2, // round 2
+        5, 1, 3, 5, 6, // fates
+    ]);
+    let rep = b.charge_each(&[6.0, 6.0], &mut dice).unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert!(rep.to_string().contains("A falls back"), "{rep}");
+    assert!(rep.to_string().contains("carry the position"), "{rep}");
+    assert_eq!(
+        b.company(a1).unwrap().confidence(),
+        acw_hardtack::tables::ConfidenceLevel::Steady
+    );
+    assert_eq!(b.company(a1).unwrap().fit(), 4);
+    assert_eq!(b.company(d).unwrap().fit(), 0);
+}

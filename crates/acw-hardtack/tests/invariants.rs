@@ -1,0 +1,130 @@
+//! Property tests: the procedures never panic on any input a caller can give, their odds are distributions,
+//! and the engine keeps its books.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use acw_core::dice::ScriptedDice;
+use acw_core::{GameRng, Resolve};
+use acw_hardtack::DieType;
+use acw_hardtack::Options;
+use acw_hardtack::fire::{
+    Cover, FireDice, FireKind, FirepowerFacts, FirerDice, Impact, RangeDie, RangeFacts, Volley,
+    firer_dice, range_die,
+};
+use acw_hardtack::melee::{Melee, MeleeDie, MeleeSide};
+use acw_hardtack::morale::ConfidenceTest;
+use acw_hardtack::options::{AssaultTestCasualties, KillThreshold, TwoLevelDrop};
+use acw_hardtack::state::{FireFacts, Formation};
+use acw_hardtack::tables::{ConfidenceLevel, Leadership};
+use common::two;
+use proptest::prelude::*;
+
+fn die() -> impl Strategy<Value = DieType> {
+    prop::sample::select(DieType::ALL.to_vec())
+}
+
+fn cover() -> impl Strategy<Value = Cover> {
+    prop::sample::select(vec![
+        Cover::Open,
+        Cover::Soft,
+        Cover::Hard,
+        Cover::Fortification,
+    ])
+}
+
+fn index(r: RangeDie) -> i16 {
+    match r {
+        RangeDie::Die { die, .. } => die.index(),
+        RangeDie::OutOfReach => 99,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    // HT-FIR-04: any distance gives a die on the ladder or out of reach; farther is never easier.
+    #[test]
+    fn range_die_is_monotone(d in 0.0f64..200.0, extra in 0.0f64..50.0, band in 1.0f64..24.0, c in cover(),
+                             ip: bool, line: bool, sb: bool) {
+        let mut f = RangeFacts::at(d, band);
+        f.cover = c;
+        f.in_position = ip;
+        f.close_formation_target = line;
+        f.smoothbore = sb;
+        let near = range_die(&f, FireKind::SmallArms, false, &Options::default()).unwrap();
+        f.distance = d + extra;
+        let far = range_die(&f, FireKind::SmallArms, false, &Options::default()).unwrap();
+        prop_assert!(index(near) <= index(far));
+    }
+
+    // Bad lengths are refused, never a panic.
+    #[test]
+    fn bad_lengths_refused(d in prop::num::f64::ANY) {
+        let r = range_die(&RangeFacts::at(d, 8.0), FireKind::SmallArms, false, &Options::default());
+        prop_assert_eq!(r.is_err(), !(d.is_finite() && d >= 0.0));
+    }
+
+    // HT-FIR-08: more firepower never gives a smaller firepower die.
+    #[test]
+    fn firepower_is_monotone(h in 1u32..60, q in die(), skirmish: bool) {
+        let f = |half_fp| firer_dice(&FirepowerFacts { quality: q, half_fp, skirmish, first_volley: false, spill: None },
+                                     &Options::default()).unwrap();
+        let (a, b) = (f(h), f(h + 1));
+        prop_assert!(a.firepower <= b.firepower);
+        prop_assert!(a.quality <= b.quality);
+    }
+
+    // HT-FIR-01: the chain's odds are a distribution and never allot more casualties than figures.
+    #[test]
+    fn volley_odds(q in die(), fp in die(), r in die(), i in die(), pool in 1u8..13) {
+        let v = Volley {
+            fire: FireDice { firer: FirerDice::two(q, fp), range: r },
+            impact: Impact { impact: i, armour: DieType::D4, armour_shift: 0, kill: KillThreshold::DoubleOrMore },
+            pool,
+        };
+        let o = v.odds();
+        let total: f64 = o.outcomes().iter().map(|(_, p)| p).sum();
+        prop_assert!((total - 1.0).abs() < 1e-9);
+        prop_assert!(o.outcomes().iter().all(|(x, _)| x.casualties() <= pool && x.casualties() <= x.effect.potential));
+    }
+
+    // HT-SG2-16: a higher threat level never makes a pass likelier.
+    #[test]
+    fn confidence_is_monotone(q in die(), lv in 1u8..4, tl in -2i16..8) {
+        let t = |tl| ConfidenceTest { quality: q, lv: Leadership::new(lv).unwrap(), tl, two_level: TwoLevelDrop::HalfOrLess }
+            .odds().p(&acw_hardtack::morale::Confidence::Pass);
+        prop_assert!(t(tl + 1) <= t(tl));
+    }
+
+    // HT-SG2-40: a melee's odds are a distribution and nobody loses more figures than fought.
+    #[test]
+    fn melee_odds(a in 1u8..7, d in 1u8..7, qa in die(), qd in die()) {
+        let side = |n, q| MeleeSide { figures: n, first_round: MeleeDie::plain(q), quality: q, lv: Leadership::TWO, modifier: 0 };
+        let m = Melee { attacker: side(a, qa), defender: side(d, qd), casualties: AssaultTestCasualties::ThisRound,
+                        two_level: TwoLevelDrop::HalfOrLess };
+        let o = m.odds();
+        let total: f64 = o.outcomes().iter().map(|(_, p)| p).sum();
+        prop_assert!((total - 1.0).abs() < 1e-9);
+        prop_assert!(o.outcomes().iter().all(|(x, _)| x.attacker_down <= a && x.defender_down <= d));
+    }
+
+    // The engine: fire never creates or loses figures, never raises confidence, and a fire whose dice run
+    // out leaves the battle as it was.
+    #[test]
+    fn engine_books(seed: u64, dist in 1.0f64..40.0, short in 0usize..4) {
+        let (mut b, a, r) = two(Options::default(), (8, Formation::Line), (8, Formation::Skirmish));
+        let before = b.clone();
+        let mut rng = GameRng::seed(seed);
+        let faces: Vec<u16> = (0..short).map(|_| 1).collect();
+        if b.fire(a, r, FireFacts { distance: dist, ..FireFacts::default() }, &mut ScriptedDice::faces(faces)).is_err() {
+            prop_assert_eq!(&b, &before);
+        }
+        let mut b = before.clone();
+        if b.fire(a, r, FireFacts { distance: dist, ..FireFacts::default() }, &mut rng).is_ok() {
+            let t = b.company(r).unwrap();
+            prop_assert_eq!(t.fit() + t.dead() + t.wounded(), 8);
+            prop_assert!(t.confidence() >= ConfidenceLevel::Confident);
+        }
+    }
+}

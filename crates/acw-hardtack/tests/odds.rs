@@ -1,0 +1,404 @@
+//! The reference odds runner: reads every `tests/odds/*.ref` file and checks each case's exact
+//! probabilities against the procedures' `odds()`. Adding a checked case is one text edit there.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use acw_core::{Dist, Resolve};
+use acw_hardtack::DieType;
+use acw_hardtack::artillery::{AreaDamage, BounceTest, ShotAccuracy, ShotBounces};
+use acw_hardtack::fire::{FireDice, FirerDice, Impact, Volley, allocation_odds};
+use acw_hardtack::ladder::Success;
+use acw_hardtack::melee::{AssaultSide, DownedFates, Melee, MeleeDie, MeleeEnd, MeleeSide};
+use acw_hardtack::morale::{Confidence, ConfidenceTest, Rally, ReactionTest, ReplacementLeader};
+use acw_hardtack::movement::{CombatMove, MoveResult};
+use acw_hardtack::options::{AssaultTestCasualties, KillThreshold, TwoLevelDrop};
+use acw_hardtack::tables::Leadership;
+use std::collections::BTreeMap;
+
+type Labelled = Vec<(Vec<String>, f64)>;
+
+fn labels<T>(d: &Dist<T>, mut f: impl FnMut(&T) -> Vec<String>) -> Labelled {
+    d.outcomes().iter().map(|(t, p)| (f(t), *p)).collect()
+}
+
+fn s(v: &[&str]) -> Vec<String> {
+    v.iter().map(|x| (*x).to_string()).collect()
+}
+
+struct Args(BTreeMap<String, String>);
+
+impl Args {
+    fn int(&self, k: &str, default: i64) -> Result<i64, String> {
+        self.0.get(k).map_or(Ok(default), |v| {
+            v.parse().map_err(|e| format!("{k}={v}: {e}"))
+        })
+    }
+    fn die(&self, k: &str) -> Result<DieType, String> {
+        let faces = self.int(k, 0)?;
+        DieType::ALL
+            .into_iter()
+            .find(|d| i64::from(d.faces()) == faces)
+            .ok_or(format!("{k}={faces} is not a die on the ladder"))
+    }
+    fn dice(&self, k: &str) -> Result<Vec<DieType>, String> {
+        let text = self.0.get(k).ok_or(format!("missing {k}"))?;
+        text.split(',')
+            .map(|f| {
+                DieType::ALL
+                    .into_iter()
+                    .find(|d| d.faces().to_string() == f)
+                    .ok_or(format!("{f} is not a die on the ladder"))
+            })
+            .collect()
+    }
+    fn lv(&self) -> Result<Leadership, String> {
+        Leadership::new(u8::try_from(self.int("lv", 2)?).map_err(|e| e.to_string())?)
+            .map_err(|e| e.to_string())
+    }
+    fn flag(&self, k: &str) -> bool {
+        self.0.get(k).is_some_and(|v| v == "true")
+    }
+    fn small(&self, k: &str, d: i64) -> Result<i16, String> {
+        i16::try_from(self.int(k, d)?).map_err(|e| e.to_string())
+    }
+}
+
+fn kill(a: &Args) -> KillThreshold {
+    if a.flag("sgii") {
+        KillThreshold::MoreThanDouble
+    } else {
+        KillThreshold::DoubleOrMore
+    }
+}
+
+fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
+    Ok(match name {
+        "confidence" => {
+            let t = ConfidenceTest {
+                quality: a.die("q")?,
+                lv: a.lv()?,
+                tl: a.small("tl", 0)?,
+                two_level: if a.flag("less_than_half") {
+                    TwoLevelDrop::LessThanHalf
+                } else {
+                    TwoLevelDrop::HalfOrLess
+                },
+            };
+            labels(&t.odds(), |c| {
+                s(&[match c {
+                    Confidence::Pass => "pass",
+                    Confidence::LoseOne => "lose1",
+                    Confidence::LoseTwo => "lose2",
+                }])
+            })
+        }
+        "reaction" => {
+            let t = ReactionTest {
+                quality: a.die("q")?,
+                lv: a.lv()?,
+                tl: a.small("tl", 0)?,
+            };
+            labels(&t.odds(), |&p| s(&[if p { "pass" } else { "fail" }]))
+        }
+        "rally" => {
+            let t = Rally {
+                quality: a.die("q")?,
+                lv: a.lv()?,
+                rallier: Leadership::new(
+                    u8::try_from(a.int("rallier", 1)?).map_err(|e| e.to_string())?,
+                )
+                .map_err(|e| e.to_string())?,
+            };
+            labels(&t.odds(), |&p| s(&[if p { "pass" } else { "fail" }]))
+        }
+        "replacement" => labels(&ReplacementLeader { old: a.lv()? }.odds(), |l| {
+            vec![format!("lv{}", l.value())]
+        }),
+        "impact" => {
+            let t = Impact {
+                impact: a.die("impact")?,
+                armour: a.die("armour")?,
+                armour_shift: a.small("shift", 0)?,
+                kill: kill(a),
+            };
+            labels(&t.odds(), |r| {
+                let l = format!("{r}");
+                match l.as_str() {
+                    "no effect" => s(&["none"]),
+                    "wounded" => s(&["wound", "casualty"]),
+                    _ => s(&["kill", "casualty"]),
+                }
+            })
+        }
+        "fire" | "volley" => {
+            let fire = FireDice {
+                firer: FirerDice::new(&a.dice("dice")?).map_err(|e| e.to_string())?,
+                range: a.die("range")?,
+            };
+            let succ = |x: Success| match x {
+                Success::Fail => "fail",
+                Success::Minor => "minor",
+                Success::Major => "major",
+            };
+            if name == "fire" {
+                labels(&fire.odds(), |e| {
+                    vec![succ(e.success).to_string(), format!("hits{}", e.potential)]
+                })
+            } else {
+                let v = Volley {
+                    fire,
+                    impact: Impact {
+                        impact: a.die("impact")?,
+                        armour: a.die("armour")?,
+                        armour_shift: 0,
+                        kill: kill(a),
+                    },
+                    pool: u8::try_from(a.int("pool", 8)?).map_err(|e| e.to_string())?,
+                };
+                labels(&v.odds(), |o| {
+                    vec![
+                        succ(o.effect.success).to_string(),
+                        format!("killed{}", o.killed),
+                        format!("wounded{}", o.wounded),
+                        format!("casualties{}", o.casualties()),
+                    ]
+                })
+            }
+        }
+        "observation" => {
+            let t = acw_hardtack::fire::Observation {
+                quality: a.die("q")?,
+                target: a.die("target")?,
+            };
+            labels(&t.odds(), |r| {
+                s(&[match r {
+                    Success::Fail => "fail",
+                    Success::Minor => "minor",
+                    Success::Major => "major",
+                }])
+            })
+        }
+        "allocation" => {
+            let n = usize::try_from(a.int("n", 1)?).map_err(|e| e.to_string())?;
+            allocation_odds(n)
+                .into_iter()
+                .enumerate()
+                .map(|(i, p)| (vec![format!("figure{}", i + 1)], p))
+                .collect()
+        }
+        "accuracy" => {
+            let t = ShotAccuracy {
+                quality: a.die("q")?,
+                lv: a.lv()?,
+                modifier: a.small("modifier", 0)?,
+            };
+            labels(&t.odds(), |l| {
+                s(&[if *l == acw_hardtack::artillery::Landing::OnTarget {
+                    "hit"
+                } else {
+                    "deviates"
+                }])
+            })
+        }
+        "bounce" => {
+            let t = BounceTest {
+                quality: a.die("q")?,
+                lv: a.lv()?,
+                k: u8::try_from(a.int("k", 1)?).map_err(|e| e.to_string())?,
+                rifled: a.flag("rifled"),
+            };
+            labels(&t.odds(), |&p| s(&[if p { "bounce" } else { "stop" }]))
+        }
+        "bounces" => {
+            let t = ShotBounces {
+                quality: a.die("q")?,
+                lv: a.lv()?,
+                rifled: a.flag("rifled"),
+            };
+            labels(&t.odds(), |n| vec![format!("bounces{n}")])
+        }
+        "area" => {
+            let t = AreaDamage {
+                impact: Impact {
+                    impact: a.die("impact")?,
+                    armour: a.die("armour")?,
+                    armour_shift: a.small("shift", 0)?,
+                    kill: kill(a),
+                },
+                figures: u8::try_from(a.int("figures", 1)?).map_err(|e| e.to_string())?,
+            };
+            labels(&t.odds(), |(w, k)| {
+                vec![
+                    format!("wounded{w}"),
+                    format!("killed{k}"),
+                    format!("casualties{}", w + k),
+                ]
+            })
+        }
+        "fates" => {
+            let t = DownedFates {
+                downed: u8::try_from(a.int("downed", 1)?).map_err(|e| e.to_string())?,
+            };
+            labels(&t.odds(), |(d, w, st)| {
+                vec![
+                    format!("dead{d}"),
+                    format!("wounded{w}"),
+                    format!("stunned{st}"),
+                ]
+            })
+        }
+        "move" => {
+            let t = CombatMove::new(a.die("die")?, a.int("distance", 0)? as f64)
+                .map_err(|e| e.to_string())?;
+            labels(&t.odds(), |m| {
+                s(&[match m {
+                    MoveResult::Reached => "reached",
+                    MoveResult::Short(_) => "short",
+                }])
+            })
+        }
+        "melee" => {
+            let side = |fig: &str, q: &str, bonus: bool| -> Result<MeleeSide, String> {
+                let quality = a.die(q)?;
+                Ok(MeleeSide {
+                    figures: u8::try_from(a.int(fig, 1)?).map_err(|e| e.to_string())?,
+                    first_round: MeleeDie {
+                        defender_bonus: bonus,
+                        ..MeleeDie::plain(quality)
+                    },
+                    quality,
+                    lv: a.lv()?,
+                    modifier: 0,
+                })
+            };
+            let m = Melee {
+                attacker: side("a", "qa", false)?,
+                defender: side("d", "qd", a.flag("bonus"))?,
+                casualties: AssaultTestCasualties::ThisRound,
+                two_level: TwoLevelDrop::HalfOrLess,
+            };
+            labels(&m.odds(), |o| {
+                let who = |s: AssaultSide| match s {
+                    AssaultSide::Attacker => "attacker",
+                    AssaultSide::Defender => "defender",
+                };
+                let mut l = vec![
+                    format!("adown{}", o.attacker_down),
+                    format!("ddown{}", o.defender_down),
+                ];
+                match o.end {
+                    MeleeEnd::FellBack { loser, .. } | MeleeEnd::Destroyed { loser } => {
+                        l.push(format!("{}_loses", who(loser)));
+                    }
+                    MeleeEnd::Stalemate => l.push("stalemate".into()),
+                }
+                l
+            })
+        }
+        other => return Err(format!("unknown procedure {other}")),
+    })
+}
+
+fn fraction(text: &str) -> Result<f64, String> {
+    match text.split_once('/') {
+        Some((n, d)) => {
+            let n: f64 = n.trim().parse().map_err(|e| format!("{text}: {e}"))?;
+            let d: f64 = d.trim().parse().map_err(|e| format!("{text}: {e}"))?;
+            Ok(n / d)
+        }
+        None => text.trim().parse().map_err(|e| format!("{text}: {e}")),
+    }
+}
+
+struct Case {
+    line: usize,
+    name: String,
+    args: Args,
+    want: Vec<(String, f64)>,
+}
+
+fn parse(text: &str) -> Result<Vec<Case>, String> {
+    let mut cases: Vec<Case> = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim_end();
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        if line.starts_with(' ') {
+            let case = cases
+                .last_mut()
+                .ok_or(format!("line {}: outcome before any case", i + 1))?;
+            let (label, p) = line
+                .split_once('=')
+                .ok_or(format!("line {}: expected label = fraction", i + 1))?;
+            case.want.push((
+                label.trim().to_string(),
+                fraction(p).map_err(|e| format!("line {}: {e}", i + 1))?,
+            ));
+        } else {
+            let mut words = line.split_whitespace();
+            let name = words.next().unwrap_or_default().to_string();
+            let mut args = BTreeMap::new();
+            for w in words {
+                let (k, v) = w
+                    .split_once('=')
+                    .ok_or(format!("line {}: expected key=value, got {w}", i + 1))?;
+                args.insert(k.to_string(), v.to_string());
+            }
+            cases.push(Case {
+                line: i + 1,
+                name,
+                args: Args(args),
+                want: Vec::new(),
+            });
+        }
+    }
+    Ok(cases)
+}
+
+#[test]
+fn reference_odds_files() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/odds");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.retain(|p| p.extension().is_some_and(|e| e == "ref"));
+    files.sort();
+    assert!(!files.is_empty());
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        for case in parse(&text).unwrap() {
+            let where_ = format!("{}:{} {}", f.display(), case.line, case.name);
+            if case.want.is_empty() {
+                problems.push(format!("{where_}: no outcomes listed"));
+                continue;
+            }
+            let got = match compute(&case.name, &case.args) {
+                Ok(g) => g,
+                Err(e) => {
+                    problems.push(format!("{where_}: {e}"));
+                    continue;
+                }
+            };
+            let total: f64 = got.iter().map(|(_, p)| p).sum();
+            if (total - 1.0).abs() > 1e-12 {
+                problems.push(format!("{where_}: odds sum to {total}"));
+            }
+            for (label, want) in &case.want {
+                let p: f64 = got
+                    .iter()
+                    .filter(|(l, _)| l.contains(label))
+                    .map(|(_, p)| p)
+                    .sum();
+                checked += 1;
+                if (p - want).abs() > 1e-12 {
+                    problems.push(format!("{where_}: P({label}) = {p}, want {want}"));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(checked > 80, "only {checked} probabilities checked");
+}

@@ -1,0 +1,183 @@
+//! Every random procedure's fast `roll` against its exact `odds`, with a fixed seed.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use acw_core::testing::assert_roll_matches_odds;
+use acw_hardtack::DieType::{D4, D6, D8, D10, D12};
+use acw_hardtack::artillery::{AreaDamage, BounceTest, ShotAccuracy, ShotBounces};
+use acw_hardtack::fire::{FireDice, FirerDice, Impact, Volley};
+use acw_hardtack::melee::{CloseAssault, DownedFates, Melee, MeleeDie, MeleeSide};
+use acw_hardtack::morale::{ConfidenceTest, Rally, ReactionTest, ReplacementLeader};
+use acw_hardtack::movement::CombatMove;
+use acw_hardtack::options::{AssaultTestCasualties, KillThreshold, TwoLevelDrop};
+use acw_hardtack::tables::{Leadership, MeleeWeapon};
+
+fn impact(i: acw_hardtack::DieType, shift: i16) -> Impact {
+    Impact {
+        impact: i,
+        armour: D4,
+        armour_shift: shift,
+        kill: KillThreshold::DoubleOrMore,
+    }
+}
+
+// HT-SG2-30, HT-SG2-31: the fire roll and its potential hits.
+#[test]
+fn fire_dice() {
+    assert_roll_matches_odds(&FireDice {
+        firer: FirerDice::two(D8, D8),
+        range: D6,
+    });
+    assert_roll_matches_odds(&FireDice {
+        firer: FirerDice::three(D8, D10, D10),
+        range: D8,
+    });
+}
+
+// HT-SG2-32, HT-FIR-18: impact against armour, with an open armour shift.
+#[test]
+fn impact_rolls() {
+    assert_roll_matches_odds(&impact(D6, 0));
+    assert_roll_matches_odds(&Impact {
+        impact: D10,
+        armour: D8,
+        armour_shift: 3,
+        kill: KillThreshold::MoreThanDouble,
+    });
+}
+
+// HT-FIR-01: the chain to casualties, hits allocated over the pool (HT-FIR-19), double wounds kill
+// (HT-CAS-07).
+#[test]
+fn volley_chain() {
+    assert_roll_matches_odds(&Volley {
+        fire: FireDice {
+            firer: FirerDice::two(D8, D8),
+            range: D4,
+        },
+        impact: impact(D6, 0),
+        pool: 3,
+    });
+    assert_roll_matches_odds(&Volley {
+        fire: FireDice {
+            firer: FirerDice::three(D8, D12, D12),
+            range: D6,
+        },
+        impact: impact(D12, 1),
+        pool: 8,
+    });
+}
+
+// HT-SG2-16, HT-SG2-18, HT-SG2-07, HT-SG2-20: the tests.
+#[test]
+fn tests_and_leaders() {
+    assert_roll_matches_odds(&ConfidenceTest {
+        quality: D8,
+        lv: Leadership::TWO,
+        tl: 2,
+        two_level: TwoLevelDrop::HalfOrLess,
+    });
+    assert_roll_matches_odds(&ReactionTest {
+        quality: D6,
+        lv: Leadership::ONE,
+        tl: 1,
+    });
+    assert_roll_matches_odds(&Rally {
+        quality: D10,
+        lv: Leadership::TWO,
+        rallier: Leadership::ONE,
+    });
+    assert_roll_matches_odds(&ReplacementLeader {
+        old: Leadership::TWO,
+    });
+}
+
+fn side(figures: u8, q: acw_hardtack::DieType, weapon: MeleeWeapon) -> MeleeSide {
+    MeleeSide {
+        figures,
+        first_round: MeleeDie {
+            weapon,
+            ..MeleeDie::plain(q)
+        },
+        quality: q,
+        lv: Leadership::TWO,
+        modifier: 0,
+    }
+}
+
+// HT-SG2-38..41: a melee to its end and the downed figures' fates.
+#[test]
+fn melee_to_the_end() {
+    let m = Melee {
+        attacker: side(5, D8, MeleeWeapon::None),
+        defender: side(3, D10, MeleeWeapon::Sword),
+        casualties: AssaultTestCasualties::ThisRound,
+        two_level: TwoLevelDrop::HalfOrLess,
+    };
+    assert_roll_matches_odds(&m);
+    assert_roll_matches_odds(&Melee {
+        casualties: AssaultTestCasualties::WholeAssault,
+        ..m
+    });
+    assert_roll_matches_odds(&DownedFates { downed: 3 });
+}
+
+// HT-MEL-01: the whole assault, from the attacker's test to the melee's end.
+#[test]
+fn close_assault_chain() {
+    let a = CloseAssault {
+        attack: ReactionTest {
+            quality: D8,
+            lv: Leadership::TWO,
+            tl: 0,
+        },
+        stand: Some(ConfidenceTest {
+            quality: D8,
+            lv: Leadership::TWO,
+            tl: 1,
+            two_level: TwoLevelDrop::HalfOrLess,
+        }),
+        approach: CombatMove::new(D6, 6.0).unwrap(),
+        melee: Melee {
+            attacker: side(4, D8, MeleeWeapon::None),
+            defender: side(4, D8, MeleeWeapon::None),
+            casualties: AssaultTestCasualties::ThisRound,
+            two_level: TwoLevelDrop::HalfOrLess,
+        },
+    };
+    assert_roll_matches_odds(&a);
+    assert_roll_matches_odds(&CombatMove::new(D12, 13.0).unwrap());
+}
+
+// HT-SG2-25: spotting a hidden unit.
+#[test]
+fn observation() {
+    assert_roll_matches_odds(&acw_hardtack::fire::Observation {
+        quality: D8,
+        target: D10,
+    });
+}
+
+// HT-ART-06, HT-ART-10, HT-ART-08: round shot.
+#[test]
+fn round_shot() {
+    assert_roll_matches_odds(&ShotAccuracy {
+        quality: D8,
+        lv: Leadership::TWO,
+        modifier: 0,
+    });
+    assert_roll_matches_odds(&BounceTest {
+        quality: D10,
+        lv: Leadership::ONE,
+        k: 2,
+        rifled: false,
+    });
+    assert_roll_matches_odds(&ShotBounces {
+        quality: D12,
+        lv: Leadership::ONE,
+        rifled: false,
+    });
+    assert_roll_matches_odds(&AreaDamage {
+        impact: impact(D8, 1),
+        figures: 4,
+    });
+}

@@ -1,0 +1,94 @@
+//! Value stability: a fixed seed gives exactly these results. A change here is a deliberate diff: a rules
+//! change, or a change in how faces are drawn.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use acw_core::{GameRng, Resolve};
+use acw_hardtack::DieType::{D4, D6, D8, D10};
+use acw_hardtack::Options;
+use acw_hardtack::artillery::ShotBounces;
+use acw_hardtack::fire::{FireDice, FirerDice, Impact, Volley};
+use acw_hardtack::melee::{Melee, MeleeDie, MeleeSide};
+use acw_hardtack::morale::ConfidenceTest;
+use acw_hardtack::options::{AssaultTestCasualties, KillThreshold, TwoLevelDrop};
+use acw_hardtack::state::{FireFacts, Formation};
+use acw_hardtack::tables::Leadership;
+use common::two;
+
+fn sequence(seed: u64) -> String {
+    let mut rng = GameRng::seed(seed);
+    let volley = Volley {
+        fire: FireDice {
+            firer: FirerDice::two(D8, D8),
+            range: D4,
+        },
+        impact: Impact {
+            impact: D6,
+            armour: D4,
+            armour_shift: 0,
+            kill: KillThreshold::DoubleOrMore,
+        },
+        pool: 8,
+    };
+    let volleys: Vec<String> = (0..4).map(|_| volley.roll(&mut rng).to_string()).collect();
+    let tests: Vec<String> = (0..4)
+        .map(|_| {
+            ConfidenceTest {
+                quality: D8,
+                lv: Leadership::TWO,
+                tl: 1,
+                two_level: TwoLevelDrop::HalfOrLess,
+            }
+            .roll(&mut rng)
+            .to_string()
+        })
+        .collect();
+    let bounces = ShotBounces {
+        quality: D10,
+        lv: Leadership::ONE,
+        rifled: false,
+    }
+    .roll(&mut rng);
+    let side = |n| MeleeSide {
+        figures: n,
+        first_round: MeleeDie::plain(D8),
+        quality: D8,
+        lv: Leadership::TWO,
+        modifier: 0,
+    };
+    let melee = Melee {
+        attacker: side(6),
+        defender: side(4),
+        casualties: AssaultTestCasualties::ThisRound,
+        two_level: TwoLevelDrop::HalfOrLess,
+    }
+    .roll(&mut rng);
+    let (mut b, a, r) = two(
+        Options::default(),
+        (8, Formation::Line),
+        (8, Formation::Skirmish),
+    );
+    let report = b
+        .fire(
+            a,
+            r,
+            FireFacts {
+                distance: 10.0,
+                ..FireFacts::default()
+            },
+            &mut rng,
+        )
+        .unwrap();
+    format!("{volleys:?} | {tests:?} | bounces {bounces} | {melee} | {report}")
+}
+
+#[test]
+fn fixed_seed_sequence() {
+    let got = sequence(1863);
+    assert_eq!(got, sequence(1863));
+    assert_eq!(got, PINNED);
+}
+
+const PINNED: &str = r#"["a major result with 2 potential casualties: 2 killed, 0 wounded", "a major result with 4 potential casualties: 1 killed, 0 wounded", "a minor result: 0 killed, 0 wounded", "a major result with 4 potential casualties: 0 killed, 2 wounded"] | ["failed badly, losing two levels", "passed", "passed", "passed"] | bounces 0 | the defender has every figure down; 4 attacking and 4 defending figures down | 1st Minnesota, Company A fired against a D6 range die: no effect
+  8th Alabama, Company C: 0 killed, 0 wounded; no test"#;
