@@ -1,6 +1,7 @@
 #![allow(missing_docs)]
 //! Hot paths of Strike for Your God and Country: mass fire, type firing, one melee round, a morale test, a
-//! whole melee (rolled and exact), and a volley applied to the battle state.
+//! whole melee (rolled and exact), a volley applied to the battle state, and a whole default game through the
+//! game layer (Attacker against Holder), with simulation throughput on one thread and on all.
 
 use acw_core::{GameRng, Resolve};
 use acw_tsatf::battle::{Battle, FireOrder};
@@ -147,5 +148,53 @@ fn battle(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, fire, melee, morale, battle);
+/// A whole default game, and simulation throughput on one core and on all cores.
+fn game(c: &mut Criterion) {
+    use acw_core::game::{Commander, play, simulate};
+    use acw_tsatf::bots::{Attacker, Holder};
+    use acw_tsatf::game::{Scenario, Tsatf};
+    let scenario = Scenario::default();
+    let mut g = c.benchmark_group("tsatf game");
+    g.sample_size(10);
+    let mut seed = 0u64;
+    g.bench_function("whole default game (Attacker v Holder)", |b| {
+        b.iter(|| {
+            seed += 1;
+            let (mut a, mut h) = (Attacker::new(seed), Holder::new(seed));
+            black_box(play(
+                &Tsatf,
+                &scenario,
+                seed,
+                acw_core::BySide::new(&mut a as &mut dyn Commander<Tsatf>, &mut h),
+            ))
+            .is_ok()
+        })
+    });
+    let bots = |side: acw_core::Side, seed: u64| -> Box<dyn Commander<Tsatf>> {
+        match side {
+            acw_core::Side::Union => Box::new(Attacker::new(seed)),
+            acw_core::Side::Confederate => Box::new(Holder::new(seed)),
+        }
+    };
+    for threads in [1, 0] {
+        let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(threads).build() else {
+            continue;
+        };
+        let name = if threads == 1 {
+            "simulate 20 games, 1 thread".to_string()
+        } else {
+            format!("simulate 20 games, {} threads", pool.current_num_threads())
+        };
+        g.bench_function(name.as_str(), |b| {
+            b.iter(|| {
+                pool.install(|| {
+                    black_box(simulate(&Tsatf, &scenario, 7, 20, bots, |_, _| {})).is_ok()
+                })
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, fire, melee, morale, battle, game);
 criterion_main!(benches);

@@ -49,6 +49,9 @@ pub enum RulesetId {
     /// The regimental D8 rules (`d8`).
     #[cfg(feature = "d8")]
     D8,
+    /// Strike for Your God and Country (`tsatf`).
+    #[cfg(feature = "tsatf")]
+    Tsatf,
 }
 
 /// Ruleset names acw knows, whether or not this build has them, and whether they can be played yet.
@@ -61,12 +64,7 @@ const KNOWN: &[(&str, Known)] = &[
             compiled: cfg!(feature = "grid"),
         },
     ),
-    (
-        "tsatf",
-        Known::Rules {
-            compiled: cfg!(feature = "tsatf"),
-        },
-    ),
+    ("tsatf", Known::Playable),
     (
         "hardtack",
         Known::Rules {
@@ -90,6 +88,8 @@ impl RulesetId {
         RulesetId::D8,
         #[cfg(feature = "north")]
         RulesetId::North,
+        #[cfg(feature = "tsatf")]
+        RulesetId::Tsatf,
     ];
 
     /// The ruleset's short name, as typed on a command line (`north`).
@@ -100,6 +100,8 @@ impl RulesetId {
             RulesetId::North => "north",
             #[cfg(feature = "d8")]
             RulesetId::D8 => "d8",
+            #[cfg(feature = "tsatf")]
+            RulesetId::Tsatf => "tsatf",
         }
     }
 
@@ -111,6 +113,8 @@ impl RulesetId {
             RulesetId::North => "David E. North's rules",
             #[cfg(feature = "d8")]
             RulesetId::D8 => "The regimental D8 rules",
+            #[cfg(feature = "tsatf")]
+            RulesetId::Tsatf => "Strike for Your God and Country",
         }
     }
 
@@ -126,6 +130,8 @@ impl RulesetId {
             RulesetId::D8 => {
                 "default scenario: a battle of 1862, its map and both armies generated from the seed"
             }
+            #[cfg(feature = "tsatf")]
+            RulesetId::Tsatf => "default scenario: three companies a side on a 48\" x 36\" table",
         }
     }
 
@@ -137,6 +143,8 @@ impl RulesetId {
             RulesetId::North => "Union: the Attacker bot; Confederates: the Holder bot",
             #[cfg(feature = "d8")]
             RulesetId::D8 => "Union: the Attacker bot; Confederates: the Holder bot",
+            #[cfg(feature = "tsatf")]
+            RulesetId::Tsatf => "Union: the Attacker bot; Confederates: the Holder bot",
         }
     }
 
@@ -148,6 +156,8 @@ impl RulesetId {
             RulesetId::North => "stands",
             #[cfg(feature = "d8")]
             RulesetId::D8 => "figures",
+            #[cfg(feature = "tsatf")]
+            RulesetId::Tsatf => "figures",
         }
     }
 }
@@ -270,6 +280,8 @@ enum ScenarioOf {
     North(Box<crate::north::setup::Scenario>),
     #[cfg(feature = "d8")]
     D8(Box<crate::d8::game::Scenario>),
+    #[cfg(feature = "tsatf")]
+    Tsatf(Box<crate::tsatf::game::Scenario>),
 }
 
 impl Scenario {
@@ -281,6 +293,8 @@ impl Scenario {
             RulesetId::North => ScenarioOf::North(Box::default()),
             #[cfg(feature = "d8")]
             RulesetId::D8 => ScenarioOf::D8(Box::default()),
+            #[cfg(feature = "tsatf")]
+            RulesetId::Tsatf => ScenarioOf::Tsatf(Box::default()),
         };
         Scenario { inner }
     }
@@ -293,6 +307,8 @@ impl Scenario {
             RulesetId::North => ScenarioOf::North(serde_json::from_str(text).map_err(invalid)?),
             #[cfg(feature = "d8")]
             RulesetId::D8 => ScenarioOf::D8(serde_json::from_str(text).map_err(invalid)?),
+            #[cfg(feature = "tsatf")]
+            RulesetId::Tsatf => ScenarioOf::Tsatf(serde_json::from_str(text).map_err(invalid)?),
         };
         Ok(Scenario { inner })
     }
@@ -313,6 +329,8 @@ impl Scenario {
             ScenarioOf::North(s) => serde_json::to_string_pretty(s),
             #[cfg(feature = "d8")]
             ScenarioOf::D8(s) => serde_json::to_string_pretty(s),
+            #[cfg(feature = "tsatf")]
+            ScenarioOf::Tsatf(s) => serde_json::to_string_pretty(s),
         }
     }
 
@@ -324,6 +342,8 @@ impl Scenario {
             ScenarioOf::North(_) => RulesetId::North,
             #[cfg(feature = "d8")]
             ScenarioOf::D8(_) => RulesetId::D8,
+            #[cfg(feature = "tsatf")]
+            ScenarioOf::Tsatf(_) => RulesetId::Tsatf,
         }
     }
 }
@@ -357,6 +377,8 @@ enum BattleOf {
     North(Box<crate::game::Played<crate::north::game::North>>),
     #[cfg(feature = "d8")]
     D8(Box<crate::game::Played<crate::d8::game::D8>>),
+    #[cfg(feature = "tsatf")]
+    Tsatf(Box<crate::game::Played<crate::tsatf::game::Tsatf>>),
 }
 
 impl Battle {
@@ -368,6 +390,8 @@ impl Battle {
             BattleOf::North(_) => RulesetId::North,
             #[cfg(feature = "d8")]
             BattleOf::D8(_) => RulesetId::D8,
+            #[cfg(feature = "tsatf")]
+            BattleOf::Tsatf(_) => RulesetId::Tsatf,
         }
     }
 
@@ -379,6 +403,8 @@ impl Battle {
             BattleOf::North(p) => p.outcome,
             #[cfg(feature = "d8")]
             BattleOf::D8(p) => p.outcome,
+            #[cfg(feature = "tsatf")]
+            BattleOf::Tsatf(p) => p.outcome,
         }
     }
 
@@ -391,6 +417,8 @@ impl Battle {
             BattleOf::North(p) => crate::north::game::North.losses(&p.state),
             #[cfg(feature = "d8")]
             BattleOf::D8(p) => crate::d8::game::D8.losses(&p.state),
+            #[cfg(feature = "tsatf")]
+            BattleOf::Tsatf(p) => crate::tsatf::game::Tsatf.losses(&p.state),
         }
     }
 
@@ -402,6 +430,8 @@ impl Battle {
             BattleOf::North(p) => p.orders,
             #[cfg(feature = "d8")]
             BattleOf::D8(p) => p.orders,
+            #[cfg(feature = "tsatf")]
+            BattleOf::Tsatf(p) => p.orders,
         }
     }
 
@@ -413,6 +443,8 @@ impl Battle {
             BattleOf::North(p) => p.log.len(),
             #[cfg(feature = "d8")]
             BattleOf::D8(p) => p.log.len(),
+            #[cfg(feature = "tsatf")]
+            BattleOf::Tsatf(p) => p.log.len(),
         }
     }
 
@@ -434,6 +466,13 @@ impl Battle {
                 .map(ToString::to_string)
                 .filter(|line| !line.is_empty())
                 .collect(),
+            #[cfg(feature = "tsatf")]
+            BattleOf::Tsatf(p) => p
+                .log
+                .iter()
+                .map(ToString::to_string)
+                .filter(|line| !line.is_empty())
+                .collect(),
         }
     }
 
@@ -444,6 +483,8 @@ impl Battle {
             BattleOf::North(p) => p.log.iter().map(serde_json::to_string).collect(),
             #[cfg(feature = "d8")]
             BattleOf::D8(p) => p.log.iter().map(serde_json::to_string).collect(),
+            #[cfg(feature = "tsatf")]
+            BattleOf::Tsatf(p) => p.log.iter().map(serde_json::to_string).collect(),
         }
     }
 }
@@ -473,6 +514,17 @@ fn d8_commanders(side: Side, seed: u64) -> Box<dyn crate::game::Commander<crate:
     match side {
         Side::Union => Box::new(Attacker::new(seed)),
         Side::Confederate => Box::new(Holder::new(seed)),
+    }
+}
+#[cfg(feature = "tsatf")]
+fn tsatf_commanders(
+    side: Side,
+    seed: u64,
+) -> Box<dyn crate::game::Commander<crate::tsatf::game::Tsatf>> {
+    use crate::tsatf::bots::{Attacker, Holder};
+    match side {
+        Side::Union => Box::new(Attacker::new(seed)),
+        Side::Confederate => Box::new(Holder::new(seed ^ 1)),
     }
 }
 
@@ -507,6 +559,20 @@ pub fn battle(scenario: &Scenario, seed: u64) -> Result<Battle, RunError> {
             )
             .map_err(|e| failed(ruleset, e))?;
             BattleOf::D8(Box::new(played))
+        }
+        #[cfg(feature = "tsatf")]
+        ScenarioOf::Tsatf(s) => {
+            use crate::tsatf::game::Tsatf;
+            let mut union = tsatf_commanders(Side::Union, seed);
+            let mut confederate = tsatf_commanders(Side::Confederate, seed);
+            let played = crate::game::play(
+                &Tsatf,
+                s,
+                seed,
+                BySide::new(union.as_mut(), confederate.as_mut()),
+            )
+            .map_err(|e| failed(ruleset, e))?;
+            BattleOf::Tsatf(Box::new(played))
         }
     };
     Ok(Battle { inner })
@@ -547,6 +613,16 @@ pub fn simulate(
             progress,
         )
         .map_err(|e| failed(ruleset, e)),
+        #[cfg(feature = "tsatf")]
+        ScenarioOf::Tsatf(s) => crate::game::simulate(
+            &crate::tsatf::game::Tsatf,
+            s,
+            seed,
+            games,
+            tsatf_commanders,
+            progress,
+        )
+        .map_err(|e| failed(ruleset, e)),
     }
 }
 
@@ -568,7 +644,7 @@ mod tests {
         let e = "risk".parse::<RulesetId>().unwrap_err();
         assert_eq!(
             e.to_string(),
-            "there is no ruleset called \"risk\"; the rulesets that can be played are: d8, north"
+            "there is no ruleset called \"risk\"; the rulesets that can be played are: d8, north, tsatf"
         );
         #[cfg(feature = "grid")]
         assert!(matches!(

@@ -159,7 +159,7 @@ fn bad_input_is_refused_with_a_sentence_and_code_2() {
         ),
         (
             &["battle", "risk"][..],
-            "there is no ruleset called \"risk\"; the rulesets that can be played are: d8, north",
+            "there is no ruleset called \"risk\"; the rulesets that can be played are: d8, north, tsatf",
         ),
         (
             &["simulate", "--games", "0"][..],
@@ -192,7 +192,7 @@ fn bad_input_is_refused_with_a_sentence_and_code_2() {
 
 #[test]
 fn a_ruleset_without_a_game_layer_is_named_as_such() {
-    for name in ["grid", "tsatf", "hardtack"] {
+    for name in ["grid", "hardtack"] {
         let o = acw(&["battle", name]);
         assert_eq!(o.status.code(), Some(2));
         assert!(
@@ -450,4 +450,40 @@ fn d8_plays_by_name_and_its_scenario_loads_back() {
         "{}",
         stderr(&o)
     );
+}
+
+#[test]
+fn tsatf_plays_by_name() {
+    let text = ok(&["battle", "tsatf", "--seed", "2"]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "Strike for Your God and Country, default scenario: three companies a side on a 48\" x 36\" table."
+    );
+    let json = ok(&["battle", "tsatf", "--seed", "2", "--json"]);
+    let events: Vec<serde_json::Value> = json
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let end = &events[events.len() - 1]["end"];
+    assert_eq!(
+        lines[lines.len() - 1],
+        format!(
+            "Figures lost: Union {}, Confederate {}; {} orders, {} events.",
+            end["losses"]["union"],
+            end["losses"]["confederate"],
+            end["orders"],
+            events.len() - 1
+        )
+    );
+    let sim: serde_json::Value = serde_json::from_str(&ok(&[
+        "simulate", "tsatf", "--games", "4", "--seed", "2", "--json",
+    ]))
+    .unwrap();
+    assert_eq!(sim["ruleset"], "tsatf");
+    assert_eq!(sim["loss_unit"], "figures");
+    let decided = sim["wins"]["union"].as_u64().unwrap()
+        + sim["wins"]["confederate"].as_u64().unwrap()
+        + sim["draws"].as_u64().unwrap();
+    assert_eq!(decided, 4);
 }

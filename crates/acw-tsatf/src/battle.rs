@@ -1528,6 +1528,28 @@ impl Battle {
         reaches_edge: bool,
         dice: &mut D,
     ) -> Rule<u32> {
+        self.compulsory_inner(unit, |_| reaches_edge, dice)
+    }
+
+    /// A compulsory move measured as it is rolled (TSATF-SEQ-05, TSATF-MOV-13, TSATF-MOR-08): `room` is the
+    /// distance in inches to the edge the unit makes for, and a move of at least that many takes it off the
+    /// table. The same rules as [`Battle::compulsory_move`]; refused for a negative or non-finite room.
+    pub fn compulsory_move_within<D: Dice + ?Sized>(
+        &mut self,
+        unit: UnitId,
+        room: f64,
+        dice: &mut D,
+    ) -> Rule<u32> {
+        movement::length("the room to the table edge", room)?;
+        self.compulsory_inner(unit, |d| f64::from(d) >= room, dice)
+    }
+
+    fn compulsory_inner<D: Dice + ?Sized>(
+        &mut self,
+        unit: UnitId,
+        reaches: impl Fn(u32) -> bool,
+        dice: &mut D,
+    ) -> Rule<u32> {
         self.need_phase("a compulsory move", Phase::Movement)?;
         let i = self.idx(unit)?;
         let c = self.units[i]
@@ -1543,7 +1565,7 @@ impl Battle {
                 return Ok(0);
             }
             let d = Flight.roll(dice);
-            if reaches_edge {
+            if reaches(d) {
                 b.units[i].off_table = true;
                 for f in &mut b.units[i].figures {
                     if f.is_active() {

@@ -16,7 +16,12 @@
 //!
 //! Modules: [`tables`] (the rules' tables), [`options`] (every switch between readings), [`setup`] (validated
 //! units), [`state`] (units and figures), [`sequence`] (the turn and the cards), [`movement`], [`fire`],
-//! [`melee`], [`morale`], [`battle`] (the [`Battle`] engine), [`error`].
+//! [`melee`], [`morale`], [`battle`] (the [`Battle`] engine), [`error`]; and the game layer: [`field`] (units
+//! on acw-core's table, and what the rules measure there), [`game`] (the whole game behind acw-core's
+//! `Ruleset`, with a default scenario), [`bots`] (two baseline commanders).
+//!
+//! The rules have no victory conditions of their own: a [`game::Scenario`] states them (a break point in figures
+//! in good order, and who wins at the turn limit).
 //!
 //! ```
 //! use acw_core::cards::{Card, Rank, Suit};
@@ -52,12 +57,33 @@
 //! assert_eq!(report.allowance, 9.0);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! A whole game between the two baseline commanders:
+//!
+//! ```
+//! use acw_core::game::{Commander, play};
+//! use acw_core::BySide;
+//! use acw_tsatf::bots::{Attacker, Holder};
+//! use acw_tsatf::game::{Scenario, Tsatf};
+//!
+//! let (mut blue, mut grey) = (Attacker::new(7), Holder::new(7));
+//! let game = play(&Tsatf, &Scenario::default(), 7,
+//!                 BySide::new(&mut blue as &mut dyn Commander<Tsatf>, &mut grey))?;
+//! println!("{}", game.outcome);
+//! for event in &game.log[..5] {
+//!     println!("{event}");
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod battle;
+pub mod bots;
 pub mod error;
+pub mod field;
 pub mod fire;
+pub mod game;
 pub mod melee;
 pub mod morale;
 pub mod movement;

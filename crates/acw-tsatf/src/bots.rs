@@ -1,0 +1,249 @@
+//! Two baseline commanders: [`Attacker`] advances on the nearest enemy, charges it from close range and fires
+//! whenever it can; [`Holder`] stands its ground, fires, and charges only broken enemies that come close. Both
+//! decide from the state alone and ask the engine what is legal ([`State::check_order`]), so they never give
+//! an order the rules refuse. Ties are broken by a hash of the seed, so different seeds play differently and
+//! the same seed the same.
+
+use crate::game::{Order, Question, State, Tsatf};
+use crate::state::{MoraleState, Unit, UnitId};
+use acw_core::Side;
+use acw_core::game::Commander;
+
+/// Charges are declared on enemies this close or closer, in inches.
+pub const CHARGE_REACH: f64 = 12.0;
+
+/// A small deterministic mix of the seed and two numbers, in 0..1, to break ties.
+fn jitter(seed: u64, a: u32, b: u32) -> f64 {
+    let mut z = seed ^ (u64::from(a) << 32) ^ u64::from(b).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (z >> 11) as f64 / (1u64 << 53) as f64
+}
+
+fn in_play(u: &Unit) -> bool {
+    !u.off_table() && u.strength() > 0
+}
+
+/// The side's units that have not taken a card this phase, in a seeded order (a turn's worth of shuffling).
+fn ready(state: &State, side: Side, seed: u64) -> Vec<UnitId> {
+    let b = state.battle();
+    let mut v: Vec<(UnitId, f64)> = b
+        .units()
+        .iter()
+        .filter(|u| u.side() == side && in_play(u) && !u.acted())
+        .map(|u| (u.id(), jitter(seed, u.id().0, b.turn())))
+        .collect();
+    v.sort_by(|a, b| a.1.total_cmp(&b.1));
+    v.into_iter().map(|(id, _)| id).collect()
+}
+
+/// Enemy units in play, nearest first by centre distance less a unit's depth (ties broken by the seed).
+fn enemies(state: &State, id: UnitId, seed: u64) -> Vec<(UnitId, f64)> {
+    let b = state.battle();
+    let Ok(me) = b.unit(id) else {
+        return Vec::new();
+    };
+    let mut v: Vec<(UnitId, f64)> = b
+        .units()
+        .iter()
+        .filter(|e| e.side() != me.side() && in_play(e) && !e.hidden())
+        .filter_map(|e| {
+            // centre to centre less a unit's depth: a cheap stand-in for the range, to rank and screen targets
+            let (a, b) = (state.field().place(id)?, state.field().place(e.id())?);
+            let d = a.centre.distance(b.centre).0 - crate::field::UNIT_DEPTH;
+            Some((e.id(), d + 0.01 * jitter(seed, id.0, e.id().0)))
+        })
+        .collect();
+    v.sort_by(|a, b| a.1.total_cmp(&b.1));
+    v
+}
+
+/// The first order the engine accepts.
+fn first_legal(state: &State, orders: impl IntoIterator<Item = Order>) -> Option<Order> {
+    orders.into_iter().find(|o| state.check_order(o).is_ok())
+}
+
+/// Fire from the first ready unit that may fire, at its nearest target it may fire at; else a hold.
+fn fire_card(state: &State, side: Side, seed: u64) -> Option<Order> {
+    let units = ready(state, side, seed);
+    let b = state.battle();
+    for &u in &units {
+        let Ok(me) = b.unit(u) else { continue };
+        let targets = enemies(state, u, seed);
+        // the measured cone first: only targets the unit bears on go to the engine to check
+        let bearing = targets
+            .iter()
+            .filter(|&&(t, _)| state.field().in_cone(u, t, me.kind().is_gun(), b.options()));
+        if let Some(o) = first_legal(
+            state,
+            bearing.map(|&(t, _)| Order::Fire { unit: u, target: t }),
+        ) {
+            return Some(o);
+        }
+    }
+    first_legal(state, units.iter().map(|&u| Order::Hold { unit: u }))
+}
+
+/// A compulsory move, when the side owes one.
+fn compulsory(state: &State, side: Side, seed: u64) -> Option<Order> {
+    first_legal(
+        state,
+        ready(state, side, seed)
+            .into_iter()
+            .filter(|&u| {
+                state
+                    .battle()
+                    .unit(u)
+                    .is_ok_and(|u| u.compulsory().is_some())
+            })
+            .map(|u| Order::Compulsory { unit: u }),
+    )
+}
+
+fn answer(state: &State, cadre_first: bool, pursue: bool) -> Option<Order> {
+    match state_question(state)? {
+        Question::Pair { .. } => Some(Order::Pair { cadre_first }),
+        Question::Fight { .. } => Some(Order::Fight {
+            cadre_first,
+            pursue,
+        }),
+        Question::Rally { .. } => state
+            .actions()
+            .into_iter()
+            .find(|o| matches!(o, Order::Rally { attempt: true, .. })),
+        Question::Activate { .. } => None,
+    }
+}
+
+fn state_question(state: &State) -> Option<Question> {
+    use acw_core::game::Ruleset;
+    Tsatf.owed(state).map(|d| d.question)
+}
+
+fn fallback(state: &State) -> Order {
+    // every decision has a legal answer (a hold, a compulsory move, a choice); the first the engine accepts
+    state
+        .actions()
+        .into_iter()
+        .next()
+        .unwrap_or(Order::Pair { cadre_first: true })
+}
+
+/// Advances on the nearest enemy, charges it from within [`CHARGE_REACH`] while above half strength, fires whenever it can, puts its
+/// officers and NCOs into a melee first, pursues, and always tries to rally.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Attacker {
+    seed: u64,
+}
+
+impl Attacker {
+    /// An attacker whose ties are broken by `seed`.
+    #[must_use]
+    pub fn new(seed: u64) -> Self {
+        Attacker { seed }
+    }
+
+    fn movement(&self, state: &State, side: Side) -> Option<Order> {
+        if let Some(o) = compulsory(state, side, self.seed) {
+            return Some(o);
+        }
+        let units = ready(state, side, self.seed);
+        for &u in &units {
+            let targets = enemies(state, u, self.seed);
+            // a charge at half strength or less halts before it starts (TSATF-MEL-06)
+            let strong = state.battle().unit(u).is_ok_and(|x| !x.at_half());
+            let charge = targets
+                .iter()
+                .filter(|&&(_, d)| strong && d <= CHARGE_REACH)
+                .map(|&(t, _)| Order::Charge { unit: u, target: t });
+            let advance = targets
+                .iter()
+                .take(1)
+                .map(|&(t, _)| Order::Advance { unit: u, toward: t });
+            if let Some(o) = first_legal(state, charge.chain(advance)) {
+                return Some(o);
+            }
+        }
+        first_legal(state, units.iter().map(|&u| Order::Hold { unit: u }))
+    }
+}
+
+impl Commander<Tsatf> for Attacker {
+    fn order(&mut self, _: &Tsatf, state: &State, side: Side) -> Order {
+        let o = match state_question(state) {
+            Some(Question::Activate { phase, .. }) => match phase {
+                crate::state::Phase::Movement => self.movement(state, side),
+                _ => fire_card(state, side, self.seed),
+            },
+            Some(_) => answer(state, true, true),
+            None => None,
+        };
+        o.unwrap_or_else(|| fallback(state))
+    }
+}
+
+/// Holds its ground and fires; a unit that cannot bring fire to bear turns toward the nearest enemy (a short
+/// advance); charges only a shaken, pinned or routed enemy within six inches; keeps its officers and NCOs back
+/// in melee and does not pursue; always tries to rally.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Holder {
+    seed: u64,
+}
+
+impl Holder {
+    /// A holder whose ties are broken by `seed`.
+    #[must_use]
+    pub fn new(seed: u64) -> Self {
+        Holder { seed }
+    }
+
+    fn movement(&self, state: &State, side: Side) -> Option<Order> {
+        if let Some(o) = compulsory(state, side, self.seed) {
+            return Some(o);
+        }
+        let b = state.battle();
+        let units = ready(state, side, self.seed);
+        for &u in &units {
+            let targets = enemies(state, u, self.seed);
+            let broken = targets
+                .iter()
+                .filter(|&&(t, d)| {
+                    d <= 6.0 && b.unit(t).is_ok_and(|e| e.morale() != MoraleState::Steady)
+                })
+                .map(|&(t, _)| Order::Charge { unit: u, target: t });
+            if let Some(o) = first_legal(state, broken) {
+                return Some(o);
+            }
+            let Ok(me) = b.unit(u) else { continue };
+            let bears = targets
+                .iter()
+                .any(|&(t, _)| state.field().in_cone(u, t, me.kind().is_gun(), b.options()));
+            if !bears
+                && let Some(o) = first_legal(
+                    state,
+                    targets
+                        .iter()
+                        .take(1)
+                        .map(|&(t, _)| Order::Advance { unit: u, toward: t }),
+                )
+            {
+                return Some(o);
+            }
+        }
+        first_legal(state, units.iter().map(|&u| Order::Hold { unit: u }))
+    }
+}
+
+impl Commander<Tsatf> for Holder {
+    fn order(&mut self, _: &Tsatf, state: &State, side: Side) -> Order {
+        let o = match state_question(state) {
+            Some(Question::Activate { phase, .. }) => match phase {
+                crate::state::Phase::Movement => self.movement(state, side),
+                _ => fire_card(state, side, self.seed),
+            },
+            Some(_) => answer(state, false, false),
+            None => None,
+        };
+        o.unwrap_or_else(|| fallback(state))
+    }
+}

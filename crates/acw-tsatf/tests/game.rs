@@ -1,0 +1,1142 @@
+//! The game layer: whole games through acw-core's driver (conformance, a golden playthrough), the scenario and
+//! saved-game checks, the pauses for the other side, and the geometry the field measures on the table.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use acw_core::game::{Commander, Dicing, Game, Owed, Ruleset, Submitted, Throw, play};
+use acw_core::measure::{Inches, Point};
+use acw_core::table::{Table, Terrain};
+use acw_core::testing::conformance::{self, Suite};
+use acw_core::{BySide, Side};
+use acw_tsatf::UnitId;
+use acw_tsatf::bots::{Attacker, Holder};
+use acw_tsatf::field::{self, Field};
+use acw_tsatf::game::{
+    Event, GameError, Order, Placement, Question, Scenario, ScenarioError, State, Tsatf, Victory,
+};
+use acw_tsatf::options::Options;
+use acw_tsatf::setup::UnitSpec;
+use acw_tsatf::state::Phase;
+use acw_tsatf::tables::Quality;
+
+fn bots(side: Side, seed: u64) -> Box<dyn Commander<Tsatf>> {
+    match side {
+        Side::Union => Box::new(Attacker::new(seed)),
+        Side::Confederate => Box::new(Holder::new(seed)),
+    }
+}
+
+fn both_attack(_: Side, seed: u64) -> Box<dyn Commander<Tsatf>> {
+    Box::new(Attacker::new(seed))
+}
+
+/// Orders no state accepts: unknown units, answers to questions not asked, an enemy's unit on one's card.
+fn refused(state: &State, side: Side) -> Vec<Order> {
+    let mut v = vec![
+        Order::Hold { unit: UnitId(999) },
+        Order::Fire {
+            unit: UnitId(999),
+            target: UnitId(0),
+        },
+        Order::Rally {
+            unit: UnitId(999),
+            attempt: true,
+        },
+    ];
+    match Tsatf.owed(state).map(|d| d.question) {
+        Some(Question::Activate { .. }) => {
+            v.push(Order::Pair { cadre_first: true });
+            v.push(Order::Fight {
+                cadre_first: true,
+                pursue: true,
+            });
+            if let Some(e) = state
+                .battle()
+                .units()
+                .iter()
+                .find(|u| u.side() == side.enemy())
+            {
+                v.push(Order::Hold { unit: e.id() });
+            }
+        }
+        Some(Question::Pair { .. }) => v.push(Order::Fight {
+            cadre_first: true,
+            pursue: true,
+        }),
+        Some(_) => v.push(Order::Pair { cadre_first: true }),
+        None => {}
+    }
+    v
+}
+
+fn invariants(state: &State) -> Result<(), String> {
+    let b = state.battle();
+    for u in b.units() {
+        if u.strength() > u.starting_strength() {
+            return Err(format!(
+                "{} has more figures than it started with",
+                u.name()
+            ));
+        }
+        if !u.off_table() && u.strength() > 0 {
+            let f = state.field().place(u.id()).ok_or("a unit has no place")?;
+            if !state.field().table().holds(f) {
+                return Err(format!("{} stands off the table", u.name()));
+            }
+        }
+    }
+    let lost = state.losses();
+    let start = state.starting();
+    if lost.union > start.union || lost.confederate > start.confederate {
+        return Err("more figures lost than a side had".into());
+    }
+    if state.outcome().is_none() && Tsatf.owed(state).is_none() {
+        return Err("a game that is not over owes no decision".into());
+    }
+    Ok(())
+}
+
+#[test]
+fn default_scenario_conforms_on_twenty_seeds() {
+    let seeds: Vec<u64> = (1..=20).collect();
+    let suite = Suite {
+        seeds: &seeds,
+        commanders: &bots,
+        refused_orders: &refused,
+        invariants: &invariants,
+    };
+    if let Err(e) = conformance::run(&Tsatf, &Scenario::default(), &suite) {
+        panic!("{e}");
+    }
+}
+
+#[test]
+fn two_attackers_conform() {
+    let suite = Suite {
+        seeds: &[101, 102, 103],
+        commanders: &both_attack,
+        refused_orders: &refused,
+        invariants: &invariants,
+    };
+    if let Err(e) = conformance::run(&Tsatf, &Scenario::default(), &suite) {
+        panic!("{e}");
+    }
+}
+
+#[test]
+fn golden_playthrough_seed_7() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/tsatf-seed-7.log");
+    if let Err(e) = conformance::golden(&Tsatf, &Scenario::default(), 7, &bots, &path) {
+        panic!("{e}");
+    }
+}
+
+/// TSATF-SEQ-09: whole default games end (by the scenario's break, a broken side or the turn limit), the
+/// losses match the figures and the log ends with the end.
+#[test]
+fn tsatf_seq_09_games_end_and_losses_count_figures() {
+    let mut decided = 0;
+    for seed in 30..50 {
+        let (mut a, mut h) = (Attacker::new(seed), Holder::new(seed));
+        let g = play(
+            &Tsatf,
+            &Scenario::default(),
+            seed,
+            BySide::new(&mut a as &mut dyn Commander<Tsatf>, &mut h),
+        )
+        .unwrap();
+        assert!(g.outcome.turn <= 12);
+        if g.outcome.reason.before_turn_limit() {
+            decided += 1;
+        }
+        let lost = Tsatf.losses(&g.state);
+        let figures: u32 = g
+            .state
+            .battle()
+            .units()
+            .iter()
+            .filter(|u| u.side() == Side::Union)
+            .map(|u| u32::from(u.starting_strength() - u.strength()))
+            .sum();
+        assert_eq!(lost.union, figures);
+        assert!(matches!(g.log.last(), Some(Event::GameEnded { .. })));
+    }
+    assert!(
+        decided >= 10,
+        "only {decided} of 20 games decided by the rules"
+    );
+}
+
+/// Every event reads as a sentence: unit names, never a Rust debug form.
+#[test]
+fn events_and_questions_read_as_sentences() {
+    let (mut a, mut h) = (Attacker::new(3), Holder::new(3));
+    let g = play(
+        &Tsatf,
+        &Scenario::default(),
+        3,
+        BySide::new(&mut a as &mut dyn Commander<Tsatf>, &mut h),
+    )
+    .unwrap();
+    let mut kinds = std::collections::HashSet::new();
+    for e in &g.log {
+        let s = e.to_string();
+        for bad in ["UnitId(", "Some(", "None", "{ ", "Formation(", "ChargeId"] {
+            assert!(!s.contains(bad), "{s}");
+        }
+        kinds.insert(std::mem::discriminant(e));
+    }
+    assert!(kinds.len() >= 8, "only {} kinds of event", kinds.len());
+    let q = Question::Pair {
+        defender: "15th Alabama, Company D".into(),
+        attacker: "20th Maine, Company A".into(),
+    };
+    assert_eq!(
+        q.to_string(),
+        "15th Alabama, Company D stands against the charge of 20th Maine, Company A: do its officers and NCOs fight first?"
+    );
+}
+
+// ----- scenario and saved-game checks -----
+
+fn one_a_side(union: Placement, confederate: Placement, terrain: Vec<Terrain>) -> Scenario {
+    let forces = vec![
+        UnitSpec::infantry("Blue", Side::Union, Quality::Average).unwrap(),
+        UnitSpec::infantry("Grey", Side::Confederate, Quality::Average).unwrap(),
+    ];
+    Scenario::new(
+        "duel",
+        forces,
+        vec![union, confederate],
+        Table::new(Inches(48.0), Inches(36.0), terrain).unwrap(),
+        limited(6),
+        Victory { break_percent: 0 },
+    )
+    .unwrap()
+}
+
+fn limited(turns: u32) -> Options {
+    let mut o = Options::default();
+    o.turn_limit = Some(turns);
+    o
+}
+
+fn at(x: f64, y: f64, facing: f64) -> Placement {
+    Placement { x, y, facing }
+}
+
+#[test]
+fn scenarios_the_rules_cannot_play_are_refused_with_typed_errors() {
+    let forces = || {
+        vec![
+            UnitSpec::infantry("Blue", Side::Union, Quality::Average).unwrap(),
+            UnitSpec::infantry("Grey", Side::Confederate, Quality::Average).unwrap(),
+        ]
+    };
+    let table = || Table::new(Inches(48.0), Inches(36.0), vec![]).unwrap();
+    let limit = limited(6);
+    let v = Victory { break_percent: 40 };
+    let ok = vec![at(10.0, 5.0, 0.0), at(10.0, 30.0, 180.0)];
+    assert!(matches!(
+        Scenario::new(
+            "x",
+            forces(),
+            vec![at(10.0, 5.0, 0.0)],
+            table(),
+            limit.clone(),
+            v
+        ),
+        Err(ScenarioError::Placements {
+            units: 2,
+            placed: 1
+        })
+    ));
+    assert_eq!(
+        Scenario::new(
+            "x",
+            forces(),
+            vec![at(1.0, 5.0, 0.0), at(10.0, 30.0, 180.0)],
+            table(),
+            limit.clone(),
+            v
+        ),
+        Err(ScenarioError::OffTable("Blue".into()))
+    );
+    assert_eq!(
+        Scenario::new(
+            "x",
+            forces(),
+            vec![at(10.0, 5.0, 0.0), at(10.0, 5.5, 180.0)],
+            table(),
+            limit.clone(),
+            v
+        ),
+        Err(ScenarioError::Overlap("Blue".into(), "Grey".into()))
+    );
+    assert_eq!(
+        Scenario::new("x", forces(), ok.clone(), table(), Options::default(), v),
+        Err(ScenarioError::NoTurnLimit)
+    );
+    assert_eq!(
+        Scenario::new(
+            "x",
+            forces(),
+            ok.clone(),
+            table(),
+            limit.clone(),
+            Victory { break_percent: 101 }
+        ),
+        Err(ScenarioError::BreakPercent(101))
+    );
+    assert!(matches!(
+        Scenario::new(
+            "x",
+            vec![forces().remove(0)],
+            vec![ok[0]],
+            table(),
+            limit,
+            v
+        ),
+        Err(ScenarioError::Setup(_))
+    ));
+    assert_eq!(
+        ScenarioError::OffTable("Blue".into()).to_string(),
+        "Blue is not placed wholly on the table"
+    );
+}
+
+#[test]
+fn scenarios_and_saves_load_through_the_same_checks() {
+    let s = Scenario::default();
+    let json = serde_json::to_string(&s).unwrap();
+    assert_eq!(serde_json::from_str::<Scenario>(&json).unwrap(), s);
+    // a unit moved off the table in the file is refused
+    let mut v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    v["placements"][0]["x"] = serde_json::json!(-40.0);
+    let err = serde_json::from_value::<Scenario>(v).unwrap_err();
+    assert!(
+        err.to_string().contains("not placed wholly on the table"),
+        "{err}"
+    );
+
+    let state = Tsatf.setup(&s, 5).unwrap();
+    let saved = serde_json::to_string(&state).unwrap();
+    assert_eq!(serde_json::from_str::<State>(&saved).unwrap(), state);
+    // a melee pairing recorded with no melee waiting
+    let mut v: serde_json::Value = serde_json::from_str(&saved).unwrap();
+    v["pairing"] = serde_json::json!(true);
+    let err = serde_json::from_value::<State>(v).unwrap_err();
+    assert!(err.to_string().contains("no melee waiting"), "{err}");
+    // an end recorded that the battle does not show
+    let mut v: serde_json::Value = serde_json::from_str(&saved).unwrap();
+    v["over"] = serde_json::json!({"result": {"Winner": "Union"}, "reason": "Scenario", "turn": 1});
+    assert!(serde_json::from_value::<State>(v).is_err());
+    // a field that does not place every unit
+    let mut v: serde_json::Value = serde_json::from_str(&saved).unwrap();
+    v["field"]["places"].as_array_mut().unwrap().pop();
+    assert!(serde_json::from_value::<State>(v).is_err());
+}
+
+// ----- pauses and legality -----
+
+/// TSATF-MEL-14: the defenders choose who fights first before the attackers do; `owed` names the defending
+/// side, and an attacker's answer is refused until then.
+#[test]
+fn tsatf_mel_14_the_defenders_are_asked_first_in_a_melee() {
+    let mut found = false;
+    for seed in 1..40 {
+        let mut game = Game::new(Tsatf, &Scenario::default(), seed).unwrap();
+        let (mut a, mut h) = (Attacker::new(seed), Holder::new(seed));
+        while let Owed::Decision(d) = game.owed() {
+            if let Question::Pair { defender, .. } = &d.question {
+                let unit = game.state().battle().unit_named(defender).unwrap();
+                assert_eq!(unit.side(), d.side);
+                let before = game.state().clone();
+                let fight = Order::Fight {
+                    cadre_first: true,
+                    pursue: true,
+                };
+                assert!(matches!(
+                    game.state().check_order(&fight),
+                    Err(GameError::NotAsked(_))
+                ));
+                assert_eq!(game.state(), &before);
+                let Submitted::Applied(events) = game
+                    .submit(d.side, Order::Pair { cadre_first: false })
+                    .unwrap()
+                else {
+                    panic!("a pairing needs no dice")
+                };
+                assert!(matches!(
+                    events[0],
+                    Event::Paired {
+                        cadre_first: false,
+                        ..
+                    }
+                ));
+                match game.owed() {
+                    Owed::Decision(next) => {
+                        assert_eq!(next.side, d.side.enemy());
+                        assert!(matches!(next.question, Question::Fight { .. }));
+                    }
+                    other => panic!("expected the attackers' choice, got {other:?}"),
+                }
+                found = true;
+                break;
+            }
+            let o = if d.side == Side::Union {
+                a.order(&Tsatf, game.state(), d.side)
+            } else {
+                h.order(&Tsatf, game.state(), d.side)
+            };
+            game.submit(d.side, o).unwrap();
+        }
+        if found {
+            break;
+        }
+    }
+    assert!(found, "no melee in 40 games");
+}
+
+/// `State::actions` lists exactly the orders `apply` accepts, over the states of several games.
+#[test]
+fn actions_agree_with_apply() {
+    let mut checked = 0;
+    for seed in 1..4 {
+        let mut game = Game::new(Tsatf, &Scenario::default(), seed).unwrap();
+        let (mut a, mut h) = (Attacker::new(seed), Holder::new(seed));
+        while let Owed::Decision(d) = game.owed() {
+            let legal = game.state().actions();
+            assert!(!legal.is_empty());
+            for o in &legal {
+                let mut s = game.state().clone();
+                let mut log = Vec::new();
+                assert!(
+                    Tsatf.apply(&mut s, o, &mut log).is_ok(),
+                    "{o:?} listed but refused"
+                );
+                checked += 1;
+            }
+            let o = if d.side == Side::Union {
+                a.order(&Tsatf, game.state(), d.side)
+            } else {
+                h.order(&Tsatf, game.state(), d.side)
+            };
+            assert!(
+                legal.contains(&o),
+                "a bot gave an order not listed as legal"
+            );
+            game.submit(d.side, o).unwrap();
+        }
+    }
+    assert!(checked > 500);
+}
+
+/// At the table every card drawn is asked for: the first order of a game waits for a card or die.
+#[test]
+fn at_the_table_the_driver_asks_for_cards() {
+    let mut game = Game::new(Tsatf, &Scenario::default(), 11)
+        .unwrap()
+        .with_dicing(Dicing::AtTheTable);
+    let (mut a, mut h) = (Attacker::new(11), Holder::new(11));
+    let mut asked_card = false;
+    for _ in 0..40 {
+        match game.owed() {
+            Owed::Decision(d) => {
+                let o = if d.side == Side::Union {
+                    a.order(&Tsatf, game.state(), d.side)
+                } else {
+                    h.order(&Tsatf, game.state(), d.side)
+                };
+                let _ = game.submit(d.side, o);
+            }
+            Owed::Throw { throw, .. } => {
+                if let Throw::Card { purpose, .. } = throw {
+                    assert!(purpose.contains("card"), "{purpose}");
+                    asked_card = true;
+                    break;
+                }
+                let _ = game.throw(1);
+            }
+            _ => break,
+        }
+    }
+    assert!(asked_card, "the table was never asked for a card");
+}
+
+// ----- geometry on the table -----
+
+fn duel(union: Placement, confederate: Placement, terrain: Vec<Terrain>) -> State {
+    Tsatf
+        .setup(&one_a_side(union, confederate, terrain), 1)
+        .unwrap()
+}
+
+const BLUE: UnitId = UnitId(0);
+const GREY: UnitId = UnitId(1);
+
+/// TSATF-SET-01: one figure an inch; a close-order line of 21 stands in two ranks, 11" wide and 2" deep.
+#[test]
+fn tsatf_set_01_a_line_is_one_inch_a_figure_in_two_ranks() {
+    let s = duel(at(20.0, 5.0, 0.0), at(20.0, 30.0, 180.0), vec![]);
+    let f = s.field().place(BLUE).unwrap();
+    assert_eq!(s.battle().unit(BLUE).unwrap().strength(), 21);
+    assert_eq!(f.frontage, Inches(11.0));
+    assert_eq!(f.depth, Inches(field::UNIT_DEPTH));
+}
+
+/// TSATF-FIR-04: range is the gap between the nearest figures: centres 25" apart, 2"-deep units: 23".
+#[test]
+fn tsatf_fir_04_range_runs_between_the_nearest_figures() {
+    let s = duel(at(20.0, 5.0, 0.0), at(20.0, 30.0, 180.0), vec![]);
+    assert!((s.field().range(BLUE, GREY) - 23.0).abs() < 1e-9);
+}
+
+/// TSATF-FIR-03 / TSATF-ART-05: small arms fire into a 30° cone (15° a side), guns into 60°; a target whose
+/// nearest point lies 20° off the firer's facing is outside the muskets' cone and inside the gun's.
+#[test]
+fn tsatf_fir_03_and_art_05_cones_of_fire() {
+    // Grey's nearest corner lies at about 20° off Blue's facing: a 1"-wide target far to the right.
+    let options = Options::default();
+    let mut s = duel(at(10.0, 5.0, 0.0), at(30.0, 30.0, 180.0), vec![]);
+    let f = *s.field().place(GREY).unwrap();
+    let ahead = s.field().place(BLUE).unwrap().front_centre();
+    // place a narrow Grey so its nearest point is 20° off
+    let p = ahead.moved(
+        acw_core::measure::Heading::degrees(20.0).unwrap(),
+        Inches(20.0),
+    );
+    let narrow = acw_core::table::Footprint::new(p, f.facing, Inches(0.5), Inches(0.5)).unwrap();
+    let table = s.field().table().clone();
+    let field = Field::new(table, vec![*s.field().place(BLUE).unwrap(), narrow]);
+    assert!(!field.in_cone(BLUE, GREY, false, &options));
+    assert!(field.in_cone(BLUE, GREY, true, &options));
+    let p = ahead.moved(
+        acw_core::measure::Heading::degrees(12.0).unwrap(),
+        Inches(20.0),
+    );
+    let near = narrow.placed(p, f.facing);
+    let field = Field::new(
+        field.table().clone(),
+        vec![*field.place(BLUE).unwrap(), near],
+    );
+    assert!(field.in_cone(BLUE, GREY, false, &options));
+    // as the engine plays it: fire outside the cone is refused, and nothing changes
+    s = duel(at(6.5, 10.0, 90.0), at(40.0, 30.0, 180.0), vec![]);
+    let s = to_phase(s, Phase::Firing);
+    if let Some(d) = Tsatf.owed(&s)
+        && d.side == Side::Union
+    {
+        let before = s.clone();
+        assert!(matches!(
+            s.check_order(&Order::Fire {
+                unit: BLUE,
+                target: GREY
+            }),
+            Err(GameError::OutOfCone { .. })
+        ));
+        assert_eq!(s, before);
+    }
+}
+
+/// Plays holds (and any compulsory moves) until the phase comes up with a card turned.
+fn to_phase(mut s: State, phase: Phase) -> State {
+    for _ in 0..20 {
+        if s.battle().phase() == phase && s.battle().card().is_some() {
+            return s;
+        }
+        let Some(d) = Tsatf.owed(&s) else { return s };
+        let unit = s
+            .battle()
+            .units()
+            .iter()
+            .find(|u| u.side() == d.side && !u.acted())
+            .map(|u| u.id())
+            .unwrap();
+        let mut log = Vec::new();
+        Tsatf
+            .apply(&mut s, &Order::Hold { unit }, &mut log)
+            .unwrap();
+    }
+    s
+}
+
+/// TSATF-FIR-08 / TSATF-MEL-19: fire or a charge from outside the target's ±45° frontal sector enfilades it or
+/// strikes its flank; from in front it does not. As the engine plays it, the enfiladed target area is Class I.
+#[test]
+fn tsatf_fir_08_and_mel_19_flank_and_enfilade() {
+    let options = Options::default();
+    let front = duel(at(20.0, 5.0, 0.0), at(20.0, 30.0, 180.0), vec![]);
+    assert!(!front.field().outside_front(BLUE, GREY, &options));
+    // Blue on Grey's right flank: Grey faces south, Blue due west of it
+    let flank = duel(at(8.0, 30.0, 90.0), at(30.0, 30.0, 180.0), vec![]);
+    assert!(flank.field().outside_front(BLUE, GREY, &options));
+    let grey = flank.battle().unit(GREY).unwrap();
+    let area = flank.field().target_area(BLUE, grey, &options);
+    assert!(area.enfiladed);
+    assert_eq!(
+        acw_tsatf::fire::target_class(area, &options),
+        acw_tsatf::tables::TargetClass::I
+    );
+}
+
+/// TSATF-MOV-06 / TSATF-MEL-03: each rough or obstacle feature on the path is counted (each drops the highest
+/// die); the path from Blue through a rocky field and over a fence crosses two.
+#[test]
+fn tsatf_mov_06_rough_features_on_the_path() {
+    let sq = |x0: f64, y0: f64, x1: f64, y1: f64| {
+        vec![
+            Point::new(x0, y0),
+            Point::new(x1, y0),
+            Point::new(x1, y1),
+            Point::new(x0, y1),
+        ]
+    };
+    let terrain = vec![
+        Terrain::rough("rocks", sq(15.0, 10.0, 25.0, 15.0)).unwrap(),
+        Terrain::fence(
+            "fence",
+            vec![Point::new(10.0, 20.0), Point::new(30.0, 20.0)],
+        )
+        .unwrap(),
+    ];
+    let s = duel(at(20.0, 5.0, 0.0), at(20.0, 30.0, 180.0), terrain);
+    let f = s.field();
+    assert_eq!(
+        f.rough_features(Point::new(20.0, 6.0), Point::new(20.0, 29.0)),
+        2
+    );
+    assert_eq!(
+        f.rough_features(Point::new(40.0, 6.0), Point::new(40.0, 29.0)),
+        0
+    );
+    // as the engine plays it: the Moved event reports both features, and the dice drop the highest
+    let s = to_phase(s, Phase::Movement);
+    if let Some(d) = Tsatf.owed(&s)
+        && d.side == Side::Union
+    {
+        let mut s2 = s.clone();
+        let mut log = Vec::new();
+        Tsatf
+            .apply(
+                &mut s2,
+                &Order::Advance {
+                    unit: BLUE,
+                    toward: GREY,
+                },
+                &mut log,
+            )
+            .unwrap();
+        let Event::Moved { rough, report, .. } = first_of(&log) else {
+            panic!("{log:?}")
+        };
+        assert_eq!(*rough, 2);
+        let dice = report.dice.unwrap();
+        assert_eq!((dice.dice, dice.kept()), (3, 1));
+    }
+}
+
+/// TSATF-MEL-04: a charge that ends within an inch is in contact; more than an inch is not.
+#[test]
+fn tsatf_mel_04_contact_is_within_an_inch() {
+    let s = duel(at(20.0, 5.0, 0.0), at(20.0, 8.0, 180.0), vec![]);
+    assert!((s.field().range(BLUE, GREY) - 1.0).abs() < 1e-9);
+    assert!(s.field().in_contact(BLUE, GREY));
+    let s = duel(at(20.0, 5.0, 0.0), at(20.0, 8.5, 180.0), vec![]);
+    assert!(!s.field().in_contact(BLUE, GREY));
+}
+
+/// TSATF-MEL-26 / TSATF-MEL-13: a fence within an inch in front of the defenders makes a protected position;
+/// charged from behind the fence's other side it is, from the open flank it is not.
+#[test]
+fn tsatf_mel_26_a_fence_makes_a_protected_position() {
+    let fence = vec![
+        Terrain::fence(
+            "fence",
+            vec![Point::new(10.0, 27.5), Point::new(30.0, 27.5)],
+        )
+        .unwrap(),
+    ];
+    let s = duel(at(20.0, 15.0, 0.0), at(20.0, 29.0, 180.0), fence.clone());
+    assert!(s.field().protected(BLUE, GREY));
+    let s = duel(at(40.0, 29.0, 270.0), at(20.0, 29.0, 180.0), fence);
+    assert!(!s.field().protected(BLUE, GREY));
+}
+
+/// TSATF-MOR-08 / TSATF-MOV-13 / TSATF-MEL-11: fleeing and routed troops make for the nearest table edge, and the
+/// room to it decides whether a move takes them off.
+#[test]
+fn tsatf_mor_08_flight_makes_for_the_nearest_edge() {
+    let s = duel(at(20.0, 5.0, 0.0), at(40.0, 20.0, 180.0), vec![]);
+    let edge = s.battle().flight_edge();
+    let h = s.field().flight_heading(BLUE, Side::Union, edge);
+    assert_eq!(h, acw_core::measure::Heading::SOUTH);
+    // Blue's rear edge lies 4" from the south edge
+    assert!((s.field().edge_room(BLUE, h) - 4.0).abs() < 1e-9);
+    let h = s.field().flight_heading(GREY, Side::Confederate, edge);
+    assert_eq!(h, acw_core::measure::Heading::EAST);
+}
+
+/// TSATF-SEQ-06 / TSATF-MEL-07: a charge reaches its target on the Union card (4" away: one straggler on a 1,
+/// then 4D6 of 1s: 4", an inch to spare); the target then withdraws on its own card, more than an inch beyond
+/// the chargers' unused movement; in close combat the charge strikes empty ground: no tests, no melee.
+#[test]
+fn tsatf_seq_06_a_target_that_moved_away_is_not_fought() {
+    let mut s = union_first(at(24.0, 24.0, 0.0), vec![]);
+    assert!((s.field().range(BLUE, GREY) - 4.0).abs() < 1e-9);
+    let mut log = Vec::new();
+    Tsatf
+        .apply_with(
+            &mut s,
+            &Order::Charge {
+                unit: BLUE,
+                target: GREY,
+            },
+            &mut then_rng(&[1, 1, 1, 1, 1]),
+            &mut log,
+        )
+        .unwrap();
+    let Event::Charged { report, .. } = first_of(&log) else {
+        panic!("{log:?}")
+    };
+    assert!(matches!(
+        report,
+        acw_tsatf::battle::ChargeReport::Contact { stragglers: 1, rolled: 4, unused, .. } if *unused == 1.0
+    ));
+    assert!(s.field().in_contact(BLUE, GREY));
+    // the only card left in the movement deck is the Confederates'
+    assert_eq!(Tsatf.owed(&s).map(|d| d.side), Some(Side::Confederate));
+    Tsatf
+        .apply(&mut s, &Order::Withdraw { unit: GREY }, &mut log)
+        .unwrap();
+    assert!(s.field().range(BLUE, GREY) > 1.0 + 1.0);
+    // the firing phase: both hold; the close-combat phase then runs on its own
+    for _ in 0..4 {
+        let Some(d) = Tsatf.owed(&s) else { break };
+        if s.battle().phase() != Phase::Firing {
+            break;
+        }
+        let unit = if d.side == Side::Union { BLUE } else { GREY };
+        Tsatf
+            .apply(&mut s, &Order::Hold { unit }, &mut log)
+            .unwrap();
+    }
+    let closed: Vec<&Event> = log
+        .iter()
+        .filter(|e| matches!(e, Event::Closed { .. }))
+        .collect();
+    assert_eq!(closed.len(), 1);
+    assert!(matches!(
+        closed[0],
+        Event::Closed {
+            report: acw_tsatf::battle::CloseReport::Occupied,
+            test: None,
+            ..
+        }
+    ));
+    assert!(
+        !log.iter()
+            .any(|e| matches!(e, Event::Stand { .. } | Event::Melee { .. }))
+    );
+}
+
+/// Plays whole games through the driver and checks, order by order, that the moves the engine makes on the
+/// table are the ones the rules call for:
+/// - TSATF-MOR-08 / TSATF-MOV-13: a rout goes its 4D6 straight toward the nearest edge, and leaves the table
+///   exactly when the dice reach the edge;
+/// - TSATF-MEL-11: defenders who fail to stand move their flight straight away from the chargers (at most the
+///   dice, less only where the table edge or another unit stops them);
+/// - TSATF-MEL-03 / TSATF-MEL-04: a charge that arrives ends within an inch of its target;
+/// - TSATF-MEL-22: the survivors of a beaten unit go their 4D6 straight toward the nearest table edge;
+/// - TSATF-MEL-21: victorious attackers who pursue move no further than their unused charge movement, straight
+///   after the beaten unit.
+#[test]
+fn moves_played_on_the_table_follow_the_rules() {
+    let (mut routs, mut fled, mut contacts, mut melee_flights, mut pursuits) = (0, 0, 0, 0, 0);
+    for seed in 1..25 {
+        let mut game = Game::new(Tsatf, &Scenario::default(), seed).unwrap();
+        let (mut a, mut h) = (Attacker::new(seed), Holder::new(seed));
+        while let Owed::Decision(d) = game.owed() {
+            let before = game.state().clone();
+            let o = if d.side == Side::Union {
+                a.order(&Tsatf, game.state(), d.side)
+            } else {
+                h.order(&Tsatf, game.state(), d.side)
+            };
+            let Submitted::Applied(events) = game.submit(d.side, o).unwrap() else {
+                panic!("seeded games never wait for dice")
+            };
+            let events = events.to_vec();
+            let after = game.state();
+            let place = |s: &State, n: &str| {
+                let u = s.battle().unit_named(n).unwrap();
+                (u.id(), *s.field().place(u.id()).unwrap(), u.side())
+            };
+            for e in &events {
+                match e {
+                    Event::Compulsory {
+                        unit,
+                        kind: acw_tsatf::state::Compulsory::Rout,
+                        inches,
+                        off_table,
+                    } => {
+                        let (id, from, side) = place(&before, unit);
+                        let heading =
+                            before
+                                .field()
+                                .flight_heading(id, side, before.battle().flight_edge());
+                        let room = before.field().edge_room(id, heading);
+                        assert_eq!(*off_table, f64::from(*inches) >= room, "{e}");
+                        if !off_table {
+                            let (_, to, _) = place(after, unit);
+                            let moved = from.centre.distance(to.centre).0;
+                            assert!(moved <= f64::from(*inches) + 1e-6, "{e}");
+                            if moved > 1e-6 {
+                                let dir = from.centre.heading_to(to.centre);
+                                assert!(field::angle_between(dir, heading).abs() < 1e-6, "{e}");
+                            }
+                        }
+                        routs += 1;
+                    }
+                    Event::Stand {
+                        defender,
+                        report: acw_tsatf::battle::StandReport::Fled { flight },
+                        ..
+                    } => {
+                        let (_, from, _) = place(&before, defender);
+                        let (_, to, _) = place(after, defender);
+                        let moved = from.centre.distance(to.centre).0;
+                        assert!(moved <= f64::from(*flight) + 1e-6, "{e}");
+                        fled += 1;
+                    }
+                    Event::Charged {
+                        unit,
+                        target,
+                        report: acw_tsatf::battle::ChargeReport::Contact { .. },
+                        ..
+                    } => {
+                        let (u, _, _) = place(after, unit);
+                        let (t, _, _) = place(after, target);
+                        assert!(after.field().in_contact(u, t), "{e}");
+                        contacts += 1;
+                    }
+                    Event::Melee { report } => {
+                        let (lid, l0, side) = place(&before, &report.loser);
+                        let (_, l1, _) = place(after, &report.loser);
+                        let alive = after.battle().unit(lid).unwrap().strength() > 0;
+                        if let Some(d) = report.flight
+                            && alive
+                        {
+                            let moved = l0.centre.distance(l1.centre).0;
+                            assert!(moved <= f64::from(d) + 1e-6, "{e}");
+                            if moved > 1e-6 {
+                                let heading = before.field().flight_heading(
+                                    lid,
+                                    side,
+                                    before.battle().flight_edge(),
+                                );
+                                let dir = l0.centre.heading_to(l1.centre);
+                                assert!(field::angle_between(dir, heading).abs() < 1e-6, "{e}");
+                            }
+                            melee_flights += 1;
+                        }
+                        if report.party == acw_tsatf::melee::Party::Attackers
+                            && matches!(o, Order::Fight { pursue: true, .. })
+                        {
+                            let charge = before
+                                .battle()
+                                .charges()
+                                .iter()
+                                .find(|c| c.step() != acw_tsatf::battle::ChargeStep::Done)
+                                .copied()
+                                .unwrap();
+                            let (_, w0, _) = place(&before, &report.winner);
+                            let (_, w1, _) = place(after, &report.winner);
+                            assert!(
+                                w0.centre.distance(w1.centre).0 <= charge.unused() + 1e-6,
+                                "{e}"
+                            );
+                            pursuits += 1;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    assert!(
+        routs > 0 && fled > 0 && contacts > 0 && melee_flights > 0 && pursuits > 0,
+        "{routs} routs, {fled} flights, {contacts} contacts, {melee_flights} melee flights, {pursuits} pursuits"
+    );
+}
+
+/// Faces given in order, then a seeded generator: scripted rolls for the order under test, and whatever the
+/// engine draws after it (the next card) from the generator.
+struct ThenRng {
+    faces: std::collections::VecDeque<u16>,
+    rng: acw_core::GameRng,
+}
+
+impl acw_core::Dice for ThenRng {
+    fn face(&mut self, die: acw_core::Die) -> u16 {
+        self.faces.pop_front().unwrap_or_else(|| self.rng.face(die))
+    }
+    fn index(&mut self, n: usize) -> usize {
+        self.rng.index(n)
+    }
+}
+
+fn then_rng(faces: &[u16]) -> ThenRng {
+    ThenRng {
+        faces: faces.iter().copied().collect(),
+        rng: acw_core::GameRng::seed(99),
+    }
+}
+
+/// A duel on a given table, played to the first Union movement card (seeds are tried until the Union card
+/// comes first).
+fn union_first(union: Placement, terrain: Vec<Terrain>) -> State {
+    for seed in 0..50 {
+        let s = Tsatf
+            .setup(
+                &one_a_side(union, at(24.0, 30.0, 180.0), terrain.clone()),
+                seed,
+            )
+            .unwrap();
+        if Tsatf.owed(&s).is_some_and(|d| d.side == Side::Union) {
+            return s;
+        }
+    }
+    panic!("no seed turned a Union card first")
+}
+
+/// TSATF-MOV-04: a unit uses the road rate only when its whole move keeps to a road: a march column on a road
+/// running straight at the enemy rolls the road column's dice; off the road it rolls cross-country.
+#[test]
+fn tsatf_mov_04_the_road_rate_only_on_the_road() {
+    use acw_tsatf::movement::{MoveFacts, move_dice};
+    use acw_tsatf::tables::{MoveMode, MoveRow};
+    let road = vec![
+        Terrain::road(
+            "the pike",
+            vec![Point::new(24.0, 0.0), Point::new(24.0, 36.0)],
+        )
+        .unwrap(),
+    ];
+    let options = Options::default();
+    let column = |on: f64| {
+        let mut s = union_first(at(on, 5.0, 0.0), road.clone());
+        let mut log = Vec::new();
+        // first form column: 11" of line closes to 4", the end figure moving 3.5" of the 3D6 (2+3+4 = 9)
+        Tsatf
+            .apply_with(
+                &mut s,
+                &Order::Form {
+                    unit: BLUE,
+                    formation: acw_tsatf::state::Formation::MarchColumn,
+                },
+                &mut then_rng(&[2, 3, 4]),
+                &mut log,
+            )
+            .unwrap();
+        s
+    };
+    let road_dice = move_dice(
+        MoveRow::InfantryColumn,
+        MoveMode::Road,
+        MoveFacts::default(),
+        false,
+        &options,
+    )
+    .unwrap();
+    let cross = move_dice(
+        MoveRow::InfantryColumn,
+        MoveMode::CrossCountry,
+        MoveFacts::default(),
+        false,
+        &options,
+    )
+    .unwrap();
+    assert_ne!(road_dice, cross);
+    for (x, on_road) in [(24.0, true), (40.0, false)] {
+        let mut s = column(x);
+        // play on to the Union's next movement card
+        s = next_union_movement(s);
+        let mut log = Vec::new();
+        Tsatf
+            .apply(
+                &mut s,
+                &Order::Advance {
+                    unit: BLUE,
+                    toward: GREY,
+                },
+                &mut log,
+            )
+            .unwrap();
+        let Event::Moved { road, report, .. } = first_of(&log) else {
+            panic!("{log:?}")
+        };
+        assert_eq!(*road, on_road);
+        assert_eq!(report.dice, Some(if on_road { road_dice } else { cross }));
+    }
+}
+
+/// Holds with every unit until the Union owes a movement card again.
+fn next_union_movement(mut s: State) -> State {
+    for _ in 0..40 {
+        if let Some(d) = Tsatf.owed(&s)
+            && d.side == Side::Union
+            && s.battle().phase() == Phase::Movement
+            && !s.battle().unit(BLUE).unwrap().acted()
+        {
+            return s;
+        }
+        let d = Tsatf.owed(&s).unwrap();
+        let unit = s
+            .battle()
+            .units()
+            .iter()
+            .find(|u| u.side() == d.side && !u.acted())
+            .map(|u| u.id())
+            .unwrap();
+        let mut log = Vec::new();
+        Tsatf
+            .apply(&mut s, &Order::Hold { unit }, &mut log)
+            .unwrap();
+    }
+    panic!("the Union never had a movement card")
+}
+
+/// TSATF-MOV-11: a formation change costs the distance the furthest figure moves, out of the roll: forming a
+/// 21-figure line (11" wide) into a march column (4" wide) moves the end figure 3.5"; a roll of 3 (1+1+1) cannot
+/// pay for it, so the change is not finished and the card is spent; a roll of 4 can, and the footprint narrows.
+#[test]
+fn tsatf_mov_11_a_formation_change_is_paid_out_of_the_roll() {
+    let s = union_first(at(20.0, 5.0, 0.0), vec![]);
+    let form = Order::Form {
+        unit: BLUE,
+        formation: acw_tsatf::state::Formation::MarchColumn,
+    };
+    let mut short = s.clone();
+    let mut log = Vec::new();
+    Tsatf
+        .apply_with(&mut short, &form, &mut then_rng(&[1, 1, 1]), &mut log)
+        .unwrap();
+    assert!(matches!(
+        first_of(&log),
+        Event::FormationUnfinished {
+            needed: 3.5,
+            rolled: 3.0,
+            ..
+        }
+    ));
+    let blue = short.battle().unit(BLUE).unwrap();
+    assert!(blue.acted());
+    assert_eq!(
+        blue.formation(),
+        acw_tsatf::state::Formation::CloseOrderLine
+    );
+    assert_eq!(short.field().place(BLUE).unwrap().frontage, Inches(11.0));
+    let mut log = Vec::new();
+    let mut formed = s.clone();
+    Tsatf
+        .apply_with(&mut formed, &form, &mut then_rng(&[1, 1, 2]), &mut log)
+        .unwrap();
+    let Event::Formed { cost, report, .. } = first_of(&log) else {
+        panic!("{log:?}")
+    };
+    assert_eq!(*cost, 3.5);
+    assert_eq!(report.rolled, 4);
+    assert_eq!(formed.field().place(BLUE).unwrap().frontage, Inches(4.0));
+    assert_eq!(
+        formed.battle().unit(BLUE).unwrap().formation(),
+        acw_tsatf::state::Formation::MarchColumn
+    );
+    // a formation the unit is already in is refused
+    let line = Order::Form {
+        unit: BLUE,
+        formation: acw_tsatf::state::Formation::CloseOrderLine,
+    };
+    assert!(s.check_order(&line).is_err());
+}
+
+/// The first event of an order's log after the game's opening shuffle and card.
+fn first_of(log: &[Event]) -> &Event {
+    log.iter()
+        .find(|e| !matches!(e, Event::Shuffled { .. } | Event::CardTurned { .. }))
+        .expect("an event after the opening")
+}
+
+/// A unit the field does not hold is answered, not a panic: infinitely far, in no cone, contact or sight.
+#[test]
+fn the_field_answers_for_units_it_does_not_hold() {
+    let s = duel(at(20.0, 5.0, 0.0), at(20.0, 30.0, 180.0), vec![]);
+    let f = s.field();
+    let ghost = UnitId(7);
+    let options = Options::default();
+    assert_eq!(f.range(BLUE, ghost), f64::INFINITY);
+    assert!(!f.in_cone(BLUE, ghost, false, &options));
+    assert!(!f.in_contact(ghost, GREY));
+    assert!(!f.line_of_sight(ghost, GREY));
+    assert!(!f.protected(ghost, GREY));
+    assert_eq!(f.edge_room(ghost, acw_core::measure::Heading::NORTH), 0.0);
+    assert!(f.place(ghost).is_none());
+    assert!(matches!(
+        s.check_order(&Order::Fire {
+            unit: ghost,
+            target: GREY
+        }),
+        Err(GameError::NoSuchUnit(7) | GameError::NotAsked(_))
+    ));
+}
+
+/// TSATF-OPT-04: a hidden Indian unit is revealed when enemy troops come within 4" of it: 6" away it stays
+/// hidden; a Union advance of 6" (2, 2, 2) that ends 2" from it reveals it.
+#[test]
+fn tsatf_opt_04_enemies_within_four_inches_reveal_the_hidden() {
+    let forces = vec![
+        UnitSpec::infantry("Blue", Side::Union, Quality::Average).unwrap(),
+        UnitSpec::infantry("Braves", Side::Confederate, Quality::Indians)
+            .unwrap()
+            .hidden()
+            .unwrap(),
+    ];
+    let mut found = None;
+    for seed in 0..50 {
+        let sc = Scenario::new(
+            "ambush",
+            forces.clone(),
+            vec![at(24.0, 22.0, 0.0), at(24.0, 30.0, 180.0)],
+            Table::new(Inches(48.0), Inches(36.0), vec![]).unwrap(),
+            limited(6),
+            Victory { break_percent: 0 },
+        )
+        .unwrap();
+        let s = Tsatf.setup(&sc, seed).unwrap();
+        if Tsatf.owed(&s).is_some_and(|d| d.side == Side::Union) {
+            found = Some(s);
+            break;
+        }
+    }
+    let mut s = found.unwrap();
+    assert!((s.field().range(BLUE, GREY) - 6.0).abs() < 1e-9);
+    assert!(s.battle().unit(GREY).unwrap().hidden());
+    let mut log = Vec::new();
+    Tsatf
+        .apply_with(
+            &mut s,
+            &Order::Advance {
+                unit: BLUE,
+                toward: GREY,
+            },
+            &mut then_rng(&[2, 2, 2]),
+            &mut log,
+        )
+        .unwrap();
+    assert!((s.field().range(BLUE, GREY) - 2.0).abs() < 1e-6);
+    assert!(!s.battle().unit(GREY).unwrap().hidden());
+    assert!(
+        log.iter()
+            .any(|e| matches!(e, Event::Revealed { unit, .. } if unit == "Braves"))
+    );
+}
