@@ -43,6 +43,13 @@ pub use acw_tsatf as tsatf;
 #[doc(inline)]
 pub use acw_hardtack as hardtack;
 
+// Rulesets chosen at run time by name: play, narrate, simulate and load scenarios of any of them.
+#[cfg(feature = "runtime")]
+pub mod runtime;
+
+#[cfg(feature = "runtime")]
+pub use runtime::{RulesetError, RulesetId};
+
 /// The README's examples, compiled and run as doc tests so they stay true.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

@@ -1,0 +1,489 @@
+//! Drives the built `acw` binary: real values in every subcommand's output, the documented errors and exit
+//! codes, and simulation results that do not depend on the thread count.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn acw(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_acw"))
+        .args(args)
+        .output()
+        .expect("the acw binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("utf-8 output")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("utf-8 output")
+}
+
+/// Runs a command expected to succeed and returns its standard output.
+fn ok(args: &[&str]) -> String {
+    let o = acw(args);
+    assert!(o.status.success(), "acw {args:?} failed: {}", stderr(&o));
+    stdout(&o)
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("acw-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// The table row of a total, its cells trimmed.
+fn row(table: &str, total: &str) -> Vec<String> {
+    table
+        .lines()
+        .map(|l| {
+            l.split(['│', '┆'])
+                .map(|c| c.trim().to_string())
+                .filter(|c| !c.is_empty())
+                .collect::<Vec<_>>()
+        })
+        .find(|cells| cells.first().map(String::as_str) == Some(total))
+        .unwrap_or_else(|| panic!("no row for {total} in\n{table}"))
+}
+
+#[test]
+fn odds_3d6_table_by_hand() {
+    let text = ok(&["odds", "3d6"]);
+    // 27 of the 216 throws total 10; 108 total 10 or less; 135 total 10 or more.
+    assert_eq!(
+        row(&text, "10")[..5],
+        ["10", "0.125000", "0.625000", "0.500000", "27/216"]
+    );
+    // 18 only as 6+6+6.
+    assert_eq!(
+        row(&text, "18")[..5],
+        ["18", "0.004630", "0.004630", "1.000000", "1/216"]
+    );
+    // Mean 3 × 3.5; variance 3 × 35/12 = 8.75, whose root is 2.958.
+    assert!(text.contains("mean 10.500, standard deviation 2.958, median 10"));
+}
+
+#[test]
+fn odds_keep_highest_and_modifier() {
+    // 4d6 keep the highest 3: 18 needs three sixes among four dice: 1 + 4 × 5 = 21 of 1296 throws.
+    let text = ok(&["odds", "4d6kh3"]);
+    assert_eq!(
+        row(&text, "18")[1..5],
+        ["0.016204", "0.016204", "1.000000", "21/1296"]
+    );
+    // 2d6+1: 8 is 7 on the dice, 6 of 36; at least 8 is 21 of 36.
+    let text = ok(&["odds", "2d6+1"]);
+    assert_eq!(
+        row(&text, "8")[1..5],
+        ["0.166667", "0.583333", "0.583333", "6/36"]
+    );
+}
+
+#[test]
+fn odds_json_and_csv() {
+    let json: serde_json::Value = serde_json::from_str(&ok(&["odds", "2d6", "--json"])).unwrap();
+    assert_eq!(json["notation"], "2d6");
+    assert_eq!(json["throws"], 36);
+    assert!((json["mean"].as_f64().unwrap() - 7.0).abs() < 1e-12);
+    let seven = &json["outcomes"][5];
+    assert_eq!(seven["total"], 7);
+    assert_eq!(seven["ways"], 6);
+    assert!((seven["p"].as_f64().unwrap() - 1.0 / 6.0).abs() < 1e-12);
+    assert!((seven["p_at_least"].as_f64().unwrap() - 21.0 / 36.0).abs() < 1e-12);
+
+    let csv = ok(&["odds", "d4", "--csv"]);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "total,p,p_at_least,p_at_most,ways");
+    assert_eq!(lines[1], "1,0.25,1,0.25,1");
+    assert_eq!(lines[4], "4,0.25,0.25,1,1");
+    assert_eq!(lines.len(), 5);
+}
+
+#[test]
+fn odds_plot_writes_an_svg() {
+    let path = temp("odds.svg");
+    ok(&["odds", "3d6", "--plot", path.to_str().unwrap()]);
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(svg.starts_with("<svg"), "{}", &svg[..svg.len().min(100)]);
+    assert!(svg.contains("3d6: chance of each total"));
+}
+
+#[test]
+fn roll_is_seeded_and_adds_up() {
+    let a = ok(&["roll", "4d6kh3", "--seed", "7", "--times", "5"]);
+    assert_eq!(a, ok(&["roll", "4d6kh3", "--seed", "7", "--times", "5"]));
+    let lines: Vec<&str> = a.lines().collect();
+    assert_eq!(lines.len(), 6);
+    let mut sum = 0;
+    for line in &lines[..5] {
+        // "4d6kh3: 1 2 5 3, keeps 5 3 2 = 10"
+        let (faces, rest) = line["4d6kh3: ".len()..].split_once(", keeps ").unwrap();
+        let (kept, total) = rest.split_once(" = ").unwrap();
+        let faces: Vec<u32> = faces.split(' ').map(|f| f.parse().unwrap()).collect();
+        let kept: Vec<u32> = kept.split(' ').map(|f| f.parse().unwrap()).collect();
+        let mut sorted = faces.clone();
+        sorted.sort_unstable_by(|a, b| b.cmp(a));
+        assert_eq!(faces.len(), 4);
+        assert!(faces.iter().all(|f| (1..=6).contains(f)));
+        assert_eq!(kept, sorted[..3]);
+        let total: u32 = total.parse().unwrap();
+        assert_eq!(total, kept.iter().sum::<u32>());
+        sum += total;
+    }
+    // 4d6kh3 has mean 15869/1296 = 12.245.
+    assert_eq!(
+        lines[5],
+        format!(
+            "mean of 5 rolls {:.3} (exact mean 12.245)",
+            f64::from(sum) / 5.0
+        )
+    );
+    let one = ok(&["roll", "2d6+1", "--seed", "1"]);
+    let (faces, total) = one.trim()["2d6+1: ".len()..].split_once(", +1 = ").unwrap();
+    let faces: u32 = faces.split(' ').map(|f| f.parse::<u32>().unwrap()).sum();
+    assert_eq!(total.parse::<u32>().unwrap(), faces + 1);
+}
+
+#[test]
+fn bad_input_is_refused_with_a_sentence_and_code_2() {
+    for (args, says) in [
+        (
+            &["odds", "3x6"][..],
+            "malformed dice notation \"3x6\" at byte 1",
+        ),
+        (&["roll", "0d6"][..], "a pool holds 1 to 128 dice, not 0"),
+        (
+            &["roll", "d6", "--times", "0"][..],
+            "the number of rolls must be a whole number from 1 to 1000000",
+        ),
+        (
+            &["battle", "risk"][..],
+            "there is no ruleset called \"risk\"; the rulesets that can be played are: d8, north, tsatf",
+        ),
+        (
+            &["simulate", "--games", "0"][..],
+            "the number of games must be a whole number, at least 1",
+        ),
+        (
+            &["simulate", "--games", "5", "--threads", "0"][..],
+            "the number of threads must be a whole number from 1 to 1024",
+        ),
+        (
+            &["scenario", "chess"][..],
+            "there is no ruleset called \"chess\"",
+        ),
+        (
+            &["odds", "3d6", "--json", "--csv"][..],
+            "cannot be used with",
+        ),
+        (&["fight"][..], "unrecognized subcommand 'fight'"),
+    ] {
+        let o = acw(args);
+        assert_eq!(o.status.code(), Some(2), "acw {args:?}");
+        assert!(
+            stderr(&o).contains(says),
+            "acw {args:?} said: {}",
+            stderr(&o)
+        );
+        assert!(stdout(&o).is_empty());
+    }
+}
+
+#[test]
+fn a_ruleset_without_a_game_layer_is_named_as_such() {
+    for name in ["grid", "hardtack"] {
+        let o = acw(&["battle", name]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).contains(&format!(
+                "the {name} ruleset's dice and rules are built in, but it cannot be played whole by name yet"
+            )),
+            "{}",
+            stderr(&o)
+        );
+    }
+}
+
+#[test]
+fn scenario_file_errors_exit_1_with_what_to_do() {
+    let missing = acw(&[
+        "battle",
+        "north",
+        "--scenario",
+        "/nonexistent/acw/scenario.json",
+    ]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(
+        stderr(&missing)
+            .starts_with("error: cannot read the scenario file /nonexistent/acw/scenario.json")
+    );
+
+    let bad = temp("bad.json");
+    std::fs::write(&bad, "{\"forces\": 3}").unwrap();
+    let o = acw(&["battle", "north", "--scenario", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(
+        e.starts_with("error: this is not a valid north scenario: "),
+        "{e}"
+    );
+    assert!(e.contains("line 1 column"), "{e}");
+    assert!(e.contains("`acw scenario north`"), "{e}");
+
+    // A scenario the rules refuse: well-formed JSON, but deployment zones 30" deep overlap on a 48" table.
+    let text = ok(&["scenario", "north"]);
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["table"]["deployment_depth"] = serde_json::json!(30.0);
+    let empty = temp("empty.json");
+    std::fs::write(&empty, v.to_string()).unwrap();
+    let o = acw(&[
+        "simulate",
+        "north",
+        "--games",
+        "3",
+        "--scenario",
+        empty.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).starts_with("error: this is not a valid north scenario: "),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn scenario_written_loads_back_and_plays_the_same_battle() {
+    let path = temp("north.json");
+    let o = acw(&["scenario", "north", "--out", path.to_str().unwrap()]);
+    assert!(o.status.success());
+    assert!(stderr(&o).contains("play it with `acw battle north --scenario"));
+    let written = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(written, ok(&["scenario", "north"]));
+    let v: serde_json::Value = serde_json::from_str(&written).unwrap();
+    assert!(v["forces"].is_object() && v["options"].is_object());
+    let default = ok(&["battle", "--seed", "5", "--json"]);
+    let loaded = ok(&[
+        "battle",
+        "north",
+        "--seed",
+        "5",
+        "--json",
+        "--scenario",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(default, loaded);
+}
+
+#[test]
+fn battle_narrates_and_its_json_agrees() {
+    let text = ok(&["battle", "--seed", "3"]);
+    assert_eq!(text, ok(&["battle", "north", "--seed", "3"]));
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "David E. North's rules, default scenario: 14 units a side on a 72\" x 48\" table, a fence across the centre, 12 turns."
+    );
+    assert_eq!(
+        lines[1],
+        "Union: the Attacker bot; Confederates: the Holder bot. Seed 3."
+    );
+    let last = lines[lines.len() - 1];
+
+    let json = ok(&["battle", "--seed", "3", "--json"]);
+    let events: Vec<serde_json::Value> = json
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let end = &events[events.len() - 1]["end"];
+    let (union, confederate) = (&end["losses"]["union"], &end["losses"]["confederate"]);
+    // The narrated summary line and the JSON end line tell the same game.
+    assert_eq!(
+        last,
+        format!(
+            "Stands lost: Union {union}, Confederate {confederate}; {} orders, {} events.",
+            end["orders"],
+            events.len() - 1
+        )
+    );
+    assert!(
+        events[..events.len() - 1]
+            .iter()
+            .all(|e| e.is_object() && e.get("end").is_none())
+    );
+    let turn = end["outcome"]["turn"].as_u64().unwrap();
+    assert!((1..=12).contains(&turn));
+    assert!(text.contains(&format!("on turn {turn}: ")));
+}
+
+#[test]
+fn simulate_is_the_same_on_one_and_two_threads() {
+    let one = temp("one.csv");
+    let two = temp("two.csv");
+    let run = |threads: &str, csv: &PathBuf| {
+        ok(&[
+            "simulate",
+            "north",
+            "--games",
+            "200",
+            "--seed",
+            "1",
+            "--threads",
+            threads,
+            "--csv",
+            csv.to_str().unwrap(),
+        ])
+    };
+    let (a, b) = std::thread::scope(|s| {
+        let a = s.spawn(|| run("1", &one));
+        let b = s.spawn(|| run("2", &two));
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    assert_eq!(a, b);
+    let csv_one = std::fs::read_to_string(&one).unwrap();
+    assert_eq!(csv_one, std::fs::read_to_string(&two).unwrap());
+
+    // The printed numbers are those of the per-game rows.
+    let rows: Vec<Vec<&str>> = csv_one
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    assert_eq!(rows.len(), 200);
+    let union_wins = rows.iter().filter(|r| r[2] == "union").count();
+    let draws = rows.iter().filter(|r| r[2] == "draw").count();
+    assert_eq!(row(&a, "Union wins")[1], union_wins.to_string());
+    assert_eq!(row(&a, "draws")[1], draws.to_string());
+    assert_eq!(
+        row(&a, "Union wins")[2],
+        format!("{:.1}%", union_wins as f64 / 2.0)
+    );
+    let mean_union: f64 = rows
+        .iter()
+        .map(|r| r[5].parse::<f64>().unwrap())
+        .sum::<f64>()
+        / 200.0;
+    assert_eq!(
+        row(&a, "Union losses (stands)")[1],
+        format!("{mean_union:.2}")
+    );
+    assert!(a.contains("200 games from seed 1."));
+}
+
+#[test]
+fn simulate_json_and_plot() {
+    let svg = temp("losses.svg");
+    let text = ok(&[
+        "simulate",
+        "--games",
+        "6",
+        "--seed",
+        "9",
+        "--json",
+        "--plot",
+        svg.to_str().unwrap(),
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["games"], 6);
+    assert_eq!(v["ruleset"], "north");
+    let wins = v["wins"]["union"].as_u64().unwrap() + v["wins"]["confederate"].as_u64().unwrap();
+    assert_eq!(wins + v["draws"].as_u64().unwrap(), 6);
+    let union_games: u64 = v["losses"]["union"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|n| n.as_u64().unwrap())
+        .sum();
+    assert_eq!(union_games, 6);
+    let p = v["win_rate"]["union"]["p"].as_f64().unwrap();
+    assert!((p - v["wins"]["union"].as_f64().unwrap() / 6.0).abs() < 1e-12);
+    let drawn = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        drawn.starts_with("<svg") && drawn.contains("Confederate") && drawn.contains("stands lost")
+    );
+}
+
+#[test]
+fn d8_plays_by_name_and_its_scenario_loads_back() {
+    let text = ok(&["battle", "d8", "--seed", "4"]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "The regimental D8 rules, default scenario: a battle of 1862, its map and both armies generated from the seed."
+    );
+    let json = ok(&["battle", "d8", "--seed", "4", "--json"]);
+    let events: Vec<serde_json::Value> = json
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let end = &events[events.len() - 1]["end"];
+    assert_eq!(
+        lines[lines.len() - 1],
+        format!(
+            "Figures lost: Union {}, Confederate {}; {} orders, {} events.",
+            end["losses"]["union"],
+            end["losses"]["confederate"],
+            end["orders"],
+            events.len() - 1
+        )
+    );
+    let path = temp("d8.json");
+    ok(&["scenario", "d8", "--out", path.to_str().unwrap()]);
+    assert_eq!(
+        json,
+        ok(&[
+            "battle",
+            "d8",
+            "--seed",
+            "4",
+            "--json",
+            "--scenario",
+            path.to_str().unwrap()
+        ])
+    );
+    // A d8 scenario is not a north one.
+    let o = acw(&["battle", "north", "--scenario", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).starts_with("error: this is not a valid north scenario: "),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn tsatf_plays_by_name() {
+    let text = ok(&["battle", "tsatf", "--seed", "2"]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "Strike for Your God and Country, default scenario: three companies a side on a 48\" x 36\" table."
+    );
+    let json = ok(&["battle", "tsatf", "--seed", "2", "--json"]);
+    let events: Vec<serde_json::Value> = json
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let end = &events[events.len() - 1]["end"];
+    assert_eq!(
+        lines[lines.len() - 1],
+        format!(
+            "Figures lost: Union {}, Confederate {}; {} orders, {} events.",
+            end["losses"]["union"],
+            end["losses"]["confederate"],
+            end["orders"],
+            events.len() - 1
+        )
+    );
+    let sim: serde_json::Value = serde_json::from_str(&ok(&[
+        "simulate", "tsatf", "--games", "4", "--seed", "2", "--json",
+    ]))
+    .unwrap();
+    assert_eq!(sim["ruleset"], "tsatf");
+    assert_eq!(sim["loss_unit"], "figures");
+    let decided = sim["wins"]["union"].as_u64().unwrap()
+        + sim["wins"]["confederate"].as_u64().unwrap()
+        + sim["draws"].as_u64().unwrap();
+    assert_eq!(decided, 4);
+}
