@@ -3,8 +3,9 @@
 //! American Civil War miniatures rulesets for software: every die roll and card draw resolved, the exact odds of
 //! every outcome, the rules enforced, and whole games played reproducibly.
 //!
-//! This facade re-exports [`acw_core`] (dice, cards, exact odds, the [`Resolve`] trait) and each ruleset behind
-//! a feature of its name.
+//! This facade re-exports [`acw_core`] (dice, cards, exact odds, the [`Resolve`] trait, the game driver) and each
+//! ruleset behind a feature of its name; [`runtime`] (feature `runtime`) plays any of them chosen by name at run
+//! time, as the `acw` command does.
 //!
 //! ```
 //! use acw::{Dist, Die, GameRng};
