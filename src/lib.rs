@@ -4,7 +4,7 @@
 //! every outcome, the rules enforced, and whole games played reproducibly.
 //!
 //! This facade re-exports [`acw_core`] (dice, cards, exact odds, the [`Resolve`] trait, the game driver) and each
-//! ruleset behind a feature of its name; [`runtime`] (feature `runtime`) plays any of them chosen by name at run
+//! ruleset behind a feature of its name; `runtime` (feature `runtime`) plays any of them chosen by name at run
 //! time, as the `acw` command does.
 //!
 //! ```
