@@ -66,10 +66,12 @@
 
 pub mod advanced;
 pub mod artillery;
+pub mod bots;
 pub mod casualties;
 pub mod command;
 pub mod error;
 pub mod fire;
+pub mod game;
 pub mod ladder;
 pub mod melee;
 pub mod morale;
