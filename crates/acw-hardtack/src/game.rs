@@ -535,9 +535,70 @@ fn frontage(formation: Formation, figures: usize) -> f64 {
     }
 }
 
+/// A game as saved, checked by [`State::try_from`] before it is loaded.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct StateData {
+    battle: Battle,
+    field: Field,
+    rng: GameRng,
+    turn: u32,
+    turns: u32,
+    first: Option<Side>,
+    to_act: Side,
+    active: Option<CompanyId>,
+    end: Option<Outcome>,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<StateData> for State {
+    type Error = GameSetupError;
+
+    /// The checks of set-up and play: one footprint per company, each on the table; a turn within the limit
+    /// (1 to 50); an active company that exists, belongs to the side in its activation and has actions left or
+    /// an assault under way; no active company before the first side is chosen.
+    fn try_from(d: StateData) -> Result<State, GameSetupError> {
+        let bad = |why: &str| Err(GameSetupError::Inconsistent(why.to_string()));
+        if !(1..=50).contains(&d.turns) || d.turn == 0 || d.turn > d.turns {
+            return bad("its turn lies outside the game's turn limit");
+        }
+        let n = d.battle.company_ids().count();
+        if d.field.at.len() != n {
+            return bad("the table does not hold one footprint per company");
+        }
+        if d.field.at.iter().any(|f| !d.field.table.holds(f)) {
+            return bad("a company stands off the table");
+        }
+        if let Some(a) = d.active {
+            let Ok(c) = d.battle.company(a) else {
+                return bad("the active company is not in the battle");
+            };
+            if d.first.is_none() || (c.actions_left() == 0 && d.battle.assault_defender().is_none())
+            {
+                return bad("a company is active out of its activation");
+            }
+        }
+        if d.battle.assault_defender().is_some() && d.active.is_none() {
+            return bad("an assault waits for its defender with no attacker active");
+        }
+        Ok(State {
+            battle: d.battle,
+            field: d.field,
+            rng: d.rng,
+            turn: d.turn,
+            turns: d.turns,
+            first: d.first,
+            to_act: d.to_act,
+            active: d.active,
+            end: d.end,
+        })
+    }
+}
+
 /// The whole game: the battle, the field and the dice.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "StateData"))]
 pub struct State {
     battle: Battle,
     field: Field,
@@ -602,7 +663,8 @@ impl State {
             turn: 1,
             turns: scenario.turns,
             first: None,
-            to_act: Side::Union,
+            // the side that went second "last turn": the Union chooses on the first turn
+            to_act: Side::Confederate,
             active: None,
             end: None,
         })
