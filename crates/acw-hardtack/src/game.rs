@@ -1031,8 +1031,11 @@ impl State {
                 why: "it would leave the table".to_string(),
             });
         }
+        let reach = |f: &Footprint| f.frontage.0.hypot(f.depth.0) / 2.0;
         for (i, o) in self.field.at.iter().enumerate() {
-            if i != id.0 as usize && o.distance(fp).0 < 0.5 {
+            // footprints whose bounding circles are more than half an inch apart cannot touch
+            let apart = o.centre.distance(fp.centre).0 - reach(o) - reach(fp);
+            if i != id.0 as usize && apart < 0.5 && o.distance(fp).0 < 0.5 {
                 return Err(GameError::Ground {
                     company: self.name(id),
                     why: format!(
