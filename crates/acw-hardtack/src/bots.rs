@@ -103,6 +103,30 @@ impl Bot {
                 Plan::Hold => Order::GoFirst(side.enemy()),
             },
             Question::Defend { .. } => self.defend(state),
+            Question::React { .. } => {
+                // both plans fire when they can, with the nearest company able to
+                let Some(mover) = state.active() else {
+                    return Order::React(None);
+                };
+                let mover_at = state.field().footprint(mover).copied();
+                let mut reactors: Vec<(f64, CompanyId)> = state
+                    .reactors(mover)
+                    .into_iter()
+                    .filter_map(|r| {
+                        let d = state.field().footprint(r)?.distance(&mover_at?).0;
+                        Some((d, r))
+                    })
+                    .collect();
+                reactors.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                let mut orders: Vec<Order> = reactors
+                    .into_iter()
+                    .filter(|(d, _)| *d <= 24.0)
+                    .map(|(_, r)| Order::React(Some(r)))
+                    .collect();
+                orders.push(Order::React(None));
+                self.first_legal(state, side, orders)
+                    .unwrap_or(Order::React(None))
+            }
             Question::Activate { may_pass } => {
                 let mut waiting = state.waiting(side);
                 // nearest the enemy first; equal distances in a seeded order

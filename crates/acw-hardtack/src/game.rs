@@ -210,6 +210,12 @@ pub enum Question {
         /// Actions left.
         actions: u8,
     },
+    /// An enemy company is about to make its second move: does an unactivated company give reaction fire
+    /// (HT-SG2-47)?
+    React {
+        /// The moving company.
+        mover: String,
+    },
     /// The defender's answer to a close assault (HT-SG2-36).
     Defend {
         /// The defending company.
@@ -233,6 +239,10 @@ impl fmt::Display for Question {
                     "what does {company} do with its {actions} action(s) left?"
                 )
             }
+            Question::React { mover } => write!(
+                f,
+                "{mover} is about to move again: does one of your companies that has not yet activated give reaction fire, spending its activation?"
+            ),
             Question::Defend { defender } => write!(
                 f,
                 "{defender} is assaulted: does it stand (and fire at attackers who fall short) or withdraw?"
@@ -282,6 +292,8 @@ pub enum Order {
         /// Fire final defensive fire if the attackers fall short.
         final_fire: bool,
     },
+    /// The answer to a reaction question: a company that fires, or none.
+    React(Option<CompanyId>),
     /// End the activation, giving up any actions left.
     EndActivation,
 }
@@ -380,6 +392,8 @@ pub enum Event {
         /// Dice.
         rolls: Vec<Rolled>,
     },
+    /// The other side let a second move go by without reaction fire.
+    NoReaction(String),
     /// An activation ended.
     ActivationEnded(String),
     /// A turn ended.
@@ -453,6 +467,7 @@ impl fmt::Display for Event {
             Event::Assault { steps, rolls } => {
                 write!(f, "{}{}.", steps.join("; "), rolls_text(rolls))
             }
+            Event::NoReaction(c) => write!(f, "{c} moves again without drawing reaction fire."),
             Event::ActivationEnded(c) => write!(f, "{c}'s activation ends."),
             Event::TurnEnded(t) => write!(f, "Turn {t} ends."),
             Event::Ended(o) => write!(f, "The game ends: {o}."),
@@ -547,6 +562,7 @@ struct StateData {
     first: Option<Side>,
     to_act: Side,
     active: Option<CompanyId>,
+    reaction: Option<Point>,
     end: Option<Outcome>,
 }
 
@@ -578,6 +594,13 @@ impl TryFrom<StateData> for State {
                 return bad("a company is active out of its activation");
             }
         }
+        if d.reaction.is_some()
+            && (d.active.is_none()
+                || d.reaction
+                    .is_some_and(|p| !p.x.is_finite() || !p.y.is_finite()))
+        {
+            return bad("a reaction is asked for with no company moving");
+        }
         if d.battle.assault_defender().is_some() && d.active.is_none() {
             return bad("an assault waits for its defender with no attacker active");
         }
@@ -590,6 +613,7 @@ impl TryFrom<StateData> for State {
             first: d.first,
             to_act: d.to_act,
             active: d.active,
+            reaction: d.reaction,
             end: d.end,
         })
     }
@@ -608,6 +632,7 @@ pub struct State {
     first: Option<Side>,
     to_act: Side,
     active: Option<CompanyId>,
+    reaction: Option<Point>,
     end: Option<Outcome>,
 }
 
@@ -666,6 +691,7 @@ impl State {
             // the side that went second "last turn": the Union chooses on the first turn
             to_act: Side::Confederate,
             active: None,
+            reaction: None,
             end: None,
         })
     }
@@ -725,6 +751,15 @@ impl State {
                 side: c.side(),
                 question: Question::Defend {
                     defender: c.name().to_string(),
+                },
+            });
+        }
+        if let (Some(a), Some(_)) = (self.active, self.reaction) {
+            let c = self.battle.company(a).ok()?;
+            return Some(Decision {
+                side: c.side().enemy(),
+                question: Question::React {
+                    mover: c.name().to_string(),
                 },
             });
         }
@@ -872,7 +907,74 @@ impl State {
             }
             (Question::Act { .. }, Order::Move { to }) => {
                 let id = self.active_or(&q)?;
-                self.do_move(id, *to, &mut rec, log)?;
+                let c = self.battle.company(id)?;
+                if c.moves_made() == 1 && c.actions_left() == 1 && !self.reactors(id).is_empty() {
+                    // the second move waits for the other side's reaction (HT-SG2-47); the ground is checked
+                    // now so that a move the table refuses is refused before anyone is asked
+                    let old = self.field.at[id.0 as usize];
+                    self.check_ground(id, &old.placed(*to, old.facing))?;
+                    if !to.x.is_finite() || !to.y.is_finite() {
+                        return Err(GameError::Ground {
+                            company: self.name(id),
+                            why: "the point is not on the table".to_string(),
+                        });
+                    }
+                    self.reaction = Some(*to);
+                } else {
+                    self.do_move(id, *to, &mut rec, log)?;
+                }
+            }
+            (Question::React { .. }, Order::React(firer)) => {
+                let (Some(id), Some(to)) = (self.active, self.reaction) else {
+                    return Err(not_asked());
+                };
+                if let Some(firer) = firer {
+                    if !self.reactors(id).contains(firer) {
+                        return Err(GameError::Company(format!(
+                            "{} cannot give reaction fire at {}: it must be an unactivated company of the other side that sees it",
+                            self.name(*firer),
+                            self.name(id)
+                        )));
+                    }
+                    let facts = self.fire_facts(*firer, id)?;
+                    rec.about(format_args!(
+                        "the reaction fire of {} at {}",
+                        self.name(*firer),
+                        self.name(id)
+                    ));
+                    let report = self.battle.reaction_fire(*firer, id, facts, &mut rec)?;
+                    log.push(Event::Fired {
+                        line: format!(
+                            "{} gives reaction fire at {} {:.1}\" away",
+                            self.name(*firer),
+                            self.name(id),
+                            facts.distance
+                        ),
+                        report: report.to_string(),
+                        rolls: std::mem::take(&mut rec.rolls),
+                    });
+                } else {
+                    log.push(Event::NoReaction(self.name(id)));
+                }
+                self.reaction = None;
+                // the move goes on if the rules still allow it; a company the fire has shaken may not
+                let mut trial = self.clone();
+                let mut trial_log = Vec::new();
+                let before = rec.rolls.len();
+                if trial.do_move(id, to, &mut rec, &mut trial_log).is_ok() && rec.fault().is_none()
+                {
+                    *self = trial;
+                    log.extend(trial_log);
+                } else {
+                    rec.rolls.truncate(before);
+                    self.battle.end_activation()?;
+                    log.push(Event::Moved {
+                        company: self.name(id),
+                        distance: 0.0,
+                        moved: false,
+                        rolls: Vec::new(),
+                    });
+                }
             }
             (Question::Act { .. }, Order::Fire { target }) => {
                 let id = self.active_or(&q)?;
@@ -1024,6 +1126,24 @@ impl State {
         Ok(())
     }
 
+    /// The companies that may give reaction fire at `mover` (HT-SG2-47): of the other side, not yet activated,
+    /// with a fit figure, not Routed, able to see it.
+    #[must_use]
+    pub fn reactors(&self, mover: CompanyId) -> Vec<CompanyId> {
+        let Ok(m) = self.battle.company(mover) else {
+            return Vec::new();
+        };
+        self.waiting(m.side().enemy())
+            .into_iter()
+            .filter(|&f| {
+                self.battle
+                    .company(f)
+                    .is_ok_and(|c| c.confidence() < ConfidenceLevel::Routed && !c.needs_reload())
+                    && self.fire_facts(f, mover).is_ok_and(|x| !x.arc_blocked)
+            })
+            .collect()
+    }
+
     fn check_ground(&self, id: CompanyId, fp: &Footprint) -> Result<(), GameError> {
         if !self.field.table.holds(fp) {
             return Err(GameError::Ground {
@@ -1126,7 +1246,7 @@ impl State {
     /// After an order: ends an activation with no actions left, hands over to the other side, ends the turn
     /// when every company has acted, and checks victory.
     fn after(&mut self, log: &mut Vec<Event>) {
-        if self.battle.assault_defender().is_some() {
+        if self.battle.assault_defender().is_some() || self.reaction.is_some() {
             return;
         }
         if let Some(a) = self.active {

@@ -310,6 +310,11 @@ impl Company {
     pub const fn attachment(&self) -> Attachment {
         self.attached
     }
+    /// Moves made in this activation (HT-SG2-47: reaction fire comes between two).
+    #[must_use]
+    pub const fn moves_made(&self) -> u8 {
+        self.moves
+    }
     /// Whether it holds a Prepared Fire marker (HT-OPT-20).
     #[must_use]
     pub const fn prepared(&self) -> bool {

@@ -455,3 +455,75 @@ fn ht_sg2_04_moves_are_measured_and_bad_ground_refused() {
     let fp = state.field().footprint(CompanyId(0)).unwrap();
     assert!((fp.centre.y - 9.0).abs() < 1e-9);
 }
+
+/// HT-SG2-47: a company's second move waits for the other side, which may give reaction fire with a company
+/// that has not activated; that company has then spent its activation, and the move goes on.
+#[test]
+fn ht_sg2_47_a_second_move_pauses_for_reaction_fire() {
+    let s = small(
+        vec![
+            company("Blue A", Side::Union, 10.0, 5.0),
+            company("Grey A", Side::Confederate, 10.0, 25.0),
+        ],
+        vec![],
+    );
+    let mut game = Game::new(Hardtack, &s, 4).unwrap();
+    game.submit(Side::Union, Order::GoFirst(Side::Union))
+        .unwrap();
+    game.submit(Side::Union, Order::Activate(CompanyId(0)))
+        .unwrap();
+    game.submit(
+        Side::Union,
+        Order::Move {
+            to: Point::new(10.0, 8.0),
+        },
+    )
+    .unwrap();
+    // the first move is not interrupted; the second is
+    game.submit(
+        Side::Union,
+        Order::Move {
+            to: Point::new(10.0, 11.0),
+        },
+    )
+    .unwrap();
+    let d = game.rules().owed(game.state()).unwrap();
+    assert_eq!(d.side, Side::Confederate);
+    assert_eq!(
+        d.question,
+        Question::React {
+            mover: "Blue A".to_string()
+        }
+    );
+    // Blue A has not moved yet
+    let fp = *game.state().field().footprint(CompanyId(0)).unwrap();
+    assert!((fp.centre.y - 8.0).abs() < 1e-9);
+    // only the Confederates answer, and only with a company that may react
+    assert!(game.submit(Side::Union, Order::React(None)).is_err());
+    assert!(
+        game.submit(Side::Confederate, Order::React(Some(CompanyId(0))))
+            .is_err()
+    );
+    let events = match game
+        .submit(Side::Confederate, Order::React(Some(CompanyId(1))))
+        .unwrap()
+    {
+        acw_core::game::Submitted::Applied(ev) => ev.to_vec(),
+        acw_core::game::Submitted::Waiting(_) => panic!("seeded dice never wait"),
+    };
+    assert!(
+        events[0]
+            .to_string()
+            .starts_with("Grey A gives reaction fire at Blue A 16.0\" away"),
+        "{}",
+        events[0]
+    );
+    // Blue A moved on; Grey A has spent its activation, so with no company left to act the turn ends
+    assert!(
+        matches!(events[1], Event::Moved { moved: true, .. }),
+        "{}",
+        events[1]
+    );
+    assert!(events.contains(&Event::TurnEnded(1)));
+    assert_eq!(game.state().turn(), 2);
+}
