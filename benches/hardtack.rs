@@ -278,5 +278,35 @@ fn assault(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, fire, shot, canister, confidence, assault);
+/// A whole game of the default scenario between the two baseline bots, seeded.
+fn whole_game(c: &mut Criterion) {
+    use acw_core::game::{Commander, play};
+    use acw_hardtack::bots::{Holder, Thruster};
+    use acw_hardtack::game::{Hardtack, Scenario};
+    let Ok(scenario) = Scenario::meeting_at_the_fence() else {
+        return;
+    };
+    let mut seed = 0u64;
+    let mut g = c.benchmark_group("hardtack game");
+    g.sample_size(10);
+    g.bench_function("a whole default game, two bots", |b| {
+        b.iter(|| {
+            seed += 1;
+            let mut u: Box<dyn Commander<Hardtack>> = Box::new(Thruster::new(seed));
+            let mut cf: Box<dyn Commander<Hardtack>> = Box::new(Holder::new(seed + 1));
+            let played = play(
+                &Hardtack,
+                &scenario,
+                seed,
+                acw_core::BySide::new(u.as_mut(), cf.as_mut()),
+            );
+            black_box(played.map(|p| p.outcome).ok())
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(
+    benches, fire, shot, canister, confidence, assault, whole_game
+);
 criterion_main!(benches);

@@ -23,6 +23,9 @@
 //!   communication and regimental formations, scale and terrain, the advanced rules' tables and tests;
 //! - [`state`]: companies, figures, guns and the [`Battle`] that checks, rolls and applies every rule in one
 //!   step, refusing with a typed [`RuleViolation`] and changing nothing.
+//! - [`game`]: the whole game behind acw-core's `Ruleset` — alternating activations, the defender's answer to
+//!   an assault as a pause, fire and moves measured on the table, the objectives; [`bots`]: two baseline
+//!   commanders.
 //!
 //! ```
 //! use acw_core::dice::ScriptedDice;
@@ -66,10 +69,12 @@
 
 pub mod advanced;
 pub mod artillery;
+pub mod bots;
 pub mod casualties;
 pub mod command;
 pub mod error;
 pub mod fire;
+pub mod game;
 pub mod ladder;
 pub mod melee;
 pub mod morale;

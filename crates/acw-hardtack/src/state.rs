@@ -205,7 +205,7 @@ impl CompanySpec {
 
 /// A company (HT-SET-03, HT-SET-12): its figures and its state.
 #[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Company {
     name: String,
     side: Side,
@@ -309,6 +309,11 @@ impl Company {
     #[must_use]
     pub const fn attachment(&self) -> Attachment {
         self.attached
+    }
+    /// Moves made in this activation (HT-SG2-47: reaction fire comes between two).
+    #[must_use]
+    pub const fn moves_made(&self) -> u8 {
+        self.moves
     }
     /// Whether it holds a Prepared Fire marker (HT-OPT-20).
     #[must_use]
@@ -621,7 +626,7 @@ impl fmt::Display for Ammunition {
 
 /// A gun and its crew company (HT-SET-05).
 #[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Gun {
     name: String,
     piece: FieldPiece,
@@ -929,7 +934,7 @@ pub struct BurstFacts {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct PendingShot {
     gun: GunId,
     bounces: u8,
@@ -937,7 +942,7 @@ struct PendingShot {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct PendingBlast {
     gun: GunId,
     steps_hit: u8,
@@ -945,7 +950,7 @@ struct PendingBlast {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct PendingAssault {
     attackers: Vec<CompanyId>,
     defender: CompanyId,
@@ -956,7 +961,8 @@ struct PendingAssault {
 
 /// The state of a Hardtack game and the rules that change it.
 #[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "BattleData"))]
 pub struct Battle {
     options: Options,
     scale: MenPerFigure,
@@ -970,6 +976,143 @@ pub struct Battle {
     burst: Option<(GunId, Ammunition)>,
     blast: Option<PendingBlast>,
     assault: Option<PendingAssault>,
+}
+
+/// A battle as saved, checked by [`Battle::try_from`] before it is loaded.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct BattleData {
+    options: Options,
+    scale: MenPerFigure,
+    companies: Vec<Company>,
+    guns: Vec<Gun>,
+    colours: Vec<(u32, Colours)>,
+    gesture: Option<(CompanyId, Vec<CompanyId>)>,
+    regiment: Option<(CompanyId, Vec<CompanyId>, Option<bool>)>,
+    won_assault: Option<(CompanyId, bool)>,
+    shot: Option<PendingShot>,
+    burst: Option<(GunId, Ammunition)>,
+    blast: Option<PendingBlast>,
+    assault: Option<PendingAssault>,
+}
+
+/// Why a saved battle was refused: it holds something the rules could never reach.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the saved battle cannot be loaded: {0}")]
+pub struct BadBattle(pub String);
+
+#[cfg(feature = "serde")]
+impl TryFrom<BattleData> for Battle {
+    type Error = BadBattle;
+
+    /// The checks of construction, over the whole saved state: every company has 1 to 48 figures, a leader
+    /// first and at most one colour bearer; its actions are at most two and at most one company is acting;
+    /// every id it names (gun crews, elements, a pending
+    /// assault, shot or blast, a regiment, colours) names a unit of the battle; Gatling guns at most two.
+    fn try_from(d: BattleData) -> Result<Battle, BadBattle> {
+        let n = d.companies.len();
+        let known = |id: CompanyId| (id.0 as usize) < n;
+        let gun_known = |id: GunId| (id.0 as usize) < d.guns.len();
+        let bad = |why: String| Err(BadBattle(why));
+        let mut acting = 0;
+        for c in &d.companies {
+            if c.figures.is_empty() || c.figures.len() > crate::fire::MAX_POOL {
+                return bad(format!(
+                    "{} has {} figures; a company needs 1 to 48",
+                    c.name,
+                    c.figures.len()
+                ));
+            }
+            if c.figures
+                .iter()
+                .filter(|f| f.role == Role::ColourBearer)
+                .count()
+                > 1
+            {
+                return bad(format!("{} has more than one colour bearer", c.name));
+            }
+            if c.actions > 2 {
+                return bad(format!(
+                    "{} has {} actions left; a company has two",
+                    c.name, c.actions
+                ));
+            }
+            if c.actions > 0 {
+                acting += 1;
+            }
+            if c.gatlings > 2 || c.full_strength == 0 || c.full_strength > crate::fire::MAX_POOL {
+                return bad(format!("{} has an impossible complement", c.name));
+            }
+            match c.attached {
+                Attachment::Own => {}
+                Attachment::Element(p) | Attachment::Runner(p) if known(p) => {}
+                _ => {
+                    return bad(format!(
+                        "{} is attached to a company that is not in the battle",
+                        c.name
+                    ));
+                }
+            }
+            if c.fired_on_by.iter().any(|&id| !known(id)) {
+                return bad(format!(
+                    "{} was fired on by a company that is not in the battle",
+                    c.name
+                ));
+            }
+        }
+        if acting > 1 {
+            return bad("more than one company is acting at once".to_string());
+        }
+        for g in &d.guns {
+            if !known(g.crew) {
+                return bad(format!("the crew of {} is not in the battle", g.name));
+            }
+            if g.hurt_horses > g.horses {
+                return bad(format!("{} has more hurt horses than horses", g.name));
+            }
+        }
+        let ids_ok = d
+            .gesture
+            .as_ref()
+            .is_none_or(|(a, l)| known(*a) && l.iter().all(|&i| known(i)))
+            && d.regiment
+                .as_ref()
+                .is_none_or(|(a, l, _)| known(*a) && l.iter().all(|&i| known(i)))
+            && d.won_assault.is_none_or(|(a, _)| known(a))
+            && d.shot.as_ref().is_none_or(|s| gun_known(s.gun))
+            && d.burst.is_none_or(|(g, _)| gun_known(g))
+            && d.blast
+                .as_ref()
+                .is_none_or(|b| gun_known(b.gun) && b.damaged.iter().all(|&i| known(i)))
+            && d.assault.as_ref().is_none_or(|a| {
+                known(a.defender)
+                    && !a.attackers.is_empty()
+                    && a.attackers.iter().all(|&i| known(i))
+            });
+        if !ids_ok {
+            return bad("a step under way names a unit that is not in the battle".to_string());
+        }
+        let mut regiments: Vec<u32> = d.colours.iter().map(|c| c.0).collect();
+        regiments.sort_unstable();
+        regiments.dedup();
+        if regiments.len() != d.colours.len() {
+            return bad("a regiment has two sets of colours".to_string());
+        }
+        Ok(Battle {
+            options: d.options,
+            scale: d.scale,
+            companies: d.companies,
+            guns: d.guns,
+            colours: d.colours,
+            gesture: d.gesture,
+            regiment: d.regiment,
+            won_assault: d.won_assault,
+            shot: d.shot,
+            burst: d.burst,
+            blast: d.blast,
+            assault: d.assault,
+        })
+    }
 }
 
 fn bump(list: &mut Vec<(CompanyId, u32)>, id: CompanyId) {
@@ -1150,6 +1293,20 @@ impl Battle {
         self.companies
             .get_mut(id.0 as usize)
             .ok_or(RuleViolation::UnknownCompany(id))
+    }
+
+    /// Every company's id, in the order they were added.
+    pub fn company_ids(&self) -> impl Iterator<Item = CompanyId> + '_ {
+        (0..self.companies.len()).map(|i| CompanyId(u32::try_from(i).unwrap_or(u32::MAX)))
+    }
+
+    /// Whether a close assault waits for its defender's answer, and which company defends.
+    #[must_use]
+    pub fn assault_defender(&self) -> Option<CompanyId> {
+        self.assault
+            .as_ref()
+            .filter(|a| a.stood.is_none())
+            .map(|a| a.defender)
     }
 
     /// A gun.
@@ -4296,9 +4453,11 @@ impl Battle {
                 let d = b.company(p.defender)?;
                 let can_fire = p.final_fire
                     && !fired
-                    && d.figures
-                        .iter()
-                        .any(|f| f.condition == Condition::Fit && !f.reload);
+                    && d.figures.iter().any(|f| {
+                        f.condition == Condition::Fit
+                            && !f.reload
+                            && !matches!(f.role, Role::HorseHolder | Role::ColourBearer)
+                    });
                 if can_fire {
                     fired = true;
                     let (effect, casualties) = b.final_fire(p.defender, id, left, options, dice)?;
@@ -4337,6 +4496,19 @@ impl Battle {
                     }
                 }
                 dropped |= !go_on;
+            }
+            // a company with no one left to fight (every fit figure down, or only its colours) brings on
+            // no melee: the assault ends without one
+            let fights = |b: &Battle, id: CompanyId, attacking: bool| {
+                b.company(id).is_ok_and(|c| c.fighters(attacking) > 0)
+            };
+            reached.retain(|&id| fights(b, id, true));
+            if !reached.is_empty() && !fights(b, p.defender, false) {
+                steps.push(format!(
+                    "{} has no one left to fight: the assault ends without a melee",
+                    b.company(p.defender)?.name
+                ));
+                reached.clear();
             }
             match reached.as_slice() {
                 [] => {}

@@ -1,0 +1,245 @@
+//! Two baseline commanders with different plans. Both ask the engine what is legal
+//! ([`State::check_order`]) and give only orders it accepts; ties between equally good choices are broken by
+//! a generator seeded from the game.
+//!
+//! - [`Thruster`] goes for the enemy: it activates first, advances on the nearest enemy, fires when in range
+//!   and assaults when close; assaulted, it stands and fires at attackers who fall short.
+//! - [`Holder`] makes for the wood and holds a firing line: it lets the enemy move first, fires at the
+//!   nearest target it can see, reloads, rallies, never assaults; assaulted, it stands only when it has at
+//!   least as many fit figures as the attacker.
+use crate::game::{Hardtack, Order, Question, State};
+use crate::state::CompanyId;
+use crate::tables::ConfidenceLevel;
+use acw_core::measure::{Inches, Point};
+use acw_core::{Commander, Dice, Die, GameRng, Side};
+
+/// How far a bot tries to move in one action, in inches (then shorter steps if refused).
+const STEPS: [f64; 4] = [5.0, 3.5, 2.0, 1.0];
+
+/// Which plan a bot follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Plan {
+    Thrust,
+    Hold,
+}
+
+struct Bot {
+    plan: Plan,
+    rng: GameRng,
+}
+
+/// Goes for the enemy (see the module).
+pub struct Thruster(Bot);
+
+/// Holds the wood and a firing line (see the module).
+pub struct Holder(Bot);
+
+impl Thruster {
+    /// A bot whose tie-breaks are seeded from `seed`.
+    #[must_use]
+    pub fn new(seed: u64) -> Thruster {
+        Thruster(Bot {
+            plan: Plan::Thrust,
+            rng: GameRng::seed(seed),
+        })
+    }
+}
+
+impl Holder {
+    /// A bot whose tie-breaks are seeded from `seed`.
+    #[must_use]
+    pub fn new(seed: u64) -> Holder {
+        Holder(Bot {
+            plan: Plan::Hold,
+            rng: GameRng::seed(seed),
+        })
+    }
+}
+
+impl Commander<Hardtack> for Thruster {
+    fn order(&mut self, _rules: &Hardtack, state: &State, side: Side) -> Order {
+        self.0.order(state, side)
+    }
+}
+
+impl Commander<Hardtack> for Holder {
+    fn order(&mut self, _rules: &Hardtack, state: &State, side: Side) -> Order {
+        self.0.order(state, side)
+    }
+}
+
+/// The centre of the wood, where the holder makes for.
+fn wood(state: &State) -> Option<Point> {
+    state
+        .field()
+        .table()
+        .terrain()
+        .iter()
+        .find(|t| t.effects().blocks_sight)
+        .and_then(|t| match t.shape() {
+            acw_core::table::Shape::Area(ps) if !ps.is_empty() => {
+                let n = ps.len() as f64;
+                Some(Point::new(
+                    ps.iter().map(|p| p.x).sum::<f64>() / n,
+                    ps.iter().map(|p| p.y).sum::<f64>() / n,
+                ))
+            }
+            _ => None,
+        })
+}
+
+impl Bot {
+    fn first_legal(&self, state: &State, side: Side, orders: Vec<Order>) -> Option<Order> {
+        orders.into_iter().find(|o| state.check_order(side, o))
+    }
+
+    fn order(&mut self, state: &State, side: Side) -> Order {
+        let Some(d) = state.decision() else {
+            return Order::EndActivation;
+        };
+        match d.question {
+            Question::WhoGoesFirst { .. } => match self.plan {
+                Plan::Thrust => Order::GoFirst(side),
+                Plan::Hold => Order::GoFirst(side.enemy()),
+            },
+            Question::Defend { .. } => self.defend(state),
+            Question::React { .. } => {
+                // both plans fire when they can, with the nearest company able to
+                let Some(mover) = state.active() else {
+                    return Order::React(None);
+                };
+                let mover_at = state.field().footprint(mover).copied();
+                let mut reactors: Vec<(f64, CompanyId)> = state
+                    .reactors(mover)
+                    .into_iter()
+                    .filter_map(|r| {
+                        let d = state.field().footprint(r)?.distance(&mover_at?).0;
+                        Some((d, r))
+                    })
+                    .collect();
+                reactors.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                let mut orders: Vec<Order> = reactors
+                    .into_iter()
+                    .filter(|(d, _)| *d <= 24.0)
+                    .map(|(_, r)| Order::React(Some(r)))
+                    .collect();
+                orders.push(Order::React(None));
+                self.first_legal(state, side, orders)
+                    .unwrap_or(Order::React(None))
+            }
+            Question::Activate { may_pass } => {
+                let mut waiting = state.waiting(side);
+                // nearest the enemy first; equal distances in a seeded order
+                let mut keyed: Vec<(f64, u32, CompanyId)> = waiting
+                    .drain(..)
+                    .map(|id| {
+                        let d = state.nearest_enemy(id).map_or(f64::MAX, |e| e.1);
+                        (d, u32::from(self.rng.face(Die::D100)), id)
+                    })
+                    .collect();
+                keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                let mut orders: Vec<Order> =
+                    keyed.into_iter().map(|k| Order::Activate(k.2)).collect();
+                if may_pass && self.plan == Plan::Hold {
+                    orders.insert(0, Order::Pass);
+                }
+                orders.push(Order::Pass);
+                self.first_legal(state, side, orders).unwrap_or(Order::Pass)
+            }
+            Question::Act { .. } => self.act(state, side),
+        }
+    }
+
+    fn defend(&self, state: &State) -> Order {
+        let stand = match self.plan {
+            Plan::Thrust => true,
+            Plan::Hold => {
+                let defender = state.battle().assault_defender();
+                let attacker = state.active();
+                match (defender, attacker) {
+                    (Some(d), Some(a)) => {
+                        let fit = |id| state.battle().company(id).map_or(0, |c| c.fit());
+                        fit(d) >= fit(a)
+                    }
+                    _ => true,
+                }
+            }
+        };
+        Order::Defend {
+            stand,
+            final_fire: stand,
+        }
+    }
+
+    fn act(&mut self, state: &State, side: Side) -> Order {
+        let Some(me) = state.active() else {
+            return Order::EndActivation;
+        };
+        let Ok(c) = state.battle().company(me) else {
+            return Order::EndActivation;
+        };
+        let mut orders = Vec::new();
+        if c.disorganised() {
+            orders.push(Order::Reorganise(c.formation()));
+        }
+        if c.confidence() >= ConfidenceLevel::Shaken {
+            orders.push(Order::Rally { target: me });
+        }
+        let enemy = state.nearest_enemy(me);
+        if let (Plan::Thrust, Some((e, d))) = (self.plan, enemy)
+            && d <= 6.0
+        {
+            orders.push(Order::Assault { defender: e });
+        }
+        if c.needs_reload() {
+            orders.push(Order::Reload);
+        }
+        // targets the firer can see, nearest first
+        let mut targets: Vec<(f64, CompanyId)> = state
+            .battle()
+            .company_ids()
+            .filter(|&t| {
+                state
+                    .battle()
+                    .company(t)
+                    .is_ok_and(|tc| tc.side() != side && tc.fit() > 0)
+            })
+            .filter_map(|t| state.fire_facts(me, t).ok().map(|f| (f.distance, t)))
+            .collect();
+        targets.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let fire_range = if self.plan == Plan::Thrust {
+            12.0
+        } else {
+            24.0
+        };
+        for (d, t) in &targets {
+            if *d <= fire_range {
+                orders.push(Order::Fire { target: *t });
+            }
+        }
+        let from = state.field().footprint(me).map(|f| f.centre);
+        let goal = match self.plan {
+            Plan::Thrust => enemy.and_then(|(e, _)| state.field().footprint(e).map(|f| f.centre)),
+            Plan::Hold => wood(state).filter(|w| from.is_some_and(|f| f.distance(*w).0 > 3.0)),
+        };
+        if let (Some(from), Some(goal)) = (from, goal) {
+            let heading = from.heading_to(goal);
+            let sway = f64::from(self.rng.face(Die::D3)) * 20.0 - 40.0;
+            for step in STEPS {
+                for turn in [0.0, sway, -sway, 60.0, -60.0] {
+                    orders.push(Order::Move {
+                        to: from.moved(heading.turned(turn), Inches(step)),
+                    });
+                }
+            }
+        }
+        if let Some((d, t)) = targets.first()
+            && *d > fire_range
+        {
+            orders.push(Order::Fire { target: *t });
+        }
+        orders.push(Order::EndActivation);
+        self.first_legal(state, side, orders)
+            .unwrap_or(Order::EndActivation)
+    }
+}

@@ -1,0 +1,1434 @@
+//! The game layer: Hardtack as a whole game behind acw-core's [`Ruleset`].
+//!
+//! The [`State`] is the rules' [`Battle`], a [`Field`] that measures ranges, cover, line of sight and arcs from
+//! company footprints on acw-core's [`Table`] (1" = 10 yards, HT-GEN-04), and the game's own [`GameRng`].
+//!
+//! The turn runs as Stargrunt II runs it (HT-SG2-03): the side that chooses decides who activates first; the
+//! sides then alternate activating one company for two actions (HT-SG2-04), a side with fewer companies
+//! waiting may pass, and when every company has acted the turn ends. An [`Order`] is one activation, one
+//! action, or one decision. A close assault pauses for the defender (HT-SG2-36): [`Ruleset::owed`] names the
+//! defending side, which answers with [`Order::Defend`] before the attacker's combat move is rolled.
+//!
+//! Victory (HT-SG2-51, HT-VIC-01: Hardtack adds none): the primary objective is to break the enemy — a side
+//! with half or more of its companies Broken, Routed or without a fit figure has lost; at the turn limit the
+//! secondary objective decides: the side with more fit figures in the wood wins, else neither.
+use crate::error::RuleViolation;
+use crate::fire::Cover;
+use crate::options::Options;
+use crate::setup::Going;
+use crate::state::{
+    Battle, CompanyId, CompanySpec, DefenderChoice, FireFacts, Formation, MoveOrder,
+};
+use crate::tables::ConfidenceLevel;
+use acw_core::dice::DiceError;
+use acw_core::game::{Decision, EndReason, GameResult, Outcome, Ruleset};
+use acw_core::measure::{Heading, Inches, Point};
+use acw_core::table::{Footprint, Table, TableError, Terrain};
+use acw_core::{BySide, Dice, Die, GameRng, Side};
+use std::fmt;
+use thiserror::Error;
+
+/// Depth of a company's footprint, in inches.
+const DEPTH: f64 = 1.0;
+
+/// How far behind a fence a company stands to use it as cover, in inches (HT-SG2-13).
+const BEHIND: f64 = 2.0;
+
+/// The front arc's spread either side of the front edge, in degrees (HT-FIR-21).
+const ARC: f64 = 45.0;
+
+/// A company placed on the table at the start.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Deployed {
+    /// What the company is.
+    pub spec: CompanySpec,
+    /// The centre of its footprint.
+    pub at: Point,
+}
+
+/// Forces, terrain and turn limit of a Hardtack game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    /// Its name.
+    pub name: String,
+    /// Turns before the game is decided on what is left (1 to 50).
+    pub turns: u32,
+    /// The table and its terrain.
+    pub table: Table,
+    /// Every company, both sides.
+    pub companies: Vec<Deployed>,
+    /// The rules' options in force.
+    pub options: Options,
+}
+
+impl Scenario {
+    /// The default scenario: a Union regiment of four companies in line against a Confederate one, each with
+    /// a company of skirmishers ahead, on a 48" × 36" table with a fence line across the middle and a wood on
+    /// the Confederate right.
+    ///
+    /// # Errors
+    /// None in practice; the terrain is checked like any other.
+    pub fn meeting_at_the_fence() -> Result<Scenario, TableError> {
+        let table = Table::new(
+            Inches(48.0),
+            Inches(36.0),
+            vec![
+                Terrain::fence(
+                    "the rail fence",
+                    vec![Point::new(4.0, 17.0), Point::new(44.0, 17.0)],
+                )?,
+                Terrain::woods(
+                    "Miller's wood",
+                    vec![
+                        Point::new(28.0, 20.0),
+                        Point::new(40.0, 20.0),
+                        Point::new(40.0, 27.0),
+                        Point::new(28.0, 27.0),
+                    ],
+                )?,
+            ],
+        )?;
+        let mut companies = Vec::new();
+        for (side, y, skirmish_y, names) in [
+            (Side::Union, 6.0, 14.5, ["A", "B", "C", "D", "E"]),
+            (Side::Confederate, 30.0, 19.0, ["F", "G", "H", "I", "K"]),
+        ] {
+            let regiment = if side == Side::Union { 1 } else { 2 };
+            let title = if side == Side::Union {
+                "19th Indiana"
+            } else {
+                "2nd Tennessee"
+            };
+            for (i, letter) in names.iter().enumerate().take(4) {
+                let mut spec = CompanySpec::new(&format!("{title}, Company {letter}"), side, 8);
+                spec.formation = Formation::Line;
+                spec.regiment = Some(regiment);
+                spec.colour_bearer = i == 1;
+                companies.push(Deployed {
+                    spec,
+                    at: Point::new(8.0 + 11.0 * i as f64, y),
+                });
+            }
+            let spec = CompanySpec::new(&format!("{title}, Company {}", names[4]), side, 6);
+            companies.push(Deployed {
+                spec,
+                at: Point::new(24.0, skirmish_y),
+            });
+        }
+        Ok(Scenario {
+            name: "Meeting at the fence".to_string(),
+            turns: 10,
+            table,
+            companies,
+            options: Options::default(),
+        })
+    }
+}
+
+/// Why a scenario cannot be set up, or a saved game loaded.
+#[derive(Debug, Error, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum GameSetupError {
+    /// A turn limit outside 1–50.
+    #[error("a game lasts 1 to 50 turns, not {0}")]
+    Turns(u32),
+    /// A company the rules refuse.
+    #[error("a company cannot be raised: {0}")]
+    Company(#[from] RuleViolation),
+    /// A footprint the table refuses.
+    #[error("a company cannot be placed: {0}")]
+    Table(#[from] TableError),
+    /// A company not wholly on the table.
+    #[error("{0} does not stand wholly on the table")]
+    OffTable(String),
+    /// Two companies overlapping.
+    #[error("{0} and {1} stand on the same ground")]
+    Overlap(String, String),
+    /// A side with no company.
+    #[error("the {0} side has no company")]
+    NoCompany(Side),
+    /// A saved game that does not hold together.
+    #[error("the saved game cannot be loaded: {0}")]
+    Inconsistent(String),
+}
+
+/// Why an order is refused. A refused order changes nothing.
+#[derive(Debug, Error, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum GameError {
+    /// The rules refuse it.
+    #[error(transparent)]
+    Rules(#[from] RuleViolation),
+    /// The order does not answer what is asked.
+    #[error("that order does not answer the question: {0}")]
+    NotAsked(Question),
+    /// The game is over.
+    #[error("the game is over")]
+    Over,
+    /// A company that may not be named here.
+    #[error("{0}")]
+    Company(String),
+    /// A move the table refuses.
+    #[error("{company} cannot move there: {why}")]
+    Ground {
+        /// The company.
+        company: String,
+        /// Why not.
+        why: String,
+    },
+    /// No line of sight.
+    #[error("{firer} cannot see {target}: something stands in the line of fire")]
+    NoSight {
+        /// The firer.
+        firer: String,
+        /// The target.
+        target: String,
+    },
+    /// The dice source faulted.
+    #[error("the dice gave no usable face: {0}")]
+    Dice(DiceError),
+}
+
+/// What a side is asked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Question {
+    /// Which side activates first this turn (HT-SG2-03).
+    WhoGoesFirst {
+        /// The turn.
+        turn: u32,
+    },
+    /// Which company activates next, or pass (HT-SG2-03).
+    Activate {
+        /// Whether passing is allowed.
+        may_pass: bool,
+    },
+    /// The active company's next action (HT-SG2-04).
+    Act {
+        /// Its name.
+        company: String,
+        /// Actions left.
+        actions: u8,
+    },
+    /// An enemy company is about to make its second move: does an unactivated company give reaction fire
+    /// (HT-SG2-47)?
+    React {
+        /// The moving company.
+        mover: String,
+    },
+    /// The defender's answer to a close assault (HT-SG2-36).
+    Defend {
+        /// The defending company.
+        defender: String,
+    },
+}
+
+impl fmt::Display for Question {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Question::WhoGoesFirst { turn } => {
+                write!(f, "which side activates first in turn {turn}?")
+            }
+            Question::Activate { may_pass: true } => {
+                f.write_str("which company activates next, or do you pass?")
+            }
+            Question::Activate { may_pass: false } => f.write_str("which company activates next?"),
+            Question::Act { company, actions } => {
+                write!(
+                    f,
+                    "what does {company} do with its {actions} action(s) left?"
+                )
+            }
+            Question::React { mover } => write!(
+                f,
+                "{mover} is about to move again: does one of your companies that has not yet activated give reaction fire, spending its activation?"
+            ),
+            Question::Defend { defender } => write!(
+                f,
+                "{defender} is assaulted: does it stand (and fire at attackers who fall short) or withdraw?"
+            ),
+        }
+    }
+}
+
+/// One decision of a side.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Order {
+    /// Who activates first this turn.
+    GoFirst(Side),
+    /// Activate a company.
+    Activate(CompanyId),
+    /// Pass instead of activating.
+    Pass,
+    /// Move the active company's centre to a point, turning to face the nearest enemy (HT-MOV-01).
+    Move {
+        /// Where.
+        to: Point,
+    },
+    /// The active company fires (HT-FIR-01).
+    Fire {
+        /// At whom.
+        target: CompanyId,
+    },
+    /// The active company reloads (HT-SEQ-07).
+    Reload,
+    /// The active company rallies one of its side within 6" (HT-SG2-07).
+    Rally {
+        /// Whom.
+        target: CompanyId,
+    },
+    /// The active company reorganises into a formation (HT-FRM-01).
+    Reorganise(Formation),
+    /// The active company declares a close assault (HT-MEL-01).
+    Assault {
+        /// On whom.
+        defender: CompanyId,
+    },
+    /// The defender stands (with or without final defensive fire) or withdraws.
+    Defend {
+        /// Stand.
+        stand: bool,
+        /// Fire final defensive fire if the attackers fall short.
+        final_fire: bool,
+    },
+    /// The answer to a reaction question: a company that fires, or none.
+    React(Option<CompanyId>),
+    /// End the activation, giving up any actions left.
+    EndActivation,
+}
+
+/// A die rolled, and for what.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Rolled {
+    /// Its faces.
+    pub sides: u16,
+    /// The face it showed.
+    pub face: u16,
+}
+
+impl fmt::Display for Rolled {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "D{} showed {}", self.sides, self.face)
+    }
+}
+
+fn rolls_text(rolls: &[Rolled]) -> String {
+    if rolls.is_empty() {
+        return String::new();
+    }
+    let list: Vec<String> = rolls.iter().map(ToString::to_string).collect();
+    format!(" (dice: {})", list.join(", "))
+}
+
+/// What happened.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Event {
+    /// A turn began.
+    TurnBegan(u32),
+    /// A side was chosen to activate first.
+    GoesFirst(Side),
+    /// A company activated.
+    Activated(String),
+    /// A side passed.
+    Passed(Side),
+    /// A company moved (or failed its test and stayed).
+    Moved {
+        /// Its name.
+        company: String,
+        /// Inches.
+        distance: f64,
+        /// Whether it moved.
+        moved: bool,
+        /// Dice.
+        rolls: Vec<Rolled>,
+    },
+    /// A company fired.
+    Fired {
+        /// What the line of fire measured.
+        line: String,
+        /// What the rules said.
+        report: String,
+        /// Dice.
+        rolls: Vec<Rolled>,
+    },
+    /// A company reloaded.
+    Reloaded(String),
+    /// A company reorganised.
+    Reorganised {
+        /// Its name.
+        company: String,
+        /// Its new formation.
+        formation: Formation,
+    },
+    /// A rally.
+    Rallied {
+        /// The rallier.
+        rallier: String,
+        /// The rallied.
+        target: String,
+        /// Its level after.
+        level: ConfidenceLevel,
+        /// Dice.
+        rolls: Vec<Rolled>,
+    },
+    /// A close assault declared.
+    AssaultDeclared {
+        /// The attacker.
+        attacker: String,
+        /// The defender.
+        defender: String,
+        /// Whether it passed its test and goes in.
+        goes_in: bool,
+        /// Dice.
+        rolls: Vec<Rolled>,
+    },
+    /// The assault resolved after the defender's answer.
+    Assault {
+        /// Each step in words.
+        steps: Vec<String>,
+        /// Dice.
+        rolls: Vec<Rolled>,
+    },
+    /// The other side let a second move go by without reaction fire.
+    NoReaction(String),
+    /// An activation ended.
+    ActivationEnded(String),
+    /// A turn ended.
+    TurnEnded(u32),
+    /// The game ended.
+    Ended(Outcome),
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Event::TurnBegan(t) => write!(f, "Turn {t} begins."),
+            Event::GoesFirst(s) => write!(f, "The {s} side activates first."),
+            Event::Activated(c) => write!(f, "{c} activates."),
+            Event::Passed(s) => write!(f, "The {s} side passes."),
+            Event::Moved {
+                company,
+                distance,
+                moved,
+                rolls,
+            } => {
+                if *moved {
+                    write!(f, "{company} moves {distance:.1}\"{}.", rolls_text(rolls))
+                } else {
+                    write!(
+                        f,
+                        "{company} fails its test and stays put{}.",
+                        rolls_text(rolls)
+                    )
+                }
+            }
+            Event::Fired {
+                line,
+                report,
+                rolls,
+            } => write!(f, "{line}{}. {report}", rolls_text(rolls)),
+            Event::Reloaded(c) => write!(f, "{c} reloads."),
+            Event::Reorganised { company, formation } => {
+                write!(f, "{company} reorganises into {formation}.")
+            }
+            Event::Rallied {
+                rallier,
+                target,
+                level,
+                rolls,
+            } => write!(
+                f,
+                "{rallier} rallies {target}, which is now {level}{}.",
+                rolls_text(rolls)
+            ),
+            Event::AssaultDeclared {
+                attacker,
+                defender,
+                goes_in,
+                rolls,
+            } => {
+                if *goes_in {
+                    write!(
+                        f,
+                        "{attacker} declares a close assault on {defender} and passes its test{}.",
+                        rolls_text(rolls)
+                    )
+                } else {
+                    write!(
+                        f,
+                        "{attacker} tries to assault {defender} but fails its test{}.",
+                        rolls_text(rolls)
+                    )
+                }
+            }
+            Event::Assault { steps, rolls } => {
+                write!(f, "{}{}.", steps.join("; "), rolls_text(rolls))
+            }
+            Event::NoReaction(c) => write!(f, "{c} moves again without drawing reaction fire."),
+            Event::ActivationEnded(c) => write!(f, "{c}'s activation ends."),
+            Event::TurnEnded(t) => write!(f, "Turn {t} ends."),
+            Event::Ended(o) => write!(f, "The game ends: {o}."),
+        }
+    }
+}
+
+/// Dice that record every face they give.
+struct Recording<'a> {
+    dice: &'a mut dyn Dice,
+    rolls: Vec<Rolled>,
+}
+
+impl Dice for Recording<'_> {
+    fn face(&mut self, die: Die) -> u16 {
+        let face = self.dice.face(die);
+        self.rolls.push(Rolled {
+            sides: die.sides(),
+            face,
+        });
+        face
+    }
+    fn index(&mut self, n: usize) -> usize {
+        self.dice.index(n)
+    }
+    fn fault(&self) -> Option<&DiceError> {
+        self.dice.fault()
+    }
+    fn about(&mut self, purpose: fmt::Arguments<'_>) {
+        self.dice.about(purpose);
+    }
+}
+
+/// Where the companies stand: footprints on the table (HT-GEN-04: 1" = 10 yards).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Field {
+    table: Table,
+    at: Vec<Footprint>,
+}
+
+impl Field {
+    /// The table.
+    #[must_use]
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
+    /// A company's footprint.
+    #[must_use]
+    pub fn footprint(&self, id: CompanyId) -> Option<&Footprint> {
+        self.at.get(id.0 as usize)
+    }
+
+    fn others(&self, a: CompanyId, b: CompanyId) -> Vec<Footprint> {
+        self.at
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != a.0 as usize && *i != b.0 as usize)
+            .map(|(_, f)| *f)
+            .collect()
+    }
+
+    fn in_woods(&self, p: Point) -> bool {
+        self.table
+            .terrain()
+            .iter()
+            .any(|t| t.effects().blocks_sight && t.contains(p))
+    }
+}
+
+/// A company's frontage in its formation (the rules give no base sizes: 1" a figure in line, 2" a figure in
+/// skirmish order, 2" for a column).
+fn frontage(formation: Formation, figures: usize) -> f64 {
+    let n = figures.max(1) as f64;
+    match formation {
+        Formation::Line => n,
+        Formation::Skirmish => 2.0 * n,
+        Formation::Column => 2.0,
+    }
+}
+
+/// A game as saved, checked by [`State::try_from`] before it is loaded.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct StateData {
+    battle: Battle,
+    field: Field,
+    rng: GameRng,
+    turn: u32,
+    turns: u32,
+    first: Option<Side>,
+    to_act: Side,
+    active: Option<CompanyId>,
+    reaction: Option<Point>,
+    end: Option<Outcome>,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<StateData> for State {
+    type Error = GameSetupError;
+
+    /// The checks of set-up and play: one footprint per company, each on the table; a turn within the limit
+    /// (1 to 50); an active company that exists, belongs to the side in its activation and has actions left or
+    /// an assault under way; no active company before the first side is chosen.
+    fn try_from(d: StateData) -> Result<State, GameSetupError> {
+        let bad = |why: &str| Err(GameSetupError::Inconsistent(why.to_string()));
+        if !(1..=50).contains(&d.turns) || d.turn == 0 || d.turn > d.turns {
+            return bad("its turn lies outside the game's turn limit");
+        }
+        let n = d.battle.company_ids().count();
+        if d.field.at.len() != n {
+            return bad("the table does not hold one footprint per company");
+        }
+        if d.field.at.iter().any(|f| !d.field.table.holds(f)) {
+            return bad("a company stands off the table");
+        }
+        if let Some(a) = d.active {
+            let Ok(c) = d.battle.company(a) else {
+                return bad("the active company is not in the battle");
+            };
+            if d.first.is_none() || (c.actions_left() == 0 && d.battle.assault_defender().is_none())
+            {
+                return bad("a company is active out of its activation");
+            }
+        }
+        if d.reaction.is_some()
+            && (d.active.is_none()
+                || d.reaction
+                    .is_some_and(|p| !p.x.is_finite() || !p.y.is_finite()))
+        {
+            return bad("a reaction is asked for with no company moving");
+        }
+        if d.battle.assault_defender().is_some() && d.active.is_none() {
+            return bad("an assault waits for its defender with no attacker active");
+        }
+        Ok(State {
+            battle: d.battle,
+            field: d.field,
+            rng: d.rng,
+            turn: d.turn,
+            turns: d.turns,
+            first: d.first,
+            to_act: d.to_act,
+            active: d.active,
+            reaction: d.reaction,
+            end: d.end,
+        })
+    }
+}
+
+/// The whole game: the battle, the field and the dice.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "StateData"))]
+pub struct State {
+    battle: Battle,
+    field: Field,
+    rng: GameRng,
+    turn: u32,
+    turns: u32,
+    first: Option<Side>,
+    to_act: Side,
+    active: Option<CompanyId>,
+    reaction: Option<Point>,
+    end: Option<Outcome>,
+}
+
+impl State {
+    /// Sets up `scenario` with dice from `seed`.
+    ///
+    /// # Errors
+    /// A turn limit outside 1–50, a company the rules refuse, off the table or overlapping another, or a side
+    /// with none.
+    pub fn new(scenario: &Scenario, seed: u64) -> Result<State, GameSetupError> {
+        if !(1..=50).contains(&scenario.turns) {
+            return Err(GameSetupError::Turns(scenario.turns));
+        }
+        let mut battle = Battle::new(scenario.options);
+        let mut at: Vec<Footprint> = Vec::new();
+        for d in &scenario.companies {
+            let facing = Heading::degrees(if d.spec.side == Side::Union {
+                0.0
+            } else {
+                180.0
+            })
+            .map_err(|_| GameSetupError::Inconsistent("bad heading".to_string()))?;
+            let fp = Footprint::new(
+                d.at,
+                facing,
+                Inches(frontage(d.spec.formation, d.spec.figures)),
+                Inches(DEPTH),
+            )?;
+            if !scenario.table.holds(&fp) {
+                return Err(GameSetupError::OffTable(d.spec.name.clone()));
+            }
+            if let Some(i) = at.iter().position(|o| o.distance(&fp).0 <= 0.0) {
+                return Err(GameSetupError::Overlap(
+                    scenario.companies[i].spec.name.clone(),
+                    d.spec.name.clone(),
+                ));
+            }
+            battle.add_company(d.spec.clone())?;
+            at.push(fp);
+        }
+        for side in [Side::Union, Side::Confederate] {
+            if !scenario.companies.iter().any(|d| d.spec.side == side) {
+                return Err(GameSetupError::NoCompany(side));
+            }
+        }
+        Ok(State {
+            battle,
+            field: Field {
+                table: scenario.table.clone(),
+                at,
+            },
+            rng: GameRng::seed(seed),
+            turn: 1,
+            turns: scenario.turns,
+            first: None,
+            // the side that went second "last turn": the Union chooses on the first turn
+            to_act: Side::Confederate,
+            active: None,
+            reaction: None,
+            end: None,
+        })
+    }
+
+    /// The rules' battle.
+    #[must_use]
+    pub fn battle(&self) -> &Battle {
+        &self.battle
+    }
+
+    /// The field.
+    #[must_use]
+    pub fn field(&self) -> &Field {
+        &self.field
+    }
+
+    /// The turn (from 1).
+    #[must_use]
+    pub const fn turn(&self) -> u32 {
+        self.turn
+    }
+
+    /// The company activated now.
+    #[must_use]
+    pub const fn active(&self) -> Option<CompanyId> {
+        self.active
+    }
+
+    fn name(&self, id: CompanyId) -> String {
+        self.battle
+            .company(id)
+            .map_or_else(|_| format!("company {}", id.0), |c| c.name().to_string())
+    }
+
+    /// Companies that may still activate this turn on `side`: not yet activated and with a fit figure.
+    #[must_use]
+    pub fn waiting(&self, side: Side) -> Vec<CompanyId> {
+        self.battle
+            .company_ids()
+            .filter(|&id| {
+                self.battle
+                    .company(id)
+                    .is_ok_and(|c| c.side() == side && !c.activated() && c.fit() > 0)
+            })
+            .collect()
+    }
+
+    /// Who owes the next decision and what it is.
+    #[must_use]
+    pub fn decision(&self) -> Option<Decision<Question>> {
+        if self.end.is_some() {
+            return None;
+        }
+        if let Some(d) = self.battle.assault_defender() {
+            let c = self.battle.company(d).ok()?;
+            return Some(Decision {
+                side: c.side(),
+                question: Question::Defend {
+                    defender: c.name().to_string(),
+                },
+            });
+        }
+        if let (Some(a), Some(_)) = (self.active, self.reaction) {
+            let c = self.battle.company(a).ok()?;
+            return Some(Decision {
+                side: c.side().enemy(),
+                question: Question::React {
+                    mover: c.name().to_string(),
+                },
+            });
+        }
+        if let Some(a) = self.active {
+            let c = self.battle.company(a).ok()?;
+            return Some(Decision {
+                side: c.side(),
+                question: Question::Act {
+                    company: c.name().to_string(),
+                    actions: c.actions_left(),
+                },
+            });
+        }
+        if self.first.is_none() {
+            return Some(Decision {
+                side: self.chooser(),
+                question: Question::WhoGoesFirst { turn: self.turn },
+            });
+        }
+        Some(Decision {
+            side: self.to_act,
+            question: Question::Activate {
+                may_pass: self.battle.may_pass(self.to_act),
+            },
+        })
+    }
+
+    /// The side that chooses who activates first (HT-SG2-03): the one with fewer companies; with equal
+    /// numbers, the side that went second last turn (the Union on the first turn).
+    fn chooser(&self) -> Side {
+        self.battle.chooses_first().unwrap_or(self.to_act.enemy())
+    }
+
+    /// The nearest enemy company with a fit figure to `id`.
+    #[must_use]
+    pub fn nearest_enemy(&self, id: CompanyId) -> Option<(CompanyId, f64)> {
+        let me = self.battle.company(id).ok()?;
+        let fp = self.field.footprint(id)?;
+        self.battle
+            .company_ids()
+            .filter(|&o| {
+                self.battle
+                    .company(o)
+                    .is_ok_and(|c| c.side() != me.side() && c.fit() > 0)
+            })
+            .filter_map(|o| Some((o, fp.distance(self.field.footprint(o)?).0)))
+            .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))
+    }
+
+    /// The facts of a fire from `firer` at `target` measured on the table: distance between footprints, line of
+    /// sight past every other company and through woods (HT-SG2-11, HT-SG2-12), cover in woods or behind a fence
+    /// (HT-SG2-13), enfilade from outside the target's front arc, the firer's own arc (HT-FIR-21).
+    ///
+    /// # Errors
+    /// An unknown company, or no line of sight.
+    pub fn fire_facts(&self, firer: CompanyId, target: CompanyId) -> Result<FireFacts, GameError> {
+        let unknown = |id: CompanyId| GameError::Rules(RuleViolation::UnknownCompany(id));
+        let f = self.field.footprint(firer).ok_or_else(|| unknown(firer))?;
+        let t = self
+            .field
+            .footprint(target)
+            .ok_or_else(|| unknown(target))?;
+        let blockers = self.field.others(firer, target);
+        if !self
+            .field
+            .table
+            .line_of_sight(f.front_centre(), t.centre, &blockers)
+        {
+            return Err(GameError::NoSight {
+                firer: self.name(firer),
+                target: self.name(target),
+            });
+        }
+        let in_cover = self.field.table.in_cover(t, f.centre, Inches(BEHIND));
+        Ok(FireFacts {
+            distance: f.distance(t).0,
+            cover: if in_cover { Cover::Soft } else { Cover::Open },
+            enfilade: !t.in_front_arc(f, ARC),
+            arc_blocked: !f.in_front_arc(t, ARC),
+            within_woods: self.field.in_woods(t.centre) && self.field.in_woods(f.centre),
+            ..FireFacts::default()
+        })
+    }
+
+    /// Whether `order` would be accepted now for `side`: it is applied to a copy with the game's own dice.
+    #[must_use]
+    pub fn check_order(&self, side: Side, order: &Order) -> bool {
+        if self.decision().is_none_or(|d| d.side != side) {
+            return false;
+        }
+        let mut next = self.clone();
+        let mut rng = next.rng.clone();
+        next.apply_order(order, &mut rng, &mut Vec::new()).is_ok()
+    }
+
+    fn active_or(&self, q: &Question) -> Result<CompanyId, GameError> {
+        self.active.ok_or_else(|| GameError::NotAsked(q.clone()))
+    }
+
+    fn apply_order(
+        &mut self,
+        order: &Order,
+        dice: &mut dyn Dice,
+        log: &mut Vec<Event>,
+    ) -> Result<(), GameError> {
+        let Some(decision) = self.decision() else {
+            return Err(GameError::Over);
+        };
+        let q = decision.question.clone();
+        let not_asked = || GameError::NotAsked(q.clone());
+        let mut rec = Recording {
+            dice,
+            rolls: Vec::new(),
+        };
+        match (&q, order) {
+            (Question::WhoGoesFirst { .. }, Order::GoFirst(side)) => {
+                self.first = Some(*side);
+                self.to_act = *side;
+                log.push(Event::GoesFirst(*side));
+                if self.waiting(*side).is_empty() {
+                    self.to_act = side.enemy();
+                }
+            }
+            (Question::Activate { .. }, Order::Activate(id)) => {
+                let c = self.battle.company(*id)?;
+                if c.side() != self.to_act {
+                    return Err(GameError::Company(format!(
+                        "{} belongs to the other side",
+                        c.name()
+                    )));
+                }
+                if c.fit() == 0 {
+                    return Err(GameError::Company(format!(
+                        "{} has no fit figure left",
+                        c.name()
+                    )));
+                }
+                self.battle.activate(*id)?;
+                self.active = Some(*id);
+                log.push(Event::Activated(self.name(*id)));
+            }
+            (Question::Activate { may_pass: true }, Order::Pass) => {
+                log.push(Event::Passed(self.to_act));
+                self.to_act = self.to_act.enemy();
+            }
+            (Question::Act { .. }, Order::Move { to }) => {
+                let id = self.active_or(&q)?;
+                let c = self.battle.company(id)?;
+                if c.moves_made() == 1 && c.actions_left() == 1 && !self.reactors(id).is_empty() {
+                    // the second move waits for the other side's reaction (HT-SG2-47); the ground is checked
+                    // now so that a move the table refuses is refused before anyone is asked
+                    let old = self.field.at[id.0 as usize];
+                    self.check_ground(id, &old.placed(*to, old.facing))?;
+                    if !to.x.is_finite() || !to.y.is_finite() {
+                        return Err(GameError::Ground {
+                            company: self.name(id),
+                            why: "the point is not on the table".to_string(),
+                        });
+                    }
+                    self.reaction = Some(*to);
+                } else {
+                    self.do_move(id, *to, &mut rec, log)?;
+                }
+            }
+            (Question::React { .. }, Order::React(firer)) => {
+                let (Some(id), Some(to)) = (self.active, self.reaction) else {
+                    return Err(not_asked());
+                };
+                if let Some(firer) = firer {
+                    if !self.reactors(id).contains(firer) {
+                        return Err(GameError::Company(format!(
+                            "{} cannot give reaction fire at {}: it must be an unactivated company of the other side that sees it",
+                            self.name(*firer),
+                            self.name(id)
+                        )));
+                    }
+                    let facts = self.fire_facts(*firer, id)?;
+                    rec.about(format_args!(
+                        "the reaction fire of {} at {}",
+                        self.name(*firer),
+                        self.name(id)
+                    ));
+                    let report = self.battle.reaction_fire(*firer, id, facts, &mut rec)?;
+                    log.push(Event::Fired {
+                        line: format!(
+                            "{} gives reaction fire at {} {:.1}\" away",
+                            self.name(*firer),
+                            self.name(id),
+                            facts.distance
+                        ),
+                        report: report.to_string(),
+                        rolls: std::mem::take(&mut rec.rolls),
+                    });
+                } else {
+                    log.push(Event::NoReaction(self.name(id)));
+                }
+                self.reaction = None;
+                // the move goes on if the rules still allow it; a company the fire has shaken may not
+                let mut trial = self.clone();
+                let mut trial_log = Vec::new();
+                let before = rec.rolls.len();
+                if trial.do_move(id, to, &mut rec, &mut trial_log).is_ok() && rec.fault().is_none()
+                {
+                    *self = trial;
+                    log.extend(trial_log);
+                } else {
+                    rec.rolls.truncate(before);
+                    self.battle.end_activation()?;
+                    log.push(Event::Moved {
+                        company: self.name(id),
+                        distance: 0.0,
+                        moved: false,
+                        rolls: Vec::new(),
+                    });
+                }
+            }
+            (Question::Act { .. }, Order::Fire { target }) => {
+                let id = self.active_or(&q)?;
+                let facts = self.fire_facts(id, *target)?;
+                rec.about(format_args!(
+                    "the fire of {} at {}",
+                    self.name(id),
+                    self.name(*target)
+                ));
+                let report = self.battle.fire(id, *target, facts, &mut rec)?;
+                let line = format!(
+                    "{} fires at {} {:.1}\" away{}{}",
+                    self.name(id),
+                    self.name(*target),
+                    facts.distance,
+                    if facts.cover == Cover::Soft {
+                        ", the target in cover"
+                    } else {
+                        ""
+                    },
+                    if facts.enfilade {
+                        ", from its flank"
+                    } else {
+                        ""
+                    }
+                );
+                log.push(Event::Fired {
+                    line,
+                    report: report.to_string(),
+                    rolls: std::mem::take(&mut rec.rolls),
+                });
+            }
+            (Question::Act { .. }, Order::Reload) => {
+                let id = self.active_or(&q)?;
+                self.battle.reload(id)?;
+                log.push(Event::Reloaded(self.name(id)));
+            }
+            (Question::Act { .. }, Order::Reorganise(formation)) => {
+                let id = self.active_or(&q)?;
+                self.battle.reorganise(id, *formation)?;
+                let fit = self.battle.company(id)?.figures().len();
+                let old = self.field.at[id.0 as usize];
+                let fp = Footprint::new(
+                    old.centre,
+                    old.facing,
+                    Inches(frontage(*formation, fit)),
+                    Inches(DEPTH),
+                )
+                .map_err(|e| GameError::Ground {
+                    company: self.name(id),
+                    why: e.to_string(),
+                })?;
+                self.check_ground(id, &fp)?;
+                self.field.at[id.0 as usize] = fp;
+                log.push(Event::Reorganised {
+                    company: self.name(id),
+                    formation: *formation,
+                });
+            }
+            (Question::Act { .. }, Order::Rally { target }) => {
+                let id = self.active_or(&q)?;
+                let (a, b) = (
+                    self.field.footprint(id).copied(),
+                    self.field.footprint(*target).copied(),
+                );
+                let (Some(a), Some(b)) = (a, b) else {
+                    return Err(RuleViolation::UnknownCompany(*target).into());
+                };
+                rec.about(format_args!(
+                    "{} rallying {}",
+                    self.name(id),
+                    self.name(*target)
+                ));
+                let level = self.battle.rally(id, *target, a.distance(&b).0, &mut rec)?;
+                log.push(Event::Rallied {
+                    rallier: self.name(id),
+                    target: self.name(*target),
+                    level,
+                    rolls: std::mem::take(&mut rec.rolls),
+                });
+            }
+            (Question::Act { .. }, Order::Assault { defender }) => {
+                let id = self.active_or(&q)?;
+                let (Some(a), Some(d)) = (
+                    self.field.footprint(id).copied(),
+                    self.field.footprint(*defender).copied(),
+                ) else {
+                    return Err(RuleViolation::UnknownCompany(*defender).into());
+                };
+                if a.distance(&d).0 > 12.0 {
+                    return Err(GameError::Ground {
+                        company: self.name(id),
+                        why: "a close assault reaches at most 12 inches, two combat moves"
+                            .to_string(),
+                    });
+                }
+                rec.about(format_args!("the assault test of {}", self.name(id)));
+                let goes_in = self.battle.assault(id, *defender, &mut rec)?;
+                log.push(Event::AssaultDeclared {
+                    attacker: self.name(id),
+                    defender: self.name(*defender),
+                    goes_in,
+                    rolls: std::mem::take(&mut rec.rolls),
+                });
+            }
+            (Question::Defend { .. }, Order::Defend { stand, final_fire }) => {
+                let Some(def) = self.battle.assault_defender() else {
+                    return Err(not_asked());
+                };
+                let att = self.active_or(&q)?;
+                let choice = if *stand {
+                    DefenderChoice::Stand {
+                        final_fire: *final_fire,
+                    }
+                } else {
+                    DefenderChoice::Withdraw
+                };
+                rec.about(format_args!("the stand test of {}", self.name(def)));
+                let report = self.battle.defend(choice, &mut rec)?;
+                let mut steps = report.steps;
+                if report.over {
+                    self.fall_back(def, att);
+                } else {
+                    let (a, d) = (self.field.at[att.0 as usize], self.field.at[def.0 as usize]);
+                    rec.about(format_args!("the assault of {}", self.name(att)));
+                    let r = self.battle.charge(a.distance(&d).0, &mut rec)?;
+                    steps.extend(r.steps);
+                    let (ca, cd) = (self.battle.company(att)?, self.battle.company(def)?);
+                    if cd.confidence() >= ConfidenceLevel::Broken || cd.fit() == 0 {
+                        self.fall_back(def, att);
+                    } else if ca.confidence() >= ConfidenceLevel::Broken || ca.fit() == 0 {
+                        self.fall_back(att, def);
+                    }
+                }
+                log.push(Event::Assault {
+                    steps,
+                    rolls: std::mem::take(&mut rec.rolls),
+                });
+            }
+            (Question::Act { .. }, Order::EndActivation) => {
+                self.battle.end_activation()?;
+            }
+            _ => return Err(not_asked()),
+        }
+        if let Some(e) = rec.fault() {
+            return Err(GameError::Dice(e.clone()));
+        }
+        self.after(log);
+        Ok(())
+    }
+
+    /// The companies that may give reaction fire at `mover` (HT-SG2-47): of the other side, not yet activated,
+    /// with a fit figure, not Routed, able to see it.
+    #[must_use]
+    pub fn reactors(&self, mover: CompanyId) -> Vec<CompanyId> {
+        let Ok(m) = self.battle.company(mover) else {
+            return Vec::new();
+        };
+        self.waiting(m.side().enemy())
+            .into_iter()
+            .filter(|&f| {
+                self.battle
+                    .company(f)
+                    .is_ok_and(|c| c.confidence() < ConfidenceLevel::Routed && !c.needs_reload())
+                    && self.fire_facts(f, mover).is_ok_and(|x| !x.arc_blocked)
+            })
+            .collect()
+    }
+
+    fn check_ground(&self, id: CompanyId, fp: &Footprint) -> Result<(), GameError> {
+        if !self.field.table.holds(fp) {
+            return Err(GameError::Ground {
+                company: self.name(id),
+                why: "it would leave the table".to_string(),
+            });
+        }
+        let reach = |f: &Footprint| f.frontage.0.hypot(f.depth.0) / 2.0;
+        for (i, o) in self.field.at.iter().enumerate() {
+            // footprints whose bounding circles are more than half an inch apart cannot touch
+            let apart = o.centre.distance(fp.centre).0 - reach(o) - reach(fp);
+            if i != id.0 as usize && apart < 0.5 && o.distance(fp).0 < 0.5 {
+                return Err(GameError::Ground {
+                    company: self.name(id),
+                    why: format!(
+                        "it would come within half an inch of {}; only a close assault closes to contact",
+                        self.name(CompanyId(u32::try_from(i).unwrap_or(u32::MAX)))
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// A move (HT-MOV-01, HT-MOV-02): the distance is measured centre to centre; the going is poor in the wood
+    /// (HT-SG2-12); it is toward the enemy if it brings the company nearer the nearest enemy; it leaves cover if
+    /// it starts in the wood and ends outside. The company turns to face the nearest enemy.
+    fn do_move(
+        &mut self,
+        id: CompanyId,
+        to: Point,
+        dice: &mut Recording<'_>,
+        log: &mut Vec<Event>,
+    ) -> Result<(), GameError> {
+        let old = self.field.at[id.0 as usize];
+        let distance = old.centre.distance(to).0;
+        if !to.x.is_finite() || !to.y.is_finite() {
+            return Err(GameError::Ground {
+                company: self.name(id),
+                why: "the point is not on the table".to_string(),
+            });
+        }
+        let before = self.nearest_enemy(id).map(|e| e.1);
+        let mut moved_fp = old.placed(to, old.facing);
+        self.check_ground(id, &moved_fp)?;
+        let saved = self.field.at[id.0 as usize];
+        self.field.at[id.0 as usize] = moved_fp;
+        let after = self.nearest_enemy(id);
+        self.field.at[id.0 as usize] = saved;
+        let order = MoveOrder {
+            distance,
+            going: if self.field.in_woods(to) || self.field.in_woods(old.centre) {
+                Going::Poor
+            } else {
+                Going::Clear
+            },
+            toward_enemy: matches!((before, after), (Some(b), Some(a)) if a.1 < b - 1e-9),
+            leaves_cover: self.field.in_woods(old.centre) && !self.field.in_woods(to),
+            ..MoveOrder::default()
+        };
+        dice.about(format_args!("the move of {}", self.name(id)));
+        let moved = self.battle.move_company(id, order, dice)?;
+        if moved {
+            if let Some((e, _)) = after {
+                let facing = to.heading_to(self.field.at[e.0 as usize].centre);
+                let faced = moved_fp.placed(to, facing);
+                // it turns only if there is room to turn
+                if self.check_ground(id, &faced).is_ok() {
+                    moved_fp = faced;
+                }
+            }
+            self.field.at[id.0 as usize] = moved_fp;
+        }
+        log.push(Event::Moved {
+            company: self.name(id),
+            distance,
+            moved,
+            rolls: std::mem::take(&mut dice.rolls),
+        });
+        Ok(())
+    }
+
+    /// A company that lost or refused an assault falls back 6" straight away from the other (or as far as the
+    /// table allows; it stays where it is if the ground behind is taken).
+    fn fall_back(&mut self, who: CompanyId, from: CompanyId) {
+        let (w, f) = (
+            self.field.at[who.0 as usize],
+            self.field.at[from.0 as usize],
+        );
+        let away = f.centre.heading_to(w.centre);
+        for d in [6.0, 4.0, 2.0] {
+            let fp = w.placed(w.centre.moved(away, Inches(d)), w.facing);
+            if self.check_ground(who, &fp).is_ok() {
+                self.field.at[who.0 as usize] = fp;
+                return;
+            }
+        }
+    }
+
+    /// After an order: ends an activation with no actions left, hands over to the other side, ends the turn
+    /// when every company has acted, and checks victory.
+    fn after(&mut self, log: &mut Vec<Event>) {
+        if self.battle.assault_defender().is_some() || self.reaction.is_some() {
+            return;
+        }
+        if let Some(a) = self.active {
+            if self.battle.company(a).is_ok_and(|c| c.actions_left() > 0) {
+                return;
+            }
+            self.active = None;
+            log.push(Event::ActivationEnded(self.name(a)));
+            let side = self.battle.company(a).map_or(self.to_act, |c| c.side());
+            self.to_act = side.enemy();
+        }
+        if let Some(o) = self.victory(false) {
+            self.end = Some(o);
+            log.push(Event::Ended(o));
+            return;
+        }
+        if self.first.is_none() {
+            return;
+        }
+        if self.waiting(self.to_act).is_empty() {
+            self.to_act = self.to_act.enemy();
+        }
+        if self.waiting(Side::Union).is_empty() && self.waiting(Side::Confederate).is_empty() {
+            log.push(Event::TurnEnded(self.turn));
+            // idle by construction: no assault is pending here
+            let _ = self.battle.end_turn();
+            let went_first = self.first.unwrap_or(Side::Union);
+            self.first = None;
+            self.to_act = went_first;
+            if self.turn >= self.turns {
+                if let Some(o) = self.victory(true) {
+                    self.end = Some(o);
+                    log.push(Event::Ended(o));
+                }
+                return;
+            }
+            self.turn += 1;
+            log.push(Event::TurnBegan(self.turn));
+        }
+    }
+
+    /// Whether `side` is broken: half or more of its companies Broken, Routed or without a fit figure.
+    #[must_use]
+    pub fn broken(&self, side: Side) -> bool {
+        let mine: Vec<_> = self
+            .battle
+            .company_ids()
+            .filter_map(|id| self.battle.company(id).ok())
+            .filter(|c| c.side() == side)
+            .collect();
+        let out = mine
+            .iter()
+            .filter(|c| c.fit() == 0 || c.confidence() >= ConfidenceLevel::Broken)
+            .count();
+        2 * out >= mine.len()
+    }
+
+    fn fit(&self, side: Side, in_wood: bool) -> usize {
+        self.battle
+            .company_ids()
+            .filter(|&id| !in_wood || self.field.in_woods(self.field.at[id.0 as usize].centre))
+            .filter_map(|id| self.battle.company(id).ok())
+            .filter(|c| c.side() == side && c.confidence() < ConfidenceLevel::Broken)
+            .map(|c| c.fit())
+            .sum()
+    }
+
+    fn victory(&self, at_limit: bool) -> Option<Outcome> {
+        let turn = self.turn;
+        let (u, c) = (
+            self.fit(Side::Union, false),
+            self.fit(Side::Confederate, false),
+        );
+        if u == 0 || c == 0 {
+            let result = match (u, c) {
+                (0, 0) => GameResult::Draw,
+                (0, _) => GameResult::Winner(Side::Confederate),
+                _ => GameResult::Winner(Side::Union),
+            };
+            return Some(Outcome {
+                result,
+                reason: EndReason::Annihilation,
+                turn,
+            });
+        }
+        let (bu, bc) = (self.broken(Side::Union), self.broken(Side::Confederate));
+        if bu || bc {
+            let result = match (bu, bc) {
+                (true, true) => GameResult::Draw,
+                (true, false) => GameResult::Winner(Side::Confederate),
+                _ => GameResult::Winner(Side::Union),
+            };
+            return Some(Outcome {
+                result,
+                reason: EndReason::ArmyBroken,
+                turn,
+            });
+        }
+        if !at_limit {
+            return None;
+        }
+        let (wu, wc) = (
+            self.fit(Side::Union, true),
+            self.fit(Side::Confederate, true),
+        );
+        let result = match wu.cmp(&wc) {
+            std::cmp::Ordering::Greater => GameResult::Winner(Side::Union),
+            std::cmp::Ordering::Less => GameResult::Winner(Side::Confederate),
+            std::cmp::Ordering::Equal => GameResult::Draw,
+        };
+        Some(Outcome {
+            result,
+            reason: EndReason::TurnLimit,
+            turn,
+        })
+    }
+
+    fn losses(&self) -> BySide<u32> {
+        let lost = |side: Side| {
+            self.battle
+                .company_ids()
+                .filter_map(|id| self.battle.company(id).ok())
+                .filter(|c| c.side() == side)
+                .map(|c| u32::try_from(c.figures().len() - c.fit()).unwrap_or(u32::MAX))
+                .sum()
+        };
+        BySide::new(lost(Side::Union), lost(Side::Confederate))
+    }
+}
+
+/// Hardtack as a [`Ruleset`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Hardtack;
+
+impl Ruleset for Hardtack {
+    type Scenario = Scenario;
+    type State = State;
+    type Order = Order;
+    type Event = Event;
+    type Question = Question;
+    type SetupError = GameSetupError;
+    type RuleError = GameError;
+
+    fn setup(&self, scenario: &Scenario, seed: u64) -> Result<State, GameSetupError> {
+        State::new(scenario, seed)
+    }
+
+    fn owed(&self, state: &State) -> Option<Decision<Question>> {
+        state.decision()
+    }
+
+    /// Applies the order to a copy and keeps it only if it was accepted and every face was given.
+    fn apply_with(
+        &self,
+        state: &mut State,
+        order: &Order,
+        dice: &mut dyn Dice,
+        log: &mut Vec<Event>,
+    ) -> Result<(), GameError> {
+        if let Some(e) = dice.fault() {
+            return Err(GameError::Dice(e.clone()));
+        }
+        let mut next = state.clone();
+        let mut events = Vec::new();
+        next.apply_order(order, dice, &mut events)?;
+        if let Some(e) = dice.fault() {
+            return Err(GameError::Dice(e.clone()));
+        }
+        *state = next;
+        log.extend(events);
+        Ok(())
+    }
+
+    fn rng_mut<'s>(&self, state: &'s mut State) -> &'s mut GameRng {
+        &mut state.rng
+    }
+
+    fn outcome(&self, state: &State) -> Option<Outcome> {
+        state.end
+    }
+
+    fn losses(&self, state: &State) -> BySide<u32> {
+        state.losses()
+    }
+}
