@@ -489,3 +489,174 @@ pub mod conformance {
         ))
     }
 }
+
+/// The reference-odds files every ruleset keeps in `tests/odds/*.ref`, read and checked by one runner.
+///
+/// A case is a procedure line — its name, then `key=value` inputs — followed by indented `label = probability`
+/// lines (a fraction `27/216`, an integer or a decimal); a blank line or the next procedure line ends it, and `#`
+/// starts a comment line. The ruleset's `compute` turns a procedure and its inputs into labelled outcomes; a
+/// label's probability is the sum over the outcomes carrying it, and `mean` (for outcomes with a value) is the
+/// expected value. Every case must list an outcome, and every computed distribution must sum to 1.
+pub mod odds_ref {
+    use std::collections::BTreeMap;
+    use std::path::Path;
+
+    /// One computed outcome: its labels, its value (for `mean`, if it has one) and its probability.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct RefOutcome {
+        /// The labels a case's lines may name.
+        pub labels: Vec<String>,
+        /// The outcome's numeric value, if it has one.
+        pub value: Option<f64>,
+        /// Its probability.
+        pub p: f64,
+    }
+
+    impl From<(Vec<String>, f64)> for RefOutcome {
+        fn from((labels, p): (Vec<String>, f64)) -> Self {
+            RefOutcome {
+                labels,
+                value: None,
+                p,
+            }
+        }
+    }
+
+    impl From<(Vec<String>, f64, f64)> for RefOutcome {
+        fn from((labels, value, p): (Vec<String>, f64, f64)) -> Self {
+            RefOutcome {
+                labels,
+                value: Some(value),
+                p,
+            }
+        }
+    }
+
+    /// One case of a file.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Case {
+        /// The line of its procedure, from 1.
+        pub line: usize,
+        /// The procedure's name.
+        pub name: String,
+        /// Its `key=value` inputs.
+        pub args: BTreeMap<String, String>,
+        /// Each listed label and the probability worked out by hand.
+        pub want: Vec<(String, f64)>,
+    }
+
+    /// A probability written as a fraction, an integer or a decimal.
+    pub fn fraction(text: &str) -> Result<f64, String> {
+        match text.split_once('/') {
+            Some((n, d)) => {
+                let n: f64 = n.trim().parse().map_err(|e| format!("{text}: {e}"))?;
+                let d: f64 = d.trim().parse().map_err(|e| format!("{text}: {e}"))?;
+                Ok(n / d)
+            }
+            None => text.trim().parse().map_err(|e| format!("{text}: {e}")),
+        }
+    }
+
+    /// The cases of a file's text.
+    pub fn parse(text: &str) -> Result<Vec<Case>, String> {
+        let mut cases: Vec<Case> = Vec::new();
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.trim_end();
+            if line.trim().is_empty() || line.trim_start().starts_with('#') {
+                continue;
+            }
+            if line.starts_with(' ') {
+                let case = cases
+                    .last_mut()
+                    .ok_or(format!("line {}: outcome before any case", i + 1))?;
+                let (label, p) = line
+                    .split_once('=')
+                    .ok_or(format!("line {}: expected label = fraction", i + 1))?;
+                case.want.push((
+                    label.trim().to_string(),
+                    fraction(p).map_err(|e| format!("line {}: {e}", i + 1))?,
+                ));
+            } else {
+                let mut words = line.split_whitespace();
+                let name = words.next().unwrap_or_default().to_string();
+                let mut args = BTreeMap::new();
+                for w in words {
+                    let (k, v) = w
+                        .split_once('=')
+                        .ok_or(format!("line {}: expected key=value, got {w}", i + 1))?;
+                    args.insert(k.to_string(), v.to_string());
+                }
+                cases.push(Case {
+                    line: i + 1,
+                    name,
+                    args,
+                    want: Vec::new(),
+                });
+            }
+        }
+        Ok(cases)
+    }
+
+    /// Checks every `*.ref` file of `dir`: each listed probability within `tolerance(wanted)` of what `compute`
+    /// gives. Returns how many probabilities were checked, or every problem found.
+    pub fn check_files<O: Into<RefOutcome>>(
+        dir: &Path,
+        tolerance: impl Fn(f64) -> f64,
+        compute: impl Fn(&str, &BTreeMap<String, String>) -> Result<Vec<O>, String>,
+    ) -> Result<usize, String> {
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .map_err(|e| format!("{}: {e}", dir.display()))?
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "ref"))
+            .collect();
+        files.sort();
+        if files.is_empty() {
+            return Err(format!("no .ref files in {}", dir.display()));
+        }
+        let mut problems = Vec::new();
+        let mut checked = 0;
+        for f in &files {
+            let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
+            let cases = parse(&text).map_err(|e| format!("{}: {e}", f.display()))?;
+            for case in cases {
+                let at = format!("{}:{} {}", f.display(), case.line, case.name);
+                if case.want.is_empty() {
+                    problems.push(format!("{at}: no outcomes listed"));
+                    continue;
+                }
+                let got: Vec<RefOutcome> = match compute(&case.name, &case.args) {
+                    Ok(g) => g.into_iter().map(Into::into).collect(),
+                    Err(e) => {
+                        problems.push(format!("{at}: {e}"));
+                        continue;
+                    }
+                };
+                let total: f64 = got.iter().map(|o| o.p).sum();
+                if (total - 1.0).abs() > 1e-12 {
+                    problems.push(format!("{at}: odds sum to {total}"));
+                }
+                for (label, want) in &case.want {
+                    let valued = got.iter().all(|o| o.value.is_some());
+                    let p: f64 = if label == "mean" && valued {
+                        got.iter().map(|o| o.value.unwrap_or(0.0) * o.p).sum()
+                    } else {
+                        got.iter()
+                            .filter(|o| o.labels.contains(label))
+                            .map(|o| o.p)
+                            .sum()
+                    };
+                    checked += 1;
+                    if (p - want).abs() > tolerance(*want) {
+                        problems.push(format!("{at}: P({label}) = {p}, want {want}"));
+                    }
+                }
+            }
+        }
+        if problems.is_empty() {
+            Ok(checked)
+        } else {
+            Err(problems.join("\n"))
+        }
+    }
+}

@@ -211,107 +211,14 @@ fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
     })
 }
 
-fn fraction(text: &str) -> Result<f64, String> {
-    match text.split_once('/') {
-        Some((n, d)) => {
-            let n: f64 = n.trim().parse().map_err(|e| format!("{text}: {e}"))?;
-            let d: f64 = d.trim().parse().map_err(|e| format!("{text}: {e}"))?;
-            Ok(n / d)
-        }
-        None => text.trim().parse().map_err(|e| format!("{text}: {e}")),
-    }
-}
-
-struct Case {
-    line: usize,
-    name: String,
-    args: Args,
-    want: Vec<(String, f64)>,
-}
-
-fn parse(text: &str) -> Result<Vec<Case>, String> {
-    let mut cases: Vec<Case> = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.trim_end();
-        if line.trim().is_empty() || line.trim_start().starts_with('#') {
-            continue;
-        }
-        if line.starts_with(' ') {
-            let case = cases
-                .last_mut()
-                .ok_or(format!("line {}: outcome before any case", i + 1))?;
-            let (label, p) = line
-                .split_once('=')
-                .ok_or(format!("line {}: expected label = fraction", i + 1))?;
-            case.want.push((
-                label.trim().to_string(),
-                fraction(p).map_err(|e| format!("line {}: {e}", i + 1))?,
-            ));
-        } else {
-            let mut words = line.split_whitespace();
-            let name = words.next().unwrap_or_default().to_string();
-            let mut args = BTreeMap::new();
-            for w in words {
-                let (k, v) = w
-                    .split_once('=')
-                    .ok_or(format!("line {}: expected key=value, got {w}", i + 1))?;
-                args.insert(k.to_string(), v.to_string());
-            }
-            cases.push(Case {
-                line: i + 1,
-                name,
-                args: Args(args),
-                want: Vec::new(),
-            });
-        }
-    }
-    Ok(cases)
-}
-
 #[test]
 fn reference_odds_files() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/odds");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.retain(|p| p.extension().is_some_and(|e| e == "ref"));
-    files.sort();
-    assert!(!files.is_empty());
-    let mut problems = Vec::new();
-    let mut checked = 0;
-    for f in &files {
-        let text = std::fs::read_to_string(f).unwrap();
-        for case in parse(&text).unwrap() {
-            let where_ = format!("{}:{} {}", f.display(), case.line, case.name);
-            if case.want.is_empty() {
-                problems.push(format!("{where_}: no outcomes listed"));
-                continue;
-            }
-            let got = match compute(&case.name, &case.args) {
-                Ok(g) => g,
-                Err(e) => {
-                    problems.push(format!("{where_}: {e}"));
-                    continue;
-                }
-            };
-            let total: f64 = got.iter().map(|(_, p)| p).sum();
-            if (total - 1.0).abs() > 1e-12 {
-                problems.push(format!("{where_}: odds sum to {total}"));
-            }
-            for (label, want) in &case.want {
-                let p: f64 = got
-                    .iter()
-                    .filter(|(l, _)| l.contains(label))
-                    .map(|(_, p)| p)
-                    .sum();
-                checked += 1;
-                if (p - want).abs() > 1e-12 {
-                    problems.push(format!("{where_}: P({label}) = {p}, want {want}"));
-                }
-            }
-        }
-    }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    let checked = acw_core::testing::odds_ref::check_files(
+        &dir,
+        |_| 1e-12,
+        |name, args| compute(name, &Args(args.clone())),
+    )
+    .unwrap_or_else(|problems| panic!("{problems}"));
     assert!(checked > 100, "only {checked} probabilities checked");
 }

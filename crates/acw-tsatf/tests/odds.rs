@@ -289,89 +289,14 @@ fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
     })
 }
 
-fn fraction(text: &str) -> Result<f64, String> {
-    match text.split_once('/') {
-        Some((n, d)) => {
-            let n: f64 = n.trim().parse().map_err(|e| format!("{text}: {e}"))?;
-            let d: f64 = d.trim().parse().map_err(|e| format!("{text}: {e}"))?;
-            Ok(n / d)
-        }
-        None => text.trim().parse().map_err(|e| format!("{text}: {e}")),
-    }
-}
-
 #[test]
 fn reference_odds_files() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/odds");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.retain(|p| p.extension().is_some_and(|e| e == "ref"));
-    files.sort();
-    assert!(!files.is_empty());
-    let (mut problems, mut checked) = (Vec::new(), 0);
-    for f in &files {
-        let text = std::fs::read_to_string(f).unwrap();
-        let mut case: Option<(usize, String, Labelled)> = None;
-        for (i, raw) in text.lines().enumerate() {
-            let line = raw.trim_end();
-            if line.trim().is_empty() || line.trim_start().starts_with('#') {
-                continue;
-            }
-            let at = format!("{}:{}", f.display(), i + 1);
-            if !line.starts_with(' ') {
-                let mut words = line.split_whitespace();
-                let name = words.next().unwrap_or_default().to_string();
-                let args = Args(
-                    words
-                        .filter_map(|w| {
-                            w.split_once('=')
-                                .map(|(k, v)| (k.to_string(), v.to_string()))
-                        })
-                        .collect(),
-                );
-                match compute(&name, &args) {
-                    Ok(got) => {
-                        let total: f64 = got.iter().map(|(_, p)| p).sum();
-                        if (total - 1.0).abs() > 1e-12 {
-                            problems.push(format!("{at} {name}: odds sum to {total}"));
-                        }
-                        case = Some((i, name, got));
-                    }
-                    Err(e) => {
-                        problems.push(format!("{at} {name}: {e}"));
-                        case = None;
-                    }
-                }
-                continue;
-            }
-            let Some((_, name, got)) = &case else {
-                continue;
-            };
-            let Some((label, want)) = line.split_once('=') else {
-                problems.push(format!("{at}: expected label = fraction"));
-                continue;
-            };
-            let label = label.trim();
-            let want = match fraction(want) {
-                Ok(w) => w,
-                Err(e) => {
-                    problems.push(format!("{at}: {e}"));
-                    continue;
-                }
-            };
-            let p: f64 = got
-                .iter()
-                .filter(|(l, _)| l.iter().any(|x| x == label))
-                .map(|(_, p)| p)
-                .sum();
-            checked += 1;
-            if (p - want).abs() > 1e-12 {
-                problems.push(format!("{at} {name}: P({label}) = {p}, want {want}"));
-            }
-        }
-    }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    let checked = acw_core::testing::odds_ref::check_files(
+        &dir,
+        |_| 1e-12,
+        |name, args| compute(name, &Args(args.clone())),
+    )
+    .unwrap_or_else(|problems| panic!("{problems}"));
     assert!(checked > 80, "only {checked} probabilities checked");
 }
