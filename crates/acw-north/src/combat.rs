@@ -629,11 +629,7 @@ impl Battle {
         dice: &mut D,
     ) -> Result<AttackReport, RuleViolation> {
         self.check_response(group.target, group.category, target_in_cover, response)?;
-        let facts = FallBackFacts {
-            room: response.room,
-            obstacles: response.fall_back_obstacles,
-            generals_follow: response.generals_follow,
-        };
+        let facts = FallBackFacts::from(response);
         let mut next = self.clone();
         let mut report =
             next.open_attack_inner(group, sights, target_in_cover, facts, Vec::new(), dice)?;

@@ -378,6 +378,17 @@ pub struct FallBackFacts {
     pub generals_follow: bool,
 }
 
+impl From<&MoraleResponse> for FallBackFacts {
+    /// The fall-back facts a standing response carries.
+    fn from(r: &MoraleResponse) -> Self {
+        FallBackFacts {
+            room: r.room,
+            obstacles: r.fall_back_obstacles,
+            generals_follow: r.generals_follow,
+        }
+    }
+}
+
 /// A morale check in progress: the toss and its modifier, the rallies tried so far, waiting for the owner.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -522,11 +533,7 @@ impl Battle {
         response: &MoraleResponse,
         dice: &mut D,
     ) -> Result<MoraleReport, RuleViolation> {
-        let fall_back = FallBackFacts {
-            room: response.room,
-            obstacles: response.fall_back_obstacles,
-            generals_follow: response.generals_follow,
-        };
+        let fall_back = FallBackFacts::from(response);
         if let Some(report) =
             self.open_morale(unit, source, in_cover, fall_back, Vec::new(), dice)?
         {
