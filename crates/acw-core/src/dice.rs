@@ -9,7 +9,7 @@
 //!   `"3d6".parse()`.
 
 use crate::cards::Card;
-use crate::odds::Dist;
+use crate::odds::{Dist, OddsError, WorkLimit};
 use crate::resolve::Resolve;
 use std::fmt;
 use thiserror::Error;
@@ -131,6 +131,9 @@ pub enum DiceError {
         /// The face asked for.
         target: u16,
     },
+    /// A modifier larger than [`DiceExpr::MAX_MODIFIER`] either way.
+    #[error("a modifier lies between -1000000 and +1000000, not {0}")]
+    BadModifier(i32),
     /// A scripted or typed-in source had no more faces when a die was rolled.
     #[error("no face left for a {0} roll")]
     Exhausted(Die),
@@ -887,6 +890,24 @@ impl Pool {
         total
     }
 
+    /// The estimated work of building this pool's exact distribution ([`Dist::pool`]), in [`WorkLimit`]
+    /// steps of about one addition of two weights. Computed from the pool's shape alone, in microseconds.
+    ///
+    /// [`WorkLimit`]: crate::odds::WorkLimit
+    #[must_use]
+    pub fn odds_work(self) -> u64 {
+        crate::odds::pool_work(self)
+    }
+
+    /// The exact distribution of the total, or [`OddsError::TooMuchWork`] (at once, nothing built) when that
+    /// would take more than [`WorkLimit::DEFAULT`] (about a second). [`Resolve::odds`] builds it whatever
+    /// the cost.
+    ///
+    /// [`WorkLimit::DEFAULT`]: crate::odds::WorkLimit::DEFAULT
+    pub fn exact_odds(self) -> Result<Dist<u32>, OddsError> {
+        Dist::pool_within(self, WorkLimit::DEFAULT)
+    }
+
     /// Counts the dice showing `target` or more: a [`SuccessPool`] of this pool's dice (keep/drop is not used).
     pub fn successes(self, target: u16) -> Result<SuccessPool, DiceError> {
         SuccessPool::new(self.count.into(), self.die, target)
@@ -983,8 +1004,12 @@ impl KeptFaces {
 ///
 /// Grammar (case-insensitive, no spaces): `[count]d<sides>[(kh|kl|dh|dl)<n>][(+|-)<modifier>]`;
 /// `count` defaults to 1.
+///
+/// Loading (feature `serde`) checks the pool as [`Pool`] does and the modifier against
+/// [`DiceExpr::MAX_MODIFIER`], as parsing does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "DiceExprFields"))]
 pub struct DiceExpr {
     /// The dice thrown.
     pub pool: Pool,
@@ -992,7 +1017,31 @@ pub struct DiceExpr {
     pub modifier: i32,
 }
 
+/// A [`DiceExpr`] as loaded, before its checks.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct DiceExprFields {
+    pool: Pool,
+    modifier: i32,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<DiceExprFields> for DiceExpr {
+    type Error = DiceError;
+    fn try_from(f: DiceExprFields) -> Result<Self, DiceError> {
+        DiceExpr::new(f.pool, f.modifier)
+    }
+}
+
 impl DiceExpr {
+    /// A pool and a modifier of at most [`DiceExpr::MAX_MODIFIER`] either way (what the notation accepts).
+    pub fn new(pool: Pool, modifier: i32) -> Result<DiceExpr, DiceError> {
+        if modifier.unsigned_abs() > Self::MAX_MODIFIER.unsigned_abs() {
+            return Err(DiceError::BadModifier(modifier));
+        }
+        Ok(DiceExpr { pool, modifier })
+    }
+
     /// The largest modifier the notation accepts, either sign.
     pub const MAX_MODIFIER: i32 = 1_000_000;
 
@@ -1071,6 +1120,24 @@ impl DiceExpr {
     pub fn total<D: Dice + ?Sized>(&self, dice: &mut D) -> i64 {
         i64::from(self.pool.total(dice)) + i64::from(self.modifier)
     }
+
+    /// The exact distribution of the total, or [`OddsError::TooMuchWork`] when building it would take more
+    /// than [`WorkLimit::DEFAULT`] (about a second on a current desktop core). The path for notation a
+    /// person typed: the work is estimated from the notation first, so `64d1000kh32` (about four minutes to
+    /// build) is refused in microseconds. [`Resolve::odds`] builds the same distribution whatever it costs.
+    ///
+    /// [`WorkLimit::DEFAULT`]: crate::odds::WorkLimit::DEFAULT
+    pub fn exact_odds(&self) -> Result<Dist<i64>, OddsError> {
+        self.odds_within(WorkLimit::DEFAULT)
+    }
+
+    /// [`DiceExpr::exact_odds`] with another limit on the work ([`WorkLimit::UNLIMITED`] for none).
+    ///
+    /// [`WorkLimit::UNLIMITED`]: crate::odds::WorkLimit::UNLIMITED
+    pub fn odds_within(&self, limit: WorkLimit) -> Result<Dist<i64>, OddsError> {
+        limit.check(self.pool.odds_work(), self)?;
+        Ok(self.odds())
+    }
 }
 
 impl std::str::FromStr for DiceExpr {
@@ -1092,6 +1159,8 @@ impl fmt::Display for DiceExpr {
 }
 
 /// A pool resolves to the total of its counted dice.
+///
+/// `odds` builds the exact distribution whatever it costs; [`Pool::exact_odds`] refuses beyond a limit.
 impl Resolve for Pool {
     type Outcome = u32;
 
@@ -1106,6 +1175,10 @@ impl Resolve for Pool {
 }
 
 /// Dice notation resolves to the total of the counted dice plus the modifier.
+///
+/// `odds` builds the exact distribution whatever it costs (the largest pools the notation allows take
+/// minutes); for notation a caller typed, [`DiceExpr::exact_odds`] estimates the work first and refuses
+/// beyond a limit.
 impl Resolve for DiceExpr {
     type Outcome = i64;
 
