@@ -3,6 +3,7 @@
 use crate::{Failure, out, plot};
 use acw::GameRng;
 use acw::dice::{DiceExpr, Keep};
+use acw::odds::Prob;
 use comfy_table::{CellAlignment, ContentArrangement, Table, presets};
 use serde::Serialize;
 use std::path::Path;
@@ -105,28 +106,16 @@ fn throws(expr: &DiceExpr) -> Option<u64> {
 /// to work out.
 fn odds_of(expr: &DiceExpr) -> Result<Odds, Failure> {
     let dist = expr.exact_odds()?;
-    let outcomes = dist.outcomes();
     let n = throws(expr);
-    let mut at_most = 0.0;
-    let mut at_least: Vec<f64> = Vec::with_capacity(outcomes.len());
-    let mut tail = 0.0;
-    for (_, p) in outcomes.iter().rev() {
-        tail += p;
-        at_least.push(tail.min(1.0));
-    }
-    at_least.reverse();
-    let rows = outcomes
-        .iter()
-        .zip(at_least)
-        .map(|(&(total, p), p_at_least)| {
-            at_most += p;
-            Row {
-                total,
-                p,
-                p_at_least,
-                p_at_most: f64::min(at_most, 1.0),
-                ways: n.map(|n| (p * n as f64).round() as u64),
-            }
+    let rows = dist
+        .table()
+        .into_iter()
+        .map(|r| Row {
+            total: *r.value,
+            p: r.p,
+            p_at_least: r.at_least,
+            p_at_most: r.at_most,
+            ways: n.map(|n| (r.p * n as f64).round() as u64),
         })
         .collect();
     let mean = dist.expect(|&t| t as f64);
@@ -141,13 +130,9 @@ fn odds_of(expr: &DiceExpr) -> Result<Odds, Failure> {
     })
 }
 
-/// A probability to read: six decimals, or three significant digits in scientific form when smaller.
+/// A probability to read, as every table of acw prints one (`acw::odds::Prob`).
 fn prob(p: f64) -> String {
-    if p == 0.0 || p >= 1e-4 {
-        format!("{p:.6}")
-    } else {
-        format!("{p:.3e}")
-    }
+    Prob(p).to_string()
 }
 
 /// `acw odds`: the exact distribution as a table (or JSON or CSV), and optionally a chart.

@@ -39,6 +39,7 @@ pub enum Suit {
 
 impl Suit {
     /// The suit's colour.
+    #[must_use]
     pub const fn colour(self) -> Colour {
         match self {
             Suit::Diamonds | Suit::Hearts => Colour::Red,
@@ -88,11 +89,13 @@ pub enum Rank {
 
 impl Rank {
     /// The rank's number: 2–10, Jack 11, Queen 12, King 13, Ace 14.
+    #[must_use]
     pub const fn value(self) -> u8 {
         self as u8
     }
 
     /// Whether this is a Jack, Queen or King.
+    #[must_use]
     pub const fn is_face(self) -> bool {
         matches!(self, Rank::Jack | Rank::Queen | Rank::King)
     }
@@ -128,6 +131,7 @@ pub enum Card {
 
 impl Card {
     /// The card's colour.
+    #[must_use]
     pub const fn colour(self) -> Colour {
         match self {
             Card::Suited(_, s) => s.colour(),
@@ -136,6 +140,7 @@ impl Card {
     }
 
     /// The suit, if not a joker.
+    #[must_use]
     pub const fn suit(self) -> Option<Suit> {
         match self {
             Card::Suited(_, s) => Some(s),
@@ -144,6 +149,7 @@ impl Card {
     }
 
     /// The rank, if not a joker.
+    #[must_use]
     pub const fn rank(self) -> Option<Rank> {
         match self {
             Card::Suited(r, _) => Some(r),
@@ -152,6 +158,7 @@ impl Card {
     }
 
     /// Whether this is a joker.
+    #[must_use]
     pub const fn is_joker(self) -> bool {
         matches!(self, Card::Joker(_))
     }
@@ -303,6 +310,7 @@ impl Deck {
     }
 
     /// The exact distribution of the next card drawn; `None` when the draw pile is empty.
+    #[must_use]
     pub fn next_card_odds(&self) -> Option<Dist<Card>> {
         Dist::uniform(self.pile().iter().copied()).ok()
     }

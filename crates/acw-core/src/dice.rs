@@ -57,12 +57,14 @@ impl Die {
 
     /// Number of sides.
     #[inline]
+    #[must_use]
     pub const fn sides(self) -> u16 {
         self.0
     }
 
     /// Whether `face` can come up on this die.
     #[inline]
+    #[must_use]
     pub const fn has_face(self, face: u16) -> bool {
         face >= 1 && face <= self.0
     }
@@ -493,6 +495,7 @@ impl ScriptedDice {
     }
 
     /// How many entries have not been used yet.
+    #[must_use]
     pub fn remaining(&self) -> usize {
         self.script.len() - self.next
     }
@@ -798,21 +801,25 @@ impl Pool {
     }
 
     /// How many dice are thrown.
+    #[must_use]
     pub fn count(self) -> u32 {
         self.count.into()
     }
 
     /// The die thrown.
+    #[must_use]
     pub fn die(self) -> Die {
         self.die
     }
 
     /// Which dice count.
+    #[must_use]
     pub fn keep(self) -> Keep {
         self.keep
     }
 
     /// How many dice count.
+    #[must_use]
     pub fn kept(self) -> u32 {
         match self.keep {
             Keep::All => self.count.into(),
@@ -821,6 +828,7 @@ impl Pool {
     }
 
     /// Smallest and largest possible total.
+    #[must_use]
     pub fn range(self) -> (u32, u32) {
         let k = self.kept();
         (k, k * u32::from(self.die.sides()))
@@ -937,16 +945,19 @@ pub struct PoolRoll {
 
 impl PoolRoll {
     /// The pool that was thrown.
+    #[must_use]
     pub fn pool(&self) -> Pool {
         self.pool
     }
 
     /// Every face, in the order thrown.
+    #[must_use]
     pub fn faces(&self) -> &[u16] {
         &self.faces[..self.pool.count as usize]
     }
 
     /// The counted faces, sorted highest first. Allocates nothing.
+    #[must_use]
     pub fn kept(&self) -> KeptFaces {
         let n = self.pool.count as usize;
         let mut sorted = self.faces;
@@ -965,16 +976,19 @@ impl PoolRoll {
     }
 
     /// The highest face thrown (The Sword and the Flame's "HD6" of a movement roll).
+    #[must_use]
     pub fn highest(&self) -> u16 {
         self.faces().iter().copied().max().unwrap_or(0)
     }
 
     /// The lowest face thrown.
+    #[must_use]
     pub fn lowest(&self) -> u16 {
         self.faces().iter().copied().min().unwrap_or(0)
     }
 
     /// How many dice show `face` or more (hits on "5+" and the like).
+    #[must_use]
     pub fn count_at_least(&self, face: u16) -> u32 {
         self.faces().iter().filter(|&&f| f >= face).count() as u32
     }
@@ -990,6 +1004,7 @@ pub struct KeptFaces {
 
 impl KeptFaces {
     /// The faces as a slice, highest first.
+    #[must_use]
     pub fn as_slice(&self) -> &[u16] {
         &self.sorted[self.from..self.to]
     }

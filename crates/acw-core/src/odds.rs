@@ -248,6 +248,7 @@ impl<T: Ord + Clone> Dist<T> {
     }
 
     /// Both procedures, independently: the distribution of the pair.
+    #[must_use]
     pub fn product<U: Ord + Clone>(&self, other: &Dist<U>) -> Dist<(T, U)> {
         let mut v = Vec::with_capacity(self.outcomes.len() * other.outcomes.len());
         for (t, p) in &self.outcomes {
@@ -307,6 +308,7 @@ impl<T: Ord + Clone> Dist<T> {
     }
 
     /// The smallest outcome `x` with P(outcome <= x) >= `q` (`q` is clamped to 0..=1).
+    #[must_use]
     pub fn quantile(&self, q: f64) -> &T {
         let q = if q.is_nan() { 0.0 } else { q.clamp(0.0, 1.0) };
         let mut acc = 0.0;
@@ -320,11 +322,13 @@ impl<T: Ord + Clone> Dist<T> {
     }
 
     /// The smallest outcome.
+    #[must_use]
     pub fn min(&self) -> &T {
         &self.outcomes[0].0
     }
 
     /// The largest outcome.
+    #[must_use]
     pub fn max(&self) -> &T {
         &self.outcomes[self.outcomes.len() - 1].0
     }
@@ -332,16 +336,19 @@ impl<T: Ord + Clone> Dist<T> {
 
 impl<T> Dist<T> {
     /// The outcomes with their probabilities, sorted by outcome.
+    #[must_use]
     pub fn outcomes(&self) -> &[(T, f64)] {
         &self.outcomes
     }
 
     /// The number of distinct outcomes.
+    #[must_use]
     pub fn len(&self) -> usize {
         self.outcomes.len()
     }
 
     /// Never true: a distribution has at least one outcome.
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.outcomes.is_empty()
     }
@@ -362,6 +369,7 @@ impl<T> Dist<T> {
     }
 
     /// A sampler for fast repeated draws from this distribution (builds an alias table once).
+    #[must_use]
     pub fn sampler(&self) -> Sampler<T>
     where
         T: Clone,
@@ -372,11 +380,13 @@ impl<T> Dist<T> {
 
 impl<T: Copy + Into<f64>> Dist<T> {
     /// The mean outcome.
+    #[must_use]
     pub fn mean(&self) -> f64 {
         self.expect(|&t| t.into())
     }
 
     /// The variance of the outcome.
+    #[must_use]
     pub fn variance(&self) -> f64 {
         let m = self.mean();
         self.expect(|&t| (t.into() - m).powi(2))
@@ -385,6 +395,7 @@ impl<T: Copy + Into<f64>> Dist<T> {
 
 impl Dist<u32> {
     /// The faces of one die, 1 to sides, equally likely.
+    #[must_use]
     pub fn die(die: Die) -> Self {
         let p = 1.0 / f64::from(die.sides());
         Dist {
@@ -409,6 +420,7 @@ impl Dist<u32> {
     /// This builds whatever it costs: the largest pools take minutes (`64d1000kh32` about four). For a pool
     /// a caller chose, use [`Dist::pool_within`] (or [`Pool::exact_odds`]), which estimates the work first
     /// and refuses beyond a [`WorkLimit`].
+    #[must_use]
     pub fn pool(pool: Pool) -> Self {
         let n = pool.count();
         let sides = u32::from(pool.die().sides());
@@ -478,6 +490,7 @@ impl Dist<u32> {
     /// The terms are walked out from the most likely count by the ratio of each to the next,
     /// `(K - x)(d - x) / ((x + 1)(N - K - d + x + 1))`, until they round to nothing, then divided by their
     /// total: no factorial or binomial table is built, so no term overflows whatever the population.
+    #[must_use]
     pub fn hypergeometric(population: u32, successes: u32, draws: u32) -> Self {
         let n = u64::from(population);
         let k = u64::from(successes.min(population));
@@ -517,6 +530,7 @@ impl<T: Ord + Clone + Add<Output = T>> Dist<T> {
     /// probability of the `k`-th total is the sum over `i` of the products of the `i`-th and `(k-i)`-th
     /// probabilities, with no list of pairs to sort. Other outcomes fall back to all pairs, sorted and merged.
     /// Outcomes are added with `+`, which is assumed to be the ordinary addition of numbers.
+    #[must_use]
     pub fn add(&self, other: &Dist<T>) -> Dist<T> {
         match dense_sum(&self.outcomes, &other.outcomes) {
             Some(outcomes) => Dist { outcomes },
@@ -526,6 +540,7 @@ impl<T: Ord + Clone + Add<Output = T>> Dist<T> {
 
     /// The distribution of the sum of `n >= 1` independent copies (by repeated squaring, each step a dense
     /// convolution as in [`Dist::add`]). `n == 0` gives the distribution itself.
+    #[must_use]
     pub fn sum_n(&self, n: u32) -> Dist<T> {
         let mut n = n.max(1);
         let mut base = self.clone();
@@ -543,6 +558,115 @@ impl<T: Ord + Clone + Add<Output = T>> Dist<T> {
             }
         }
         acc.unwrap_or(base)
+    }
+}
+
+/// One line of a distribution's table ([`Dist::table`]): an outcome with the chances of it, of it or more
+/// and of it or less.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Row<'a, T> {
+    /// The outcome.
+    pub value: &'a T,
+    /// P(outcome = value).
+    pub p: f64,
+    /// P(outcome ≥ value), summed from the largest outcome down (so a small tail keeps its digits).
+    pub at_least: f64,
+    /// P(outcome ≤ value), summed from the smallest outcome up.
+    pub at_most: f64,
+}
+
+/// A probability as a person reads it: six decimals, or three significant digits in scientific form when
+/// below 10⁻⁴ (so `0.004630`, `1.000000`, `4.572e-6`). Used by the table of [`Dist`]'s `Display` and by the
+/// `acw odds` command.
+#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+pub struct Prob(pub f64);
+
+impl fmt::Display for Prob {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = self.0;
+        if p == 0.0 || p >= 1e-4 {
+            write!(f, "{p:.6}")
+        } else {
+            write!(f, "{p:.3e}")
+        }
+    }
+}
+
+impl<T> Dist<T> {
+    /// Every outcome with P(=), P(≥) and P(≤), in increasing order of outcome: the table a person reads
+    /// (this is what `Display` prints).
+    #[must_use]
+    pub fn table(&self) -> Vec<Row<'_, T>> {
+        let mut at_least = vec![0.0; self.outcomes.len()];
+        let mut tail = 0.0;
+        for (slot, (_, p)) in at_least.iter_mut().zip(&self.outcomes).rev() {
+            tail += p;
+            *slot = f64::min(tail, 1.0);
+        }
+        let mut head = 0.0;
+        self.outcomes
+            .iter()
+            .zip(at_least)
+            .map(|((value, p), at_least)| {
+                head += p;
+                Row {
+                    value,
+                    p: *p,
+                    at_least,
+                    at_most: f64::min(head, 1.0),
+                }
+            })
+            .collect()
+    }
+}
+
+/// A table of one line per outcome: the outcome, then P(=), P(≥) and P(≤), columns aligned.
+///
+/// ```
+/// use acw_core::dice::Die;
+/// use acw_core::odds::Dist;
+/// let coin = Dist::die(Die::D2);
+/// assert_eq!(
+///     coin.to_string(),
+///     [
+///         "value      P(=)      P(≥)      P(≤)",
+///         "    1  0.500000  1.000000  0.500000",
+///         "    2  0.500000  0.500000  1.000000",
+///         "",
+///     ]
+///     .join("\n")
+/// );
+/// ```
+impl<T: fmt::Display> fmt::Display for Dist<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let rows = self.table();
+        let values: Vec<String> = rows.iter().map(|r| r.value.to_string()).collect();
+        let width = values
+            .iter()
+            .map(|v| v.chars().count())
+            .max()
+            .unwrap_or(0)
+            .max("value".len());
+        let shown: Vec<[String; 3]> = rows
+            .iter()
+            .map(|r| [r.p, r.at_least, r.at_most].map(|p| Prob(p).to_string()))
+            .collect();
+        let col = shown
+            .iter()
+            .flatten()
+            .map(String::len)
+            .max()
+            .unwrap_or(0)
+            .max("P(=)".len());
+        writeln!(
+            f,
+            "{:>width$}  {:>col$}  {:>col$}  {:>col$}",
+            "value", "P(=)", "P(≥)", "P(≤)"
+        )?;
+        for (value, [p, ge, le]) in values.iter().zip(&shown) {
+            writeln!(f, "{value:>width$}  {p:>col$}  {ge:>col$}  {le:>col$}")?;
+        }
+        Ok(())
     }
 }
 
@@ -771,6 +895,33 @@ mod tests {
         assert_abs_diff_eq!(d.p(&18), 21.0 / 1296.0, epsilon = 1e-12);
         assert_abs_diff_eq!(d.p(&3), 1.0 / 1296.0, epsilon = 1e-12);
         assert_abs_diff_eq!(d.mean(), 15869.0 / 1296.0, epsilon = 1e-12);
+    }
+
+    /// The table a person reads, worked out by hand for 3d6: 10 comes up in 27 of 216 throws, 9 or less in 81.
+    #[test]
+    fn three_d6_table_by_hand() {
+        let d = Dist::pool(pool(3, Die::D6));
+        let text = d.to_string();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 17);
+        assert_eq!(lines[0], "value      P(=)      P(≥)      P(≤)");
+        assert_eq!(lines[1], "    3  0.004630  1.000000  0.004630");
+        // 27/216, 135/216, 108/216.
+        assert_eq!(lines[8], "   10  0.125000  0.625000  0.500000");
+        assert_eq!(lines[16], "   18  0.004630  0.004630  1.000000");
+        let rows = d.table();
+        assert_eq!(*rows[7].value, 10);
+        assert_abs_diff_eq!(rows[7].at_least, 135.0 / 216.0, epsilon = 1e-15);
+        // Chances below 10^-4 in scientific form: twenty sixes are 1 in 6^20.
+        let twenty = Dist::pool(pool(20, Die::D6)).to_string();
+        assert!(
+            twenty
+                .lines()
+                .any(|l| l == "  120  2.735e-16  2.735e-16   1.000000"),
+            "{twenty}"
+        );
+        assert_eq!(Prob(0.0).to_string(), "0.000000");
+        assert_eq!(Prob(0.00012).to_string(), "0.000120");
     }
 
     #[test]
