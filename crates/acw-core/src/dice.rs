@@ -994,6 +994,29 @@ impl PoolRoll {
     }
 }
 
+/// The pool, every face in the order thrown, the faces kept (with keep/drop) and the total:
+/// `4d6kh3: 3 6 1 4, keeps 6 4 3 = 13`, or `3d6: 2 5 5 = 12`.
+impl fmt::Display for PoolRoll {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let list = |f: &mut fmt::Formatter<'_>, faces: &mut dyn Iterator<Item = u16>| {
+            for (i, face) in faces.enumerate() {
+                if i > 0 {
+                    f.write_str(" ")?;
+                }
+                write!(f, "{face}")?;
+            }
+            Ok(())
+        };
+        write!(f, "{}: ", self.pool)?;
+        list(f, &mut self.faces().iter().copied())?;
+        if self.pool.keep != Keep::All {
+            f.write_str(", keeps ")?;
+            list(f, &mut self.kept().iter())?;
+        }
+        write!(f, " = {}", self.total())
+    }
+}
+
 /// The counted faces of a [`PoolRoll`], highest first.
 #[derive(Clone, Copy, Debug)]
 pub struct KeptFaces {
@@ -1442,6 +1465,12 @@ mod tests {
         assert_eq!(r.highest(), 6);
         assert_eq!(r.lowest(), 1);
         assert_eq!(r.count_at_least(4), 2);
+        assert_eq!(r.to_string(), "4d6kh3: 3 6 1 4, keeps 6 4 3 = 13");
+        let plain = Pool::new(3, Die::D6).map(|p| p.throw(&mut ScriptedDice::faces([2, 5, 5])));
+        assert_eq!(
+            plain.map(|r| r.to_string()).as_deref(),
+            Ok("3d6: 2 5 5 = 12")
+        );
     }
 
     #[test]
