@@ -206,14 +206,19 @@ impl<T: Ord + Clone> Dist<T> {
         if v.iter().any(|(_, w)| !w.is_finite() || *w < 0.0) {
             return Err(OddsError::BadWeight);
         }
-        // Scaled by the largest weight first, so that huge weights cannot add up to infinity (and tiny ones
-        // cannot all round to nothing): the scaled total lies between 1 and the number of weights.
         let max = v.iter().map(|(_, w)| *w).fold(0.0, f64::max);
         if max <= 0.0 {
             return Err(OddsError::BadWeight);
         }
-        let total: f64 = v.iter().map(|(_, w)| w / max).sum();
-        v.iter_mut().for_each(|(_, w)| *w = *w / max / total);
+        let total: f64 = v.iter().map(|(_, w)| w).sum();
+        if total.is_finite() {
+            v.iter_mut().for_each(|(_, w)| *w /= total);
+        } else {
+            // Huge weights add up to infinity: scaled by the largest first, the total lies between 1 and the
+            // number of weights.
+            let total: f64 = v.iter().map(|(_, w)| w / max).sum();
+            v.iter_mut().for_each(|(_, w)| *w = *w / max / total);
+        }
         Ok(Self::from_raw(v))
     }
 
