@@ -1,8 +1,9 @@
 //! `acw roll` and `acw odds`.
 
 use crate::{Failure, out, plot};
+use acw::GameRng;
 use acw::dice::{DiceExpr, Keep};
-use acw::{GameRng, Resolve};
+use acw::odds::Prob;
 use comfy_table::{CellAlignment, ContentArrangement, Table, presets};
 use serde::Serialize;
 use std::path::Path;
@@ -24,11 +25,19 @@ pub fn roll(expr: &DiceExpr, seed: Option<u64>, times: u64) -> Result<(), Failur
         out(describe_roll(expr, &thrown, total))?;
     }
     if times > 1 {
-        let exact = expr.odds().expect(|&t| t as f64);
-        out(format!(
-            "mean of {times} rolls {:.3} (exact mean {exact:.3})",
-            sum as f64 / times as f64
-        ))?;
+        let mean = sum as f64 / times as f64;
+        // The exact mean only when its distribution is within the work limit of `acw odds`.
+        match expr.exact_odds() {
+            Ok(odds) => {
+                let exact = odds.expect(|&t| t as f64);
+                out(format!(
+                    "mean of {times} rolls {mean:.3} (exact mean {exact:.3})"
+                ))?;
+            }
+            Err(_) => out(format!(
+                "mean of {times} rolls {mean:.3} (the exact mean is too much work to work out)"
+            ))?,
+        }
     }
     Ok(())
 }
@@ -93,56 +102,42 @@ fn throws(expr: &DiceExpr) -> Option<u64> {
     Some(n)
 }
 
-fn odds_of(expr: &DiceExpr) -> Odds {
-    let dist = expr.odds();
-    let outcomes = dist.outcomes();
+/// The exact odds of `expr`, refused (exit code 1, a sentence) when they would take more than about a second
+/// to work out.
+fn odds_of(expr: &DiceExpr) -> Result<Odds, Failure> {
+    let dist = expr.exact_odds()?;
     let n = throws(expr);
-    let mut at_most = 0.0;
-    let mut at_least: Vec<f64> = Vec::with_capacity(outcomes.len());
-    let mut tail = 0.0;
-    for (_, p) in outcomes.iter().rev() {
-        tail += p;
-        at_least.push(tail.min(1.0));
-    }
-    at_least.reverse();
-    let rows = outcomes
-        .iter()
-        .zip(at_least)
-        .map(|(&(total, p), p_at_least)| {
-            at_most += p;
-            Row {
-                total,
-                p,
-                p_at_least,
-                p_at_most: f64::min(at_most, 1.0),
-                ways: n.map(|n| (p * n as f64).round() as u64),
-            }
+    let rows = dist
+        .table()
+        .into_iter()
+        .map(|r| Row {
+            total: *r.value,
+            p: r.p,
+            p_at_least: r.at_least,
+            p_at_most: r.at_most,
+            ways: n.map(|n| (r.p * n as f64).round() as u64),
         })
         .collect();
     let mean = dist.expect(|&t| t as f64);
     let variance = dist.expect(|&t| (t as f64 - mean).powi(2));
-    Odds {
+    Ok(Odds {
         notation: expr.to_string(),
         throws: n,
         mean,
         standard_deviation: variance.sqrt(),
         median: *dist.quantile(0.5),
         outcomes: rows,
-    }
+    })
 }
 
-/// A probability to read: six decimals, or three significant digits in scientific form when smaller.
+/// A probability to read, as every table of acw prints one (`acw::odds::Prob`).
 fn prob(p: f64) -> String {
-    if p == 0.0 || p >= 1e-4 {
-        format!("{p:.6}")
-    } else {
-        format!("{p:.3e}")
-    }
+    Prob(p).to_string()
 }
 
 /// `acw odds`: the exact distribution as a table (or JSON or CSV), and optionally a chart.
 pub fn odds(expr: &DiceExpr, json: bool, csv: bool, chart: Option<&Path>) -> Result<(), Failure> {
-    let odds = odds_of(expr);
+    let odds = odds_of(expr)?;
     if json {
         out(serde_json::to_string_pretty(&odds)?)?;
     } else if csv {

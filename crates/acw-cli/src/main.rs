@@ -30,7 +30,8 @@
 //!
 //! - `0`: done.
 //! - `1`: the command could not be carried out: a scenario file missing or not a valid scenario, a file that
-//!   cannot be written, a game the rules could not finish. The message says which and what to do.
+//!   cannot be written, a game the rules could not finish, exact odds that would take more than about a second
+//!   to work out (`acw odds 64d1000kh32`). The message says which and what to do.
 //! - `2`: the command line is wrong: an unknown subcommand or option, malformed dice notation, an unknown
 //!   ruleset or one that cannot be played yet, `--games 0`, `--times 0`, `--threads 0`, `--json` with
 //!   `--csv`. The message names the argument and what it accepts.
@@ -176,6 +177,8 @@ fn ruleset_help() -> String {
 /// What went wrong while carrying out a command (exit code 1).
 #[derive(Debug, thiserror::Error)]
 enum Failure {
+    #[error(transparent)]
+    Odds(#[from] acw::odds::OddsError),
     #[error(transparent)]
     Scenario(#[from] acw::runtime::ScenarioError),
     #[error(transparent)]

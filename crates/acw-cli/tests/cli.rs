@@ -487,3 +487,27 @@ fn tsatf_plays_by_name() {
         + sim["draws"].as_u64().unwrap();
     assert_eq!(decided, 4);
 }
+
+/// Exact odds of the largest notation took minutes (`64d1000kh32`); `acw odds` now estimates the work first and
+/// refuses beyond about a second with a sentence and exit code 1, writing nothing to standard output. `acw
+/// roll` still rolls such notation, leaving out the exact mean.
+#[test]
+fn odds_beyond_the_work_limit_are_refused_with_a_sentence_and_code_1() {
+    for notation in ["64d1000kh32", "128d1000kh64"] {
+        let o = acw(&["odds", notation]);
+        assert_eq!(o.status.code(), Some(1), "acw odds {notation}");
+        let said = stderr(&o);
+        assert!(
+            said.starts_with(&format!(
+                "error: working out the exact odds of {notation} would take about"
+            )) && said.contains("more than the limit of 1.0e9 steps (about a second of work)"),
+            "acw odds {notation} said: {said}"
+        );
+        assert!(stdout(&o).is_empty());
+    }
+    let rolled = ok(&["roll", "64d1000kh32", "--seed", "1", "--times", "2"]);
+    assert!(
+        rolled.contains("(the exact mean is too much work to work out)"),
+        "{rolled}"
+    );
+}

@@ -39,6 +39,7 @@ pub enum Suit {
 
 impl Suit {
     /// The suit's colour.
+    #[must_use]
     pub const fn colour(self) -> Colour {
         match self {
             Suit::Diamonds | Suit::Hearts => Colour::Red,
@@ -88,11 +89,13 @@ pub enum Rank {
 
 impl Rank {
     /// The rank's number: 2–10, Jack 11, Queen 12, King 13, Ace 14.
+    #[must_use]
     pub const fn value(self) -> u8 {
         self as u8
     }
 
     /// Whether this is a Jack, Queen or King.
+    #[must_use]
     pub const fn is_face(self) -> bool {
         matches!(self, Rank::Jack | Rank::Queen | Rank::King)
     }
@@ -128,6 +131,7 @@ pub enum Card {
 
 impl Card {
     /// The card's colour.
+    #[must_use]
     pub const fn colour(self) -> Colour {
         match self {
             Card::Suited(_, s) => s.colour(),
@@ -136,6 +140,7 @@ impl Card {
     }
 
     /// The suit, if not a joker.
+    #[must_use]
     pub const fn suit(self) -> Option<Suit> {
         match self {
             Card::Suited(_, s) => Some(s),
@@ -144,6 +149,7 @@ impl Card {
     }
 
     /// The rank, if not a joker.
+    #[must_use]
     pub const fn rank(self) -> Option<Rank> {
         match self {
             Card::Suited(r, _) => Some(r),
@@ -152,6 +158,7 @@ impl Card {
     }
 
     /// Whether this is a joker.
+    #[must_use]
     pub const fn is_joker(self) -> bool {
         matches!(self, Card::Joker(_))
     }
@@ -192,80 +199,29 @@ pub enum CardError {
 /// A deck: a draw pile and a discard pile.
 ///
 /// A draw takes a uniformly random card of the draw pile (from the [`Dice`] source), which is the same as
-/// drawing the top card of a well-shuffled pile. The rest of the pile keeps its order, so a seed gives the same
-/// cards in every release.
+/// drawing the top card of a well-shuffled pile. The gap it leaves is filled by the last card of the pile
+/// (a swap, not a shift of every card after it), so a draw costs the same whatever the card drawn.
+///
+/// The cards a seed draws changed once, when draws became swaps (earlier releases closed the gap by moving
+/// every later card up one place, so the rest of the pile was in another order for the next draw); the dice
+/// faces a seed gives did not change.
 ///
 /// Saved and loaded (feature `serde`) as its draw pile and discard pile.
-#[derive(Clone)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(into = "DeckFields", from = "DeckFields"))]
 pub struct Deck {
-    /// The draw pile in `buf[..len]`, then at least [`SPARE`] slots of no meaning, so that a draw closes the
-    /// gap it leaves with copies of a fixed length (no call, no branch on the length) in a pile of up to
-    /// `SPARE + 1` cards.
-    buf: Vec<Card>,
-    len: usize,
-    discards: Vec<Card>,
-}
-
-/// Spare slots after the draw pile: a draw from a pile of up to `SPARE + 1` cards shifts the cards after the
-/// drawn one down by `SPARE / 32` copies of 32 cards each.
-const SPARE: usize = 64;
-
-/// A [`Deck`] as saved: its two piles.
-#[cfg(feature = "serde")]
-#[derive(serde::Serialize, serde::Deserialize)]
-struct DeckFields {
+    /// The draw pile; a draw takes any card of it.
     pile: Vec<Card>,
+    /// The discard pile, oldest first.
     discards: Vec<Card>,
-}
-
-#[cfg(feature = "serde")]
-impl From<Deck> for DeckFields {
-    fn from(d: Deck) -> Self {
-        DeckFields {
-            pile: d.pile().to_vec(),
-            discards: d.discards,
-        }
-    }
-}
-
-#[cfg(feature = "serde")]
-impl From<DeckFields> for Deck {
-    fn from(f: DeckFields) -> Self {
-        let mut d = Deck::with_pile(f.pile);
-        d.discards = f.discards;
-        d
-    }
-}
-
-impl PartialEq for Deck {
-    fn eq(&self, other: &Self) -> bool {
-        self.pile() == other.pile() && self.discards == other.discards
-    }
-}
-
-impl Eq for Deck {}
-
-impl fmt::Debug for Deck {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Deck")
-            .field("pile", &self.pile())
-            .field("discards", &self.discards)
-            .finish()
-    }
 }
 
 impl Deck {
-    /// A deck whose draw pile is `pile` (in that order) and whose discard pile is empty.
-    fn with_pile(mut pile: Vec<Card>) -> Deck {
-        let len = pile.len();
-        pile.resize(len + SPARE, Card::Joker(Colour::Red));
-        Deck {
-            buf: pile,
-            len,
-            discards: Vec::new(),
-        }
+    /// A deck whose draw pile is `pile` (in that order) and whose discard pile is empty, with room to discard
+    /// the whole pile without growing.
+    fn with_pile(pile: Vec<Card>) -> Deck {
+        let discards = Vec::with_capacity(pile.len());
+        Deck { pile, discards }
     }
 
     /// The 52-card deck with `jokers` jokers (0–2: red first, then black), all in the draw pile.
@@ -273,7 +229,7 @@ impl Deck {
         if jokers > 2 {
             return Err(CardError::BadJokers(jokers));
         }
-        let mut pile: Vec<Card> = Vec::with_capacity(54 + SPARE);
+        let mut pile: Vec<Card> = Vec::with_capacity(54);
         pile.extend(Card::all_suited());
         pile.extend(
             [Colour::Red, Colour::Black]
@@ -295,18 +251,21 @@ impl Deck {
 
     /// Cards left to draw.
     #[inline]
+    #[must_use]
     pub fn remaining(&self) -> usize {
-        self.len
+        self.pile.len()
     }
 
     /// The draw pile, in its current order.
     #[inline]
+    #[must_use]
     pub fn pile(&self) -> &[Card] {
-        &self.buf[..self.len]
+        &self.pile
     }
 
     /// The discard pile, oldest first.
     #[inline]
+    #[must_use]
     pub fn discards(&self) -> &[Card] {
         &self.discards
     }
@@ -314,31 +273,20 @@ impl Deck {
     /// Draws one card. An empty pile is an error and changes nothing; so is a scripted card that is not in
     /// the pile.
     ///
-    /// The card is taken out of the pile and the cards after it move up one place, keeping their order (so
-    /// the same seed draws the same cards as ever). For piles of up to 65 cards that move is two copies of
-    /// 32 slots into the spare room after the pile, whatever the card drawn: no call and no branch on how
-    /// many cards follow it.
+    /// The card is taken out of the pile and the last card of the pile takes its place (swap and shorten):
+    /// one word of the source, a multiply and two moves, whatever the card drawn.
     #[inline]
     pub fn draw<D: Dice + ?Sized>(&mut self, dice: &mut D) -> Result<Card, CardError> {
-        if self.len == 0 {
+        let len = self.pile.len();
+        if len == 0 {
             return Err(CardError::Empty);
         }
         let had_fault = dice.fault().is_some();
-        let i = dice.draw(self.pile());
+        let i = dice.draw(&self.pile);
         if !had_fault && let Some(e) = dice.fault() {
             return Err(CardError::Source(e.clone()));
         }
-        let i = i.min(self.len - 1);
-        let card = self.buf[i];
-        if self.len - i - 1 <= SPARE {
-            // buf.len() >= len + SPARE, so i + 1 + 64 <= buf.len().
-            self.buf.copy_within(i + 1..i + 33, i);
-            self.buf.copy_within(i + 33..i + 65, i + 32);
-        } else {
-            self.buf.copy_within(i + 1..self.len, i);
-        }
-        self.len -= 1;
-        Ok(card)
+        Ok(self.pile.swap_remove(i.min(len - 1)))
     }
 
     /// Puts a card on the discard pile.
@@ -347,17 +295,14 @@ impl Deck {
         self.discards.push(card);
     }
 
-    /// Returns every discard to the draw pile.
+    /// Returns every discard to the draw pile, after the cards still in it.
     pub fn reshuffle(&mut self) {
-        self.buf.truncate(self.len);
-        self.buf.append(&mut self.discards);
-        self.len = self.buf.len();
-        self.buf.resize(self.len + SPARE, Card::Joker(Colour::Red));
+        self.pile.append(&mut self.discards);
     }
 
     /// Shuffles the draw pile in place (Fisher–Yates), e.g. to show a physical order.
     pub fn shuffle<D: Dice + ?Sized>(&mut self, dice: &mut D) {
-        let pile = &mut self.buf[..self.len];
+        let pile = &mut self.pile;
         for i in (1..pile.len()).rev() {
             let j = dice.index(i + 1);
             pile.swap(i, j.min(i));
@@ -365,6 +310,7 @@ impl Deck {
     }
 
     /// The exact distribution of the next card drawn; `None` when the draw pile is empty.
+    #[must_use]
     pub fn next_card_odds(&self) -> Option<Dist<Card>> {
         Dist::uniform(self.pile().iter().copied()).ok()
     }
@@ -372,7 +318,7 @@ impl Deck {
     /// The exact distribution of how many of the next `draws` cards (without replacement) satisfy `pred`.
     pub fn count_odds(&self, draws: u32, pred: impl Fn(&Card) -> bool) -> Dist<u32> {
         let marked = self.pile().iter().filter(|c| pred(c)).count() as u32;
-        Dist::hypergeometric(self.len as u32, marked, draws)
+        Dist::hypergeometric(self.pile.len() as u32, marked, draws)
     }
 }
 
@@ -420,10 +366,10 @@ mod tests {
         Ok(())
     }
 
-    /// A draw keeps the order of the cards left, both in a standard deck (fixed-length moves into the spare
-    /// room) and in a deck of more than 65 cards (the longer move); equality and saving see the piles only.
+    /// A draw takes the card at the index the source gives and moves the last card of the pile into its place,
+    /// in a standard deck and in a long one; equality and saving see the piles only.
     #[test]
-    fn draws_keep_the_order_of_the_rest() -> Result<(), CardError> {
+    fn a_draw_fills_its_gap_with_the_last_card() -> Result<(), CardError> {
         let mut big: Vec<Card> = Card::all_suited().collect();
         big.extend(Card::all_suited());
         for cards in [Card::all_suited().collect::<Vec<_>>(), big] {
@@ -434,18 +380,33 @@ mod tests {
                 let mut probe = rng.clone();
                 let i = probe.index(model.len());
                 let card = deck.draw(&mut rng)?;
-                assert_eq!(card, model.remove(i));
+                assert_eq!(card, model.swap_remove(i));
                 assert_eq!(deck.pile(), &model[..]);
+                assert_eq!(rng, probe, "one word a draw");
             }
             assert_eq!(deck.draw(&mut rng), Err(CardError::Empty));
         }
+        // By hand: 3♣ is drawn from 2♣ 3♣ 4♣ 5♣; the last card, 5♣, takes its place.
+        let clubs: Vec<Card> = Card::all_suited().take(4).collect();
+        let mut four = Deck::of(clubs.iter().copied())?;
+        let three = Card::Suited(Rank::Three, Suit::Clubs);
+        assert_eq!(
+            four.draw(&mut ScriptedDice::new([Scripted::Card(three)]))?,
+            three
+        );
+        let shown: Vec<String> = four.pile().iter().map(ToString::to_string).collect();
+        assert_eq!(shown, ["2♣", "5♣", "4♣"]);
         // Two decks with the same piles are equal whatever their history.
         let mut a = Deck::standard(0)?;
         let first = a.draw(&mut ScriptedDice::new([Scripted::Card(Card::Suited(
             Rank::Two,
             Suit::Clubs,
         ))]))?;
-        let b = Deck::of(Card::all_suited().skip(1))?;
+        // The ace of spades, last, took the place of the two of clubs.
+        let b = Deck::of(
+            std::iter::once(Card::Suited(Rank::Ace, Suit::Spades))
+                .chain(Card::all_suited().skip(1).take(50)),
+        )?;
         assert_eq!(first, Card::Suited(Rank::Two, Suit::Clubs));
         assert_eq!(a, b);
         let saved = serde_json::to_value(&a).map_err(|_| CardError::NoCards)?;

@@ -9,7 +9,7 @@
 //!   `"3d6".parse()`.
 
 use crate::cards::Card;
-use crate::odds::Dist;
+use crate::odds::{Dist, OddsError, WorkLimit};
 use crate::resolve::Resolve;
 use std::fmt;
 use thiserror::Error;
@@ -57,12 +57,14 @@ impl Die {
 
     /// Number of sides.
     #[inline]
+    #[must_use]
     pub const fn sides(self) -> u16 {
         self.0
     }
 
     /// Whether `face` can come up on this die.
     #[inline]
+    #[must_use]
     pub const fn has_face(self, face: u16) -> bool {
         face >= 1 && face <= self.0
     }
@@ -131,6 +133,9 @@ pub enum DiceError {
         /// The face asked for.
         target: u16,
     },
+    /// A modifier larger than [`DiceExpr::MAX_MODIFIER`] either way.
+    #[error("a modifier lies between -1000000 and +1000000, not {0}")]
+    BadModifier(i32),
     /// A scripted or typed-in source had no more faces when a die was rolled.
     #[error("no face left for a {0} roll")]
     Exhausted(Die),
@@ -490,6 +495,7 @@ impl ScriptedDice {
     }
 
     /// How many entries have not been used yet.
+    #[must_use]
     pub fn remaining(&self) -> usize {
         self.script.len() - self.next
     }
@@ -795,21 +801,25 @@ impl Pool {
     }
 
     /// How many dice are thrown.
+    #[must_use]
     pub fn count(self) -> u32 {
         self.count.into()
     }
 
     /// The die thrown.
+    #[must_use]
     pub fn die(self) -> Die {
         self.die
     }
 
     /// Which dice count.
+    #[must_use]
     pub fn keep(self) -> Keep {
         self.keep
     }
 
     /// How many dice count.
+    #[must_use]
     pub fn kept(self) -> u32 {
         match self.keep {
             Keep::All => self.count.into(),
@@ -818,6 +828,7 @@ impl Pool {
     }
 
     /// Smallest and largest possible total.
+    #[must_use]
     pub fn range(self) -> (u32, u32) {
         let k = self.kept();
         (k, k * u32::from(self.die.sides()))
@@ -887,6 +898,24 @@ impl Pool {
         total
     }
 
+    /// The estimated work of building this pool's exact distribution ([`Dist::pool`]), in [`WorkLimit`]
+    /// steps of about one addition of two weights. Computed from the pool's shape alone, in microseconds.
+    ///
+    /// [`WorkLimit`]: crate::odds::WorkLimit
+    #[must_use]
+    pub fn odds_work(self) -> u64 {
+        crate::odds::pool_work(self)
+    }
+
+    /// The exact distribution of the total, or [`OddsError::TooMuchWork`] (at once, nothing built) when that
+    /// would take more than [`WorkLimit::DEFAULT`] (about a second). [`Resolve::odds`] builds it whatever
+    /// the cost.
+    ///
+    /// [`WorkLimit::DEFAULT`]: crate::odds::WorkLimit::DEFAULT
+    pub fn exact_odds(self) -> Result<Dist<u32>, OddsError> {
+        Dist::pool_within(self, WorkLimit::DEFAULT)
+    }
+
     /// Counts the dice showing `target` or more: a [`SuccessPool`] of this pool's dice (keep/drop is not used).
     pub fn successes(self, target: u16) -> Result<SuccessPool, DiceError> {
         SuccessPool::new(self.count.into(), self.die, target)
@@ -916,16 +945,19 @@ pub struct PoolRoll {
 
 impl PoolRoll {
     /// The pool that was thrown.
+    #[must_use]
     pub fn pool(&self) -> Pool {
         self.pool
     }
 
     /// Every face, in the order thrown.
+    #[must_use]
     pub fn faces(&self) -> &[u16] {
         &self.faces[..self.pool.count as usize]
     }
 
     /// The counted faces, sorted highest first. Allocates nothing.
+    #[must_use]
     pub fn kept(&self) -> KeptFaces {
         let n = self.pool.count as usize;
         let mut sorted = self.faces;
@@ -944,18 +976,44 @@ impl PoolRoll {
     }
 
     /// The highest face thrown (The Sword and the Flame's "HD6" of a movement roll).
+    #[must_use]
     pub fn highest(&self) -> u16 {
         self.faces().iter().copied().max().unwrap_or(0)
     }
 
     /// The lowest face thrown.
+    #[must_use]
     pub fn lowest(&self) -> u16 {
         self.faces().iter().copied().min().unwrap_or(0)
     }
 
     /// How many dice show `face` or more (hits on "5+" and the like).
+    #[must_use]
     pub fn count_at_least(&self, face: u16) -> u32 {
         self.faces().iter().filter(|&&f| f >= face).count() as u32
+    }
+}
+
+/// The pool, every face in the order thrown, the faces kept (with keep/drop) and the total:
+/// `4d6kh3: 3 6 1 4, keeps 6 4 3 = 13`, or `3d6: 2 5 5 = 12`.
+impl fmt::Display for PoolRoll {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let list = |f: &mut fmt::Formatter<'_>, faces: &mut dyn Iterator<Item = u16>| {
+            for (i, face) in faces.enumerate() {
+                if i > 0 {
+                    f.write_str(" ")?;
+                }
+                write!(f, "{face}")?;
+            }
+            Ok(())
+        };
+        write!(f, "{}: ", self.pool)?;
+        list(f, &mut self.faces().iter().copied())?;
+        if self.pool.keep != Keep::All {
+            f.write_str(", keeps ")?;
+            list(f, &mut self.kept().iter())?;
+        }
+        write!(f, " = {}", self.total())
     }
 }
 
@@ -969,6 +1027,7 @@ pub struct KeptFaces {
 
 impl KeptFaces {
     /// The faces as a slice, highest first.
+    #[must_use]
     pub fn as_slice(&self) -> &[u16] {
         &self.sorted[self.from..self.to]
     }
@@ -983,8 +1042,12 @@ impl KeptFaces {
 ///
 /// Grammar (case-insensitive, no spaces): `[count]d<sides>[(kh|kl|dh|dl)<n>][(+|-)<modifier>]`;
 /// `count` defaults to 1.
+///
+/// Loading (feature `serde`) checks the pool as [`Pool`] does and the modifier against
+/// [`DiceExpr::MAX_MODIFIER`], as parsing does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "DiceExprFields"))]
 pub struct DiceExpr {
     /// The dice thrown.
     pub pool: Pool,
@@ -992,7 +1055,31 @@ pub struct DiceExpr {
     pub modifier: i32,
 }
 
+/// A [`DiceExpr`] as loaded, before its checks.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct DiceExprFields {
+    pool: Pool,
+    modifier: i32,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<DiceExprFields> for DiceExpr {
+    type Error = DiceError;
+    fn try_from(f: DiceExprFields) -> Result<Self, DiceError> {
+        DiceExpr::new(f.pool, f.modifier)
+    }
+}
+
 impl DiceExpr {
+    /// A pool and a modifier of at most [`DiceExpr::MAX_MODIFIER`] either way (what the notation accepts).
+    pub fn new(pool: Pool, modifier: i32) -> Result<DiceExpr, DiceError> {
+        if modifier.unsigned_abs() > Self::MAX_MODIFIER.unsigned_abs() {
+            return Err(DiceError::BadModifier(modifier));
+        }
+        Ok(DiceExpr { pool, modifier })
+    }
+
     /// The largest modifier the notation accepts, either sign.
     pub const MAX_MODIFIER: i32 = 1_000_000;
 
@@ -1071,6 +1158,24 @@ impl DiceExpr {
     pub fn total<D: Dice + ?Sized>(&self, dice: &mut D) -> i64 {
         i64::from(self.pool.total(dice)) + i64::from(self.modifier)
     }
+
+    /// The exact distribution of the total, or [`OddsError::TooMuchWork`] when building it would take more
+    /// than [`WorkLimit::DEFAULT`] (about a second on a current desktop core). The path for notation a
+    /// person typed: the work is estimated from the notation first, so `64d1000kh32` (about four minutes to
+    /// build) is refused in microseconds. [`Resolve::odds`] builds the same distribution whatever it costs.
+    ///
+    /// [`WorkLimit::DEFAULT`]: crate::odds::WorkLimit::DEFAULT
+    pub fn exact_odds(&self) -> Result<Dist<i64>, OddsError> {
+        self.odds_within(WorkLimit::DEFAULT)
+    }
+
+    /// [`DiceExpr::exact_odds`] with another limit on the work ([`WorkLimit::UNLIMITED`] for none).
+    ///
+    /// [`WorkLimit::UNLIMITED`]: crate::odds::WorkLimit::UNLIMITED
+    pub fn odds_within(&self, limit: WorkLimit) -> Result<Dist<i64>, OddsError> {
+        limit.check(self.pool.odds_work(), self)?;
+        Ok(self.odds())
+    }
 }
 
 impl std::str::FromStr for DiceExpr {
@@ -1092,6 +1197,8 @@ impl fmt::Display for DiceExpr {
 }
 
 /// A pool resolves to the total of its counted dice.
+///
+/// `odds` builds the exact distribution whatever it costs; [`Pool::exact_odds`] refuses beyond a limit.
 impl Resolve for Pool {
     type Outcome = u32;
 
@@ -1106,6 +1213,10 @@ impl Resolve for Pool {
 }
 
 /// Dice notation resolves to the total of the counted dice plus the modifier.
+///
+/// `odds` builds the exact distribution whatever it costs (the largest pools the notation allows take
+/// minutes); for notation a caller typed, [`DiceExpr::exact_odds`] estimates the work first and refuses
+/// beyond a limit.
 impl Resolve for DiceExpr {
     type Outcome = i64;
 
@@ -1354,6 +1465,12 @@ mod tests {
         assert_eq!(r.highest(), 6);
         assert_eq!(r.lowest(), 1);
         assert_eq!(r.count_at_least(4), 2);
+        assert_eq!(r.to_string(), "4d6kh3: 3 6 1 4, keeps 6 4 3 = 13");
+        let plain = Pool::new(3, Die::D6).map(|p| p.throw(&mut ScriptedDice::faces([2, 5, 5])));
+        assert_eq!(
+            plain.map(|r| r.to_string()).as_deref(),
+            Ok("3d6: 2 5 5 = 12")
+        );
     }
 
     #[test]

@@ -332,6 +332,7 @@ pub struct Rate {
 
 impl Rate {
     /// `hits` out of `n`, with the Wilson 95% interval (z = 1.959964). `n == 0` gives 0 in 0..1.
+    #[must_use]
     pub fn wilson(hits: u64, n: u64) -> Rate {
         if n == 0 {
             return Rate {
@@ -392,6 +393,7 @@ pub struct Summary {
 
 impl Summary {
     /// Summarises records (in any order; they are sorted by index).
+    #[must_use]
     pub fn from_records(mut records: Vec<GameRecord>) -> Summary {
         records.sort_by_key(|r| r.index);
         let games = records.len() as u64;
@@ -437,11 +439,13 @@ impl Summary {
     }
 
     /// Mean game length in turns.
+    #[must_use]
     pub fn mean_length(&self) -> f64 {
         mean_of(&self.length)
     }
 
     /// Mean losses of `side`.
+    #[must_use]
     pub fn mean_losses(&self, side: Side) -> f64 {
         mean_of(&self.losses[side])
     }
@@ -494,6 +498,7 @@ pub struct SimError<S: Error + 'static, E: Error + 'static> {
 }
 
 /// The seed of game `index` of a batch started from `seed`.
+#[must_use]
 pub fn game_seed(seed: u64, index: u64) -> u64 {
     GameRng::for_game(seed, index).next_u64()
 }

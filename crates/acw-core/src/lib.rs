@@ -4,7 +4,8 @@
 //!
 //! - [`dice`]: dice of any size, pools with keep/drop, dice notation, and [`Dice`] — where faces come from
 //!   (a seeded generator, a script, a person at the table);
-//! - [`cards`]: a standard deck with draws through the same sources;
+//! - [`cards`]: a standard deck with draws through the same sources (a draw fills its gap with the last card of
+//!   the pile; the cards a seed draws changed once when draws became swaps, the dice faces never have);
 //! - [`odds`]: [`Dist`], exact finite distributions;
 //! - [`Resolve`]: the shape of every random procedure — a fast `roll` and exact `odds`;
 //! - [`GameRng`]: the value-stable seeded generator a game carries;

@@ -118,16 +118,19 @@ pub struct Point {
 
 impl Point {
     /// The point (x, y) in inches.
+    #[must_use]
     pub const fn new(x: f64, y: f64) -> Point {
         Point { x, y }
     }
 
     /// Straight-line distance.
+    #[must_use]
     pub fn distance(self, other: Point) -> Inches {
         Inches((other.x - self.x).hypot(other.y - self.y))
     }
 
     /// The heading from this point towards `other` (north if they coincide).
+    #[must_use]
     pub fn heading_to(self, other: Point) -> Heading {
         let (dx, dy) = (other.x - self.x, other.y - self.y);
         if dx == 0.0 && dy == 0.0 {
@@ -137,6 +140,7 @@ impl Point {
     }
 
     /// The point `distance` away along `heading`.
+    #[must_use]
     pub fn moved(self, heading: Heading, distance: Inches) -> Point {
         let r = heading.0.to_radians();
         Point::new(self.x + distance.0 * r.sin(), self.y + distance.0 * r.cos())
@@ -184,6 +188,7 @@ impl Heading {
     }
 
     /// The heading in degrees, `0.0..360.0`.
+    #[must_use]
     pub fn as_degrees(self) -> f64 {
         self.0
     }
@@ -199,11 +204,13 @@ impl Heading {
     }
 
     /// The opposite heading.
+    #[must_use]
     pub fn reversed(self) -> Heading {
         self.turned(180.0)
     }
 
     /// The smallest angle between the two headings, 0–180 degrees.
+    #[must_use]
     pub fn angle_to(self, other: Heading) -> f64 {
         let d = (other.0 - self.0).rem_euclid(360.0);
         if d > 180.0 { 360.0 - d } else { d }
@@ -233,6 +240,7 @@ pub struct Arc {
 
 impl Arc {
     /// `deg` degrees either side, clamped to 0–180.
+    #[must_use]
     pub fn either_side(deg: f64) -> Arc {
         Arc {
             half_width: if deg.is_nan() {
@@ -244,11 +252,13 @@ impl Arc {
     }
 
     /// Degrees either side of the facing.
+    #[must_use]
     pub fn half_width(self) -> f64 {
         self.half_width
     }
 
     /// Whether `to` lies in this arc seen from `from` facing `facing` (a point on `from` itself counts).
+    #[must_use]
     pub fn contains(self, from: Point, facing: Heading, to: Point) -> bool {
         if from == to {
             return true;
@@ -259,6 +269,7 @@ impl Arc {
 
 /// Which of a run of distance bands `d` falls in: the index of the first band whose upper limit (inclusive) is
 /// at least `d`, or `None` beyond the last. Used for range tables ("up to 6", "6 to 12", …).
+#[must_use]
 pub fn band(d: Inches, upper_limits: &[Inches]) -> Option<usize> {
     upper_limits.iter().position(|&u| d.0 <= u.0 + 1e-9)
 }

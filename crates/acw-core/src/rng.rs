@@ -48,12 +48,14 @@ impl<'de> serde::Deserialize<'de> for GameRng {
 
 impl GameRng {
     /// A generator seeded from `seed`.
+    #[must_use]
     pub fn seed(seed: u64) -> Self {
         GameRng(Xoshiro256PlusPlus::seed_from_u64(seed))
     }
 
     /// The generator of game number `index` of a batch started from `seed`: independent of the order or thread
     /// on which games are played, so a simulation's result never depends on the thread count.
+    #[must_use]
     pub fn for_game(seed: u64, index: u64) -> Self {
         GameRng::seed(mix(seed ^ mix(index.wrapping_add(0x5851_F42D_4C95_7F2D))))
     }

@@ -219,21 +219,25 @@ impl Terrain {
     }
 
     /// The feature's name.
+    #[must_use]
     pub fn name(&self) -> &str {
         &self.name
     }
 
     /// Its shape.
+    #[must_use]
     pub fn shape(&self) -> &Shape {
         &self.shape
     }
 
     /// What it does.
+    #[must_use]
     pub fn effects(&self) -> Effects {
         self.effects
     }
 
     /// Whether `p` lies inside an area feature (never true of a line).
+    #[must_use]
     pub fn contains(&self, p: Point) -> bool {
         match &self.geometry {
             Geometry::Area(poly) => {
@@ -244,6 +248,7 @@ impl Terrain {
     }
 
     /// Whether the straight segment from `a` to `b` touches the feature.
+    #[must_use]
     pub fn touches_segment(&self, a: Point, b: Point) -> bool {
         let seg = geo::Line::new(coord(a), coord(b));
         match &self.geometry {
@@ -253,6 +258,7 @@ impl Terrain {
     }
 
     /// Shortest distance from `p` to the feature (0 inside an area).
+    #[must_use]
     pub fn distance_to(&self, p: Point) -> Inches {
         let pt = geo::Point::from(coord(p));
         Inches(match &self.geometry {
@@ -312,6 +318,7 @@ impl Footprint {
     ///
     /// Computed as the points half the depth ahead and behind the centre, then half the frontage to each side,
     /// with one `sin_cos` per direction (four in all, each bit for bit what [`Point::moved`] gives).
+    #[must_use]
     pub fn corners(&self) -> [Point; 4] {
         let half_w = self.frontage.0 / 2.0;
         let half_d = self.depth.0 / 2.0;
@@ -328,6 +335,7 @@ impl Footprint {
     }
 
     /// The middle of the front edge.
+    #[must_use]
     pub fn front_centre(&self) -> Point {
         self.centre.moved(self.facing, Inches(self.depth.0 / 2.0))
     }
@@ -388,6 +396,7 @@ impl Footprint {
     }
 
     /// The shortest distance from a point to this footprint (0 on or inside it).
+    #[must_use]
     pub fn distance_to(&self, p: Point) -> Inches {
         let (ahead, right) = self.axes();
         let (dx, dy) = (p.x - self.centre.x, p.y - self.centre.y);
@@ -398,6 +407,7 @@ impl Footprint {
 
     /// Whether the segment from `a` to `b` passes over (or touches) this footprint: the segment is clipped to
     /// the rectangle in its own frame.
+    #[must_use]
     pub fn blocks(&self, a: Point, b: Point) -> bool {
         let (ahead, right) = self.axes();
         let local = |p: Point| {
@@ -420,6 +430,7 @@ impl Footprint {
     /// Whether `other` lies wholly or partly in this footprint's front arc: the region ahead of its front edge,
     /// bounded by lines running `spread` degrees outward from the ends of the front edge (45° is a common
     /// reading; 0° is straight ahead only).
+    #[must_use]
     pub fn in_front_arc(&self, other: &Footprint, spread: f64) -> bool {
         let tan = spread.clamp(0.0, 89.9).to_radians().tan();
         let half_w = self.frontage.0 / 2.0;
@@ -449,6 +460,7 @@ impl Footprint {
 
     /// This footprint placed so that its front edge touches `target`, facing it: it moves along the line
     /// between the centres until the gap closes (to within 0.01").
+    #[must_use]
     pub fn placed_in_contact(&self, target: &Footprint) -> Footprint {
         let facing = self.centre.heading_to(target.centre);
         let mut f = self.placed(self.centre, facing);
@@ -463,6 +475,7 @@ impl Footprint {
     }
 
     /// The same footprint moved to `centre` and turned to `facing`.
+    #[must_use]
     pub fn placed(&self, centre: Point, facing: Heading) -> Footprint {
         Footprint {
             centre,
@@ -703,34 +716,40 @@ impl Table {
     }
 
     /// Width (along x).
+    #[must_use]
     pub fn width(&self) -> Inches {
         self.width
     }
 
     /// Depth (along y).
+    #[must_use]
     pub fn depth(&self) -> Inches {
         self.depth
     }
 
     /// The terrain features.
+    #[must_use]
     pub fn terrain(&self) -> &[Terrain] {
         &self.terrain
     }
 
     /// Whether `p` is on the table (edges included, to within a billionth of an inch, so corners computed
     /// with trigonometry do not fall off an edge they lie on).
+    #[must_use]
     pub fn contains(&self, p: Point) -> bool {
         const EPS: f64 = 1e-9;
         (-EPS..=self.width.0 + EPS).contains(&p.x) && (-EPS..=self.depth.0 + EPS).contains(&p.y)
     }
 
     /// Whether every corner of `f` is on the table.
+    #[must_use]
     pub fn holds(&self, f: &Footprint) -> bool {
         f.corners().iter().all(|&c| self.contains(c))
     }
 
     /// Whether sight from `from` to `to` is clear: no sight-blocking area lies between them (an area the viewer
     /// or the target stands in does not block its own edge), and no footprint of `blockers` is crossed.
+    #[must_use]
     pub fn line_of_sight(&self, from: Point, to: Point, blockers: &[Footprint]) -> bool {
         let terrain_clear = self
             .terrain
@@ -749,6 +768,7 @@ impl Table {
 
     /// Whether `target` is in cover against fire from `from`: it stands in a cover area, or a linear cover feature
     /// lies between them within `behind` of the target.
+    #[must_use]
     pub fn in_cover(&self, target: &Footprint, from: Point, behind: Inches) -> bool {
         self.terrain
             .iter()
@@ -769,6 +789,7 @@ impl Table {
     /// The table edge is found exactly. Other footprints are met by conservative advancement: the unit moves by
     /// its current clearance (which no move can shrink faster than one for one), until the clearance is under
     /// `step` (at least 0.01") or the distance is covered. Footprints too far away to be reached are skipped.
+    #[must_use]
     pub fn slide(
         &self,
         unit: &Footprint,
@@ -848,6 +869,7 @@ impl Table {
     }
 
     /// Whether `p` is in rough ground.
+    #[must_use]
     pub fn is_rough(&self, p: Point) -> bool {
         self.terrain
             .iter()

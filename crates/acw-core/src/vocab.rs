@@ -31,6 +31,7 @@ pub enum Side {
 
 impl Side {
     /// The other side.
+    #[must_use]
     pub const fn enemy(self) -> Side {
         match self {
             Side::Union => Side::Confederate,
@@ -194,6 +195,7 @@ impl From<Strength> for StrengthRepr {
 
 impl Strength {
     /// At full strength.
+    #[must_use]
     pub const fn full(original: u32) -> Strength {
         Strength {
             current: original,
@@ -211,21 +213,25 @@ impl Strength {
     }
 
     /// Current strength.
+    #[must_use]
     pub const fn current(self) -> u32 {
         self.current
     }
 
     /// Original strength.
+    #[must_use]
     pub const fn original(self) -> u32 {
         self.original
     }
 
     /// Losses so far.
+    #[must_use]
     pub const fn lost(self) -> u32 {
         self.original - self.current
     }
 
     /// Whether nothing is left.
+    #[must_use]
     pub const fn is_gone(self) -> bool {
         self.current == 0
     }
@@ -245,6 +251,7 @@ impl Strength {
     }
 
     /// Current as a fraction of original (0 for an original of 0).
+    #[must_use]
     pub fn fraction(self) -> f64 {
         if self.original == 0 {
             0.0

@@ -118,8 +118,12 @@ fn same_seed_same_faces() {
 
 /// Pins what a seed gives: totals of every keep/drop path of `Pool::total` (sum less the highest or lowest,
 /// highest or lowest alone, counted faces, plain sums) and the cards of draws, a full deal, a reshuffle and a
-/// shuffle. These values were recorded from the earlier sort-based totals and remove-from-vector draws, so
-/// they also show the faster paths read the same words and give the same faces and cards.
+/// shuffle. The totals were recorded from the earlier sort-based totals, so they also show the faster paths
+/// read the same words and give the same faces.
+///
+/// The cards changed once, on purpose: draws used to take the card out and move every later card up one
+/// place; now the last card of the pile fills the gap (a swap, the same cost whatever the card). The first
+/// card a seed draws is the same (6♦ below); later ones differ because the pile is in another order.
 #[test]
 fn value_stable_totals_and_cards() {
     let mut r = GameRng::seed(42);
@@ -147,7 +151,18 @@ fn value_stable_totals_and_cards() {
         .collect();
     assert_eq!(
         shown(&drawn),
-        ["6♦", "J♥", "8♦", "9♠", "Q♣", "K♣", "10♣", "Q♦", "J♦", "7♥"]
+        [
+            "6♦",
+            "10♥",
+            "7♦",
+            "6♠",
+            "Q♣",
+            "Q♠",
+            "10♣",
+            "A♠",
+            "Black joker",
+            "K♦"
+        ]
     );
 
     let mut rng = GameRng::seed(7);
@@ -158,17 +173,17 @@ fn value_stable_totals_and_cards() {
         deck.discard(c);
     }
     assert_eq!(dealt.len(), 52);
-    assert_eq!(shown(&dealt[48..]), ["7♥", "J♠", "4♥", "4♠"]);
+    assert_eq!(shown(&dealt[48..]), ["Q♠", "A♠", "5♦", "7♠"]);
     deck.reshuffle();
     assert_eq!(deck.pile(), &dealt[..]);
     deck.shuffle(&mut rng);
     assert_eq!(
         shown(&deck.pile()[..8]),
-        ["K♠", "8♦", "6♠", "8♠", "2♠", "10♣", "A♦", "Q♠"]
+        ["9♠", "A♥", "2♥", "2♠", "5♥", "Q♥", "A♣", "2♦"]
     );
-    assert_eq!(deck.draw(&mut rng).map(|c| c.to_string()), Ok("Q♣".into()));
+    assert_eq!(deck.draw(&mut rng).map(|c| c.to_string()), Ok("3♣".into()));
     assert_eq!(deck.remaining(), 51);
-    assert_eq!(shown(&deck.pile()[..5]), ["K♠", "8♦", "6♠", "8♠", "2♠"]);
+    assert_eq!(shown(&deck.pile()[..5]), ["9♠", "A♥", "2♥", "2♠", "5♥"]);
     assert!(deck.discards().is_empty());
 }
 

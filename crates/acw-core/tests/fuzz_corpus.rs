@@ -2,6 +2,7 @@
 //! cargo-fuzz or a nightly toolchain.
 
 use acw_core::dice::DiceExpr;
+use acw_core::odds::OddsError;
 use std::path::Path;
 
 #[test]
@@ -31,6 +32,18 @@ fn notation_corpus_parses_or_is_refused() {
                 "{}",
                 path.display()
             );
+            // Exact odds within the work limit add up to 1; beyond it they are refused, never left to run.
+            match expr.exact_odds() {
+                Ok(d) => {
+                    let sum: f64 = d.outcomes().iter().map(|(_, p)| p).sum();
+                    assert!((sum - 1.0).abs() < 1e-9, "{}: {sum}", path.display());
+                }
+                Err(e) => assert!(
+                    matches!(e, OddsError::TooMuchWork { .. }),
+                    "{}: {e}",
+                    path.display()
+                ),
+            }
         }
     }
     // The corpus mixes good and bad notation: 3d6, 4d6kh3, 2d6+1, d30, 20d6dh1, 5d10dl2-3, 1d1000, 128d6,

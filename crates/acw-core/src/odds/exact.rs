@@ -110,6 +110,47 @@ fn scale(count: u32, sides: u32) -> Scale {
     }
 }
 
+/// The estimated work of building the distribution of `count` dice of `sides` sides keeping `keep` of them
+/// (`keep == count` for a plain sum), in steps of about one addition or multiplication of two weights, with
+/// the number type the build will use: a step on `u128` counts as two, on `u64` or `f64` as one. The
+/// estimate follows the loops of [`sum_with`] and [`keep_with`] term by term, so it is computed in a few
+/// thousand operations at most, before anything is built. Saturates at `u64::MAX`.
+pub(super) fn pool_work(count: u32, sides: u32, keep: u32) -> u64 {
+    let (n, s) = (u128::from(count), u128::from(sides));
+    let float = matches!(scale(count, sides), Scale::Float);
+    let weight: u128 = match scale(count, sides) {
+        Scale::U128(_) => 2,
+        _ => 1,
+    };
+    let steps: u128 = if keep >= count || keep == 0 {
+        // `count` spreads of a polynomial of i × s + 1 entries by a window of s: a sliding window costs the
+        // length plus the window, a direct float sum the length times the window.
+        (0..n)
+            .map(|i| {
+                let len = i * s + 1;
+                if float { len * s } else { len + s }
+            })
+            .sum()
+    } else {
+        let (k, d) = (u128::from(keep), n - u128::from(keep));
+        (0..s)
+            .map(|w| {
+                let top = if w == 0 { 0 } else { k - 1 };
+                // One weight of d + 1 terms per a, then `top` spreads of a polynomial growing by w each time.
+                let weights = (top + 1) * (d + 1);
+                let spreads: u128 = (0..top)
+                    .map(|j| {
+                        let len = 1 + j * w;
+                        if float { len * w } else { len + w }
+                    })
+                    .sum();
+                weights + spreads + top * w + 1
+            })
+            .sum()
+    };
+    u64::try_from(steps.saturating_mul(weight)).unwrap_or(u64::MAX)
+}
+
 /// Outcomes `first + i` for the non-zero `weights[i]`, each divided by `total`, in order (or in reverse order
 /// of `i` mapped to `first - i` when `reverse`).
 fn emit<W: Weight>(weights: &[W], first: u32, total: f64, reverse: bool) -> Vec<(u32, f64)> {
