@@ -192,7 +192,7 @@ impl Field {
     /// The footprint of unit `id` as it stands now (`None` for an unknown id).
     pub fn footprint(&self, battle: &Battle, id: UnitId) -> Option<Footprint> {
         let u = battle.unit(id).ok()?;
-        let place = self.places.get(usize::from(id.0))?;
+        let place = self.places.get(id.0 as usize)?;
         let (w, d) = self.bases.size(u);
         Footprint::new(place.centre, place.facing, w, d).ok()
     }
@@ -262,7 +262,7 @@ impl Field {
             }
             // A unit whose centre lies farther from the line than its half-diagonal (with a margin far above
             // rounding) cannot touch it: skipped before its footprint is built.
-            if let Some(place) = self.places.get(usize::from(u.id().0)) {
+            if let Some(place) = self.places.get(u.id().0 as usize) {
                 let (w, d) = self.bases.size(u);
                 let reach = w.0.hypot(d.0) / 2.0 + 1e-6;
                 let (px, py) = (place.centre.x - from.x, place.centre.y - from.y);
@@ -637,7 +637,7 @@ impl Field {
 
     /// Moves unit `id` `distance` along `heading`, turning it to `facing`.
     pub fn shift(&mut self, id: UnitId, heading: Heading, distance: Inches, facing: Heading) {
-        if let Some(p) = self.places.get_mut(usize::from(id.0)) {
+        if let Some(p) = self.places.get_mut(id.0 as usize) {
             p.centre = p.centre.moved(heading, distance);
             p.facing = facing;
         }
@@ -682,7 +682,7 @@ impl Field {
         };
         let (dx, dy) = (shift(min_x, max_x, w), shift(min_y, max_y, d));
         if (dx != 0.0 || dy != 0.0)
-            && let Some(p) = self.places.get_mut(usize::from(id.0))
+            && let Some(p) = self.places.get_mut(id.0 as usize)
         {
             p.centre = Point::new(p.centre.x + dx, p.centre.y + dy);
         }
@@ -690,13 +690,13 @@ impl Field {
 
     /// Sets unit `id`'s place.
     pub fn set(&mut self, id: UnitId, place: Place) {
-        if let Some(p) = self.places.get_mut(usize::from(id.0)) {
+        if let Some(p) = self.places.get_mut(id.0 as usize) {
             *p = place;
         }
     }
 
     /// The place of unit `id`.
     pub fn place(&self, id: UnitId) -> Option<Place> {
-        self.places.get(usize::from(id.0)).copied()
+        self.places.get(id.0 as usize).copied()
     }
 }

@@ -37,7 +37,7 @@ use crate::options::LeaderlessOrders;
 use crate::sequence::Step;
 use crate::setup::{Scenario, Table as Zones, mg_position};
 use crate::state::{Battle, BrigadeId, GeneralId, GunState, Unit, UnitId};
-use crate::tables::{FireIntent, Formation, Order as BrigadeOrder, Troop, accomplishment_sixths};
+use crate::tables::{BrigadeOrder, FireIntent, Formation, Troop, accomplishment_sixths};
 use crate::victory::{GameEnd, StandardEnd};
 use acw_core::dice::Dice;
 use acw_core::game::{Decision, Outcome, Ruleset};
@@ -612,7 +612,7 @@ impl State {
                 .unit_named(&p.unit)
                 .map(Unit::id)
                 .ok_or_else(|| SetupError::UnknownPlacement(p.unit.clone()))?;
-            let i = usize::from(id.0);
+            let i = id.0 as usize;
             if placed.get(i).copied().unwrap_or(true) {
                 return Err(SetupError::UnknownPlacement(p.unit.clone()));
             }
@@ -696,7 +696,7 @@ impl State {
 
     /// Where general `id` stands.
     pub fn general_point(&self, id: GeneralId) -> Option<Point> {
-        self.general_points.get(usize::from(id.0)).copied()
+        self.general_points.get(id.0 as usize).copied()
     }
 
     /// Whether unit `id` chose to stand this phase.
@@ -1329,7 +1329,7 @@ impl State {
                 let gun = self
                     .field
                     .guns
-                    .get(usize::from(id.0))
+                    .get(id.0 as usize)
                     .copied()
                     .flatten()
                     .ok_or(RuleViolation::GunNotAbandoned(id))?;
@@ -1341,7 +1341,7 @@ impl State {
                 if let Some(p) = self.field.place(id) {
                     self.field.set(id, Place { centre: gun, ..p });
                 }
-                if let Some(g) = self.field.guns.get_mut(usize::from(id.0)) {
+                if let Some(g) = self.field.guns.get_mut(id.0 as usize) {
                     *g = None;
                 }
                 log.push(Event::GunRemanned { unit: id });
@@ -1517,7 +1517,7 @@ impl State {
             .guns
             .iter()
             .enumerate()
-            .filter_map(|(i, g)| g.map(|p| (UnitId(i as u16), p)))
+            .filter_map(|(i, g)| g.map(|p| (UnitId(i as u32), p)))
             .collect();
         for (battery, at) in guns {
             let theirs = self.battle.unit(battery).is_ok_and(|b| b.side() != side);
@@ -1525,7 +1525,7 @@ impl State {
                 && me.distance_to(at).0 <= reach
                 && self.battle.capture_gun(id, battery).is_ok()
             {
-                if let Some(g) = self.field.guns.get_mut(usize::from(battery.0)) {
+                if let Some(g) = self.field.guns.get_mut(battery.0 as usize) {
                     *g = None;
                 }
                 log.push(Event::GunCaptured { battery, by: id });
@@ -1647,7 +1647,7 @@ impl State {
             Ok(Some(GunState::Abandoned { .. }))
         );
         if p.was_manned && abandoned {
-            if let Some(g) = self.field.guns.get_mut(usize::from(p.target.0)) {
+            if let Some(g) = self.field.guns.get_mut(p.target.0 as usize) {
                 *g = Some(p.from);
             }
             log.push(Event::GunAbandoned {
@@ -1847,7 +1847,7 @@ fn deploy(battle: &Battle, field: &mut Field, zones: &Zones, placed: &[bool]) {
         let mut row_width = 0.0;
         for b in battle.brigades().iter().filter(|b| b.side() == side) {
             for (k, &id) in b.units().iter().enumerate() {
-                if placed.get(usize::from(id.0)).copied().unwrap_or(true) {
+                if placed.get(id.0 as usize).copied().unwrap_or(true) {
                     continue;
                 }
                 let Ok(u) = battle.unit(id) else { continue };
