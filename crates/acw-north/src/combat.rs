@@ -681,7 +681,7 @@ impl Battle {
         let facts = FallBackFacts::from(response);
         let mut next = self.clone();
         let mut report =
-            next.open_attack_inner(group, sights, target_in_cover, facts, Vec::new(), dice)?;
+            next.open_attack_inner(group, sights, target_in_cover, |_| facts, Vec::new(), dice)?;
         if next.morale.is_some() {
             report.morale = Some(next.answer_morale(group.target, response, dice)?);
         }
@@ -708,18 +708,20 @@ impl Battle {
     ) -> Result<AttackReport, RuleViolation> {
         let mut next = self.clone();
         let report =
-            next.open_attack_inner(group, sights, target_in_cover, fall_back, nearby, dice)?;
+            next.open_attack_inner(group, sights, target_in_cover, |_| fall_back, nearby, dice)?;
         fault_check(dice)?;
         *self = next;
         Ok(report)
     }
 
+    /// The attack up to the target's decisions; `fall_back` gives the fall-back's facts from the battle as it
+    /// stands when a hit opens the morale check (asked only then).
     pub(crate) fn open_attack_inner<D: Dice + ?Sized>(
         &mut self,
         group: &AttackGroup,
         sights: &[Sight],
         target_in_cover: bool,
-        fall_back: FallBackFacts,
+        fall_back: impl FnOnce(&Battle) -> FallBackFacts,
         nearby: Vec<GeneralId>,
         dice: &mut D,
     ) -> Result<AttackReport, RuleViolation> {
@@ -775,7 +777,8 @@ impl Battle {
         }
         let morale = if hit {
             let cover = target_in_cover || situation.target.screened;
-            self.open_morale(group.target, group.category, cover, fall_back, nearby, dice)?
+            let facts = fall_back(self);
+            self.open_morale(group.target, group.category, cover, facts, nearby, dice)?
         } else {
             None
         };

@@ -1563,23 +1563,11 @@ impl State {
         let heading = self
             .field
             .fall_back_heading(&self.battle, target, &attackers);
-        let (room, room_distance) = self
-            .field
-            .fall_back_room(&self.battle, target, heading, fall);
         let from = self
             .footprint(target)
             .ok_or(RuleViolation::NotPlaced(target))?
             .centre;
-        let facts = FallBackFacts {
-            room,
-            obstacles: u8::try_from(
-                self.field
-                    .obstacles_on(from, from.moved(heading, room_distance))
-                    .len(),
-            )
-            .unwrap_or(u8::MAX),
-            generals_follow: self.reactions[defender].generals_follow,
-        };
+        let generals_follow = self.reactions[defender].generals_follow;
         let group = AttackGroup {
             category,
             target,
@@ -1587,9 +1575,24 @@ impl State {
         };
         let was_manned = matches!(self.battle.unit(target)?.gun(), Some(GunState::Manned));
         let nearby = self.generals_near(target);
+        // The fall-back's room is measured only on a hit, when the morale check opens. Until then the attack
+        // has marked who attacked and who was targeted, and no unit has moved, changed formation or lost a
+        // stand: the room is the one the table shows before the toss.
+        let field = &self.field;
+        let mut room_distance = Inches(0.0);
+        let measure = |battle: &Battle| {
+            let (room, got) = field.fall_back_room(battle, target, heading, fall);
+            room_distance = got;
+            FallBackFacts {
+                room,
+                obstacles: u8::try_from(field.obstacles_on(from, from.moved(heading, got)).len())
+                    .unwrap_or(u8::MAX),
+                generals_follow,
+            }
+        };
         let mut report = self
             .battle
-            .open_attack_inner(&group, &sights, cover, facts, nearby, dice)?;
+            .open_attack_inner(&group, &sights, cover, measure, nearby, dice)?;
         let finished = report.morale.take();
         let hit = report.hit;
         log.push(Event::Attack {
