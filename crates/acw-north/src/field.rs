@@ -646,20 +646,20 @@ impl Field {
     /// Keeps unit `id` wholly on the table: a footprint that a formation change, a turn or a charge left over an
     /// edge is moved straight back onto it (the smallest shift that fits).
     pub fn settle(&mut self, battle: &Battle, id: UnitId) {
+        let (w, d) = (self.ground.width().0, self.ground.depth().0);
+        // Every corner lies within half the diagonal of the centre: a footprint that far inside every edge
+        // (with a margin far above rounding) is on the table, and neither it nor its corners need be built.
+        if let (Ok(u), Some(place)) = (battle.unit(id), self.places.get(id.0 as usize)) {
+            let (frontage, depth) = self.bases.size(u);
+            let reach = frontage.0.hypot(depth.0) / 2.0 + 1e-9;
+            let c = place.centre;
+            if c.x - reach >= 0.0 && c.x + reach <= w && c.y - reach >= 0.0 && c.y + reach <= d {
+                return;
+            }
+        }
         let Some(f) = self.footprint(battle, id) else {
             return;
         };
-        let (w, d) = (self.ground.width().0, self.ground.depth().0);
-        // Every corner lies within half the diagonal of the centre: a footprint that far inside every edge
-        // (with a margin far above rounding) is on the table, and its corners need not be computed.
-        let reach = f.frontage.0.hypot(f.depth.0) / 2.0 + 1e-9;
-        if f.centre.x - reach >= 0.0
-            && f.centre.x + reach <= w
-            && f.centre.y - reach >= 0.0
-            && f.centre.y + reach <= d
-        {
-            return;
-        }
         let c = f.corners();
         let (min_x, max_x) = c
             .iter()

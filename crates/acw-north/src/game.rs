@@ -1094,15 +1094,8 @@ impl State {
             }
             Order::EndStep => self.end_step(dice, log)?,
         }
-        let ids: Vec<UnitId> = self
-            .battle
-            .units()
-            .iter()
-            .filter(|u| u.in_play())
-            .map(Unit::id)
-            .collect();
-        for id in ids {
-            self.field.settle(&self.battle, id);
+        for u in self.battle.units().iter().filter(|u| u.in_play()) {
+            self.field.settle(&self.battle, u.id());
         }
         self.refresh_generals();
         Ok(())
