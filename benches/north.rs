@@ -6,7 +6,7 @@ use acw_core::measure::Inches;
 use acw_core::{GameRng, Resolve};
 use acw_north::combat::{AttackGroup, Category, CombatSituation, Sight, TargetFacts};
 use acw_north::melee::ChargeOrder;
-use acw_north::morale::{AttackOdds, ChoicePolicy, MoraleCheck, MoraleResponse, MoraleToss};
+use acw_north::morale::{ChoicePolicy, MoraleCheck, MoraleResponse, MoraleToss, WholeAttack};
 use acw_north::movement::AccomplishmentToss;
 use acw_north::sequence::Step;
 use acw_north::setup::default_forces;
@@ -174,7 +174,7 @@ fn morale(c: &mut Criterion) {
     g.bench_function("morale check with a rally, exact odds", |b| {
         b.iter(|| black_box(black_box(check).odds()))
     });
-    let attack = AttackOdds {
+    let attack = WholeAttack {
         toss: first_toss(),
         check,
         stands: 4,

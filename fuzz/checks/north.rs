@@ -11,7 +11,7 @@ use acw_north::game::{Action, CommandAction, North, Order, State};
 use acw_north::morale::Choice;
 use acw_north::setup::Scenario;
 use acw_north::state::GeneralId;
-use acw_north::tables::{Formation, Order as BrigadeOrder};
+use acw_north::tables::{BrigadeOrder, Formation};
 
 /// Orders played at most per input, so no input runs long.
 const MAX_ORDERS: usize = 150;
@@ -82,16 +82,16 @@ fn float(data: &mut &[u8]) -> f64 {
 }
 
 fn order_from(data: &mut &[u8]) -> Option<Order> {
-    let unit = UnitId(u16::from(next(data) % 40));
+    let unit = UnitId(u32::from(next(data) % 40));
     let heading = Heading::degrees(float(data)).unwrap_or(Heading::EAST);
     Some(match next(data) % 12 {
         0 => Order::EndStep,
         1 => Order::Command(vec![CommandAction::General {
-            general: GeneralId(u16::from(next(data) % 12)),
+            general: GeneralId(u32::from(next(data) % 12)),
             with: Some(unit),
         }]),
         2 => Order::Command(vec![CommandAction::MajorGeneral {
-            brigade: acw_north::state::BrigadeId(u16::from(next(data) % 10)),
+            brigade: acw_north::state::BrigadeId(u32::from(next(data) % 10)),
             order: [
                 BrigadeOrder::Advance,
                 BrigadeOrder::Hold,
@@ -123,7 +123,7 @@ fn order_from(data: &mut &[u8]) -> Option<Order> {
         5 => Order::Act {
             unit,
             action: Action::Charge {
-                target: UnitId(u16::from(next(data) % 40)),
+                target: UnitId(u32::from(next(data) % 40)),
             },
         },
         6 => Order::Act {
@@ -139,13 +139,13 @@ fn order_from(data: &mut &[u8]) -> Option<Order> {
             ][usize::from(next(data) % 7)],
         },
         7 => Order::Attack {
-            target: UnitId(u16::from(next(data) % 40)),
+            target: UnitId(u32::from(next(data) % 40)),
             attackers: (0..next(data) % 4)
-                .map(|_| UnitId(u16::from(next(data) % 40)))
+                .map(|_| UnitId(u32::from(next(data) % 40)))
                 .collect(),
         },
         8 => Order::Rally {
-            general: GeneralId(u16::from(next(data) % 12)),
+            general: GeneralId(u32::from(next(data) % 12)),
         },
         9 => Order::NoRally,
         10 => Order::Choose(if next(data).is_multiple_of(2) {

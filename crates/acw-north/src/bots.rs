@@ -11,7 +11,7 @@ use crate::game::{Action, CommandAction, North, Order, Question, State};
 use crate::morale::RallyPolicy;
 use crate::sequence::Step;
 use crate::state::{Unit, UnitId};
-use crate::tables::{Formation, Order as BrigadeOrder, Troop};
+use crate::tables::{BrigadeOrder, Formation, Troop};
 use acw_core::Side;
 use acw_core::game::Commander;
 use acw_core::measure::{Heading, Inches};
@@ -146,7 +146,7 @@ fn common_action(state: &State, u: &Unit, seed: u64) -> Option<Action> {
             let near_gun = state
                 .field()
                 .guns
-                .get(usize::from(id.0))
+                .get(id.0 as usize)
                 .copied()
                 .flatten()
                 .zip(state.footprint(id))

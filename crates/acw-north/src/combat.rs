@@ -615,6 +615,55 @@ impl Battle {
         &self.declared
     }
 
+    /// The exact odds of what [`Battle::attack`] would do with the same arguments, without throwing a die:
+    /// the combat toss of the group's situation, then on a hit the target's morale check (its modifier as the
+    /// battle measures it, one attempt for each general in `response.rally_by`, the response's rally policy
+    /// and choice on 3–4), as a [`crate::morale::WholeAttack`]. The same refusals as [`Battle::attack`] for a
+    /// bad group, attacker, target or response; the battle is not changed. The fall-back is taken as clear (a
+    /// blocked one turns a fall-back into a stand lost, which these odds do not count).
+    ///
+    /// "How likely is this charge to break that regiment" is the chance of
+    /// [`crate::morale::AttackEffect::Removed`] (or of any effect at all) in the result.
+    pub fn attack_odds(
+        &self,
+        group: &AttackGroup,
+        sights: &[Sight],
+        target_in_cover: bool,
+        response: &MoraleResponse,
+    ) -> Result<Dist<crate::morale::AttackOutcome>, RuleViolation> {
+        Ok(self
+            .whole_attack(group, sights, target_in_cover, response)?
+            .odds())
+    }
+
+    /// The random procedure [`Battle::attack_odds`] gives the odds of: for a caller who wants to roll it too.
+    pub fn whole_attack(
+        &self,
+        group: &AttackGroup,
+        sights: &[Sight],
+        target_in_cover: bool,
+        response: &MoraleResponse,
+    ) -> Result<crate::morale::WholeAttack, RuleViolation> {
+        self.check_response(group.target, group.category, target_in_cover, response)?;
+        let situation = self.combat_situation(group, sights, target_in_cover)?;
+        let target = self.live_unit(group.target)?;
+        let facts = self.morale_facts(group.target, group.category, target_in_cover)?;
+        Ok(crate::morale::WholeAttack {
+            toss: situation.toss(&self.options),
+            check: crate::morale::MoraleCheck {
+                modifier: crate::morale::morale_modifier(&facts, &self.options),
+                rallies: u8::try_from(response.rally_by.len().min(2)).unwrap_or(2),
+                melee: group.category == Category::Melee,
+                policy: response.policy,
+                declared_before: self.options.rally_declared_before_morale_toss,
+            },
+            stands: target.counted_stands(&self.options),
+            artillery: target.troop() == crate::tables::Troop::Artillery,
+            crews_removed: self.options.crews_without_guns_removed,
+            choice: response.choice,
+        })
+    }
+
     /// NORTH-SEQ-04 to NORTH-SEQ-08 / NORTH-CBT-02 / NORTH-MOR-01: resolves one group's attack: checks the
     /// step, the phasing side, every attacker and the morale response; makes the one combat toss; marks the
     /// attackers as having attacked this phase; and on a hit resolves the target's morale check at once with
@@ -632,7 +681,7 @@ impl Battle {
         let facts = FallBackFacts::from(response);
         let mut next = self.clone();
         let mut report =
-            next.open_attack_inner(group, sights, target_in_cover, facts, Vec::new(), dice)?;
+            next.open_attack_inner(group, sights, target_in_cover, |_| facts, Vec::new(), dice)?;
         if next.morale.is_some() {
             report.morale = Some(next.answer_morale(group.target, response, dice)?);
         }
@@ -659,18 +708,20 @@ impl Battle {
     ) -> Result<AttackReport, RuleViolation> {
         let mut next = self.clone();
         let report =
-            next.open_attack_inner(group, sights, target_in_cover, fall_back, nearby, dice)?;
+            next.open_attack_inner(group, sights, target_in_cover, |_| fall_back, nearby, dice)?;
         fault_check(dice)?;
         *self = next;
         Ok(report)
     }
 
+    /// The attack up to the target's decisions; `fall_back` gives the fall-back's facts from the battle as it
+    /// stands when a hit opens the morale check (asked only then).
     pub(crate) fn open_attack_inner<D: Dice + ?Sized>(
         &mut self,
         group: &AttackGroup,
         sights: &[Sight],
         target_in_cover: bool,
-        fall_back: FallBackFacts,
+        fall_back: impl FnOnce(&Battle) -> FallBackFacts,
         nearby: Vec<GeneralId>,
         dice: &mut D,
     ) -> Result<AttackReport, RuleViolation> {
@@ -726,7 +777,8 @@ impl Battle {
         }
         let morale = if hit {
             let cover = target_in_cover || situation.target.screened;
-            self.open_morale(group.target, group.category, cover, fall_back, nearby, dice)?
+            let facts = fall_back(self);
+            self.open_morale(group.target, group.category, cover, facts, nearby, dice)?
         } else {
             None
         };

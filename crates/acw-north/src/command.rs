@@ -6,8 +6,8 @@ use crate::options::{LeaderlessOrders, Options};
 use crate::sequence::Step;
 use crate::state::{Battle, BrigadeId, GeneralId, GeneralStatus, Rank, UnitId};
 use crate::tables::{
-    GENERAL_MOVE, ORDER_CHANGE_MIN, Order, RallyResult, order_check_band, order_check_modifier,
-    rally_effect,
+    BrigadeOrder, GENERAL_MOVE, ORDER_CHANGE_MIN, RallyResult, order_check_band,
+    order_check_modifier, rally_effect,
 };
 use acw_core::dice::{Dice, Die};
 use acw_core::measure::Inches;
@@ -53,15 +53,15 @@ impl Resolve for RallyToss {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OrderCheck {
     /// The order before the check.
-    pub current: Order,
+    pub current: BrigadeOrder,
 }
 
 impl Resolve for OrderCheck {
-    type Outcome = Order;
-    fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> Order {
+    type Outcome = BrigadeOrder;
+    fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> BrigadeOrder {
         order_check_band(Die::D6.roll(dice) as i16 + order_check_modifier(self.current))
     }
-    fn odds(&self) -> Dist<Order> {
+    fn odds(&self) -> Dist<BrigadeOrder> {
         let m = order_check_modifier(self.current);
         Dist::die(Die::D6).map(move |&f| order_check_band(f as i16 + m))
     }
@@ -104,7 +104,7 @@ pub struct OrderChangeReport {
     /// Whether the order changed.
     pub changed: bool,
     /// The order afterwards.
-    pub order: Order,
+    pub order: BrigadeOrder,
 }
 
 impl Battle {
@@ -157,7 +157,7 @@ impl Battle {
         &mut self,
         side: acw_core::Side,
         target: OrderTarget,
-        order: Order,
+        order: BrigadeOrder,
     ) -> Result<(), RuleViolation> {
         self.require_phase(side, Step::Command)?;
         let ac = self.army_commanders[side];
@@ -217,7 +217,7 @@ impl Battle {
     pub fn attempt_order_change<D: Dice + ?Sized>(
         &mut self,
         brigade: BrigadeId,
-        order: Order,
+        order: BrigadeOrder,
         dice: &mut D,
     ) -> Result<OrderChangeReport, RuleViolation> {
         let mut next = self.clone();
@@ -230,7 +230,7 @@ impl Battle {
     pub(crate) fn attempt_order_change_inner<D: Dice + ?Sized>(
         &mut self,
         brigade: BrigadeId,
-        order: Order,
+        order: BrigadeOrder,
         dice: &mut D,
     ) -> Result<OrderChangeReport, RuleViolation> {
         let b = self.brigade(brigade)?;
@@ -267,7 +267,7 @@ impl Battle {
     pub fn attempt_unit_order_change<D: Dice + ?Sized>(
         &mut self,
         unit: UnitId,
-        order: Order,
+        order: BrigadeOrder,
         dice: &mut D,
     ) -> Result<OrderChangeReport, RuleViolation> {
         let mut next = self.clone();
@@ -280,7 +280,7 @@ impl Battle {
     pub(crate) fn attempt_unit_order_change_inner<D: Dice + ?Sized>(
         &mut self,
         unit: UnitId,
-        order: Order,
+        order: BrigadeOrder,
         dice: &mut D,
     ) -> Result<OrderChangeReport, RuleViolation> {
         let u = self.live_unit(unit)?;
@@ -323,7 +323,7 @@ impl Battle {
         &mut self,
         unit: UnitId,
         dice: &mut D,
-    ) -> Result<Order, RuleViolation> {
+    ) -> Result<BrigadeOrder, RuleViolation> {
         let mut next = self.clone();
         let out = next.leaderless_order_check_inner(unit, dice)?;
         crate::morale::fault_check(dice)?;
@@ -335,7 +335,7 @@ impl Battle {
         &mut self,
         unit: UnitId,
         dice: &mut D,
-    ) -> Result<Order, RuleViolation> {
+    ) -> Result<BrigadeOrder, RuleViolation> {
         let u = self.live_unit(unit)?;
         self.require_phase(u.side, Step::Command)?;
         let b = self.brigade(u.brigade)?;
@@ -442,7 +442,7 @@ impl Battle {
     pub fn apply_order_check(
         &mut self,
         brigade: BrigadeId,
-        order: Order,
+        order: BrigadeOrder,
     ) -> Result<(), RuleViolation> {
         let b = self.brigade(brigade)?;
         if !b.order_check_due {
@@ -465,7 +465,7 @@ impl Battle {
         &mut self,
         brigade: BrigadeId,
         dice: &mut D,
-    ) -> Result<Order, RuleViolation> {
+    ) -> Result<BrigadeOrder, RuleViolation> {
         let mut next = self.clone();
         let new = next.roll_order_check_inner(brigade, dice)?;
         crate::morale::fault_check(dice)?;
@@ -477,7 +477,7 @@ impl Battle {
         &mut self,
         brigade: BrigadeId,
         dice: &mut D,
-    ) -> Result<Order, RuleViolation> {
+    ) -> Result<BrigadeOrder, RuleViolation> {
         let b = self.brigade(brigade)?;
         if !b.order_check_due {
             return Err(RuleViolation::NoOrderCheckDue(brigade));

@@ -3,7 +3,7 @@
 use crate::combat::Category;
 use crate::sequence::Step;
 use crate::state::{BrigadeId, GeneralId, UnitId};
-use crate::tables::{Formation, Order, Troop};
+use crate::tables::{BrigadeOrder, Formation, Troop};
 use acw_core::Side;
 use thiserror::Error;
 
@@ -221,16 +221,16 @@ pub enum RallyRefusal {
 #[non_exhaustive]
 pub enum RuleViolation {
     /// No unit has this id.
-    #[error("no unit {0}")]
+    #[error("no {0}")]
     UnknownUnit(UnitId),
     /// No brigade has this id.
-    #[error("no brigade {0}")]
+    #[error("no {0}")]
     UnknownBrigade(BrigadeId),
     /// No general has this id.
-    #[error("no general {0}")]
+    #[error("no {0}")]
     UnknownGeneral(GeneralId),
     /// The unit has been removed or has left the table.
-    #[error("unit {0} is not in play")]
+    #[error("{0} is not in play")]
     NotInPlay(UnitId),
     /// The game is over.
     #[error("the game is over")]
@@ -260,13 +260,13 @@ pub enum RuleViolation {
         to: Step,
     },
     /// NORTH-SEQ-03 / NORTH-MOV-07: one action per unit per phase.
-    #[error("unit {0} has already acted this phase")]
+    #[error("{0} has already acted this phase")]
     AlreadyActed(UnitId),
     /// NORTH-MOV-23: a unit in contact neither moves freely nor changes formation.
-    #[error("unit {0} is in contact with the enemy")]
+    #[error("{0} is in contact with the enemy")]
     InContact(UnitId),
     /// The action needs contact with the enemy (NORTH-MOV-15).
-    #[error("unit {0} is not in contact with the enemy")]
+    #[error("{0} is not in contact with the enemy")]
     NotInContact(UnitId),
     /// NORTH-MOV-01: a formation the unit cannot take.
     #[error("a {troop} unit cannot take {formation}")]
@@ -277,10 +277,10 @@ pub enum RuleViolation {
         formation: Formation,
     },
     /// A formation change to the formation the unit already has.
-    #[error("unit {0} is already in that formation")]
+    #[error("{0} is already in that formation")]
     SameFormation(UnitId),
     /// NORTH-MEL-01: the unit may not charge.
-    #[error("unit {unit} may not charge: {reason}")]
+    #[error("{unit} may not charge: {reason}")]
     CannotCharge {
         /// The unit.
         unit: UnitId,
@@ -288,15 +288,15 @@ pub enum RuleViolation {
         reason: ChargeRefusal,
     },
     /// The target is not an enemy unit in play.
-    #[error("unit {0} is not an enemy unit in play")]
+    #[error("{0} is not an enemy unit in play")]
     BadTarget(UnitId),
     /// NORTH-CMD-03: a Hold unit makes no voluntary move.
-    #[error("unit {unit} is under {order} orders and may not move that way")]
+    #[error("{unit} is under {order} orders and may not move that way")]
     OrderForbidsMove {
         /// The unit.
         unit: UnitId,
         /// Its order.
-        order: Order,
+        order: BrigadeOrder,
     },
     /// NORTH-MOV-02 / NORTH-MOV-14: a move longer than the allowance.
     #[error("a move of {distance}\" exceeds the allowance of {allowance}\"")]
@@ -318,16 +318,16 @@ pub enum RuleViolation {
     #[error("{0} is not a length")]
     BadLength(f64),
     /// NORTH-MOV-09: a not-deployed unit whose move after a failed toss would reach an enemy stands in place.
-    #[error("unit {0} must stand in place")]
+    #[error("{0} must stand in place")]
     MustStandInPlace(UnitId),
     /// NORTH-CAS-02 / NORTH-CAS-04: the action would leave the unit below three counted stands.
-    #[error("unit {0} would drop below three counted stands")]
+    #[error("{0} would drop below three counted stands")]
     TooFewStands(UnitId),
     /// NORTH-MOV-11: the unit may not enter contact.
-    #[error("unit {0} may not move into contact")]
+    #[error("{0} may not move into contact")]
     MayNotContact(UnitId),
     /// The action applies to another kind of unit (dismounting non-cavalry, limbering infantry, …).
-    #[error("unit {unit} ({troop}) cannot do that")]
+    #[error("{unit} ({troop}) cannot do that")]
     WrongTroop {
         /// The unit.
         unit: UnitId,
@@ -335,7 +335,7 @@ pub enum RuleViolation {
         troop: Troop,
     },
     /// The action needs skirmish order (NORTH-MOV-18).
-    #[error("unit {0} is not in skirmish order")]
+    #[error("{0} is not in skirmish order")]
     NotSkirmishers(UnitId),
     /// NORTH-ART-06: a crew without its gun cannot do that.
     #[error("battery {0} is not with its gun")]
@@ -347,41 +347,41 @@ pub enum RuleViolation {
     #[error("option {0} forbids this")]
     OptionForbids(&'static str),
     /// NORTH-MOV-15: unlimbered artillery cannot move out of contact.
-    #[error("unit {0} cannot move")]
+    #[error("{0} cannot move")]
     CannotMove(UnitId),
     /// NORTH-MOV-03 / NORTH-MOV-14: the ordered move the engine makes at the end of the units step finds no
     /// path at all (friends, enemies within the contact gap or the table edge on every way): the unit is excused.
     #[error("its way is blocked on every side")]
     NoWay(UnitId),
     /// The general is killed or captured.
-    #[error("general {0} is no longer in play")]
+    #[error("{0} is no longer in play")]
     GeneralLost(GeneralId),
     /// The general belongs to the other side.
-    #[error("general {0} is not on that side")]
+    #[error("{0} is not on that side")]
     GeneralOtherSide(GeneralId),
     /// NORTH-CMD-06: the Army Commander must be with the brigade or unit.
-    #[error("general {0} is not with that brigade or unit")]
+    #[error("{0} is not with that brigade or unit")]
     GeneralNotWith(GeneralId),
     /// The general's rank cannot do this.
-    #[error("general {0} cannot do this")]
+    #[error("{0} cannot do this")]
     WrongRank(GeneralId),
     /// NORTH-CMD-06: one automatic order change per phase.
     #[error("the Army Commander has already changed an order this phase")]
     ArmyCommanderUsed,
     /// NORTH-CMD-07: one order-change attempt per brigade per phase.
-    #[error("brigade {0} has already tried or received an order change this phase")]
+    #[error("{0} has already tried or received an order change this phase")]
     OrderChangeUsed(BrigadeId),
     /// An order change to the order already held.
     #[error("the order is already {0}")]
-    OrderUnchanged(Order),
+    OrderUnchanged(BrigadeOrder),
     /// The brigade still has its MG (the action is for leaderless units).
-    #[error("brigade {0} still has its Major General")]
+    #[error("{0} still has its Major General")]
     BrigadeHasLeader(BrigadeId),
     /// The brigade has lost its MG (NORTH-CMD-13).
-    #[error("brigade {0} has lost its Major General")]
+    #[error("{0} has lost its Major General")]
     BrigadeLeaderless(BrigadeId),
     /// NORTH-CMD-09: the rally attempt is not allowed.
-    #[error("general {general} may not rally: {reason}")]
+    #[error("{general} may not rally: {reason}")]
     CannotRally {
         /// The general.
         general: GeneralId,
@@ -389,16 +389,16 @@ pub enum RuleViolation {
         reason: RallyRefusal,
     },
     /// NORTH-SEQ-08: one attack per unit per phase.
-    #[error("unit {0} has already attacked this phase")]
+    #[error("{0} has already attacked this phase")]
     AlreadyAttacked(UnitId),
     /// NORTH-SEQ-06: every attacker on one target in one category tosses together, once.
-    #[error("unit {0} has already been attacked in this category this phase")]
+    #[error("{0} has already been attacked in this category this phase")]
     TargetAlreadyAttacked(UnitId),
     /// NORTH-SEQ-06: a group needs at least one attacker, each listed once.
     #[error("an attack needs distinct attackers, at least one")]
     BadGroup,
     /// The unit may not make this attack.
-    #[error("unit {unit} may not attack in {category}: {reason}")]
+    #[error("{unit} may not attack in {category}: {reason}")]
     CannotAttack {
         /// The attacker.
         unit: UnitId,
@@ -417,10 +417,10 @@ pub enum RuleViolation {
     #[error("the owner's choice does not fit a {0} result")]
     ChoiceMismatch(crate::tables::MoraleBand),
     /// NORTH-CMD-11: an order check needs a brigade whose MG was just lost.
-    #[error("brigade {0} owes no order check")]
+    #[error("{0} owes no order check")]
     NoOrderCheckDue(BrigadeId),
     /// NORTH-MOV-03: a unit under Advance or Withdraw that is free to move must move (or try another action).
-    #[error("unit {0} is under a movement order and must move")]
+    #[error("{0} is under a movement order and must move")]
     MustMove(UnitId),
     /// An order given in a step that does not take it (a command order in the units step, say).
     #[error("that order is not given in the {step} step")]
@@ -429,10 +429,10 @@ pub enum RuleViolation {
         step: crate::sequence::Step,
     },
     /// The unit has no place on the table.
-    #[error("unit {0} is not on the table")]
+    #[error("{0} is not on the table")]
     NotPlaced(UnitId),
     /// NORTH-MOV-03: the units step cannot end while a unit owes its ordered move.
-    #[error("unit {0} still owes its ordered move")]
+    #[error("{0} still owes its ordered move")]
     MoveOwed(UnitId),
     /// NORTH-MOR-01: a morale check waits for its owner's decision; nothing else happens until it is made.
     #[error("a morale check waits for its owner's decision first")]

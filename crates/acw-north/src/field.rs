@@ -156,6 +156,14 @@ impl Route {
     }
 }
 
+/// How many route searches [`Field::route`] remembers (per thread).
+const ROUTES_KEPT: usize = 4;
+
+thread_local! {
+    /// The last route searches and their results, by everything the search reads.
+    static ROUTES: std::cell::RefCell<Vec<(Vec<u64>, Route)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// Where a unit stands: the centre of its footprint and the way it faces.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -184,7 +192,7 @@ impl Field {
     /// The footprint of unit `id` as it stands now (`None` for an unknown id).
     pub fn footprint(&self, battle: &Battle, id: UnitId) -> Option<Footprint> {
         let u = battle.unit(id).ok()?;
-        let place = self.places.get(usize::from(id.0))?;
+        let place = self.places.get(id.0 as usize)?;
         let (w, d) = self.bases.size(u);
         Footprint::new(place.centre, place.facing, w, d).ok()
     }
@@ -245,9 +253,28 @@ impl Field {
         let to = t.centre;
         let mut blockers = Vec::new();
         let mut screen = Screen::Clear;
+        // The segment's direction, for the distance of a unit's centre from the line of sight.
+        let (sx, sy) = (to.x - from.x, to.y - from.y);
+        let length_sq = sx * sx + sy * sy;
         for u in battle.units() {
             if !u.in_play() || u.id() == attacker || u.id() == target {
                 continue;
+            }
+            // A unit whose centre lies farther from the line than its half-diagonal (with a margin far above
+            // rounding) cannot touch it: skipped before its footprint is built.
+            if let Some(place) = self.places.get(u.id().0 as usize) {
+                let (w, d) = self.bases.size(u);
+                let reach = w.0.hypot(d.0) / 2.0 + 1e-6;
+                let (px, py) = (place.centre.x - from.x, place.centre.y - from.y);
+                let t = if length_sq > 0.0 {
+                    ((px * sx + py * sy) / length_sq).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                };
+                let (ex, ey) = (px - t * sx, py - t * sy);
+                if ex * ex + ey * ey > reach * reach {
+                    continue;
+                }
             }
             let Some(f) = self.footprint(battle, u.id()) else {
                 continue;
@@ -297,6 +324,20 @@ impl Field {
         distance: Inches,
         gap: Inches,
     ) -> (Inches, Option<Stop>) {
+        self.room_with(battle, id, heading, distance, gap, true)
+    }
+
+    /// [`Field::room`], telling whether enemies alone would stop the unit as soon only when `enemy` is asked
+    /// for (it costs a third slide); otherwise [`Stop::enemy`] is false.
+    fn room_with(
+        &self,
+        battle: &Battle,
+        id: UnitId,
+        heading: Heading,
+        distance: Inches,
+        gap: Inches,
+        enemy: bool,
+    ) -> (Inches, Option<Stop>) {
         let (Some(me), Ok(side)) = (self.footprint(battle, id), battle.unit(id).map(Unit::side))
         else {
             return (Inches(0.0), None);
@@ -316,14 +357,18 @@ impl Field {
                 .0
                 <= got.0 + 1e-9
         };
-        let enemies: Vec<Footprint> = others
-            .iter()
-            .filter(|(o, _)| battle.unit(*o).is_ok_and(|u| u.side() != side))
-            .map(|(_, f)| *f)
-            .collect();
+        let enemies: Vec<Footprint> = if enemy {
+            others
+                .iter()
+                .filter(|(o, _)| battle.unit(*o).is_ok_and(|u| u.side() != side))
+                .map(|(_, f)| *f)
+                .collect()
+        } else {
+            Vec::new()
+        };
         let stop = Stop {
             edge: stops_as_soon(&[]),
-            enemy: stops_as_soon(&enemies),
+            enemy: enemy && stops_as_soon(&enemies),
         };
         (got, Some(stop))
     }
@@ -339,6 +384,84 @@ impl Field {
     /// straight move, so a move its orders allow stays allowed.
     #[must_use]
     pub fn route(
+        &self,
+        battle: &Battle,
+        id: UnitId,
+        heading: Heading,
+        distance: Inches,
+        gap: Inches,
+        keep: Option<Heading>,
+    ) -> Route {
+        // A route is a function of the footprints, the sides, the table's size and the request alone: the last
+        // few searches are remembered by exactly those inputs (bit for bit), so a search repeated on an
+        // identical field (a bot's preview of a march, then the march) is read back, not searched again.
+        let key = self.route_key(battle, id, heading, distance, gap, keep);
+        if let Some(route) = ROUTES.with(|memo| {
+            memo.borrow()
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map(|(_, r)| *r)
+        }) {
+            return route;
+        }
+        let route = self.search_route(battle, id, heading, distance, gap, keep);
+        ROUTES.with(|memo| {
+            let mut memo = memo.borrow_mut();
+            if memo.len() >= ROUTES_KEPT {
+                memo.remove(0);
+            }
+            memo.push((key, route));
+        });
+        route
+    }
+
+    /// Everything [`Field::route`] reads, as bits: the request, the table's size, the unit's footprint and
+    /// side, and every other unit in play (in order) with its footprint and whether it is an enemy.
+    fn route_key(
+        &self,
+        battle: &Battle,
+        id: UnitId,
+        heading: Heading,
+        distance: Inches,
+        gap: Inches,
+        keep: Option<Heading>,
+    ) -> Vec<u64> {
+        let print = |key: &mut Vec<u64>, f: &Footprint| {
+            key.extend([
+                f.centre.x.to_bits(),
+                f.centre.y.to_bits(),
+                f.facing.as_degrees().to_bits(),
+                f.frontage.0.to_bits(),
+                f.depth.0.to_bits(),
+            ]);
+        };
+        let side = battle.unit(id).map(Unit::side).ok();
+        let mut key = Vec::with_capacity(10 + 6 * battle.units().len());
+        key.extend([
+            u64::from(id.0),
+            heading.as_degrees().to_bits(),
+            distance.0.to_bits(),
+            gap.0.to_bits(),
+            keep.map_or(u64::MAX, |k| k.as_degrees().to_bits()),
+            u64::from(keep.is_some()),
+            self.ground.width().0.to_bits(),
+            self.ground.depth().0.to_bits(),
+            side.map_or(2, |s| u64::from(s == Side::Union)),
+        ]);
+        match self.footprint(battle, id) {
+            Some(me) => print(&mut key, &me),
+            None => key.push(u64::MAX),
+        }
+        for (o, f) in self.others(battle, &[id]) {
+            let enemy = battle.unit(o).is_ok_and(|u| Some(u.side()) != side);
+            key.push(u64::from(o.0) << 1 | u64::from(enemy));
+            print(&mut key, &f);
+        }
+        key
+    }
+
+    /// The search [`Field::route`] makes.
+    fn search_route(
         &self,
         battle: &Battle,
         id: UnitId,
@@ -497,7 +620,15 @@ impl Field {
         heading: Heading,
         distance: Inches,
     ) -> (FallBackRoom, Inches) {
-        match self.room(battle, id, heading, distance, battle.options().contact_gap) {
+        // Only the edge tells the kinds of room apart: enemies and friends block alike.
+        match self.room_with(
+            battle,
+            id,
+            heading,
+            distance,
+            battle.options().contact_gap,
+            false,
+        ) {
             (_, None) => (FallBackRoom::Clear, distance),
             (got, Some(Stop { edge: true, .. })) => (FallBackRoom::TableEdge, got),
             (got, Some(_)) => (FallBackRoom::Blocked, got),
@@ -506,7 +637,7 @@ impl Field {
 
     /// Moves unit `id` `distance` along `heading`, turning it to `facing`.
     pub fn shift(&mut self, id: UnitId, heading: Heading, distance: Inches, facing: Heading) {
-        if let Some(p) = self.places.get_mut(usize::from(id.0)) {
+        if let Some(p) = self.places.get_mut(id.0 as usize) {
             p.centre = p.centre.moved(heading, distance);
             p.facing = facing;
         }
@@ -515,20 +646,20 @@ impl Field {
     /// Keeps unit `id` wholly on the table: a footprint that a formation change, a turn or a charge left over an
     /// edge is moved straight back onto it (the smallest shift that fits).
     pub fn settle(&mut self, battle: &Battle, id: UnitId) {
+        let (w, d) = (self.ground.width().0, self.ground.depth().0);
+        // Every corner lies within half the diagonal of the centre: a footprint that far inside every edge
+        // (with a margin far above rounding) is on the table, and neither it nor its corners need be built.
+        if let (Ok(u), Some(place)) = (battle.unit(id), self.places.get(id.0 as usize)) {
+            let (frontage, depth) = self.bases.size(u);
+            let reach = frontage.0.hypot(depth.0) / 2.0 + 1e-9;
+            let c = place.centre;
+            if c.x - reach >= 0.0 && c.x + reach <= w && c.y - reach >= 0.0 && c.y + reach <= d {
+                return;
+            }
+        }
         let Some(f) = self.footprint(battle, id) else {
             return;
         };
-        let (w, d) = (self.ground.width().0, self.ground.depth().0);
-        // Every corner lies within half the diagonal of the centre: a footprint that far inside every edge
-        // (with a margin far above rounding) is on the table, and its corners need not be computed.
-        let reach = f.frontage.0.hypot(f.depth.0) / 2.0 + 1e-9;
-        if f.centre.x - reach >= 0.0
-            && f.centre.x + reach <= w
-            && f.centre.y - reach >= 0.0
-            && f.centre.y + reach <= d
-        {
-            return;
-        }
         let c = f.corners();
         let (min_x, max_x) = c
             .iter()
@@ -551,7 +682,7 @@ impl Field {
         };
         let (dx, dy) = (shift(min_x, max_x, w), shift(min_y, max_y, d));
         if (dx != 0.0 || dy != 0.0)
-            && let Some(p) = self.places.get_mut(usize::from(id.0))
+            && let Some(p) = self.places.get_mut(id.0 as usize)
         {
             p.centre = Point::new(p.centre.x + dx, p.centre.y + dy);
         }
@@ -559,13 +690,13 @@ impl Field {
 
     /// Sets unit `id`'s place.
     pub fn set(&mut self, id: UnitId, place: Place) {
-        if let Some(p) = self.places.get_mut(usize::from(id.0)) {
+        if let Some(p) = self.places.get_mut(id.0 as usize) {
             *p = place;
         }
     }
 
     /// The place of unit `id`.
     pub fn place(&self, id: UnitId) -> Option<Place> {
-        self.places.get(usize::from(id.0)).copied()
+        self.places.get(id.0 as usize).copied()
     }
 }

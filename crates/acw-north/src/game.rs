@@ -37,7 +37,7 @@ use crate::options::LeaderlessOrders;
 use crate::sequence::Step;
 use crate::setup::{Scenario, Table as Zones, mg_position};
 use crate::state::{Battle, BrigadeId, GeneralId, GunState, Unit, UnitId};
-use crate::tables::{FireIntent, Formation, Order as BrigadeOrder, Troop, accomplishment_sixths};
+use crate::tables::{BrigadeOrder, FireIntent, Formation, Troop, accomplishment_sixths};
 use crate::victory::{GameEnd, StandardEnd};
 use acw_core::dice::Dice;
 use acw_core::game::{Decision, Outcome, Ruleset};
@@ -612,7 +612,7 @@ impl State {
                 .unit_named(&p.unit)
                 .map(Unit::id)
                 .ok_or_else(|| SetupError::UnknownPlacement(p.unit.clone()))?;
-            let i = usize::from(id.0);
+            let i = id.0 as usize;
             if placed.get(i).copied().unwrap_or(true) {
                 return Err(SetupError::UnknownPlacement(p.unit.clone()));
             }
@@ -696,7 +696,7 @@ impl State {
 
     /// Where general `id` stands.
     pub fn general_point(&self, id: GeneralId) -> Option<Point> {
-        self.general_points.get(usize::from(id.0)).copied()
+        self.general_points.get(id.0 as usize).copied()
     }
 
     /// Whether unit `id` chose to stand this phase.
@@ -1094,15 +1094,8 @@ impl State {
             }
             Order::EndStep => self.end_step(dice, log)?,
         }
-        let ids: Vec<UnitId> = self
-            .battle
-            .units()
-            .iter()
-            .filter(|u| u.in_play())
-            .map(Unit::id)
-            .collect();
-        for id in ids {
-            self.field.settle(&self.battle, id);
+        for u in self.battle.units().iter().filter(|u| u.in_play()) {
+            self.field.settle(&self.battle, u.id());
         }
         self.refresh_generals();
         Ok(())
@@ -1329,7 +1322,7 @@ impl State {
                 let gun = self
                     .field
                     .guns
-                    .get(usize::from(id.0))
+                    .get(id.0 as usize)
                     .copied()
                     .flatten()
                     .ok_or(RuleViolation::GunNotAbandoned(id))?;
@@ -1341,7 +1334,7 @@ impl State {
                 if let Some(p) = self.field.place(id) {
                     self.field.set(id, Place { centre: gun, ..p });
                 }
-                if let Some(g) = self.field.guns.get_mut(usize::from(id.0)) {
+                if let Some(g) = self.field.guns.get_mut(id.0 as usize) {
                     *g = None;
                 }
                 log.push(Event::GunRemanned { unit: id });
@@ -1517,7 +1510,7 @@ impl State {
             .guns
             .iter()
             .enumerate()
-            .filter_map(|(i, g)| g.map(|p| (UnitId(i as u16), p)))
+            .filter_map(|(i, g)| g.map(|p| (UnitId(i as u32), p)))
             .collect();
         for (battery, at) in guns {
             let theirs = self.battle.unit(battery).is_ok_and(|b| b.side() != side);
@@ -1525,7 +1518,7 @@ impl State {
                 && me.distance_to(at).0 <= reach
                 && self.battle.capture_gun(id, battery).is_ok()
             {
-                if let Some(g) = self.field.guns.get_mut(usize::from(battery.0)) {
+                if let Some(g) = self.field.guns.get_mut(battery.0 as usize) {
                     *g = None;
                 }
                 log.push(Event::GunCaptured { battery, by: id });
@@ -1563,23 +1556,11 @@ impl State {
         let heading = self
             .field
             .fall_back_heading(&self.battle, target, &attackers);
-        let (room, room_distance) = self
-            .field
-            .fall_back_room(&self.battle, target, heading, fall);
         let from = self
             .footprint(target)
             .ok_or(RuleViolation::NotPlaced(target))?
             .centre;
-        let facts = FallBackFacts {
-            room,
-            obstacles: u8::try_from(
-                self.field
-                    .obstacles_on(from, from.moved(heading, room_distance))
-                    .len(),
-            )
-            .unwrap_or(u8::MAX),
-            generals_follow: self.reactions[defender].generals_follow,
-        };
+        let generals_follow = self.reactions[defender].generals_follow;
         let group = AttackGroup {
             category,
             target,
@@ -1587,9 +1568,24 @@ impl State {
         };
         let was_manned = matches!(self.battle.unit(target)?.gun(), Some(GunState::Manned));
         let nearby = self.generals_near(target);
+        // The fall-back's room is measured only on a hit, when the morale check opens. Until then the attack
+        // has marked who attacked and who was targeted, and no unit has moved, changed formation or lost a
+        // stand: the room is the one the table shows before the toss.
+        let field = &self.field;
+        let mut room_distance = Inches(0.0);
+        let measure = |battle: &Battle| {
+            let (room, got) = field.fall_back_room(battle, target, heading, fall);
+            room_distance = got;
+            FallBackFacts {
+                room,
+                obstacles: u8::try_from(field.obstacles_on(from, from.moved(heading, got)).len())
+                    .unwrap_or(u8::MAX),
+                generals_follow,
+            }
+        };
         let mut report = self
             .battle
-            .open_attack_inner(&group, &sights, cover, facts, nearby, dice)?;
+            .open_attack_inner(&group, &sights, cover, measure, nearby, dice)?;
         let finished = report.morale.take();
         let hit = report.hit;
         log.push(Event::Attack {
@@ -1647,7 +1643,7 @@ impl State {
             Ok(Some(GunState::Abandoned { .. }))
         );
         if p.was_manned && abandoned {
-            if let Some(g) = self.field.guns.get_mut(usize::from(p.target.0)) {
+            if let Some(g) = self.field.guns.get_mut(p.target.0 as usize) {
                 *g = Some(p.from);
             }
             log.push(Event::GunAbandoned {
@@ -1847,7 +1843,7 @@ fn deploy(battle: &Battle, field: &mut Field, zones: &Zones, placed: &[bool]) {
         let mut row_width = 0.0;
         for b in battle.brigades().iter().filter(|b| b.side() == side) {
             for (k, &id) in b.units().iter().enumerate() {
-                if placed.get(usize::from(id.0)).copied().unwrap_or(true) {
+                if placed.get(id.0 as usize).copied().unwrap_or(true) {
                     continue;
                 }
                 let Ok(u) = battle.unit(id) else { continue };

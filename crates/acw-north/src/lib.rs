@@ -16,7 +16,7 @@
 //! Modules: [`tables`] (the rules' tables), [`options`] (every switch between readings), [`setup`] (force
 //! lists, validation, the default scenario), [`state`] (units, generals, brigades, the [`Battle`]),
 //! [`sequence`] (turns and steps), [`command`] (orders, rallies), [`movement`], [`combat`], [`melee`],
-//! [`morale`], [`victory`], [`error`].
+//! [`morale`], [`victory`], [`error`]; [`prelude`] gathers the common imports.
 //!
 //! ```
 //! use acw_core::dice::ScriptedDice;
@@ -74,6 +74,25 @@ pub mod setup;
 pub mod state;
 pub mod tables;
 pub mod victory;
+
+pub mod prelude {
+    //! The common imports: `use acw_north::prelude::*;` brings the battle, its ids and options, the brigade
+    //! orders and unit kinds, an attack and its exact odds, the whole game with its two bots, and the
+    //! `Resolve` trait that gives every random procedure its `roll` and `odds`.
+    pub use crate::bots::{Attacker, Holder};
+    pub use crate::combat::{AttackGroup, Category, Sight};
+    pub use crate::error::{RuleViolation, SetupError};
+    pub use crate::game::{Action, North, Order, State};
+    pub use crate::morale::{
+        AttackEffect, AttackOutcome, Choice, ChoicePolicy, MoraleResponse, WholeAttack,
+    };
+    pub use crate::options::Options;
+    pub use crate::sequence::Step;
+    pub use crate::setup::{Scenario, default_forces};
+    pub use crate::state::{Battle, BrigadeId, GeneralId, Unit, UnitId};
+    pub use crate::tables::{BrigadeOrder, Formation, Troop};
+    pub use acw_core::Resolve;
+}
 
 pub use error::{RuleViolation, SetupError};
 pub use options::Options;

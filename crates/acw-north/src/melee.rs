@@ -4,7 +4,7 @@
 use crate::error::{ChargeRefusal, RuleViolation};
 use crate::movement::{AccomplishmentToss, ObstacleOutcome, ObstacleToss, charge_reach};
 use crate::state::{Activity, AfterFailure, Battle, MeleeRole, UnitId};
-use crate::tables::{Formation, Order, Troop};
+use crate::tables::{BrigadeOrder, Formation, Troop};
 use acw_core::Resolve;
 use acw_core::dice::{Dice, Die};
 use acw_core::measure::Inches;
@@ -57,7 +57,7 @@ impl Battle {
         if u.in_contact() {
             return refuse(ChargeRefusal::AlreadyInContact);
         }
-        if self.order_of(unit)? == Order::Withdraw {
+        if self.order_of(unit)? == BrigadeOrder::Withdraw {
             return refuse(ChargeRefusal::WithdrawOrder);
         }
         Ok(())

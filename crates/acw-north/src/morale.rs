@@ -9,9 +9,9 @@ use crate::movement::{ObstacleOutcome, ObstacleToss};
 use crate::options::{BlockedFallBack, Options};
 use crate::state::{Battle, BrigadeId, GeneralId, GunState, Rank, StandLoss, UnitId, UnitStatus};
 use crate::tables::{
-    Formation, MORALE_ARTILLERY_FIRE, MORALE_ARTILLERY_MELEE, MORALE_COVER_FROM_FIRE,
-    MORALE_SKIRMISHERS_MELEE, MoraleBand, Order, RallyResult, Troop, fall_back_distance,
-    morale_band, rally_effect,
+    BrigadeOrder, Formation, MORALE_ARTILLERY_FIRE, MORALE_ARTILLERY_MELEE, MORALE_COVER_FROM_FIRE,
+    MORALE_SKIRMISHERS_MELEE, MoraleBand, RallyResult, Troop, fall_back_distance, morale_band,
+    rally_effect,
 };
 use acw_core::dice::{Dice, Die};
 use acw_core::measure::Inches;
@@ -122,17 +122,18 @@ pub struct MoraleCheck {
     pub declared_before: bool,
 }
 
-/// The result of a morale check: its band and each rally attempt's result.
+/// What the dice of a morale check gave ([`MoraleCheck`]'s outcome, for odds and rolls away from a battle): the
+/// morale band and each rally attempt's result. [`MoraleReport`] is the whole check as played on a battle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct MoraleCheckOutcome {
+pub struct MoraleThrow {
     /// The morale result.
     pub band: MoraleBand,
     /// Each attempt's rally result (`None`: not attempted).
     pub rally: [Option<RallyResult>; 2],
 }
 
-impl MoraleCheckOutcome {
+impl MoraleThrow {
     /// Whether any rallying general was killed.
     pub fn general_killed(&self) -> bool {
         self.rally.contains(&Some(RallyResult::Killed))
@@ -153,7 +154,7 @@ impl MoraleCheck {
     }
 
     /// Rolls the check, returning the morale face as well.
-    pub fn roll_with_face<D: Dice + ?Sized>(&self, dice: &mut D) -> (u16, MoraleCheckOutcome) {
+    pub fn roll_with_face<D: Dice + ?Sized>(&self, dice: &mut D) -> (u16, MoraleThrow) {
         let mut rally = [None; 2];
         let mut sub: i16 = 0;
         let face;
@@ -184,7 +185,7 @@ impl MoraleCheck {
                 .saturating_add(self.modifier)
                 .saturating_sub(sub),
         );
-        (face, MoraleCheckOutcome { band, rally })
+        (face, MoraleThrow { band, rally })
     }
 
     /// The rally attempts from `index` on, given the total so far and the results so far.
@@ -193,9 +194,9 @@ impl MoraleCheck {
         total: i16,
         index: usize,
         done: [Option<RallyResult>; 2],
-    ) -> Dist<MoraleCheckOutcome> {
+    ) -> Dist<MoraleThrow> {
         if index >= self.attempts() {
-            return Dist::certain(MoraleCheckOutcome {
+            return Dist::certain(MoraleThrow {
                 band: morale_band(total),
                 rally: done,
             });
@@ -218,11 +219,11 @@ impl MoraleCheck {
 }
 
 impl Resolve for MoraleCheck {
-    type Outcome = MoraleCheckOutcome;
-    fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> MoraleCheckOutcome {
+    type Outcome = MoraleThrow;
+    fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> MoraleThrow {
         self.roll_with_face(dice).1
     }
-    fn odds(&self) -> Dist<MoraleCheckOutcome> {
+    fn odds(&self) -> Dist<MoraleThrow> {
         // The unit's result does not depend on which die is thrown first, so both orders share one
         // computation: morale die, then the rally dice.
         Dist::die(Die::D6)
@@ -304,10 +305,11 @@ pub struct MoraleResponse {
     pub fall_back_obstacles: u8,
 }
 
-/// What a morale result did to the unit (NORTH-MOR-04 to NORTH-MOR-09).
+/// What a morale result did to the unit on the battle (NORTH-MOR-04 to NORTH-MOR-09): stands lost, the
+/// fall-back, removal. Part of a [`MoraleReport`].
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct MoraleEffect {
+pub struct MoraleApplied {
     /// The stand lost, if any.
     pub stand_lost: Option<StandLoss>,
     /// A second stand lost to a blocked fall-back (NORTH-OPT-21 `LoseStand`).
@@ -324,7 +326,9 @@ pub struct MoraleEffect {
     pub gun_abandoned: bool,
 }
 
-/// A morale check from start to finish.
+/// A morale check as played on a battle, from start to finish: the modifier and face, what the dice gave
+/// ([`MoraleThrow`]), the rallies and their cost to the generals, the owner's choice, and what it did to the
+/// unit ([`MoraleApplied`]).
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MoraleReport {
@@ -333,17 +337,17 @@ pub struct MoraleReport {
     /// The morale face thrown.
     pub face: u16,
     /// The band and rally results.
-    pub outcome: MoraleCheckOutcome,
+    pub outcome: MoraleThrow,
     /// Each rally result applied to its general.
     pub rallies: Vec<(GeneralId, RallyApplied)>,
     /// Brigade order checks made because an MG was lost (NORTH-CMD-11).
-    pub order_checks: Vec<(BrigadeId, Order)>,
+    pub order_checks: Vec<(BrigadeId, BrigadeOrder)>,
     /// The owner's choice on 3–4.
     pub choice: Option<Choice>,
     /// The fall-back's obstacle toss (NORTH-OPT-34), if one was made.
     pub fall_back_obstacle: Option<ObstacleOutcome>,
     /// What happened to the unit.
-    pub effect: MoraleEffect,
+    pub effect: MoraleApplied,
 }
 
 /// What the owner of a unit checking morale decides next (the game pauses for it).
@@ -408,7 +412,7 @@ pub struct MoraleInProgress {
     /// The rally results, in order.
     pub rally_results: [Option<RallyResult>; 2],
     /// Brigade order checks made because an MG was lost.
-    pub order_checks: Vec<(BrigadeId, Order)>,
+    pub order_checks: Vec<(BrigadeId, BrigadeOrder)>,
     /// Whether the owner has made his last rally attempt.
     pub rallies_closed: bool,
     /// The fall-back's facts.
@@ -838,7 +842,7 @@ impl Battle {
         Ok(MoraleReport {
             modifier: m.modifier,
             face: m.face.unwrap_or(1),
-            outcome: MoraleCheckOutcome {
+            outcome: MoraleThrow {
                 band,
                 rally: m.rally_results,
             },
@@ -860,12 +864,12 @@ impl Battle {
         choice: Option<Choice>,
         room: FallBackRoom,
         generals_follow: bool,
-    ) -> Result<MoraleEffect, RuleViolation> {
+    ) -> Result<MoraleApplied, RuleViolation> {
         self.live_unit(unit)?;
         if (band == MoraleBand::Choice) != choice.is_some() {
             return Err(RuleViolation::ChoiceMismatch(band));
         }
-        let mut effect = MoraleEffect::default();
+        let mut effect = MoraleApplied::default();
         let lose = matches!(
             (band, choice),
             (MoraleBand::Both, _) | (MoraleBand::Choice, Some(Choice::LoseStand))
@@ -915,7 +919,7 @@ impl Battle {
         room: FallBackRoom,
         already_lost: bool,
         generals_follow: bool,
-        effect: &mut MoraleEffect,
+        effect: &mut MoraleApplied,
     ) -> Result<(), RuleViolation> {
         let options = self.options.clone();
         let u = self.unit_mut(unit)?;
@@ -966,12 +970,12 @@ impl Battle {
     }
 }
 
-/// The effect of one attack on its target, for the combined odds (NORTH-MOR-11).
+/// The effect of one attack on its target, as [`WholeAttack`] counts it for the combined odds (NORTH-MOR-11).
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, strum::EnumIter, strum::Display,
 )]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum Effect {
+pub enum AttackEffect {
     /// The toss missed.
     NoHit,
     /// Hit, but the unit rallied.
@@ -991,18 +995,19 @@ pub enum Effect {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct AttackOutcome {
     /// What happened to the target.
-    pub effect: Effect,
+    pub effect: AttackEffect,
     /// A rallying general was killed.
     pub general_killed: bool,
     /// A rallying general was captured.
     pub general_captured: bool,
 }
 
-/// "Expected effect of one attack": the combat toss, then the morale check with its rally attempts, then the
-/// owner's choice on 3–4 (NORTH-CBT-02, NORTH-MOR-02, NORTH-MOR-05, NORTH-CAS-02, NORTH-CAS-03). Assumes a
-/// clear fall-back.
+/// One whole attack as a random procedure ("expected effect of one attack"): the combat toss, then the morale
+/// check with its rally attempts, then the owner's choice on 3–4 (NORTH-CBT-02, NORTH-MOR-02, NORTH-MOR-05,
+/// NORTH-CAS-02, NORTH-CAS-03). Its [`Resolve::odds`] are the exact chances of each [`AttackOutcome`]; it
+/// assumes a clear fall-back. [`crate::Battle::attack_odds`] builds one from a battle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct AttackOdds {
+pub struct WholeAttack {
     /// The combat toss.
     pub toss: CombatToss,
     /// The morale check a hit causes.
@@ -1017,7 +1022,7 @@ pub struct AttackOdds {
     pub choice: ChoicePolicy,
 }
 
-impl AttackOdds {
+impl WholeAttack {
     fn loss_removes(&self) -> bool {
         if self.artillery {
             self.stands <= 1
@@ -1026,30 +1031,30 @@ impl AttackOdds {
         }
     }
 
-    fn effect_of(&self, band: MoraleBand) -> Effect {
+    fn effect_of(&self, band: MoraleBand) -> AttackEffect {
         let removes = self.loss_removes();
         let fall = if self.artillery && self.crews_removed {
-            Effect::Removed
+            AttackEffect::Removed
         } else {
-            Effect::FellBack
+            AttackEffect::FellBack
         };
         match band {
-            MoraleBand::Rallies => Effect::Rallied,
+            MoraleBand::Rallies => AttackEffect::Rallied,
             MoraleBand::Choice => match self.choice.choose(removes) {
-                Choice::LoseStand if removes => Effect::Removed,
-                Choice::LoseStand => Effect::StandLost,
+                Choice::LoseStand if removes => AttackEffect::Removed,
+                Choice::LoseStand => AttackEffect::StandLost,
                 Choice::FallBack => fall,
             },
-            MoraleBand::Both if removes => Effect::Removed,
-            MoraleBand::Both if fall == Effect::Removed => Effect::Removed,
-            MoraleBand::Both => Effect::StandLostAndFellBack,
+            MoraleBand::Both if removes => AttackEffect::Removed,
+            MoraleBand::Both if fall == AttackEffect::Removed => AttackEffect::Removed,
+            MoraleBand::Both => AttackEffect::StandLostAndFellBack,
         }
     }
 
-    fn outcome(&self, hit: bool, check: &MoraleCheckOutcome) -> AttackOutcome {
+    fn outcome(&self, hit: bool, check: &MoraleThrow) -> AttackOutcome {
         if !hit {
             return AttackOutcome {
-                effect: Effect::NoHit,
+                effect: AttackEffect::NoHit,
                 general_killed: false,
                 general_captured: false,
             };
@@ -1062,13 +1067,13 @@ impl AttackOdds {
     }
 }
 
-impl Resolve for AttackOdds {
+impl Resolve for WholeAttack {
     type Outcome = AttackOutcome;
     fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> AttackOutcome {
         if !self.toss.roll(dice) {
             return self.outcome(
                 false,
-                &MoraleCheckOutcome {
+                &MoraleThrow {
                     band: MoraleBand::Rallies,
                     rally: [None; 2],
                 },
@@ -1085,7 +1090,7 @@ impl Resolve for AttackOdds {
             } else {
                 Dist::certain(self.outcome(
                     false,
-                    &MoraleCheckOutcome {
+                    &MoraleThrow {
                         band: MoraleBand::Rallies,
                         rally: [None; 2],
                     },

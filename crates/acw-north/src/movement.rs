@@ -10,8 +10,8 @@ use crate::options::{
 use crate::sequence::Step;
 use crate::state::{Activity, AfterFailure, Battle, BrigadeId, GunState, Unit, UnitId, UnitStatus};
 use crate::tables::{
-    FireIntent, Formation, MIN_STANDS_IN_PLAY, OBSTACLE_PASS_MAX, Order, SKIRMISH_FALL_BACK, Troop,
-    accomplishment_sixths, formation_is_legal, movement_allowance,
+    BrigadeOrder, FireIntent, Formation, MIN_STANDS_IN_PLAY, OBSTACLE_PASS_MAX, SKIRMISH_FALL_BACK,
+    Troop, accomplishment_sixths, formation_is_legal, movement_allowance,
 };
 use acw_core::dice::{Dice, Die};
 use acw_core::measure::Inches;
@@ -226,12 +226,12 @@ pub fn charge_reach(troop: Troop, options: &Options) -> Option<Inches> {
 /// NORTH-MOV-09 / NORTH-MEL-05 / NORTH-OPT-37: what a unit may do after failing a toss for `activity`
 /// under `order`.
 pub fn after_failure(
-    order: Order,
+    order: BrigadeOrder,
     activity: Activity,
     in_contact: bool,
     options: &Options,
 ) -> AfterFailure {
-    if in_contact || activity == Activity::WithdrawFromMelee || order == Order::Hold {
+    if in_contact || activity == Activity::WithdrawFromMelee || order == BrigadeOrder::Hold {
         return AfterFailure::Stay;
     }
     if activity == Activity::Charge {
@@ -329,9 +329,9 @@ impl Battle {
         };
         let unit_order = self.order_of(id)?;
         let wanted = match unit_order {
-            Order::Advance => MoveDirection::TowardEnemy,
-            Order::Withdraw => MoveDirection::AwayFromEnemy,
-            Order::Hold => {
+            BrigadeOrder::Advance => MoveDirection::TowardEnemy,
+            BrigadeOrder::Withdraw => MoveDirection::AwayFromEnemy,
+            BrigadeOrder::Hold => {
                 return Err(RuleViolation::OrderForbidsMove {
                     unit: id,
                     order: unit_order,
@@ -401,7 +401,7 @@ impl Battle {
             ),
             _ => order.distance,
         };
-        let left_table = unit_order == Order::Withdraw
+        let left_table = unit_order == BrigadeOrder::Withdraw
             && order.stopped_by == Some(MoveStop::TableEdge)
             && self.options.exit_table_on_withdraw
             && obstacle.is_none_or(|o| o == ObstacleOutcome::Crossed);
@@ -831,7 +831,7 @@ impl Battle {
             (Some(_), Some(a)) => a != AfterFailure::Stay && !u.phase.moved_after_failure,
             _ => false,
         };
-        owes && self.order_of(id).is_ok_and(Order::is_movement_order)
+        owes && self.order_of(id).is_ok_and(BrigadeOrder::is_movement_order)
             && allowance(u, FireIntent::NoFire, &self.options).0 > 0.0
     }
 

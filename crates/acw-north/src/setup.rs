@@ -9,8 +9,8 @@ use crate::state::{
     PhaseRecord, Rank, Unit, UnitId, UnitStatus,
 };
 use crate::tables::{
-    ARMY_MAX_UNITS, ARMY_MIN_UNITS, BRIGADE_MAX_UNITS, BRIGADE_MIN_UNITS, Formation,
-    MIN_STANDS_IN_PLAY, MgPlacement, Order, Quality, Troop, formation_is_legal, mg_placement,
+    ARMY_MAX_UNITS, ARMY_MIN_UNITS, BRIGADE_MAX_UNITS, BRIGADE_MIN_UNITS, BrigadeOrder, Formation,
+    MIN_STANDS_IN_PLAY, MgPlacement, Quality, Troop, formation_is_legal, mg_placement,
     starting_stands,
 };
 use acw_core::measure::{Heading, Inches, Point};
@@ -85,7 +85,7 @@ pub struct BrigadeSpec {
     /// Its Major General's name.
     pub major_general: String,
     /// NORTH-SET-06: its initial order.
-    pub order: Order,
+    pub order: BrigadeOrder,
     /// Its units.
     pub units: Vec<UnitSpec>,
 }
@@ -224,8 +224,8 @@ pub fn validate_forces(forces: &ForceSpec, options: &Options) -> Result<(), Setu
     Ok(())
 }
 
-fn id16(n: usize, what: &'static str) -> Result<u16, SetupError> {
-    u16::try_from(n).map_err(|_| SetupError::TooMany(what))
+fn id32(n: usize, what: &'static str) -> Result<u32, SetupError> {
+    u32::try_from(n).map_err(|_| SetupError::TooMany(what))
 }
 
 impl Battle {
@@ -255,7 +255,7 @@ impl Battle {
         let mut acs = BySide::new(GeneralId(0), GeneralId(0));
         for side in Side::both() {
             let army = forces.armies.get(side);
-            let ac_id = GeneralId(id16(generals.len(), "generals")?);
+            let ac_id = GeneralId(id32(generals.len(), "generals")?);
             acs[side] = ac_id;
             generals.push(General {
                 id: ac_id,
@@ -267,14 +267,14 @@ impl Battle {
                 moved: Inches(0.0),
             });
             for (bi, b) in army.brigades.iter().enumerate() {
-                let bid = BrigadeId(id16(brigades.len(), "brigades")?);
-                let mg = GeneralId(id16(generals.len(), "generals")?);
+                let bid = BrigadeId(id32(brigades.len(), "brigades")?);
+                let mg = GeneralId(id32(generals.len(), "generals")?);
                 let mut ids = Vec::with_capacity(b.units.len());
                 for (ui, spec) in b.units.iter().enumerate() {
-                    let uid = UnitId(id16(units.len(), "units")?);
+                    let uid = UnitId(id32(units.len(), "units")?);
                     ids.push(uid);
                     if army.army_commander_with == Some((bi, ui))
-                        && let Some(ac) = generals.get_mut(usize::from(ac_id.0))
+                        && let Some(ac) = generals.get_mut(ac_id.0 as usize)
                     {
                         ac.with_unit = Some(uid);
                     }
@@ -322,85 +322,85 @@ impl Battle {
         let bad = |m: String| Err(SetupError::Inconsistent(m));
         self.options.validate()?;
         for (i, u) in self.units.iter().enumerate() {
-            if usize::from(u.id.0) != i {
-                return bad(format!("unit {} stored at {i}", u.id));
+            if (u.id.0 as usize) != i {
+                return bad(format!("{} stored at {i}", u.id));
             }
-            let Some(b) = self.brigades.get(usize::from(u.brigade.0)) else {
-                return bad(format!("unit {} names no brigade", u.id));
+            let Some(b) = self.brigades.get(u.brigade.0 as usize) else {
+                return bad(format!("{} names no brigade", u.id));
             };
             if b.side != u.side || !b.units.contains(&u.id) {
-                return bad(format!("unit {} is not in its brigade", u.id));
+                return bad(format!("{} is not in its brigade", u.id));
             }
             if u.mount == Mount::Dismounted && u.arm != Arm::Cavalry {
-                return bad(format!("unit {} is dismounted but not cavalry", u.id));
+                return bad(format!("{} is dismounted but not cavalry", u.id));
             }
             if u.holder && u.mount != Mount::Dismounted {
-                return bad(format!("unit {} holds horses but is mounted", u.id));
+                return bad(format!("{} holds horses but is mounted", u.id));
             }
             if !formation_is_legal(u.troop(), u.formation, &self.options) {
-                return bad(format!("unit {} is in an illegal formation", u.id));
+                return bad(format!("{} is in an illegal formation", u.id));
             }
             if (u.arm == Arm::Artillery) != u.gun.is_some() {
-                return bad(format!("unit {} has a gun state that does not fit", u.id));
+                return bad(format!("{} has a gun state that does not fit", u.id));
             }
             if u.stands.original() != u32::from(starting_stands(u.arm, u.quality)) {
                 return bad(format!(
-                    "unit {} started with {} stands, not the {} its kind and quality give",
+                    "{} started with {} stands, not the {} its kind and quality give",
                     u.id,
                     u.stands.original(),
                     starting_stands(u.arm, u.quality)
                 ));
             }
             if u.in_play() && u.stands.current() == 0 {
-                return bad(format!("unit {} is in play with no stands", u.id));
+                return bad(format!("{} is in play with no stands", u.id));
             }
             if u.in_play()
                 && u.arm != Arm::Artillery
                 && u.counted_stands(&self.options) < MIN_STANDS_IN_PLAY
             {
-                return bad(format!("unit {} is in play below three stands", u.id));
+                return bad(format!("{} is in play below three stands", u.id));
             }
             for c in &u.contacts {
-                match self.units.get(usize::from(c.0)) {
+                match self.units.get(c.0 as usize) {
                     Some(o) if o.side != u.side && o.contacts.contains(&u.id) => {}
-                    _ => return bad(format!("unit {} has a one-sided contact", u.id)),
+                    _ => return bad(format!("{} has a one-sided contact", u.id)),
                 }
             }
             if !u.in_play() && !u.contacts.is_empty() {
-                return bad(format!("unit {} is out of play but in contact", u.id));
+                return bad(format!("{} is out of play but in contact", u.id));
             }
         }
         for (i, b) in self.brigades.iter().enumerate() {
-            if usize::from(b.id.0) != i {
-                return bad(format!("brigade {} stored at {i}", b.id));
+            if (b.id.0 as usize) != i {
+                return bad(format!("{} stored at {i}", b.id));
             }
             if !(BRIGADE_MIN_UNITS..=BRIGADE_MAX_UNITS).contains(&b.units.len()) {
-                return bad(format!("brigade {} has {} units", b.id, b.units.len()));
+                return bad(format!("{} has {} units", b.id, b.units.len()));
             }
-            match self.generals.get(usize::from(b.mg.0)) {
+            match self.generals.get(b.mg.0 as usize) {
                 Some(g) if g.rank == Rank::MajorGeneral(b.id) && g.side == b.side => {
                     if g.is_active() == b.leaderless {
-                        return bad(format!("brigade {} leaderless flag disagrees", b.id));
+                        return bad(format!("{} leaderless flag disagrees", b.id));
                     }
                 }
-                _ => return bad(format!("brigade {} has no MG", b.id)),
+                _ => return bad(format!("{} has no MG", b.id)),
             }
         }
         for (i, g) in self.generals.iter().enumerate() {
-            if usize::from(g.id.0) != i {
-                return bad(format!("general {} stored at {i}", g.id));
+            if (g.id.0 as usize) != i {
+                return bad(format!("{} stored at {i}", g.id));
             }
             if let Some(w) = g.with_unit
                 && self
                     .units
-                    .get(usize::from(w.0))
+                    .get(w.0 as usize)
                     .is_none_or(|u| u.side != g.side)
             {
-                return bad(format!("general {} is with a unit not his own", g.id));
+                return bad(format!("{} is with a unit not his own", g.id));
             }
         }
         for side in Side::both() {
-            match self.generals.get(usize::from(self.army_commanders[side].0)) {
+            match self.generals.get(self.army_commanders[side].0 as usize) {
                 Some(g) if g.rank == Rank::ArmyCommander && g.side == side => {}
                 _ => return bad(format!("the {side} Army Commander is missing")),
             }
@@ -411,7 +411,7 @@ impl Battle {
             return Err(SetupError::DuplicateName(w[0].to_string()));
         }
         if let Some(m) = &self.morale {
-            let checking = self.units.get(usize::from(m.unit.0));
+            let checking = self.units.get(m.unit.0 as usize);
             if checking.is_none_or(|u| !u.in_play())
                 || m.rallies.len() > 2
                 || (m.rallies_closed && m.face.is_none())
@@ -560,7 +560,7 @@ impl Table {
 pub fn mg_position(
     centre: Point,
     facing: Heading,
-    order: Order,
+    order: BrigadeOrder,
     offset: Inches,
 ) -> (Point, Heading) {
     match mg_placement(order) {
@@ -634,14 +634,14 @@ pub fn default_army(side: Side) -> ArmySpec {
         brigades.push(BrigadeSpec {
             name: format!("{tag} {place} Brigade"),
             major_general: format!("{tag} MG {}", b + 1),
-            order: Order::Advance,
+            order: BrigadeOrder::Advance,
             units,
         });
     }
     brigades.push(BrigadeSpec {
         name: format!("{tag} Cavalry Brigade"),
         major_general: format!("{tag} MG 4"),
-        order: Order::Advance,
+        order: BrigadeOrder::Advance,
         units: (1..=2)
             .map(|r| UnitSpec::cavalry(format!("{tag} Cav Bde, Regt {r}"), Quality::Standard))
             .collect(),

@@ -8,7 +8,7 @@ use crate::error::RuleViolation;
 use crate::options::Options;
 use crate::sequence::{Clock, Step};
 use crate::tables::{
-    self, FireIntent, Formation, MIN_STANDS_IN_PLAY, Order, Quality, SKIRMISH_FRONT_STANDS,
+    self, BrigadeOrder, FireIntent, Formation, MIN_STANDS_IN_PLAY, Quality, SKIRMISH_FRONT_STANDS,
     StandKind, Troop,
 };
 use acw_core::measure::Inches;
@@ -16,37 +16,37 @@ use acw_core::vocab::Mount;
 use acw_core::{Arm, BySide, Side, Strength};
 use std::fmt;
 
-/// A unit's index in its battle.
+/// A unit's index in its battle, shown as "unit 14" (what a person reads names the unit: [`Unit::name`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(transparent))]
-pub struct UnitId(pub u16);
+pub struct UnitId(pub u32);
 
-/// A brigade's index in its battle.
+/// A brigade's index in its battle, shown as "brigade 3" (narration names the brigade).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(transparent))]
-pub struct BrigadeId(pub u16);
+pub struct BrigadeId(pub u32);
 
-/// A general's index in its battle.
+/// A general's index in its battle, shown as "general 2" (narration names the general).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(transparent))]
-pub struct GeneralId(pub u16);
+pub struct GeneralId(pub u32);
 
 impl fmt::Display for UnitId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "U{}", self.0)
+        write!(f, "unit {}", self.0)
     }
 }
 impl fmt::Display for BrigadeId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "B{}", self.0)
+        write!(f, "brigade {}", self.0)
     }
 }
 impl fmt::Display for GeneralId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "G{}", self.0)
+        write!(f, "general {}", self.0)
     }
 }
 
@@ -210,7 +210,7 @@ pub struct Unit {
     pub(crate) holder: bool,
     pub(crate) formation: Formation,
     pub(crate) gun: Option<GunState>,
-    pub(crate) own_order: Option<Order>,
+    pub(crate) own_order: Option<BrigadeOrder>,
     pub(crate) contacts: Vec<UnitId>,
     pub(crate) melee: MeleeRecord,
     pub(crate) phase: PhaseRecord,
@@ -279,7 +279,7 @@ impl Unit {
         self.gun
     }
     /// Its own order, once its brigade has lost its MG (NORTH-CMD-13).
-    pub fn own_order(&self) -> Option<Order> {
+    pub fn own_order(&self) -> Option<BrigadeOrder> {
         self.own_order
     }
     /// Enemy units it touches.
@@ -497,7 +497,7 @@ pub struct Brigade {
     pub(crate) id: BrigadeId,
     pub(crate) name: Name,
     pub(crate) side: Side,
-    pub(crate) order: Order,
+    pub(crate) order: BrigadeOrder,
     pub(crate) mg: GeneralId,
     pub(crate) units: Vec<UnitId>,
     pub(crate) leaderless: bool,
@@ -519,7 +519,7 @@ impl Brigade {
         self.side
     }
     /// Its order (NORTH-CMD-01); once leaderless, each unit holds its own.
-    pub fn order(&self) -> Order {
+    pub fn order(&self) -> BrigadeOrder {
         self.order
     }
     /// Its Major General.
@@ -596,34 +596,34 @@ impl Battle {
     /// A unit by id.
     pub fn unit(&self, id: UnitId) -> Result<&Unit, RuleViolation> {
         self.units
-            .get(usize::from(id.0))
+            .get(id.0 as usize)
             .ok_or(RuleViolation::UnknownUnit(id))
     }
     pub(crate) fn unit_mut(&mut self, id: UnitId) -> Result<&mut Unit, RuleViolation> {
         self.units
-            .get_mut(usize::from(id.0))
+            .get_mut(id.0 as usize)
             .ok_or(RuleViolation::UnknownUnit(id))
     }
     /// A brigade by id.
     pub fn brigade(&self, id: BrigadeId) -> Result<&Brigade, RuleViolation> {
         self.brigades
-            .get(usize::from(id.0))
+            .get(id.0 as usize)
             .ok_or(RuleViolation::UnknownBrigade(id))
     }
     pub(crate) fn brigade_mut(&mut self, id: BrigadeId) -> Result<&mut Brigade, RuleViolation> {
         self.brigades
-            .get_mut(usize::from(id.0))
+            .get_mut(id.0 as usize)
             .ok_or(RuleViolation::UnknownBrigade(id))
     }
     /// A general by id.
     pub fn general(&self, id: GeneralId) -> Result<&General, RuleViolation> {
         self.generals
-            .get(usize::from(id.0))
+            .get(id.0 as usize)
             .ok_or(RuleViolation::UnknownGeneral(id))
     }
     pub(crate) fn general_mut(&mut self, id: GeneralId) -> Result<&mut General, RuleViolation> {
         self.generals
-            .get_mut(usize::from(id.0))
+            .get_mut(id.0 as usize)
             .ok_or(RuleViolation::UnknownGeneral(id))
     }
 
@@ -644,7 +644,7 @@ impl Battle {
 
     /// NORTH-CMD-01 / NORTH-CMD-13: the order a unit follows: its brigade's, or its own once the brigade has
     /// lost its MG.
-    pub fn order_of(&self, id: UnitId) -> Result<Order, RuleViolation> {
+    pub fn order_of(&self, id: UnitId) -> Result<BrigadeOrder, RuleViolation> {
         let u = self.unit(id)?;
         let b = self.brigade(u.brigade)?;
         Ok(if b.leaderless {
@@ -747,7 +747,7 @@ impl Battle {
     /// Breaks every contact of unit `id` (both ends) and clears its melee bookkeeping; opponents left with no
     /// contact clear theirs too.
     pub(crate) fn break_contacts(&mut self, id: UnitId) {
-        let others = match self.units.get_mut(usize::from(id.0)) {
+        let others = match self.units.get_mut(id.0 as usize) {
             Some(u) => {
                 u.melee = MeleeRecord::default();
                 std::mem::take(&mut u.contacts)
@@ -755,7 +755,7 @@ impl Battle {
             None => return,
         };
         for o in others {
-            if let Some(other) = self.units.get_mut(usize::from(o.0)) {
+            if let Some(other) = self.units.get_mut(o.0 as usize) {
                 other.contacts.retain(|&c| c != id);
                 if other.contacts.is_empty() {
                     other.melee = MeleeRecord::default();

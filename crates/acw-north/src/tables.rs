@@ -265,7 +265,7 @@ pub fn movement_allowance(
     Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, strum::EnumIter, strum::Display,
 )]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum Order {
+pub enum BrigadeOrder {
     /// Move back toward the own base edge (NORTH-CMD-04).
     Withdraw,
     /// No voluntary move; charges allowed (NORTH-CMD-03).
@@ -274,10 +274,10 @@ pub enum Order {
     Advance,
 }
 
-impl Order {
+impl BrigadeOrder {
     /// Whether the order makes units move (Advance or Withdraw).
     pub const fn is_movement_order(self) -> bool {
-        !matches!(self, Order::Hold)
+        !matches!(self, BrigadeOrder::Hold)
     }
 }
 
@@ -294,20 +294,20 @@ pub enum MgPlacement {
 }
 
 /// NORTH-CMD-05: the MG placement that shows an order.
-pub const fn mg_placement(order: Order) -> MgPlacement {
+pub const fn mg_placement(order: BrigadeOrder) -> MgPlacement {
     match order {
-        Order::Advance => MgPlacement::InFront,
-        Order::Hold => MgPlacement::Behind,
-        Order::Withdraw => MgPlacement::BehindFacingRear,
+        BrigadeOrder::Advance => MgPlacement::InFront,
+        BrigadeOrder::Hold => MgPlacement::Behind,
+        BrigadeOrder::Withdraw => MgPlacement::BehindFacingRear,
     }
 }
 
 /// NORTH-CMD-05: the order an MG placement shows.
-pub const fn order_shown_by(placement: MgPlacement) -> Order {
+pub const fn order_shown_by(placement: MgPlacement) -> BrigadeOrder {
     match placement {
-        MgPlacement::InFront => Order::Advance,
-        MgPlacement::Behind => Order::Hold,
-        MgPlacement::BehindFacingRear => Order::Withdraw,
+        MgPlacement::InFront => BrigadeOrder::Advance,
+        MgPlacement::Behind => BrigadeOrder::Hold,
+        MgPlacement::BehindFacingRear => BrigadeOrder::Withdraw,
     }
 }
 
@@ -366,22 +366,22 @@ pub const fn rally_effect(face: u16, melee: bool) -> RallyResult {
 }
 
 /// NORTH-CMD-11: the modifier of the brigade order check: −1 from Withdraw, +1 from Advance.
-pub const fn order_check_modifier(current: Order) -> i16 {
+pub const fn order_check_modifier(current: BrigadeOrder) -> i16 {
     match current {
-        Order::Withdraw => -1,
-        Order::Hold => 0,
-        Order::Advance => 1,
+        BrigadeOrder::Withdraw => -1,
+        BrigadeOrder::Hold => 0,
+        BrigadeOrder::Advance => 1,
     }
 }
 
 /// NORTH-CMD-11 (bands of NORTH-MOR-10): the new order for a modified order-check toss.
-pub const fn order_check_band(total: i16) -> Order {
+pub const fn order_check_band(total: i16) -> BrigadeOrder {
     if total <= 2 {
-        Order::Withdraw
+        BrigadeOrder::Withdraw
     } else if total <= 4 {
-        Order::Hold
+        BrigadeOrder::Hold
     } else {
-        Order::Advance
+        BrigadeOrder::Advance
     }
 }
 

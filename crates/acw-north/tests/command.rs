@@ -16,7 +16,7 @@ use acw_north::sequence::Step;
 use acw_north::setup::UnitSpec;
 use acw_north::state::{GeneralId, GeneralStatus};
 use acw_north::tables::{
-    Formation, MgPlacement, MoraleBand, Order, Quality, RallyResult, mg_placement,
+    BrigadeOrder, Formation, MgPlacement, MoraleBand, Quality, RallyResult, mg_placement,
     order_check_band, order_shown_by, rally_effect,
 };
 use acw_north::victory::StandardEnd;
@@ -74,13 +74,13 @@ fn north_cmd_01_every_unit_follows_its_brigade_order() {
     // NORTH-CMD-01
     let mut b = battle();
     let u = id(&b, "USA 1st Bde, Regt 2");
-    assert_eq!(b.order_of(u).unwrap(), Order::Advance);
+    assert_eq!(b.order_of(u).unwrap(), BrigadeOrder::Advance);
     let br = brigade_of(&b, u);
     goto(&mut b, Side::Union, Step::Command);
-    b.attempt_order_change(br, Order::Hold, &mut dice([6]))
+    b.attempt_order_change(br, BrigadeOrder::Hold, &mut dice([6]))
         .unwrap();
     for &unit in b.brigade(br).unwrap().units() {
-        assert_eq!(b.order_of(unit).unwrap(), Order::Hold);
+        assert_eq!(b.order_of(unit).unwrap(), BrigadeOrder::Hold);
     }
 }
 
@@ -98,7 +98,7 @@ fn north_cmd_02_advance_moves_toward_the_enemy() {
         b.move_unit(u, &back, &mut dice([])),
         Err(RuleViolation::OrderForbidsMove {
             unit: u,
-            order: Order::Advance
+            order: BrigadeOrder::Advance
         })
     );
     let r = b.move_unit(u, &move_toward(5.0), &mut dice([])).unwrap();
@@ -113,7 +113,7 @@ fn north_cmd_03_hold_makes_no_voluntary_move() {
     let mut b = custom(
         vec![brigade(
             "U",
-            Order::Advance,
+            BrigadeOrder::Advance,
             vec![
                 UnitSpec {
                     name: "U1".into(),
@@ -127,7 +127,7 @@ fn north_cmd_03_hold_makes_no_voluntary_move() {
         )],
         vec![brigade(
             "C",
-            Order::Hold,
+            BrigadeOrder::Hold,
             vec![
                 UnitSpec {
                     name: "C1".into(),
@@ -147,7 +147,7 @@ fn north_cmd_03_hold_makes_no_voluntary_move() {
         b.move_unit(c1, &move_toward(5.0), &mut dice([])),
         Err(RuleViolation::OrderForbidsMove {
             unit: c1,
-            order: Order::Hold
+            order: BrigadeOrder::Hold
         })
     );
     assert!(b.check_charger(c2).is_ok());
@@ -166,7 +166,7 @@ fn north_cmd_04_withdraw_moves_away_and_never_charges() {
         custom(
             vec![brigade(
                 "U",
-                Order::Advance,
+                BrigadeOrder::Advance,
                 vec![
                     UnitSpec {
                         name: "U1".into(),
@@ -180,7 +180,7 @@ fn north_cmd_04_withdraw_moves_away_and_never_charges() {
             )],
             vec![brigade(
                 "C",
-                Order::Withdraw,
+                BrigadeOrder::Withdraw,
                 vec![
                     UnitSpec {
                         name: "C1".into(),
@@ -244,16 +244,16 @@ fn north_cmd_04_withdraw_moves_away_and_never_charges() {
 fn north_cmd_05_the_mg_shows_the_order() {
     // NORTH-CMD-05
     for (o, p) in [
-        (Order::Advance, MgPlacement::InFront),
-        (Order::Hold, MgPlacement::Behind),
-        (Order::Withdraw, MgPlacement::BehindFacingRear),
+        (BrigadeOrder::Advance, MgPlacement::InFront),
+        (BrigadeOrder::Hold, MgPlacement::Behind),
+        (BrigadeOrder::Withdraw, MgPlacement::BehindFacingRear),
     ] {
         assert_eq!(mg_placement(o), p);
         assert_eq!(order_shown_by(p), o);
     }
     let mut b = battle();
     let br = brigade_of(&b, id(&b, "CSA 1st Bde, Regt 1"));
-    b.attempt_order_change(br, Order::Withdraw, &mut dice([5]))
+    b.attempt_order_change(br, BrigadeOrder::Withdraw, &mut dice([5]))
         .unwrap();
     assert_eq!(
         mg_placement(b.brigade(br).unwrap().order()),
@@ -269,31 +269,39 @@ fn north_cmd_06_army_commander_changes_orders_automatically() {
     let first = brigade_of(&b, id(&b, "CSA 1st Bde, Regt 1"));
     let ac = b.army_commander(Side::Confederate);
     assert_eq!(
-        b.army_commander_sets_order(Side::Confederate, OrderTarget::Brigade(first), Order::Hold),
+        b.army_commander_sets_order(
+            Side::Confederate,
+            OrderTarget::Brigade(first),
+            BrigadeOrder::Hold
+        ),
         Err(RuleViolation::GeneralNotWith(ac))
     );
     assert_eq!(
         b.army_commander_sets_order(
             Side::Confederate,
             OrderTarget::Unit(id(&b, "CSA 2nd Bde, Regt 1")),
-            Order::Hold
+            BrigadeOrder::Hold
         ),
         Err(RuleViolation::BrigadeHasLeader(centre))
     );
-    b.army_commander_sets_order(Side::Confederate, OrderTarget::Brigade(centre), Order::Hold)
-        .unwrap();
-    assert_eq!(b.brigade(centre).unwrap().order(), Order::Hold);
+    b.army_commander_sets_order(
+        Side::Confederate,
+        OrderTarget::Brigade(centre),
+        BrigadeOrder::Hold,
+    )
+    .unwrap();
+    assert_eq!(b.brigade(centre).unwrap().order(), BrigadeOrder::Hold);
     assert_eq!(
         b.army_commander_sets_order(
             Side::Confederate,
             OrderTarget::Brigade(centre),
-            Order::Withdraw
+            BrigadeOrder::Withdraw
         ),
         Err(RuleViolation::ArmyCommanderUsed)
     );
     // The MG need not toss after the AC changed the order.
     assert_eq!(
-        b.attempt_order_change(centre, Order::Advance, &mut dice([6])),
+        b.attempt_order_change(centre, BrigadeOrder::Advance, &mut dice([6])),
         Err(RuleViolation::OrderChangeUsed(centre))
     );
     // Only in his own command step.
@@ -304,7 +312,7 @@ fn north_cmd_06_army_commander_changes_orders_automatically() {
         b.army_commander_sets_order(
             Side::Confederate,
             OrderTarget::Brigade(union_centre),
-            Order::Hold
+            BrigadeOrder::Hold
         ),
         Err(RuleViolation::NotPhasing { .. })
     ));
@@ -317,22 +325,22 @@ fn north_cmd_07_mg_order_change_on_five_or_six() {
     let b1 = brigade_of(&b, id(&b, "CSA 1st Bde, Regt 1"));
     let b3 = brigade_of(&b, id(&b, "CSA 3rd Bde, Regt 1"));
     let r = b
-        .attempt_order_change(b1, Order::Hold, &mut dice([4]))
+        .attempt_order_change(b1, BrigadeOrder::Hold, &mut dice([4]))
         .unwrap();
     assert!(!r.changed);
-    assert_eq!(b.brigade(b1).unwrap().order(), Order::Advance);
+    assert_eq!(b.brigade(b1).unwrap().order(), BrigadeOrder::Advance);
     assert_eq!(
-        b.attempt_order_change(b1, Order::Hold, &mut dice([6])),
+        b.attempt_order_change(b1, BrigadeOrder::Hold, &mut dice([6])),
         Err(RuleViolation::OrderChangeUsed(b1))
     );
     assert_eq!(
-        b.attempt_order_change(b3, Order::Advance, &mut dice([6])),
-        Err(RuleViolation::OrderUnchanged(Order::Advance))
+        b.attempt_order_change(b3, BrigadeOrder::Advance, &mut dice([6])),
+        Err(RuleViolation::OrderUnchanged(BrigadeOrder::Advance))
     );
     let r = b
-        .attempt_order_change(b3, Order::Withdraw, &mut dice([5]))
+        .attempt_order_change(b3, BrigadeOrder::Withdraw, &mut dice([5]))
         .unwrap();
-    assert!(r.changed && r.order == Order::Withdraw);
+    assert!(r.changed && r.order == BrigadeOrder::Withdraw);
     p("order change", OrderChangeToss.odds().p(&true), 2.0 / 6.0);
 }
 
@@ -441,17 +449,17 @@ fn north_cmd_10_rally_toss_table() {
 fn north_cmd_11_brigade_order_check_when_the_mg_dies() {
     // NORTH-CMD-11
     for (current, w, h, a) in [
-        (Order::Withdraw, 3.0, 2.0, 1.0),
-        (Order::Hold, 2.0, 2.0, 2.0),
-        (Order::Advance, 1.0, 2.0, 3.0),
+        (BrigadeOrder::Withdraw, 3.0, 2.0, 1.0),
+        (BrigadeOrder::Hold, 2.0, 2.0, 2.0),
+        (BrigadeOrder::Advance, 1.0, 2.0, 3.0),
     ] {
         let d = OrderCheck { current }.odds();
-        p("withdraw", d.p(&Order::Withdraw), w / 6.0);
-        p("hold", d.p(&Order::Hold), h / 6.0);
-        p("advance", d.p(&Order::Advance), a / 6.0);
+        p("withdraw", d.p(&BrigadeOrder::Withdraw), w / 6.0);
+        p("hold", d.p(&BrigadeOrder::Hold), h / 6.0);
+        p("advance", d.p(&BrigadeOrder::Advance), a / 6.0);
     }
-    assert_eq!(order_check_band(0), Order::Withdraw);
-    assert_eq!(order_check_band(7), Order::Advance);
+    assert_eq!(order_check_band(0), BrigadeOrder::Withdraw);
+    assert_eq!(order_check_band(7), BrigadeOrder::Advance);
     // Killed in a rally: hit 6, morale 4, rally 6 (killed), order check 1 (+1 from Advance = 2: Withdraw).
     let mut b = battle();
     let u = id(&b, "USA 1st Bde, Regt 1");
@@ -460,17 +468,17 @@ fn north_cmd_11_brigade_order_check_when_the_mg_dies() {
     put_with(&mut b, mg, u);
     let m = shell(&mut b, u, &rally(vec![mg]), &[6, 4, 6, 1]);
     assert_eq!(b.general(mg).unwrap().status(), GeneralStatus::Killed);
-    assert_eq!(m.order_checks, vec![(br, Order::Withdraw)]);
+    assert_eq!(m.order_checks, vec![(br, BrigadeOrder::Withdraw)]);
     assert!(b.brigade(br).unwrap().is_leaderless());
     for &unit in b.brigade(br).unwrap().units() {
-        assert_eq!(b.order_of(unit).unwrap(), Order::Withdraw);
+        assert_eq!(b.order_of(unit).unwrap(), BrigadeOrder::Withdraw);
     }
     // The morale toss went on with no subtraction: 4 is a choice, and the unit lost a stand.
     assert_eq!(m.outcome.band, MoraleBand::Choice);
     assert_eq!(b.unit(u).unwrap().current_stands(), 3);
     // No second check.
     assert_eq!(
-        b.apply_order_check(br, Order::Hold),
+        b.apply_order_check(br, BrigadeOrder::Hold),
         Err(RuleViolation::NoOrderCheckDue(br))
     );
 }
@@ -521,7 +529,7 @@ fn north_cmd_12_captured_mg_and_north_opt_18() {
     // Charge 1; melee hit 4 (+1 first round); morale 3; rally 5 = captured in melee; order check 6 -> Advance.
     let m = charge_and_melee(&mut b, u, &rally(vec![mg]), &[1, 4, 3, 5, 6]);
     assert_eq!(b.general(mg).unwrap().status(), GeneralStatus::Captured);
-    assert_eq!(m.order_checks, vec![(br, Order::Advance)]);
+    assert_eq!(m.order_checks, vec![(br, BrigadeOrder::Advance)]);
     // NORTH-OPT-18 off: no check; leaderless units keep the brigade's order.
     let mut o = Options::default();
     o.capture_triggers_order_check = false;
@@ -531,8 +539,8 @@ fn north_cmd_12_captured_mg_and_north_opt_18() {
     assert!(m.order_checks.is_empty());
     let brigade = b.brigade(br).unwrap();
     assert!(brigade.is_leaderless() && !brigade.order_check_due());
-    assert_eq!(b.order_of(u).unwrap(), Order::Advance);
-    assert_eq!(b.unit(u).unwrap().own_order(), Some(Order::Advance));
+    assert_eq!(b.order_of(u).unwrap(), BrigadeOrder::Advance);
+    assert_eq!(b.unit(u).unwrap().own_order(), Some(BrigadeOrder::Advance));
 }
 
 /// Kills the Union 1st brigade's MG (order check to Withdraw) and moves to the Union command step of turn 2.
@@ -553,38 +561,38 @@ fn north_cmd_13_leaderless_units_hold_their_own_orders_and_north_opt_19() {
     let (mut b, u, u2) = leaderless(Options::default());
     let br = brigade_of(&b, u);
     assert_eq!(
-        b.attempt_order_change(br, Order::Advance, &mut dice([6])),
+        b.attempt_order_change(br, BrigadeOrder::Advance, &mut dice([6])),
         Err(RuleViolation::BrigadeLeaderless(br))
     );
     let r = b
-        .attempt_unit_order_change(u, Order::Hold, &mut dice([5]))
+        .attempt_unit_order_change(u, BrigadeOrder::Hold, &mut dice([5]))
         .unwrap();
     assert!(r.changed);
-    assert_eq!(b.order_of(u).unwrap(), Order::Hold);
-    assert_eq!(b.order_of(u2).unwrap(), Order::Withdraw);
+    assert_eq!(b.order_of(u).unwrap(), BrigadeOrder::Hold);
+    assert_eq!(b.order_of(u2).unwrap(), BrigadeOrder::Withdraw);
     assert_eq!(
-        b.attempt_unit_order_change(u, Order::Advance, &mut dice([6])),
+        b.attempt_unit_order_change(u, BrigadeOrder::Advance, &mut dice([6])),
         Err(RuleViolation::AlreadyActed(u))
     );
     let r = b
-        .attempt_unit_order_change(u2, Order::Hold, &mut dice([4]))
+        .attempt_unit_order_change(u2, BrigadeOrder::Hold, &mut dice([4]))
         .unwrap();
-    assert!(!r.changed && r.order == Order::Withdraw);
+    assert!(!r.changed && r.order == BrigadeOrder::Withdraw);
     // Still part of the brigade (for conforming).
     assert_eq!(b.unit(u).unwrap().brigade(), br);
     // The AC with a leaderless unit may set its order.
     let ac = b.army_commander(Side::Union);
     let u3 = id(&b, "USA 1st Bde, Regt 3");
     b.move_general(ac, Inches(10.0), Some(u3)).unwrap();
-    b.army_commander_sets_order(Side::Union, OrderTarget::Unit(u3), Order::Advance)
+    b.army_commander_sets_order(Side::Union, OrderTarget::Unit(u3), BrigadeOrder::Advance)
         .unwrap();
-    assert_eq!(b.order_of(u3).unwrap(), Order::Advance);
+    assert_eq!(b.order_of(u3).unwrap(), BrigadeOrder::Advance);
     // ArmyCommanderOnly: no tosses.
     let mut o = Options::default();
     o.leaderless_orders = acw_north::options::LeaderlessOrders::ArmyCommanderOnly;
     let (mut b, u, _) = leaderless(o);
     assert_eq!(
-        b.attempt_unit_order_change(u, Order::Hold, &mut dice([6])),
+        b.attempt_unit_order_change(u, BrigadeOrder::Hold, &mut dice([6])),
         Err(RuleViolation::OptionForbids("leaderless_orders"))
     );
     // CheckEveryPhase: each unit checks on the brigade table (Withdraw -1: a 5 gives 4, Hold).
@@ -593,18 +601,18 @@ fn north_cmd_13_leaderless_units_hold_their_own_orders_and_north_opt_19() {
     let (mut b, u, u2) = leaderless(o);
     assert_eq!(
         b.leaderless_order_check(u, &mut dice([5])).unwrap(),
-        Order::Hold
+        BrigadeOrder::Hold
     );
     assert_eq!(
         b.leaderless_order_check(u2, &mut dice([6])).unwrap(),
-        Order::Advance
+        BrigadeOrder::Advance
     );
     assert_eq!(
         b.leaderless_order_check(u, &mut dice([6])),
         Err(RuleViolation::AlreadyActed(u))
     );
     assert!(matches!(
-        b.attempt_unit_order_change(u2, Order::Hold, &mut dice([6])),
+        b.attempt_unit_order_change(u2, BrigadeOrder::Hold, &mut dice([6])),
         Err(RuleViolation::OptionForbids(_))
     ));
 }
@@ -616,7 +624,7 @@ fn north_cmd_14_army_commander_rallies_and_his_loss_changes_no_order() {
     let mut b = battle();
     let ac = b.army_commander(Side::Union);
     let with = b.general(ac).unwrap().with_unit().unwrap();
-    let orders: Vec<Order> = b.brigades().iter().map(|br| br.order()).collect();
+    let orders: Vec<BrigadeOrder> = b.brigades().iter().map(|br| br.order()).collect();
     assert!(b.check_rally(ac, with).is_ok());
     let m = shell(&mut b, with, &rally(vec![ac]), &[6, 5, 6]);
     assert_eq!(b.general(ac).unwrap().status(), GeneralStatus::Killed);
@@ -629,7 +637,11 @@ fn north_cmd_14_army_commander_rallies_and_his_loss_changes_no_order() {
     goto(&mut b, Side::Union, Step::Command);
     let centre = brigade_of(&b, with);
     assert_eq!(
-        b.army_commander_sets_order(Side::Union, OrderTarget::Brigade(centre), Order::Hold),
+        b.army_commander_sets_order(
+            Side::Union,
+            OrderTarget::Brigade(centre),
+            BrigadeOrder::Hold
+        ),
         Err(RuleViolation::GeneralLost(ac))
     );
     assert_eq!(b.report(Side::Union).generals_lost, 1);

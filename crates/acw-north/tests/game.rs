@@ -14,7 +14,7 @@ use acw_north::field::Bases;
 use acw_north::game::{Action, CommandAction, Event, North, Order, State};
 use acw_north::sequence::Step;
 use acw_north::setup::{ArmySpec, BrigadeSpec, ForceSpec, Placement, Scenario, Table, UnitSpec};
-use acw_north::tables::{Formation, Order as BrigadeOrder, Quality};
+use acw_north::tables::{BrigadeOrder, Formation, Quality};
 use acw_north::{Options, UnitId};
 
 fn bots(side: Side, seed: u64) -> Box<dyn Commander<North>> {

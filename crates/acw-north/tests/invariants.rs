@@ -11,7 +11,7 @@ use acw_north::combat::{AttackGroup, Category, CombatToss, Sight};
 use acw_north::command::{OrderCheck, RallyToss};
 use acw_north::melee::ChargeOrder;
 use acw_north::morale::{
-    AttackOdds, Choice, ChoicePolicy, FallBackRoom, MoraleCheck, MoraleResponse, RallyPolicy,
+    Choice, ChoicePolicy, FallBackRoom, MoraleCheck, MoraleResponse, RallyPolicy, WholeAttack,
 };
 use acw_north::movement::{
     AccomplishmentToss, MoveDirection, MoveOrder, MoveStop, ObstacleToss, allowance,
@@ -19,7 +19,7 @@ use acw_north::movement::{
 use acw_north::sequence::Step;
 use acw_north::setup::UnitSpec;
 use acw_north::tables::{
-    FireIntent, Formation, MIN_STANDS_IN_PLAY, MoraleBand, Order, Quality, legal_formations,
+    BrigadeOrder, FireIntent, Formation, MIN_STANDS_IN_PLAY, MoraleBand, Quality, legal_formations,
 };
 use acw_north::victory::StandardEnd;
 use acw_north::{Battle, Options, UnitId};
@@ -85,14 +85,14 @@ proptest! {
             AccomplishmentToss { capacity, charge_cover: cover }.odds().prob(|_| true),
             ObstacleToss { obstacles, per_obstacle: per }.odds().prob(|_| true),
             RallyToss { melee }.odds().prob(|_| true),
-            OrderCheck { current: Order::Hold }.odds().prob(|_| true),
+            OrderCheck { current: BrigadeOrder::Hold }.odds().prob(|_| true),
             CombatToss { modifier: m, automatic }.odds().prob(|_| true),
         ];
         prop_assert!(sums.iter().all(|&p| total(p)));
         let policy = if sparing { RallyPolicy::IfWouldNotRally } else { RallyPolicy::Always };
         let check = MoraleCheck { modifier: m, rallies, melee, policy, declared_before: before };
         prop_assert!(total(check.odds().prob(|_| true)));
-        let attack = AttackOdds {
+        let attack = WholeAttack {
             toss: CombatToss { modifier: m, automatic },
             check,
             stands,
@@ -145,7 +145,11 @@ pub fn random_game(seed: u64, phases: usize) -> Battle {
             .collect();
         for br in brigades {
             if pick(&mut rng, 4) == 0 {
-                let order = [Order::Advance, Order::Hold, Order::Withdraw][pick(&mut rng, 3)];
+                let order = [
+                    BrigadeOrder::Advance,
+                    BrigadeOrder::Hold,
+                    BrigadeOrder::Withdraw,
+                ][pick(&mut rng, 3)];
                 attempt(&mut b, |b| b.attempt_order_change(br, order, &mut rng));
             }
         }
@@ -164,7 +168,7 @@ pub fn random_game(seed: u64, phases: usize) -> Battle {
                 0 => {
                     let unit = b.unit(u).unwrap();
                     let dir = match b.order_of(u).unwrap() {
-                        Order::Withdraw => MoveDirection::AwayFromEnemy,
+                        BrigadeOrder::Withdraw => MoveDirection::AwayFromEnemy,
                         _ => MoveDirection::TowardEnemy,
                     };
                     let mv = MoveOrder {

@@ -14,7 +14,7 @@ use acw_north::options::{ChargeReach, DismountedMove, FailedChargeUnderOrders, F
 use acw_north::sequence::Step;
 use acw_north::setup::UnitSpec;
 use acw_north::state::{AfterFailure, MeleeRole};
-use acw_north::tables::{Formation, MoraleBand, Order, Quality, Troop};
+use acw_north::tables::{BrigadeOrder, Formation, MoraleBand, Quality, Troop};
 use acw_north::victory::StandardEnd;
 use acw_north::{Battle, Options, RuleViolation, UnitId};
 use common::*;
@@ -216,7 +216,7 @@ fn north_mel_05_failed_charges_and_north_opt_37() {
     let mut b = custom(
         vec![brigade(
             "U",
-            Order::Advance,
+            BrigadeOrder::Advance,
             vec![
                 UnitSpec {
                     name: "U1".into(),
@@ -231,7 +231,7 @@ fn north_mel_05_failed_charges_and_north_opt_37() {
         vec![
             brigade(
                 "C",
-                Order::Hold,
+                BrigadeOrder::Hold,
                 vec![
                     UnitSpec {
                         name: "C1".into(),
@@ -245,7 +245,7 @@ fn north_mel_05_failed_charges_and_north_opt_37() {
             ),
             brigade(
                 "D",
-                Order::Advance,
+                BrigadeOrder::Advance,
                 vec![
                     UnitSpec {
                         name: "C3".into(),

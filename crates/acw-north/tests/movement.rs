@@ -19,7 +19,7 @@ use acw_north::sequence::Step;
 use acw_north::setup::{Table, UnitSpec};
 use acw_north::state::{AfterFailure, GunState};
 use acw_north::tables::{
-    FireIntent, Formation, MoraleBand, Order, Quality, Troop, accomplishment_sixths,
+    BrigadeOrder, FireIntent, Formation, MoraleBand, Quality, Troop, accomplishment_sixths,
     fall_back_distance, formation_is_legal, legal_formations, movement_allowance,
 };
 use acw_north::{Battle, Options, RuleViolation, UnitId};
@@ -167,7 +167,7 @@ fn north_mov_04_hold_units_do_not_move() {
     let mut b = custom(
         vec![brigade(
             "U",
-            Order::Advance,
+            BrigadeOrder::Advance,
             vec![
                 UnitSpec {
                     name: "U1".into(),
@@ -181,7 +181,7 @@ fn north_mov_04_hold_units_do_not_move() {
         )],
         vec![brigade(
             "C",
-            Order::Hold,
+            BrigadeOrder::Hold,
             vec![
                 UnitSpec {
                     name: "C1".into(),
@@ -346,7 +346,7 @@ fn north_mov_09_after_a_failed_toss_and_north_opt_10() {
     // Under Hold a failure means staying put.
     assert_eq!(
         acw_north::movement::after_failure(
-            Order::Hold,
+            BrigadeOrder::Hold,
             acw_north::state::Activity::FormationChange,
             false,
             &Options::default()
@@ -374,7 +374,7 @@ fn north_mov_10_artillery_unlimbers_under_orders_and_north_opt_11() {
             .unwrap()
             .success
     );
-    assert_eq!(b.order_of(c2).unwrap(), Order::Advance);
+    assert_eq!(b.order_of(c2).unwrap(), BrigadeOrder::Advance);
     assert_eq!(
         allowance(b.unit(c2).unwrap(), FireIntent::NoFire, b.options()),
         Inches(0.0)
@@ -492,7 +492,7 @@ fn north_mov_13_mixed_brigades_conform_to_the_slowest() {
     let mut b = custom(
         vec![brigade(
             "U",
-            Order::Advance,
+            BrigadeOrder::Advance,
             vec![
                 UnitSpec {
                     name: "U1".into(),
@@ -506,7 +506,7 @@ fn north_mov_13_mixed_brigades_conform_to_the_slowest() {
         )],
         vec![brigade(
             "C",
-            Order::Advance,
+            BrigadeOrder::Advance,
             vec![
                 UnitSpec {
                     name: "C1".into(),

@@ -7,11 +7,11 @@ use acw_north::Options;
 use acw_north::combat::{Category, CombatSituation, CombatToss, TargetFacts};
 use acw_north::command::{OrderChangeToss, OrderCheck, RallyToss};
 use acw_north::morale::{
-    AttackOdds, Choice, ChoicePolicy, Effect, MoraleCheck, MoraleToss, RallyPolicy,
+    AttackEffect, Choice, ChoicePolicy, MoraleCheck, MoraleToss, RallyPolicy, WholeAttack,
 };
 use acw_north::movement::{AccomplishmentToss, ObstacleOutcome, ObstacleToss};
 use acw_north::options::CavalryAttackModifier;
-use acw_north::tables::{MoraleBand, Order, RallyResult};
+use acw_north::tables::{BrigadeOrder, MoraleBand, RallyResult};
 use std::collections::BTreeMap;
 
 /// One outcome: its labels and probability.
@@ -93,9 +93,9 @@ fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
         ),
         "order_check" => {
             let current = match a.text("current") {
-                Some("Advance") => Order::Advance,
-                Some("Hold") => Order::Hold,
-                Some("Withdraw") => Order::Withdraw,
+                Some("Advance") => BrigadeOrder::Advance,
+                Some("Hold") => BrigadeOrder::Hold,
+                Some("Withdraw") => BrigadeOrder::Withdraw,
                 other => return Err(format!("bad current order {other:?}")),
             };
             dist_labels(&OrderCheck { current }.odds(), |o| {
@@ -177,7 +177,7 @@ fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
                     Some("stand") => ChoicePolicy::Always(Choice::LoseStand),
                     _ => ChoicePolicy::default(),
                 };
-                let attack = AttackOdds {
+                let attack = WholeAttack {
                     toss: CombatToss {
                         modifier: signed("modifier")?,
                         automatic: a.flag("automatic")?,
@@ -190,12 +190,12 @@ fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
                 };
                 dist_labels(&attack.odds(), |o| {
                     let mut l = match o.effect {
-                        Effect::NoHit => s(&["nohit"]),
-                        Effect::Rallied => s(&["rallied"]),
-                        Effect::StandLost => s(&["standlost", "standloss"]),
-                        Effect::FellBack => s(&["fellback"]),
-                        Effect::StandLostAndFellBack => s(&["both", "standloss", "fellback"]),
-                        Effect::Removed => s(&["removed"]),
+                        AttackEffect::NoHit => s(&["nohit"]),
+                        AttackEffect::Rallied => s(&["rallied"]),
+                        AttackEffect::StandLost => s(&["standlost", "standloss"]),
+                        AttackEffect::FellBack => s(&["fellback"]),
+                        AttackEffect::StandLostAndFellBack => s(&["both", "standloss", "fellback"]),
+                        AttackEffect::Removed => s(&["removed"]),
                     };
                     if o.general_killed {
                         l.push("killed".into());

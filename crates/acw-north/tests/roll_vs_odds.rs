@@ -4,9 +4,9 @@
 use acw_core::testing::assert_roll_matches_odds;
 use acw_north::combat::CombatToss;
 use acw_north::command::{OrderChangeToss, OrderCheck, RallyToss};
-use acw_north::morale::{AttackOdds, Choice, ChoicePolicy, MoraleCheck, MoraleToss, RallyPolicy};
+use acw_north::morale::{Choice, ChoicePolicy, MoraleCheck, MoraleToss, RallyPolicy, WholeAttack};
 use acw_north::movement::{AccomplishmentToss, ObstacleToss};
-use acw_north::tables::Order;
+use acw_north::tables::BrigadeOrder;
 
 #[test]
 fn accomplishment_and_obstacle() {
@@ -33,7 +33,11 @@ fn command_tosses() {
     assert_roll_matches_odds(&OrderChangeToss);
     assert_roll_matches_odds(&RallyToss { melee: false });
     assert_roll_matches_odds(&RallyToss { melee: true });
-    for current in [Order::Withdraw, Order::Hold, Order::Advance] {
+    for current in [
+        BrigadeOrder::Withdraw,
+        BrigadeOrder::Hold,
+        BrigadeOrder::Advance,
+    ] {
         assert_roll_matches_odds(&OrderCheck { current });
     }
 }
@@ -87,7 +91,7 @@ fn whole_attack() {
                 melee: true,
                 ..MoraleCheck::default()
             };
-            assert_roll_matches_odds(&AttackOdds {
+            assert_roll_matches_odds(&WholeAttack {
                 toss: CombatToss {
                     modifier: 1,
                     automatic: false,

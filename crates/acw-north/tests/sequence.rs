@@ -10,7 +10,7 @@ use acw_north::error::{OptionsError, SetupError};
 use acw_north::morale::MoraleResponse;
 use acw_north::sequence::{Clock, Step};
 use acw_north::setup::{UnitSpec, default_forces};
-use acw_north::tables::{Formation, Order, Quality};
+use acw_north::tables::{BrigadeOrder, Formation, Quality};
 use acw_north::victory::{EndCondition, EndReason, GameEnd, GameResult, StandardEnd};
 use acw_north::{Battle, Options, RuleViolation};
 use common::*;
@@ -110,7 +110,7 @@ fn north_seq_03_command_first_then_one_action_per_unit() {
     b.next_step().unwrap();
     // Orders change only in the command step.
     assert!(matches!(
-        b.attempt_order_change(br, Order::Hold, &mut dice([6])),
+        b.attempt_order_change(br, BrigadeOrder::Hold, &mut dice([6])),
         Err(RuleViolation::WrongStep {
             expected: Step::Command,
             ..

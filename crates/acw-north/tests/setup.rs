@@ -13,8 +13,8 @@ use acw_north::setup::{
 };
 use acw_north::state::{GeneralStatus, GunState, Rank, UnitStatus};
 use acw_north::tables::{
-    Formation, MgPlacement, Order, Quality, StandKind, Troop, crew_figures, figures_per_stand,
-    mg_placement, starting_stands,
+    BrigadeOrder, Formation, MgPlacement, Quality, StandKind, Troop, crew_figures,
+    figures_per_stand, mg_placement, starting_stands,
 };
 use acw_north::{Battle, Options};
 use common::*;
@@ -228,13 +228,18 @@ fn north_set_05_one_army_commander_a_side() {
 fn north_set_06_initial_orders_shown_by_the_mg() {
     // NORTH-SET-06: each brigade starts with the order given; the MG shows it.
     let mut forces = default_forces();
-    forces.armies.union.brigades[0].order = Order::Hold;
-    forces.armies.union.brigades[1].order = Order::Withdraw;
+    forces.armies.union.brigades[0].order = BrigadeOrder::Hold;
+    forces.armies.union.brigades[1].order = BrigadeOrder::Withdraw;
     let b = Battle::new(&forces, Options::default()).unwrap();
-    let orders: Vec<Order> = b.brigades().iter().take(4).map(|br| br.order()).collect();
+    let orders: Vec<BrigadeOrder> = b.brigades().iter().take(4).map(|br| br.order()).collect();
     assert_eq!(
         orders,
-        vec![Order::Hold, Order::Withdraw, Order::Advance, Order::Advance]
+        vec![
+            BrigadeOrder::Hold,
+            BrigadeOrder::Withdraw,
+            BrigadeOrder::Advance,
+            BrigadeOrder::Advance
+        ]
     );
     assert_eq!(mg_placement(b.brigades()[0].order()), MgPlacement::Behind);
     assert_eq!(
@@ -259,11 +264,11 @@ fn north_set_07_sides_and_north_opt_26_first_side() {
 fn north_set_08_placement_and_formations() {
     // NORTH-SET-08: MG in front for Advance, behind for Hold, behind facing the rear for Withdraw.
     let centre = Point::new(36.0, 10.0);
-    let (p, h) = mg_position(centre, Heading::NORTH, Order::Advance, Inches(2.0));
+    let (p, h) = mg_position(centre, Heading::NORTH, BrigadeOrder::Advance, Inches(2.0));
     assert!((p.y - 12.0).abs() < 1e-9 && h == Heading::NORTH);
-    let (p, h) = mg_position(centre, Heading::NORTH, Order::Hold, Inches(2.0));
+    let (p, h) = mg_position(centre, Heading::NORTH, BrigadeOrder::Hold, Inches(2.0));
     assert!((p.y - 8.0).abs() < 1e-9 && h == Heading::NORTH);
-    let (p, h) = mg_position(centre, Heading::NORTH, Order::Withdraw, Inches(2.0));
+    let (p, h) = mg_position(centre, Heading::NORTH, BrigadeOrder::Withdraw, Inches(2.0));
     assert!((p.y - 8.0).abs() < 1e-9 && h == Heading::SOUTH);
     // Any legal formation may be chosen; an illegal one is refused.
     let mut forces = default_forces();
@@ -389,7 +394,11 @@ fn north_set_11_default_scenario() {
             );
         }
         assert_eq!(brigades[3].units().len(), 2);
-        assert!(brigades.iter().all(|br| br.order() == Order::Advance));
+        assert!(
+            brigades
+                .iter()
+                .all(|br| br.order() == BrigadeOrder::Advance)
+        );
         for u in &units {
             let want = if u.arm() == Arm::Artillery {
                 Formation::Unlimbered

@@ -12,7 +12,7 @@ use acw_north::melee::ChargeOrder;
 use acw_north::morale::{Choice, MoraleCheck, MoraleResponse};
 use acw_north::movement::{AccomplishmentToss, ObstacleOutcome, ObstacleToss};
 use acw_north::sequence::Step;
-use acw_north::tables::{MoraleBand, Order, RallyResult};
+use acw_north::tables::{BrigadeOrder, MoraleBand, RallyResult};
 use common::*;
 
 #[test]
@@ -43,7 +43,7 @@ fn fixed_seed_sequence() {
     }
     .roll(&mut rng);
     let order = OrderCheck {
-        current: Order::Advance,
+        current: BrigadeOrder::Advance,
     }
     .roll(&mut rng);
     let obstacle = ObstacleToss {
@@ -101,7 +101,7 @@ fn fixed_seed_sequence() {
     assert_eq!(rally, RallyResult::Captured);
     assert_eq!(check.band, MoraleBand::Rallies);
     assert_eq!(check.rally, [Some(RallyResult::Killed), None]);
-    assert_eq!(order, Order::Hold);
+    assert_eq!(order, BrigadeOrder::Hold);
     assert_eq!(obstacle, ObstacleOutcome::Crossed);
     assert_eq!(
         (charge.face, charge.contact, charge.joined_existing),

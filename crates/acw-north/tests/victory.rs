@@ -125,7 +125,7 @@ fn north_vic_02_default_end_and_result() {
     let mut b = custom(
         vec![brigade(
             "U",
-            acw_north::tables::Order::Hold,
+            acw_north::tables::BrigadeOrder::Hold,
             vec![
                 UnitSpec {
                     name: "U1".into(),
@@ -140,7 +140,7 @@ fn north_vic_02_default_end_and_result() {
         vec![
             brigade(
                 "C",
-                acw_north::tables::Order::Hold,
+                acw_north::tables::BrigadeOrder::Hold,
                 vec![
                     UnitSpec {
                         name: "C1".into(),
@@ -154,7 +154,7 @@ fn north_vic_02_default_end_and_result() {
             ),
             brigade(
                 "D",
-                acw_north::tables::Order::Hold,
+                acw_north::tables::BrigadeOrder::Hold,
                 vec![
                     UnitSpec {
                         name: "C3".into(),

@@ -7,7 +7,7 @@ use acw_north::error::RuleViolation;
 use acw_north::sequence::Step;
 use acw_north::setup::{ArmySpec, BrigadeSpec, ForceSpec, UnitSpec, default_forces};
 use acw_north::state::{BrigadeId, GeneralId};
-use acw_north::tables::Order;
+use acw_north::tables::BrigadeOrder;
 use acw_north::victory::StandardEnd;
 use acw_north::{Battle, Options, UnitId};
 
@@ -65,7 +65,7 @@ pub fn goto(b: &mut Battle, side: Side, step: Step) {
 }
 
 /// A brigade spec.
-pub fn brigade(name: &str, order: Order, units: Vec<UnitSpec>) -> BrigadeSpec {
+pub fn brigade(name: &str, order: BrigadeOrder, units: Vec<UnitSpec>) -> BrigadeSpec {
     BrigadeSpec {
         name: name.into(),
         major_general: format!("MG of {name}"),
@@ -102,12 +102,12 @@ pub fn duel(u1: UnitSpec, u2: UnitSpec, c1: UnitSpec, c2: UnitSpec, options: Opt
     custom(
         vec![brigade(
             "Union",
-            Order::Advance,
+            BrigadeOrder::Advance,
             vec![name(u1, "U1"), name(u2, "U2")],
         )],
         vec![brigade(
             "Rebel",
-            Order::Advance,
+            BrigadeOrder::Advance,
             vec![name(c1, "C1"), name(c2, "C2")],
         )],
         options,
