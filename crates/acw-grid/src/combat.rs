@@ -140,7 +140,7 @@ pub fn own_dice(unit: &Unit, disadvantages: Disadvantages, opts: &Options) -> Ve
 fn pool_of(mods: &[i8]) -> Result<HitPool, RuleViolation> {
     let mut p = HitPool::EMPTY;
     for &m in mods {
-        p = p.with(m, 1)?;
+        p = p.with(1, m)?;
     }
     Ok(p)
 }
@@ -644,7 +644,8 @@ impl Battle {
     /// cover or an advantageous position, cut by commanders' dice (after cover by default) and by tenacity
     /// markers; then skirmish and combat hits are recorded together, stands removed and destroyed units
     /// removed; last, in each combat that still has both sides, the side that took more hits must test
-    /// morale (see [`Battle::test_morale`] and [`Battle::retreat`]).
+    /// morale: the battle records the tests owed ([`Battle::owed_morale_tests`]), which
+    /// [`Battle::test_morale`] then rolls, and the phase cannot end before they and their retreats are done.
     pub fn resolve_combats<D: Dice + ?Sized>(
         &mut self,
         plan: &CombatPlan,
@@ -979,6 +980,21 @@ impl Battle {
                     .filter(|u| side_of(*u) == Some(s) && self.unit(*u).is_ok())
                     .collect()
             });
+            if let Some(t) = tester {
+                let enemies: Vec<Area> = areas_before[ci]
+                    .iter()
+                    .filter(|(_, s, _)| *s == t.enemy())
+                    .map(|(_, _, a)| *a)
+                    .collect();
+                for &u in &testers {
+                    if !self.owed_tests.iter().any(|o| o.unit == u) {
+                        self.owed_tests.push(crate::morale::OwedTest {
+                            unit: u,
+                            enemies: enemies.clone(),
+                        });
+                    }
+                }
+            }
             reports.push(CombatReport {
                 combat: c.clone(),
                 centre_side: cs,

@@ -33,6 +33,17 @@ pub enum GridError {
         /// The largest size allowed.
         max: u32,
     },
+    /// An area of a board lies farther from (0, 0) than any board may reach (GRID-SET-01: boards are bounded
+    /// in extent, wherever they come from, so distances and lines of sight stay cheap).
+    #[error(
+        "area {area} is off any board: a board's areas have columns and rows from -{limit} to {limit}"
+    )]
+    AreaTooFar {
+        /// The area given.
+        area: Area,
+        /// The largest column or row number, either way.
+        limit: i32,
+    },
     /// A count out of its allowed range (dice, stands, men, guns …).
     #[error("{what} must be {min} to {max}, not {given}")]
     OutOfRange {
@@ -105,6 +116,29 @@ pub enum RuleViolation {
     /// The unit failed (or may not take) its command roll this turn (GRID-CMD-01, GRID-CMD-02).
     #[error("unit {0} is out of command this turn")]
     OutOfCommand(UnitId),
+    /// The unit owes no morale test: only the units of a side that took more hits in a combat test, once
+    /// each (GRID-MEL-14, GRID-MOR-01).
+    #[error("{0} owes no morale test: only a combat's losing side tests, once")]
+    MoraleNotOwed(UnitId),
+    /// The unit owes no retreat: retreats come only from a morale result or from fire that caused one
+    /// (GRID-MOR-05 to GRID-MOR-08), once each.
+    #[error(
+        "{0} owes no retreat: a unit retreats only as the result of a morale test or fire that caused it"
+    )]
+    RetreatNotOwed(UnitId),
+    /// The Combat Phase cannot end while a unit still owes its morale test.
+    #[error("{0} must test its morale before the Combat Phase ends")]
+    MoraleOwed(UnitId),
+    /// The Combat Phase cannot end while a unit still owes a retreat.
+    #[error("{0} must carry out its retreat before the Combat Phase ends")]
+    RetreatOwed(UnitId),
+    /// The unit must roll for command before it moves, and its side's command rolls have not been made this
+    /// turn (GRID-SEQ-06: they come first, with [`crate::Battle::command_phase`]).
+    #[error(
+        "{0} is out of its commanders' reach and must pass a command roll before it moves: roll the side's \
+         command dice first"
+    )]
+    CommandRollOwed(UnitId),
     /// The unit already moved or acted this turn in a way that excludes this action.
     #[error("unit {unit} may not do that: {why}")]
     AlreadyActed {

@@ -12,7 +12,6 @@ use acw_grid::combat::{
     Combat, CombatOdds, CombatPlan, CombatSide, Tester, combat_modifier, own_dice,
 };
 use acw_grid::error::RuleViolation;
-use acw_grid::morale::RetreatCause;
 use acw_grid::movement::MoveOrder;
 use acw_grid::options::{FlankTest, HitAllocation, HitComparison, Rounding};
 use acw_grid::pool::HitPool;
@@ -631,12 +630,12 @@ fn mel_16_pursuit() {
         b.pursue(u, a(5, 5), n),
         Err(RuleViolation::BadPursuit(_))
     ));
-    b.carry_out(
-        c,
-        RetreatCause::Morale(MoraleResult::Recoiled),
-        &[a(5, 4), a(6, 5)],
-    )
-    .unwrap();
+    assert_eq!(
+        lose_and_test(&mut b, c, 4),
+        vec![(c, MoraleResult::Recoiled)]
+    );
+    assert_eq!(b.owed_retreats()[0].enemies, vec![a(5, 4), a(6, 5)]);
+    b.carry_out(c).unwrap();
     assert_eq!(b.unit(c).unwrap().area(), a(5, 6));
     assert!(matches!(
         b.pursue(idle, a(5, 5), n),

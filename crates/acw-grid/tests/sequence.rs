@@ -41,6 +41,7 @@ fn seq_01_turn_order() {
     ));
     assert_eq!(b.advance().unwrap(), Phase::SecondMovement);
     assert_eq!(b.moving_side(), Some(Side::Union));
+    roll_command(&mut b);
     b.move_unit(&order).unwrap();
     assert_eq!(b.advance().unwrap(), Phase::Combat);
     // The Combat Phase must be fought (here, nothing to roll) before the turn ends; the refusal changes nothing.
@@ -183,7 +184,7 @@ fn seq_06_movement_step_content() {
         )
         .unwrap();
     let turner = put_inf(&mut b, Side::Union, a(5, 1), 3, 0);
-    go_to(&mut b, Side::Union, Phase::FirstMovement);
+    go_to_unrolled(&mut b, Side::Union, Phase::FirstMovement);
     // The command step rolls two dice here; every face given is used.
     let mut command_dice = dice(&[6, 6]);
     b.command_phase(Side::Union, &mut command_dice).unwrap();
