@@ -78,10 +78,10 @@ pub enum RuleViolation {
     #[error(transparent)]
     Input(#[from] GridError),
     /// No unit has this id (it may have been removed).
-    #[error("no unit {0}")]
+    #[error("there is no {0} (it may have been removed)")]
     UnknownUnit(UnitId),
     /// No commander has this id (he may have been removed).
-    #[error("no commander {0}")]
+    #[error("there is no {0} (he may have been removed)")]
     UnknownCommander(CommanderId),
     /// The action belongs to another phase of the turn (GRID-SEQ-01).
     #[error("not allowed in the {now} phase; it belongs to the {needed} phase")]
@@ -108,13 +108,13 @@ pub enum RuleViolation {
     #[error("area {0} holds enemy stands")]
     EnemyInArea(Area),
     /// A disordered unit may only retreat (GRID-MOV-15, GRID-MOR-13).
-    #[error("unit {0} is disordered")]
+    #[error("{0} is disordered")]
     Disordered(UnitId),
     /// A unit that bombarded this turn may not move (GRID-MOV-11).
-    #[error("unit {0} bombarded this turn and may not move")]
+    #[error("{0} bombarded this turn and may not move")]
     Bombarded(UnitId),
     /// The unit failed (or may not take) its command roll this turn (GRID-CMD-01, GRID-CMD-02).
-    #[error("unit {0} is out of command this turn")]
+    #[error("{0} is out of command this turn")]
     OutOfCommand(UnitId),
     /// The unit owes no morale test: only the units of a side that took more hits in a combat test, once
     /// each (GRID-MEL-14, GRID-MOR-01).
@@ -140,7 +140,7 @@ pub enum RuleViolation {
     )]
     CommandRollOwed(UnitId),
     /// The unit already moved or acted this turn in a way that excludes this action.
-    #[error("unit {unit} may not do that: {why}")]
+    #[error("{unit} may not do that: {why}")]
     AlreadyActed {
         /// The unit.
         unit: UnitId,
@@ -186,7 +186,7 @@ pub enum RuleViolation {
     #[error("impossible formation or state: {0}")]
     BadFormation(&'static str),
     /// The unit does not qualify for this action.
-    #[error("unit {unit} may not do that: {why}")]
+    #[error("{unit} may not do that: {why}")]
     NotEligible {
         /// The unit.
         unit: UnitId,
@@ -194,7 +194,7 @@ pub enum RuleViolation {
         why: &'static str,
     },
     /// The target is not one this fire may take (GRID-ART-02, GRID-FIR-02).
-    #[error("unit {target} is not a legal target: {why}")]
+    #[error("{target} is not a legal target: {why}")]
     BadTarget {
         /// The target.
         target: UnitId,
@@ -214,10 +214,10 @@ pub enum RuleViolation {
     #[error("no pursuit: {0}")]
     BadPursuit(&'static str),
     /// Nothing to cancel, or no marker to spend (GRID-CAS-06).
-    #[error("unit {0} has no tenacity marker on that stand or no hit to cancel")]
+    #[error("{0} has no tenacity marker on that stand or no hit to cancel")]
     NoMarker(UnitId),
     /// A stand index that the unit does not have.
-    #[error("unit {unit} has no stand {index}")]
+    #[error("{unit} has no stand {index}")]
     NoSuchStand {
         /// The unit.
         unit: UnitId,
@@ -225,7 +225,7 @@ pub enum RuleViolation {
         index: usize,
     },
     /// A commander move the rules forbid (GRID-CMD-05).
-    #[error("commander {0} may not move there: {1}")]
+    #[error("{0} may not move there: {1}")]
     BadCommanderMove(CommanderId, &'static str),
     /// The order belongs to the other side.
     #[error("that belongs to {0}")]

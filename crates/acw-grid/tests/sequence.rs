@@ -268,3 +268,20 @@ fn a_procedure_whose_dice_run_out_or_show_the_impossible_changes_nothing() {
         InitiativeOutcome::Chooses(Side::Union)
     );
 }
+
+#[test]
+fn refusals_name_the_unit_once() {
+    use acw_grid::state::{CommanderId, UnitId};
+    assert_eq!(
+        RuleViolation::OutOfCommand(UnitId(4)).to_string(),
+        "unit 4 is out of command this turn"
+    );
+    assert_eq!(
+        RuleViolation::UnknownUnit(UnitId(9)).to_string(),
+        "there is no unit 9 (it may have been removed)"
+    );
+    assert_eq!(
+        RuleViolation::BadCommanderMove(CommanderId(2), "he already moved this turn").to_string(),
+        "commander 2 may not move there: he already moved this turn"
+    );
+}
