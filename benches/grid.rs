@@ -69,7 +69,7 @@ fn combat(c: &mut Criterion) {
         bn.iter(|| black_box(&odds).odds())
     });
     // A whole Combat Phase of a seeded scenario after the armies have closed (cloned each time).
-    if let Ok(mut b) = Scenario::meeting_engagement(5, GridKind::Square).and_then(|s| s.build()) {
+    if let Ok(mut b) = Scenario::meeting_engagement(5, GridKind::Square).build() {
         let mut dice = GameRng::seed(4);
         if let Ok(acw_grid::sequence::InitiativeOutcome::Chooses(w)) = b.roll_initiative(&mut dice)
         {
@@ -143,9 +143,7 @@ fn whole_game(c: &mut Criterion) {
     use acw_grid::game::Grid;
     let mut g = c.benchmark_group("whole game");
     for (name, kind) in [("squares", GridKind::Square), ("hexes", GridKind::Hex)] {
-        let Ok(scenario) = Scenario::meeting_engagement(1, kind) else {
-            continue;
-        };
+        let scenario = Scenario::meeting_engagement(1, kind);
         let mut seed = 0u64;
         g.bench_function(name, |bn| {
             bn.iter(|| {

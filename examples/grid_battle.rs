@@ -44,13 +44,7 @@ fn main() -> ExitCode {
             }
         }
     }
-    let scenario = match Scenario::meeting_engagement(seed, kind) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::FAILURE;
-        }
-    };
+    let scenario = Scenario::meeting_engagement(seed, kind);
     let board = if kind == GridKind::Hex {
         "hexes"
     } else {

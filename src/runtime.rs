@@ -49,6 +49,9 @@ pub enum RulesetId {
     /// The regimental D8 rules (`d8`).
     #[cfg(feature = "d8")]
     D8,
+    /// The grid/area brigade rules (`grid`).
+    #[cfg(feature = "grid")]
+    Grid,
     /// Strike for Your God and Country (`tsatf`).
     #[cfg(feature = "tsatf")]
     Tsatf,
@@ -58,12 +61,7 @@ pub enum RulesetId {
 const KNOWN: &[(&str, Known)] = &[
     ("north", Known::Playable),
     ("d8", Known::Playable),
-    (
-        "grid",
-        Known::Rules {
-            compiled: cfg!(feature = "grid"),
-        },
-    ),
+    ("grid", Known::Playable),
     ("tsatf", Known::Playable),
     (
         "hardtack",
@@ -86,6 +84,8 @@ impl RulesetId {
     pub const ALL: &'static [RulesetId] = &[
         #[cfg(feature = "d8")]
         RulesetId::D8,
+        #[cfg(feature = "grid")]
+        RulesetId::Grid,
         #[cfg(feature = "north")]
         RulesetId::North,
         #[cfg(feature = "tsatf")]
@@ -100,6 +100,8 @@ impl RulesetId {
             RulesetId::North => "north",
             #[cfg(feature = "d8")]
             RulesetId::D8 => "d8",
+            #[cfg(feature = "grid")]
+            RulesetId::Grid => "grid",
             #[cfg(feature = "tsatf")]
             RulesetId::Tsatf => "tsatf",
         }
@@ -113,6 +115,8 @@ impl RulesetId {
             RulesetId::North => "David E. North's rules",
             #[cfg(feature = "d8")]
             RulesetId::D8 => "The regimental D8 rules",
+            #[cfg(feature = "grid")]
+            RulesetId::Grid => "The grid/area brigade rules",
             #[cfg(feature = "tsatf")]
             RulesetId::Tsatf => "Strike for Your God and Country",
         }
@@ -130,6 +134,10 @@ impl RulesetId {
             RulesetId::D8 => {
                 "default scenario: a battle of 1862, its map and both armies generated from the seed"
             }
+            #[cfg(feature = "grid")]
+            RulesetId::Grid => {
+                "default scenario: a meeting engagement on squares, 10 areas by 12, a corps a side, 12 turns"
+            }
             #[cfg(feature = "tsatf")]
             RulesetId::Tsatf => "default scenario: three companies a side on a 48\" x 36\" table",
         }
@@ -143,6 +151,8 @@ impl RulesetId {
             RulesetId::North => "Union: the Attacker bot; Confederates: the Holder bot",
             #[cfg(feature = "d8")]
             RulesetId::D8 => "Union: the Attacker bot; Confederates: the Holder bot",
+            #[cfg(feature = "grid")]
+            RulesetId::Grid => "Union: the Attacker bot; Confederates: the Holder bot",
             #[cfg(feature = "tsatf")]
             RulesetId::Tsatf => "Union: the Attacker bot; Confederates: the Holder bot",
         }
@@ -156,6 +166,8 @@ impl RulesetId {
             RulesetId::North => "stands",
             #[cfg(feature = "d8")]
             RulesetId::D8 => "figures",
+            #[cfg(feature = "grid")]
+            RulesetId::Grid => "stands",
             #[cfg(feature = "tsatf")]
             RulesetId::Tsatf => "figures",
         }
@@ -280,6 +292,8 @@ enum ScenarioOf {
     North(Box<crate::north::setup::Scenario>),
     #[cfg(feature = "d8")]
     D8(Box<crate::d8::game::Scenario>),
+    #[cfg(feature = "grid")]
+    Grid(Box<crate::grid::setup::Scenario>),
     #[cfg(feature = "tsatf")]
     Tsatf(Box<crate::tsatf::game::Scenario>),
 }
@@ -293,6 +307,8 @@ impl Scenario {
             RulesetId::North => ScenarioOf::North(Box::default()),
             #[cfg(feature = "d8")]
             RulesetId::D8 => ScenarioOf::D8(Box::default()),
+            #[cfg(feature = "grid")]
+            RulesetId::Grid => ScenarioOf::Grid(Box::default()),
             #[cfg(feature = "tsatf")]
             RulesetId::Tsatf => ScenarioOf::Tsatf(Box::default()),
         };
@@ -307,6 +323,8 @@ impl Scenario {
             RulesetId::North => ScenarioOf::North(serde_json::from_str(text).map_err(invalid)?),
             #[cfg(feature = "d8")]
             RulesetId::D8 => ScenarioOf::D8(serde_json::from_str(text).map_err(invalid)?),
+            #[cfg(feature = "grid")]
+            RulesetId::Grid => ScenarioOf::Grid(serde_json::from_str(text).map_err(invalid)?),
             #[cfg(feature = "tsatf")]
             RulesetId::Tsatf => ScenarioOf::Tsatf(serde_json::from_str(text).map_err(invalid)?),
         };
@@ -329,6 +347,8 @@ impl Scenario {
             ScenarioOf::North(s) => serde_json::to_string_pretty(s),
             #[cfg(feature = "d8")]
             ScenarioOf::D8(s) => serde_json::to_string_pretty(s),
+            #[cfg(feature = "grid")]
+            ScenarioOf::Grid(s) => serde_json::to_string_pretty(s),
             #[cfg(feature = "tsatf")]
             ScenarioOf::Tsatf(s) => serde_json::to_string_pretty(s),
         }
@@ -342,6 +362,8 @@ impl Scenario {
             ScenarioOf::North(_) => RulesetId::North,
             #[cfg(feature = "d8")]
             ScenarioOf::D8(_) => RulesetId::D8,
+            #[cfg(feature = "grid")]
+            ScenarioOf::Grid(_) => RulesetId::Grid,
             #[cfg(feature = "tsatf")]
             ScenarioOf::Tsatf(_) => RulesetId::Tsatf,
         }
@@ -377,6 +399,8 @@ enum BattleOf {
     North(Box<crate::game::Played<crate::north::game::North>>),
     #[cfg(feature = "d8")]
     D8(Box<crate::game::Played<crate::d8::game::D8>>),
+    #[cfg(feature = "grid")]
+    Grid(Box<crate::game::Played<crate::grid::game::Grid>>),
     #[cfg(feature = "tsatf")]
     Tsatf(Box<crate::game::Played<crate::tsatf::game::Tsatf>>),
 }
@@ -390,6 +414,8 @@ impl Battle {
             BattleOf::North(_) => RulesetId::North,
             #[cfg(feature = "d8")]
             BattleOf::D8(_) => RulesetId::D8,
+            #[cfg(feature = "grid")]
+            BattleOf::Grid(_) => RulesetId::Grid,
             #[cfg(feature = "tsatf")]
             BattleOf::Tsatf(_) => RulesetId::Tsatf,
         }
@@ -403,6 +429,8 @@ impl Battle {
             BattleOf::North(p) => p.outcome,
             #[cfg(feature = "d8")]
             BattleOf::D8(p) => p.outcome,
+            #[cfg(feature = "grid")]
+            BattleOf::Grid(p) => p.outcome,
             #[cfg(feature = "tsatf")]
             BattleOf::Tsatf(p) => p.outcome,
         }
@@ -417,6 +445,8 @@ impl Battle {
             BattleOf::North(p) => crate::north::game::North.losses(&p.state),
             #[cfg(feature = "d8")]
             BattleOf::D8(p) => crate::d8::game::D8.losses(&p.state),
+            #[cfg(feature = "grid")]
+            BattleOf::Grid(p) => crate::grid::game::Grid.losses(&p.state),
             #[cfg(feature = "tsatf")]
             BattleOf::Tsatf(p) => crate::tsatf::game::Tsatf.losses(&p.state),
         }
@@ -430,6 +460,8 @@ impl Battle {
             BattleOf::North(p) => p.orders,
             #[cfg(feature = "d8")]
             BattleOf::D8(p) => p.orders,
+            #[cfg(feature = "grid")]
+            BattleOf::Grid(p) => p.orders,
             #[cfg(feature = "tsatf")]
             BattleOf::Tsatf(p) => p.orders,
         }
@@ -443,6 +475,8 @@ impl Battle {
             BattleOf::North(p) => p.log.len(),
             #[cfg(feature = "d8")]
             BattleOf::D8(p) => p.log.len(),
+            #[cfg(feature = "grid")]
+            BattleOf::Grid(p) => p.log.len(),
             #[cfg(feature = "tsatf")]
             BattleOf::Tsatf(p) => p.log.len(),
         }
@@ -466,6 +500,13 @@ impl Battle {
                 .map(ToString::to_string)
                 .filter(|line| !line.is_empty())
                 .collect(),
+            #[cfg(feature = "grid")]
+            BattleOf::Grid(p) => p
+                .log
+                .iter()
+                .map(crate::grid::game::narrate)
+                .filter(|line| !line.is_empty())
+                .collect(),
             #[cfg(feature = "tsatf")]
             BattleOf::Tsatf(p) => p
                 .log
@@ -483,6 +524,8 @@ impl Battle {
             BattleOf::North(p) => p.log.iter().map(serde_json::to_string).collect(),
             #[cfg(feature = "d8")]
             BattleOf::D8(p) => p.log.iter().map(serde_json::to_string).collect(),
+            #[cfg(feature = "grid")]
+            BattleOf::Grid(p) => p.log.iter().map(serde_json::to_string).collect(),
             #[cfg(feature = "tsatf")]
             BattleOf::Tsatf(p) => p.log.iter().map(serde_json::to_string).collect(),
         }
@@ -516,6 +559,18 @@ fn d8_commanders(side: Side, seed: u64) -> Box<dyn crate::game::Commander<crate:
         Side::Confederate => Box::new(Holder::new(seed)),
     }
 }
+#[cfg(feature = "grid")]
+fn grid_commanders(
+    side: Side,
+    seed: u64,
+) -> Box<dyn crate::game::Commander<crate::grid::game::Grid>> {
+    use crate::grid::bots::{Attacker, Holder};
+    match side {
+        Side::Union => Box::new(Attacker::new(seed)),
+        Side::Confederate => Box::new(Holder::new(seed ^ 1)),
+    }
+}
+
 #[cfg(feature = "tsatf")]
 fn tsatf_commanders(
     side: Side,
@@ -559,6 +614,20 @@ pub fn battle(scenario: &Scenario, seed: u64) -> Result<Battle, RunError> {
             )
             .map_err(|e| failed(ruleset, e))?;
             BattleOf::D8(Box::new(played))
+        }
+        #[cfg(feature = "grid")]
+        ScenarioOf::Grid(s) => {
+            use crate::grid::game::Grid;
+            let mut union = grid_commanders(Side::Union, seed);
+            let mut confederate = grid_commanders(Side::Confederate, seed);
+            let played = crate::game::play(
+                &Grid,
+                s,
+                seed,
+                BySide::new(union.as_mut(), confederate.as_mut()),
+            )
+            .map_err(|e| failed(ruleset, e))?;
+            BattleOf::Grid(Box::new(played))
         }
         #[cfg(feature = "tsatf")]
         ScenarioOf::Tsatf(s) => {
@@ -613,6 +682,16 @@ pub fn simulate(
             progress,
         )
         .map_err(|e| failed(ruleset, e)),
+        #[cfg(feature = "grid")]
+        ScenarioOf::Grid(s) => crate::game::simulate(
+            &crate::grid::game::Grid,
+            s,
+            seed,
+            games,
+            grid_commanders,
+            progress,
+        )
+        .map_err(|e| failed(ruleset, e)),
         #[cfg(feature = "tsatf")]
         ScenarioOf::Tsatf(s) => crate::game::simulate(
             &crate::tsatf::game::Tsatf,
@@ -644,13 +723,10 @@ mod tests {
         let e = "risk".parse::<RulesetId>().unwrap_err();
         assert_eq!(
             e.to_string(),
-            "there is no ruleset called \"risk\"; the rulesets that can be played are: d8, north, tsatf"
+            "there is no ruleset called \"risk\"; the rulesets that can be played are: d8, grid, north, tsatf"
         );
         #[cfg(feature = "grid")]
-        assert!(matches!(
-            "grid".parse::<RulesetId>(),
-            Err(RulesetError::NoGameLayer { name: "grid", .. })
-        ));
+        assert_eq!("grid".parse::<RulesetId>(), Ok(RulesetId::Grid));
         assert!(matches!(
             "risk".parse::<RulesetId>(),
             Err(RulesetError::Unknown { .. })
@@ -682,6 +758,34 @@ mod tests {
             simulate(&s, 7, 0, |_, _| {}),
             Err(RunError::NoGames)
         ));
+        Ok(())
+    }
+}
+
+#[cfg(all(test, feature = "grid"))]
+#[allow(clippy::unwrap_used)]
+mod grid_tests {
+    use super::*;
+
+    #[test]
+    fn grid_plays_by_name_from_its_default_scenario() -> Result<(), Box<dyn Error>> {
+        let grid: RulesetId = "grid".parse()?;
+        let s = Scenario::default_for(grid);
+        let back = Scenario::from_json(grid, &s.to_json()?)?;
+        assert_eq!(back, s);
+        // A scenario the grid rules refuse: an objective off the 10 x 12 board.
+        let mut v: serde_json::Value = serde_json::from_str(&s.to_json()?)?;
+        v["victory"]["objectives"] = serde_json::json!([{ "x": 40, "y": 40 }]);
+        let e = Scenario::from_json(grid, &v.to_string()).unwrap_err();
+        assert!(matches!(e, ScenarioError::Invalid { .. }), "{e}");
+        let summary = simulate(&s, 3, 4, |_, _| {})?;
+        for r in &summary.records {
+            let one = battle(&s, crate::game::game_seed(3, r.index))?;
+            assert_eq!(one.outcome(), r.outcome);
+            assert_eq!(one.losses(), r.losses);
+            assert_eq!(one.narration().len(), one.events());
+            assert_eq!(one.json_lines()?.len(), one.events());
+        }
         Ok(())
     }
 }

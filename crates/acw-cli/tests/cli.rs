@@ -159,7 +159,7 @@ fn bad_input_is_refused_with_a_sentence_and_code_2() {
         ),
         (
             &["battle", "risk"][..],
-            "there is no ruleset called \"risk\"; the rulesets that can be played are: d8, north, tsatf",
+            "there is no ruleset called \"risk\"; the rulesets that can be played are: d8, grid, north, tsatf",
         ),
         (
             &["simulate", "--games", "0"][..],
@@ -192,17 +192,15 @@ fn bad_input_is_refused_with_a_sentence_and_code_2() {
 
 #[test]
 fn a_ruleset_without_a_game_layer_is_named_as_such() {
-    for name in ["grid", "hardtack"] {
-        let o = acw(&["battle", name]);
-        assert_eq!(o.status.code(), Some(2));
-        assert!(
-            stderr(&o).contains(&format!(
-                "the {name} ruleset's dice and rules are built in, but it cannot be played whole by name yet"
-            )),
-            "{}",
-            stderr(&o)
-        );
-    }
+    let o = acw(&["battle", "hardtack"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains(
+            "the hardtack ruleset's dice and rules are built in, but it cannot be played whole by name yet"
+        ),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -319,37 +317,9 @@ fn battle_narrates_and_its_json_agrees() {
 
 #[test]
 fn simulate_is_the_same_on_one_and_two_threads() {
-    let one = temp("one.csv");
-    let two = temp("two.csv");
-    let run = |threads: &str, csv: &PathBuf| {
-        ok(&[
-            "simulate",
-            "north",
-            "--games",
-            "200",
-            "--seed",
-            "1",
-            "--threads",
-            threads,
-            "--csv",
-            csv.to_str().unwrap(),
-        ])
-    };
-    let (a, b) = std::thread::scope(|s| {
-        let a = s.spawn(|| run("1", &one));
-        let b = s.spawn(|| run("2", &two));
-        (a.join().unwrap(), b.join().unwrap())
-    });
-    assert_eq!(a, b);
-    let csv_one = std::fs::read_to_string(&one).unwrap();
-    assert_eq!(csv_one, std::fs::read_to_string(&two).unwrap());
+    let (a, rows) = simulate_200_on_one_and_two_threads("north");
 
     // The printed numbers are those of the per-game rows.
-    let rows: Vec<Vec<&str>> = csv_one
-        .lines()
-        .skip(1)
-        .map(|l| l.split(',').collect())
-        .collect();
     assert_eq!(rows.len(), 200);
     let union_wins = rows.iter().filter(|r| r[2] == "union").count();
     let draws = rows.iter().filter(|r| r[2] == "draw").count();
@@ -510,4 +480,152 @@ fn odds_beyond_the_work_limit_are_refused_with_a_sentence_and_code_1() {
         rolled.contains("(the exact mean is too much work to work out)"),
         "{rolled}"
     );
+}
+
+/// Runs `acw simulate RULESET --games 200 --seed 1` on 1 and 2 threads at once, checks the two agree (table and
+/// per-game CSV), and returns the table and the CSV rows.
+fn simulate_200_on_one_and_two_threads(ruleset: &str) -> (String, Vec<Vec<String>>) {
+    let one = temp(&format!("{ruleset}-one.csv"));
+    let two = temp(&format!("{ruleset}-two.csv"));
+    let run = |threads: &str, csv: &PathBuf| {
+        ok(&[
+            "simulate",
+            ruleset,
+            "--games",
+            "200",
+            "--seed",
+            "1",
+            "--threads",
+            threads,
+            "--csv",
+            csv.to_str().unwrap(),
+        ])
+    };
+    let (a, b) = std::thread::scope(|s| {
+        let a = s.spawn(|| run("1", &one));
+        let b = s.spawn(|| run("2", &two));
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    assert_eq!(a, b);
+    let csv_one = std::fs::read_to_string(&one).unwrap();
+    assert_eq!(csv_one, std::fs::read_to_string(&two).unwrap());
+    let rows = csv_one
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(str::to_string).collect())
+        .collect();
+    (a, rows)
+}
+
+#[test]
+fn grid_battle_narrates_the_default_meeting_engagement() {
+    let text = ok(&["battle", "grid", "--seed", "3"]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "The grid/area brigade rules, default scenario: a meeting engagement on squares, 10 areas by 12, a corps a side, 12 turns."
+    );
+    assert_eq!(
+        lines[1],
+        "Union: the Attacker bot; Confederates: the Holder bot. Seed 3."
+    );
+    // Seed 3: the Confederates win the initiative roll 4 to 1 (with a 1 in 2 chance) and let the Union move first.
+    assert_eq!(
+        lines[3],
+        "Initiative dice: 1, 4 — the Confederate player wins and chooses the order (a 50.0% chance)."
+    );
+    assert_eq!(
+        lines[4],
+        "The Confederate player chooses to let the Union player move first."
+    );
+    let json = ok(&["battle", "grid", "--seed", "3", "--json"]);
+    let events: Vec<serde_json::Value> = json
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let end = &events[events.len() - 1]["end"];
+    assert_eq!(
+        lines[lines.len() - 1],
+        format!(
+            "Stands lost: Union {}, Confederate {}; {} orders, {} events.",
+            end["losses"]["union"],
+            end["losses"]["confederate"],
+            end["orders"],
+            events.len() - 1
+        )
+    );
+    let turn = end["outcome"]["turn"].as_u64().unwrap();
+    assert!((1..=12).contains(&turn));
+    assert!(text.contains(&format!("on turn {turn}")));
+}
+
+#[test]
+fn grid_simulate_is_the_same_on_one_and_two_threads() {
+    let (table, rows) = simulate_200_on_one_and_two_threads("grid");
+    assert_eq!(rows.len(), 200);
+    let count = |result: &str| rows.iter().filter(|r| r[2] == result).count();
+    let (union, confederate, draws) = (count("union"), count("confederate"), count("draw"));
+    assert_eq!(union + confederate + draws, 200);
+    assert_eq!(row(&table, "Union wins")[1], union.to_string());
+    assert_eq!(row(&table, "Confederate wins")[1], confederate.to_string());
+    assert_eq!(row(&table, "draws")[1], draws.to_string());
+    assert_eq!(
+        row(&table, "Union wins")[2],
+        format!("{:.1}%", union as f64 / 2.0)
+    );
+    let mean = |column: usize| {
+        rows.iter()
+            .map(|r| r[column].parse::<f64>().unwrap())
+            .sum::<f64>()
+            / 200.0
+    };
+    assert_eq!(
+        row(&table, "Union losses (stands)")[1],
+        format!("{:.2}", mean(5))
+    );
+    assert_eq!(
+        row(&table, "Confederate losses (stands)")[1],
+        format!("{:.2}", mean(6))
+    );
+    // The default scenario has 17 stands a side: no game loses more.
+    assert!(rows.iter().all(|r| r[5].parse::<u32>().unwrap() <= 17));
+    assert!(table.contains("200 games from seed 1."));
+}
+
+#[test]
+fn grid_scenario_written_loads_back_and_plays_the_same_battle() {
+    let path = temp("grid.json");
+    let o = acw(&["scenario", "grid", "--out", path.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let written = std::fs::read_to_string(&path).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&written).unwrap();
+    assert_eq!(v["board"]["kind"], "Square");
+    assert_eq!(v["board"]["areas"].as_array().unwrap().len(), 120);
+    assert_eq!(v["units"].as_array().unwrap().len(), 14);
+    assert_eq!(v["turns"], 12);
+    let default = ok(&["battle", "grid", "--seed", "5", "--json"]);
+    let loaded = ok(&[
+        "battle",
+        "grid",
+        "--seed",
+        "5",
+        "--json",
+        "--scenario",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(default, loaded);
+
+    // An area far off any table is refused as the grid rules refuse it, with what to do.
+    let mut far = v.clone();
+    far["victory"]["objectives"] = serde_json::json!([{ "x": 400, "y": 0 }]);
+    let bad = temp("grid-bad.json");
+    std::fs::write(&bad, far.to_string()).unwrap();
+    let o = acw(&["battle", "grid", "--scenario", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(
+        e.starts_with("error: this is not a valid grid scenario: "),
+        "{e}"
+    );
+    assert!(e.contains("`acw scenario grid`"), "{e}");
 }

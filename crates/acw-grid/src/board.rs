@@ -205,6 +205,10 @@ const HEX_DIRS: [(i32, i32); 6] = [(0, 1), (1, 0), (1, -1), (0, -1), (-1, 0), (-
 /// Largest width or height of a rectangular board, in areas.
 pub const MAX_BOARD_SIDE: u32 = 512;
 
+/// Largest column or row number of any area, either way from (0, 0): every board, however it is built or
+/// loaded, keeps its areas within this square, so no distance or line of sight on it is long.
+pub const MAX_AREA_COORDINATE: i32 = MAX_BOARD_SIDE as i32;
+
 /// The board: which areas exist, their terrain, obstacles on sides and road connections.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -273,14 +277,47 @@ impl Board {
                 });
             }
         }
-        let (w, h) = (width as i32, height as i32);
-        let areas = (0..w).flat_map(move |x| {
-            (0..h).map(move |row| match kind {
-                GridKind::Square => Area::new(x, row),
-                GridKind::Hex => Area::new(x, row - x.div_euclid(2)),
+        Ok(Board::rectangle_within_limits(kind, width, height))
+    }
+
+    /// The rectangle of [`Board::rectangle`] for sizes the caller has already checked (1 to
+    /// [`MAX_BOARD_SIDE`]).
+    pub(crate) fn rectangle_within_limits(kind: GridKind, width: u32, height: u32) -> Board {
+        let (w, h) = (
+            width.clamp(1, MAX_BOARD_SIDE) as i32,
+            height.clamp(1, MAX_BOARD_SIDE) as i32,
+        );
+        let areas = (0..w)
+            .flat_map(move |x| {
+                (0..h).map(move |row| match kind {
+                    GridKind::Square => Area::new(x, row),
+                    GridKind::Hex => Area::new(x, row - x.div_euclid(2)),
+                })
             })
-        });
-        Board::from_areas(kind, areas)
+            .map(|a| (a, Terrain::OPEN))
+            .collect();
+        Board {
+            kind,
+            areas,
+            obstacles: BTreeSet::new(),
+            roads: BTreeSet::new(),
+        }
+    }
+
+    /// Every area's terrain, to change in place (setup on a board the crate built itself).
+    pub(crate) fn terrain_mut(&mut self) -> impl Iterator<Item = (Area, &mut Terrain)> + '_ {
+        self.areas.iter_mut().map(|(a, t)| (*a, t))
+    }
+
+    /// Connects each consecutive pair of `path` that are both on the board and adjacent by road, and says
+    /// how many pairs were not.
+    pub(crate) fn add_road_path_where_possible(&mut self, path: &[Area]) -> usize {
+        path.windows(2)
+            .filter(|w| match w {
+                [a, b] => self.add_road(*a, *b).is_err(),
+                _ => false,
+            })
+            .count()
     }
 
     /// A hexagon-shaped hex board of `radius` rings around (0, 0), built with `hexx`.
@@ -297,13 +334,25 @@ impl Board {
         )
     }
 
-    /// A board of exactly the given areas, all open.
+    /// A board of exactly the given areas, all open. Refused if there are none, or if an area's column or row
+    /// lies beyond [`MAX_AREA_COORDINATE`] either way.
     pub fn from_areas(
         kind: GridKind,
         areas: impl IntoIterator<Item = Area>,
     ) -> Result<Board, GridError> {
-        let areas: BTreeMap<Area, Terrain> =
-            areas.into_iter().map(|a| (a, Terrain::OPEN)).collect();
+        let mut checked = BTreeMap::new();
+        for a in areas {
+            if a.x.unsigned_abs() > MAX_AREA_COORDINATE.unsigned_abs()
+                || a.y.unsigned_abs() > MAX_AREA_COORDINATE.unsigned_abs()
+            {
+                return Err(GridError::AreaTooFar {
+                    area: a,
+                    limit: MAX_AREA_COORDINATE,
+                });
+            }
+            checked.insert(a, Terrain::OPEN);
+        }
+        let areas = checked;
         if areas.is_empty() {
             return Err(GridError::BadBoardSize {
                 given: 0,
@@ -546,12 +595,18 @@ impl Board {
 
     /// GRID-GEO-07 step 1: the areas a line from the centre of `from` to the centre of `to` passes, in order,
     /// leaving out the two end areas. Where the line runs exactly along a square corner or a hex spine, the two
-    /// candidate areas are given together.
-    pub fn line(&self, from: Area, to: Area) -> Vec<LosStep> {
-        match self.kind {
+    /// candidate areas are given together. Both ends must be on the board (so the line is never longer than the
+    /// board is wide).
+    pub fn line(&self, from: Area, to: Area) -> Result<Vec<LosStep>, GridError> {
+        for end in [from, to] {
+            if !self.contains(end) {
+                return Err(GridError::OffBoard(end));
+            }
+        }
+        Ok(match self.kind {
             GridKind::Square => square_line(from, to),
             GridKind::Hex => hex_line(from, to),
-        }
+        })
     }
 
     /// GRID-GEO-07 step 2: whether an intervening area's terrain blocks sight between areas of elevations
@@ -580,7 +635,7 @@ impl Board {
         let e_from = self.terrain(from)?.elevation;
         let e_to = self.terrain(to)?.elevation;
         let mut blocks = |a: Area| self.terrain_blocks(a, e_from, e_to) || troops_block(a);
-        for step in self.line(from, to) {
+        for step in self.line(from, to)? {
             let blocked = match step {
                 LosStep::Crosses(a) => blocks(a),
                 LosStep::Between(a, b) => match opts.los_tie {

@@ -229,6 +229,8 @@ impl Battle {
                 "only units of one side in one area merge",
             ));
         }
+        self.owed_tests.retain(|t| t.unit != from);
+        self.owed_retreats.retain(|r| r.unit != from);
         let Some(b) = self.units.remove(&from) else {
             return Err(RuleViolation::UnknownUnit(from));
         };

@@ -140,7 +140,7 @@ pub fn own_dice(unit: &Unit, disadvantages: Disadvantages, opts: &Options) -> Ve
 fn pool_of(mods: &[i8]) -> Result<HitPool, RuleViolation> {
     let mut p = HitPool::EMPTY;
     for &m in mods {
-        p = p.with(m, 1)?;
+        p = p.with(1, m)?;
     }
     Ok(p)
 }
@@ -644,7 +644,8 @@ impl Battle {
     /// cover or an advantageous position, cut by commanders' dice (after cover by default) and by tenacity
     /// markers; then skirmish and combat hits are recorded together, stands removed and destroyed units
     /// removed; last, in each combat that still has both sides, the side that took more hits must test
-    /// morale (see [`Battle::test_morale`] and [`Battle::retreat`]).
+    /// morale: the battle records the tests owed ([`Battle::owed_morale_tests`]), which
+    /// [`Battle::test_morale`] then rolls, and the phase cannot end before they and their retreats are done.
     pub fn resolve_combats<D: Dice + ?Sized>(
         &mut self,
         plan: &CombatPlan,
@@ -979,6 +980,21 @@ impl Battle {
                     .filter(|u| side_of(*u) == Some(s) && self.unit(*u).is_ok())
                     .collect()
             });
+            if let Some(t) = tester {
+                let enemies: Vec<Area> = areas_before[ci]
+                    .iter()
+                    .filter(|(_, s, _)| *s == t.enemy())
+                    .map(|(_, _, a)| *a)
+                    .collect();
+                for &u in &testers {
+                    if !self.owed_tests.iter().any(|o| o.unit == u) {
+                        self.owed_tests.push(crate::morale::OwedTest {
+                            unit: u,
+                            enemies: enemies.clone(),
+                        });
+                    }
+                }
+            }
             reports.push(CombatReport {
                 combat: c.clone(),
                 centre_side: cs,
@@ -1272,6 +1288,240 @@ impl Resolve for CombatOdds {
                             ..out
                         }),
                 }
+            })
+        })
+    }
+}
+
+/// One unit of a side in [`UnitCombatOdds`]: its own cover, commander, strength and morale.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct CombatUnit {
+    /// It is in cover or holds an advantageous position (GRID-MEL-11).
+    pub cover: bool,
+    /// A commander is with it (GRID-CMD-06).
+    pub commander: bool,
+    /// Hits that destroy it (GRID-CAS-03); 0 means it cannot be destroyed.
+    pub capacity: u32,
+    /// Its morale modifier (GRID-MOR-01).
+    pub morale: i8,
+}
+
+/// The outcome of a combat of several units a side, unit by unit (GRID-MEL-19).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct UnitCombatOutcome {
+    /// Hits each unit of side A took (after its cover and its commander), in the order given.
+    pub hits_on_a: Vec<u32>,
+    /// Hits each unit of side B took.
+    pub hits_on_b: Vec<u32>,
+    /// Each unit of A destroyed.
+    pub a_destroyed: Vec<bool>,
+    /// Each unit of B destroyed.
+    pub b_destroyed: Vec<bool>,
+    /// Who must test morale (GRID-MEL-14).
+    pub tester: Option<Tester>,
+    /// Each surviving unit of the testing side with its morale result, one die each (GRID-MOR-04).
+    pub morale: Vec<(usize, MoraleResult)>,
+}
+
+/// GRID-MEL-12, GRID-MEL-19: the exact outcome of a whole combat with several units a side, each with its own
+/// cover, commander and strength. Each side rolls its pool (its units' own dice and its support); the hits it
+/// scores are shared out evenly among the other side's units in the order given (the first units take the odd
+/// hits, the rules' default split); each unit then halves its share for its own cover and rolls for its own
+/// commander; destroyed units are removed; the side that took more hits (after reductions, or raw with the
+/// option) tests, every surviving unit of it with its own die. Tenacity markers are the owner's choice and are
+/// left out.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct UnitCombatOdds {
+    /// Side A's dice.
+    pub a_pool: HitPool,
+    /// Side B's dice.
+    pub b_pool: HitPool,
+    /// Side A's units, in the order hits are shared out.
+    pub a: Vec<CombatUnit>,
+    /// Side B's units.
+    pub b: Vec<CombatUnit>,
+    /// Fraction mode.
+    pub fractions: FractionMode,
+    /// When commanders cancel.
+    pub cancel: CancelTiming,
+    /// Which hits are compared.
+    pub comparison: HitComparison,
+}
+
+impl UnitCombatOdds {
+    /// Two sides of units with the default readings.
+    #[must_use]
+    pub fn new(
+        a_pool: HitPool,
+        a: Vec<CombatUnit>,
+        b_pool: HitPool,
+        b: Vec<CombatUnit>,
+    ) -> UnitCombatOdds {
+        UnitCombatOdds {
+            a_pool,
+            b_pool,
+            a,
+            b,
+            fractions: FractionMode::RoundDown,
+            cancel: CancelTiming::AfterCover,
+            comparison: HitComparison::AfterReductions,
+        }
+    }
+
+    fn reducer(&self) -> CombatOdds {
+        CombatOdds {
+            a: CombatSide::default(),
+            b: CombatSide::default(),
+            fractions: self.fractions,
+            cancel: self.cancel,
+            comparison: self.comparison,
+        }
+    }
+
+    fn side_of(u: &CombatUnit) -> CombatSide {
+        CombatSide {
+            pool: HitPool::EMPTY,
+            cover: u.cover,
+            commander: u.commander,
+            capacity: u.capacity,
+            morale: u.morale,
+        }
+    }
+
+    /// The even split of `hits` among `k` units, the first taking the odd ones.
+    fn share(hits: u32, k: usize, i: usize) -> u32 {
+        let k = k.max(1) as u32;
+        hits / k + u32::from((i as u32) < hits % k)
+    }
+
+    fn reduce_side_dist(&self, units: &[CombatUnit], hits: u32) -> Dist<Vec<u32>> {
+        let r = self.reducer();
+        let mut d: Dist<Vec<u32>> = Dist::certain(Vec::new());
+        for (i, u) in units.iter().enumerate() {
+            let one = r.reduce_dist(&Self::side_of(u), Self::share(hits, units.len(), i));
+            d = d.and_then(|v| {
+                one.map(|&(h, _)| {
+                    let mut w = v.clone();
+                    w.push(h);
+                    w
+                })
+            });
+        }
+        d
+    }
+
+    fn reduce_side<D: Dice + ?Sized>(
+        &self,
+        units: &[CombatUnit],
+        hits: u32,
+        dice: &mut D,
+    ) -> Vec<u32> {
+        let r = self.reducer();
+        units
+            .iter()
+            .enumerate()
+            .map(|(i, u)| {
+                r.reduce(&Self::side_of(u), Self::share(hits, units.len(), i), dice)
+                    .0
+            })
+            .collect()
+    }
+
+    /// Destruction, the comparison and who tests, before the morale dice.
+    fn finish(
+        &self,
+        raw_on_a: u32,
+        raw_on_b: u32,
+        on_a: Vec<u32>,
+        on_b: Vec<u32>,
+    ) -> UnitCombatOutcome {
+        let dead = |units: &[CombatUnit], hits: &[u32]| -> Vec<bool> {
+            units
+                .iter()
+                .zip(hits)
+                .map(|(u, &h)| u.capacity > 0 && h >= u.capacity)
+                .collect()
+        };
+        let (ad, bd) = (dead(&self.a, &on_a), dead(&self.b, &on_b));
+        let alive = |d: &[bool]| d.iter().any(|x| !x);
+        let (ca, cb) = match self.comparison {
+            HitComparison::AfterReductions => (on_a.iter().sum::<u32>(), on_b.iter().sum::<u32>()),
+            HitComparison::Raw => (raw_on_a, raw_on_b),
+        };
+        let tester = if alive(&ad) && alive(&bd) {
+            match ca.cmp(&cb) {
+                std::cmp::Ordering::Greater => Some(Tester::A),
+                std::cmp::Ordering::Less => Some(Tester::B),
+                std::cmp::Ordering::Equal => None,
+            }
+        } else {
+            None
+        };
+        UnitCombatOutcome {
+            hits_on_a: on_a,
+            hits_on_b: on_b,
+            a_destroyed: ad,
+            b_destroyed: bd,
+            tester,
+            morale: Vec::new(),
+        }
+    }
+
+    /// The surviving units of the testing side with their morale modifiers.
+    fn testers(&self, out: &UnitCombatOutcome) -> Vec<(usize, i8)> {
+        let (units, dead) = match out.tester {
+            Some(Tester::A) => (&self.a, &out.a_destroyed),
+            Some(Tester::B) => (&self.b, &out.b_destroyed),
+            None => return Vec::new(),
+        };
+        units
+            .iter()
+            .zip(dead)
+            .enumerate()
+            .filter(|(_, (_, d))| !**d)
+            .map(|(i, (u, _))| (i, u.morale))
+            .collect()
+    }
+}
+
+impl Resolve for UnitCombatOdds {
+    type Outcome = UnitCombatOutcome;
+
+    fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> UnitCombatOutcome {
+        let hits_by_a = self.a_pool.roll(dice);
+        let hits_by_b = self.b_pool.roll(dice);
+        let on_a = self.reduce_side(&self.a, hits_by_b, dice);
+        let on_b = self.reduce_side(&self.b, hits_by_a, dice);
+        let mut out = self.finish(hits_by_b, hits_by_a, on_a, on_b);
+        for (i, m) in self.testers(&out) {
+            out.morale.push((i, MoraleTest { modifier: m }.roll(dice)));
+        }
+        out
+    }
+
+    fn odds(&self) -> Dist<UnitCombatOutcome> {
+        let by_a = self.a_pool.odds();
+        let by_b = self.b_pool.odds();
+        by_a.product(&by_b).and_then(|&(ha, hb)| {
+            let ra = self.reduce_side_dist(&self.a, hb);
+            let rb = self.reduce_side_dist(&self.b, ha);
+            ra.product(&rb).and_then(|(a, b)| {
+                let out = self.finish(hb, ha, a.clone(), b.clone());
+                let mut d = Dist::certain(out.clone());
+                for (i, m) in self.testers(&out) {
+                    let test = MoraleTest { modifier: m }.odds();
+                    d = d.and_then(|o| {
+                        test.map(|&r| {
+                            let mut with = o.clone();
+                            with.morale.push((i, r));
+                            with
+                        })
+                    });
+                }
+                d
             })
         })
     }

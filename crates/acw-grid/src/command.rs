@@ -116,6 +116,18 @@ impl Battle {
         Ok(!seen)
     }
 
+    /// Whether some stands of unit `id` would have to roll for command (their division or their own roll)
+    /// before moving this turn.
+    pub(crate) fn command_roll_owed(&self, id: UnitId) -> Result<bool, RuleViolation> {
+        let u = self.unit(id)?;
+        for d in Battle::divisions_in(u) {
+            if self.division_needs_roll(u.side(), d)? || self.needs_unit_roll(id, d)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
     /// GRID-CMD-02, GRID-CMD-09: whether `division` must roll 2+ before any of its units moves: its
     /// commander is more than 5 areas from his Corps Commander. With no Corps Commander on the table the
     /// check is skipped, or measured from the Army Commander with that option. A division whose own

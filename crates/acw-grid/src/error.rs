@@ -33,6 +33,17 @@ pub enum GridError {
         /// The largest size allowed.
         max: u32,
     },
+    /// An area of a board lies farther from (0, 0) than any board may reach (GRID-SET-01: boards are bounded
+    /// in extent, wherever they come from, so distances and lines of sight stay cheap).
+    #[error(
+        "area {area} is off any board: a board's areas have columns and rows from -{limit} to {limit}"
+    )]
+    AreaTooFar {
+        /// The area given.
+        area: Area,
+        /// The largest column or row number, either way.
+        limit: i32,
+    },
     /// A count out of its allowed range (dice, stands, men, guns …).
     #[error("{what} must be {min} to {max}, not {given}")]
     OutOfRange {
@@ -67,10 +78,10 @@ pub enum RuleViolation {
     #[error(transparent)]
     Input(#[from] GridError),
     /// No unit has this id (it may have been removed).
-    #[error("no unit {0}")]
+    #[error("there is no {0} (it may have been removed)")]
     UnknownUnit(UnitId),
     /// No commander has this id (he may have been removed).
-    #[error("no commander {0}")]
+    #[error("there is no {0} (he may have been removed)")]
     UnknownCommander(CommanderId),
     /// The action belongs to another phase of the turn (GRID-SEQ-01).
     #[error("not allowed in the {now} phase; it belongs to the {needed} phase")]
@@ -97,16 +108,39 @@ pub enum RuleViolation {
     #[error("area {0} holds enemy stands")]
     EnemyInArea(Area),
     /// A disordered unit may only retreat (GRID-MOV-15, GRID-MOR-13).
-    #[error("unit {0} is disordered")]
+    #[error("{0} is disordered")]
     Disordered(UnitId),
     /// A unit that bombarded this turn may not move (GRID-MOV-11).
-    #[error("unit {0} bombarded this turn and may not move")]
+    #[error("{0} bombarded this turn and may not move")]
     Bombarded(UnitId),
     /// The unit failed (or may not take) its command roll this turn (GRID-CMD-01, GRID-CMD-02).
-    #[error("unit {0} is out of command this turn")]
+    #[error("{0} is out of command this turn")]
     OutOfCommand(UnitId),
+    /// The unit owes no morale test: only the units of a side that took more hits in a combat test, once
+    /// each (GRID-MEL-14, GRID-MOR-01).
+    #[error("{0} owes no morale test: only a combat's losing side tests, once")]
+    MoraleNotOwed(UnitId),
+    /// The unit owes no retreat: retreats come only from a morale result or from fire that caused one
+    /// (GRID-MOR-05 to GRID-MOR-08), once each.
+    #[error(
+        "{0} owes no retreat: a unit retreats only as the result of a morale test or fire that caused it"
+    )]
+    RetreatNotOwed(UnitId),
+    /// The Combat Phase cannot end while a unit still owes its morale test.
+    #[error("{0} must test its morale before the Combat Phase ends")]
+    MoraleOwed(UnitId),
+    /// The Combat Phase cannot end while a unit still owes a retreat.
+    #[error("{0} must carry out its retreat before the Combat Phase ends")]
+    RetreatOwed(UnitId),
+    /// The unit must roll for command before it moves, and its side's command rolls have not been made this
+    /// turn (GRID-SEQ-06: they come first, with [`crate::Battle::command_phase`]).
+    #[error(
+        "{0} is out of its commanders' reach and must pass a command roll before it moves: roll the side's \
+         command dice first"
+    )]
+    CommandRollOwed(UnitId),
     /// The unit already moved or acted this turn in a way that excludes this action.
-    #[error("unit {unit} may not do that: {why}")]
+    #[error("{unit} may not do that: {why}")]
     AlreadyActed {
         /// The unit.
         unit: UnitId,
@@ -152,7 +186,7 @@ pub enum RuleViolation {
     #[error("impossible formation or state: {0}")]
     BadFormation(&'static str),
     /// The unit does not qualify for this action.
-    #[error("unit {unit} may not do that: {why}")]
+    #[error("{unit} may not do that: {why}")]
     NotEligible {
         /// The unit.
         unit: UnitId,
@@ -160,7 +194,7 @@ pub enum RuleViolation {
         why: &'static str,
     },
     /// The target is not one this fire may take (GRID-ART-02, GRID-FIR-02).
-    #[error("unit {target} is not a legal target: {why}")]
+    #[error("{target} is not a legal target: {why}")]
     BadTarget {
         /// The target.
         target: UnitId,
@@ -180,10 +214,10 @@ pub enum RuleViolation {
     #[error("no pursuit: {0}")]
     BadPursuit(&'static str),
     /// Nothing to cancel, or no marker to spend (GRID-CAS-06).
-    #[error("unit {0} has no tenacity marker on that stand or no hit to cancel")]
+    #[error("{0} has no tenacity marker on that stand or no hit to cancel")]
     NoMarker(UnitId),
     /// A stand index that the unit does not have.
-    #[error("unit {unit} has no stand {index}")]
+    #[error("{unit} has no stand {index}")]
     NoSuchStand {
         /// The unit.
         unit: UnitId,
@@ -191,7 +225,7 @@ pub enum RuleViolation {
         index: usize,
     },
     /// A commander move the rules forbid (GRID-CMD-05).
-    #[error("commander {0} may not move there: {1}")]
+    #[error("{0} may not move there: {1}")]
     BadCommanderMove(CommanderId, &'static str),
     /// The order belongs to the other side.
     #[error("that belongs to {0}")]

@@ -338,7 +338,7 @@ impl Battle {
         let mut pool = HitPool::EMPTY;
         for &i in &firing {
             if let Some(s) = b.stands().get(i) {
-                pool = pool.with(tables::bombard_modifier(s.firepower), u32::from(per))?;
+                pool = pool.with(u32::from(per), tables::bombard_modifier(s.firepower))?;
             }
         }
         Ok(BombardDice {
@@ -463,6 +463,48 @@ impl Battle {
         Ok(out)
     }
 
+    /// The bombardment `target` would take from `batteries` now, as a procedure with exact odds: each
+    /// battery's dice as [`Battle::bombard_dice`] counts them, the target's cover, its half-hit and the
+    /// options' fraction mode and cover scope — a researcher's question in one call. Refused, changing nothing,
+    /// if a battery may not fire at the target (range, sight, disorder …) or a unit does not exist.
+    ///
+    /// ```
+    /// # use acw_grid::prelude::*;
+    /// # use acw_core::{Resolve, Side};
+    /// let mut battle = Battle::new(Board::rectangle(GridKind::Square, 8, 8)?, Options::default());
+    /// battle.add_commander(CommanderId(1), Side::Union, Rank::Division(DivisionId(1)), None, Area::new(0, 0))?;
+    /// battle.add_commander(CommanderId(2), Side::Confederate, Rank::Division(DivisionId(2)), None, Area::new(7, 7))?;
+    /// let gun = Stand::new(StandType::Artillery, DivisionId(1), BrigadeId(1));
+    /// let battery = battle.deploy(UnitSpec::new(Side::Union, Area::new(3, 1), vec![gun]))?;
+    /// let rebels = Stand::new(StandType::Infantry, DivisionId(2), BrigadeId(2));
+    /// let target = battle.deploy(UnitSpec::new(Side::Confederate, Area::new(3, 3), stands(3, &rebels)))?;
+    /// // Range 2: two dice hitting on 5 or 6; P(no hit) = (2/3)^2 = 4/9.
+    /// let odds = battle.bombardment_of(target, &[battery])?.odds();
+    /// assert!((odds.prob(|h| h.hits == 0) - 4.0 / 9.0).abs() < 1e-12);
+    /// # Ok::<(), acw_grid::RuleViolation>(())
+    /// ```
+    pub fn bombardment_of(
+        &self,
+        target: UnitId,
+        batteries: &[UnitId],
+    ) -> Result<Bombardment, RuleViolation> {
+        let tu = self.unit(target)?;
+        let pools = batteries
+            .iter()
+            .map(|&battery| {
+                self.bombard_dice(BombardOrder { battery, target })
+                    .map(|d| d.pool)
+            })
+            .collect::<Result<Vec<HitPool>, RuleViolation>>()?;
+        Ok(Bombardment {
+            batteries: pools,
+            cover: self.in_cover(tu),
+            fractions: self.options.fractions,
+            carry: tu.half_hit(),
+            scope: self.options.bombard_cover_scope,
+        })
+    }
+
     fn apply_bombardment_unchecked<D: Dice + ?Sized>(
         &mut self,
         roll: &BombardmentRoll,
@@ -556,7 +598,7 @@ impl Battle {
                     why: "only artillery with 2 or more bombardment hits may be silenced",
                 });
             }
-            probe.retreat(s.unit, RetreatCause::Silenced, firers, &s.path, None)?;
+            probe.retreat_by(s.unit, RetreatCause::Silenced, firers, &s.path, None)?;
         }
         // Flags: firers and targets.
         for (o, d, _) in &roll.shots {
@@ -577,7 +619,7 @@ impl Battle {
                     self.options.silenced_rounding,
                 );
                 r.retreat =
-                    Some(self.retreat(s.unit, RetreatCause::Silenced, firers, &s.path, None)?);
+                    Some(self.retreat_by(s.unit, RetreatCause::Silenced, firers, &s.path, None)?);
             }
             let hits = r.after_cover - r.cancelled;
             if let Ok(u) = self.unit_mut(r.target) {
@@ -675,7 +717,7 @@ impl Battle {
         }
         let mut pool = HitPool::EMPTY;
         for s in eligible {
-            pool = pool.with(skirmish_modifier(s.firepower, &self.options), 1)?;
+            pool = pool.with(1, skirmish_modifier(s.firepower, &self.options))?;
         }
         Ok(pool)
     }

@@ -18,7 +18,7 @@
 //! use acw_grid::board::GridKind;
 //! use acw_grid::setup::Scenario;
 //!
-//! let scenario = Scenario::meeting_engagement(7, GridKind::Hex)?;
+//! let scenario = Scenario::meeting_engagement(7, GridKind::Hex);
 //! let (mut blue, mut grey) = (Attacker::new(1), Holder::new(2));
 //! let game = play(&Grid, &scenario, 1863, BySide::new(&mut blue as &mut dyn Commander<Grid>, &mut grey))?;
 //! println!("{}", game.outcome);
@@ -939,7 +939,7 @@ impl State {
             || f.entrenched
             || f.bombarded
             || u.disordered()
-            || u.stands().iter().all(|s| !s.may_move())
+            || u.stands().iter().all(|s| !s.passed_command_roll())
         {
             return Vec::new();
         }
@@ -1559,17 +1559,18 @@ impl State {
             }
             let unit_name = self.name(u);
             dice.about(format_args!("morale test of {unit_name}"));
+            let classes = UnitMorale::of(self.battle.unit(u)?).classes;
             let tested = self.battle.test_morale(&[u], dice)?;
             let face = dice.take().first().copied().unwrap_or(0);
-            for (id, split) in tested {
-                let classes = UnitMorale::of(self.battle.unit(id)?).classes;
+            for outcome in tested {
+                let id = outcome.unit;
                 log.push(Event::Morale {
                     unit: unit_name.clone(),
                     classes,
                     face,
-                    result: split.worst().unwrap_or(MoraleResult::Steady),
+                    result: outcome.result.worst().unwrap_or(MoraleResult::Steady),
                 });
-                for (part, result) in self.battle.split_by_morale(id, &split)? {
+                for (part, result) in outcome.parts {
                     if part != id {
                         self.names.insert(part, format!("part of {unit_name}"));
                     }
@@ -1622,9 +1623,7 @@ impl State {
         log: &mut Vec<Event>,
     ) -> Result<(), RuleViolation> {
         let name = self.name(p.unit);
-        let r = self
-            .battle
-            .retreat(p.unit, p.cause, &p.enemies, path, None)?;
+        let r = self.battle.retreat(p.unit, path, None)?;
         let end = self.retreat_end(r);
         log.push(Event::Retreat {
             unit: name,

@@ -79,6 +79,26 @@ pub mod state;
 pub mod tables;
 pub mod victory;
 
+/// The common imports in one line: `use acw_grid::prelude::*;` brings the battle and its board, units and
+/// stands, the orders, the whole-game types and the odds procedures a researcher asks about first.
+pub mod prelude {
+    pub use crate::board::{Area, Board, Facing, FlankSide, GridKind, Terrain};
+    pub use crate::bots::{Attacker, Holder};
+    pub use crate::combat::{CombatOdds, CombatPlan, CombatSide};
+    pub use crate::error::{GridError, RuleViolation};
+    pub use crate::fire::{BombardOrder, Bombardment, SkirmishOrder};
+    pub use crate::game::{Grid, Order, State};
+    pub use crate::morale::{MoraleTest, RetreatCause, UnitMorale};
+    pub use crate::movement::MoveOrder;
+    pub use crate::options::Options;
+    pub use crate::pool::HitPool;
+    pub use crate::setup::{Scenario, UnitSpec, stands};
+    pub use crate::state::{
+        Battle, BrigadeId, CommanderId, DivisionId, Leader, Phase, Rank, Stand, Unit, UnitId,
+    };
+    pub use crate::tables::{MoraleResult, StandType};
+}
+
 pub use board::{Area, Board, Facing, FlankSide, GridKind, Terrain};
 pub use error::{GridError, RuleViolation};
 pub use options::Options;

@@ -115,6 +115,41 @@ pub enum RetreatKind {
     FullMove,
 }
 
+/// A morale test a combat left owed (GRID-MEL-14): the unit, and the areas of the enemies it fought (what a
+/// retreat moves away from).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct OwedTest {
+    /// The unit that must test.
+    pub unit: UnitId,
+    /// The enemy areas of its combat.
+    pub enemies: Vec<Area>,
+}
+
+/// A retreat a morale result or fire left owed: the unit, why, and the enemy areas it moves away from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct OwedRetreat {
+    /// The unit that must retreat.
+    pub unit: UnitId,
+    /// The result that caused it.
+    pub cause: RetreatCause,
+    /// The enemy areas it retreats from.
+    pub enemies: Vec<Area>,
+}
+
+/// One unit's morale test as [`Battle::test_morale`] rolled and applied it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoraleOutcome {
+    /// The unit tested.
+    pub unit: UnitId,
+    /// What its die read for each class of stand it had.
+    pub result: SplitMorale,
+    /// GRID-MOR-03: the unit after the test, split by result (best first; the first keeps the id). Every part
+    /// not steady now owes its retreat ([`Battle::owed_retreats`]).
+    pub parts: Vec<(UnitId, MoraleResult)>,
+}
+
 /// Why a unit retreats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -353,13 +388,54 @@ impl Battle {
             .min_by_key(|e| (self.board.distance(at, *e, &self.options), *e))
     }
 
-    /// GRID-MOR-05 to GRID-MOR-12, GRID-MOV-27, GRID-CMD-08: carries out a retreat along `path` (the areas
-    /// entered), which must be one the plan allows (a surrender takes no path). The unit ends facing the enemy it
-    /// retreated from (`facing` must be one of the sides pointing nearest to it; `None` takes the first),
-    /// loses its entrenchments and refused flank, and its commanders go with it. A full move leaves it
-    /// disordered; a rout then removes it; a surrender or (with that option) a blocked retreat removes it too.
-    /// Losses are counted (GRID-CAS-08).
+    /// GRID-MOR-05 to GRID-MOR-12, GRID-MOV-27, GRID-CMD-08: carries out the retreat unit `id` owes (from its
+    /// morale test, [`Battle::owed_retreats`]) along `path` (the areas entered), which must be one the plan
+    /// allows (a surrender takes no path). The unit ends facing the enemy it retreated from (`facing` must be
+    /// one of the sides pointing nearest to it; `None` takes the first), loses its entrenchments and refused
+    /// flank, and its commanders go with it. A full move leaves it disordered; a rout then removes it; a
+    /// surrender or (with that option) a blocked retreat removes it too. Losses are counted (GRID-CAS-08).
+    /// Refused, changing nothing, if the unit owes no retreat or the path breaks the rules; each owed retreat
+    /// is carried out once.
     pub fn retreat(
+        &mut self,
+        id: UnitId,
+        path: &[Area],
+        facing: Option<Facing>,
+    ) -> Result<RetreatReport, RuleViolation> {
+        let owed = self.owed_retreat(id)?;
+        let mut next = self.clone();
+        let r = next.retreat_by(id, owed.cause, &owed.enemies, path, facing)?;
+        if let Some(i) = next.owed_retreats.iter().position(|o| o.unit == id) {
+            next.owed_retreats.remove(i);
+        }
+        *self = next;
+        Ok(r)
+    }
+
+    /// The retreats morale tests left owed, in the order they fell due.
+    #[must_use]
+    pub fn owed_retreats(&self) -> &[OwedRetreat] {
+        &self.owed_retreats
+    }
+
+    /// The morale tests the Combat Phase's combats left owed (GRID-MEL-14).
+    #[must_use]
+    pub fn owed_morale_tests(&self) -> &[OwedTest] {
+        &self.owed_tests
+    }
+
+    fn owed_retreat(&self, id: UnitId) -> Result<OwedRetreat, RuleViolation> {
+        self.unit(id)?;
+        self.owed_retreats
+            .iter()
+            .find(|o| o.unit == id)
+            .cloned()
+            .ok_or(RuleViolation::RetreatNotOwed(id))
+    }
+
+    /// The retreat itself, for a cause the engine established (a morale result, silenced guns, cavalry in
+    /// contact).
+    pub(crate) fn retreat_by(
         &mut self,
         id: UnitId,
         cause: RetreatCause,
@@ -511,15 +587,48 @@ impl Battle {
         Ok((end, None))
     }
 
-    /// GRID-MOR-01, GRID-MOR-04: the morale tests of a losing side's units: one die per unit, or one die for the
-    /// whole side with that option. Each unit reads its die for every class of stand it has (GRID-MOR-03).
+    /// GRID-MOR-01, GRID-MOR-03, GRID-MOR-04: rolls and applies the morale tests of a losing side's units, each
+    /// of which must owe one ([`Battle::owed_morale_tests`]): one die per unit, or one die for the whole side
+    /// with that option. Each unit reads its die for every class of stand it has and splits by result; every
+    /// part not steady then owes its retreat ([`Battle::retreat`]). Refused, changing nothing (dice included),
+    /// if a unit owes no test (or is named twice) or the dice fault; a test is taken once.
     pub fn test_morale<D: Dice + ?Sized>(
-        &self,
+        &mut self,
         units: &[UnitId],
         dice: &mut D,
-    ) -> Result<Vec<(UnitId, SplitMorale)>, RuleViolation> {
-        let out = self.test_morale_unchecked(units, dice)?;
+    ) -> Result<Vec<MoraleOutcome>, RuleViolation> {
+        for (i, &id) in units.iter().enumerate() {
+            self.unit(id)?;
+            if units[..i].contains(&id) || !self.owed_tests.iter().any(|t| t.unit == id) {
+                return Err(RuleViolation::MoraleNotOwed(id));
+            }
+        }
+        let rolled = self.test_morale_unchecked(units, dice)?;
         crate::error::fault_check(dice)?;
+        let mut next = self.clone();
+        let mut out = Vec::with_capacity(rolled.len());
+        for (id, result) in rolled {
+            let Some(i) = next.owed_tests.iter().position(|t| t.unit == id) else {
+                return Err(RuleViolation::MoraleNotOwed(id));
+            };
+            let owed = next.owed_tests.remove(i);
+            let parts = next.split_by_morale(id, &result)?;
+            for &(part, r) in &parts {
+                if r != MoraleResult::Steady {
+                    next.owed_retreats.push(OwedRetreat {
+                        unit: part,
+                        cause: RetreatCause::Morale(r),
+                        enemies: owed.enemies.clone(),
+                    });
+                }
+            }
+            out.push(MoraleOutcome {
+                unit: id,
+                result,
+                parts,
+            });
+        }
+        *self = next;
         Ok(out)
     }
 
@@ -549,7 +658,7 @@ impl Battle {
 
     /// GRID-MOR-03: splits a unit whose stands read different results into one unit per result, all still in
     /// its area; the group with the best result keeps the id. Returns each group with its result, best first.
-    pub fn split_by_morale(
+    fn split_by_morale(
         &mut self,
         id: UnitId,
         result: &SplitMorale,
@@ -588,24 +697,21 @@ impl Battle {
         Ok(out)
     }
 
-    /// Carries out a morale result with the software's default choices: the first legal path, the first
-    /// facing towards the enemy (GRID-MOR-09: the owner chooses; this picks for him).
-    pub fn carry_out(
-        &mut self,
-        id: UnitId,
-        cause: RetreatCause,
-        enemies: &[Area],
-    ) -> Result<RetreatReport, RuleViolation> {
-        let Some(kind) = cause.kind() else {
-            return Ok(RetreatReport::Held);
+    /// Carries out the retreat unit `id` owes with the software's default choices: the first legal path, the
+    /// first facing towards the enemy (GRID-MOR-09: the owner chooses; this picks for him). Refused, changing
+    /// nothing, if it owes none.
+    pub fn carry_out(&mut self, id: UnitId) -> Result<RetreatReport, RuleViolation> {
+        let owed = self.owed_retreat(id)?;
+        let path = match owed.cause.kind() {
+            Some(kind) => match self.retreat_plan(id, kind, &owed.enemies)? {
+                RetreatPlan::Clear(p) | RetreatPlan::Blocked(p) => {
+                    p.into_iter().next().unwrap_or_default()
+                }
+                RetreatPlan::Surrender => Vec::new(),
+            },
+            None => Vec::new(),
         };
-        let path = match self.retreat_plan(id, kind, enemies)? {
-            RetreatPlan::Clear(p) | RetreatPlan::Blocked(p) => {
-                p.into_iter().next().unwrap_or_default()
-            }
-            RetreatPlan::Surrender => Vec::new(),
-        };
-        self.retreat(id, cause, enemies, &path, None)
+        self.retreat(id, &path, None)
     }
 
     /// GRID-MEL-15, GRID-MOR-08: units with mounted cavalry still adjacent to an enemy after the retreats.
@@ -658,13 +764,13 @@ impl Battle {
         } else {
             probe.detach(id, &cav, false)?
         };
-        probe.retreat(mover, RetreatCause::CavalryContact, &enemies, path, None)?;
+        probe.retreat_by(mover, RetreatCause::CavalryContact, &enemies, path, None)?;
         let mover = if whole {
             id
         } else {
             self.detach(id, &cav, false)?
         };
-        let r = self.retreat(mover, RetreatCause::CavalryContact, &enemies, path, None)?;
+        let r = self.retreat_by(mover, RetreatCause::CavalryContact, &enemies, path, None)?;
         Ok((mover, r))
     }
 
@@ -695,7 +801,9 @@ impl Battle {
             Some("it retreated this turn")
         } else if self.engaged(id)? {
             Some("it is engaged")
-        } else if self.options.command_roll_for_rally && u.stands().iter().any(|s| !s.may_move()) {
+        } else if self.options.command_roll_for_rally
+            && u.stands().iter().any(|s| !s.passed_command_roll())
+        {
             Some("it failed its command roll")
         } else {
             None

@@ -228,8 +228,11 @@ impl Battle {
         if stands.iter().any(|s| s.fired_this_turn()) {
             return Err(RuleViolation::Bombarded(o.unit));
         }
-        // GRID-CMD-04: the command roll gates voluntary moves.
-        if stands.iter().any(|s| !s.may_move()) {
+        // GRID-SEQ-06, GRID-CMD-04: the command roll gates voluntary moves, and is made before anything moves.
+        if !*self.command_checked.get(u.side()) && self.command_roll_owed(o.unit)? {
+            return Err(RuleViolation::CommandRollOwed(o.unit));
+        }
+        if stands.iter().any(|s| !s.passed_command_roll()) {
             return Err(RuleViolation::OutOfCommand(o.unit));
         }
         let f = u.flags();

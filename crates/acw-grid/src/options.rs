@@ -1,5 +1,5 @@
-//! [`Options`]: every switch of GRID-OPT-06 and the other optional rules, with the inventory's reading as the
-//! default.
+//! [`Options`]: every switch of GRID-OPT-06 and the other optional rules, with the project's default reading as
+//! the default.
 
 use crate::error::GridError;
 use crate::tables;
@@ -382,7 +382,7 @@ impl Scale {
 
 /// Every interpretation switch and optional rule (GRID-OPT-06 and the other GRID-OPT items).
 ///
-/// `Options::default()` is the inventory's reading. Fields are public; the struct is `#[non_exhaustive]`, so
+/// `Options::default()` is the project's default reading (docs/rulesets/grid.md, "Readings chosen"). Fields are public; the struct is `#[non_exhaustive]`, so
 /// build one with `Options::default()` and set the fields you want to change.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

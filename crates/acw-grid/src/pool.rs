@@ -50,13 +50,14 @@ impl HitPool {
 
     /// `n` dice, each with `modifier`.
     pub fn uniform(n: u32, modifier: i8) -> Result<HitPool, GridError> {
-        HitPool::EMPTY.with(modifier, n)
+        HitPool::EMPTY.with(n, modifier)
     }
 
-    /// This pool plus `n` dice with `modifier` (−2 to +2; at most 128 dice in all).
-    pub fn with(mut self, modifier: i8, n: u32) -> Result<HitPool, GridError> {
+    /// This pool plus `n` dice with `modifier` (−2 to +2; at most 128 dice in all). The count comes first, as
+    /// in [`HitPool::uniform`].
+    pub fn with(mut self, n: u32, modifier: i8) -> Result<HitPool, GridError> {
         let i = slot(modifier)?;
-        let total = self.dice() + n;
+        let total = self.dice().saturating_add(n);
         if total > MAX_DICE {
             return Err(GridError::OutOfRange {
                 what: "dice in a pool",
@@ -73,7 +74,7 @@ impl HitPool {
     pub fn merged(self, other: HitPool) -> Result<HitPool, GridError> {
         let mut p = self;
         for (m, n) in other.groups() {
-            p = p.with(m, n)?;
+            p = p.with(n, m)?;
         }
         Ok(p)
     }

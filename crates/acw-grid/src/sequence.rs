@@ -197,6 +197,12 @@ impl Battle {
                         "the Combat Phase's skirmish fire and combats must be resolved first",
                     ));
                 }
+                if let Some(t) = self.owed_tests.first() {
+                    return Err(RuleViolation::MoraleOwed(t.unit));
+                }
+                if let Some(r) = self.owed_retreats.first() {
+                    return Err(RuleViolation::RetreatOwed(r.unit));
+                }
                 self.begin_next_turn();
                 Phase::Initiative
             }

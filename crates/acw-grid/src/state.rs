@@ -137,7 +137,7 @@ impl Stand {
     }
 
     /// Whether this stand passed (or needed no) command roll this turn (GRID-CMD-01, GRID-CMD-02).
-    pub fn may_move(&self) -> bool {
+    pub fn passed_command_roll(&self) -> bool {
         self.command_ok
     }
 
@@ -453,10 +453,12 @@ pub enum Rank {
     Army,
 }
 
-/// A commander piece (GRID-SET-03): not a stand, never counts for stacking.
+/// A commander piece (GRID-SET-03): a Division, Corps or Army Commander on the table; not a stand, never counts
+/// for stacking. (Named `Leader` so it is not confused with acw-core's `Commander`, the decision-maker of a
+/// side.)
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct Commander {
+pub struct Leader {
     id: CommanderId,
     side: Side,
     rank: Rank,
@@ -466,7 +468,7 @@ pub struct Commander {
     moved: bool,
 }
 
-impl Commander {
+impl Leader {
     /// Its id.
     pub fn id(&self) -> CommanderId {
         self.id
@@ -567,7 +569,7 @@ pub struct Battle {
     pub(crate) board: Board,
     pub(crate) options: Options,
     pub(crate) units: BTreeMap<UnitId, Unit>,
-    pub(crate) commanders: BTreeMap<CommanderId, Commander>,
+    pub(crate) commanders: BTreeMap<CommanderId, Leader>,
     pub(crate) losses: BySide<Losses>,
     pub(crate) turn: u32,
     pub(crate) turn_limit: Option<u32>,
@@ -584,6 +586,10 @@ pub struct Battle {
     pub(crate) bombardment: Option<crate::fire::BombardmentRoll>,
     #[cfg_attr(feature = "serde", serde(default))]
     pub(crate) rolled_combats: Option<crate::combat::RolledCombats>,
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub(crate) owed_tests: Vec<crate::morale::OwedTest>,
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub(crate) owed_retreats: Vec<crate::morale::OwedRetreat>,
 }
 
 #[cfg(feature = "serde")]
@@ -592,7 +598,7 @@ struct BattleRepr {
     board: Board,
     options: Options,
     units: BTreeMap<UnitId, Unit>,
-    commanders: BTreeMap<CommanderId, Commander>,
+    commanders: BTreeMap<CommanderId, Leader>,
     losses: BySide<Losses>,
     turn: u32,
     turn_limit: Option<u32>,
@@ -609,6 +615,10 @@ struct BattleRepr {
     bombardment: Option<crate::fire::BombardmentRoll>,
     #[serde(default)]
     rolled_combats: Option<crate::combat::RolledCombats>,
+    #[serde(default)]
+    owed_tests: Vec<crate::morale::OwedTest>,
+    #[serde(default)]
+    owed_retreats: Vec<crate::morale::OwedRetreat>,
 }
 
 #[cfg(feature = "serde")]
@@ -633,6 +643,8 @@ impl TryFrom<BattleRepr> for Battle {
             combat_done: r.combat_done,
             bombardment: r.bombardment,
             rolled_combats: r.rolled_combats,
+            owed_tests: r.owed_tests,
+            owed_retreats: r.owed_retreats,
         };
         b.validate()?;
         if b.units.keys().any(|id| id.0 >= b.next_unit) || b.units.iter().any(|(k, u)| *k != u.id) {
@@ -663,6 +675,8 @@ impl Battle {
             combat_done: false,
             bombardment: None,
             rolled_combats: None,
+            owed_tests: Vec::new(),
+            owed_retreats: Vec::new(),
         }
     }
 
@@ -735,13 +749,13 @@ impl Battle {
         self.units.values()
     }
     /// A commander.
-    pub fn commander(&self, id: CommanderId) -> Result<&Commander, RuleViolation> {
+    pub fn commander(&self, id: CommanderId) -> Result<&Leader, RuleViolation> {
         self.commanders
             .get(&id)
             .ok_or(RuleViolation::UnknownCommander(id))
     }
     /// Every commander (present or removed), by id.
-    pub fn commanders(&self) -> impl Iterator<Item = &Commander> {
+    pub fn commanders(&self) -> impl Iterator<Item = &Leader> {
         self.commanders.values()
     }
 
@@ -836,6 +850,8 @@ impl Battle {
     /// Removes a unit from the table, moving or removing the commanders with it (GRID-CMD-08).
     pub(crate) fn remove_unit(&mut self, id: UnitId) -> Option<Unit> {
         let u = self.units.remove(&id)?;
+        self.owed_tests.retain(|t| t.unit != id);
+        self.owed_retreats.retain(|r| r.unit != id);
         self.vacated.push((u.side, u.area));
         if !self.occupied_by(u.area, u.side) {
             self.commanders_lose_unit(u.side, u.area, &u);
@@ -889,7 +905,7 @@ impl Battle {
         self.units.insert(u.id, u);
     }
 
-    pub(crate) fn insert_commander(&mut self, c: Commander) {
+    pub(crate) fn insert_commander(&mut self, c: Leader) {
         self.commanders.insert(c.id, c);
     }
 
@@ -899,8 +915,8 @@ impl Battle {
         rank: Rank,
         superior: Option<CommanderId>,
         area: Area,
-    ) -> Commander {
-        Commander {
+    ) -> Leader {
+        Leader {
             id,
             side,
             rank,

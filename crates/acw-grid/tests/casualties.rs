@@ -10,7 +10,6 @@ use acw_grid::board::Terrain;
 use acw_grid::casualties::{CoverHalving, Halved, next_stand_to_remove};
 use acw_grid::error::RuleViolation;
 use acw_grid::fire::BombardOrder;
-use acw_grid::morale::RetreatCause;
 use acw_grid::movement::MoveOrder;
 use acw_grid::options::{DetachedHit, FractionMode};
 use acw_grid::setup::UnitSpec;
@@ -266,12 +265,13 @@ fn cas_07_no_recovery() {
 fn cas_08_loss_counts() {
     // GRID-CAS-08: stands lost, units routed, surrendered, commanders lost, per side.
     let mut b = square();
-    let r = put_inf(&mut b, Side::Confederate, a(5, 5), 2, 0);
+    let unsteady = inf(Side::Confederate).unsteady();
+    let r = put(&mut b, Side::Confederate, a(5, 5), &unsteady, 2, 0);
     put_inf(&mut b, Side::Union, a(5, 4), 3, 0);
     go_to(&mut b, Side::Union, Phase::Combat);
-    b.apply_hits(r, 1).unwrap();
-    b.carry_out(r, RetreatCause::Morale(MoraleResult::Routed), &[a(5, 4)])
-        .unwrap();
+    // It loses its combat (one hit) and routs on a 1 (unsteady: 0).
+    assert_eq!(lose_and_test(&mut b, r, 1), vec![(r, MoraleResult::Routed)]);
+    b.carry_out(r).unwrap();
     let l = b.losses(Side::Confederate);
     assert_eq!(
         (

@@ -12,7 +12,6 @@ use acw_grid::combat::{
     Combat, CombatOdds, CombatPlan, CombatSide, Tester, combat_modifier, own_dice,
 };
 use acw_grid::error::RuleViolation;
-use acw_grid::morale::RetreatCause;
 use acw_grid::movement::MoveOrder;
 use acw_grid::options::{FlankTest, HitAllocation, HitComparison, Rounding};
 use acw_grid::pool::HitPool;
@@ -631,12 +630,12 @@ fn mel_16_pursuit() {
         b.pursue(u, a(5, 5), n),
         Err(RuleViolation::BadPursuit(_))
     ));
-    b.carry_out(
-        c,
-        RetreatCause::Morale(MoraleResult::Recoiled),
-        &[a(5, 4), a(6, 5)],
-    )
-    .unwrap();
+    assert_eq!(
+        lose_and_test(&mut b, c, 4),
+        vec![(c, MoraleResult::Recoiled)]
+    );
+    assert_eq!(b.owed_retreats()[0].enemies, vec![a(5, 4), a(6, 5)]);
+    b.carry_out(c).unwrap();
     assert_eq!(b.unit(c).unwrap().area(), a(5, 6));
     assert!(matches!(
         b.pursue(idle, a(5, 5), n),
@@ -723,4 +722,63 @@ fn mel_19_whole_combat_odds() {
         d.prob(|o| o.morale == Some(MoraleResult::Routed) && o.tester == Some(Tester::A)),
         0.0,
     );
+}
+
+#[test]
+fn mel_19_each_unit_with_its_own_cover() {
+    // GRID-MEL-12, GRID-MEL-19: side B's 2 dice (each hits 1/3) against two A units, one in cover; A rolls
+    // nothing. P(0 hits) = 4/9, P(1) = 4/9, P(2) = 1/9; one hit goes to A's first unit, two give each one.
+    use acw_core::testing::{assert_prob, assert_roll_matches_odds};
+    use acw_grid::combat::{CombatOdds, CombatSide, CombatUnit, Tester, UnitCombatOdds};
+    use acw_grid::pool::HitPool;
+    let open = CombatUnit {
+        capacity: 6,
+        ..CombatUnit::default()
+    };
+    let covered = CombatUnit {
+        cover: true,
+        ..open
+    };
+    let two = HitPool::uniform(2, 0).unwrap();
+    let a_tests = |o: &acw_grid::combat::UnitCombatOutcome| o.tester == Some(Tester::A);
+    // Covered unit first: a single hit is halved away; of two, the open unit keeps its one: A tests 1/9.
+    let first_covered =
+        UnitCombatOdds::new(HitPool::EMPTY, vec![covered, open], two, vec![open]).odds();
+    assert_prob("A tests", first_covered.prob(a_tests), 1.0 / 9.0);
+    // Open unit first: every hit leaves one on it: 4/9 + 1/9.
+    let first_open =
+        UnitCombatOdds::new(HitPool::EMPTY, vec![open, covered], two, vec![open]).odds();
+    assert_prob("A tests", first_open.prob(a_tests), 5.0 / 9.0);
+    // Both A units survive and test, each with its own die: both steady 1/6 x 1/6.
+    assert_prob(
+        "A tests, both steady",
+        first_open.prob(|o| {
+            a_tests(o)
+                && o.morale.len() == 2
+                && o.morale.iter().all(|(_, r)| *r == MoraleResult::Steady)
+        }),
+        5.0 / 9.0 / 36.0,
+    );
+    // One unit a side is the single-unit procedure.
+    let single = UnitCombatOdds::new(two, vec![open], two, vec![covered]).odds();
+    let side = |cover| CombatSide {
+        pool: two,
+        cover,
+        capacity: 6,
+        ..CombatSide::default()
+    };
+    let old = CombatOdds::new(side(false), side(true)).odds();
+    for t in [None, Some(Tester::A), Some(Tester::B)] {
+        assert_prob(
+            "same tester",
+            single.prob(|o| o.tester == t),
+            old.prob(|o| o.tester == t),
+        );
+    }
+    assert_roll_matches_odds(&UnitCombatOdds::new(
+        two,
+        vec![open, covered],
+        HitPool::uniform(3, 1).unwrap(),
+        vec![open],
+    ));
 }

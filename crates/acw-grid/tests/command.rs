@@ -10,7 +10,6 @@ use acw_grid::board::{FlankSide, GridKind, Terrain};
 use acw_grid::combat::CombatPlan;
 use acw_grid::command::{CommandCheck, CommanderRoll};
 use acw_grid::error::RuleViolation;
-use acw_grid::morale::RetreatCause;
 use acw_grid::movement::MoveOrder;
 use acw_grid::options::{CommanderFate, DivisionRoll, NoCorpsCommander};
 use acw_grid::setup::UnitSpec;
@@ -41,7 +40,27 @@ fn cmd_01_detached_units_roll_three() {
     assert!(!b.needs_unit_roll(near, UNION_DIV).unwrap());
     assert!(b.needs_unit_roll(far, UNION_DIV).unwrap());
     assert!(b.needs_unit_roll(hidden, UNION_DIV).unwrap());
-    go_to(&mut b, Side::Union, Phase::FirstMovement);
+    go_to_unrolled(&mut b, Side::Union, Phase::FirstMovement);
+    // GRID-SEQ-06: before the side's command dice are rolled, a unit that owes a roll may not move (refused,
+    // nothing changed); a unit in its commander's reach owes none.
+    let before = b.clone();
+    let early = MoveOrder::along(b.unit(hidden).unwrap(), vec![a(0, 3)]);
+    assert_eq!(
+        b.move_unit(&early),
+        Err(RuleViolation::CommandRollOwed(hidden))
+    );
+    assert_eq!(
+        b.check_move(&early),
+        Err(RuleViolation::CommandRollOwed(hidden))
+    );
+    assert_eq!(b, before);
+    assert_eq!(
+        RuleViolation::CommandRollOwed(hidden).to_string(),
+        "unit 3 is out of its commanders' reach and must pass a command roll before it moves: roll the side's \
+         command dice first"
+    );
+    b.check_move(&MoveOrder::along(b.unit(near).unwrap(), vec![a(2, 2)]))
+        .unwrap();
     // far rolls 2 (fails), hidden rolls 3 (passes).
     let r = b.command_phase(Side::Union, &mut dice(&[2, 3])).unwrap();
     assert_eq!(r.rolls.len(), 2);
@@ -58,7 +77,7 @@ fn cmd_02_division_roll() {
     let mut b = square();
     let u1 = put_inf(&mut b, Side::Union, a(8, 8), 3, 0);
     let u2 = put_inf(&mut b, Side::Union, a(9, 8), 3, 0);
-    go_to(&mut b, Side::Union, Phase::FirstMovement);
+    go_to_unrolled(&mut b, Side::Union, Phase::FirstMovement);
     // Move the division commander away from his corps commander (at 0,0) in steps: 3 a turn.
     b.move_commander(UNION_DC, &[a(1, 0), a(2, 0), a(3, 0)])
         .unwrap();
@@ -81,7 +100,7 @@ fn cmd_02_division_roll() {
         .unwrap();
     assert!(c.division_needs_roll(Side::Union, DivisionId(7)).unwrap());
     let mut per_unit = c.clone();
-    go_to(&mut c, Side::Union, Phase::FirstMovement);
+    go_to_unrolled(&mut c, Side::Union, Phase::FirstMovement);
     let r = c.command_phase(Side::Union, &mut dice(&[1])).unwrap();
     assert_eq!(r.rolls.len(), 1);
     assert_eq!(r.halted, vec![(v1, DivisionId(7)), (v2, DivisionId(7))]);
@@ -89,7 +108,7 @@ fn cmd_02_division_roll() {
     c.move_commander(CommanderId(7), &[a(8, 10)]).unwrap();
     // Option: one roll per unit.
     set_opt(&mut per_unit, |o| o.division_roll = DivisionRoll::PerUnit);
-    go_to(&mut per_unit, Side::Union, Phase::FirstMovement);
+    go_to_unrolled(&mut per_unit, Side::Union, Phase::FirstMovement);
     let r = per_unit
         .command_phase(Side::Union, &mut dice(&[1, 2]))
         .unwrap();
@@ -124,7 +143,7 @@ fn cmd_03_both_rolls_must_pass() {
         .unwrap();
     assert!(c.division_needs_roll(Side::Union, DivisionId(7)).unwrap());
     assert!(c.needs_unit_roll(v, DivisionId(7)).unwrap());
-    go_to(&mut c, Side::Union, Phase::FirstMovement);
+    go_to_unrolled(&mut c, Side::Union, Phase::FirstMovement);
     let r = c.command_phase(Side::Union, &mut dice(&[2, 2])).unwrap();
     assert_eq!(r.halted, vec![(v, DivisionId(7))]);
 }
@@ -145,7 +164,7 @@ fn cmd_04_what_the_roll_gates() {
     let mut v = vec![inf(Side::Union); 2];
     v.push(Stand::new(StandType::Infantry, DivisionId(7), BrigadeId(2)));
     let mixed = b.deploy(UnitSpec::new(Side::Union, a(1, 1), v)).unwrap();
-    go_to(&mut b, Side::Union, Phase::FirstMovement);
+    go_to_unrolled(&mut b, Side::Union, Phase::FirstMovement);
     let r = b.command_phase(Side::Union, &mut dice(&[1, 1])).unwrap();
     assert_eq!(r.halted, vec![(mixed, DivisionId(7))]);
     let whole = MoveOrder::along(b.unit(mixed).unwrap(), vec![a(1, 2)]);
@@ -172,10 +191,10 @@ fn cmd_04_what_the_roll_gates() {
         .unwrap();
     let mut plain = c.clone();
     set_opt(&mut plain, |o| o.command_roll_for_rally = false);
-    go_to(&mut c, Side::Union, Phase::FirstMovement);
+    go_to_unrolled(&mut c, Side::Union, Phase::FirstMovement);
     c.command_phase(Side::Union, &mut dice(&[1, 1])).unwrap();
     assert!(matches!(c.rally(w), Err(RuleViolation::NotEligible { .. })));
-    go_to(&mut plain, Side::Union, Phase::FirstMovement);
+    go_to_unrolled(&mut plain, Side::Union, Phase::FirstMovement);
     plain
         .command_phase(Side::Union, &mut dice(&[1, 1]))
         .unwrap();
@@ -199,7 +218,7 @@ fn cmd_05_commander_movement() {
         .unwrap();
     put_inf(&mut b, Side::Union, a(0, 1), 6, 0);
     put_inf(&mut b, Side::Confederate, a(0, 3), 1, 2);
-    go_to(&mut b, Side::Union, Phase::FirstMovement);
+    go_to_unrolled(&mut b, Side::Union, Phase::FirstMovement);
     let mut c = b.clone();
     b.move_commander(UNION_DC, &[a(1, 0), a(2, 0), a(3, 0)])
         .unwrap();
@@ -227,9 +246,9 @@ fn cmd_05_commander_movement() {
     r.board_mut().add_road_path(&road).unwrap();
     let mut no_roads = r.clone();
     set_opt(&mut no_roads, |o| o.commanders_use_roads = false);
-    go_to(&mut r, Side::Union, Phase::FirstMovement);
+    go_to_unrolled(&mut r, Side::Union, Phase::FirstMovement);
     r.move_commander(UNION_DC, &road[1..]).unwrap();
-    go_to(&mut no_roads, Side::Union, Phase::FirstMovement);
+    go_to_unrolled(&mut no_roads, Side::Union, Phase::FirstMovement);
     assert!(no_roads.move_commander(UNION_DC, &road[1..]).is_err());
     // With the ground option commanders pay in difficult ground as infantry.
     let mut g = square();
@@ -243,7 +262,7 @@ fn cmd_05_commander_movement() {
             },
         )
         .unwrap();
-    go_to(&mut g, Side::Union, Phase::FirstMovement);
+    go_to_unrolled(&mut g, Side::Union, Phase::FirstMovement);
     assert!(
         g.move_commander(UNION_DC, &[a(1, 0), a(2, 0), a(3, 0)])
             .is_err()
@@ -260,7 +279,7 @@ fn cmd_06_commander_in_combat() {
     let mut b = square();
     let u = put_inf(&mut b, Side::Union, a(0, 0), 1, 0);
     put_inf(&mut b, Side::Confederate, a(0, 1), 1, 2);
-    go_to(&mut b, Side::Union, Phase::Combat);
+    go_to_unrolled(&mut b, Side::Union, Phase::Combat);
     // The Union centre rolls 1 1; the Confederates 6 1 (1 hit); then the corps commander's die 6 and the
     // division commander's die 1.
     let r = b
@@ -283,7 +302,7 @@ fn cmd_07_lost_division_commander() {
     let u = put_inf(&mut b, Side::Union, a(0, 0), 3, 0);
     put_inf(&mut b, Side::Confederate, a(0, 1), 1, 2);
     assert!(!b.needs_unit_roll(u, UNION_DIV).unwrap());
-    go_to(&mut b, Side::Union, Phase::Combat);
+    go_to_unrolled(&mut b, Side::Union, Phase::Combat);
     let mut never = b.clone();
     set_opt(&mut b, |o| o.commander_replacement_turns = Some(1));
     // No hits either way; then the division commander's die is a 1, the corps commander's a 3.
@@ -311,7 +330,7 @@ fn cmd_08_commanders_go_with_their_units() {
     let u = put_inf(&mut b, Side::Union, a(0, 0), 2, 0);
     let friend = put_inf(&mut b, Side::Union, a(4, 0), 1, 0);
     put_inf(&mut b, Side::Confederate, a(0, 1), 3, 2);
-    go_to(&mut b, Side::Union, Phase::Combat);
+    go_to_unrolled(&mut b, Side::Union, Phase::Combat);
     let mut captured = b.clone();
     set_opt(&mut captured, |o| {
         o.commander_fate = CommanderFate::Captured
@@ -339,9 +358,12 @@ fn cmd_08_commanders_go_with_their_units() {
         .deploy(UnitSpec::new(Side::Union, a(5, 5), vec![s8; 3]))
         .unwrap();
     put_inf(&mut r, Side::Confederate, a(5, 6), 3, 2);
-    go_to(&mut r, Side::Union, Phase::Combat);
-    r.carry_out(v, RetreatCause::Morale(MoraleResult::Recoiled), &[a(5, 6)])
-        .unwrap();
+    go_to_unrolled(&mut r, Side::Union, Phase::Combat);
+    assert_eq!(
+        lose_and_test(&mut r, v, 4),
+        vec![(v, MoraleResult::Recoiled)]
+    );
+    r.carry_out(v).unwrap();
     assert_ne!(r.unit(v).unwrap().area(), a(5, 5));
     assert_eq!(
         r.commander(CommanderId(8)).unwrap().area(),

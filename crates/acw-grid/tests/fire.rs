@@ -647,3 +647,48 @@ fn seq_05_a_bombardment_is_rolled_once_and_applied_once() {
     assert_eq!(b, applied);
     assert_eq!(b.advance().unwrap(), Phase::FirstMovement);
 }
+
+#[test]
+fn a_bombardment_built_from_the_battle_is_the_one_the_engine_rolls() {
+    // GRID-ART-05, GRID-ART-07: the procedure a researcher asks for comes from the battle: each battery's dice,
+    // the target's cover and half-hit, the options' fraction mode and scope.
+    let mut b = square();
+    let g1 = gun(&mut b, Side::Union, a(5, 2), 1, 0);
+    let g2 = gun(&mut b, Side::Union, a(6, 2), 2, 0);
+    let t = put_inf(&mut b, Side::Confederate, a(5, 4), 3, 2);
+    b.board_mut()
+        .set_terrain(
+            a(5, 4),
+            Terrain {
+                cover: true,
+                ..Terrain::OPEN
+            },
+        )
+        .unwrap();
+    let p = b.bombardment_of(t, &[g1, g2]).unwrap();
+    assert_eq!(
+        p.batteries,
+        vec![
+            b.bombard_dice(bo(g1, t)).unwrap().pool,
+            b.bombard_dice(bo(g2, t)).unwrap().pool
+        ]
+    );
+    assert!(p.cover && !p.carry);
+    assert_eq!(p.scope, BombardCoverScope::PerTargetPerPhase);
+    acw_core::testing::assert_roll_matches_odds(&p);
+    // One battery at range 2 into cover: 2 dice (each 5+: 1/3), halved rounding down; a hit needs both dice:
+    // 1/9.
+    let one = b.bombardment_of(t, &[g1]).unwrap();
+    assert_eq!(one.batteries[0].dice(), 2);
+    acw_core::testing::assert_prob(
+        "one hit after cover",
+        acw_core::Resolve::odds(&one).prob(|h| h.hits == 1),
+        1.0 / 9.0,
+    );
+    // A unit that is not there, or a battery that may not fire, is refused.
+    assert_eq!(
+        b.bombardment_of(UnitId(99), &[g1]),
+        Err(RuleViolation::UnknownUnit(UnitId(99)))
+    );
+    assert!(b.bombardment_of(g1, &[g2]).is_err(), "no fire at friends");
+}

@@ -67,7 +67,7 @@ fn suite_on(
     seeds: std::ops::Range<u64>,
     commanders: conformance::MakeCommander<'_, Grid>,
 ) {
-    let scenario = Scenario::meeting_engagement(11, kind).unwrap();
+    let scenario = Scenario::meeting_engagement(11, kind);
     let seeds: Vec<u64> = seeds.collect();
     let suite = Suite {
         seeds: &seeds,
@@ -100,7 +100,7 @@ fn conformance_with_two_attackers() {
 fn golden_playthrough_on_squares() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/golden/grid-squares-seed-7.log");
-    let scenario = Scenario::meeting_engagement(7, GridKind::Square).unwrap();
+    let scenario = Scenario::meeting_engagement(7, GridKind::Square);
     if let Err(e) = conformance::golden(&Grid, &scenario, 7, &bots, &path) {
         panic!("{e}");
     }
@@ -110,7 +110,7 @@ fn golden_playthrough_on_squares() {
 fn golden_playthrough_on_hexes() {
     let path =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/grid-hexes-seed-7.log");
-    let scenario = Scenario::meeting_engagement(7, GridKind::Hex).unwrap();
+    let scenario = Scenario::meeting_engagement(7, GridKind::Hex);
     if let Err(e) = conformance::golden(&Grid, &scenario, 7, &both_attack, &path) {
         panic!("{e}");
     }
@@ -118,7 +118,7 @@ fn golden_playthrough_on_hexes() {
 
 /// Plays `seed` with the driver until `stop` says so, returning the game there.
 fn play_until(kind: GridKind, seed: u64, stop: impl Fn(&State) -> bool) -> Option<Game<Grid>> {
-    let scenario = Scenario::meeting_engagement(3, kind).unwrap();
+    let scenario = Scenario::meeting_engagement(3, kind);
     let mut game = Game::new(Grid, &scenario, seed).unwrap();
     let (mut u, mut c) = (
         both_attack(Side::Union, seed),
@@ -142,7 +142,7 @@ fn play_until(kind: GridKind, seed: u64, stop: impl Fn(&State) -> bool) -> Optio
 /// another step, is refused and changes nothing, dice included.
 #[test]
 fn grid_seq_01_orders_out_of_sequence_are_refused() {
-    let scenario = Scenario::meeting_engagement(3, GridKind::Square).unwrap();
+    let scenario = Scenario::meeting_engagement(3, GridKind::Square);
     let mut state = Grid.setup(&scenario, 1).unwrap();
     let before = state.clone();
     let mut log = Vec::new();
@@ -193,7 +193,7 @@ fn grid_seq_01_orders_out_of_sequence_are_refused() {
 /// the state, log and order of play are as before.
 #[test]
 fn grid_seq_02_a_faulted_dice_source_changes_nothing() {
-    let scenario = Scenario::meeting_engagement(3, GridKind::Hex).unwrap();
+    let scenario = Scenario::meeting_engagement(3, GridKind::Hex);
     let mut state = Grid.setup(&scenario, 1).unwrap();
     let before = state.clone();
     let mut log = Vec::new();
@@ -306,7 +306,7 @@ fn grid_mor_09_a_retreat_with_a_choice_pauses_for_its_owner() {
 #[test]
 fn actions_are_accepted_by_apply() {
     for kind in [GridKind::Square, GridKind::Hex] {
-        let scenario = Scenario::meeting_engagement(5, kind).unwrap();
+        let scenario = Scenario::meeting_engagement(5, kind);
         for seed in 0..6 {
             let mut game = Game::new(Grid, &scenario, seed).unwrap();
             let (mut u, mut c) = (
@@ -342,7 +342,7 @@ fn actions_are_accepted_by_apply() {
 #[test]
 fn grid_vic_01_games_are_decided_by_the_rules() {
     for kind in [GridKind::Square, GridKind::Hex] {
-        let scenario = Scenario::meeting_engagement(1, kind).unwrap();
+        let scenario = Scenario::meeting_engagement(1, kind);
         let summary = acw_core::game::simulate(&Grid, &scenario, 9, 200, bots, |_, _| ()).unwrap();
         assert_eq!(summary.games, 200);
         assert!(
@@ -356,7 +356,7 @@ fn grid_vic_01_games_are_decided_by_the_rules() {
 /// The same batch seed gives the same summary (the game seeds are derived per game).
 #[test]
 fn same_seed_same_games() {
-    let scenario = Scenario::meeting_engagement(2, GridKind::Hex).unwrap();
+    let scenario = Scenario::meeting_engagement(2, GridKind::Hex);
     let a = acw_core::game::simulate(&Grid, &scenario, 4, 30, bots, |_, _| ()).unwrap();
     let b = acw_core::game::simulate(&Grid, &scenario, 4, 30, bots, |_, _| ()).unwrap();
     assert_eq!(a, b);
@@ -366,7 +366,7 @@ fn same_seed_same_games() {
 /// board is a typed error, and a saved scenario loads back equal.
 #[test]
 fn grid_set_11_scenario_files_are_checked() {
-    let s = Scenario::meeting_engagement(4, GridKind::Square).unwrap();
+    let s = Scenario::meeting_engagement(4, GridKind::Square);
     let text = serde_json::to_string(&s).unwrap();
     let back: Scenario = serde_json::from_str(&text).unwrap();
     assert_eq!(back, s);
@@ -398,7 +398,7 @@ fn grid_set_11_scenario_files_are_checked() {
 #[test]
 fn grid_vic_01_turn_limit_result() {
     use acw_core::game::{EndReason, GameResult};
-    let scenario = Scenario::meeting_engagement(6, GridKind::Square).unwrap();
+    let scenario = Scenario::meeting_engagement(6, GridKind::Square);
     let (mut a, mut b) = (Holder::new(1), Holder::new(2));
     let g = play(
         &Grid,

@@ -247,11 +247,11 @@ fn geo_07_line_of_sight() {
     let mut b = sq();
     let o = Options::default();
     assert_eq!(
-        b.line(a(0, 0), a(3, 0)),
+        b.line(a(0, 0), a(3, 0)).unwrap(),
         vec![LosStep::Crosses(a(1, 0)), LosStep::Crosses(a(2, 0))]
     );
     assert_eq!(
-        b.line(a(0, 0), a(2, 2)).first(),
+        b.line(a(0, 0), a(2, 2)).unwrap().first(),
         Some(&LosStep::Between(a(0, 1), a(1, 0)))
     );
     let woods = Terrain {
@@ -283,7 +283,7 @@ fn geo_07_line_of_sight() {
     // Corner: one of the two candidates blocks.
     b.set_terrain(a(1, 2), woods).unwrap();
     b.set_terrain(a(1, 5), woods).unwrap();
-    let line = b.line(a(0, 6), a(2, 4));
+    let line = b.line(a(0, 6), a(2, 4)).unwrap();
     assert_eq!(
         line,
         vec![
@@ -305,11 +305,11 @@ fn geo_07_line_of_sight() {
     // Hexes: the spine between (0,1) and (1,0) on the way to (1,1).
     let h = hx();
     assert_eq!(
-        h.line(a(0, 0), a(1, 1)),
+        h.line(a(0, 0), a(1, 1)).unwrap(),
         vec![LosStep::Between(a(0, 1), a(1, 0))]
     );
     assert_eq!(
-        h.line(a(0, 0), a(0, 3)),
+        h.line(a(0, 0), a(0, 3)).unwrap(),
         vec![LosStep::Crosses(a(0, 1)), LosStep::Crosses(a(0, 2))]
     );
 }
@@ -334,7 +334,7 @@ fn geo_07_lines_agree_with_dense_sampling() {
             if to == from {
                 continue;
             }
-            let steps = b.line(from, to);
+            let steps = b.line(from, to).unwrap();
             let mut crossed = BTreeSet::new();
             let mut between = BTreeSet::new();
             for s in &steps {
@@ -441,4 +441,41 @@ fn opt_01_free_table() {
     assert!(!t.directly_in_front(o, Heading::NORTH, Inches(4.0), Point::new(2.1, 8.0)));
     assert!(FreeTable::new(Inches(0.0)).is_err());
     assert_eq!(FreeTable::new(Inches(5.0)).unwrap().length(3), Inches(15.0));
+}
+
+#[test]
+fn boards_are_bounded_in_extent_wherever_they_come_from() {
+    use acw_grid::board::{Board, GridKind, MAX_AREA_COORDINATE};
+    // Two areas 100,000 apart: the board is refused, so no line of sight across it is ever drawn.
+    let far = Board::from_areas(GridKind::Square, [a(0, 0), a(100_000, 100_000)]);
+    assert_eq!(
+        far,
+        Err(GridError::AreaTooFar {
+            area: a(100_000, 100_000),
+            limit: 512
+        })
+    );
+    assert_eq!(
+        far.unwrap_err().to_string(),
+        "area (100000, 100000) is off any board: a board's areas have columns and rows from -512 to 512"
+    );
+    // A loaded hex board with an area at x = 2^31 - 1 is refused by the loader with the same error.
+    let text = r#"{"kind":"Hex","areas":[[{"x":0,"y":0},{}],[{"x":2147483647,"y":0},{}]],"obstacles":[],"roads":[]}"#;
+    let e = serde_json::from_str::<Board>(text).unwrap_err().to_string();
+    assert!(e.contains("area (2147483647, 0) is off any board"), "{e}");
+    // The farthest corners allowed are accepted, and sight between them is drawn (and unblocked).
+    let m = MAX_AREA_COORDINATE;
+    for kind in [GridKind::Square, GridKind::Hex] {
+        let b = Board::from_areas(kind, [a(-m, -m), a(m, m), a(-m, m)]).unwrap();
+        assert!(
+            b.line_of_sight(a(-m, -m), a(m, m), &Options::default(), |_| false)
+                .unwrap()
+        );
+    }
+    // A line asked between areas off the board is refused, not drawn.
+    let b = Board::from_areas(GridKind::Square, [a(0, 0)]).unwrap();
+    assert_eq!(
+        b.line(a(0, 0), a(100_000, 100_000)),
+        Err(GridError::OffBoard(a(100_000, 100_000)))
+    );
 }

@@ -8,7 +8,7 @@ use acw_core::Side;
 use acw_core::testing::assert_prob;
 use acw_grid::board::Terrain;
 use acw_grid::error::RuleViolation;
-use acw_grid::fire::BombardOrder;
+use acw_grid::fire::{BombardOrder, Silence};
 use acw_grid::morale::{
     MoraleTest, RetreatCause, RetreatKind, RetreatPlan, RetreatReport, SplitMorale, UnitMorale,
 };
@@ -47,9 +47,77 @@ fn mor_01_morale_test() {
         3,
         0,
     );
+    let r = UnitMorale::of(b.unit(e).unwrap()).roll(&mut dice(&[3]));
+    assert_eq!(r.elite, Some(MoraleResult::Recoiled));
+    assert_eq!(r.normal, None);
+    // As the engine plays it: only a unit that lost a combat tests, once, and the result is applied at once.
+    let c = put_inf(&mut b, Side::Confederate, a(5, 6), 3, 2);
+    go_to(&mut b, Side::Union, Phase::Combat);
+    let before = b.clone();
+    assert_eq!(
+        b.test_morale(&[e], &mut dice(&[3])),
+        Err(RuleViolation::MoraleNotOwed(e))
+    );
+    assert_eq!(b, before);
+    lose_combat(&mut b, &[e]);
+    assert_eq!(b.owed_morale_tests()[0].enemies, vec![a(5, 6)]);
+    assert_eq!(
+        b.test_morale(&[c], &mut dice(&[3])),
+        Err(RuleViolation::MoraleNotOwed(c)),
+        "the winner does not test"
+    );
+    assert_eq!(
+        b.test_morale(&[e, e], &mut dice(&[3, 3])),
+        Err(RuleViolation::MoraleNotOwed(e)),
+        "one test a unit"
+    );
     let r = b.test_morale(&[e], &mut dice(&[3])).unwrap();
-    assert_eq!(r[0].1.elite, Some(MoraleResult::Recoiled));
-    assert_eq!(r[0].1.normal, None);
+    assert_eq!(r[0].result.elite, Some(MoraleResult::Recoiled));
+    assert_eq!(r[0].parts, vec![(e, MoraleResult::Recoiled)]);
+    assert_eq!(b.owed_retreats().len(), 1);
+    assert_eq!(b.owed_retreats()[0].cause, RECOIL);
+    // The Combat Phase may not end while the retreat is owed; the test may not be taken again.
+    assert_eq!(b.advance(), Err(RuleViolation::RetreatOwed(e)));
+    let after = b.clone();
+    assert_eq!(
+        b.test_morale(&[e], &mut dice(&[6])),
+        Err(RuleViolation::MoraleNotOwed(e))
+    );
+    assert_eq!(b, after);
+    assert_eq!(
+        RuleViolation::MoraleNotOwed(e).to_string(),
+        "unit 1 owes no morale test: only a combat's losing side tests, once"
+    );
+}
+
+#[test]
+fn the_combat_phase_waits_for_owed_tests_and_no_retreat_is_taken_unowed() {
+    let mut b = square();
+    let u = put_inf(&mut b, Side::Union, a(5, 5), 3, 0);
+    let c = put_inf(&mut b, Side::Confederate, a(5, 6), 3, 2);
+    go_to(&mut b, Side::Union, Phase::Combat);
+    // A retreat no test or fire caused is refused, changing nothing.
+    let before = b.clone();
+    assert_eq!(
+        b.retreat(u, &[a(5, 4)], None),
+        Err(RuleViolation::RetreatNotOwed(u))
+    );
+    assert_eq!(b.carry_out(u), Err(RuleViolation::RetreatNotOwed(u)));
+    assert_eq!(b, before);
+    assert_eq!(
+        RuleViolation::RetreatNotOwed(u).to_string(),
+        "unit 1 owes no retreat: a unit retreats only as the result of a morale test or fire that caused it"
+    );
+    lose_combat(&mut b, &[u]);
+    assert_eq!(b.advance(), Err(RuleViolation::MoraleOwed(u)));
+    // A steady result owes nothing; the winner owes nothing either.
+    b.test_morale(&[u], &mut dice(&[6])).unwrap();
+    assert!(b.owed_retreats().is_empty());
+    assert_eq!(
+        b.retreat(c, &[a(5, 7)], None),
+        Err(RuleViolation::RetreatNotOwed(c))
+    );
+    assert_eq!(b.advance(), Ok(Phase::Initiative));
 }
 
 #[test]
@@ -101,14 +169,15 @@ fn mor_03_mixed_units_split() {
     let u = b.deploy(UnitSpec::new(Side::Union, a(5, 5), v)).unwrap();
     put_inf(&mut b, Side::Confederate, a(5, 6), 3, 2);
     go_to(&mut b, Side::Union, Phase::Combat);
-    let groups = b.split_by_morale(u, &r).unwrap();
+    let groups = lose_and_test(&mut b, u, 5);
     assert_eq!(groups.len(), 2);
     assert_eq!(groups[0], (u, MoraleResult::Steady));
     let (recoiler, res) = groups[1];
     assert_eq!(res, MoraleResult::Recoiled);
     assert_eq!(b.unit(u).unwrap().stand_count(), 2);
     assert_eq!(b.unit(recoiler).unwrap().stand_count(), 1);
-    b.carry_out(recoiler, RECOIL, &[a(5, 6)]).unwrap();
+    assert_eq!(b.owed_retreats().len(), 1);
+    b.carry_out(recoiler).unwrap();
     assert_ne!(b.unit(recoiler).unwrap().area(), a(5, 5));
     assert!(b.validate().is_ok());
 }
@@ -119,16 +188,23 @@ fn mor_04_several_losing_units() {
     let mut b = square();
     let u1 = put_inf(&mut b, Side::Union, a(5, 5), 3, 0);
     let u2 = put_inf(&mut b, Side::Union, a(4, 6), 3, 1);
+    put_inf(&mut b, Side::Confederate, a(5, 6), 3, 2);
+    go_to(&mut b, Side::Union, Phase::Combat);
+    lose_combat(&mut b, &[u1, u2]);
+    let mut per_side = b.clone();
     let r = b.test_morale(&[u1, u2], &mut dice(&[6, 1])).unwrap();
-    assert_eq!(r[0].1.normal, Some(MoraleResult::Steady));
-    assert_eq!(r[1].1.normal, Some(MoraleResult::Defeated));
-    set_opt(&mut b, |o| o.side_morale_dice = SideMoraleDice::PerSide);
+    assert_eq!(r[0].result.normal, Some(MoraleResult::Steady));
+    assert_eq!(r[1].result.normal, Some(MoraleResult::Defeated));
+    assert_eq!(b.owed_retreats().len(), 1);
+    set_opt(&mut per_side, |o| {
+        o.side_morale_dice = SideMoraleDice::PerSide
+    });
     let mut d = dice(&[6]);
-    let r = b.test_morale(&[u1, u2], &mut d).unwrap();
+    let r = per_side.test_morale(&[u1, u2], &mut d).unwrap();
     assert_eq!(d.remaining(), 0);
     assert!(
         r.iter()
-            .all(|(_, m)| m.normal == Some(MoraleResult::Steady))
+            .all(|m| m.result.normal == Some(MoraleResult::Steady))
     );
 }
 
@@ -170,9 +246,11 @@ fn mor_05_recoil() {
         .retreat_plan(gun, RetreatKind::Recoil, &[a(5, 6)])
         .unwrap();
     assert_eq!(plan, RetreatPlan::Clear(vec![vec![a(5, 4)]]));
-    let r = b
-        .retreat(gun, RECOIL, &[a(5, 6)], &[a(5, 4)], None)
-        .unwrap();
+    assert_eq!(
+        lose_and_test(&mut b, gun, 4),
+        vec![(gun, MoraleResult::Recoiled)]
+    );
+    let r = b.retreat(gun, &[a(5, 4)], None).unwrap();
     assert_eq!(
         r,
         RetreatReport::Retreated {
@@ -219,18 +297,25 @@ fn mor_06_defeated() {
         !paths.contains(&vec![a(4, 5)]),
         "a full move goes as far as it can"
     );
-    assert!(b.retreat(u, DEFEAT, &[a(5, 6)], &[a(4, 5)], None).is_err());
-    b.retreat(u, DEFEAT, &[a(5, 6)], &[a(4, 5), a(3, 5)], None)
-        .unwrap();
+    assert_eq!(
+        lose_and_test(&mut b, u, 2),
+        vec![(u, MoraleResult::Defeated)]
+    );
+    assert_eq!(b.owed_retreats()[0].cause, DEFEAT);
+    let before = b.clone();
+    assert!(b.retreat(u, &[a(4, 5)], None).is_err());
+    assert_eq!(b, before);
+    b.retreat(u, &[a(4, 5), a(3, 5)], None).unwrap();
     let v = b.unit(u).unwrap();
     assert_eq!((v.area(), v.disordered()), (a(3, 5), true));
     assert_eq!(
         b.board().facings_towards(a(3, 5), a(5, 6)),
         vec![v.facing()]
     );
-    assert!(
-        b.retreat(u, DEFEAT, &[a(5, 6)], &[], Some(facing(&b, 2)))
-            .is_err()
+    // Carried out once: a second retreat is refused.
+    assert_eq!(
+        b.retreat(u, &[], Some(facing(&b, 2))),
+        Err(RuleViolation::RetreatNotOwed(u))
     );
 }
 
@@ -238,10 +323,20 @@ fn mor_06_defeated() {
 fn mor_07_routed() {
     // GRID-MOR-07: retreat as defeated, then leave the table; the stands count as lost.
     let mut b = square();
-    let u = put_inf(&mut b, Side::Union, a(5, 5), 3, 0);
+    let u = put(
+        &mut b,
+        Side::Union,
+        a(5, 5),
+        &inf(Side::Union).unsteady(),
+        3,
+        0,
+    );
     put_inf(&mut b, Side::Confederate, a(5, 6), 3, 2);
     go_to(&mut b, Side::Union, Phase::Combat);
-    let r = b.carry_out(u, ROUT, &[a(5, 6)]).unwrap();
+    // Unsteady (-1) rolling a 1 reads 0: routed.
+    assert_eq!(lose_and_test(&mut b, u, 1), vec![(u, MoraleResult::Routed)]);
+    assert_eq!(b.owed_retreats()[0].cause, ROUT);
+    let r = b.carry_out(u).unwrap();
     assert_eq!(r, RetreatReport::Routed);
     assert!(b.unit(u).is_err());
     let l = b.losses(Side::Union);
@@ -302,12 +397,18 @@ fn mor_09_retreat_path() {
         !paths.iter().any(|p| p.first() == Some(&a(6, 5))),
         "(6,5) is next to (6,6)"
     );
-    assert!(
-        b.retreat(u, DEFEAT, &enemies, &[a(6, 5), a(7, 5)], None)
-            .is_err()
+    // As the engine plays it: the unit retreats from the enemy of its combat, by a route the plan allows.
+    assert_eq!(
+        lose_and_test(&mut b, u, 1),
+        vec![(u, MoraleResult::Defeated)]
     );
-    b.retreat(u, DEFEAT, &enemies, &[a(5, 4), a(5, 3)], None)
-        .unwrap();
+    assert_eq!(b.owed_retreats()[0].enemies, vec![a(5, 6)]);
+    assert!(
+        b.retreat(u, &[a(5, 4)], None).is_err(),
+        "a full move goes on"
+    );
+    b.retreat(u, &[a(5, 4), a(5, 3)], None).unwrap();
+    assert_eq!(b.unit(u).unwrap().area(), a(5, 3));
 }
 
 #[test]
@@ -323,10 +424,29 @@ fn mor_10_surrender() {
         b.retreat_plan(u, RetreatKind::Recoil, &[a(5, 6)]).unwrap(),
         RetreatPlan::Surrender
     );
+    // As the engine plays it: a defeated unit whose full move away from the enemy it fought is cut off by
+    // enemy units farther out (not in its combat) surrenders.
+    let mut b = square();
+    let u = put_inf(&mut b, Side::Union, a(5, 5), 3, 0);
+    put_inf(&mut b, Side::Confederate, a(5, 6), 3, 2);
+    for x in [a(5, 3), a(4, 4), a(6, 4), a(3, 5), a(7, 5)] {
+        put_inf(&mut b, Side::Confederate, x, 1, 2);
+    }
+    go_to(&mut b, Side::Union, Phase::Combat);
     assert_eq!(
-        b.retreat(u, RECOIL, &[a(5, 6)], &[], None).unwrap(),
-        RetreatReport::Surrendered
+        lose_and_test(&mut b, u, 1),
+        vec![(u, MoraleResult::Defeated)]
     );
+    assert_eq!(
+        b.retreat_plan(u, RetreatKind::FullMove, &[a(5, 6)])
+            .unwrap(),
+        RetreatPlan::Surrender
+    );
+    assert!(
+        b.retreat(u, &[a(5, 4)], None).is_err(),
+        "a surrender takes no route"
+    );
+    assert_eq!(b.retreat(u, &[], None).unwrap(), RetreatReport::Surrendered);
     let l = b.losses(Side::Union);
     assert_eq!((l.units_surrendered, l.stands_lost), (1, 3));
 }
@@ -347,8 +467,11 @@ fn mor_11_retreating_into_a_full_area() {
     };
     assert!(paths.contains(&vec![a(5, 4), a(5, 3)]));
     assert!(!paths.contains(&vec![a(5, 4)]));
-    b.retreat(u, RECOIL, &[a(5, 6)], &[a(5, 4), a(5, 3)], None)
-        .unwrap();
+    assert_eq!(
+        lose_and_test(&mut b, u, 4),
+        vec![(u, MoraleResult::Recoiled)]
+    );
+    b.retreat(u, &[a(5, 4), a(5, 3)], None).unwrap();
     assert_eq!(b.unit(u).unwrap().area(), a(5, 3));
     // A retreat into friends with room joins them.
     let mut j = square();
@@ -356,7 +479,11 @@ fn mor_11_retreating_into_a_full_area() {
     let host = put_inf(&mut j, Side::Union, a(5, 4), 3, 0);
     put_inf(&mut j, Side::Confederate, a(5, 6), 3, 2);
     go_to(&mut j, Side::Union, Phase::Combat);
-    let r = j.retreat(u, RECOIL, &[a(5, 6)], &[a(5, 4)], None).unwrap();
+    assert_eq!(
+        lose_and_test(&mut j, u, 5),
+        vec![(u, MoraleResult::Recoiled)]
+    );
+    let r = j.retreat(u, &[a(5, 4)], None).unwrap();
     assert_eq!(
         r,
         RetreatReport::Retreated {
@@ -385,13 +512,21 @@ fn mor_12_blocked_by_terrain_or_edge() {
         RetreatPlan::Blocked(vec![vec![]])
     );
     assert_eq!(
-        b.retreat(u, DEFEAT, &enemies, &[], None).unwrap(),
+        lose_and_test(&mut b, u, 3),
+        vec![(u, MoraleResult::Defeated)]
+    );
+    assert_eq!(
+        b.retreat(u, &[], None).unwrap(),
         RetreatReport::Stopped { area: a(11, 0) }
     );
     assert!(b.unit(u).unwrap().disordered());
     go_to(&mut removed, Side::Union, Phase::Combat);
     assert_eq!(
-        removed.retreat(u, DEFEAT, &enemies, &[], None).unwrap(),
+        lose_and_test(&mut removed, u, 3),
+        vec![(u, MoraleResult::Defeated)]
+    );
+    assert_eq!(
+        removed.retreat(u, &[], None).unwrap(),
         RetreatReport::Removed
     );
     assert_eq!(removed.losses(Side::Union).units_removed, 1);
@@ -446,15 +581,27 @@ fn mor_13_disorder_and_rally() {
         })
     ));
     assert!(matches!(b.rally(u), Err(RuleViolation::NotEligible { .. })));
-    // A unit that retreated earlier this turn may rally by default, not with the option.
+    // A unit that retreated earlier this turn (a battery silenced in the Bombardment Phase, retreating in
+    // disorder) may rally in its movement step by default, not with the option.
     let mut r = square();
-    let v = put_inf(&mut r, Side::Union, a(5, 5), 3, 0);
-    put_inf(&mut r, Side::Confederate, a(5, 6), 1, 2);
+    let gun = stand(Side::Union, StandType::Artillery);
+    let g1 = put(&mut r, Side::Union, a(5, 2), &gun, 1, 0);
+    let g2 = put(&mut r, Side::Union, a(6, 2), &gun, 1, 0);
+    let rebel_guns = stand(Side::Confederate, StandType::Artillery);
+    let v = put(&mut r, Side::Confederate, a(5, 4), &rebel_guns, 2, 2);
     let mut strict = r.clone();
     set_opt(&mut strict, |o| o.rally_after_retreat = false);
     for bb in [&mut r, &mut strict] {
         go_to(bb, Side::Union, Phase::Bombardment);
-        bb.carry_out(v, DEFEAT, &[a(5, 6)]).unwrap();
+        let shots = [g1, g2].map(|battery| BombardOrder { battery, target: v });
+        bb.roll_bombardment(&shots, &mut dice(&[6, 6, 6, 1]))
+            .unwrap();
+        let silence = Silence {
+            unit: v,
+            path: vec![a(5, 5), a(5, 6)],
+        };
+        bb.apply_bombardment(&[silence], &mut dice(&[])).unwrap();
+        bb.advance().unwrap();
         bb.advance().unwrap();
     }
     assert!(r.unit(v).unwrap().disordered());

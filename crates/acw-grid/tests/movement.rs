@@ -411,6 +411,7 @@ fn mov_11_bombarding_stands_stay() {
     )
     .unwrap();
     b.advance().unwrap();
+    roll_command(&mut b);
     assert_eq!(
         mv(&mut b, mixed, &[a(4, 2)]),
         Err(RuleViolation::Bombarded(mixed))

@@ -49,7 +49,7 @@ fn pool(tokens: &[&str]) -> HitPool {
             .split_once('@')
             .unwrap_or_else(|| panic!("dice group {t}"));
         p = p
-            .with(m.parse().expect("modifier"), n.parse().expect("count"))
+            .with(n.parse().expect("count"), m.parse().expect("modifier"))
             .expect("pool");
     }
     p

@@ -10,7 +10,6 @@ use acw_grid::board::{Area, GridKind};
 use acw_grid::casualties::CoverHalving;
 use acw_grid::combat::{CombatOdds, CombatPlan, CombatSide};
 use acw_grid::fire::BombardOrder;
-use acw_grid::morale::RetreatCause;
 use acw_grid::movement::MoveOrder;
 use acw_grid::options::FractionMode;
 use acw_grid::pool::HitPool;
@@ -52,7 +51,7 @@ proptest! {
         hits in 0u32..12,
         carry in any::<bool>(),
     ) {
-        let pool = groups.iter().fold(HitPool::EMPTY, |p, &(m, n)| p.with(m, n).unwrap());
+        let pool = groups.iter().fold(HitPool::EMPTY, |p, &(m, n)| p.with(n, m).unwrap());
         let d = pool.odds();
         prop_assert!((total(&d) - 1.0).abs() < 1e-9);
         prop_assert!((d.mean() - pool.mean_hits()).abs() < 1e-9);
@@ -81,7 +80,7 @@ proptest! {
     #[test]
     fn random_play_keeps_the_rules(seed in any::<u64>(), hex in any::<bool>()) {
         let kind = if hex { GridKind::Hex } else { GridKind::Square };
-        let mut b = Scenario::meeting_engagement(seed, kind).unwrap().build().unwrap();
+        let mut b = Scenario::meeting_engagement(seed, kind).build().unwrap();
         let start: u32 = b.units().map(|u| u.stand_count()).sum();
         let mut rng = GameRng::seed(seed ^ 0x5eed);
         for _ in 0..5 {
@@ -191,21 +190,15 @@ fn play_turn(b: &mut Battle, rng: &mut GameRng) {
         }
         b.advance().unwrap();
     }
-    let report = b.resolve_combats(&CombatPlan::default(), rng).unwrap();
-    for c in &report.combats {
-        let Some(loser) = c.tester else { continue };
-        let enemies = c.areas_of(loser.enemy());
-        let tests = b.test_morale(&c.testers, rng).unwrap();
-        for (id, m) in tests {
-            let Ok(groups) = b.split_by_morale(id, &m) else {
-                continue;
-            };
-            for (g, res) in groups {
-                if b.unit(g).is_ok() {
-                    b.carry_out(g, RetreatCause::Morale(res), &enemies).unwrap();
-                }
-            }
+    b.resolve_combats(&CombatPlan::default(), rng).unwrap();
+    let owed: Vec<_> = b.owed_morale_tests().iter().map(|t| t.unit).collect();
+    for u in owed {
+        if b.unit(u).is_ok() {
+            b.test_morale(&[u], rng).unwrap();
         }
+    }
+    while let Some(r) = b.owed_retreats().first().map(|r| r.unit) {
+        b.carry_out(r).unwrap();
     }
     for cav in b.cavalry_in_contact() {
         let enemies: Vec<Area> = b

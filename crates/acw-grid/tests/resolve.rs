@@ -17,7 +17,7 @@ use acw_grid::sequence::{Initiative, TieBreak};
 fn pool(groups: &[(i8, u32)]) -> HitPool {
     groups
         .iter()
-        .fold(HitPool::EMPTY, |p, &(m, n)| p.with(m, n).unwrap())
+        .fold(HitPool::EMPTY, |p, &(m, n)| p.with(n, m).unwrap())
 }
 
 #[test]

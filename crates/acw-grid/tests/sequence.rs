@@ -41,6 +41,7 @@ fn seq_01_turn_order() {
     ));
     assert_eq!(b.advance().unwrap(), Phase::SecondMovement);
     assert_eq!(b.moving_side(), Some(Side::Union));
+    roll_command(&mut b);
     b.move_unit(&order).unwrap();
     assert_eq!(b.advance().unwrap(), Phase::Combat);
     // The Combat Phase must be fought (here, nothing to roll) before the turn ends; the refusal changes nothing.
@@ -183,7 +184,7 @@ fn seq_06_movement_step_content() {
         )
         .unwrap();
     let turner = put_inf(&mut b, Side::Union, a(5, 1), 3, 0);
-    go_to(&mut b, Side::Union, Phase::FirstMovement);
+    go_to_unrolled(&mut b, Side::Union, Phase::FirstMovement);
     // The command step rolls two dice here; every face given is used.
     let mut command_dice = dice(&[6, 6]);
     b.command_phase(Side::Union, &mut command_dice).unwrap();
@@ -265,5 +266,22 @@ fn a_procedure_whose_dice_run_out_or_show_the_impossible_changes_nothing() {
     assert_eq!(
         b.roll_initiative(&mut dice(&[4, 3])).unwrap(),
         InitiativeOutcome::Chooses(Side::Union)
+    );
+}
+
+#[test]
+fn refusals_name_the_unit_once() {
+    use acw_grid::state::{CommanderId, UnitId};
+    assert_eq!(
+        RuleViolation::OutOfCommand(UnitId(4)).to_string(),
+        "unit 4 is out of command this turn"
+    );
+    assert_eq!(
+        RuleViolation::UnknownUnit(UnitId(9)).to_string(),
+        "there is no unit 9 (it may have been removed)"
+    );
+    assert_eq!(
+        RuleViolation::BadCommanderMove(CommanderId(2), "he already moved this turn").to_string(),
+        "commander 2 may not move there: he already moved this turn"
     );
 }

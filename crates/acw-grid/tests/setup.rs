@@ -196,7 +196,7 @@ fn set_10_stacking_limit() {
 #[test]
 fn set_11_scenario_builds_a_battle() {
     // GRID-SET-11: a scenario sets terrain, forces, options (initiative bonus) and length; built with checks.
-    let s = Scenario::meeting_engagement(7, GridKind::Square).unwrap();
+    let s = Scenario::meeting_engagement(7, GridKind::Square);
     let b = s.build().unwrap();
     assert_eq!(b.units().count(), 14);
     assert_eq!(b.turn_limit(), Some(12));
@@ -208,18 +208,12 @@ fn set_11_scenario_builds_a_battle() {
         17
     );
     // The same seed gives the same scenario; another seed other terrain.
-    assert_eq!(
-        Scenario::meeting_engagement(7, GridKind::Square).unwrap(),
-        s
-    );
+    assert_eq!(Scenario::meeting_engagement(7, GridKind::Square), s);
     assert_ne!(
-        Scenario::meeting_engagement(8, GridKind::Square)
-            .unwrap()
-            .board,
+        Scenario::meeting_engagement(8, GridKind::Square).board,
         s.board
     );
     let h = Scenario::meeting_engagement(7, GridKind::Hex)
-        .unwrap()
         .build()
         .unwrap();
     assert_eq!(h.units().count(), 14);
@@ -389,4 +383,55 @@ fn scenario_commander_ids_are_checked() {
         b.add_commander(CommanderId(50), Side::Union, Rank::Army, None, a(99, 0))
             .is_err()
     );
+}
+
+#[test]
+fn every_seed_gives_a_meeting_engagement_that_sets_up() {
+    // The generator never fails: for a few hundred seeds on both boards the scenario builds, its road runs the
+    // whole column (11 links), and it round-trips through the checked loader.
+    for seed in 0..200 {
+        for kind in [GridKind::Square, GridKind::Hex] {
+            let s = Scenario::meeting_engagement(seed, kind);
+            let b = s.build().unwrap();
+            assert_eq!(b.units().count(), 14, "seed {seed} on {kind:?}");
+            let road = s
+                .board
+                .areas()
+                .filter(|a| {
+                    s.board
+                        .neighbours(*a)
+                        .any(|n| n.x == a.x && n.y > a.y && s.board.road_between(*a, n))
+                })
+                .count();
+            assert_eq!(road, 11, "seed {seed} on {kind:?}");
+        }
+    }
+}
+
+#[test]
+fn the_default_scenario_is_the_fixed_seed_meeting_engagement_on_squares() {
+    let s = Scenario::default();
+    assert_eq!(
+        s,
+        Scenario::meeting_engagement(acw_grid::setup::DEFAULT_SCENARIO_SEED, GridKind::Square)
+    );
+    assert_eq!(s.board.kind(), GridKind::Square);
+    assert_eq!(s.turns, Some(12));
+    let json = serde_json::to_string(&s).unwrap();
+    let back: Scenario = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, s);
+}
+
+#[test]
+fn army_scale_loads_through_its_checks() {
+    // GRID-SET-07: 400 to 600 men a stand, whether built or loaded.
+    let ok: ArmyScale = serde_json::from_str(r#"{"men_per_stand":500}"#).unwrap();
+    assert_eq!(ok.men_per_stand(), 500);
+    let e = serde_json::from_str::<ArmyScale>(r#"{"men_per_stand":0}"#).unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("men per stand must be 400 to 600, not 0"),
+        "{e}"
+    );
+    assert!(serde_json::from_str::<ArmyScale>(r#"{"men_per_stand":601}"#).is_err());
 }

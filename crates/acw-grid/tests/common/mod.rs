@@ -86,8 +86,25 @@ pub fn facing(b: &Battle, k: u8) -> Facing {
     Facing::new(b.board().kind(), k).expect("facing")
 }
 
-/// Takes a fresh battle (Initiative phase, turn 1) to `phase`, with `first` moving first.
+/// Takes a fresh battle (Initiative phase, turn 1) to `phase`, with `first` moving first. In a movement
+/// phase the moving side's command dice are then rolled, every one a 6 (GRID-SEQ-06: before anything moves).
 pub fn go_to(b: &mut Battle, first: Side, phase: Phase) {
+    go_to_unrolled(b, first, phase);
+    if let Some(side) = b.moving_side() {
+        b.command_phase(side, &mut ScriptedDice::faces([6; 64]))
+            .expect("command rolls");
+    }
+}
+
+/// Rolls the moving side's command dice, every one a 6.
+pub fn roll_command(b: &mut Battle) {
+    let side = b.moving_side().expect("a movement phase");
+    b.command_phase(side, &mut ScriptedDice::faces([6; 64]))
+        .expect("command rolls");
+}
+
+/// [`go_to`] without the command dice: the moving side's command rolls are still to be made.
+pub fn go_to_unrolled(b: &mut Battle, first: Side, phase: Phase) {
     let mut d = ScriptedDice::faces([6, 1]);
     b.roll_initiative(&mut d).expect("initiative");
     b.choose_first_player(Side::Union, first).expect("choose");
@@ -121,15 +138,78 @@ pub fn next_turn(b: &mut Battle, first: Side, phase: Phase) {
 }
 
 /// Advances to the next turn's Initiative phase, fighting the Combat Phase (with seeded dice) if it has not been
-/// fought: the battle refuses to leave it before.
+/// fought and carrying out the morale tests and retreats it left owed: the battle refuses to leave it before.
 pub fn end_turn(b: &mut Battle) {
     while b.phase() != Phase::Initiative {
         if b.advance().is_err() && b.phase() == Phase::Combat {
-            b.resolve_combats(
-                &acw_grid::combat::CombatPlan::default(),
-                &mut acw_core::GameRng::seed(0),
-            )
-            .expect("the Combat Phase");
+            if b.pending_combats().is_none() && b.owed_morale_tests().is_empty() {
+                let _ = b.resolve_combats(
+                    &acw_grid::combat::CombatPlan::default(),
+                    &mut acw_core::GameRng::seed(0),
+                );
+            }
+            settle_morale(b);
         }
     }
+}
+
+/// Rolls every morale test the combats left owed (seeded dice) and carries out every retreat they left owed,
+/// with the engine's default route.
+pub fn settle_morale(b: &mut Battle) {
+    let tests: Vec<UnitId> = b.owed_morale_tests().iter().map(|t| t.unit).collect();
+    for u in tests {
+        b.test_morale(&[u], &mut acw_core::GameRng::seed(0))
+            .expect("an owed morale test");
+    }
+    while let Some(r) = b.owed_retreats().first().map(|r| r.unit) {
+        b.carry_out(r).expect("an owed retreat");
+    }
+}
+
+/// Fights the Combat Phase (the battle must be in it, its combats not yet fought) so that every unit of
+/// `losers` ends up owing a morale test: every die shows 2 (a miss, and no effect on a commander's table) but
+/// one or two 6s, placed at each die in turn
+/// until the engine's own comparison makes them the losers (GRID-MEL-14). A losing combat played through the
+/// engine, not a result made up.
+pub fn lose_combat(b: &mut Battle, losers: &[UnitId]) {
+    let owes = |t: &Battle| {
+        losers
+            .iter()
+            .all(|l| t.owed_morale_tests().iter().any(|o| o.unit == *l))
+    };
+    for hits in 1..=2usize {
+        for k1 in 0..40 {
+            for k2 in k1 + 1..if hits == 2 { 40 } else { k1 + 2 } {
+                let mut faces = vec![2u16; 240];
+                faces[k1] = 6;
+                if hits == 2 {
+                    faces[k2] = 6;
+                }
+                let mut t = b.clone();
+                if t.resolve_combats(&acw_grid::combat::CombatPlan::default(), &mut dice(&faces))
+                    .is_ok()
+                    && owes(&t)
+                {
+                    *b = t;
+                    return;
+                }
+            }
+        }
+    }
+    panic!("{losers:?} could not be made to lose their combats");
+}
+
+/// `loser` loses its combat ([`lose_combat`]) and tests its morale with `face`: the unit's parts after the
+/// test, each with its result (the ones not steady now owe their retreats).
+pub fn lose_and_test(
+    b: &mut Battle,
+    loser: UnitId,
+    face: u16,
+) -> Vec<(UnitId, acw_grid::tables::MoraleResult)> {
+    lose_combat(b, &[loser]);
+    b.test_morale(&[loser], &mut dice(&[face]))
+        .expect("the morale test")
+        .into_iter()
+        .flat_map(|o| o.parts)
+        .collect()
 }
