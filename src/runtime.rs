@@ -52,6 +52,9 @@ pub enum RulesetId {
     /// Strike for Your God and Country (`tsatf`).
     #[cfg(feature = "tsatf")]
     Tsatf,
+    /// Hardtack on the Stargrunt II core (`hardtack`).
+    #[cfg(feature = "hardtack")]
+    Hardtack,
 }
 
 /// Ruleset names acw knows, whether or not this build has them, and whether they can be played yet.
@@ -65,12 +68,7 @@ const KNOWN: &[(&str, Known)] = &[
         },
     ),
     ("tsatf", Known::Playable),
-    (
-        "hardtack",
-        Known::Rules {
-            compiled: cfg!(feature = "hardtack"),
-        },
-    ),
+    ("hardtack", Known::Playable),
 ];
 
 #[derive(Clone, Copy)]
@@ -86,6 +84,8 @@ impl RulesetId {
     pub const ALL: &'static [RulesetId] = &[
         #[cfg(feature = "d8")]
         RulesetId::D8,
+        #[cfg(feature = "hardtack")]
+        RulesetId::Hardtack,
         #[cfg(feature = "north")]
         RulesetId::North,
         #[cfg(feature = "tsatf")]
@@ -102,6 +102,8 @@ impl RulesetId {
             RulesetId::D8 => "d8",
             #[cfg(feature = "tsatf")]
             RulesetId::Tsatf => "tsatf",
+            #[cfg(feature = "hardtack")]
+            RulesetId::Hardtack => "hardtack",
         }
     }
 
@@ -115,6 +117,8 @@ impl RulesetId {
             RulesetId::D8 => "The regimental D8 rules",
             #[cfg(feature = "tsatf")]
             RulesetId::Tsatf => "Strike for Your God and Country",
+            #[cfg(feature = "hardtack")]
+            RulesetId::Hardtack => "Hardtack",
         }
     }
 
@@ -132,6 +136,11 @@ impl RulesetId {
             }
             #[cfg(feature = "tsatf")]
             RulesetId::Tsatf => "default scenario: three companies a side on a 48\" x 36\" table",
+            #[cfg(feature = "hardtack")]
+            RulesetId::Hardtack => {
+                "default scenario: five companies a side on a 48\" x 36\" table, a rail fence across the centre \
+                 and a wood, 10 turns"
+            }
         }
     }
 
@@ -145,6 +154,8 @@ impl RulesetId {
             RulesetId::D8 => "Union: the Attacker bot; Confederates: the Holder bot",
             #[cfg(feature = "tsatf")]
             RulesetId::Tsatf => "Union: the Attacker bot; Confederates: the Holder bot",
+            #[cfg(feature = "hardtack")]
+            RulesetId::Hardtack => "Union: the Thruster bot; Confederates: the Holder bot",
         }
     }
 
@@ -158,6 +169,8 @@ impl RulesetId {
             RulesetId::D8 => "figures",
             #[cfg(feature = "tsatf")]
             RulesetId::Tsatf => "figures",
+            #[cfg(feature = "hardtack")]
+            RulesetId::Hardtack => "figures",
         }
     }
 }
@@ -282,6 +295,8 @@ enum ScenarioOf {
     D8(Box<crate::d8::game::Scenario>),
     #[cfg(feature = "tsatf")]
     Tsatf(Box<crate::tsatf::game::Scenario>),
+    #[cfg(feature = "hardtack")]
+    Hardtack(Box<crate::hardtack::game::Scenario>),
 }
 
 impl Scenario {
@@ -295,6 +310,8 @@ impl Scenario {
             RulesetId::D8 => ScenarioOf::D8(Box::default()),
             #[cfg(feature = "tsatf")]
             RulesetId::Tsatf => ScenarioOf::Tsatf(Box::default()),
+            #[cfg(feature = "hardtack")]
+            RulesetId::Hardtack => ScenarioOf::Hardtack(Box::default()),
         };
         Scenario { inner }
     }
@@ -309,6 +326,10 @@ impl Scenario {
             RulesetId::D8 => ScenarioOf::D8(serde_json::from_str(text).map_err(invalid)?),
             #[cfg(feature = "tsatf")]
             RulesetId::Tsatf => ScenarioOf::Tsatf(serde_json::from_str(text).map_err(invalid)?),
+            #[cfg(feature = "hardtack")]
+            RulesetId::Hardtack => {
+                ScenarioOf::Hardtack(serde_json::from_str(text).map_err(invalid)?)
+            }
         };
         Ok(Scenario { inner })
     }
@@ -331,6 +352,8 @@ impl Scenario {
             ScenarioOf::D8(s) => serde_json::to_string_pretty(s),
             #[cfg(feature = "tsatf")]
             ScenarioOf::Tsatf(s) => serde_json::to_string_pretty(s),
+            #[cfg(feature = "hardtack")]
+            ScenarioOf::Hardtack(s) => serde_json::to_string_pretty(s),
         }
     }
 
@@ -344,6 +367,8 @@ impl Scenario {
             ScenarioOf::D8(_) => RulesetId::D8,
             #[cfg(feature = "tsatf")]
             ScenarioOf::Tsatf(_) => RulesetId::Tsatf,
+            #[cfg(feature = "hardtack")]
+            ScenarioOf::Hardtack(_) => RulesetId::Hardtack,
         }
     }
 }
@@ -379,6 +404,8 @@ enum BattleOf {
     D8(Box<crate::game::Played<crate::d8::game::D8>>),
     #[cfg(feature = "tsatf")]
     Tsatf(Box<crate::game::Played<crate::tsatf::game::Tsatf>>),
+    #[cfg(feature = "hardtack")]
+    Hardtack(Box<crate::game::Played<crate::hardtack::game::Hardtack>>),
 }
 
 impl Battle {
@@ -392,6 +419,8 @@ impl Battle {
             BattleOf::D8(_) => RulesetId::D8,
             #[cfg(feature = "tsatf")]
             BattleOf::Tsatf(_) => RulesetId::Tsatf,
+            #[cfg(feature = "hardtack")]
+            BattleOf::Hardtack(_) => RulesetId::Hardtack,
         }
     }
 
@@ -405,6 +434,8 @@ impl Battle {
             BattleOf::D8(p) => p.outcome,
             #[cfg(feature = "tsatf")]
             BattleOf::Tsatf(p) => p.outcome,
+            #[cfg(feature = "hardtack")]
+            BattleOf::Hardtack(p) => p.outcome,
         }
     }
 
@@ -419,6 +450,8 @@ impl Battle {
             BattleOf::D8(p) => crate::d8::game::D8.losses(&p.state),
             #[cfg(feature = "tsatf")]
             BattleOf::Tsatf(p) => crate::tsatf::game::Tsatf.losses(&p.state),
+            #[cfg(feature = "hardtack")]
+            BattleOf::Hardtack(p) => crate::hardtack::game::Hardtack.losses(&p.state),
         }
     }
 
@@ -432,6 +465,8 @@ impl Battle {
             BattleOf::D8(p) => p.orders,
             #[cfg(feature = "tsatf")]
             BattleOf::Tsatf(p) => p.orders,
+            #[cfg(feature = "hardtack")]
+            BattleOf::Hardtack(p) => p.orders,
         }
     }
 
@@ -445,6 +480,8 @@ impl Battle {
             BattleOf::D8(p) => p.log.len(),
             #[cfg(feature = "tsatf")]
             BattleOf::Tsatf(p) => p.log.len(),
+            #[cfg(feature = "hardtack")]
+            BattleOf::Hardtack(p) => p.log.len(),
         }
     }
 
@@ -473,6 +510,8 @@ impl Battle {
                 .map(ToString::to_string)
                 .filter(|line| !line.is_empty())
                 .collect(),
+            #[cfg(feature = "hardtack")]
+            BattleOf::Hardtack(p) => p.log.iter().map(ToString::to_string).collect(),
         }
     }
 
@@ -485,6 +524,8 @@ impl Battle {
             BattleOf::D8(p) => p.log.iter().map(serde_json::to_string).collect(),
             #[cfg(feature = "tsatf")]
             BattleOf::Tsatf(p) => p.log.iter().map(serde_json::to_string).collect(),
+            #[cfg(feature = "hardtack")]
+            BattleOf::Hardtack(p) => p.log.iter().map(serde_json::to_string).collect(),
         }
     }
 }
@@ -525,6 +566,18 @@ fn tsatf_commanders(
     match side {
         Side::Union => Box::new(Attacker::new(seed)),
         Side::Confederate => Box::new(Holder::new(seed ^ 1)),
+    }
+}
+
+#[cfg(feature = "hardtack")]
+fn hardtack_commanders(
+    side: Side,
+    seed: u64,
+) -> Box<dyn crate::game::Commander<crate::hardtack::game::Hardtack>> {
+    use crate::hardtack::bots::{Holder, Thruster};
+    match side {
+        Side::Union => Box::new(Thruster::new(seed ^ 0x5eed)),
+        Side::Confederate => Box::new(Holder::new(seed ^ 0xc0de)),
     }
 }
 
@@ -573,6 +626,20 @@ pub fn battle(scenario: &Scenario, seed: u64) -> Result<Battle, RunError> {
             )
             .map_err(|e| failed(ruleset, e))?;
             BattleOf::Tsatf(Box::new(played))
+        }
+        #[cfg(feature = "hardtack")]
+        ScenarioOf::Hardtack(s) => {
+            use crate::hardtack::game::Hardtack;
+            let mut union = hardtack_commanders(Side::Union, seed);
+            let mut confederate = hardtack_commanders(Side::Confederate, seed);
+            let played = crate::game::play(
+                &Hardtack,
+                s,
+                seed,
+                BySide::new(union.as_mut(), confederate.as_mut()),
+            )
+            .map_err(|e| failed(ruleset, e))?;
+            BattleOf::Hardtack(Box::new(played))
         }
     };
     Ok(Battle { inner })
@@ -623,6 +690,16 @@ pub fn simulate(
             progress,
         )
         .map_err(|e| failed(ruleset, e)),
+        #[cfg(feature = "hardtack")]
+        ScenarioOf::Hardtack(s) => crate::game::simulate(
+            &crate::hardtack::game::Hardtack,
+            s,
+            seed,
+            games,
+            hardtack_commanders,
+            progress,
+        )
+        .map_err(|e| failed(ruleset, e)),
     }
 }
 
@@ -644,7 +721,7 @@ mod tests {
         let e = "risk".parse::<RulesetId>().unwrap_err();
         assert_eq!(
             e.to_string(),
-            "there is no ruleset called \"risk\"; the rulesets that can be played are: d8, north, tsatf"
+            "there is no ruleset called \"risk\"; the rulesets that can be played are: d8, hardtack, north, tsatf"
         );
         #[cfg(feature = "grid")]
         assert!(matches!(

@@ -19,7 +19,7 @@
 //! `20d6dh1` (drop the highest), `2d6+1`, `d30`.
 //!
 //! The rulesets that can be played are those `acw::runtime` plays in this build (`acw battle --help` lists them;
-//! today `d8`, `north` and `tsatf`). A ruleset whose rules are built in but which cannot be played by name yet is refused
+//! today `d8`, `hardtack`, `north` and `tsatf`). A ruleset whose rules are built in but which cannot be played by name yet is refused
 //! with a sentence saying so.
 //!
 //! `simulate` plays game `i` from a seed derived from `--seed` and `i`, on a pool of `--threads` threads: the

@@ -39,6 +39,7 @@ const ARC: f64 = 45.0;
 
 /// A company placed on the table at the start.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Deployed {
     /// What the company is.
     pub spec: CompanySpec,
@@ -47,7 +48,15 @@ pub struct Deployed {
 }
 
 /// Forces, terrain and turn limit of a Hardtack game.
+///
+/// Loaded from JSON through the same checks as [`State::new`] ([`Scenario::check`]): a scenario the game could
+/// not set up is refused with its [`GameSetupError`], as is a field the scenario does not have.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(try_from = "ScenarioData", into = "ScenarioData")
+)]
 pub struct Scenario {
     /// Its name.
     pub name: String,
@@ -122,6 +131,110 @@ impl Scenario {
             companies,
             options: Options::default(),
         })
+    }
+}
+
+impl Scenario {
+    /// Checks the scenario as the game sets it up, without playing it.
+    ///
+    /// # Errors
+    /// A turn limit outside 1–50, a company the rules refuse, off the table or overlapping another, or a side
+    /// with none.
+    pub fn check(&self) -> Result<(), GameSetupError> {
+        self.raise().map(|_| ())
+    }
+
+    /// The battle and the footprints of the companies, every check made.
+    fn raise(&self) -> Result<(Battle, Vec<Footprint>), GameSetupError> {
+        if !(1..=50).contains(&self.turns) {
+            return Err(GameSetupError::Turns(self.turns));
+        }
+        let mut battle = Battle::new(self.options);
+        let mut at: Vec<Footprint> = Vec::new();
+        for d in &self.companies {
+            let facing = Heading::degrees(if d.spec.side == Side::Union {
+                0.0
+            } else {
+                180.0
+            })
+            .map_err(|_| GameSetupError::Inconsistent("bad heading".to_string()))?;
+            let fp = Footprint::new(
+                d.at,
+                facing,
+                Inches(frontage(d.spec.formation, d.spec.figures)),
+                Inches(DEPTH),
+            )?;
+            if !self.table.holds(&fp) {
+                return Err(GameSetupError::OffTable(d.spec.name.clone()));
+            }
+            if let Some(i) = at.iter().position(|o| o.distance(&fp).0 <= 0.0) {
+                return Err(GameSetupError::Overlap(
+                    self.companies[i].spec.name.clone(),
+                    d.spec.name.clone(),
+                ));
+            }
+            battle.add_company(d.spec.clone())?;
+            at.push(fp);
+        }
+        for side in [Side::Union, Side::Confederate] {
+            if !self.companies.iter().any(|d| d.spec.side == side) {
+                return Err(GameSetupError::NoCompany(side));
+            }
+        }
+        Ok((battle, at))
+    }
+}
+
+impl Default for Scenario {
+    /// [`Scenario::meeting_at_the_fence`].
+    ///
+    /// # Panics
+    /// Never: the scenario is fixed and passes its checks (a test holds it so).
+    fn default() -> Scenario {
+        Scenario::meeting_at_the_fence()
+            .unwrap_or_else(|e| unreachable!("the default scenario is valid: {e}"))
+    }
+}
+
+/// A scenario as written in JSON, checked by [`Scenario::check`] before it is used.
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScenarioData {
+    name: String,
+    turns: u32,
+    table: Table,
+    companies: Vec<Deployed>,
+    options: Options,
+}
+
+#[cfg(feature = "serde")]
+impl From<Scenario> for ScenarioData {
+    fn from(s: Scenario) -> ScenarioData {
+        ScenarioData {
+            name: s.name,
+            turns: s.turns,
+            table: s.table,
+            companies: s.companies,
+            options: s.options,
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<ScenarioData> for Scenario {
+    type Error = GameSetupError;
+
+    fn try_from(d: ScenarioData) -> Result<Scenario, GameSetupError> {
+        let scenario = Scenario {
+            name: d.name,
+            turns: d.turns,
+            table: d.table,
+            companies: d.companies,
+            options: d.options,
+        };
+        scenario.check()?;
+        Ok(scenario)
     }
 }
 
@@ -643,41 +756,7 @@ impl State {
     /// A turn limit outside 1–50, a company the rules refuse, off the table or overlapping another, or a side
     /// with none.
     pub fn new(scenario: &Scenario, seed: u64) -> Result<State, GameSetupError> {
-        if !(1..=50).contains(&scenario.turns) {
-            return Err(GameSetupError::Turns(scenario.turns));
-        }
-        let mut battle = Battle::new(scenario.options);
-        let mut at: Vec<Footprint> = Vec::new();
-        for d in &scenario.companies {
-            let facing = Heading::degrees(if d.spec.side == Side::Union {
-                0.0
-            } else {
-                180.0
-            })
-            .map_err(|_| GameSetupError::Inconsistent("bad heading".to_string()))?;
-            let fp = Footprint::new(
-                d.at,
-                facing,
-                Inches(frontage(d.spec.formation, d.spec.figures)),
-                Inches(DEPTH),
-            )?;
-            if !scenario.table.holds(&fp) {
-                return Err(GameSetupError::OffTable(d.spec.name.clone()));
-            }
-            if let Some(i) = at.iter().position(|o| o.distance(&fp).0 <= 0.0) {
-                return Err(GameSetupError::Overlap(
-                    scenario.companies[i].spec.name.clone(),
-                    d.spec.name.clone(),
-                ));
-            }
-            battle.add_company(d.spec.clone())?;
-            at.push(fp);
-        }
-        for side in [Side::Union, Side::Confederate] {
-            if !scenario.companies.iter().any(|d| d.spec.side == side) {
-                return Err(GameSetupError::NoCompany(side));
-            }
-        }
+        let (battle, at) = scenario.raise()?;
         Ok(State {
             battle,
             field: Field {
