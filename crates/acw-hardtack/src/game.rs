@@ -652,6 +652,20 @@ impl Field {
     }
 }
 
+/// Whether a company may stand somewhere.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ground {
+    Free,
+    OffTable,
+    /// Within half an inch of the company at this index.
+    Taken(usize),
+}
+
+/// Half a footprint's diagonal: no point of it lies farther from its centre.
+fn reach(f: &Footprint) -> f64 {
+    f.frontage.0.hypot(f.depth.0) / 2.0
+}
+
 /// A company's frontage in its formation (the rules give no base sizes: 1" a figure in line, 2" a figure in
 /// skirmish order, 2" for a column).
 fn frontage(formation: Formation, figures: usize) -> f64 {
@@ -877,15 +891,41 @@ impl State {
     pub fn nearest_enemy(&self, id: CompanyId) -> Option<(CompanyId, f64)> {
         let me = self.battle.company(id).ok()?;
         let fp = self.field.footprint(id)?;
-        self.battle
+        // Every point of a footprint lies within half its diagonal of its centre, so the centres' distance less
+        // both half-diagonals bounds the exact distance from below. Enemies are measured nearest bound first,
+        // and one whose bound lies beyond the best distance so far cannot be nearer (nor equal: the margin) and
+        // is not measured; equal distances go to the lower id.
+        let mut bounds: Vec<(f64, CompanyId, &Footprint)> = self
+            .battle
             .company_ids()
             .filter(|&o| {
                 self.battle
                     .company(o)
                     .is_ok_and(|c| c.side() != me.side() && c.fit() > 0)
             })
-            .filter_map(|o| Some((o, fp.distance(self.field.footprint(o)?).0)))
-            .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))
+            .filter_map(|o| {
+                let ofp = self.field.footprint(o)?;
+                Some((
+                    fp.centre.distance(ofp.centre).0 - reach(fp) - reach(ofp),
+                    o,
+                    ofp,
+                ))
+            })
+            .collect();
+        bounds.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut best: Option<(CompanyId, f64)> = None;
+        for (bound, o, ofp) in bounds {
+            if let Some((_, d)) = best
+                && bound - 1e-9 > d
+            {
+                break;
+            }
+            let d = fp.distance(ofp).0;
+            if best.is_none_or(|(b, bd)| d < bd || (d == bd && o < b)) {
+                best = Some((o, d));
+            }
+        }
+        best
     }
 
     /// The facts of a fire from `firer` at `target` measured on the table: distance between footprints, line of
@@ -927,6 +967,21 @@ impl State {
     #[must_use]
     pub fn check_order(&self, side: Side, order: &Order) -> bool {
         if self.decision().is_none_or(|d| d.side != side) {
+            return false;
+        }
+        // A move onto ground the table refuses is refused whatever else holds (both ways of moving check the
+        // ground first): that is answered without copying the game.
+        if let (Some(id), Order::Move { to }) = (self.active, order)
+            && let Some(old) = self.field.at.get(id.0 as usize)
+            && matches!(
+                self.decision(),
+                Some(Decision {
+                    question: Question::Act { .. },
+                    ..
+                })
+            )
+            && self.ground(id, &old.placed(*to, old.facing)) != Ground::Free
+        {
             return false;
         }
         let mut next = self.clone();
@@ -1224,27 +1279,35 @@ impl State {
     }
 
     fn check_ground(&self, id: CompanyId, fp: &Footprint) -> Result<(), GameError> {
-        if !self.field.table.holds(fp) {
-            return Err(GameError::Ground {
+        match self.ground(id, fp) {
+            Ground::Free => Ok(()),
+            Ground::OffTable => Err(GameError::Ground {
                 company: self.name(id),
                 why: "it would leave the table".to_string(),
-            });
+            }),
+            Ground::Taken(i) => Err(GameError::Ground {
+                company: self.name(id),
+                why: format!(
+                    "it would come within half an inch of {}; only a close assault closes to contact",
+                    self.name(CompanyId(u32::try_from(i).unwrap_or(u32::MAX)))
+                ),
+            }),
         }
-        let reach = |f: &Footprint| f.frontage.0.hypot(f.depth.0) / 2.0;
+    }
+
+    /// Whether `id` may stand on `fp`: on the table, and more than half an inch from every other company.
+    fn ground(&self, id: CompanyId, fp: &Footprint) -> Ground {
+        if !self.field.table.holds(fp) {
+            return Ground::OffTable;
+        }
         for (i, o) in self.field.at.iter().enumerate() {
             // footprints whose bounding circles are more than half an inch apart cannot touch
             let apart = o.centre.distance(fp.centre).0 - reach(o) - reach(fp);
             if i != id.0 as usize && apart < 0.5 && o.distance(fp).0 < 0.5 {
-                return Err(GameError::Ground {
-                    company: self.name(id),
-                    why: format!(
-                        "it would come within half an inch of {}; only a close assault closes to contact",
-                        self.name(CompanyId(u32::try_from(i).unwrap_or(u32::MAX)))
-                    ),
-                });
+                return Ground::Taken(i);
             }
         }
-        Ok(())
+        Ground::Free
     }
 
     /// A move (HT-MOV-01, HT-MOV-02): the distance is measured centre to centre; the going is poor in the wood
