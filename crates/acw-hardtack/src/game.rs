@@ -824,12 +824,21 @@ impl State {
     pub fn waiting(&self, side: Side) -> Vec<CompanyId> {
         self.battle
             .company_ids()
-            .filter(|&id| {
-                self.battle
-                    .company(id)
-                    .is_ok_and(|c| c.side() == side && !c.activated() && c.fit() > 0)
-            })
+            .filter(|&id| self.is_waiting(id, side))
             .collect()
+    }
+
+    fn is_waiting(&self, id: CompanyId, side: Side) -> bool {
+        self.battle
+            .company(id)
+            .is_ok_and(|c| c.side() == side && !c.activated() && c.fit() > 0)
+    }
+
+    /// Whether `side` has a company waiting ([`State::waiting`] not empty).
+    fn any_waiting(&self, side: Side) -> bool {
+        self.battle
+            .company_ids()
+            .any(|id| self.is_waiting(id, side))
     }
 
     /// Who owes the next decision and what it is.
@@ -1013,7 +1022,7 @@ impl State {
                 self.first = Some(*side);
                 self.to_act = *side;
                 log.push(Event::GoesFirst(*side));
-                if self.waiting(*side).is_empty() {
+                if !self.any_waiting(*side) {
                     self.to_act = side.enemy();
                 }
             }
@@ -1042,7 +1051,7 @@ impl State {
             (Question::Act { .. }, Order::Move { to }) => {
                 let id = self.active_or(&q)?;
                 let c = self.battle.company(id)?;
-                if c.moves_made() == 1 && c.actions_left() == 1 && !self.reactors(id).is_empty() {
+                if c.moves_made() == 1 && c.actions_left() == 1 && self.any_reactor(id) {
                     // the second move waits for the other side's reaction (HT-SG2-47); the ground is checked
                     // now so that a move the table refuses is refused before anyone is asked
                     let old = self.field.at[id.0 as usize];
@@ -1269,13 +1278,26 @@ impl State {
         };
         self.waiting(m.side().enemy())
             .into_iter()
-            .filter(|&f| {
-                self.battle
-                    .company(f)
-                    .is_ok_and(|c| c.confidence() < ConfidenceLevel::Routed && !c.needs_reload())
-                    && self.fire_facts(f, mover).is_ok_and(|x| !x.arc_blocked)
-            })
+            .filter(|&f| self.may_react(f, mover))
             .collect()
+    }
+
+    /// Whether any company may give reaction fire at `mover` ([`State::reactors`] not empty), stopping at the
+    /// first.
+    fn any_reactor(&self, mover: CompanyId) -> bool {
+        self.battle.company(mover).is_ok_and(|m| {
+            let side = m.side().enemy();
+            self.battle
+                .company_ids()
+                .any(|f| self.is_waiting(f, side) && self.may_react(f, mover))
+        })
+    }
+
+    fn may_react(&self, firer: CompanyId, mover: CompanyId) -> bool {
+        self.battle
+            .company(firer)
+            .is_ok_and(|c| c.confidence() < ConfidenceLevel::Routed && !c.needs_reload())
+            && self.fire_facts(firer, mover).is_ok_and(|x| !x.arc_blocked)
     }
 
     fn check_ground(&self, id: CompanyId, fp: &Footprint) -> Result<(), GameError> {
@@ -1408,10 +1430,10 @@ impl State {
         if self.first.is_none() {
             return;
         }
-        if self.waiting(self.to_act).is_empty() {
+        if !self.any_waiting(self.to_act) {
             self.to_act = self.to_act.enemy();
         }
-        if self.waiting(Side::Union).is_empty() && self.waiting(Side::Confederate).is_empty() {
+        if !self.any_waiting(Side::Union) && !self.any_waiting(Side::Confederate) {
             log.push(Event::TurnEnded(self.turn));
             // idle by construction: no assault is pending here
             let _ = self.battle.end_turn();
