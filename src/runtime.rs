@@ -12,8 +12,9 @@
 //! - [`simulate`]: many games on rayon with a progress callback, giving acw-core's [`Summary`]; the same seed
 //!   gives the same summary on any number of threads.
 //!
-//! Only rulesets with a game layer can be named: [`RulesetId::ALL`] lists them. A ruleset compiled in whose game
-//! layer has not landed is refused by name with [`RulesetError::NoGameLayer`].
+//! Every ruleset acw knows has a game layer; [`RulesetId::ALL`] lists those compiled into this build. A known
+//! name left out of the build is refused with [`RulesetError::NotCompiled`], any other with
+//! [`RulesetError::Unknown`].
 //!
 //! ```
 //! use acw::RulesetId;
@@ -55,29 +56,13 @@ pub enum RulesetId {
     /// Strike for Your God and Country (`tsatf`).
     #[cfg(feature = "tsatf")]
     Tsatf,
+    /// Hardtack on the Stargrunt II core (`hardtack`).
+    #[cfg(feature = "hardtack")]
+    Hardtack,
 }
 
-/// Ruleset names acw knows, whether or not this build has them, and whether they can be played yet.
-const KNOWN: &[(&str, Known)] = &[
-    ("north", Known::Playable),
-    ("d8", Known::Playable),
-    ("grid", Known::Playable),
-    ("tsatf", Known::Playable),
-    (
-        "hardtack",
-        Known::Rules {
-            compiled: cfg!(feature = "hardtack"),
-        },
-    ),
-];
-
-#[derive(Clone, Copy)]
-enum Known {
-    /// Has a game layer (and a [`RulesetId`] variant when its feature is on).
-    Playable,
-    /// Rules only, no game layer yet.
-    Rules { compiled: bool },
-}
+/// Ruleset names acw knows, whether or not this build has them.
+const KNOWN: &[&str] = &["north", "d8", "grid", "tsatf", "hardtack"];
 
 impl RulesetId {
     /// Every ruleset this build can play, in the order of their names.
@@ -86,6 +71,8 @@ impl RulesetId {
         RulesetId::D8,
         #[cfg(feature = "grid")]
         RulesetId::Grid,
+        #[cfg(feature = "hardtack")]
+        RulesetId::Hardtack,
         #[cfg(feature = "north")]
         RulesetId::North,
         #[cfg(feature = "tsatf")]
@@ -104,6 +91,8 @@ impl RulesetId {
             RulesetId::Grid => "grid",
             #[cfg(feature = "tsatf")]
             RulesetId::Tsatf => "tsatf",
+            #[cfg(feature = "hardtack")]
+            RulesetId::Hardtack => "hardtack",
         }
     }
 
@@ -119,6 +108,8 @@ impl RulesetId {
             RulesetId::Grid => "The grid/area brigade rules",
             #[cfg(feature = "tsatf")]
             RulesetId::Tsatf => "Strike for Your God and Country",
+            #[cfg(feature = "hardtack")]
+            RulesetId::Hardtack => "Hardtack",
         }
     }
 
@@ -140,6 +131,11 @@ impl RulesetId {
             }
             #[cfg(feature = "tsatf")]
             RulesetId::Tsatf => "default scenario: three companies a side on a 48\" x 36\" table",
+            #[cfg(feature = "hardtack")]
+            RulesetId::Hardtack => {
+                "default scenario: five companies a side on a 48\" x 36\" table, a rail fence across the centre \
+                 and a wood, 10 turns"
+            }
         }
     }
 
@@ -155,6 +151,8 @@ impl RulesetId {
             RulesetId::Grid => "Union: the Attacker bot; Confederates: the Holder bot",
             #[cfg(feature = "tsatf")]
             RulesetId::Tsatf => "Union: the Attacker bot; Confederates: the Holder bot",
+            #[cfg(feature = "hardtack")]
+            RulesetId::Hardtack => "Union: the Thruster bot; Confederates: the Holder bot",
         }
     }
 
@@ -170,6 +168,8 @@ impl RulesetId {
             RulesetId::Grid => "stands",
             #[cfg(feature = "tsatf")]
             RulesetId::Tsatf => "figures",
+            #[cfg(feature = "hardtack")]
+            RulesetId::Hardtack => "figures",
         }
     }
 }
@@ -205,18 +205,6 @@ pub enum RulesetError {
         /// The names that can be played, comma-separated.
         playable: String,
     },
-    /// The ruleset's rules are compiled in, but it cannot be played whole by name yet: its game layer has not
-    /// landed, or has not been added to this module.
-    #[error(
-        "the {name} ruleset's dice and rules are built in, but it cannot be played whole by name yet; the \
-         rulesets that can be played are: {playable}"
-    )]
-    NoGameLayer {
-        /// The ruleset's name.
-        name: &'static str,
-        /// The names that can be played, comma-separated.
-        playable: String,
-    },
     /// The ruleset exists but this build left it out.
     #[error(
         "the {name} ruleset is not compiled into this build; build acw with the cargo feature `{name}` to play it"
@@ -236,14 +224,8 @@ impl FromStr for RulesetId {
         if let Some(id) = RulesetId::ALL.iter().find(|r| r.name() == wanted) {
             return Ok(*id);
         }
-        match KNOWN.iter().find(|(name, _)| *name == wanted) {
-            Some(&(name, Known::Rules { compiled: true })) => Err(RulesetError::NoGameLayer {
-                name,
-                playable: playable_names(),
-            }),
-            Some(&(name, Known::Playable | Known::Rules { compiled: false })) => {
-                Err(RulesetError::NotCompiled { name })
-            }
+        match KNOWN.iter().find(|name| **name == wanted) {
+            Some(&name) => Err(RulesetError::NotCompiled { name }),
             None => Err(RulesetError::Unknown {
                 given: s.to_string(),
                 playable: playable_names(),
@@ -296,6 +278,8 @@ enum ScenarioOf {
     Grid(Box<crate::grid::setup::Scenario>),
     #[cfg(feature = "tsatf")]
     Tsatf(Box<crate::tsatf::game::Scenario>),
+    #[cfg(feature = "hardtack")]
+    Hardtack(Box<crate::hardtack::game::Scenario>),
 }
 
 impl Scenario {
@@ -311,6 +295,8 @@ impl Scenario {
             RulesetId::Grid => ScenarioOf::Grid(Box::default()),
             #[cfg(feature = "tsatf")]
             RulesetId::Tsatf => ScenarioOf::Tsatf(Box::default()),
+            #[cfg(feature = "hardtack")]
+            RulesetId::Hardtack => ScenarioOf::Hardtack(Box::default()),
         };
         Scenario { inner }
     }
@@ -327,6 +313,10 @@ impl Scenario {
             RulesetId::Grid => ScenarioOf::Grid(serde_json::from_str(text).map_err(invalid)?),
             #[cfg(feature = "tsatf")]
             RulesetId::Tsatf => ScenarioOf::Tsatf(serde_json::from_str(text).map_err(invalid)?),
+            #[cfg(feature = "hardtack")]
+            RulesetId::Hardtack => {
+                ScenarioOf::Hardtack(serde_json::from_str(text).map_err(invalid)?)
+            }
         };
         Ok(Scenario { inner })
     }
@@ -351,6 +341,8 @@ impl Scenario {
             ScenarioOf::Grid(s) => serde_json::to_string_pretty(s),
             #[cfg(feature = "tsatf")]
             ScenarioOf::Tsatf(s) => serde_json::to_string_pretty(s),
+            #[cfg(feature = "hardtack")]
+            ScenarioOf::Hardtack(s) => serde_json::to_string_pretty(s),
         }
     }
 
@@ -366,6 +358,8 @@ impl Scenario {
             ScenarioOf::Grid(_) => RulesetId::Grid,
             #[cfg(feature = "tsatf")]
             ScenarioOf::Tsatf(_) => RulesetId::Tsatf,
+            #[cfg(feature = "hardtack")]
+            ScenarioOf::Hardtack(_) => RulesetId::Hardtack,
         }
     }
 }
@@ -403,6 +397,8 @@ enum BattleOf {
     Grid(Box<crate::game::Played<crate::grid::game::Grid>>),
     #[cfg(feature = "tsatf")]
     Tsatf(Box<crate::game::Played<crate::tsatf::game::Tsatf>>),
+    #[cfg(feature = "hardtack")]
+    Hardtack(Box<crate::game::Played<crate::hardtack::game::Hardtack>>),
 }
 
 impl Battle {
@@ -418,6 +414,8 @@ impl Battle {
             BattleOf::Grid(_) => RulesetId::Grid,
             #[cfg(feature = "tsatf")]
             BattleOf::Tsatf(_) => RulesetId::Tsatf,
+            #[cfg(feature = "hardtack")]
+            BattleOf::Hardtack(_) => RulesetId::Hardtack,
         }
     }
 
@@ -433,6 +431,8 @@ impl Battle {
             BattleOf::Grid(p) => p.outcome,
             #[cfg(feature = "tsatf")]
             BattleOf::Tsatf(p) => p.outcome,
+            #[cfg(feature = "hardtack")]
+            BattleOf::Hardtack(p) => p.outcome,
         }
     }
 
@@ -449,6 +449,8 @@ impl Battle {
             BattleOf::Grid(p) => crate::grid::game::Grid.losses(&p.state),
             #[cfg(feature = "tsatf")]
             BattleOf::Tsatf(p) => crate::tsatf::game::Tsatf.losses(&p.state),
+            #[cfg(feature = "hardtack")]
+            BattleOf::Hardtack(p) => crate::hardtack::game::Hardtack.losses(&p.state),
         }
     }
 
@@ -464,6 +466,8 @@ impl Battle {
             BattleOf::Grid(p) => p.orders,
             #[cfg(feature = "tsatf")]
             BattleOf::Tsatf(p) => p.orders,
+            #[cfg(feature = "hardtack")]
+            BattleOf::Hardtack(p) => p.orders,
         }
     }
 
@@ -479,6 +483,8 @@ impl Battle {
             BattleOf::Grid(p) => p.log.len(),
             #[cfg(feature = "tsatf")]
             BattleOf::Tsatf(p) => p.log.len(),
+            #[cfg(feature = "hardtack")]
+            BattleOf::Hardtack(p) => p.log.len(),
         }
     }
 
@@ -514,6 +520,8 @@ impl Battle {
                 .map(ToString::to_string)
                 .filter(|line| !line.is_empty())
                 .collect(),
+            #[cfg(feature = "hardtack")]
+            BattleOf::Hardtack(p) => p.log.iter().map(ToString::to_string).collect(),
         }
     }
 
@@ -528,6 +536,8 @@ impl Battle {
             BattleOf::Grid(p) => p.log.iter().map(serde_json::to_string).collect(),
             #[cfg(feature = "tsatf")]
             BattleOf::Tsatf(p) => p.log.iter().map(serde_json::to_string).collect(),
+            #[cfg(feature = "hardtack")]
+            BattleOf::Hardtack(p) => p.log.iter().map(serde_json::to_string).collect(),
         }
     }
 }
@@ -580,6 +590,18 @@ fn tsatf_commanders(
     match side {
         Side::Union => Box::new(Attacker::new(seed)),
         Side::Confederate => Box::new(Holder::new(seed ^ 1)),
+    }
+}
+
+#[cfg(feature = "hardtack")]
+fn hardtack_commanders(
+    side: Side,
+    seed: u64,
+) -> Box<dyn crate::game::Commander<crate::hardtack::game::Hardtack>> {
+    use crate::hardtack::bots::{Holder, Thruster};
+    match side {
+        Side::Union => Box::new(Thruster::new(seed ^ 0x5eed)),
+        Side::Confederate => Box::new(Holder::new(seed ^ 0xc0de)),
     }
 }
 
@@ -643,6 +665,20 @@ pub fn battle(scenario: &Scenario, seed: u64) -> Result<Battle, RunError> {
             .map_err(|e| failed(ruleset, e))?;
             BattleOf::Tsatf(Box::new(played))
         }
+        #[cfg(feature = "hardtack")]
+        ScenarioOf::Hardtack(s) => {
+            use crate::hardtack::game::Hardtack;
+            let mut union = hardtack_commanders(Side::Union, seed);
+            let mut confederate = hardtack_commanders(Side::Confederate, seed);
+            let played = crate::game::play(
+                &Hardtack,
+                s,
+                seed,
+                BySide::new(union.as_mut(), confederate.as_mut()),
+            )
+            .map_err(|e| failed(ruleset, e))?;
+            BattleOf::Hardtack(Box::new(played))
+        }
     };
     Ok(Battle { inner })
 }
@@ -702,6 +738,16 @@ pub fn simulate(
             progress,
         )
         .map_err(|e| failed(ruleset, e)),
+        #[cfg(feature = "hardtack")]
+        ScenarioOf::Hardtack(s) => crate::game::simulate(
+            &crate::hardtack::game::Hardtack,
+            s,
+            seed,
+            games,
+            hardtack_commanders,
+            progress,
+        )
+        .map_err(|e| failed(ruleset, e)),
     }
 }
 
@@ -723,7 +769,7 @@ mod tests {
         let e = "risk".parse::<RulesetId>().unwrap_err();
         assert_eq!(
             e.to_string(),
-            "there is no ruleset called \"risk\"; the rulesets that can be played are: d8, grid, north, tsatf"
+            "there is no ruleset called \"risk\"; the rulesets that can be played are: d8, grid, hardtack, north, tsatf"
         );
         #[cfg(feature = "grid")]
         assert_eq!("grid".parse::<RulesetId>(), Ok(RulesetId::Grid));

@@ -18,9 +18,9 @@
 //! Dice notation is `[count]d<sides>[kh|kl|dh|dl<n>][+|-<modifier>]`: `3d6`, `4d6kh3` (keep the highest 3),
 //! `20d6dh1` (drop the highest), `2d6+1`, `d30`.
 //!
-//! The rulesets that can be played are those `acw::runtime` plays in this build (`acw battle --help` lists them;
-//! today `d8`, `north` and `tsatf`). A ruleset whose rules are built in but which cannot be played by name yet is refused
-//! with a sentence saying so.
+//! The rulesets that can be played are those compiled into this build (`acw battle --help` lists them; by default
+//! all five: `d8`, `grid`, `hardtack`, `north` and `tsatf`). A known ruleset left out of the build is refused with a
+//! sentence saying which cargo feature adds it.
 //!
 //! `simulate` plays game `i` from a seed derived from `--seed` and `i`, on a pool of `--threads` threads: the
 //! numbers printed are the same on any thread count. The progress bar goes to standard error and only when it

@@ -159,7 +159,7 @@ fn bad_input_is_refused_with_a_sentence_and_code_2() {
         ),
         (
             &["battle", "risk"][..],
-            "there is no ruleset called \"risk\"; the rulesets that can be played are: d8, grid, north, tsatf",
+            "there is no ruleset called \"risk\"; the rulesets that can be played are: d8, grid, hardtack, north, tsatf",
         ),
         (
             &["simulate", "--games", "0"][..],
@@ -188,19 +188,6 @@ fn bad_input_is_refused_with_a_sentence_and_code_2() {
         );
         assert!(stdout(&o).is_empty());
     }
-}
-
-#[test]
-fn a_ruleset_without_a_game_layer_is_named_as_such() {
-    let o = acw(&["battle", "hardtack"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        stderr(&o).contains(
-            "the hardtack ruleset's dice and rules are built in, but it cannot be played whole by name yet"
-        ),
-        "{}",
-        stderr(&o)
-    );
 }
 
 #[test]
@@ -628,4 +615,124 @@ fn grid_scenario_written_loads_back_and_plays_the_same_battle() {
         "{e}"
     );
     assert!(e.contains("`acw scenario grid`"), "{e}");
+}
+
+#[test]
+fn hardtack_plays_by_name() {
+    let text = ok(&["battle", "hardtack", "--seed", "1"]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "Hardtack, default scenario: five companies a side on a 48\" x 36\" table, a rail fence across the centre and a wood, 10 turns."
+    );
+    assert_eq!(
+        lines[1],
+        "Union: the Thruster bot; Confederates: the Holder bot. Seed 1."
+    );
+    assert_eq!(lines[3], "The Union side activates first.");
+    assert_eq!(
+        lines[5],
+        "19th Indiana, Company E declares a close assault on 2nd Tennessee, Company K and passes its test (dice: D8 showed 7)."
+    );
+    assert_eq!(
+        &lines[lines.len() - 2..],
+        [
+            "Confederate victory on turn 10: an army broke",
+            "Figures lost: Union 29, Confederate 13; 244 orders, 332 events."
+        ]
+    );
+    let json = ok(&["battle", "hardtack", "--seed", "1", "--json"]);
+    let events: Vec<serde_json::Value> = json
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(events.len(), 333);
+    assert_eq!(events[0], serde_json::json!({"GoesFirst": "Union"}));
+    let end = &events[332]["end"];
+    assert_eq!(end["losses"]["union"], 29);
+    assert_eq!(end["losses"]["confederate"], 13);
+    assert_eq!(end["orders"], 244);
+}
+
+#[test]
+fn hardtack_simulate_is_the_same_on_one_and_two_threads() {
+    let run = |threads: &str| {
+        let v: serde_json::Value = serde_json::from_str(&ok(&[
+            "simulate",
+            "hardtack",
+            "--games",
+            "50",
+            "--seed",
+            "1",
+            "--threads",
+            threads,
+            "--json",
+        ]))
+        .unwrap();
+        v
+    };
+    let one = run("1");
+    assert_eq!(one, run("2"));
+    assert_eq!(one["ruleset"], "hardtack");
+    assert_eq!(one["loss_unit"], "figures");
+    assert_eq!(one["games"], 50);
+    assert_eq!(one["wins"]["union"], 6);
+    assert_eq!(one["wins"]["confederate"], 25);
+    assert_eq!(one["draws"], 19);
+}
+
+#[test]
+fn hardtack_scenario_loads_back_and_bad_ones_say_why() {
+    let path = temp("hardtack.json");
+    ok(&["scenario", "hardtack", "--out", path.to_str().unwrap()]);
+    let written = std::fs::read_to_string(&path).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&written).unwrap();
+    assert_eq!(v["name"], "Meeting at the fence");
+    assert_eq!(v["turns"], 10);
+    assert_eq!(v["companies"].as_array().unwrap().len(), 10);
+    assert_eq!(
+        ok(&["battle", "hardtack", "--seed", "1", "--json"]),
+        ok(&[
+            "battle",
+            "hardtack",
+            "--seed",
+            "1",
+            "--json",
+            "--scenario",
+            path.to_str().unwrap()
+        ])
+    );
+    type Edit = fn(&mut serde_json::Value);
+    let edits: [(&str, Edit); 4] = [
+        ("a game lasts 1 to 50 turns, not 0", |v| {
+            v["turns"] = serde_json::json!(0)
+        }),
+        (
+            "19th Indiana, Company A and 19th Indiana, Company B stand on the same ground",
+            |v| v["companies"][1]["at"] = v["companies"][0]["at"].clone(),
+        ),
+        (
+            "a company cannot be raised: company 19th Indiana, Company A has 0 figures; a company needs 1 to 48",
+            |v| v["companies"][0]["spec"]["figures"] = serde_json::json!(0),
+        ),
+        ("unknown field `company`", |v| {
+            v["company"] = serde_json::json!(1);
+        }),
+    ];
+    for (says, edit) in edits {
+        let mut bad = v.clone();
+        edit(&mut bad);
+        let file = temp("hardtack-bad.json");
+        std::fs::write(&file, bad.to_string()).unwrap();
+        let o = acw(&["battle", "hardtack", "--scenario", file.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(1));
+        let e = stderr(&o);
+        assert!(
+            e.starts_with(&format!(
+                "error: this is not a valid hardtack scenario: {says}"
+            )),
+            "{e}"
+        );
+        assert!(e.contains("`acw scenario hardtack`"), "{e}");
+    }
 }

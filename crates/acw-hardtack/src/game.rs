@@ -39,6 +39,7 @@ const ARC: f64 = 45.0;
 
 /// A company placed on the table at the start.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Deployed {
     /// What the company is.
     pub spec: CompanySpec,
@@ -47,7 +48,15 @@ pub struct Deployed {
 }
 
 /// Forces, terrain and turn limit of a Hardtack game.
+///
+/// Loaded from JSON through the same checks as [`State::new`] ([`Scenario::check`]): a scenario the game could
+/// not set up is refused with its [`GameSetupError`], as is a field the scenario does not have.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(try_from = "ScenarioData", into = "ScenarioData")
+)]
 pub struct Scenario {
     /// Its name.
     pub name: String,
@@ -122,6 +131,110 @@ impl Scenario {
             companies,
             options: Options::default(),
         })
+    }
+}
+
+impl Scenario {
+    /// Checks the scenario as the game sets it up, without playing it.
+    ///
+    /// # Errors
+    /// A turn limit outside 1–50, a company the rules refuse, off the table or overlapping another, or a side
+    /// with none.
+    pub fn check(&self) -> Result<(), GameSetupError> {
+        self.raise().map(|_| ())
+    }
+
+    /// The battle and the footprints of the companies, every check made.
+    fn raise(&self) -> Result<(Battle, Vec<Footprint>), GameSetupError> {
+        if !(1..=50).contains(&self.turns) {
+            return Err(GameSetupError::Turns(self.turns));
+        }
+        let mut battle = Battle::new(self.options);
+        let mut at: Vec<Footprint> = Vec::new();
+        for d in &self.companies {
+            let facing = Heading::degrees(if d.spec.side == Side::Union {
+                0.0
+            } else {
+                180.0
+            })
+            .map_err(|_| GameSetupError::Inconsistent("bad heading".to_string()))?;
+            let fp = Footprint::new(
+                d.at,
+                facing,
+                Inches(frontage(d.spec.formation, d.spec.figures)),
+                Inches(DEPTH),
+            )?;
+            if !self.table.holds(&fp) {
+                return Err(GameSetupError::OffTable(d.spec.name.clone()));
+            }
+            if let Some(i) = at.iter().position(|o| o.distance(&fp).0 <= 0.0) {
+                return Err(GameSetupError::Overlap(
+                    self.companies[i].spec.name.clone(),
+                    d.spec.name.clone(),
+                ));
+            }
+            battle.add_company(d.spec.clone())?;
+            at.push(fp);
+        }
+        for side in [Side::Union, Side::Confederate] {
+            if !self.companies.iter().any(|d| d.spec.side == side) {
+                return Err(GameSetupError::NoCompany(side));
+            }
+        }
+        Ok((battle, at))
+    }
+}
+
+impl Default for Scenario {
+    /// [`Scenario::meeting_at_the_fence`].
+    ///
+    /// # Panics
+    /// Never: the scenario is fixed and passes its checks (a test holds it so).
+    fn default() -> Scenario {
+        Scenario::meeting_at_the_fence()
+            .unwrap_or_else(|e| unreachable!("the default scenario is valid: {e}"))
+    }
+}
+
+/// A scenario as written in JSON, checked by [`Scenario::check`] before it is used.
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScenarioData {
+    name: String,
+    turns: u32,
+    table: Table,
+    companies: Vec<Deployed>,
+    options: Options,
+}
+
+#[cfg(feature = "serde")]
+impl From<Scenario> for ScenarioData {
+    fn from(s: Scenario) -> ScenarioData {
+        ScenarioData {
+            name: s.name,
+            turns: s.turns,
+            table: s.table,
+            companies: s.companies,
+            options: s.options,
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<ScenarioData> for Scenario {
+    type Error = GameSetupError;
+
+    fn try_from(d: ScenarioData) -> Result<Scenario, GameSetupError> {
+        let scenario = Scenario {
+            name: d.name,
+            turns: d.turns,
+            table: d.table,
+            companies: d.companies,
+            options: d.options,
+        };
+        scenario.check()?;
+        Ok(scenario)
     }
 }
 
@@ -539,6 +652,20 @@ impl Field {
     }
 }
 
+/// Whether a company may stand somewhere.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ground {
+    Free,
+    OffTable,
+    /// Within half an inch of the company at this index.
+    Taken(usize),
+}
+
+/// Half a footprint's diagonal: no point of it lies farther from its centre.
+fn reach(f: &Footprint) -> f64 {
+    f.frontage.0.hypot(f.depth.0) / 2.0
+}
+
 /// A company's frontage in its formation (the rules give no base sizes: 1" a figure in line, 2" a figure in
 /// skirmish order, 2" for a column).
 fn frontage(formation: Formation, figures: usize) -> f64 {
@@ -643,41 +770,7 @@ impl State {
     /// A turn limit outside 1–50, a company the rules refuse, off the table or overlapping another, or a side
     /// with none.
     pub fn new(scenario: &Scenario, seed: u64) -> Result<State, GameSetupError> {
-        if !(1..=50).contains(&scenario.turns) {
-            return Err(GameSetupError::Turns(scenario.turns));
-        }
-        let mut battle = Battle::new(scenario.options);
-        let mut at: Vec<Footprint> = Vec::new();
-        for d in &scenario.companies {
-            let facing = Heading::degrees(if d.spec.side == Side::Union {
-                0.0
-            } else {
-                180.0
-            })
-            .map_err(|_| GameSetupError::Inconsistent("bad heading".to_string()))?;
-            let fp = Footprint::new(
-                d.at,
-                facing,
-                Inches(frontage(d.spec.formation, d.spec.figures)),
-                Inches(DEPTH),
-            )?;
-            if !scenario.table.holds(&fp) {
-                return Err(GameSetupError::OffTable(d.spec.name.clone()));
-            }
-            if let Some(i) = at.iter().position(|o| o.distance(&fp).0 <= 0.0) {
-                return Err(GameSetupError::Overlap(
-                    scenario.companies[i].spec.name.clone(),
-                    d.spec.name.clone(),
-                ));
-            }
-            battle.add_company(d.spec.clone())?;
-            at.push(fp);
-        }
-        for side in [Side::Union, Side::Confederate] {
-            if !scenario.companies.iter().any(|d| d.spec.side == side) {
-                return Err(GameSetupError::NoCompany(side));
-            }
-        }
+        let (battle, at) = scenario.raise()?;
         Ok(State {
             battle,
             field: Field {
@@ -731,12 +824,21 @@ impl State {
     pub fn waiting(&self, side: Side) -> Vec<CompanyId> {
         self.battle
             .company_ids()
-            .filter(|&id| {
-                self.battle
-                    .company(id)
-                    .is_ok_and(|c| c.side() == side && !c.activated() && c.fit() > 0)
-            })
+            .filter(|&id| self.is_waiting(id, side))
             .collect()
+    }
+
+    fn is_waiting(&self, id: CompanyId, side: Side) -> bool {
+        self.battle
+            .company(id)
+            .is_ok_and(|c| c.side() == side && !c.activated() && c.fit() > 0)
+    }
+
+    /// Whether `side` has a company waiting ([`State::waiting`] not empty).
+    fn any_waiting(&self, side: Side) -> bool {
+        self.battle
+            .company_ids()
+            .any(|id| self.is_waiting(id, side))
     }
 
     /// Who owes the next decision and what it is.
@@ -798,15 +900,41 @@ impl State {
     pub fn nearest_enemy(&self, id: CompanyId) -> Option<(CompanyId, f64)> {
         let me = self.battle.company(id).ok()?;
         let fp = self.field.footprint(id)?;
-        self.battle
+        // Every point of a footprint lies within half its diagonal of its centre, so the centres' distance less
+        // both half-diagonals bounds the exact distance from below. Enemies are measured nearest bound first,
+        // and one whose bound lies beyond the best distance so far cannot be nearer (nor equal: the margin) and
+        // is not measured; equal distances go to the lower id.
+        let mut bounds: Vec<(f64, CompanyId, &Footprint)> = self
+            .battle
             .company_ids()
             .filter(|&o| {
                 self.battle
                     .company(o)
                     .is_ok_and(|c| c.side() != me.side() && c.fit() > 0)
             })
-            .filter_map(|o| Some((o, fp.distance(self.field.footprint(o)?).0)))
-            .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))
+            .filter_map(|o| {
+                let ofp = self.field.footprint(o)?;
+                Some((
+                    fp.centre.distance(ofp.centre).0 - reach(fp) - reach(ofp),
+                    o,
+                    ofp,
+                ))
+            })
+            .collect();
+        bounds.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut best: Option<(CompanyId, f64)> = None;
+        for (bound, o, ofp) in bounds {
+            if let Some((_, d)) = best
+                && bound - 1e-9 > d
+            {
+                break;
+            }
+            let d = fp.distance(ofp).0;
+            if best.is_none_or(|(b, bd)| d < bd || (d == bd && o < b)) {
+                best = Some((o, d));
+            }
+        }
+        best
     }
 
     /// The facts of a fire from `firer` at `target` measured on the table: distance between footprints, line of
@@ -850,6 +978,21 @@ impl State {
         if self.decision().is_none_or(|d| d.side != side) {
             return false;
         }
+        // A move onto ground the table refuses is refused whatever else holds (both ways of moving check the
+        // ground first): that is answered without copying the game.
+        if let (Some(id), Order::Move { to }) = (self.active, order)
+            && let Some(old) = self.field.at.get(id.0 as usize)
+            && matches!(
+                self.decision(),
+                Some(Decision {
+                    question: Question::Act { .. },
+                    ..
+                })
+            )
+            && self.ground(id, &old.placed(*to, old.facing)) != Ground::Free
+        {
+            return false;
+        }
         let mut next = self.clone();
         let mut rng = next.rng.clone();
         next.apply_order(order, &mut rng, &mut Vec::new()).is_ok()
@@ -879,7 +1022,7 @@ impl State {
                 self.first = Some(*side);
                 self.to_act = *side;
                 log.push(Event::GoesFirst(*side));
-                if self.waiting(*side).is_empty() {
+                if !self.any_waiting(*side) {
                     self.to_act = side.enemy();
                 }
             }
@@ -908,7 +1051,7 @@ impl State {
             (Question::Act { .. }, Order::Move { to }) => {
                 let id = self.active_or(&q)?;
                 let c = self.battle.company(id)?;
-                if c.moves_made() == 1 && c.actions_left() == 1 && !self.reactors(id).is_empty() {
+                if c.moves_made() == 1 && c.actions_left() == 1 && self.any_reactor(id) {
                     // the second move waits for the other side's reaction (HT-SG2-47); the ground is checked
                     // now so that a move the table refuses is refused before anyone is asked
                     let old = self.field.at[id.0 as usize];
@@ -1135,37 +1278,58 @@ impl State {
         };
         self.waiting(m.side().enemy())
             .into_iter()
-            .filter(|&f| {
-                self.battle
-                    .company(f)
-                    .is_ok_and(|c| c.confidence() < ConfidenceLevel::Routed && !c.needs_reload())
-                    && self.fire_facts(f, mover).is_ok_and(|x| !x.arc_blocked)
-            })
+            .filter(|&f| self.may_react(f, mover))
             .collect()
     }
 
+    /// Whether any company may give reaction fire at `mover` ([`State::reactors`] not empty), stopping at the
+    /// first.
+    fn any_reactor(&self, mover: CompanyId) -> bool {
+        self.battle.company(mover).is_ok_and(|m| {
+            let side = m.side().enemy();
+            self.battle
+                .company_ids()
+                .any(|f| self.is_waiting(f, side) && self.may_react(f, mover))
+        })
+    }
+
+    fn may_react(&self, firer: CompanyId, mover: CompanyId) -> bool {
+        self.battle
+            .company(firer)
+            .is_ok_and(|c| c.confidence() < ConfidenceLevel::Routed && !c.needs_reload())
+            && self.fire_facts(firer, mover).is_ok_and(|x| !x.arc_blocked)
+    }
+
     fn check_ground(&self, id: CompanyId, fp: &Footprint) -> Result<(), GameError> {
-        if !self.field.table.holds(fp) {
-            return Err(GameError::Ground {
+        match self.ground(id, fp) {
+            Ground::Free => Ok(()),
+            Ground::OffTable => Err(GameError::Ground {
                 company: self.name(id),
                 why: "it would leave the table".to_string(),
-            });
+            }),
+            Ground::Taken(i) => Err(GameError::Ground {
+                company: self.name(id),
+                why: format!(
+                    "it would come within half an inch of {}; only a close assault closes to contact",
+                    self.name(CompanyId(u32::try_from(i).unwrap_or(u32::MAX)))
+                ),
+            }),
         }
-        let reach = |f: &Footprint| f.frontage.0.hypot(f.depth.0) / 2.0;
+    }
+
+    /// Whether `id` may stand on `fp`: on the table, and more than half an inch from every other company.
+    fn ground(&self, id: CompanyId, fp: &Footprint) -> Ground {
+        if !self.field.table.holds(fp) {
+            return Ground::OffTable;
+        }
         for (i, o) in self.field.at.iter().enumerate() {
             // footprints whose bounding circles are more than half an inch apart cannot touch
             let apart = o.centre.distance(fp.centre).0 - reach(o) - reach(fp);
             if i != id.0 as usize && apart < 0.5 && o.distance(fp).0 < 0.5 {
-                return Err(GameError::Ground {
-                    company: self.name(id),
-                    why: format!(
-                        "it would come within half an inch of {}; only a close assault closes to contact",
-                        self.name(CompanyId(u32::try_from(i).unwrap_or(u32::MAX)))
-                    ),
-                });
+                return Ground::Taken(i);
             }
         }
-        Ok(())
+        Ground::Free
     }
 
     /// A move (HT-MOV-01, HT-MOV-02): the distance is measured centre to centre; the going is poor in the wood
@@ -1266,10 +1430,10 @@ impl State {
         if self.first.is_none() {
             return;
         }
-        if self.waiting(self.to_act).is_empty() {
+        if !self.any_waiting(self.to_act) {
             self.to_act = self.to_act.enemy();
         }
-        if self.waiting(Side::Union).is_empty() && self.waiting(Side::Confederate).is_empty() {
+        if !self.any_waiting(Side::Union) && !self.any_waiting(Side::Confederate) {
             log.push(Event::TurnEnded(self.turn));
             // idle by construction: no assault is pending here
             let _ = self.battle.end_turn();

@@ -137,6 +137,7 @@ pub struct Figure {
 
 /// What a new company is (validated by [`Battle::add_company`]).
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CompanySpec {
     /// Its name, used in everything a person reads.
     pub name: String,

@@ -380,6 +380,65 @@ fn scenarios_that_cannot_be_set_up_are_refused() {
 }
 
 #[test]
+fn scenarios_load_from_json_through_the_same_checks() {
+    let default = Scenario::default();
+    assert_eq!(default, scenario());
+    assert_eq!(default.check(), Ok(()));
+    let json = serde_json::to_string(&default).unwrap();
+    let back: Scenario = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, default);
+    let v = serde_json::to_value(&default).unwrap();
+    assert_eq!(v["companies"][0]["spec"]["name"], "19th Indiana, Company A");
+    assert_eq!(
+        v["companies"][0]["at"],
+        serde_json::json!({"x": 8.0, "y": 6.0})
+    );
+    let refused = |edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut bad = v.clone();
+        edit(&mut bad);
+        serde_json::from_value::<Scenario>(bad)
+            .unwrap_err()
+            .to_string()
+    };
+    assert_eq!(
+        refused(&|b| b["turns"] = serde_json::json!(51)),
+        GameSetupError::Turns(51).to_string()
+    );
+    // the fifth company (Union skirmishers) moved onto the first
+    assert_eq!(
+        refused(&|b| b["companies"][4]["at"] = serde_json::json!({"x": 8.5, "y": 6.0})),
+        GameSetupError::Overlap(
+            "19th Indiana, Company A".to_string(),
+            "19th Indiana, Company E".to_string()
+        )
+        .to_string()
+    );
+    assert_eq!(
+        refused(&|b| b["companies"][0]["at"] = serde_json::json!({"x": 47.0, "y": 6.0})),
+        "19th Indiana, Company A does not stand wholly on the table"
+    );
+    assert_eq!(
+        refused(&|b| b["companies"][9]["spec"]["figures"] = serde_json::json!(0)),
+        "a company cannot be raised: company 2nd Tennessee, Company K has 0 figures; a company needs 1 to 48"
+    );
+    assert_eq!(
+        refused(&|b| {
+            let all = b["companies"].as_array_mut().unwrap();
+            all.retain(|c| c["spec"]["side"] == "Union");
+        }),
+        GameSetupError::NoCompany(Side::Confederate).to_string()
+    );
+    assert!(
+        refused(&|b| b["turn_limit"] = serde_json::json!(3))
+            .starts_with("unknown field `turn_limit`")
+    );
+    assert!(
+        refused(&|b| b["companies"][0]["spec"]["quality"] = serde_json::json!("Heroic"))
+            .contains("unknown variant `Heroic`")
+    );
+}
+
+#[test]
 fn saves_load_exactly_and_impossible_saves_are_refused() {
     let state = State::new(&scenario(), 3).unwrap();
     let json = serde_json::to_string(&state).unwrap();
