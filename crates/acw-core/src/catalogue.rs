@@ -970,18 +970,39 @@ impl OptionValue for Inches {
     }
 }
 
-/// Implements [`OptionValue`] for a field-less enum with `strum::EnumIter` and `strum::Display`: its choices
-/// are the variants' `Display` names, read back with case and `-`/`_` ignored.
+/// The word for a variant name as typed: `Minus1Always` is `minus1-always`.
+#[must_use]
+pub fn kebab(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    for (i, c) in name.chars().enumerate() {
+        if c.is_uppercase() {
+            if i > 0 {
+                out.push('-');
+            }
+            out.extend(c.to_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Implements [`OptionValue`] for a field-less enum with `strum::EnumIter` and a derived `Debug`: its choices
+/// are the variants' names in kebab case (`Minus1Always` is `minus1-always`), read back with case and
+/// `-`/`_` ignored. The crate must depend on `strum`.
 #[macro_export]
 macro_rules! choice_option {
     ($($t:ty),* $(,)?) => {$(
         impl $crate::catalogue::OptionValue for $t {
             fn kind() -> $crate::catalogue::Kind {
                 use ::std::sync::OnceLock;
+                // The words are made once per type, at the first listing or setting, and live for the program.
                 static WORDS: OnceLock<&'static [&'static str]> = OnceLock::new();
                 let words = WORDS.get_or_init(|| {
                     let v: Vec<&'static str> = <$t as ::strum::IntoEnumIterator>::iter()
-                        .map(|x| &*::std::boxed::Box::leak(x.to_string().into_boxed_str()))
+                        .map(|x| &*::std::boxed::Box::leak(
+                            $crate::catalogue::kebab(&format!("{x:?}")).into_boxed_str(),
+                        ))
                         .collect();
                     ::std::boxed::Box::leak(v.into_boxed_slice())
                 });
@@ -994,10 +1015,36 @@ macro_rules! choice_option {
                 }
             }
             fn show(&self) -> String {
-                self.to_string()
+                $crate::catalogue::kebab(&format!("{self:?}"))
             }
         }
     )*};
+}
+
+/// Implements [`OptionValue`] for a field-less enum from its variants and the word for each
+/// (`choice_words!(Muskets { Quarter => "quarter", AllExperienced => "all-experienced" })`), for enums
+/// without `strum` names.
+#[macro_export]
+macro_rules! choice_words {
+    ($t:ident { $($v:ident => $w:literal),+ $(,)? }) => {
+        impl $crate::catalogue::OptionValue for $t {
+            fn kind() -> $crate::catalogue::Kind {
+                $crate::catalogue::Kind::Choice(&[$($w),+])
+            }
+            fn from_value(value: $crate::catalogue::Value) -> Option<Self> {
+                let all = [$($t::$v),+];
+                match value {
+                    $crate::catalogue::Value::Choice(i) => all.get(i).copied(),
+                    _ => None,
+                }
+            }
+            fn show(&self) -> String {
+                match self {
+                    $($t::$v => $w.to_string(),)+
+                }
+            }
+        }
+    };
 }
 
 /// Implements [`OptionsByName`] for an options struct from the list of its fields, each of a type with

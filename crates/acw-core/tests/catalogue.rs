@@ -186,7 +186,8 @@ fn options_by_name() {
     assert_eq!(list.len(), 5);
     assert_eq!(list[0].name, "turn_limit");
     assert_eq!(list[0].default, "12");
-    assert_eq!(list[1].kind, Kind::Choice(&["BlockBothWays", "AsCover"]));
+    assert_eq!(list[1].kind, Kind::Choice(&["block-both-ways", "as-cover"]));
+    assert_eq!(list[1].default, "block-both-ways");
     assert_eq!(list[3].default, "confederate");
     let mut o = Opts::default();
     o.set_pair("screen=as_cover").unwrap();

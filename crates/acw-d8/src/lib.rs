@@ -46,6 +46,7 @@ mod dice_util;
 
 pub mod army;
 pub mod bots;
+pub mod catalogue;
 pub mod environment;
 pub mod error;
 pub mod field;

@@ -80,6 +80,7 @@
 
 pub mod battle;
 pub mod bots;
+pub mod catalogue;
 pub mod error;
 pub mod field;
 pub mod fire;
