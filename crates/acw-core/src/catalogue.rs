@@ -381,6 +381,12 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// The parameter called `key` (case and `-`/`_` ignored).
+    #[must_use]
+    pub fn param(&self, key: &str) -> Option<&'static Param> {
+        self.params.iter().find(|p| same_word(p.name, key))
+    }
+
     /// Builds the procedure from every parameter's default.
     pub fn build_default(&self) -> Result<Built, String> {
         let values = Values {
