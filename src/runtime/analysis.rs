@@ -61,6 +61,8 @@ fn catalogues() -> Vec<Catalogue> {
     vec![
         #[cfg(feature = "north")]
         crate::north::catalogue::catalogue(),
+        #[cfg(feature = "grid")]
+        crate::grid::catalogue::catalogue(),
     ]
 }
 

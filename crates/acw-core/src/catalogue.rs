@@ -961,6 +961,26 @@ macro_rules! optional_option {
 }
 optional_option!(u8 => Int, u16 => Int, u32 => Int, f64 => Number, Inches => Number);
 
+impl OptionValue for Option<crate::Side> {
+    fn kind() -> Kind {
+        Kind::Choice(&["none", "union", "confederate"])
+    }
+    fn from_value(value: Value) -> Option<Self> {
+        match value {
+            Value::Choice(0) => Some(None),
+            Value::Choice(1) => Some(Some(crate::Side::Union)),
+            Value::Choice(2) => Some(Some(crate::Side::Confederate)),
+            _ => None,
+        }
+    }
+    fn show(&self) -> String {
+        match self {
+            None => "none".into(),
+            Some(s) => s.show(),
+        }
+    }
+}
+
 impl OptionValue for Inches {
     fn kind() -> Kind {
         Kind::Number { min: 0.0, max: 1e6 }
