@@ -63,6 +63,8 @@ fn catalogues() -> Vec<Catalogue> {
         crate::north::catalogue::catalogue(),
         #[cfg(feature = "grid")]
         crate::grid::catalogue::catalogue(),
+        #[cfg(feature = "tsatf")]
+        crate::tsatf::catalogue::catalogue(),
     ]
 }
 

@@ -30,3 +30,29 @@ fn options_by_name() {
     ));
     assert_eq!(o, before);
 }
+
+#[test]
+fn catalogued_procedures_roll_as_their_odds_say() {
+    use acw_tsatf::catalogue::catalogue;
+    use acw_tsatf::tables::{FireRow, Quality, TypeFireRow};
+    use strum::IntoEnumIterator;
+    let c = catalogue();
+    assert_eq!(c.entries().len(), 14);
+    c.check_every_entry(acw_core::testing::DEFAULT_SAMPLES)
+        .unwrap();
+    // Every row and class can be named: the last of each list builds.
+    assert_eq!(FireRow::iter().count(), 11);
+    assert_eq!(TypeFireRow::iter().count(), 7);
+    assert_eq!(Quality::iter().count(), 5);
+    c.build("mass-fire", "row=gatling class=iv").unwrap();
+    c.build("type-fire", "row=canister-gatling").unwrap();
+    // 2D6 at most 7: 21 of 36. 1D6 at most 4 with +1 (worse): at most 3, 1/2.
+    let t = c.build("morale-test", "number=7").unwrap().table();
+    assert!((t.p("passes") - 21.0 / 36.0).abs() < 1e-12);
+    let t = c
+        .build("close-test", "score=4 modifier=+1")
+        .unwrap()
+        .table();
+    assert!((t.p("passes") - 0.5).abs() < 1e-12);
+    assert!(c.build("stragglers", "charging=10 starting=5").is_err());
+}
