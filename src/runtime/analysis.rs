@@ -65,6 +65,8 @@ fn catalogues() -> Vec<Catalogue> {
         crate::grid::catalogue::catalogue(),
         #[cfg(feature = "tsatf")]
         crate::tsatf::catalogue::catalogue(),
+        #[cfg(feature = "d8")]
+        crate::d8::catalogue::catalogue(),
     ]
 }
 

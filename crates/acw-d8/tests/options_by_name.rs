@@ -32,3 +32,33 @@ fn options_by_name() {
     o.set_pair("night_and_day=true").unwrap();
     assert_eq!(o, before);
 }
+
+#[test]
+fn catalogued_procedures_roll_as_their_odds_say() {
+    use acw_d8::catalogue::catalogue;
+    let c = catalogue();
+    assert_eq!(c.entries().len(), 9);
+    c.check_every_entry(acw_core::testing::DEFAULT_SAMPLES)
+        .unwrap();
+    // Ten D8s needing 5+ (1/2 each), no save: P(no casualty) = 1/1024.
+    let t = c.build("volley", "").unwrap().table();
+    assert!((t.p("0") - 1.0 / 1024.0).abs() < 1e-15);
+    // The formation test of Veterans: a D8 needing 3+, 6/8.
+    let t = c.build("formation-test", "class=veteran").unwrap().table();
+    assert!((t.p("passes") - 0.75).abs() < 1e-12);
+    // Exactly two casualties: the officer dies on a 1 then a 1, 1/36.
+    let t = c.build("officer-check", "casualties=2").unwrap().table();
+    assert!((t.p("the officer killed") - 1.0 / 36.0).abs() < 1e-12);
+    // The ends of every range build and sum to 1.
+    for (name, params) in [
+        ("volley", "short_need=1 long_need=9 long_dice=3 save=7"),
+        ("saves", "save=1 hits=0"),
+        ("melee", "need=11 attackers=4 defenders=40 pooled=true"),
+        ("hazard", "kills_on=6 figures=0"),
+        ("bombard", "dice=60 rule=pips band=long"),
+    ] {
+        let t = c.build(name, params).unwrap().table();
+        let sum: f64 = t.rows().iter().map(|r| r.p).sum();
+        assert!((sum - 1.0).abs() < 1e-9, "{name} {params}: {sum}");
+    }
+}
