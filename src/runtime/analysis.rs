@@ -194,7 +194,7 @@ impl Battle {
             #[cfg(feature = "d8")]
             BattleOf::D8(_) => Err(LuckError::NotReported(RulesetId::D8)),
             #[cfg(feature = "tsatf")]
-            BattleOf::Tsatf(_) => Err(LuckError::NotReported(RulesetId::Tsatf)),
+            BattleOf::Tsatf(p) => Ok(luck_of(&p.log)),
         }
     }
 }
@@ -242,7 +242,9 @@ pub fn luck_of_log(ruleset: RulesetId, text: &str) -> Result<Luck, LuckError> {
         #[cfg(feature = "d8")]
         RulesetId::D8 => Err(LuckError::NotReported(ruleset)),
         #[cfg(feature = "tsatf")]
-        RulesetId::Tsatf => Err(LuckError::NotReported(ruleset)),
+        RulesetId::Tsatf => Ok(luck_of(&read_log(ruleset, text, |line| {
+            serde_json::from_str::<crate::tsatf::game::Event>(line)
+        })?)),
     }
 }
 

@@ -218,7 +218,7 @@ fn compare_is_paired_and_repeats() {
 }
 
 #[test]
-fn tsatf_and_d8_options_by_name_in_compare() {
+fn tsatf_and_d8_by_name() {
     let out = ok(&[
         "compare",
         "tsatf",
@@ -230,6 +230,19 @@ fn tsatf_and_d8_options_by_name_in_compare() {
     ]);
     let json: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(json["comparison"]["games"], 2);
+    let told = ok(&["battle", "tsatf", "--seed", "3", "--luck"]);
+    assert!(told.contains("  Union: luck "), "{told}");
+    assert!(told.contains("  Confederate: luck "), "{told}");
+    let out = ok(&["rules", "tsatf"]);
+    assert!(out.contains("morale-test  (TSATF-MOR-03)"), "{out}");
+    // 2D6 at most 7: 21/36 = 7/12.
+    let out = ok(&["odds", "tsatf", "morale-test", "number=7"]);
+    let row = out.lines().find(|l| l.contains("passes")).unwrap();
+    assert!(row.contains("7/12"), "{row}");
+    // Ten D8s at 5+ and no save: no casualty 1/1024.
+    let out = ok(&["odds", "d8", "volley"]);
+    let row = out.lines().find(|l| l.contains("1/1024")).unwrap();
+    assert!(row.contains("0.000977"), "{row}");
     let e = fails(&["battle", "d8", "--luck"], 1);
     assert!(
         e.contains("the d8 ruleset's events do not report the odds of their rolls yet"),

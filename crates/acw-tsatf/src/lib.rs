@@ -85,6 +85,7 @@ pub mod error;
 pub mod field;
 pub mod fire;
 pub mod game;
+pub mod luck;
 pub mod melee;
 pub mod morale;
 pub mod movement;
