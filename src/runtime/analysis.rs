@@ -192,7 +192,7 @@ impl Battle {
             #[cfg(feature = "north")]
             BattleOf::North(p) => Ok(luck_of(&p.log)),
             #[cfg(feature = "d8")]
-            BattleOf::D8(_) => Err(LuckError::NotReported(RulesetId::D8)),
+            BattleOf::D8(p) => Ok(luck_of(&p.log)),
             #[cfg(feature = "tsatf")]
             BattleOf::Tsatf(p) => Ok(luck_of(&p.log)),
         }
@@ -240,7 +240,9 @@ pub fn luck_of_log(ruleset: RulesetId, text: &str) -> Result<Luck, LuckError> {
             serde_json::from_str::<crate::north::game::Event>(line)
         })?)),
         #[cfg(feature = "d8")]
-        RulesetId::D8 => Err(LuckError::NotReported(ruleset)),
+        RulesetId::D8 => Ok(luck_of(&read_log(ruleset, text, |line| {
+            serde_json::from_str::<crate::d8::game::Event>(line)
+        })?)),
         #[cfg(feature = "tsatf")]
         RulesetId::Tsatf => Ok(luck_of(&read_log(ruleset, text, |line| {
             serde_json::from_str::<crate::tsatf::game::Event>(line)

@@ -243,9 +243,6 @@ fn tsatf_and_d8_by_name() {
     let out = ok(&["odds", "d8", "volley"]);
     let row = out.lines().find(|l| l.contains("1/1024")).unwrap();
     assert!(row.contains("0.000977"), "{row}");
-    let e = fails(&["battle", "d8", "--luck"], 1);
-    assert!(
-        e.contains("the d8 ruleset's events do not report the odds of their rolls yet"),
-        "{e}"
-    );
+    let told = ok(&["battle", "d8", "--seed", "2", "--luck"]);
+    assert!(told.contains("  Confederate: luck "), "{told}");
 }

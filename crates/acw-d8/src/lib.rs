@@ -54,6 +54,7 @@ pub mod fire;
 pub mod flank;
 pub mod formation;
 pub mod game;
+pub mod luck;
 pub mod map;
 pub mod melee;
 pub mod morale;

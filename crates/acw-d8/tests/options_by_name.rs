@@ -62,3 +62,39 @@ fn catalogued_procedures_roll_as_their_odds_say() {
         assert!((sum - 1.0).abs() < 1e-9, "{name} {params}: {sum}");
     }
 }
+
+#[test]
+fn luck_of_a_written_log() {
+    use acw_core::Side;
+    use acw_core::luck::luck_of;
+    use acw_d8::game::Event;
+    use acw_d8::tables::Cover;
+    let fired = |casualties: u32| Event::Fired {
+        unit: "1st Ohio".into(),
+        target: "4th Texas".into(),
+        short: (1, 5),
+        long: (0, 6),
+        save: None,
+        cover: Cover::Open,
+        hits: casualties,
+        casualties,
+        chance: 0.5,
+        officer_killed: false,
+    };
+    // The Union's turn: one D8 at 5+ (1/2) with no save. A casualty scores 1 - 1/2 + 1/4 = 3/4, none 1/4.
+    let log = vec![
+        Event::TurnBegan {
+            side: Side::Union,
+            turn: 1,
+            tests: vec![],
+            out_of_influence: 0,
+        },
+        fired(1),
+        fired(1),
+        fired(0),
+    ];
+    let luck = luck_of(&log);
+    assert_eq!(luck.union.rolls, 3);
+    assert!((luck.union.index - (0.75 + 0.75 + 0.25) / 3.0).abs() < 1e-12);
+    assert_eq!(luck.confederate.rolls, 0);
+}
