@@ -12,6 +12,9 @@
 //! - [`simulate`]: many games on rayon with a progress callback, giving acw-core's [`Summary`]; the same seed
 //!   gives the same summary on any number of threads.
 //!
+//! Procedures by name ([`catalogue`]), options by name ([`options`], [`Scenario::with_options`]), the luck of a
+//! battle ([`Battle::luck`], [`luck_of_log`]) and what an option is worth ([`compare`]) are in the same place.
+//!
 //! Every ruleset acw knows has a game layer; [`RulesetId::ALL`] lists those compiled into this build. A known
 //! name left out of the build is refused with [`RulesetError::NotCompiled`], any other with
 //! [`RulesetError::Unknown`].
@@ -31,6 +34,11 @@
 //!
 //! Adding a ruleset's game layer here is one variant of [`RulesetId`] and of the private scenario and battle
 //! enums, and one match arm in each function below.
+
+mod analysis;
+pub use analysis::{
+    CatalogueLookupError, LuckError, SetOptionsError, catalogue, compare, luck_of_log, options,
+};
 
 use crate::game::{Outcome, Summary};
 use crate::{BySide, Side};

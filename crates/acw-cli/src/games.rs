@@ -45,9 +45,11 @@ pub fn battle(
     seed: u64,
     file: Option<&Path>,
     json: bool,
+    luck: bool,
 ) -> Result<(), Failure> {
     let scenario = load(ruleset, file)?;
     let game = runtime::battle(&scenario, seed)?;
+    let luck = if luck { Some(game.luck()?) } else { None };
     let losses = game.losses();
     if json {
         for line in game.json_lines()? {
@@ -60,7 +62,13 @@ pub fn battle(
                 orders: game.orders(),
             },
         };
-        return out(serde_json::to_string(&end)?);
+        out(serde_json::to_string(&end)?)?;
+        if let Some(luck) = luck {
+            out(serde_json::to_string(&LuckLine {
+                luck: luck.by_side(),
+            })?)?;
+        }
+        return Ok(());
     }
     out(format!(
         "{}, {}.",
@@ -79,7 +87,17 @@ pub fn battle(
         losses.confederate,
         game.orders(),
         game.events()
-    ))
+    ))?;
+    match luck {
+        Some(luck) => crate::analysis::print_luck(&luck),
+        None => Ok(()),
+    }
+}
+
+/// The luck line after the end line of `acw battle --json --luck`.
+#[derive(Serialize)]
+struct LuckLine {
+    luck: BySide<acw::luck::SideLuck>,
 }
 
 fn capitalised(word: &str) -> String {

@@ -9,6 +9,11 @@
 //! acw odds 2d6+1 --csv > odds.csv                     # or --json; --plot odds.svg draws it
 //! acw battle north --seed 7                           # a narrated battle on the default scenario
 //! acw battle --json > log.jsonl                       # the event log, one JSON object a line
+//! acw rules north                                     # the procedures by name; --options lists the options
+//! acw odds north attack attackers=2 cover=true        # a whole attack's exact odds, to its morale result
+//! acw battle north --luck                             # ... and each side's luck at the end
+//! acw battle north --json > log.jsonl; acw luck north log.jsonl
+//! acw compare north --games 400 --option first_side=union   # what an option is worth, paired seeds
 //! acw scenario north --out my.json                    # the default scenario, to edit
 //! acw battle north --scenario my.json                 # ... and to play
 //! acw simulate north --games 10000 --plot losses.svg  # progress bar, win rates with 95% intervals
@@ -34,10 +39,11 @@
 //!   to work out (`acw odds 64d1000kh32`). The message says which and what to do.
 //! - `2`: the command line is wrong: an unknown subcommand or option, malformed dice notation, an unknown
 //!   ruleset or one that cannot be played yet, `--games 0`, `--times 0`, `--threads 0`, `--json` with
-//!   `--csv`. The message names the argument and what it accepts.
+//!   `--csv`, an unknown procedure, parameter or option of a ruleset or a value it does not accept. The message names the argument and what it accepts.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod analysis;
 mod dice;
 mod games;
 mod plot;
@@ -69,14 +75,19 @@ enum Command {
         #[arg(long, default_value_t = 1, value_parser = parse_times)]
         times: u64,
     },
-    /// The exact distribution of a roll's total: P(=), P(≥), P(≤), mean and spread.
+    /// The exact distribution of a roll's total (P(=), P(≥), P(≤), mean and spread), or of a ruleset's
+    /// procedure by name: `acw odds north attack attackers=2 cover=true`.
     Odds {
-        /// Dice notation: 3d6, 4d6kh3, 20d6dh1, 2d6+1, d30.
-        notation: DiceExpr,
+        /// Dice notation (3d6, 4d6kh3, 20d6dh1, 2d6+1, d30), or a ruleset's name followed by a procedure.
+        notation: String,
+        /// A procedure of the ruleset (`acw rules RULESET` lists them).
+        procedure: Option<String>,
+        /// The procedure's parameters, key=value (any left out take their defaults).
+        params: Vec<String>,
         /// Print the distribution as JSON instead of a table.
         #[arg(long, conflicts_with = "csv")]
         json: bool,
-        /// Print the distribution as CSV instead of a table.
+        /// Print the distribution as CSV instead of a table (dice notation only).
         #[arg(long)]
         csv: bool,
         /// Also draw the distribution into this SVG file.
@@ -95,6 +106,52 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         scenario: Option<PathBuf>,
         /// Print the event log, one JSON object a line, then a last line with the end of the game.
+        #[arg(long)]
+        json: bool,
+        /// Also print each side's luck: how far its dice ran above or below their odds (with --json, a last
+        /// line {"luck": ...}).
+        #[arg(long)]
+        luck: bool,
+    },
+    /// A ruleset's random procedures by name, with their rule IDs and parameters (or its options).
+    Rules {
+        /// The ruleset: north, d8, tsatf, grid or hardtack.
+        ruleset: String,
+        /// List the options instead (their names, defaults and what each accepts).
+        #[arg(long)]
+        options: bool,
+    },
+    /// Each side's luck over a log saved by `acw battle --json`.
+    Luck {
+        /// The ruleset the log is of.
+        #[arg(value_parser = parse_ruleset, help = ruleset_help())]
+        ruleset: RulesetId,
+        /// The log, one JSON event a line.
+        #[arg(value_name = "LOG.jsonl")]
+        log: PathBuf,
+        /// Print the luck as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// What options are worth: the same seeds played under the default options and changed ones, the
+    /// differences in win rates and losses with 95% intervals.
+    Compare {
+        /// The ruleset.
+        #[arg(value_parser = parse_ruleset, help = ruleset_help())]
+        ruleset: RulesetId,
+        /// How many games under each set of options (at least 2).
+        #[arg(long, value_parser = parse_pairs)]
+        games: u64,
+        /// Seed of the batch: game i of both batches is played from the same seed, derived from it and i.
+        #[arg(long, default_value_t = 1863)]
+        seed: u64,
+        /// An option to change, name=value (`acw rules RULESET --options` lists them); repeat for more.
+        #[arg(long = "option", value_name = "NAME=VALUE", required = true)]
+        options: Vec<String>,
+        /// Start from this scenario (JSON, as `acw scenario` writes it) instead of the default one.
+        #[arg(long, value_name = "FILE")]
+        scenario: Option<PathBuf>,
+        /// Print the comparison as JSON.
         #[arg(long)]
         json: bool,
     },
@@ -157,6 +214,10 @@ fn parse_games(text: &str) -> Result<u64, String> {
     whole_number(text, 1, u64::MAX, "the number of games")
 }
 
+fn parse_pairs(text: &str) -> Result<u64, String> {
+    whole_number(text, 2, u64::MAX, "the number of games")
+}
+
 fn parse_times(text: &str) -> Result<u64, String> {
     whole_number(text, 1, 1_000_000, "the number of rolls")
 }
@@ -203,6 +264,17 @@ enum Failure {
     Threads { threads: u16, why: String },
     #[error("cannot write to standard output: {0}")]
     Stdout(std::io::Error),
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Luck(#[from] acw::runtime::LuckError),
+    /// A wrong command line found after parsing (a procedure or option name, a parameter): exit code 2.
+    #[error("{0}")]
+    Usage(String),
 }
 
 fn main() -> ExitCode {
@@ -215,16 +287,57 @@ fn main() -> ExitCode {
         } => dice::roll(&notation, seed, times),
         Command::Odds {
             notation,
+            procedure: Some(procedure),
+            params,
             json,
             csv,
             plot,
-        } => dice::odds(&notation, json, csv, plot.as_deref()),
+        } => {
+            if csv {
+                Err(Failure::Usage(
+                    "--csv is for dice notation; a procedure's odds are printed as a table or --json".into(),
+                ))
+            } else {
+                analysis::procedure_odds(&notation, &procedure, &params, json, plot.as_deref())
+            }
+        }
+        Command::Odds {
+            notation,
+            procedure: None,
+            json,
+            csv,
+            plot,
+            ..
+        } => match notation.parse::<DiceExpr>() {
+            Ok(expr) => dice::odds(&expr, json, csv, plot.as_deref()),
+            Err(e) => Err(Failure::Usage(format!(
+                "invalid value '{notation}' for '<NOTATION>': {e} (or give a ruleset and a procedure: acw odds north attack)"
+            ))),
+        },
         Command::Battle {
             ruleset,
             seed,
             scenario,
             json,
-        } => games::battle(ruleset, seed, scenario.as_deref(), json),
+            luck,
+        } => games::battle(ruleset, seed, scenario.as_deref(), json, luck),
+        Command::Rules { ruleset, options } => analysis::rules(&ruleset, options),
+        Command::Luck { ruleset, log, json } => analysis::luck(ruleset, &log, json),
+        Command::Compare {
+            ruleset,
+            games,
+            seed,
+            options,
+            scenario,
+            json,
+        } => analysis::compare(&analysis::CompareArgs {
+            ruleset,
+            games,
+            seed,
+            options: &options,
+            scenario: scenario.as_deref(),
+            json,
+        }),
         Command::Simulate {
             ruleset,
             games,
@@ -250,6 +363,10 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         // A closed pipe (`acw odds 20d6 | head`) is not an error worth a message.
         Err(Failure::Stdout(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Failure::Usage(why)) => {
+            eprintln!("error: {why}");
+            ExitCode::from(2)
+        }
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::FAILURE

@@ -9,6 +9,9 @@
 //! - [`odds`]: [`Dist`], exact finite distributions;
 //! - [`Resolve`]: the shape of every random procedure — a fast `roll` and exact `odds`;
 //! - [`GameRng`]: the value-stable seeded generator a game carries;
+//! - [`catalogue`]: a ruleset's procedures by name with typed parameters, and options set by name;
+//! - [`luck`]: how far each side's dice ran above or below expectation over a game log;
+//! - [`compare`]: what an option is worth, from games played on the same seeds under two sets of options;
 //! - [`measure`]: inches, centimetres, grid areas, points, headings, arcs;
 //! - `table` (feature `table`): the table, terrain shapes, unit footprints, line of sight, obstacles and cover
 //!   (on `geo`);
@@ -37,8 +40,11 @@
 #![warn(missing_docs)]
 
 pub mod cards;
+pub mod catalogue;
+pub mod compare;
 pub mod dice;
 pub mod game;
+pub mod luck;
 pub mod measure;
 pub mod odds;
 mod resolve;

@@ -46,6 +46,7 @@ mod dice_util;
 
 pub mod army;
 pub mod bots;
+pub mod catalogue;
 pub mod environment;
 pub mod error;
 pub mod field;
@@ -53,6 +54,7 @@ pub mod fire;
 pub mod flank;
 pub mod formation;
 pub mod game;
+pub mod luck;
 pub mod map;
 pub mod melee;
 pub mod morale;

@@ -64,11 +64,13 @@
 pub mod board;
 pub mod bots;
 pub mod casualties;
+pub mod catalogue;
 pub mod combat;
 pub mod command;
 pub mod error;
 pub mod fire;
 pub mod game;
+pub mod luck;
 pub mod morale;
 pub mod movement;
 pub mod options;

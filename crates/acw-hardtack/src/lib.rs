@@ -71,6 +71,7 @@ pub mod advanced;
 pub mod artillery;
 pub mod bots;
 pub mod casualties;
+pub mod catalogue;
 pub mod command;
 pub mod error;
 pub mod fire;

@@ -59,11 +59,13 @@
 #![warn(missing_docs)]
 
 pub mod bots;
+pub mod catalogue;
 pub mod combat;
 pub mod command;
 pub mod error;
 pub mod field;
 pub mod game;
+pub mod luck;
 pub mod melee;
 pub mod morale;
 pub mod movement;

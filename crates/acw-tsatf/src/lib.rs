@@ -80,10 +80,12 @@
 
 pub mod battle;
 pub mod bots;
+pub mod catalogue;
 pub mod error;
 pub mod field;
 pub mod fire;
 pub mod game;
+pub mod luck;
 pub mod melee;
 pub mod morale;
 pub mod movement;
