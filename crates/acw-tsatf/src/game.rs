@@ -1764,6 +1764,7 @@ impl State {
             defender_cadre_first: self.pairing.unwrap_or(true),
             pursue,
             non_fighters_contacted: false,
+            obstacle_room: self.field.obstacle_room(c.attacker(), c.target()),
         };
         dice.about(format_args!(
             "the melee of {} and {}",

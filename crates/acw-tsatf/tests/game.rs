@@ -6,7 +6,7 @@ use acw_core::game::{Commander, Dicing, Game, Owed, Ruleset, Submitted, Throw, p
 use acw_core::measure::{Inches, Point};
 use acw_core::table::{Table, Terrain};
 use acw_core::testing::conformance::{self, Suite};
-use acw_core::{BySide, Side};
+use acw_core::{BySide, Resolve, Side};
 use acw_tsatf::UnitId;
 use acw_tsatf::bots::{Attacker, Holder};
 use acw_tsatf::field::{self, Field};
@@ -1139,4 +1139,164 @@ fn tsatf_opt_04_enemies_within_four_inches_reveal_the_hidden() {
         log.iter()
             .any(|e| matches!(e, Event::Revealed { unit, .. } if unit == "Braves"))
     );
+}
+
+/// Plays holds until the side owing is asked something other than a card, returning the events.
+fn hold_until_asked(s: &mut State, dice: &mut ThenRng) -> Vec<Event> {
+    let mut log = Vec::new();
+    for _ in 0..40 {
+        let Some(d) = Tsatf.owed(s) else { break };
+        let Question::Activate { compulsory, .. } = d.question else {
+            break;
+        };
+        let order = match compulsory {
+            Some(name) => Order::Compulsory {
+                unit: s.battle().unit_named(&name).unwrap().id(),
+            },
+            None => Order::Hold {
+                unit: s
+                    .battle()
+                    .units()
+                    .iter()
+                    .find(|u| u.side() == d.side && !u.acted())
+                    .map(|u| u.id())
+                    .unwrap(),
+            },
+        };
+        Tsatf.apply_with(s, &order, dice, &mut log).unwrap();
+    }
+    log
+}
+
+/// TSATF-MEL-14 / TSATF-MEL-26: across a fence the pairing is decided by position. Blue stands an inch short of
+/// Grey's fence; the fence runs 4" along Grey's 11" front (x 21 to 25), so it holds four attacking figures. Blue
+/// moves up on its first charge card and goes in on its next; both sides pass their tests (scripted 1s). The
+/// melee the engine fights pairs at most four figures at a time, the rest of each side waiting: no
+/// round removes more than four figures of either side, and the exact odds are those of that capped melee.
+/// Charged in the open, the same two units pair one against one with no limit.
+#[test]
+fn tsatf_mel_14_across_a_fence_only_the_figures_on_it_are_paired() {
+    let fence = vec![
+        Terrain::fence(
+            "the rails",
+            vec![Point::new(21.0, 28.5), Point::new(25.0, 28.5)],
+        )
+        .unwrap(),
+    ];
+    let melee_of = |terrain: Vec<Terrain>| {
+        let mut s = union_first(at(24.0, 27.0, 0.0), terrain);
+        let charge = Order::Charge {
+            unit: BLUE,
+            target: GREY,
+        };
+        let mut log = Vec::new();
+        let protected = s.field().protected(BLUE, GREY);
+        if protected {
+            // the first card only brings it up to the position (TSATF-MEL-25)
+            Tsatf.apply(&mut s, &charge, &mut log).unwrap();
+            assert!(matches!(
+                first_of(&log),
+                Event::Charged {
+                    report: acw_tsatf::battle::ChargeReport::Approached {
+                        in_position: true,
+                        ..
+                    },
+                    ..
+                }
+            ));
+            s = next_union_movement(s);
+            log.clear();
+        }
+        Tsatf
+            .apply_with(&mut s, &charge, &mut then_rng(&[6, 6, 6, 6]), &mut log)
+            .unwrap();
+        assert!(
+            matches!(
+                first_of(&log),
+                Event::Charged {
+                    report: acw_tsatf::battle::ChargeReport::Contact { .. },
+                    ..
+                }
+            ),
+            "{log:?}"
+        );
+        let room = s.field().obstacle_room(BLUE, GREY);
+        // both pass their close-combat tests on 1s, then each side chooses its order
+        let mut ones = then_rng(&[1, 1, 1, 1]);
+        let held = hold_until_asked(&mut s, &mut ones);
+        let mut events = Vec::new();
+        for _ in 0..2 {
+            let d = Tsatf.owed(&s).unwrap_or_else(|| {
+                panic!(
+                    "{}",
+                    held.iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                )
+            });
+            let order = match d.question {
+                Question::Pair { .. } => Order::Pair { cadre_first: true },
+                Question::Fight { .. } => Order::Fight {
+                    cadre_first: true,
+                    pursue: false,
+                },
+                other => panic!("expected the melee's questions, got {other}"),
+            };
+            Tsatf.apply(&mut s, &order, &mut events).unwrap();
+        }
+        let report = events
+            .iter()
+            .find_map(|e| match e {
+                Event::Melee { report } => Some(report.clone()),
+                _ => None,
+            })
+            .expect("a melee was fought");
+        (room, report)
+    };
+
+    let (room, report) = melee_of(fence);
+    assert_eq!(room, Some(4));
+    assert_eq!(report.melee.front, 4);
+    let size = |s: &acw_tsatf::melee::MeleeSide| u16::from(s.cadre) + u16::from(s.others);
+    let (na, nd) = (size(&report.melee.attackers), size(&report.melee.defenders));
+    // more on each side than the fence holds (the chargers left stragglers behind)
+    assert!(na > 8 && nd > 8, "{report}");
+    let out = |l: &acw_tsatf::melee::MeleeLosses| u16::from(l.out(0)) + u16::from(l.out(1));
+    let (a_out, d_out) = (out(&report.tally.attackers), out(&report.tally.defenders));
+    // the losers were all put out, four pairs at most fighting in any round
+    assert!(a_out == na || d_out == nd, "{report}");
+    assert!(a_out <= 4 * report.tally.rounds && d_out <= 4 * report.tally.rounds);
+    assert!(4 * report.tally.rounds >= na.min(nd), "{report}");
+    // the chance in the event is the capped melee's; its ends differ from the same melee without the fence's
+    // limit (the figures the winners keep, on average)
+    let capped = report.melee.odds();
+    assert!((report.chance() - capped.prob(|o| o.winner == report.party)).abs() < 1e-12);
+    let open = report.melee.with_front(u16::MAX).odds();
+    let kept = |d: &acw_core::Dist<acw_tsatf::melee::MeleeOutcome>| {
+        (1..=21u16)
+            .map(|k| d.prob(|o| o.winner == report.party && o.left >= k))
+            .sum::<f64>()
+    };
+    assert!(
+        (kept(&capped) - kept(&open)).abs() > 0.01,
+        "{} {}",
+        kept(&capped),
+        kept(&open)
+    );
+    assert!(
+        report.to_string().contains("4 at a time on the obstacle"),
+        "{report}"
+    );
+
+    let (room, report) = melee_of(vec![]);
+    assert_eq!(room, None);
+    assert_eq!(report.melee.front, u16::MAX);
+}
+
+/// Ids read as the kind in lower case and the number.
+#[test]
+fn ids_read_as_their_kind_and_number() {
+    assert_eq!(UnitId(14).to_string(), "unit 14");
+    assert_eq!(acw_tsatf::battle::ChargeId(3).to_string(), "charge 3");
 }
