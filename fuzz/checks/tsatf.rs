@@ -68,7 +68,7 @@ fn next(data: &mut &[u8]) -> u8 {
 fn order_from(data: &mut &[u8]) -> Option<Order> {
     let unit = UnitId(u32::from(next(data) % 24));
     let other = UnitId(u32::from(next(data) % 24));
-    Some(match next(data) % 11 {
+    Some(match next(data) % 13 {
         0 => Order::Compulsory { unit },
         1 => Order::Advance {
             unit,
@@ -105,6 +105,14 @@ fn order_from(data: &mut &[u8]) -> Option<Order> {
         9 => Order::Rally {
             unit,
             attempt: next(data).is_multiple_of(2),
+        },
+        10 => Order::Mount {
+            unit,
+            mount: next(data).is_multiple_of(2),
+        },
+        11 => Order::Limber {
+            unit,
+            limber: next(data).is_multiple_of(2),
         },
         _ => return None,
     })

@@ -383,6 +383,23 @@ pub enum Order {
         /// Its target.
         target: UnitId,
     },
+    /// On a movement card: cavalry mounts or dismounts where it stands, keeping its formation (which must suit
+    /// the new state: mounted cavalry is in line or column); the change drops a movement die, and the
+    /// horseholders of dismounted troopers leave the firing line (TSATF-MOV-08, TSATF-MOV-09).
+    Mount {
+        /// The unit.
+        unit: UnitId,
+        /// Mount (true) or dismount (false).
+        mount: bool,
+    },
+    /// On a movement card: a gun limbers up or unlimbers where it stands; the change drops a movement die
+    /// (TSATF-MOV-08).
+    Limber {
+        /// The gun.
+        unit: UnitId,
+        /// Limber up (true) or unlimber (false).
+        limber: bool,
+    },
     /// On either card: the unit takes the card and does nothing.
     Hold {
         /// The unit.
@@ -408,6 +425,24 @@ pub enum Order {
         /// Try (true) or let it be (false).
         attempt: bool,
     },
+}
+
+/// A change of state made where a unit stands (TSATF-MOV-08).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::Display)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum StateChange {
+    /// Cavalry got on its horses.
+    #[strum(to_string = "mounted")]
+    Mounted,
+    /// Cavalry got off, its horseholders taking the horses.
+    #[strum(to_string = "dismounted")]
+    Dismounted,
+    /// A gun was hooked to its limber.
+    #[strum(to_string = "limbered up")]
+    Limbered,
+    /// A gun was unhooked and made ready to fire.
+    #[strum(to_string = "unlimbered")]
+    Unlimbered,
 }
 
 /// What a side is asked.
@@ -558,6 +593,13 @@ pub enum Event {
         formation: Formation,
         /// Inches the furthest figure moved, paid out of the roll.
         cost: f64,
+        /// The rules' report: the dice rolled.
+        report: MoveReport,
+    },
+    /// Cavalry mounted or dismounted, or a gun limbered or unlimbered, where it stands (TSATF-MOV-08).
+    StateChanged {
+        /// What changed.
+        change: StateChange,
         /// The rules' report: the dice rolled.
         report: MoveReport,
     },
@@ -741,6 +783,17 @@ impl fmt::Display for Event {
                     write!(f, ".")
                 } else {
                     write!(f, "; it moves {moved:.1}\" toward {toward}.")
+                }
+            }
+            Event::StateChanged { change, report } => {
+                if report.leaderless_halt {
+                    write!(f, "{report}.")
+                } else {
+                    write!(
+                        f,
+                        "{} {change} where it stood (its {}\" roll, a die dropped for the change, goes unused).",
+                        report.unit, report.rolled
+                    )
                 }
             }
             Event::Formed {
@@ -1322,6 +1375,10 @@ impl State {
                     ] {
                         v.push(Order::Form { unit, formation });
                     }
+                    for flag in [true, false] {
+                        v.push(Order::Mount { unit, mount: flag });
+                        v.push(Order::Limber { unit, limber: flag });
+                    }
                     for e in units.iter().filter(|e| e.side() != side) {
                         let t = e.id();
                         v.push(Order::Advance { unit, toward: t });
@@ -1457,6 +1514,14 @@ impl State {
             (Order::Form { unit, formation }, Question::Activate { .. }) => {
                 own(self, unit)?;
                 self.form(unit, formation, dice, log)
+            }
+            (Order::Mount { unit, mount }, Question::Activate { .. }) => {
+                own(self, unit)?;
+                self.change_state(unit, Some(mount), None, dice, log)
+            }
+            (Order::Limber { unit, limber }, Question::Activate { .. }) => {
+                own(self, unit)?;
+                self.change_state(unit, None, Some(limber), dice, log)
             }
             (Order::Charge { unit, target }, Question::Activate { .. }) => {
                 own(self, unit)?;
@@ -1609,6 +1674,52 @@ impl State {
             cost,
             report,
         });
+        Ok(())
+    }
+
+    /// Mounts or dismounts cavalry, or limbers or unlimbers a gun, where it stands (TSATF-MOV-08).
+    fn change_state(
+        &mut self,
+        unit: UnitId,
+        mount: Option<bool>,
+        limber: Option<bool>,
+        dice: &mut dyn Dice,
+        log: &mut Vec<Event>,
+    ) -> Result<(), GameError> {
+        let u = self.unit_checked(unit)?;
+        let name = u.name().to_string();
+        let order = MoveOrder {
+            mode: None,
+            mount,
+            limber,
+            ..MoveOrder::default()
+        };
+        let change = match (mount, limber) {
+            (Some(true), _) => StateChange::Mounted,
+            (Some(false), _) => StateChange::Dismounted,
+            (_, Some(true)) => StateChange::Limbered,
+            _ => StateChange::Unlimbered,
+        };
+        // the new footprint must find room where the unit stands
+        let after = match change {
+            StateChange::Mounted | StateChange::Dismounted => {
+                crate::field::frontage_in(u.formation(), u.strength())
+            }
+            StateChange::Limbered => crate::field::frontage_in(Formation::Limbered, u.strength()),
+            StateChange::Unlimbered => {
+                crate::field::frontage_in(Formation::Unlimbered, u.strength())
+            }
+        };
+        if !self.field.fits(unit, after) {
+            return Err(GameError::NoRoom(name));
+        }
+        dice.about(format_args!("{name}, {change} where it stands"));
+        let report = self.battle.move_unit(unit, &order, dice)?;
+        if let Ok(u) = self.battle.unit(unit) {
+            let u = u.clone();
+            self.field.refit(&u);
+        }
+        log.push(Event::StateChanged { change, report });
         Ok(())
     }
 

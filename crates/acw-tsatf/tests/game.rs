@@ -1300,3 +1300,232 @@ fn ids_read_as_their_kind_and_number() {
     assert_eq!(UnitId(14).to_string(), "unit 14");
     assert_eq!(acw_tsatf::battle::ChargeId(3).to_string(), "charge 3");
 }
+
+/// Union cavalry (12 troopers, mounted in march column) and a gun (limbered) at the south edge, Confederate
+/// infantry far off; played to the first Union movement card.
+fn horse_and_guns() -> State {
+    use acw_tsatf::state::UnitKind;
+    use acw_tsatf::tables::FireRow;
+    let forces = vec![
+        UnitSpec::cavalry(
+            "Troop B",
+            Side::Union,
+            Quality::Average,
+            12,
+            FireRow::CavalryCarbine,
+        )
+        .unwrap(),
+        UnitSpec::gun(
+            "Battery gun",
+            Side::Union,
+            Quality::Average,
+            UnitKind::Artillery,
+            5,
+        )
+        .unwrap(),
+        UnitSpec::infantry("Grey", Side::Confederate, Quality::Average).unwrap(),
+    ];
+    for seed in 0..50 {
+        let scenario = Scenario::new(
+            "horse and guns",
+            forces.clone(),
+            vec![
+                at(10.0, 5.0, 0.0),
+                at(30.0, 5.0, 0.0),
+                at(24.0, 30.0, 180.0),
+            ],
+            Table::new(Inches(48.0), Inches(36.0), vec![]).unwrap(),
+            limited(6),
+            Victory { break_percent: 0 },
+        )
+        .unwrap();
+        let s = Tsatf.setup(&scenario, seed).unwrap();
+        if Tsatf.owed(&s).is_some_and(|d| d.side == Side::Union) {
+            return s;
+        }
+    }
+    panic!("no seed turned a Union card first")
+}
+
+/// TSATF-MOV-08 / TSATF-MOV-09: on its movement card cavalry dismounts where it stands: the change drops the
+/// highest movement die (scripted 6 dropped), a quarter of the troopers (12 / 4 = 3, rounded up) hold the
+/// horses and leave the firing line, the troop keeps its march column. Orders the rules do not allow are refused
+/// and change nothing: dismounting again, mounting infantry, limbering a gun that is limbered, mounting a gun.
+/// On a later card the gun unlimbers.
+#[test]
+fn tsatf_mov_08_mounting_and_limbering_are_orders() {
+    const TROOP: UnitId = UnitId(0);
+    const GUN: UnitId = UnitId(1);
+    const GREY_INF: UnitId = UnitId(2);
+    let mut s = horse_and_guns();
+    let before = s.clone();
+    for o in [
+        Order::Mount {
+            unit: TROOP,
+            mount: true,
+        },
+        Order::Limber {
+            unit: GUN,
+            limber: true,
+        },
+        Order::Mount {
+            unit: GUN,
+            mount: false,
+        },
+        Order::Limber {
+            unit: TROOP,
+            limber: false,
+        },
+        Order::Mount {
+            unit: GREY_INF,
+            mount: true,
+        },
+    ] {
+        assert!(s.check_order(&o).is_err(), "{o:?}");
+        let mut log = Vec::new();
+        assert!(Tsatf.apply(&mut s, &o, &mut log).is_err(), "{o:?}");
+        assert_eq!(s, before);
+    }
+    let dismount = Order::Mount {
+        unit: TROOP,
+        mount: false,
+    };
+    assert!(s.check_order(&dismount).is_ok());
+    assert!(s.actions().contains(&dismount));
+    let troop = s.battle().unit(TROOP).unwrap();
+    let (mounted_strength, formation) = (troop.strength(), troop.formation());
+    let mut log = Vec::new();
+    Tsatf
+        .apply_with(
+            &mut s,
+            &dismount,
+            &mut then_rng(&[6, 1, 1, 1, 1, 1, 1, 1]),
+            &mut log,
+        )
+        .unwrap();
+    let Event::StateChanged { change, report } = first_of(&log) else {
+        panic!("{log:?}")
+    };
+    assert_eq!(*change, acw_tsatf::game::StateChange::Dismounted);
+    let dice = report.dice.unwrap();
+    assert_eq!(dice.drops, 1);
+    assert_eq!(report.rolled, u32::from(dice.dice - 1));
+    assert!(
+        first_of(&log)
+            .to_string()
+            .starts_with("Troop B dismounted where it stood")
+    );
+    let troop = s.battle().unit(TROOP).unwrap();
+    assert!(!troop.mounted());
+    assert_eq!(troop.formation(), formation);
+    assert_eq!(troop.horseholders(), 3);
+    assert_eq!(mounted_strength, 15);
+    // the troop's card is spent: it cannot change again this phase
+    assert!(
+        s.check_order(&Order::Mount {
+            unit: TROOP,
+            mount: true
+        })
+        .is_err()
+    );
+
+    let mut s = next_union_movement_of(s, GUN);
+    let unlimber = Order::Limber {
+        unit: GUN,
+        limber: false,
+    };
+    let mut log = Vec::new();
+    Tsatf.apply(&mut s, &unlimber, &mut log).unwrap();
+    assert!(matches!(
+        first_of(&log),
+        Event::StateChanged {
+            change: acw_tsatf::game::StateChange::Unlimbered,
+            ..
+        }
+    ));
+    assert_eq!(
+        s.battle().unit(GUN).unwrap().formation(),
+        acw_tsatf::state::Formation::Unlimbered
+    );
+}
+
+/// Holds with every unit until the Union owes a movement card that `unit` has not used.
+fn next_union_movement_of(mut s: State, unit: UnitId) -> State {
+    for _ in 0..60 {
+        if let Some(d) = Tsatf.owed(&s)
+            && d.side == Side::Union
+            && s.battle().phase() == Phase::Movement
+            && !s.battle().unit(unit).unwrap().acted()
+        {
+            return s;
+        }
+        let d = Tsatf.owed(&s).unwrap();
+        let hold = s
+            .battle()
+            .units()
+            .iter()
+            .find(|u| u.side() == d.side && !u.acted() && u.id() != unit)
+            .or_else(|| {
+                s.battle()
+                    .units()
+                    .iter()
+                    .find(|u| u.side() == d.side && !u.acted())
+            })
+            .map(|u| u.id())
+            .unwrap();
+        let mut log = Vec::new();
+        Tsatf
+            .apply(&mut s, &Order::Hold { unit: hold }, &mut log)
+            .unwrap();
+    }
+    panic!("the Union never had a movement card for that unit")
+}
+
+/// TSATF-MOV-08 as the bots play it: with the enemy within 36", the attacker unlimbers its gun and keeps its
+/// cavalry mounted; the holder, given the Union's movement cards, dismounts its cavalry and unlimbers its gun.
+#[test]
+fn tsatf_mov_08_the_bots_deploy_guns_and_the_holder_dismounts() {
+    let mut s = horse_and_guns();
+    let o = Attacker::new(3).order(&Tsatf, &s, Side::Union);
+    assert_eq!(
+        o,
+        Order::Limber {
+            unit: UnitId(1),
+            limber: false
+        }
+    );
+    let mut holder = Holder::new(3);
+    let mut changes = Vec::new();
+    for _ in 0..40 {
+        let d = Tsatf.owed(&s).unwrap();
+        let o = if d.side == Side::Union && s.battle().phase() == Phase::Movement {
+            holder.order(&Tsatf, &s, Side::Union)
+        } else {
+            let unit = s
+                .battle()
+                .units()
+                .iter()
+                .find(|u| u.side() == d.side && !u.acted())
+                .map(|u| u.id())
+                .unwrap();
+            Order::Hold { unit }
+        };
+        let mut log = Vec::new();
+        Tsatf.apply(&mut s, &o, &mut log).unwrap();
+        if let Event::StateChanged { change, .. } = first_of(&log) {
+            changes.push(*change);
+        }
+        if changes.len() == 2 {
+            break;
+        }
+    }
+    changes.sort_by_key(ToString::to_string);
+    assert_eq!(
+        changes,
+        vec![
+            acw_tsatf::game::StateChange::Dismounted,
+            acw_tsatf::game::StateChange::Unlimbered
+        ]
+    );
+    assert!(!s.battle().unit(UnitId(0)).unwrap().mounted());
+}
