@@ -68,7 +68,7 @@ fn next(data: &mut &[u8]) -> u8 {
 fn order_from(data: &mut &[u8]) -> Option<Order> {
     let unit = UnitId(u32::from(next(data) % 24));
     let other = UnitId(u32::from(next(data) % 24));
-    Some(match next(data) % 13 {
+    Some(match next(data) % 14 {
         0 => Order::Compulsory { unit },
         1 => Order::Advance {
             unit,
@@ -113,6 +113,10 @@ fn order_from(data: &mut &[u8]) -> Option<Order> {
         11 => Order::Limber {
             unit,
             limber: next(data).is_multiple_of(2),
+        },
+        12 => Order::Scout {
+            unit,
+            toward: other,
         },
         _ => return None,
     })

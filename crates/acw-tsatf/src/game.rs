@@ -400,6 +400,15 @@ pub enum Order {
         /// Limber up (true) or unlimber (false).
         limber: bool,
     },
+    /// On a movement card: a unit of trained scouts advances like [`Order::Advance`] and looks for hidden
+    /// enemies as it goes: a 6 on 1D6 reveals every hidden enemy unit within the spotting distance of where it
+    /// set out (TSATF-OPT-04).
+    Scout {
+        /// The scouts.
+        unit: UnitId,
+        /// The enemy it moves toward.
+        toward: UnitId,
+    },
     /// On either card: the unit takes the card and does nothing.
     Hold {
         /// The unit.
@@ -1382,6 +1391,9 @@ impl State {
                     for e in units.iter().filter(|e| e.side() != side) {
                         let t = e.id();
                         v.push(Order::Advance { unit, toward: t });
+                        if u.scouts {
+                            v.push(Order::Scout { unit, toward: t });
+                        }
                         v.push(Order::Charge { unit, target: t });
                         v.push(Order::Fire { unit, target: t });
                     }
@@ -1499,7 +1511,14 @@ impl State {
                 self.enemy_of(side, toward)?;
                 let target = self.field.place(toward).map(|f| f.centre);
                 let room = self.field.range(unit, toward) - MOVE_GAP;
-                self.advance(unit, target, room, self.name(toward), dice, log)
+                self.advance(unit, (target, room), self.name(toward), false, dice, log)
+            }
+            (Order::Scout { unit, toward }, Question::Activate { .. }) => {
+                own(self, unit)?;
+                self.enemy_of(side, toward)?;
+                let target = self.field.place(toward).map(|f| f.centre);
+                let room = self.field.range(unit, toward) - MOVE_GAP;
+                self.advance(unit, (target, room), self.name(toward), true, dice, log)
             }
             (Order::Withdraw { unit }, Question::Activate { .. }) => {
                 own(self, unit)?;
@@ -1509,7 +1528,8 @@ impl State {
                     Side::Confederate => Point::new(c.x, self.field.table().depth().0),
                 });
                 let room = here.zip(edge).map_or(0.0, |(h, e)| h.distance(e).0);
-                self.advance(unit, edge, room, format!("the {side} base edge"), dice, log)
+                let to = format!("the {side} base edge");
+                self.advance(unit, (edge, room), to, false, dice, log)
             }
             (Order::Form { unit, formation }, Question::Activate { .. }) => {
                 own(self, unit)?;
@@ -1570,13 +1590,33 @@ impl State {
     fn advance(
         &mut self,
         unit: UnitId,
-        target: Option<Point>,
-        room: f64,
+        (target, room): (Option<Point>, f64),
         toward: String,
+        scout: bool,
         dice: &mut dyn Dice,
         log: &mut Vec<Event>,
     ) -> Result<(), GameError> {
         let name = self.name(unit);
+        // the scouts look for every hidden enemy, measured from where they set out (TSATF-OPT-04)
+        let scout_for: Vec<(UnitId, f64)> = if scout {
+            let side = self.unit_checked(unit)?.side();
+            if !self.unit_checked(unit)?.scouts {
+                return Err(RuleViolation::Cannot {
+                    unit: name,
+                    action: "scout: it is not trained for it",
+                }
+                .into());
+            }
+            self.battle
+                .units()
+                .iter()
+                .filter(|e| e.side() != side && e.hidden() && !e.off_table())
+                .map(|e| (e.id(), self.field.range(unit, e.id())))
+                .filter(|&(_, d)| d.is_finite())
+                .collect()
+        } else {
+            Vec::new()
+        };
         let (Some(place), Some(target)) = (self.field.place(unit).copied(), target) else {
             return Err(GameError::NoSuchUnit(unit.0));
         };
@@ -1600,6 +1640,7 @@ impl State {
                 MoveMode::CrossCountry
             }),
             facts,
+            scout_for,
             ..MoveOrder::default()
         };
         dice.about(format_args!("the move of {name} toward {toward}"));

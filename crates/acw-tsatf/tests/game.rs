@@ -1529,3 +1529,114 @@ fn tsatf_mov_08_the_bots_deploy_guns_and_the_holder_dismounts() {
     );
     assert!(!s.battle().unit(UnitId(0)).unwrap().mounted());
 }
+
+/// Union scouts and an untrained company at the south edge; Confederate Indians hidden 11.5" in front of them in a
+/// skirmish line across the table, and a visible Confederate company far off; played to the first Union movement card.
+fn scouts_and_hidden() -> State {
+    let forces = vec![
+        UnitSpec::infantry("Scouts", Side::Union, Quality::Average)
+            .unwrap()
+            .as_scouts(),
+        UnitSpec::infantry("Blue", Side::Union, Quality::Average).unwrap(),
+        UnitSpec::infantry("Braves", Side::Confederate, Quality::Indians)
+            .unwrap()
+            .in_formation(acw_tsatf::state::Formation::SkirmishLine)
+            .unwrap()
+            .hidden()
+            .unwrap(),
+        UnitSpec::infantry("Grey", Side::Confederate, Quality::Average).unwrap(),
+    ];
+    for seed in 0..50 {
+        let scenario = Scenario::new(
+            "scouting",
+            forces.clone(),
+            vec![
+                at(12.0, 5.0, 0.0),
+                at(40.0, 5.0, 0.0),
+                at(24.0, 18.5, 180.0),
+                at(40.0, 30.0, 180.0),
+            ],
+            Table::new(Inches(48.0), Inches(36.0), vec![]).unwrap(),
+            limited(6),
+            Victory { break_percent: 0 },
+        )
+        .unwrap();
+        let s = Tsatf.setup(&scenario, seed).unwrap();
+        if Tsatf.owed(&s).is_some_and(|d| d.side == Side::Union) {
+            return s;
+        }
+    }
+    panic!("no seed turned a Union card first")
+}
+
+/// TSATF-OPT-04: trained scouts advance toward the visible company and roll for the hidden Indians 11.5" away
+/// (within the 12" spotting distance): the movement dice all 1s, then a 6 reveals them, a 5 does not; either
+/// way the scouts stop more than 4" short of them, so the roll alone decides. An untrained company may not
+/// scout: refused, nothing changed.
+#[test]
+fn tsatf_opt_04_scouts_spot_hidden_units_as_they_move() {
+    const SCOUTS: UnitId = UnitId(0);
+    const BLUE_CO: UnitId = UnitId(1);
+    const BRAVES: UnitId = UnitId(2);
+    const GREY_CO: UnitId = UnitId(3);
+    let s = scouts_and_hidden();
+    assert!(s.battle().unit(BRAVES).unwrap().hidden());
+    assert!((s.field().range(SCOUTS, BRAVES) - 11.5).abs() < 1e-9);
+    let refused = Order::Scout {
+        unit: BLUE_CO,
+        toward: GREY_CO,
+    };
+    let mut t = s.clone();
+    let mut log = Vec::new();
+    assert!(t.check_order(&refused).is_err());
+    assert!(Tsatf.apply(&mut t, &refused, &mut log).is_err());
+    assert_eq!(t, s);
+    let scout = Order::Scout {
+        unit: SCOUTS,
+        toward: GREY_CO,
+    };
+    assert!(s.actions().contains(&scout));
+    let row = s.battle().unit(SCOUTS).unwrap().move_row().unwrap();
+    let n = usize::from(
+        acw_tsatf::movement::move_dice(
+            row,
+            acw_tsatf::tables::MoveMode::CrossCountry,
+            acw_tsatf::movement::MoveFacts::default(),
+            false,
+            s.battle().options(),
+        )
+        .unwrap()
+        .dice,
+    );
+    for (spot, found) in [(6, true), (5, false)] {
+        let mut t = s.clone();
+        let mut faces = vec![1; n];
+        faces.push(spot);
+        let mut log = Vec::new();
+        Tsatf
+            .apply_with(&mut t, &scout, &mut then_rng(&faces), &mut log)
+            .unwrap();
+        let Event::Moved { report, .. } = first_of(&log) else {
+            panic!("{log:?}")
+        };
+        assert_eq!(report.rolled, n as u32);
+        let left = t.field().range(SCOUTS, BRAVES);
+        assert!(left > 4.0, "{left}");
+        assert_eq!(!t.battle().unit(BRAVES).unwrap().hidden(), found);
+        assert_eq!(
+            report.spotted,
+            if found {
+                vec!["Braves".to_string()]
+            } else {
+                vec![]
+            }
+        );
+        if found {
+            assert!(
+                first_of(&log)
+                    .to_string()
+                    .contains("its scouts spotted Braves")
+            );
+        }
+    }
+}
