@@ -108,8 +108,20 @@ pub const DEPLOY_REACH: f64 = 36.0;
 /// within [`DEPLOY_REACH`]; with `dismount`, so does mounted cavalry get off to fight on foot.
 fn deploy(state: &State, side: Side, seed: u64, dismount: bool) -> Option<Order> {
     let b = state.battle();
+    // only units that could change are measured (none in an infantry battle)
+    let could = |u: &crate::state::Unit| {
+        u.side() == side
+            && ((u.kind().is_gun() && u.formation() == crate::state::Formation::Limbered)
+                || (dismount && u.mounted()))
+    };
+    if !b.units().iter().any(could) {
+        return None;
+    }
     let wanted = ready(state, side, seed).into_iter().filter_map(|u| {
         let me = b.unit(u).ok()?;
+        if !could(me) {
+            return None;
+        }
         let near = enemies(state, u, seed)
             .first()
             .is_some_and(|&(_, d)| d <= DEPLOY_REACH);
