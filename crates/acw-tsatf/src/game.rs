@@ -1101,6 +1101,19 @@ impl State {
         &self.field
     }
 
+    /// What `side` sees of the table: every unit of its own and every enemy unit not hidden, with its name and
+    /// footprint, in id order. Hidden enemies are left out (TSATF-OPT-04): a table-side app shows a side this,
+    /// not [`State::field`], and no order of that side may name them (refused as units that do not exist).
+    #[must_use]
+    pub fn view(&self, side: Side) -> Vec<(UnitId, &str, Footprint)> {
+        self.battle
+            .units()
+            .iter()
+            .filter(|u| u.side() == side || !u.hidden())
+            .filter_map(|u| Some((u.id(), u.name(), *self.field.place(u.id())?)))
+            .collect()
+    }
+
     /// The victory terms.
     pub fn victory(&self) -> Victory {
         self.victory
@@ -1317,6 +1330,10 @@ impl State {
 
     fn enemy_of(&self, side: Side, id: UnitId) -> Result<&Unit, GameError> {
         let t = self.unit_checked(id)?;
+        // a hidden enemy is refused as a unit that does not exist, so no order can find it out (TSATF-OPT-04)
+        if t.side() != side && t.hidden() {
+            return Err(GameError::NoSuchUnit(id.0));
+        }
         if t.side() == side || t.off_table() || t.strength() == 0 {
             return Err(GameError::NotEnemy(t.name().to_string()));
         }

@@ -1091,7 +1091,7 @@ fn the_field_answers_for_units_it_does_not_hold() {
 }
 
 /// TSATF-OPT-04: a hidden Indian unit is revealed when enemy troops come within 4" of it: 6" away it stays
-/// hidden; a Union advance of 6" (2, 2, 2) that ends 2" from it reveals it.
+/// hidden; a Union advance on the company behind it (2, 2, 2: 6") that runs up against it reveals it.
 #[test]
 fn tsatf_opt_04_enemies_within_four_inches_reveal_the_hidden() {
     let forces = vec![
@@ -1100,13 +1100,18 @@ fn tsatf_opt_04_enemies_within_four_inches_reveal_the_hidden() {
             .unwrap()
             .hidden()
             .unwrap(),
+        UnitSpec::infantry("Grey", Side::Confederate, Quality::Average).unwrap(),
     ];
     let mut found = None;
     for seed in 0..50 {
         let sc = Scenario::new(
             "ambush",
             forces.clone(),
-            vec![at(24.0, 22.0, 0.0), at(24.0, 30.0, 180.0)],
+            vec![
+                at(24.0, 22.0, 0.0),
+                at(24.0, 30.0, 180.0),
+                at(24.0, 34.5, 180.0),
+            ],
             Table::new(Inches(48.0), Inches(36.0), vec![]).unwrap(),
             limited(6),
             Victory { break_percent: 0 },
@@ -1127,13 +1132,13 @@ fn tsatf_opt_04_enemies_within_four_inches_reveal_the_hidden() {
             &mut s,
             &Order::Advance {
                 unit: BLUE,
-                toward: GREY,
+                toward: UnitId(2),
             },
             &mut then_rng(&[2, 2, 2]),
             &mut log,
         )
         .unwrap();
-    assert!((s.field().range(BLUE, GREY) - 2.0).abs() < 1e-6);
+    assert!(s.field().range(BLUE, GREY) < 4.0);
     assert!(!s.battle().unit(GREY).unwrap().hidden());
     assert!(
         log.iter()
@@ -1639,4 +1644,99 @@ fn tsatf_opt_04_scouts_spot_hidden_units_as_they_move() {
             );
         }
     }
+}
+
+/// TSATF-OPT-04: a hidden unit's position is kept from the other side. The Union's view of the table leaves the
+/// hidden Indians out while the Confederates' shows them; every Union order naming them is refused exactly as
+/// an order naming a unit that does not exist, changing nothing, and none is among the Union's actions. Once
+/// spotted they are in both views and may be advanced on.
+#[test]
+fn tsatf_opt_04_hidden_units_are_kept_from_the_other_side() {
+    const SCOUTS: UnitId = UnitId(0);
+    const BRAVES: UnitId = UnitId(2);
+    const GREY_CO: UnitId = UnitId(3);
+    let s = scouts_and_hidden();
+    let ids = |side| s.view(side).iter().map(|v| v.0).collect::<Vec<_>>();
+    assert_eq!(ids(Side::Union), vec![SCOUTS, UnitId(1), GREY_CO]);
+    assert_eq!(
+        ids(Side::Confederate),
+        vec![SCOUTS, UnitId(1), BRAVES, GREY_CO]
+    );
+    for (hidden, missing) in [
+        (
+            Order::Advance {
+                unit: SCOUTS,
+                toward: BRAVES,
+            },
+            Order::Advance {
+                unit: SCOUTS,
+                toward: UnitId(99),
+            },
+        ),
+        (
+            Order::Charge {
+                unit: SCOUTS,
+                target: BRAVES,
+            },
+            Order::Charge {
+                unit: SCOUTS,
+                target: UnitId(99),
+            },
+        ),
+        (
+            Order::Fire {
+                unit: SCOUTS,
+                target: BRAVES,
+            },
+            Order::Fire {
+                unit: SCOUTS,
+                target: UnitId(99),
+            },
+        ),
+    ] {
+        let mut t = s.clone();
+        let mut log = Vec::new();
+        let e = Tsatf.apply(&mut t, &hidden, &mut log).unwrap_err();
+        assert!(matches!(e, GameError::NoSuchUnit(2)), "{e}");
+        assert_eq!(e.to_string(), "there is no unit number 2");
+        assert!(matches!(
+            s.check_order(&missing),
+            Err(GameError::NoSuchUnit(99))
+        ));
+        assert_eq!(t, s);
+    }
+    let names_braves = |o: &Order| {
+        matches!(o, Order::Advance { toward, .. } | Order::Scout { toward, .. } if *toward == BRAVES)
+            || matches!(o, Order::Charge { target, .. } | Order::Fire { target, .. } if *target == BRAVES)
+    };
+    assert!(!s.actions().iter().any(names_braves));
+    // spotted by the scouts (their move all 1s, then a 6), the Indians are in the Union's view
+    let row = s.battle().unit(SCOUTS).unwrap().move_row().unwrap();
+    let n = usize::from(
+        acw_tsatf::movement::move_dice(
+            row,
+            acw_tsatf::tables::MoveMode::CrossCountry,
+            acw_tsatf::movement::MoveFacts::default(),
+            false,
+            s.battle().options(),
+        )
+        .unwrap()
+        .dice,
+    );
+    let mut faces = vec![1; n];
+    faces.push(6);
+    let mut t = s.clone();
+    let mut log = Vec::new();
+    Tsatf
+        .apply_with(
+            &mut t,
+            &Order::Scout {
+                unit: SCOUTS,
+                toward: GREY_CO,
+            },
+            &mut then_rng(&faces),
+            &mut log,
+        )
+        .unwrap();
+    assert!(t.view(Side::Union).iter().any(|v| v.0 == BRAVES));
 }
