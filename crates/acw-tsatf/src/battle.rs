@@ -506,7 +506,7 @@ impl fmt::Display for MeleeReport {
         }
         write!(
             f,
-            "; {} had a {:.1}% chance to win)",
+            "; {} won with a chance of {:.1}%)",
             self.party,
             100.0 * self.chance()
         )?;

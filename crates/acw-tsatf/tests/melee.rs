@@ -427,8 +427,8 @@ fn the_melee_on_the_battle() {
     assert_eq!(
         r.to_string(),
         format!(
-            "Attackers beat Defenders after 3 rounds (3 against 2 figures; the attackers had a {:.1}% chance \
-             to win); the colours were captured",
+            "Attackers beat Defenders after 3 rounds (3 against 2 figures; the attackers won with a chance of \
+             {:.1}%); the colours were captured",
             100.0 * p
         )
     );
