@@ -100,6 +100,51 @@ fn compulsory(state: &State, side: Side, seed: u64) -> Option<Order> {
     )
 }
 
+/// How near, in inches, an enemy brings a limbered gun to unlimber, and a holding side's cavalry to dismount
+/// and fight on foot.
+pub const DEPLOY_REACH: f64 = 36.0;
+
+/// A change of state where a unit stands, when the side wants one: a limbered gun unlimbers once an enemy is
+/// within [`DEPLOY_REACH`]; with `dismount`, so does mounted cavalry get off to fight on foot.
+fn deploy(state: &State, side: Side, seed: u64, dismount: bool) -> Option<Order> {
+    let b = state.battle();
+    // only units that could change are measured (none in an infantry battle)
+    let could = |u: &crate::state::Unit| {
+        u.side() == side
+            && ((u.kind().is_gun() && u.formation() == crate::state::Formation::Limbered)
+                || (dismount && u.mounted()))
+    };
+    if !b.units().iter().any(could) {
+        return None;
+    }
+    let wanted = ready(state, side, seed).into_iter().filter_map(|u| {
+        let me = b.unit(u).ok()?;
+        if !could(me) {
+            return None;
+        }
+        let near = enemies(state, u, seed)
+            .first()
+            .is_some_and(|&(_, d)| d <= DEPLOY_REACH);
+        if !near {
+            return None;
+        }
+        if me.kind().is_gun() && me.formation() == crate::state::Formation::Limbered {
+            Some(Order::Limber {
+                unit: u,
+                limber: false,
+            })
+        } else if dismount && me.mounted() {
+            Some(Order::Mount {
+                unit: u,
+                mount: false,
+            })
+        } else {
+            None
+        }
+    });
+    first_legal(state, wanted)
+}
+
 fn answer(state: &State, cadre_first: bool, pursue: bool) -> Option<Order> {
     match state_question(state)? {
         Question::Pair { .. } => Some(Order::Pair { cadre_first }),
@@ -130,7 +175,8 @@ fn fallback(state: &State) -> Order {
 }
 
 /// Advances on the nearest enemy, charges it from within [`CHARGE_REACH`] while above half strength, fires whenever it can, puts its
-/// officers and NCOs into a melee first, pursues, and always tries to rally.
+/// officers and NCOs into a melee first, pursues, and always tries to rally. Its guns unlimber once an enemy is
+/// within [`DEPLOY_REACH`]; its cavalry stays mounted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Attacker {
     seed: u64,
@@ -145,6 +191,9 @@ impl Attacker {
 
     fn movement(&self, state: &State, side: Side) -> Option<Order> {
         if let Some(o) = compulsory(state, side, self.seed) {
+            return Some(o);
+        }
+        if let Some(o) = deploy(state, side, self.seed, false) {
             return Some(o);
         }
         let units = ready(state, side, self.seed);
@@ -184,7 +233,8 @@ impl Commander<Tsatf> for Attacker {
 
 /// Holds its ground and fires; a unit that cannot bring fire to bear turns toward the nearest enemy (a short
 /// advance); charges only a shaken, pinned or routed enemy within six inches; keeps its officers and NCOs back
-/// in melee and does not pursue; always tries to rally.
+/// in melee and does not pursue; always tries to rally. Its guns unlimber, and its cavalry dismounts to fight on
+/// foot, once an enemy is within [`DEPLOY_REACH`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Holder {
     seed: u64,
@@ -199,6 +249,9 @@ impl Holder {
 
     fn movement(&self, state: &State, side: Side) -> Option<Order> {
         if let Some(o) = compulsory(state, side, self.seed) {
+            return Some(o);
+        }
+        if let Some(o) = deploy(state, side, self.seed, true) {
             return Some(o);
         }
         let b = state.battle();

@@ -11,7 +11,7 @@ use crate::state::{Formation, MoraleState, Unit, UnitId};
 use crate::tables::CONTACT_DISTANCE;
 use acw_core::Side;
 use acw_core::measure::{Heading, Inches, Point};
-use acw_core::table::{Footprint, Table};
+use acw_core::table::{Footprint, Shape, Table};
 use std::sync::Arc;
 
 /// Depth of a unit's footprint in inches: two ranks of figures an inch apart (TSATF-SET-01).
@@ -278,6 +278,51 @@ impl Field {
                 && f.touches_segment(c.centre, t.centre)
                 && f.distance_to(t.centre).0 <= CONTACT_DISTANCE + UNIT_DEPTH / 2.0
         })
+    }
+
+    /// How many attacking figures a protected position holds against a charger in contact (TSATF-MEL-14,
+    /// TSATF-MEL-26): the stretch of the obstacle that lies along both the target's front and the charger's,
+    /// one figure an inch (at least one, as the two are in contact). `None` when the target is not protected
+    /// against this charger.
+    #[must_use]
+    pub fn obstacle_room(&self, charger: UnitId, target: UnitId) -> Option<u16> {
+        let (Some(t), Some(c)) = (self.fp(target), self.fp(charger)) else {
+            return None;
+        };
+        let wall = self.table.terrain().iter().find(|f| {
+            f.effects().obstacle
+                && f.effects().cover
+                && f.touches_segment(c.centre, t.centre)
+                && f.distance_to(t.centre).0 <= CONTACT_DISTANCE + UNIT_DEPTH / 2.0
+        })?;
+        // measured along the target's front, from its centre
+        let right = t.centre.moved(t.facing.turned(90.0), Inches(1.0));
+        let (ux, uy) = (right.x - t.centre.x, right.y - t.centre.y);
+        let along = |p: Point| (p.x - t.centre.x) * ux + (p.y - t.centre.y) * uy;
+        let span = |ps: &mut dyn Iterator<Item = Point>| {
+            ps.map(along)
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+                    (lo.min(v), hi.max(v))
+                })
+        };
+        let points: &[Point] = match wall.shape() {
+            Shape::Line(ps) | Shape::Area(ps) => ps,
+        };
+        let spans = [
+            span(&mut t.corners().into_iter()),
+            span(&mut c.corners().into_iter()),
+            span(&mut points.iter().copied()),
+        ];
+        let lo = spans.iter().map(|s| s.0).fold(f64::NEG_INFINITY, f64::max);
+        let hi = spans.iter().map(|s| s.1).fold(f64::INFINITY, f64::min);
+        let room = (hi - lo + 1e-6).floor();
+        // a finite, non-negative count of inches that fits a u16 (the table is bounded)
+        let figures = if room.is_finite() && room >= 1.0 {
+            room.min(f64::from(u16::MAX)) as u16
+        } else {
+            1
+        };
+        Some(figures)
     }
 
     /// The heading a fleeing or routed unit takes (TSATF-MOR-08, TSATF-MOV-13, TSATF-MEL-22): toward the

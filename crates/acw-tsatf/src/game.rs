@@ -383,6 +383,32 @@ pub enum Order {
         /// Its target.
         target: UnitId,
     },
+    /// On a movement card: cavalry mounts or dismounts where it stands, keeping its formation (which must suit
+    /// the new state: mounted cavalry is in line or column); the change drops a movement die, and the
+    /// horseholders of dismounted troopers leave the firing line (TSATF-MOV-08, TSATF-MOV-09).
+    Mount {
+        /// The unit.
+        unit: UnitId,
+        /// Mount (true) or dismount (false).
+        mount: bool,
+    },
+    /// On a movement card: a gun limbers up or unlimbers where it stands; the change drops a movement die
+    /// (TSATF-MOV-08).
+    Limber {
+        /// The gun.
+        unit: UnitId,
+        /// Limber up (true) or unlimber (false).
+        limber: bool,
+    },
+    /// On a movement card: a unit of trained scouts advances like [`Order::Advance`] and looks for hidden
+    /// enemies as it goes: a 6 on 1D6 reveals every hidden enemy unit within the spotting distance of where it
+    /// set out (TSATF-OPT-04).
+    Scout {
+        /// The scouts.
+        unit: UnitId,
+        /// The enemy it moves toward.
+        toward: UnitId,
+    },
     /// On either card: the unit takes the card and does nothing.
     Hold {
         /// The unit.
@@ -408,6 +434,24 @@ pub enum Order {
         /// Try (true) or let it be (false).
         attempt: bool,
     },
+}
+
+/// A change of state made where a unit stands (TSATF-MOV-08).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::Display)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum StateChange {
+    /// Cavalry got on its horses.
+    #[strum(to_string = "mounted")]
+    Mounted,
+    /// Cavalry got off, its horseholders taking the horses.
+    #[strum(to_string = "dismounted")]
+    Dismounted,
+    /// A gun was hooked to its limber.
+    #[strum(to_string = "limbered up")]
+    Limbered,
+    /// A gun was unhooked and made ready to fire.
+    #[strum(to_string = "unlimbered")]
+    Unlimbered,
 }
 
 /// What a side is asked.
@@ -558,6 +602,13 @@ pub enum Event {
         formation: Formation,
         /// Inches the furthest figure moved, paid out of the roll.
         cost: f64,
+        /// The rules' report: the dice rolled.
+        report: MoveReport,
+    },
+    /// Cavalry mounted or dismounted, or a gun limbered or unlimbered, where it stands (TSATF-MOV-08).
+    StateChanged {
+        /// What changed.
+        change: StateChange,
         /// The rules' report: the dice rolled.
         report: MoveReport,
     },
@@ -741,6 +792,17 @@ impl fmt::Display for Event {
                     write!(f, ".")
                 } else {
                     write!(f, "; it moves {moved:.1}\" toward {toward}.")
+                }
+            }
+            Event::StateChanged { change, report } => {
+                if report.leaderless_halt {
+                    write!(f, "{report}.")
+                } else {
+                    write!(
+                        f,
+                        "{} {change} where it stood (its {}\" roll, a die dropped for the change, goes unused).",
+                        report.unit, report.rolled
+                    )
                 }
             }
             Event::Formed {
@@ -1039,6 +1101,19 @@ impl State {
         &self.field
     }
 
+    /// What `side` sees of the table: every unit of its own and every enemy unit not hidden, with its name and
+    /// footprint, in id order. Hidden enemies are left out (TSATF-OPT-04): a table-side app shows a side this,
+    /// not [`State::field`], and no order of that side may name them (refused as units that do not exist).
+    #[must_use]
+    pub fn view(&self, side: Side) -> Vec<(UnitId, &str, Footprint)> {
+        self.battle
+            .units()
+            .iter()
+            .filter(|u| u.side() == side || !u.hidden())
+            .filter_map(|u| Some((u.id(), u.name(), *self.field.place(u.id())?)))
+            .collect()
+    }
+
     /// The victory terms.
     pub fn victory(&self) -> Victory {
         self.victory
@@ -1255,6 +1330,10 @@ impl State {
 
     fn enemy_of(&self, side: Side, id: UnitId) -> Result<&Unit, GameError> {
         let t = self.unit_checked(id)?;
+        // a hidden enemy is refused as a unit that does not exist, so no order can find it out (TSATF-OPT-04)
+        if t.side() != side && t.hidden() {
+            return Err(GameError::NoSuchUnit(id.0));
+        }
         if t.side() == side || t.off_table() || t.strength() == 0 {
             return Err(GameError::NotEnemy(t.name().to_string()));
         }
@@ -1322,9 +1401,16 @@ impl State {
                     ] {
                         v.push(Order::Form { unit, formation });
                     }
+                    for flag in [true, false] {
+                        v.push(Order::Mount { unit, mount: flag });
+                        v.push(Order::Limber { unit, limber: flag });
+                    }
                     for e in units.iter().filter(|e| e.side() != side) {
                         let t = e.id();
                         v.push(Order::Advance { unit, toward: t });
+                        if u.scouts {
+                            v.push(Order::Scout { unit, toward: t });
+                        }
                         v.push(Order::Charge { unit, target: t });
                         v.push(Order::Fire { unit, target: t });
                     }
@@ -1442,7 +1528,14 @@ impl State {
                 self.enemy_of(side, toward)?;
                 let target = self.field.place(toward).map(|f| f.centre);
                 let room = self.field.range(unit, toward) - MOVE_GAP;
-                self.advance(unit, target, room, self.name(toward), dice, log)
+                self.advance(unit, (target, room), self.name(toward), false, dice, log)
+            }
+            (Order::Scout { unit, toward }, Question::Activate { .. }) => {
+                own(self, unit)?;
+                self.enemy_of(side, toward)?;
+                let target = self.field.place(toward).map(|f| f.centre);
+                let room = self.field.range(unit, toward) - MOVE_GAP;
+                self.advance(unit, (target, room), self.name(toward), true, dice, log)
             }
             (Order::Withdraw { unit }, Question::Activate { .. }) => {
                 own(self, unit)?;
@@ -1452,11 +1545,20 @@ impl State {
                     Side::Confederate => Point::new(c.x, self.field.table().depth().0),
                 });
                 let room = here.zip(edge).map_or(0.0, |(h, e)| h.distance(e).0);
-                self.advance(unit, edge, room, format!("the {side} base edge"), dice, log)
+                let to = format!("the {side} base edge");
+                self.advance(unit, (edge, room), to, false, dice, log)
             }
             (Order::Form { unit, formation }, Question::Activate { .. }) => {
                 own(self, unit)?;
                 self.form(unit, formation, dice, log)
+            }
+            (Order::Mount { unit, mount }, Question::Activate { .. }) => {
+                own(self, unit)?;
+                self.change_state(unit, Some(mount), None, dice, log)
+            }
+            (Order::Limber { unit, limber }, Question::Activate { .. }) => {
+                own(self, unit)?;
+                self.change_state(unit, None, Some(limber), dice, log)
             }
             (Order::Charge { unit, target }, Question::Activate { .. }) => {
                 own(self, unit)?;
@@ -1505,13 +1607,33 @@ impl State {
     fn advance(
         &mut self,
         unit: UnitId,
-        target: Option<Point>,
-        room: f64,
+        (target, room): (Option<Point>, f64),
         toward: String,
+        scout: bool,
         dice: &mut dyn Dice,
         log: &mut Vec<Event>,
     ) -> Result<(), GameError> {
         let name = self.name(unit);
+        // the scouts look for every hidden enemy, measured from where they set out (TSATF-OPT-04)
+        let scout_for: Vec<(UnitId, f64)> = if scout {
+            let side = self.unit_checked(unit)?.side();
+            if !self.unit_checked(unit)?.scouts {
+                return Err(RuleViolation::Cannot {
+                    unit: name,
+                    action: "scout: it is not trained for it",
+                }
+                .into());
+            }
+            self.battle
+                .units()
+                .iter()
+                .filter(|e| e.side() != side && e.hidden() && !e.off_table())
+                .map(|e| (e.id(), self.field.range(unit, e.id())))
+                .filter(|&(_, d)| d.is_finite())
+                .collect()
+        } else {
+            Vec::new()
+        };
         let (Some(place), Some(target)) = (self.field.place(unit).copied(), target) else {
             return Err(GameError::NoSuchUnit(unit.0));
         };
@@ -1535,6 +1657,7 @@ impl State {
                 MoveMode::CrossCountry
             }),
             facts,
+            scout_for,
             ..MoveOrder::default()
         };
         dice.about(format_args!("the move of {name} toward {toward}"));
@@ -1609,6 +1732,52 @@ impl State {
             cost,
             report,
         });
+        Ok(())
+    }
+
+    /// Mounts or dismounts cavalry, or limbers or unlimbers a gun, where it stands (TSATF-MOV-08).
+    fn change_state(
+        &mut self,
+        unit: UnitId,
+        mount: Option<bool>,
+        limber: Option<bool>,
+        dice: &mut dyn Dice,
+        log: &mut Vec<Event>,
+    ) -> Result<(), GameError> {
+        let u = self.unit_checked(unit)?;
+        let name = u.name().to_string();
+        let order = MoveOrder {
+            mode: None,
+            mount,
+            limber,
+            ..MoveOrder::default()
+        };
+        let change = match (mount, limber) {
+            (Some(true), _) => StateChange::Mounted,
+            (Some(false), _) => StateChange::Dismounted,
+            (_, Some(true)) => StateChange::Limbered,
+            _ => StateChange::Unlimbered,
+        };
+        // the new footprint must find room where the unit stands
+        let after = match change {
+            StateChange::Mounted | StateChange::Dismounted => {
+                crate::field::frontage_in(u.formation(), u.strength())
+            }
+            StateChange::Limbered => crate::field::frontage_in(Formation::Limbered, u.strength()),
+            StateChange::Unlimbered => {
+                crate::field::frontage_in(Formation::Unlimbered, u.strength())
+            }
+        };
+        if !self.field.fits(unit, after) {
+            return Err(GameError::NoRoom(name));
+        }
+        dice.about(format_args!("{name}, {change} where it stands"));
+        let report = self.battle.move_unit(unit, &order, dice)?;
+        if let Ok(u) = self.battle.unit(unit) {
+            let u = u.clone();
+            self.field.refit(&u);
+        }
+        log.push(Event::StateChanged { change, report });
         Ok(())
     }
 
@@ -1764,6 +1933,7 @@ impl State {
             defender_cadre_first: self.pairing.unwrap_or(true),
             pursue,
             non_fighters_contacted: false,
+            obstacle_room: self.field.obstacle_room(c.attacker(), c.target()),
         };
         dice.about(format_args!(
             "the melee of {} and {}",

@@ -95,6 +95,8 @@ pub mod setup;
 pub mod state;
 pub mod tables;
 
+pub mod prelude;
+
 pub use battle::Battle;
 pub use error::{RuleViolation, SetupError};
 pub use options::Options;

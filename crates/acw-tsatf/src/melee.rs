@@ -457,14 +457,24 @@ pub struct Melee {
     pub wound: MeleeWound,
     /// Figures left over fight an enemy already paired instead of waiting ([`Options::melee_overlap`]).
     pub overlap: bool,
+    /// The most pairs that fight at once: across an obstacle, the attacking figures the obstacle holds
+    /// (TSATF-MEL-26); the rest wait as reserves and step onto it as places come free. [`u16::MAX`]: no limit.
+    #[cfg_attr(feature = "serde", serde(default = "no_limit"))]
+    pub front: u16,
+}
+
+#[cfg(feature = "serde")]
+fn no_limit() -> u16 {
+    u16::MAX
 }
 
 /// The most rounds a rolled melee fights before it is called for the side with more figures left (a safety
 /// net against a faulted dice source; the exact odds have no such limit).
 const MAX_ROUNDS: u16 = 10_000;
 
-/// Counts of pairs by category: [attacker cadre?0:1][defender cadre?0:1].
-fn pairs(a: (u8, u8, bool), d: (u8, u8, bool)) -> [[u8; 2]; 2] {
+/// Counts of pairs by category: [attacker cadre?0:1][defender cadre?0:1], at most `front` pairs (TSATF-MEL-14:
+/// one against one in each side's order, the rest reserves).
+fn pairs(a: (u8, u8, bool), d: (u8, u8, bool), front: u16) -> [[u8; 2]; 2] {
     // each side's fighting order as runs of (category, count)
     let runs = |c: u8, o: u8, first: bool| -> [(usize, u8); 2] {
         if first {
@@ -474,7 +484,9 @@ fn pairs(a: (u8, u8, bool), d: (u8, u8, bool)) -> [[u8; 2]; 2] {
         }
     };
     let (ra, rd) = (runs(a.0, a.1, a.2), runs(d.0, d.1, d.2));
-    let n = (u16::from(a.0) + u16::from(a.1)).min(u16::from(d.0) + u16::from(d.1));
+    let n = (u16::from(a.0) + u16::from(a.1))
+        .min(u16::from(d.0) + u16::from(d.1))
+        .min(front);
     let mut out = [[0u8; 2]; 2];
     let (mut ia, mut id, mut la, mut ld) = (0usize, 0usize, ra[0].1, rd[0].1);
     let mut placed = 0u16;
@@ -505,7 +517,23 @@ impl Melee {
             tie: options.tie,
             wound: MeleeWound::of(options),
             overlap: options.melee_overlap,
+            front: u16::MAX,
         }
+    }
+
+    /// The same melee with at most `front` pairs fighting at once (at least one): the attacking figures an
+    /// obstacle holds (TSATF-MEL-26).
+    pub fn with_front(self, front: u16) -> Melee {
+        Melee {
+            front: front.max(1),
+            ..self
+        }
+    }
+
+    /// Whether the round of `na` attackers and `nd` defenders fights with overlapping pairs: under the option,
+    /// when the sides differ and every figure of both finds a place on the obstacle (if there is one).
+    fn overlapping(&self, na: u16, nd: u16) -> bool {
+        self.overlap && na != nd && na.max(nd) <= self.front
     }
 
     /// A bout of attacker category `ca` against defender category `cd`, a tie rerolled under the option.
@@ -548,7 +576,9 @@ impl Melee {
             d_out /= 1.0 - tie;
             a_out /= 1.0 - tie;
         }
-        (d_out, a_out, 1.0 - d_out - a_out)
+        // a tie rerolled leaves no chance of neither; rounding must not make it negative, or the chain's
+        // weights go below zero
+        (d_out, a_out, (1.0 - d_out - a_out).max(0.0))
     }
 
     /// Fights the melee out with faces from `dice`, keeping every loss (allocation-free).
@@ -563,7 +593,7 @@ impl Melee {
             let mut out_a = [0u8; 2];
             let mut out_d = [0u8; 2];
             let (na, nd) = (a.total(), d.total());
-            if self.overlap && na != nd {
+            if self.overlapping(na, nd) {
                 // every figure fights: the extras of the larger side join the smaller side's figures in turn,
                 // and a figure facing several rolls against each and suffers the worst of its losses
                 let a_small = na < nd;
@@ -622,6 +652,7 @@ impl Melee {
                 let p = pairs(
                     (a.cadre, a.others, a.cadre_first),
                     (d.cadre, d.others, d.cadre_first),
+                    self.front,
                 );
                 for (ca, row) in p.iter().enumerate() {
                     for (cd, &n) in row.iter().enumerate() {
@@ -866,12 +897,13 @@ impl Melee {
                             u16::from(s[0]) + u16::from(s[1]),
                             u16::from(s[2]) + u16::from(s[3]),
                         );
-                        if self.overlap && na != nd {
+                        if self.overlapping(na, nd) {
                             self.overlap_round(s, &odds, &mut moves);
                         } else {
                             let p = pairs(
                                 (s[0], s[1], self.attackers.cadre_first),
                                 (s[2], s[3], self.defenders.cadre_first),
+                                self.front,
                             );
                             // the removals of the round, kind by kind: [a cadre, a others, d cadre, d others]
                             moves.clear();

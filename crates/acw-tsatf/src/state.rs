@@ -7,11 +7,18 @@ use crate::tables::{Category, FireRow, LeaderRating, MoveRow, Quality};
 use acw_core::Side;
 use std::fmt;
 
-/// A unit's number in its battle.
+/// A unit's number in its battle, shown as "unit 14". What a person reads (narration, refusals) names the
+/// unit instead.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(transparent))]
 pub struct UnitId(pub u32);
+
+impl fmt::Display for UnitId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unit {}", self.0)
+    }
+}
 
 /// An officer's rank, lieutenant to colonel (TSATF-CMD-04).
 #[derive(

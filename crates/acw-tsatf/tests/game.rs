@@ -6,7 +6,7 @@ use acw_core::game::{Commander, Dicing, Game, Owed, Ruleset, Submitted, Throw, p
 use acw_core::measure::{Inches, Point};
 use acw_core::table::{Table, Terrain};
 use acw_core::testing::conformance::{self, Suite};
-use acw_core::{BySide, Side};
+use acw_core::{BySide, Resolve, Side};
 use acw_tsatf::UnitId;
 use acw_tsatf::bots::{Attacker, Holder};
 use acw_tsatf::field::{self, Field};
@@ -1091,7 +1091,7 @@ fn the_field_answers_for_units_it_does_not_hold() {
 }
 
 /// TSATF-OPT-04: a hidden Indian unit is revealed when enemy troops come within 4" of it: 6" away it stays
-/// hidden; a Union advance of 6" (2, 2, 2) that ends 2" from it reveals it.
+/// hidden; a Union advance on the company behind it (2, 2, 2: 6") that runs up against it reveals it.
 #[test]
 fn tsatf_opt_04_enemies_within_four_inches_reveal_the_hidden() {
     let forces = vec![
@@ -1100,13 +1100,18 @@ fn tsatf_opt_04_enemies_within_four_inches_reveal_the_hidden() {
             .unwrap()
             .hidden()
             .unwrap(),
+        UnitSpec::infantry("Grey", Side::Confederate, Quality::Average).unwrap(),
     ];
     let mut found = None;
     for seed in 0..50 {
         let sc = Scenario::new(
             "ambush",
             forces.clone(),
-            vec![at(24.0, 22.0, 0.0), at(24.0, 30.0, 180.0)],
+            vec![
+                at(24.0, 22.0, 0.0),
+                at(24.0, 30.0, 180.0),
+                at(24.0, 34.5, 180.0),
+            ],
             Table::new(Inches(48.0), Inches(36.0), vec![]).unwrap(),
             limited(6),
             Victory { break_percent: 0 },
@@ -1127,16 +1132,611 @@ fn tsatf_opt_04_enemies_within_four_inches_reveal_the_hidden() {
             &mut s,
             &Order::Advance {
                 unit: BLUE,
-                toward: GREY,
+                toward: UnitId(2),
             },
             &mut then_rng(&[2, 2, 2]),
             &mut log,
         )
         .unwrap();
-    assert!((s.field().range(BLUE, GREY) - 2.0).abs() < 1e-6);
+    assert!(s.field().range(BLUE, GREY) < 4.0);
     assert!(!s.battle().unit(GREY).unwrap().hidden());
     assert!(
         log.iter()
             .any(|e| matches!(e, Event::Revealed { unit, .. } if unit == "Braves"))
     );
+}
+
+/// Plays holds until the side owing is asked something other than a card, returning the events.
+fn hold_until_asked(s: &mut State, dice: &mut ThenRng) -> Vec<Event> {
+    let mut log = Vec::new();
+    for _ in 0..40 {
+        let Some(d) = Tsatf.owed(s) else { break };
+        let Question::Activate { compulsory, .. } = d.question else {
+            break;
+        };
+        let order = match compulsory {
+            Some(name) => Order::Compulsory {
+                unit: s.battle().unit_named(&name).unwrap().id(),
+            },
+            None => Order::Hold {
+                unit: s
+                    .battle()
+                    .units()
+                    .iter()
+                    .find(|u| u.side() == d.side && !u.acted())
+                    .map(|u| u.id())
+                    .unwrap(),
+            },
+        };
+        Tsatf.apply_with(s, &order, dice, &mut log).unwrap();
+    }
+    log
+}
+
+/// TSATF-MEL-14 / TSATF-MEL-26: across a fence the pairing is decided by position. Blue stands an inch short of
+/// Grey's fence; the fence runs 4" along Grey's 11" front (x 21 to 25), so it holds four attacking figures. Blue
+/// moves up on its first charge card and goes in on its next; both sides pass their tests (scripted 1s). The
+/// melee the engine fights pairs at most four figures at a time, the rest of each side waiting: no
+/// round removes more than four figures of either side, and the exact odds are those of that capped melee.
+/// Charged in the open, the same two units pair one against one with no limit.
+#[test]
+fn tsatf_mel_14_across_a_fence_only_the_figures_on_it_are_paired() {
+    let fence = vec![
+        Terrain::fence(
+            "the rails",
+            vec![Point::new(21.0, 28.5), Point::new(25.0, 28.5)],
+        )
+        .unwrap(),
+    ];
+    let melee_of = |terrain: Vec<Terrain>| {
+        let mut s = union_first(at(24.0, 27.0, 0.0), terrain);
+        let charge = Order::Charge {
+            unit: BLUE,
+            target: GREY,
+        };
+        let mut log = Vec::new();
+        let protected = s.field().protected(BLUE, GREY);
+        if protected {
+            // the first card only brings it up to the position (TSATF-MEL-25)
+            Tsatf.apply(&mut s, &charge, &mut log).unwrap();
+            assert!(matches!(
+                first_of(&log),
+                Event::Charged {
+                    report: acw_tsatf::battle::ChargeReport::Approached {
+                        in_position: true,
+                        ..
+                    },
+                    ..
+                }
+            ));
+            s = next_union_movement(s);
+            log.clear();
+        }
+        Tsatf
+            .apply_with(&mut s, &charge, &mut then_rng(&[6, 6, 6, 6]), &mut log)
+            .unwrap();
+        assert!(
+            matches!(
+                first_of(&log),
+                Event::Charged {
+                    report: acw_tsatf::battle::ChargeReport::Contact { .. },
+                    ..
+                }
+            ),
+            "{log:?}"
+        );
+        let room = s.field().obstacle_room(BLUE, GREY);
+        // both pass their close-combat tests on 1s, then each side chooses its order
+        let mut ones = then_rng(&[1, 1, 1, 1]);
+        let held = hold_until_asked(&mut s, &mut ones);
+        let mut events = Vec::new();
+        for _ in 0..2 {
+            let d = Tsatf.owed(&s).unwrap_or_else(|| {
+                panic!(
+                    "{}",
+                    held.iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                )
+            });
+            let order = match d.question {
+                Question::Pair { .. } => Order::Pair { cadre_first: true },
+                Question::Fight { .. } => Order::Fight {
+                    cadre_first: true,
+                    pursue: false,
+                },
+                other => panic!("expected the melee's questions, got {other}"),
+            };
+            Tsatf.apply(&mut s, &order, &mut events).unwrap();
+        }
+        let report = events
+            .iter()
+            .find_map(|e| match e {
+                Event::Melee { report } => Some(report.clone()),
+                _ => None,
+            })
+            .expect("a melee was fought");
+        (room, report)
+    };
+
+    let (room, report) = melee_of(fence);
+    assert_eq!(room, Some(4));
+    assert_eq!(report.melee.front, 4);
+    let size = |s: &acw_tsatf::melee::MeleeSide| u16::from(s.cadre) + u16::from(s.others);
+    let (na, nd) = (size(&report.melee.attackers), size(&report.melee.defenders));
+    // more on each side than the fence holds (the chargers left stragglers behind)
+    assert!(na > 8 && nd > 8, "{report}");
+    let out = |l: &acw_tsatf::melee::MeleeLosses| u16::from(l.out(0)) + u16::from(l.out(1));
+    let (a_out, d_out) = (out(&report.tally.attackers), out(&report.tally.defenders));
+    // the losers were all put out, four pairs at most fighting in any round
+    assert!(a_out == na || d_out == nd, "{report}");
+    assert!(a_out <= 4 * report.tally.rounds && d_out <= 4 * report.tally.rounds);
+    assert!(4 * report.tally.rounds >= na.min(nd), "{report}");
+    // the chance in the event is the capped melee's; its ends differ from the same melee without the fence's
+    // limit (the figures the winners keep, on average)
+    let capped = report.melee.odds();
+    assert!((report.chance() - capped.prob(|o| o.winner == report.party)).abs() < 1e-12);
+    let open = report.melee.with_front(u16::MAX).odds();
+    let kept = |d: &acw_core::Dist<acw_tsatf::melee::MeleeOutcome>| {
+        (1..=21u16)
+            .map(|k| d.prob(|o| o.winner == report.party && o.left >= k))
+            .sum::<f64>()
+    };
+    assert!(
+        (kept(&capped) - kept(&open)).abs() > 0.01,
+        "{} {}",
+        kept(&capped),
+        kept(&open)
+    );
+    assert!(
+        report.to_string().contains("4 at a time on the obstacle"),
+        "{report}"
+    );
+
+    let (room, report) = melee_of(vec![]);
+    assert_eq!(room, None);
+    assert_eq!(report.melee.front, u16::MAX);
+}
+
+/// Ids read as the kind in lower case and the number.
+#[test]
+fn ids_read_as_their_kind_and_number() {
+    assert_eq!(UnitId(14).to_string(), "unit 14");
+    assert_eq!(acw_tsatf::battle::ChargeId(3).to_string(), "charge 3");
+}
+
+/// Union cavalry (12 troopers, mounted in march column) and a gun (limbered) at the south edge, Confederate
+/// infantry far off; played to the first Union movement card.
+fn horse_and_guns() -> State {
+    use acw_tsatf::state::UnitKind;
+    use acw_tsatf::tables::FireRow;
+    let forces = vec![
+        UnitSpec::cavalry(
+            "Troop B",
+            Side::Union,
+            Quality::Average,
+            12,
+            FireRow::CavalryCarbine,
+        )
+        .unwrap(),
+        UnitSpec::gun(
+            "Battery gun",
+            Side::Union,
+            Quality::Average,
+            UnitKind::Artillery,
+            5,
+        )
+        .unwrap(),
+        UnitSpec::infantry("Grey", Side::Confederate, Quality::Average).unwrap(),
+    ];
+    for seed in 0..50 {
+        let scenario = Scenario::new(
+            "horse and guns",
+            forces.clone(),
+            vec![
+                at(10.0, 5.0, 0.0),
+                at(30.0, 5.0, 0.0),
+                at(24.0, 30.0, 180.0),
+            ],
+            Table::new(Inches(48.0), Inches(36.0), vec![]).unwrap(),
+            limited(6),
+            Victory { break_percent: 0 },
+        )
+        .unwrap();
+        let s = Tsatf.setup(&scenario, seed).unwrap();
+        if Tsatf.owed(&s).is_some_and(|d| d.side == Side::Union) {
+            return s;
+        }
+    }
+    panic!("no seed turned a Union card first")
+}
+
+/// TSATF-MOV-08 / TSATF-MOV-09: on its movement card cavalry dismounts where it stands: the change drops the
+/// highest movement die (scripted 6 dropped), a quarter of the troopers (12 / 4 = 3, rounded up) hold the
+/// horses and leave the firing line, the troop keeps its march column. Orders the rules do not allow are refused
+/// and change nothing: dismounting again, mounting infantry, limbering a gun that is limbered, mounting a gun.
+/// On a later card the gun unlimbers.
+#[test]
+fn tsatf_mov_08_mounting_and_limbering_are_orders() {
+    const TROOP: UnitId = UnitId(0);
+    const GUN: UnitId = UnitId(1);
+    const GREY_INF: UnitId = UnitId(2);
+    let mut s = horse_and_guns();
+    let before = s.clone();
+    for o in [
+        Order::Mount {
+            unit: TROOP,
+            mount: true,
+        },
+        Order::Limber {
+            unit: GUN,
+            limber: true,
+        },
+        Order::Mount {
+            unit: GUN,
+            mount: false,
+        },
+        Order::Limber {
+            unit: TROOP,
+            limber: false,
+        },
+        Order::Mount {
+            unit: GREY_INF,
+            mount: true,
+        },
+    ] {
+        assert!(s.check_order(&o).is_err(), "{o:?}");
+        let mut log = Vec::new();
+        assert!(Tsatf.apply(&mut s, &o, &mut log).is_err(), "{o:?}");
+        assert_eq!(s, before);
+    }
+    let dismount = Order::Mount {
+        unit: TROOP,
+        mount: false,
+    };
+    assert!(s.check_order(&dismount).is_ok());
+    assert!(s.actions().contains(&dismount));
+    let troop = s.battle().unit(TROOP).unwrap();
+    let (mounted_strength, formation) = (troop.strength(), troop.formation());
+    let mut log = Vec::new();
+    Tsatf
+        .apply_with(
+            &mut s,
+            &dismount,
+            &mut then_rng(&[6, 1, 1, 1, 1, 1, 1, 1]),
+            &mut log,
+        )
+        .unwrap();
+    let Event::StateChanged { change, report } = first_of(&log) else {
+        panic!("{log:?}")
+    };
+    assert_eq!(*change, acw_tsatf::game::StateChange::Dismounted);
+    let dice = report.dice.unwrap();
+    assert_eq!(dice.drops, 1);
+    assert_eq!(report.rolled, u32::from(dice.dice - 1));
+    assert!(
+        first_of(&log)
+            .to_string()
+            .starts_with("Troop B dismounted where it stood")
+    );
+    let troop = s.battle().unit(TROOP).unwrap();
+    assert!(!troop.mounted());
+    assert_eq!(troop.formation(), formation);
+    assert_eq!(troop.horseholders(), 3);
+    assert_eq!(mounted_strength, 15);
+    // the troop's card is spent: it cannot change again this phase
+    assert!(
+        s.check_order(&Order::Mount {
+            unit: TROOP,
+            mount: true
+        })
+        .is_err()
+    );
+
+    let mut s = next_union_movement_of(s, GUN);
+    let unlimber = Order::Limber {
+        unit: GUN,
+        limber: false,
+    };
+    let mut log = Vec::new();
+    Tsatf.apply(&mut s, &unlimber, &mut log).unwrap();
+    assert!(matches!(
+        first_of(&log),
+        Event::StateChanged {
+            change: acw_tsatf::game::StateChange::Unlimbered,
+            ..
+        }
+    ));
+    assert_eq!(
+        s.battle().unit(GUN).unwrap().formation(),
+        acw_tsatf::state::Formation::Unlimbered
+    );
+}
+
+/// Holds with every unit until the Union owes a movement card that `unit` has not used.
+fn next_union_movement_of(mut s: State, unit: UnitId) -> State {
+    for _ in 0..60 {
+        if let Some(d) = Tsatf.owed(&s)
+            && d.side == Side::Union
+            && s.battle().phase() == Phase::Movement
+            && !s.battle().unit(unit).unwrap().acted()
+        {
+            return s;
+        }
+        let d = Tsatf.owed(&s).unwrap();
+        let hold = s
+            .battle()
+            .units()
+            .iter()
+            .find(|u| u.side() == d.side && !u.acted() && u.id() != unit)
+            .or_else(|| {
+                s.battle()
+                    .units()
+                    .iter()
+                    .find(|u| u.side() == d.side && !u.acted())
+            })
+            .map(|u| u.id())
+            .unwrap();
+        let mut log = Vec::new();
+        Tsatf
+            .apply(&mut s, &Order::Hold { unit: hold }, &mut log)
+            .unwrap();
+    }
+    panic!("the Union never had a movement card for that unit")
+}
+
+/// TSATF-MOV-08 as the bots play it: with the enemy within 36", the attacker unlimbers its gun and keeps its
+/// cavalry mounted; the holder, given the Union's movement cards, dismounts its cavalry and unlimbers its gun.
+#[test]
+fn tsatf_mov_08_the_bots_deploy_guns_and_the_holder_dismounts() {
+    let mut s = horse_and_guns();
+    let o = Attacker::new(3).order(&Tsatf, &s, Side::Union);
+    assert_eq!(
+        o,
+        Order::Limber {
+            unit: UnitId(1),
+            limber: false
+        }
+    );
+    let mut holder = Holder::new(3);
+    let mut changes = Vec::new();
+    for _ in 0..40 {
+        let d = Tsatf.owed(&s).unwrap();
+        let o = if d.side == Side::Union && s.battle().phase() == Phase::Movement {
+            holder.order(&Tsatf, &s, Side::Union)
+        } else {
+            let unit = s
+                .battle()
+                .units()
+                .iter()
+                .find(|u| u.side() == d.side && !u.acted())
+                .map(|u| u.id())
+                .unwrap();
+            Order::Hold { unit }
+        };
+        let mut log = Vec::new();
+        Tsatf.apply(&mut s, &o, &mut log).unwrap();
+        if let Event::StateChanged { change, .. } = first_of(&log) {
+            changes.push(*change);
+        }
+        if changes.len() == 2 {
+            break;
+        }
+    }
+    changes.sort_by_key(ToString::to_string);
+    assert_eq!(
+        changes,
+        vec![
+            acw_tsatf::game::StateChange::Dismounted,
+            acw_tsatf::game::StateChange::Unlimbered
+        ]
+    );
+    assert!(!s.battle().unit(UnitId(0)).unwrap().mounted());
+}
+
+/// Union scouts and an untrained company at the south edge; Confederate Indians hidden 11.5" in front of them in a
+/// skirmish line across the table, and a visible Confederate company far off; played to the first Union movement card.
+fn scouts_and_hidden() -> State {
+    let forces = vec![
+        UnitSpec::infantry("Scouts", Side::Union, Quality::Average)
+            .unwrap()
+            .as_scouts(),
+        UnitSpec::infantry("Blue", Side::Union, Quality::Average).unwrap(),
+        UnitSpec::infantry("Braves", Side::Confederate, Quality::Indians)
+            .unwrap()
+            .in_formation(acw_tsatf::state::Formation::SkirmishLine)
+            .unwrap()
+            .hidden()
+            .unwrap(),
+        UnitSpec::infantry("Grey", Side::Confederate, Quality::Average).unwrap(),
+    ];
+    for seed in 0..50 {
+        let scenario = Scenario::new(
+            "scouting",
+            forces.clone(),
+            vec![
+                at(12.0, 5.0, 0.0),
+                at(40.0, 5.0, 0.0),
+                at(24.0, 18.5, 180.0),
+                at(40.0, 30.0, 180.0),
+            ],
+            Table::new(Inches(48.0), Inches(36.0), vec![]).unwrap(),
+            limited(6),
+            Victory { break_percent: 0 },
+        )
+        .unwrap();
+        let s = Tsatf.setup(&scenario, seed).unwrap();
+        if Tsatf.owed(&s).is_some_and(|d| d.side == Side::Union) {
+            return s;
+        }
+    }
+    panic!("no seed turned a Union card first")
+}
+
+/// TSATF-OPT-04: trained scouts advance toward the visible company and roll for the hidden Indians 11.5" away
+/// (within the 12" spotting distance): the movement dice all 1s, then a 6 reveals them, a 5 does not; either
+/// way the scouts stop more than 4" short of them, so the roll alone decides. An untrained company may not
+/// scout: refused, nothing changed.
+#[test]
+fn tsatf_opt_04_scouts_spot_hidden_units_as_they_move() {
+    const SCOUTS: UnitId = UnitId(0);
+    const BLUE_CO: UnitId = UnitId(1);
+    const BRAVES: UnitId = UnitId(2);
+    const GREY_CO: UnitId = UnitId(3);
+    let s = scouts_and_hidden();
+    assert!(s.battle().unit(BRAVES).unwrap().hidden());
+    assert!((s.field().range(SCOUTS, BRAVES) - 11.5).abs() < 1e-9);
+    let refused = Order::Scout {
+        unit: BLUE_CO,
+        toward: GREY_CO,
+    };
+    let mut t = s.clone();
+    let mut log = Vec::new();
+    assert!(t.check_order(&refused).is_err());
+    assert!(Tsatf.apply(&mut t, &refused, &mut log).is_err());
+    assert_eq!(t, s);
+    let scout = Order::Scout {
+        unit: SCOUTS,
+        toward: GREY_CO,
+    };
+    assert!(s.actions().contains(&scout));
+    let row = s.battle().unit(SCOUTS).unwrap().move_row().unwrap();
+    let n = usize::from(
+        acw_tsatf::movement::move_dice(
+            row,
+            acw_tsatf::tables::MoveMode::CrossCountry,
+            acw_tsatf::movement::MoveFacts::default(),
+            false,
+            s.battle().options(),
+        )
+        .unwrap()
+        .dice,
+    );
+    for (spot, found) in [(6, true), (5, false)] {
+        let mut t = s.clone();
+        let mut faces = vec![1; n];
+        faces.push(spot);
+        let mut log = Vec::new();
+        Tsatf
+            .apply_with(&mut t, &scout, &mut then_rng(&faces), &mut log)
+            .unwrap();
+        let Event::Moved { report, .. } = first_of(&log) else {
+            panic!("{log:?}")
+        };
+        assert_eq!(report.rolled, n as u32);
+        let left = t.field().range(SCOUTS, BRAVES);
+        assert!(left > 4.0, "{left}");
+        assert_eq!(!t.battle().unit(BRAVES).unwrap().hidden(), found);
+        assert_eq!(
+            report.spotted,
+            if found {
+                vec!["Braves".to_string()]
+            } else {
+                vec![]
+            }
+        );
+        if found {
+            assert!(
+                first_of(&log)
+                    .to_string()
+                    .contains("its scouts spotted Braves")
+            );
+        }
+    }
+}
+
+/// TSATF-OPT-04: a hidden unit's position is kept from the other side. The Union's view of the table leaves the
+/// hidden Indians out while the Confederates' shows them; every Union order naming them is refused exactly as
+/// an order naming a unit that does not exist, changing nothing, and none is among the Union's actions. Once
+/// spotted they are in both views and may be advanced on.
+#[test]
+fn tsatf_opt_04_hidden_units_are_kept_from_the_other_side() {
+    const SCOUTS: UnitId = UnitId(0);
+    const BRAVES: UnitId = UnitId(2);
+    const GREY_CO: UnitId = UnitId(3);
+    let s = scouts_and_hidden();
+    let ids = |side| s.view(side).iter().map(|v| v.0).collect::<Vec<_>>();
+    assert_eq!(ids(Side::Union), vec![SCOUTS, UnitId(1), GREY_CO]);
+    assert_eq!(
+        ids(Side::Confederate),
+        vec![SCOUTS, UnitId(1), BRAVES, GREY_CO]
+    );
+    for (hidden, missing) in [
+        (
+            Order::Advance {
+                unit: SCOUTS,
+                toward: BRAVES,
+            },
+            Order::Advance {
+                unit: SCOUTS,
+                toward: UnitId(99),
+            },
+        ),
+        (
+            Order::Charge {
+                unit: SCOUTS,
+                target: BRAVES,
+            },
+            Order::Charge {
+                unit: SCOUTS,
+                target: UnitId(99),
+            },
+        ),
+        (
+            Order::Fire {
+                unit: SCOUTS,
+                target: BRAVES,
+            },
+            Order::Fire {
+                unit: SCOUTS,
+                target: UnitId(99),
+            },
+        ),
+    ] {
+        let mut t = s.clone();
+        let mut log = Vec::new();
+        let e = Tsatf.apply(&mut t, &hidden, &mut log).unwrap_err();
+        assert!(matches!(e, GameError::NoSuchUnit(2)), "{e}");
+        assert_eq!(e.to_string(), "there is no unit number 2");
+        assert!(matches!(
+            s.check_order(&missing),
+            Err(GameError::NoSuchUnit(99))
+        ));
+        assert_eq!(t, s);
+    }
+    let names_braves = |o: &Order| {
+        matches!(o, Order::Advance { toward, .. } | Order::Scout { toward, .. } if *toward == BRAVES)
+            || matches!(o, Order::Charge { target, .. } | Order::Fire { target, .. } if *target == BRAVES)
+    };
+    assert!(!s.actions().iter().any(names_braves));
+    // spotted by the scouts (their move all 1s, then a 6), the Indians are in the Union's view
+    let row = s.battle().unit(SCOUTS).unwrap().move_row().unwrap();
+    let n = usize::from(
+        acw_tsatf::movement::move_dice(
+            row,
+            acw_tsatf::tables::MoveMode::CrossCountry,
+            acw_tsatf::movement::MoveFacts::default(),
+            false,
+            s.battle().options(),
+        )
+        .unwrap()
+        .dice,
+    );
+    let mut faces = vec![1; n];
+    faces.push(6);
+    let mut t = s.clone();
+    let mut log = Vec::new();
+    Tsatf
+        .apply_with(
+            &mut t,
+            &Order::Scout {
+                unit: SCOUTS,
+                toward: GREY_CO,
+            },
+            &mut then_rng(&faces),
+            &mut log,
+        )
+        .unwrap();
+    assert!(t.view(Side::Union).iter().any(|v| v.0 == BRAVES));
 }

@@ -417,10 +417,22 @@ fn the_melee_on_the_battle() {
     assert_eq!(r.flight, None);
     assert!(r.colours_taken);
     assert_eq!(b.unit(ATT).unwrap().colours_held(), &[DEF]);
+    // the event keeps the melee as fought (an officer and two privates against an officer and a private, no
+    // limit on pairs) and says how likely the win was, exactly as the melee's odds give it
+    assert_eq!((r.melee.attackers.cadre, r.melee.attackers.others), (1, 2));
+    assert_eq!((r.melee.defenders.cadre, r.melee.defenders.others), (1, 1));
+    assert_eq!(r.melee.front, u16::MAX);
+    let p = r.melee.odds().prob(|o| o.winner == Party::Attackers);
+    assert!((r.chance() - p).abs() < 1e-12);
     assert_eq!(
         r.to_string(),
-        "Attackers beat Defenders after 3 rounds; the colours were captured"
+        format!(
+            "Attackers beat Defenders after 3 rounds (3 against 2 figures; the attackers won with a chance of \
+             {:.1}%); the colours were captured",
+            100.0 * p
+        )
     );
+    assert!(r.to_string().contains("63.5%"));
 }
 
 #[test]
@@ -780,4 +792,43 @@ fn overlapping_pairs_gang_up_on_the_lone_defender() {
     assert_eq!(r.tally.defenders.killed, [1, 0]);
     assert_eq!(r.captured, 0);
     assert!(!r.colours_taken);
+}
+
+/// TSATF-MEL-26 / TSATF-MEL-14: with room for one attacker on the obstacle, the melee is a run of single
+/// combats in the owners' order. The attackers' officer (+1) fights first against the defenders' two privates:
+/// a combat at +1 is won 21/36, lost 10/36 and tied 5/36, so one that decides anything goes to the officer with
+/// q1 = 21/31; once the officer is down their private fights at evens, q0 = 1/2. The attackers take two before
+/// losing two by W W, W L W or L W W: q1² + q1(1 − q1)q0 + (1 − q1)q0² = 1247/1922. With both pairs fighting
+/// at once (no obstacle), the private fights from the first round and the ends differ.
+#[test]
+fn tsatf_mel_26_one_place_on_the_obstacle_makes_single_combats() {
+    let attackers = MeleeSide {
+        cadre: 1,
+        others: 1,
+        modifier: 0,
+        cadre_first: true,
+    };
+    let defenders = MeleeSide {
+        cadre: 0,
+        others: 2,
+        modifier: 0,
+        cadre_first: true,
+    };
+    let melee = Melee::new(attackers, defenders, &Options::default());
+    let single = melee.with_front(1);
+    let p = single.odds().prob(|o| o.winner == Party::Attackers);
+    assert!((p - 1247.0 / 1922.0).abs() < 1e-12, "{p}");
+    // they win without a loss only by W W: q1² = 441/961
+    let clean = |m: &Melee| {
+        m.odds()
+            .prob(|o| o.winner == Party::Attackers && o.left == 2)
+    };
+    assert!((clean(&single) - 441.0 / 961.0).abs() < 1e-12);
+    // both pairs at once: the same chance to win (every removal is one combat's, whichever order they come
+    // in), but a win without loss is rarer, as the private must win its own combat too: 2331/6541
+    let open = melee.odds().prob(|o| o.winner == Party::Attackers);
+    assert!((open - p).abs() < 1e-12, "{open} {p}");
+    assert!((clean(&melee) - 2331.0 / 6541.0).abs() < 1e-12);
+    // a room of none still lets the figure in contact fight
+    assert_eq!(melee.with_front(0).front, 1);
 }

@@ -185,10 +185,18 @@ fn charges_and_melee_agree() {
         o.tie = tie;
         assert_roll_matches_odds(&Melee::new(side(1, 4, 1, true), side(1, 3, 2, false), &o));
         assert_roll_matches_odds(&Melee::new(side(2, 0, -1, true), side(0, 3, 0, true), &o));
+        // TSATF-MEL-26: two places on the obstacle, the rest reserves
+        assert_roll_matches_odds(
+            &Melee::new(side(1, 4, -1, true), side(1, 3, 2, false), &o).with_front(2),
+        );
         // TSATF-MEL-17 with overlapping pairs: the extras gang up on the smaller side
         o.melee_overlap = true;
         assert_roll_matches_odds(&Melee::new(side(1, 4, 1, true), side(1, 1, 2, false), &o));
         assert_roll_matches_odds(&Melee::new(side(0, 2, 0, true), side(1, 4, -1, true), &o));
+        // overlapping is given up where the obstacle cannot hold the larger side
+        assert_roll_matches_odds(
+            &Melee::new(side(0, 2, 0, true), side(1, 4, -1, true), &o).with_front(3),
+        );
     }
 }
 

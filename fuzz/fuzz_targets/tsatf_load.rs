@@ -1,0 +1,10 @@
+//! Fuzzes TSATF: see `checks/tsatf.rs` (`tsatf_load`) for what must hold for every input.
+#![no_main]
+
+#[path = "../checks/tsatf.rs"]
+#[allow(dead_code)]
+mod tsatf;
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| tsatf::load(data));
