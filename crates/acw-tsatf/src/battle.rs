@@ -1153,6 +1153,12 @@ impl Battle {
     /// Turns the next sequencing card (TSATF-SEQ-03, TSATF-SEQ-04): the side of its colour must now activate
     /// one of its units that has not acted. Cards of a side with no unit left to act are skipped.
     pub fn turn_card<D: Dice + ?Sized>(&mut self, dice: &mut D) -> Rule<Side> {
+        self.turn_card_showing(dice).map(|(side, _)| side)
+    }
+
+    /// [`Battle::turn_card`], also giving every card turned, in the order drawn: the skipped cards of a side with
+    /// no unit left to act, then the card that activates.
+    pub fn turn_card_showing<D: Dice + ?Sized>(&mut self, dice: &mut D) -> Rule<(Side, Vec<Card>)> {
         if let Some(s) = self.card {
             return Err(RuleViolation::CardPending(s));
         }
@@ -1166,19 +1172,21 @@ impl Battle {
             return Err(RuleViolation::CompulsoryFirst(u.name.clone()));
         }
         self.transact(dice, |b, dice| {
+            let mut turned = Vec::new();
             loop {
                 let deck = b.deck.as_mut().ok_or(RuleViolation::Cannot {
                     unit: "the phase".into(),
                     action: "turn a card before its deck is shuffled",
                 })?;
                 let card = deck.draw(dice).map_err(|_| RuleViolation::DeckDone)?;
+                turned.push(card);
                 let side = sequence::side_of(card);
                 if b.units
                     .iter()
                     .any(|u| u.side == side && !u.acted && b.in_play(u))
                 {
                     b.card = Some(side);
-                    return Ok(side);
+                    return Ok((side, turned));
                 }
             }
         })

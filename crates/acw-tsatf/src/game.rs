@@ -2043,20 +2043,7 @@ impl State {
                         .map(|d| d.pile().to_vec())
                         .unwrap_or_default();
                     dice.about(format_args!("the next {phase} card"));
-                    let side = self.battle.turn_card(dice)?;
-                    let mut left: Vec<Card> = self
-                        .battle
-                        .sequencing_deck()
-                        .map(|d| d.pile().to_vec())
-                        .unwrap_or_default();
-                    let mut cards = Vec::new();
-                    for c in before.iter().rev() {
-                        if let Some(k) = left.iter().position(|x| x == c) {
-                            left.swap_remove(k);
-                        } else {
-                            cards.push(*c);
-                        }
-                    }
+                    let (side, cards) = self.battle.turn_card_showing(dice)?;
                     let of_side = before
                         .iter()
                         .filter(|&&c| crate::sequence::side_of(c) == side)
