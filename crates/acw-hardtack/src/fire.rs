@@ -306,6 +306,10 @@ fn fp_index(half_fp: u32, rounding: FpDieRounding) -> i16 {
 /// (HT-FIR-09): a D4 firepower die with the quality die one lower; skirmishers shift the firepower die down
 /// one (HT-FIR-10, closed); a first volley up one (HT-OPT-12, open onto the range die); a formation spill
 /// raises the named die (HT-FIR-07, closed). Refuses a total of zero.
+///
+/// HT-FIR-11 is a number the rules hold for First Volley firepower and fill with nothing of their own: the
+/// first-volley step above is that rule, played only when the advanced rule is in use (`Options::first_volley`;
+/// `FirepowerFacts::first_volley` is false otherwise), so without it the firepower die never moves.
 pub fn firer_dice(facts: &FirepowerFacts, options: &Options) -> Result<FirerPair, SetupError> {
     if facts.half_fp == 0 {
         return Err(SetupError::NoFirepower);

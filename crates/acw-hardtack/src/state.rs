@@ -680,7 +680,8 @@ impl Gun {
     }
 }
 
-/// The measured facts of a small-arms fire.
+/// The measured facts of a small-arms fire. There is no visibility limit among them (HT-ENV-02, see
+/// [`Battle::observe`]): a target the caller can see is fired on at any distance the range dice reach.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct FireFacts {
     /// Centre-to-centre distance in inches.
@@ -2404,6 +2405,12 @@ impl Battle {
     /// reveals it (the crate keeps no dummy counters, so flipping the counter and placing the figures are one).
     /// A hidden unit is also revealed when it activates, or by a major result of fire at it. Returns the
     /// result.
+    ///
+    /// Visibility (HT-ENV-02): Hardtack adds no rule, so Stargrunt II's daylight holds — sight is unlimited
+    /// unless terrain or smoke blocks it. The battle sets no visibility limit on observing or firing: range
+    /// only raises the target's die (closed at D12 here), and what blocks sight is the caller's measurement
+    /// (a target within woods, a company in the way). A scenario that limits visibility does so by not
+    /// offering the observation or the fire.
     pub fn observe<D: Dice + ?Sized>(
         &mut self,
         observer: CompanyId,
