@@ -41,6 +41,16 @@ pub enum SetupError {
     /// A close assault with no figures on a side.
     #[error("a close assault needs at least one figure on each side")]
     EmptyAssault,
+    /// Stand-based fire with no stands, too many, or a target pool outside 1–48 figures.
+    #[error(
+        "stand-based fire needs 1 to 5 stands and 1 to 48 target figures, not {stands} and {pool}"
+    )]
+    Stands {
+        /// Stands given.
+        stands: usize,
+        /// Target figures given.
+        pool: usize,
+    },
 }
 
 /// An action or step the rules refuse. A refused call changes nothing.

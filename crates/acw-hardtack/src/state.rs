@@ -2692,7 +2692,9 @@ impl Battle {
     /// spent (HT-OPT-08) and the First Volley gone (HT-OPT-14). Modern and future weapons (HT-OPT-29, HT-OPT-30, HT-OPT-31,
     /// HT-OPT-32)
     /// use their own firepower and impact, never reload nor lose firepower in skirmish order, add to the
-    /// target's test, and put a suppression marker on skirmishers. One action.
+    /// target's test, and put a suppression marker on skirmishers. Under stand-based fire (HT-OPT-33) every
+    /// stand of ten firing figures rolls its own fire with its own firepower die, and the hits of all of them
+    /// fall on the target as one fire ([`crate::fire::StandFire`]). One action.
     ///
     /// Roll order: range die, quality, firepower, remainder; per hit allocation, armour, impact; then each
     /// company's test (target first), its panic test and its new-leader roll.
@@ -2903,6 +2905,7 @@ impl Battle {
                 }
                 RangeDie::Die { die, spill } => (die, spill),
             };
+            let range_base = die;
             let pair = firer_dice(
                 &FirepowerFacts {
                     quality,
@@ -2925,6 +2928,38 @@ impl Battle {
                 firer: crate::fire::FirerDice::new(&all)?,
                 range: die,
             };
+            // Stand-based fire (HT-OPT-33): every stand of ten firing figures rolls its own fire with its
+            // own firepower die (the Gatlings with the first stand); the hits fall together.
+            let stands = if options.stand_based_fire {
+                let mut stands = Vec::new();
+                for (k, stand) in shooters.chunks(crate::fire::STAND_FIGURES).enumerate() {
+                    let pair = firer_dice(
+                        &FirepowerFacts {
+                            quality,
+                            half_fp: u32::try_from(stand.len()).unwrap_or(u32::MAX) * per_figure,
+                            skirmish,
+                            first_volley,
+                            spill,
+                        },
+                        &options,
+                    )?;
+                    let mut all = vec![pair.quality, pair.firepower];
+                    if k == 0 {
+                        all.extend(std::iter::repeat_n(DieType::D8, gatlings));
+                    }
+                    stands.push(FireDice {
+                        firer: crate::fire::FirerDice::new(&all)?,
+                        range: if pair.range_down {
+                            range_base.shift_closed(-1)
+                        } else {
+                            range_base
+                        },
+                    });
+                }
+                Some(stands)
+            } else {
+                None
+            };
             let ctx = FireContext {
                 impact,
                 armour_shift: facts
@@ -2935,7 +2970,22 @@ impl Battle {
                 enfilade: facts.enfilade,
                 modern,
             };
-            let (effect, companies) = b.apply_fire(&fd, &ctx, target, through, dice)?;
+            let (effect, companies) = match stands {
+                Some(stands) => {
+                    let t = b.company(target)?;
+                    let impact = Impact {
+                        impact: ctx.impact,
+                        armour: t.armour.die(),
+                        armour_shift: ctx.armour_shift,
+                        kill: options.kill_threshold,
+                    };
+                    let pool = t.fit().clamp(1, crate::fire::MAX_POOL);
+                    let fire = crate::fire::StandFire::new(&stands, impact, pool)?;
+                    let effect = fire.roll_effect(dice);
+                    b.apply_effect(effect, &ctx, target, through, dice)?
+                }
+                None => b.apply_fire(&fd, &ctx, target, through, dice)?,
+            };
             let t = b.company_mut(target)?;
             if !t.fired_on_by.contains(&firer) {
                 t.fired_on_by.push(firer);
@@ -3093,6 +3143,19 @@ impl Battle {
         dice: &mut D,
     ) -> Result<(FireEffect, Vec<CompanyEffect>), RuleViolation> {
         let effect = fd.roll_effect(dice);
+        self.apply_effect(effect, ctx, target, through, dice)
+    }
+
+    /// Applies a rolled fire result: casualties over the target (and skirmishers fired through), then the
+    /// tests.
+    fn apply_effect<D: Dice + ?Sized>(
+        &mut self,
+        effect: FireEffect,
+        ctx: &FireContext,
+        target: CompanyId,
+        through: Option<CompanyId>,
+        dice: &mut D,
+    ) -> Result<(FireEffect, Vec<CompanyEffect>), RuleViolation> {
         if self.company(target)?.hidden {
             // Speculative fire at a hidden counter (HT-SG2-25): no casualties; a major result reveals it, and
             // it takes the fired-on test.

@@ -5,7 +5,7 @@
 use acw_core::{Dist, Resolve};
 use acw_hardtack::DieType;
 use acw_hardtack::artillery::{AreaDamage, BounceTest, ShotAccuracy, ShotBounces};
-use acw_hardtack::fire::{FireDice, FirerDice, Impact, Volley, allocation_odds};
+use acw_hardtack::fire::{FireDice, FirerDice, Impact, StandFire, Volley, allocation_odds};
 use acw_hardtack::ladder::Success;
 use acw_hardtack::melee::{AssaultSide, DownedFates, Melee, MeleeDie, MeleeEnd, MeleeSide};
 use acw_hardtack::morale::{Confidence, ConfidenceTest, Rally, ReactionTest, ReplacementLeader};
@@ -163,6 +163,36 @@ fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
                     ]
                 })
             }
+        }
+        "stands" => {
+            let fire = FireDice {
+                firer: FirerDice::new(&a.dice("dice")?).map_err(|e| e.to_string())?,
+                range: a.die("range")?,
+            };
+            let n = usize::try_from(a.int("n", 1)?).map_err(|e| e.to_string())?;
+            let sf = StandFire::new(
+                &vec![fire; n],
+                Impact {
+                    impact: a.die("impact")?,
+                    armour: a.die("armour")?,
+                    armour_shift: 0,
+                    kill: kill(a),
+                },
+                usize::try_from(a.int("pool", 8)?).map_err(|e| e.to_string())?,
+            )
+            .map_err(|e| e.to_string())?;
+            labels(&sf.odds(), |o| {
+                vec![
+                    match o.effect.success {
+                        Success::Fail => "fail",
+                        Success::Minor => "minor",
+                        Success::Major => "major",
+                    }
+                    .to_string(),
+                    format!("hits{}", o.effect.potential),
+                    format!("casualties{}", o.casualties()),
+                ]
+            })
         }
         "observation" => {
             let t = acw_hardtack::fire::Observation {

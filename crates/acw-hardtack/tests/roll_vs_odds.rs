@@ -4,7 +4,7 @@
 use acw_core::testing::assert_roll_matches_odds;
 use acw_hardtack::DieType::{D4, D6, D8, D10, D12};
 use acw_hardtack::artillery::{AreaDamage, BounceTest, ShotAccuracy, ShotBounces};
-use acw_hardtack::fire::{FireDice, FirerDice, Impact, Volley};
+use acw_hardtack::fire::{FireDice, FirerDice, Impact, StandFire, Volley};
 use acw_hardtack::melee::{CloseAssault, DownedFates, Melee, MeleeDie, MeleeSide};
 use acw_hardtack::morale::{ConfidenceTest, Rally, ReactionTest, ReplacementLeader};
 use acw_hardtack::movement::CombatMove;
@@ -180,4 +180,16 @@ fn round_shot() {
         impact: impact(D8, 1),
         figures: 4,
     });
+}
+
+// HT-OPT-33: stand-based fire, three stands of different strength, hits on five figures.
+#[test]
+fn stand_fire() {
+    let stand = |fp| FireDice {
+        firer: FirerDice::two(D8, fp),
+        range: D6,
+    };
+    assert_roll_matches_odds(
+        &StandFire::new(&[stand(D10), stand(D10), stand(D4)], impact(D6, 0), 5).unwrap(),
+    );
 }
