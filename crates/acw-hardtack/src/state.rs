@@ -664,6 +664,11 @@ impl Gun {
     pub const fn horses(&self) -> (u8, u8) {
         (self.horses, self.hurt_horses)
     }
+    /// Horse figures of its team still sound: neither dead nor wounded (HT-ART-22).
+    #[must_use]
+    pub const fn sound_horses(&self) -> u8 {
+        self.horses.saturating_sub(self.hurt_horses)
+    }
     /// Whether its crew has abandoned it (HT-ART-05).
     #[must_use]
     pub const fn abandoned(&self) -> bool {
@@ -719,6 +724,8 @@ pub struct CompanyEffect {
     pub test: Option<(i16, Confidence, ConfidenceLevel)>,
     /// The new leader's leadership, if one was rolled.
     pub new_lv: Option<Leadership>,
+    /// Horses of its gun team killed or wounded (HT-ART-22).
+    pub horses_down: u32,
 }
 
 impl fmt::Display for CompanyEffect {
@@ -733,6 +740,11 @@ impl fmt::Display for CompanyEffect {
         }
         if let Some(lv) = self.new_lv {
             write!(f, " (new leader {lv})")?;
+        }
+        match self.horses_down {
+            0 => {}
+            1 => f.write_str("; one team horse down")?,
+            n => write!(f, "; {n} team horses down")?,
         }
         match self.test {
             Some((tl, r, cl)) => write!(f, "; confidence test at TL {tl} {r}, now {cl}"),
@@ -2685,7 +2697,9 @@ impl Battle {
     /// horse holders; close-range weapons only in the first band, HT-FIR-02, HT-FIR-14); the range die
     /// (HT-FIR-03..07, mounted firers HT-FIR-12); the firer's dice (HT-FIR-08..10, First Volley HT-OPT-12);
     /// the roll and potential casualties (HT-FIR-16, HT-FIR-17); allocation over the target and any enemy
-    /// skirmishers fired through that are not In Position (HT-FIR-19, HT-FIR-23); impact against armour
+    /// skirmishers fired through that are not In Position (HT-FIR-19, HT-FIR-23), and the horse figures of a
+    /// limbered gun's team when the target is its crew (HT-ART-22: a horse rolls its D4 armour and, if hit,
+    /// its state; one killed between its unit's moves stops the unit); impact against armour
     /// (HT-FIR-18), or every potential casualty wounded under Quick Combat Resolution (HT-OPT-22); one
     /// confidence test per company (HT-MOR-02, HT-MOR-05; the skirmishers only if hit); a Green target's
     /// first panic test (HT-SG2-19); a new leader's LV (HT-SG2-20); then Reload markers (HT-FIR-20), loads
@@ -3115,6 +3129,7 @@ impl Battle {
                 None
             };
             let companies = vec![CompanyEffect {
+                horses_down: 0,
                 name: b.company(target)?.name.clone(),
                 wounded: w,
                 killed: k,
@@ -3168,6 +3183,7 @@ impl Battle {
                 };
                 let test = self.test(target, event, dice)?;
                 out.push(CompanyEffect {
+                    horses_down: 0,
                     name: self.company(target)?.name.clone(),
                     wounded: 0,
                     killed: 0,
@@ -3195,12 +3211,41 @@ impl Battle {
                 }
             }
         }
+        // A limbered gun's team is one unit with its crew (HT-ART-22): each sound horse figure joins the pool
+        // after the men, for small arms and canister alike.
+        let mut horses: Vec<(CompanyId, GunId)> = Vec::new();
+        for (k, &id) in members.iter().enumerate() {
+            if k > 0 && self.company(id)?.in_position {
+                continue;
+            }
+            for (gi, g) in self.guns.iter().enumerate() {
+                if g.crew == id && g.limbered && !g.abandoned {
+                    let gid = GunId(u32::try_from(gi).unwrap_or(u32::MAX));
+                    horses.extend(std::iter::repeat_n(
+                        (id, gid),
+                        usize::from(g.sound_horses()),
+                    ));
+                }
+            }
+        }
+        let mut horse_down: Vec<Option<HorseState>> = vec![None; horses.len()];
         let mut wounds = vec![0u8; pool.len()];
         let mut killed = vec![false; pool.len()];
         let mut unhorsed = vec![false; pool.len()];
         if !pool.is_empty() {
             for _ in 0..effect.potential {
-                let slot = allocate(pool.len(), dice);
+                let slot = allocate(pool.len() + horses.len(), dice);
+                if let Some(h) = slot.checked_sub(pool.len()) {
+                    if horse_down[h].is_none() {
+                        let state = if self.options.quick_combat_resolution {
+                            HorseState::Wounded
+                        } else {
+                            self.team_horse(ctx.impact, ctx.armour_shift, dice)
+                        };
+                        horse_down[h] = (state != HorseState::Okay).then_some(state);
+                    }
+                    continue;
+                }
                 let (cid, fi) = pool[slot];
                 let hit = if self.options.quick_combat_resolution {
                     HitResult::Wounded
@@ -3260,6 +3305,27 @@ impl Battle {
                     c.figures[i].condition = fate;
                 }
             }
+            // Hit horses stay in the team until a Reorganise cuts them loose; a horse killed while its team
+            // is moving (reaction or prepared fire between moves) stops the unit (HT-ART-22, HT-MOV-12).
+            let mut horses_down = 0u32;
+            let mut horse_killed = false;
+            for (h, &(cid, g)) in horses.iter().enumerate() {
+                if cid != id {
+                    continue;
+                }
+                if let Some(state) = horse_down[h] {
+                    let gun = &mut self.guns[g.0 as usize];
+                    gun.hurt_horses = (gun.hurt_horses + 1).min(gun.horses);
+                    horses_down += 1;
+                    horse_killed |= state == HorseState::Dead;
+                }
+            }
+            {
+                let c = self.company_mut(id)?;
+                if horse_killed && c.moves > 0 && c.actions > 0 {
+                    c.actions = 0;
+                }
+            }
             let casualties = w + kd;
             let canister = ctx.kind == FiredOn::Canister;
             let fired = effect.success != Success::Fail || canister;
@@ -3296,6 +3362,7 @@ impl Battle {
                 None
             };
             out.push(CompanyEffect {
+                horses_down,
                 name: self.company(id)?.name.clone(),
                 wounded: w,
                 killed: kd,
@@ -3433,7 +3500,7 @@ impl Battle {
     /// uses up (HT-ART-03); the gun's
     /// band (HT-ART-15); the range die with the formation shift spilling onto the crew's quality die
     /// (HT-ART-17); quality plus two canister dice; allocation over the target and non-In-Position
-    /// skirmishers in front (HT-ART-18); D12 impact; the canister test for the target even on a miss
+    /// skirmishers in front (HT-ART-18), and a limbered gun's team horses with its crew (HT-ART-22); D12 impact; the canister test for the target even on a miss
     /// (HT-ART-20). A hit leaves a blast-through pending (HT-ART-19): call [`Battle::blast_through`] for the
     /// next company on the line, or [`Battle::end_blast`].
     pub fn fire_canister<D: Dice + ?Sized>(
@@ -3800,6 +3867,7 @@ impl Battle {
                     None
                 };
                 companies.push(CompanyEffect {
+                    horses_down: 0,
                     name: b.company(id)?.name.clone(),
                     wounded: w,
                     killed: k,
@@ -3827,17 +3895,34 @@ impl Battle {
         dice: &mut D,
     ) {
         for &g in horses {
-            let hit = Impact {
-                impact,
-                armour: DieType::D4,
-                armour_shift: 0,
-                kill: self.options.kill_threshold,
-            }
-            .roll(dice);
-            if hit != HitResult::NoEffect && HorseStatus.roll(dice) != HorseState::Okay {
+            if self.team_horse(impact, 0, dice) != HorseState::Okay {
                 let gun = &mut self.guns[g.0 as usize];
                 gun.hurt_horses = (gun.hurt_horses + 1).min(gun.horses);
             }
+        }
+    }
+
+    /// One gun-team horse struck by fire (HT-ART-22): the impact die against the horse's D4 armour (with the
+    /// cover's shift); a hit horse rolls its state at once on the D6 table (1–2 dead, 3–5 wounded, 6 unhurt),
+    /// or under `horse_status_roll = ImpactVsD4` the impact roll itself is its state.
+    fn team_horse<D: Dice + ?Sized>(
+        &self,
+        impact: DieType,
+        armour_shift: i16,
+        dice: &mut D,
+    ) -> HorseState {
+        let hit = Impact {
+            impact,
+            armour: DieType::D4,
+            armour_shift,
+            kill: self.options.kill_threshold,
+        }
+        .roll(dice);
+        match (hit, self.options.horse_status_roll) {
+            (HitResult::NoEffect, _) => HorseState::Okay,
+            (_, HorseStatusRoll::D6Table) => HorseStatus.roll(dice),
+            (HitResult::Wounded, HorseStatusRoll::ImpactVsD4) => HorseState::Wounded,
+            (HitResult::Killed, HorseStatusRoll::ImpactVsD4) => HorseState::Dead,
         }
     }
 
@@ -3991,6 +4076,7 @@ impl Battle {
                     None
                 };
                 companies.push(CompanyEffect {
+                    horses_down: 0,
                     name: b.company(id)?.name.clone(),
                     wounded: w,
                     killed: k,
