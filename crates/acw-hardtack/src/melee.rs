@@ -551,6 +551,501 @@ impl Resolve for Melee {
     }
 }
 
+/// Most attacking companies a [`CombinedMelee`] takes.
+pub const MAX_COMBINED: usize = 4;
+
+/// The melee of a combined assault (HT-SG2-42, HT-MEL-05), from contact to its end, exactly as the battle
+/// fights it: the attacking companies' fit figures line up in the declared order and pair off with the
+/// defender's (the larger side spread over the smaller, a group's lone figure taking each opponent's open
+/// spill in turn); after each round the side with more casualties tests first (the defender on a tie; in
+/// round 1 this round's, later the whole assault's), the defender once and each attacking company on its
+/// own — at +1 per casualty (of the round or of the assault, by option) and +1 once a partner has dropped
+/// out. A company that fails falls back and the others fight on; a company with every figure down leaves
+/// the fight. It ends when the defender fails or is down, or every attacker has fallen back or is down.
+///
+/// Roll order per round: for each pairing group, the lone figure's die, then each opponent's; then the
+/// first side's tests (the attackers in declared order) and the other side's.
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CombinedMelee {
+    attackers: [MeleeSide; MAX_COMBINED],
+    count: u8,
+    /// The defender.
+    pub defender: MeleeSide,
+    /// Which casualties set the round tests' threat level.
+    pub casualties: AssaultTestCasualties,
+    /// The two-level confidence threshold.
+    pub two_level: TwoLevelDrop,
+    /// A partner dropped out before contact: every attacker's test is +1 from the start.
+    pub dropped: bool,
+}
+
+/// The end of a [`CombinedMelee`].
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct CombinedOutcome {
+    /// The side that carried the fight; `None` if both still held after [`MAX_ROUNDS`] rounds.
+    pub winner: Option<AssaultSide>,
+    /// Attacking figures down, over every company.
+    pub attacker_down: u8,
+    /// Defending figures down.
+    pub defender_down: u8,
+    /// Attacking companies that failed a test and fell back.
+    pub fell_back: u8,
+}
+
+impl fmt::Display for CombinedOutcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.winner {
+            Some(AssaultSide::Attacker) => f.write_str("the attackers carry the position")?,
+            Some(AssaultSide::Defender) => f.write_str("the defenders hold")?,
+            None => f.write_str("both sides still hold after the round limit")?,
+        }
+        write!(
+            f,
+            "; {} attacking and {} defending figures down, {} attacking companies fell back",
+            self.attacker_down, self.defender_down, self.fell_back
+        )
+    }
+}
+
+/// Where a combined melee stands between rounds: fit figures of each attacking company and the defender,
+/// the companies still fighting (a bit each), and whether a partner has dropped out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+struct Fight {
+    a: [u8; MAX_COMBINED],
+    d: u8,
+    holding: u8,
+    dropped: bool,
+}
+
+/// A round's casualties: per attacking company, and the defender's.
+type RoundLoss = ([u8; MAX_COMBINED], u8);
+
+/// After a round, the fight going on: the position, whether the defender tests first, each attacking
+/// company's casualties for its test, and the defender's.
+type Settled = (Fight, bool, [u32; MAX_COMBINED], u32);
+
+impl CombinedMelee {
+    /// The melee of `attackers` (in declared order) against `defender`. Refuses no attackers, more than
+    /// [`MAX_COMBINED`], or a company with no figures or more than 48.
+    pub fn new(
+        attackers: &[MeleeSide],
+        defender: MeleeSide,
+        casualties: AssaultTestCasualties,
+        two_level: TwoLevelDrop,
+        dropped: bool,
+    ) -> Result<CombinedMelee, crate::error::SetupError> {
+        let n = attackers.len();
+        let size = |f: u8| (1..=48).contains(&f);
+        if n == 0
+            || n > MAX_COMBINED
+            || !size(defender.figures)
+            || !attackers.iter().all(|a| size(a.figures))
+        {
+            return Err(crate::error::SetupError::Partners(n));
+        }
+        let mut all = [attackers[0]; MAX_COMBINED];
+        all[..n].copy_from_slice(attackers);
+        Ok(CombinedMelee {
+            attackers: all,
+            count: u8::try_from(n).map_err(|_| crate::error::SetupError::Partners(n))?,
+            defender,
+            casualties,
+            two_level,
+            dropped,
+        })
+    }
+
+    /// The attacking companies, in declared order.
+    pub fn attackers(&self) -> &[MeleeSide] {
+        &self.attackers[..usize::from(self.count)]
+    }
+
+    fn start(&self) -> Fight {
+        let mut a = [0u8; MAX_COMBINED];
+        for (i, s) in self.attackers().iter().enumerate() {
+            a[i] = s.figures;
+        }
+        Fight {
+            a,
+            d: self.defender.figures,
+            holding: (1u8 << self.count) - 1,
+            dropped: self.dropped,
+        }
+    }
+
+    /// Each attacking company's and the defender's shifted die this round (the first-round bonuses only
+    /// in round 1).
+    fn shifts(&self, first: bool) -> ([OpenShift; MAX_COMBINED], OpenShift) {
+        let strip = |mut m: MeleeDie| {
+            if !first {
+                m.defender_bonus = false;
+                m.dismounted_last_round = false;
+            }
+            m.shifted()
+        };
+        let mut sh = [strip(self.attackers[0].first_round); MAX_COMBINED];
+        for (i, s) in self.attackers().iter().enumerate() {
+            sh[i] = strip(s.first_round);
+        }
+        (sh, strip(self.defender.first_round))
+    }
+
+    /// The line of attacking figures: how many fight, and the company of the `e`-th.
+    fn line(&self, f: &Fight) -> (u32, [u8; MAX_COMBINED]) {
+        let mut per = [0u8; MAX_COMBINED];
+        let mut total = 0u32;
+        for (i, p) in per.iter_mut().enumerate().take(usize::from(self.count)) {
+            if f.holding & (1 << i) != 0 {
+                *p = f.a[i];
+                total += u32::from(f.a[i]);
+            }
+        }
+        (total, per)
+    }
+
+    fn company_of(per: &[u8; MAX_COMBINED], mut e: u32) -> usize {
+        for (i, &n) in per.iter().enumerate() {
+            if e < u32::from(n) {
+                return i;
+            }
+            e -= u32::from(n);
+        }
+        MAX_COMBINED - 1
+    }
+
+    fn outcome(&self, f: &Fight, winner: Option<AssaultSide>) -> CombinedOutcome {
+        let mut attacker_down = 0u8;
+        let mut fell_back = 0u8;
+        for (i, s) in self.attackers().iter().enumerate() {
+            attacker_down += s.figures - f.a[i];
+            fell_back += u8::from(f.holding & (1 << i) == 0 && f.a[i] > 0);
+        }
+        CombinedOutcome {
+            winner,
+            attacker_down,
+            defender_down: self.defender.figures - f.d,
+            fell_back,
+        }
+    }
+
+    /// A side's end-of-round test.
+    fn test(&self, side: &MeleeSide, casualties: u32, extra: i16) -> ConfidenceTest {
+        ConfidenceTest {
+            quality: side.quality,
+            lv: side.lv,
+            tl: i16::try_from(casualties).unwrap_or(i16::MAX) + side.modifier + extra,
+            two_level: self.two_level,
+        }
+    }
+
+    /// After a round's casualties: the figures left, who still fights, and the test facts; or the winner
+    /// when a side is down.
+    fn after_round(
+        &self,
+        f: &Fight,
+        loss: &RoundLoss,
+        first: bool,
+    ) -> Result<Settled, (Fight, AssaultSide)> {
+        let mut n = *f;
+        for i in 0..MAX_COMBINED {
+            n.a[i] -= loss.0[i];
+        }
+        n.d -= loss.1;
+        if n.d == 0 {
+            return Err((n, AssaultSide::Attacker));
+        }
+        for i in 0..usize::from(self.count) {
+            if n.a[i] == 0 {
+                n.holding &= !(1 << i);
+            }
+        }
+        if n.holding == 0 {
+            return Err((n, AssaultSide::Defender));
+        }
+        let mut counts = [0u32; MAX_COMBINED];
+        let (mut a_sum, mut d_sum) = (0u32, 0u32);
+        for (i, c) in counts.iter_mut().enumerate().take(usize::from(self.count)) {
+            let this = u32::from(loss.0[i]);
+            let whole = u32::from(self.attackers[i].figures - n.a[i]);
+            // every company that fought this round counts, one just cut down included
+            if f.holding & (1 << i) != 0 {
+                a_sum += if first { this } else { whole };
+            }
+            *c = match self.casualties {
+                AssaultTestCasualties::ThisRound => this,
+                AssaultTestCasualties::WholeAssault => whole,
+            };
+        }
+        let (d_this, d_whole) = (u32::from(loss.1), u32::from(self.defender.figures - n.d));
+        d_sum += if first { d_this } else { d_whole };
+        let d_count = match self.casualties {
+            AssaultTestCasualties::ThisRound => d_this,
+            AssaultTestCasualties::WholeAssault => d_whole,
+        };
+        Ok((n, d_sum >= a_sum, counts, d_count))
+    }
+
+    /// The distribution of one round's casualties from a position.
+    fn round_odds(&self, f: &Fight, first: bool) -> Vec<(RoundLoss, f64)> {
+        let (sh, dsh) = self.shifts(first);
+        let (total, per) = self.line(f);
+        let d = u32::from(f.d);
+        let mut cur: Vec<(RoundLoss, f64)> = vec![(([0; MAX_COMBINED], 0), 1.0)];
+        let add = |cur: &mut Vec<(RoundLoss, f64)>, group: Vec<(RoundLoss, f64)>| {
+            let mut next = Vec::with_capacity(cur.len() * group.len());
+            for &((a, dd), p) in cur.iter() {
+                for &((ga, gd), q) in &group {
+                    let mut s = a;
+                    for i in 0..MAX_COMBINED {
+                        s[i] += ga[i];
+                    }
+                    next.push(((s, dd + gd), p * q));
+                }
+            }
+            *cur = merge(next);
+        };
+        if total >= d {
+            let mut next_e = 0u32;
+            for g in 0..d {
+                let k = group_size(total, d, g);
+                let members: Vec<usize> = (next_e..next_e + k)
+                    .map(|e| Self::company_of(&per, e))
+                    .collect();
+                next_e += k;
+                let mut lone = dsh.die;
+                for &c in &members {
+                    lone = sh[c].onto(lone);
+                }
+                let lf = lone.faces();
+                let mut group: Vec<(RoundLoss, f64)> = Vec::new();
+                for x in 1..=lf {
+                    // (downs per company, lone beaten) over the group's members
+                    let mut inner: Vec<(([u8; MAX_COMBINED], u8), f64)> =
+                        vec![(([0; MAX_COMBINED], 0), 1.0 / f64::from(lf))];
+                    for &c in &members {
+                        let yd = dsh.onto(sh[c].die);
+                        let yf = yd.faces();
+                        let less = f64::from((x - 1).min(yf)) / f64::from(yf);
+                        let greater = f64::from(yf.saturating_sub(x)) / f64::from(yf);
+                        let equal = 1.0 - less - greater;
+                        let mut nx = Vec::with_capacity(inner.len() * 3);
+                        for &((v, b), p) in &inner {
+                            let mut down = v;
+                            down[c] += 1;
+                            nx.push(((down, b), p * less));
+                            nx.push(((v, 1), p * greater));
+                            nx.push(((v, b), p * equal));
+                        }
+                        inner = merge(nx.into_iter().filter(|e| e.1 > 0.0).collect());
+                    }
+                    group.extend(inner);
+                }
+                add(&mut cur, merge(group));
+            }
+        } else {
+            for e in 0..total {
+                let k = group_size(d, total, e);
+                let c = Self::company_of(&per, e);
+                let mut lone = sh[c].die;
+                for _ in 0..k {
+                    lone = dsh.onto(lone);
+                }
+                let many = sh[c].onto(dsh.die);
+                let group = group_odds(lone, many, k)
+                    .into_iter()
+                    .map(|((many_down, lone_down), p)| {
+                        let mut v = [0u8; MAX_COMBINED];
+                        v[c] = u8::try_from(lone_down).unwrap_or(u8::MAX);
+                        ((v, u8::try_from(many_down).unwrap_or(u8::MAX)), p)
+                    })
+                    .collect();
+                add(&mut cur, group);
+            }
+        }
+        cur
+    }
+}
+
+fn pass_chance(t: &ConfidenceTest) -> f64 {
+    let faces = t.quality.faces();
+    let pass = (1..=faces)
+        .filter(|&r| t.judge(r) == Confidence::Pass)
+        .count();
+    pass as f64 / f64::from(faces)
+}
+
+impl Resolve for CombinedMelee {
+    type Outcome = CombinedOutcome;
+
+    fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> CombinedOutcome {
+        let mut f = self.start();
+        for round in 0..MAX_ROUNDS {
+            let first = round == 0;
+            let (sh, dsh) = self.shifts(first);
+            let (total, per) = self.line(&f);
+            let d = u32::from(f.d);
+            let mut loss: RoundLoss = ([0; MAX_COMBINED], 0);
+            if total >= d {
+                let mut next_e = 0u32;
+                for g in 0..d {
+                    let k = group_size(total, d, g);
+                    let mut lone = dsh.die;
+                    for e in next_e..next_e + k {
+                        lone = sh[Self::company_of(&per, e)].onto(lone);
+                    }
+                    let x = dice.face(lone.die());
+                    let mut beaten = false;
+                    for e in next_e..next_e + k {
+                        let c = Self::company_of(&per, e);
+                        let y = dice.face(dsh.onto(sh[c].die).die());
+                        if x > y {
+                            loss.0[c] += 1;
+                        } else if y > x {
+                            beaten = true;
+                        }
+                    }
+                    loss.1 += u8::from(beaten);
+                    next_e += k;
+                }
+            } else {
+                for e in 0..total {
+                    let k = group_size(d, total, e);
+                    let c = Self::company_of(&per, e);
+                    let mut lone = sh[c].die;
+                    for _ in 0..k {
+                        lone = dsh.onto(lone);
+                    }
+                    let x = dice.face(lone.die());
+                    let mut beaten = false;
+                    for _ in 0..k {
+                        let y = dice.face(sh[c].onto(dsh.die).die());
+                        if x > y {
+                            loss.1 += 1;
+                        } else if y > x {
+                            beaten = true;
+                        }
+                    }
+                    loss.0[c] += u8::from(beaten);
+                }
+            }
+            let (n, defender_first, counts, d_count) = match self.after_round(&f, &loss, first) {
+                Ok(x) => x,
+                Err((n, winner)) => return self.outcome(&n, Some(winner)),
+            };
+            f = n;
+            for side in if defender_first {
+                [true, false]
+            } else {
+                [false, true]
+            } {
+                if side {
+                    let t = self.test(&self.defender, d_count, 0);
+                    if t.roll(dice) != Confidence::Pass {
+                        return self.outcome(&f, Some(AssaultSide::Attacker));
+                    }
+                } else {
+                    for (i, (side, &cas)) in self.attackers().iter().zip(&counts).enumerate() {
+                        if f.holding & (1 << i) == 0 {
+                            continue;
+                        }
+                        let t = self.test(side, cas, i16::from(f.dropped));
+                        if t.roll(dice) != Confidence::Pass {
+                            f.holding &= !(1 << i);
+                            f.dropped = true;
+                        }
+                    }
+                    if f.holding == 0 {
+                        return self.outcome(&f, Some(AssaultSide::Defender));
+                    }
+                }
+            }
+        }
+        self.outcome(&f, None)
+    }
+
+    fn odds(&self) -> Dist<CombinedOutcome> {
+        let mut ends: std::collections::BTreeMap<CombinedOutcome, f64> =
+            std::collections::BTreeMap::new();
+        let mut live: Vec<(Fight, f64)> = vec![(self.start(), 1.0)];
+        for round in 0..MAX_ROUNDS {
+            let first = round == 0;
+            let mut next: Vec<(Fight, f64)> = Vec::new();
+            for &(f, p) in &live {
+                for (loss, q) in self.round_odds(&f, first) {
+                    let pq = p * q;
+                    let (n, defender_first, counts, d_count) =
+                        match self.after_round(&f, &loss, first) {
+                            Ok(x) => x,
+                            Err((n, winner)) => {
+                                *ends.entry(self.outcome(&n, Some(winner))).or_default() += pq;
+                                continue;
+                            }
+                        };
+                    let hold_d = pass_chance(&self.test(&self.defender, d_count, 0));
+                    // the attackers' tests in order, each failure +1 to the later ones
+                    let mut branches: Vec<(Fight, f64)> = vec![(n, 1.0)];
+                    for (i, (side, &cas)) in self.attackers().iter().zip(&counts).enumerate() {
+                        if n.holding & (1 << i) == 0 {
+                            continue;
+                        }
+                        let mut nb = Vec::with_capacity(branches.len() * 2);
+                        for &(b, w) in &branches {
+                            let t = self.test(side, cas, i16::from(b.dropped));
+                            let ph = pass_chance(&t);
+                            nb.push((b, w * ph));
+                            let mut out = b;
+                            out.holding &= !(1 << i);
+                            out.dropped = true;
+                            nb.push((out, w * (1.0 - ph)));
+                        }
+                        branches = nb.into_iter().filter(|e| e.1 > 0.0).collect();
+                    }
+                    if defender_first {
+                        *ends
+                            .entry(self.outcome(&n, Some(AssaultSide::Attacker)))
+                            .or_default() += pq * (1.0 - hold_d);
+                        for (b, w) in branches {
+                            let w = pq * hold_d * w;
+                            if b.holding == 0 {
+                                *ends
+                                    .entry(self.outcome(&b, Some(AssaultSide::Defender)))
+                                    .or_default() += w;
+                            } else {
+                                next.push((b, w));
+                            }
+                        }
+                    } else {
+                        for (b, w) in branches {
+                            let w = pq * w;
+                            if b.holding == 0 {
+                                *ends
+                                    .entry(self.outcome(&b, Some(AssaultSide::Defender)))
+                                    .or_default() += w;
+                            } else {
+                                *ends
+                                    .entry(self.outcome(&b, Some(AssaultSide::Attacker)))
+                                    .or_default() += w * (1.0 - hold_d);
+                                next.push((b, w * hold_d));
+                            }
+                        }
+                    }
+                }
+            }
+            live = merge(next.into_iter().filter(|e| e.1 > 0.0).collect());
+            if live.is_empty() {
+                break;
+            }
+        }
+        for (f, p) in live {
+            *ends.entry(self.outcome(&f, None)).or_default() += p;
+        }
+        let start = self.start();
+        Dist::weighted(ends).unwrap_or_else(|_| Dist::certain(self.outcome(&start, None)))
+    }
+}
+
 /// What happens to a downed figure after the assault (HT-SG2-41, HT-MEL-15).
 #[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

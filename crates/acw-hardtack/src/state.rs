@@ -4855,7 +4855,8 @@ impl Battle {
                     still.push(id);
                 }
             }
-            holding = still;
+            // Who tests first counts every company that fought this round, one just cut down included.
+            let fought = std::mem::replace(&mut holding, still);
             if holding.is_empty() {
                 winner = Some(AssaultSide::Defender);
                 break;
@@ -4864,7 +4865,7 @@ impl Battle {
                 list.iter().find(|e| e.0 == id).map_or(0, |e| e.1)
             };
             let side_total =
-                |list: &[(CompanyId, u32)]| -> u32 { holding.iter().map(|&a| cas(list, a)).sum() };
+                |list: &[(CompanyId, u32)]| -> u32 { fought.iter().map(|&a| cas(list, a)).sum() };
             let (a_sum, d_sum) = if first {
                 (side_total(&this), cas(&this, defender))
             } else {

@@ -473,29 +473,7 @@ fn crews_and_captured_guns() {
     b.activate(foe).unwrap();
     // Minor result (R 4, Q 7, FP 2 — 8 fit figures skirmish: D6 firepower) and a test roll of 1: two levels;
     // then again with a roll of 1: Routed.
-    b.fire(
-        foe,
-        crew,
-        FireFacts {
-            distance: 6.0,
-            ..FireFacts::default()
-        },
-        &mut ScriptedDice::faces([4, 7, 2, 1]),
-    )
-    .unwrap();
-    b.reload(foe).unwrap();
-    b.end_turn().unwrap();
-    b.activate(foe).unwrap();
-    b.fire(
-        foe,
-        crew,
-        FireFacts {
-            distance: 6.0,
-            ..FireFacts::default()
-        },
-        &mut ScriptedDice::faces([4, 7, 2, 1]),
-    )
-    .unwrap();
+    common::fire_twice(&mut b, foe, crew, &[4, 7, 2, 1], &[4, 7, 2, 1]);
     assert_eq!(
         b.company(crew).unwrap().confidence(),
         ConfidenceLevel::Routed
@@ -509,29 +487,7 @@ fn crews_and_captured_guns() {
     assert_eq!(b.company(foe).unwrap().actions_left(), 0);
     let (mut b, gun, crew, foe) = battery();
     b.activate(foe).unwrap();
-    b.fire(
-        foe,
-        crew,
-        FireFacts {
-            distance: 6.0,
-            ..FireFacts::default()
-        },
-        &mut ScriptedDice::faces([4, 7, 2, 1]),
-    )
-    .unwrap();
-    b.reload(foe).unwrap();
-    b.end_turn().unwrap();
-    b.activate(foe).unwrap();
-    b.fire(
-        foe,
-        crew,
-        FireFacts {
-            distance: 6.0,
-            ..FireFacts::default()
-        },
-        &mut ScriptedDice::faces([4, 7, 2, 2]),
-    )
-    .unwrap();
+    common::fire_twice(&mut b, foe, crew, &[4, 7, 2, 1], &[4, 7, 2, 2]);
     assert_eq!(
         b.company(crew).unwrap().confidence(),
         ConfidenceLevel::Broken

@@ -8,8 +8,8 @@ use acw_core::dice::ScriptedDice;
 use acw_hardtack::DieType::{D4, D6, D8, D10, D12};
 use acw_hardtack::ladder::OpenShift;
 use acw_hardtack::melee::{
-    AssaultBar, AssaultSide, DownedFate, Melee, MeleeDie, MeleeEnd, MeleeSide, attacker_tl,
-    odds_tl, opposed_dice,
+    AssaultBar, AssaultSide, CombinedMelee, CombinedOutcome, DownedFate, Melee, MeleeDie, MeleeEnd,
+    MeleeSide, attacker_tl, odds_tl, opposed_dice,
 };
 use acw_hardtack::morale::{TestEvent, threat_level};
 use acw_hardtack::options::{AssaultTestCasualties, TwoLevelDrop};
@@ -315,55 +315,13 @@ fn assault_dice_fault_changes_nothing() {
 // at +1 for the drop-out (T = 3): 4 passes and goes in alone, the first keeping one action.
 #[test]
 fn combined_assault_with_a_drop_out() {
-    let mut b = acw_hardtack::Battle::new(Options::default());
-    let a1 = b
-        .add_company(acw_hardtack::state::CompanySpec::new(
-            "A",
-            acw_core::Side::Union,
-            4,
-        ))
-        .unwrap();
-    let a2 = b
-        .add_company(acw_hardtack::state::CompanySpec::new(
-            "B",
-            acw_core::Side::Union,
-            4,
-        ))
-        .unwrap();
-    let d = b
-        .add_company(acw_hardtack::state::CompanySpec::new(
-            "D",
-            acw_core::Side::Confederate,
-            4,
-        ))
-        .unwrap();
+    let (mut b, a1, a2, d) = common::combined_assault();
     assert_eq!(
         b.assault_together(&[a1, a2], d, &mut ScriptedDice::faces([1, 3]))
             .unwrap(),
         vec![false, false]
     );
-    let mut b = acw_hardtack::Battle::new(Options::default());
-    let a1 = b
-        .add_company(acw_hardtack::state::CompanySpec::new(
-            "A",
-            acw_core::Side::Union,
-            4,
-        ))
-        .unwrap();
-    let a2 = b
-        .add_company(acw_hardtack::state::CompanySpec::new(
-            "B",
-            acw_core::Side::Union,
-            4,
-        ))
-        .unwrap();
-    let d = b
-        .add_company(acw_hardtack::state::CompanySpec::new(
-            "D",
-            acw_core::Side::Confederate,
-            4,
-        ))
-        .unwrap();
+    let (mut b, a1, a2, d) = common::combined_assault();
     assert_eq!(
         b.assault_together(&[a1, a2], d, &mut ScriptedDice::faces([1, 4]))
             .unwrap(),
@@ -378,28 +336,7 @@ fn combined_assault_with_a_drop_out() {
 // attackers and rolls 1 against 2, 2: all four are down. Fates 1, 3, 5, 6: dead, wounded, two captured.
 #[test]
 fn combined_assault_melee() {
-    let mut b = acw_hardtack::Battle::new(Options::default());
-    let a1 = b
-        .add_company(acw_hardtack::state::CompanySpec::new(
-            "A",
-            acw_core::Side::Union,
-            4,
-        ))
-        .unwrap();
-    let a2 = b
-        .add_company(acw_hardtack::state::CompanySpec::new(
-            "B",
-            acw_core::Side::Union,
-            4,
-        ))
-        .unwrap();
-    let d = b
-        .add_company(acw_hardtack::state::CompanySpec::new(
-            "D",
-            acw_core::Side::Confederate,
-            4,
-        ))
-        .unwrap();
+    let (mut b, a1, a2, d) = common::combined_assault();
     assert_eq!(
         b.assault_together(&[a1, a2], d, &mut ScriptedDice::faces([8, 8]))
             .unwrap(),
@@ -438,28 +375,7 @@ fn combined_assault_melee() {
 // 2s: all down. Fates: A's man stunned (5: back, his side won), the defenders 1, 3, 5, 6.
 #[test]
 fn combined_melee_with_a_company_falling_back() {
-    let mut b = acw_hardtack::Battle::new(Options::default());
-    let a1 = b
-        .add_company(acw_hardtack::state::CompanySpec::new(
-            "A",
-            acw_core::Side::Union,
-            4,
-        ))
-        .unwrap();
-    let a2 = b
-        .add_company(acw_hardtack::state::CompanySpec::new(
-            "B",
-            acw_core::Side::Union,
-            4,
-        ))
-        .unwrap();
-    let d = b
-        .add_company(acw_hardtack::state::CompanySpec::new(
-            "D",
-            acw_core::Side::Confederate,
-            4,
-        ))
-        .unwrap();
+    let (mut b, a1, a2, d) = common::combined_assault();
     b.assault_together(&[a1, a2], d, &mut ScriptedDice::faces([8, 8]))
         .unwrap();
     b.defend(
@@ -484,4 +400,106 @@ fn combined_melee_with_a_company_falling_back() {
     );
     assert_eq!(b.company(a1).unwrap().fit(), 4);
     assert_eq!(b.company(d).unwrap().fit(), 0);
+}
+
+// HT-SG2-42, HT-MEL-05, HT-SG2-40: the combined melee's exact procedure plays what the battle plays. The
+// melee dice of the battle's combined melee above (A falls back, B cuts the defenders down) given to
+// `CombinedMelee` give the same end: the attackers carry the position with one figure down against four, and
+// one company fell back. Its exact odds for two companies of four against four Regulars: the attackers win
+// more often than not, and the odds sum to one.
+#[test]
+fn combined_melee_procedure_matches_the_battle() {
+    let side = MeleeSide {
+        figures: 4,
+        first_round: MeleeDie::plain(D8),
+        quality: D8,
+        lv: Leadership::TWO,
+        modifier: 0,
+    };
+    let melee = CombinedMelee::new(
+        &[side, side],
+        side,
+        Options::default().assault_test_casualties,
+        Options::default().confidence_two_level,
+        false,
+    )
+    .unwrap();
+    let mut dice = ScriptedDice::faces([
+        5, 1, 6, 4, 4, 4, 4, 4, 4, 4, 4, 4, // round 1
+        8, 2, 4, // tests: D, A, B
+        1, 2, 2, 1, 2, 1, 2, // round 2
+    ]);
+    let out = melee.roll(&mut dice);
+    assert_eq!(dice.remaining(), 0);
+    assert_eq!(
+        out,
+        CombinedOutcome {
+            winner: Some(AssaultSide::Attacker),
+            attacker_down: 1,
+            defender_down: 4,
+            fell_back: 1,
+        }
+    );
+    assert!(out.to_string().contains("carry the position"));
+
+    // The same in the battle: the moves first (3, 3), then the same melee dice, then five fates.
+    let (mut b, a1, a2, d) = common::combined_assault();
+    b.assault_together(&[a1, a2], d, &mut ScriptedDice::faces([8, 8]))
+        .unwrap();
+    b.defend(
+        DefenderChoice::Stand { final_fire: false },
+        &mut ScriptedDice::faces([6]),
+    )
+    .unwrap();
+    let mut dice = ScriptedDice::faces([
+        3, 3, 5, 1, 6, 4, 4, 4, 4, 4, 4, 4, 4, 4, 8, 2, 4, 1, 2, 2, 1, 2, 1, 2, 5, 1, 3, 5, 6,
+    ]);
+    b.charge_each(&[6.0, 6.0], &mut dice).unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert_eq!(b.company(d).unwrap().fit(), 0);
+    assert_eq!(b.company(a1).unwrap().confidence(), ConfidenceLevel::Steady);
+
+    let odds = melee.odds();
+    let total: f64 = odds.outcomes().iter().map(|(_, p)| p).sum();
+    assert!((total - 1.0).abs() < 1e-9);
+    assert!(odds.prob(|o| o.winner == Some(AssaultSide::Attacker)) > 0.5);
+    // Refusals: no attackers, five, or an empty side.
+    assert!(CombinedMelee::new(&[], side, melee.casualties, melee.two_level, false).is_err());
+    assert!(
+        CombinedMelee::new(&[side; 5], side, melee.casualties, melee.two_level, false).is_err()
+    );
+    let empty = MeleeSide { figures: 0, ..side };
+    assert!(CombinedMelee::new(&[side], empty, melee.casualties, melee.two_level, false).is_err());
+}
+
+// HT-SG2-40, HT-SG2-42: who tests first counts every attacking company that fought the round, one just cut
+// down included. A and B, one man each, against one defender: the defender rolls 2, A's man 1 (down), B's 2
+// (a tie). One attacking casualty to none: the attackers test first, and B alone is left to test — at TL 0, a
+// 1 loses two levels and he falls back. The defenders hold without testing.
+#[test]
+fn a_company_cut_down_counts_for_who_tests_first() {
+    let mut b = acw_hardtack::Battle::new(Options::default());
+    let mut add = |name: &str, side| {
+        b.add_company(acw_hardtack::state::CompanySpec::new(name, side, 1))
+            .unwrap()
+    };
+    let a1 = add("A", acw_core::Side::Union);
+    let a2 = add("B", acw_core::Side::Union);
+    let d = add("D", acw_core::Side::Confederate);
+    b.assault_together(&[a1, a2], d, &mut ScriptedDice::faces([8, 8]))
+        .unwrap();
+    b.defend(
+        DefenderChoice::Stand { final_fire: false },
+        &mut ScriptedDice::faces([6]),
+    )
+    .unwrap();
+    let mut dice = ScriptedDice::faces([3, 3, 2, 1, 2, 1, 1, 1, 1, 1]);
+    let rep = b.charge_each(&[6.0, 6.0], &mut dice).unwrap();
+    assert!(rep.to_string().contains("B falls back"), "{rep}");
+    assert!(rep.to_string().contains("the defenders hold"), "{rep}");
+    assert_eq!(b.company(a2).unwrap().confidence(), ConfidenceLevel::Shaken);
+    assert_eq!(
+        b.company(d).unwrap().confidence(),
+        ConfidenceLevel::Confident
+    );
 }

@@ -7,7 +7,9 @@ use acw_hardtack::DieType;
 use acw_hardtack::artillery::{AreaDamage, BounceTest, ShotAccuracy, ShotBounces};
 use acw_hardtack::fire::{FireDice, FirerDice, Impact, StandFire, Volley, allocation_odds};
 use acw_hardtack::ladder::Success;
-use acw_hardtack::melee::{AssaultSide, DownedFates, Melee, MeleeDie, MeleeEnd, MeleeSide};
+use acw_hardtack::melee::{
+    AssaultSide, CombinedMelee, DownedFates, Melee, MeleeDie, MeleeEnd, MeleeSide,
+};
 use acw_hardtack::morale::{Confidence, ConfidenceTest, Rally, ReactionTest, ReplacementLeader};
 use acw_hardtack::movement::{CombatMove, MoveResult};
 use acw_hardtack::options::{AssaultTestCasualties, KillThreshold, TwoLevelDrop};
@@ -191,6 +193,40 @@ fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
                     .to_string(),
                     format!("hits{}", o.effect.potential),
                     format!("casualties{}", o.casualties()),
+                ]
+            })
+        }
+        "combined" => {
+            let side = |figures: i64| -> Result<MeleeSide, String> {
+                let q = a.die("q")?;
+                Ok(MeleeSide {
+                    figures: u8::try_from(figures).map_err(|e| e.to_string())?,
+                    first_round: MeleeDie::plain(q),
+                    quality: q,
+                    lv: a.lv()?,
+                    modifier: a.small("modifier", 0)?,
+                })
+            };
+            let n = usize::try_from(a.int("n", 2)?).map_err(|e| e.to_string())?;
+            let m = CombinedMelee::new(
+                &vec![side(a.int("a", 1)?)?; n],
+                side(a.int("d", 1)?)?,
+                AssaultTestCasualties::ThisRound,
+                TwoLevelDrop::HalfOrLess,
+                false,
+            )
+            .map_err(|e| e.to_string())?;
+            labels(&m.odds(), |o| {
+                vec![
+                    match o.winner {
+                        Some(AssaultSide::Attacker) => "attacker_wins",
+                        Some(AssaultSide::Defender) => "defender_wins",
+                        None => "stalemate",
+                    }
+                    .to_string(),
+                    format!("adown{}", o.attacker_down),
+                    format!("ddown{}", o.defender_down),
+                    format!("fell_back{}", o.fell_back),
                 ]
             })
         }

@@ -5,7 +5,7 @@ use acw_core::testing::assert_roll_matches_odds;
 use acw_hardtack::DieType::{D4, D6, D8, D10, D12};
 use acw_hardtack::artillery::{AreaDamage, BounceTest, ShotAccuracy, ShotBounces};
 use acw_hardtack::fire::{FireDice, FirerDice, Impact, StandFire, Volley};
-use acw_hardtack::melee::{CloseAssault, DownedFates, Melee, MeleeDie, MeleeSide};
+use acw_hardtack::melee::{CloseAssault, CombinedMelee, DownedFates, Melee, MeleeDie, MeleeSide};
 use acw_hardtack::morale::{ConfidenceTest, Rally, ReactionTest, ReplacementLeader};
 use acw_hardtack::movement::CombatMove;
 use acw_hardtack::options::{AssaultTestCasualties, KillThreshold, TwoLevelDrop};
@@ -192,4 +192,41 @@ fn stand_fire() {
     assert_roll_matches_odds(
         &StandFire::new(&[stand(D10), stand(D10), stand(D4)], impact(D6, 0), 5).unwrap(),
     );
+}
+
+// HT-SG2-42, HT-MEL-05: the melee of a combined assault — two companies (three Regulars, two Veterans with
+// swords) against four Regulars In Position, tested on the whole assault's casualties.
+#[test]
+fn combined_melee() {
+    let side = |figures, first_round: MeleeDie| MeleeSide {
+        figures,
+        first_round,
+        quality: first_round.quality,
+        lv: Leadership::TWO,
+        modifier: 0,
+    };
+    let melee = CombinedMelee::new(
+        &[
+            side(3, MeleeDie::plain(D8)),
+            side(
+                2,
+                MeleeDie {
+                    weapon: MeleeWeapon::Sword,
+                    ..MeleeDie::plain(D10)
+                },
+            ),
+        ],
+        side(
+            4,
+            MeleeDie {
+                defender_bonus: true,
+                ..MeleeDie::plain(D8)
+            },
+        ),
+        AssaultTestCasualties::WholeAssault,
+        TwoLevelDrop::HalfOrLess,
+        false,
+    )
+    .unwrap();
+    assert_roll_matches_odds(&melee);
 }
