@@ -1046,6 +1046,300 @@ impl Resolve for CombinedMelee {
     }
 }
 
+/// One company of a [`CombinedAssault`].
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Partner {
+    /// Its reaction test to go in, as if no partner had failed: once one has, the procedure adds +1.
+    pub attack: ReactionTest,
+    /// In close formation as it goes in: the defender's stand test is +1 (HT-MEL-04).
+    pub close_formation: bool,
+    /// Mounted cavalry: the defender's stand test is +1 unless it is mounted too (HT-MEL-04).
+    pub mounted: bool,
+    /// Its combat move to contact; one that falls short moves again over what is left.
+    pub approach: CombatMove,
+    /// Its side of the melee; its figures also count toward the stand test's odds.
+    pub melee: MeleeSide,
+}
+
+/// How a [`CombinedAssault`] ended.
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum CombinedEnd {
+    /// Every company failed its test to go in.
+    Refused,
+    /// The defender failed its stand test (or, Broken, routed) and withdrew, losing this many levels.
+    DefenderWithdrew {
+        /// Confidence levels it lost.
+        levels: u8,
+    },
+    /// Every company that went in fell short twice and abandoned the assault.
+    NoContact,
+    /// The melee was fought.
+    Melee(CombinedOutcome),
+}
+
+impl fmt::Display for CombinedEnd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CombinedEnd::Refused => f.write_str("no company went in"),
+            CombinedEnd::DefenderWithdrew { levels } => {
+                write!(
+                    f,
+                    "the defender withdrew, losing {levels} confidence level(s)"
+                )
+            }
+            CombinedEnd::NoContact => f.write_str("no company reached the defender"),
+            CombinedEnd::Melee(m) => write!(f, "melee: {m}"),
+        }
+    }
+}
+
+/// A combined close assault from the attackers' tests to the melee's end (HT-SG2-42, HT-MEL-05, HT-MEL-01),
+/// as the battle plays it when the defender stands without final defensive fire: each company's reaction
+/// test in the declared order (+1 once a partner has failed); the defender's stand test at the odds of the
+/// fighting figures of those going in (+1 if any is in close formation, +1 if any is mounted and it is
+/// not), none for a Broken defender, who routs; each company's combat move, and a second over what is left
+/// if it falls short (short again, it drops out, +1 to the others' tests); then the [`CombinedMelee`] of those
+/// in contact. Final defensive fire needs the fire's measured facts, so it is not in the procedure (the
+/// battle plays it).
+///
+/// Roll order: the reaction tests, the stand test, each company's move (and second move), the melee.
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CombinedAssault {
+    partners: [Partner; MAX_COMBINED],
+    count: u8,
+    /// The defender's stand test with its own modifiers in its TL (close formation −1, colours); the
+    /// odds and the charge rows are added. `None` for a Broken defender.
+    pub stand: Option<ConfidenceTest>,
+    /// The defender is mounted cavalry.
+    pub defender_mounted: bool,
+    /// The defender's side of the melee; its figures set the odds.
+    pub defender: MeleeSide,
+    /// Which casualties set the melee's round tests.
+    pub casualties: AssaultTestCasualties,
+    /// The two-level confidence threshold of the melee's tests.
+    pub two_level: TwoLevelDrop,
+}
+
+impl CombinedAssault {
+    /// A combined assault by `partners` (in declared order). Refuses no partners, more than
+    /// [`MAX_COMBINED`], or a company of no figures or more than 48.
+    pub fn new(
+        partners: &[Partner],
+        stand: Option<ConfidenceTest>,
+        defender_mounted: bool,
+        defender: MeleeSide,
+        casualties: AssaultTestCasualties,
+        two_level: TwoLevelDrop,
+    ) -> Result<CombinedAssault, crate::error::SetupError> {
+        let sides: Vec<MeleeSide> = partners.iter().map(|p| p.melee).collect();
+        let _ = CombinedMelee::new(&sides, defender, casualties, two_level, false)?;
+        let mut all = [partners[0]; MAX_COMBINED];
+        all[..partners.len()].copy_from_slice(partners);
+        Ok(CombinedAssault {
+            partners: all,
+            count: u8::try_from(partners.len())
+                .map_err(|_| crate::error::SetupError::Partners(partners.len()))?,
+            stand,
+            defender_mounted,
+            defender,
+            casualties,
+            two_level,
+        })
+    }
+
+    /// The companies, in declared order.
+    pub fn partners(&self) -> &[Partner] {
+        &self.partners[..usize::from(self.count)]
+    }
+
+    /// The stand test against the companies in `going` (a bit each).
+    fn stand_test(&self, stand: ConfidenceTest, going: u8) -> ConfidenceTest {
+        let (mut fighters, mut close, mut mounted) = (0u32, false, false);
+        for (i, p) in self.partners().iter().enumerate() {
+            if going & (1 << i) != 0 {
+                fighters += u32::from(p.melee.figures);
+                close |= p.close_formation;
+                mounted |= p.mounted;
+            }
+        }
+        ConfidenceTest {
+            tl: stand.tl
+                + odds_tl(fighters, u32::from(self.defender.figures))
+                + i16::from(close)
+                + i16::from(mounted && !self.defender_mounted),
+            ..stand
+        }
+    }
+
+    /// The melee of the companies in `reached`.
+    fn melee(&self, reached: u8, dropped: bool) -> Result<CombinedMelee, crate::error::SetupError> {
+        let mut sides = [self.defender; MAX_COMBINED];
+        let mut n = 0;
+        for (i, p) in self.partners().iter().enumerate() {
+            if reached & (1 << i) != 0 {
+                sides[n] = p.melee;
+                n += 1;
+            }
+        }
+        CombinedMelee::new(
+            &sides[..n],
+            self.defender,
+            self.casualties,
+            self.two_level,
+            dropped,
+        )
+    }
+
+    /// The chance a company reaches contact: its first move, or its second over what is left.
+    fn reach_chance(approach: &CombatMove) -> f64 {
+        approach
+            .odds()
+            .outcomes()
+            .iter()
+            .map(|(r, p)| match r {
+                MoveResult::Reached => *p,
+                MoveResult::Short(moved) => {
+                    let left = (approach.distance() - f64::from(*moved)).max(0.0);
+                    CombatMove::new(approach.die(), left).map_or(0.0, |second| {
+                        p * second.odds().prob(|r| *r == MoveResult::Reached)
+                    })
+                }
+            })
+            .sum()
+    }
+}
+
+impl Resolve for CombinedAssault {
+    type Outcome = CombinedEnd;
+
+    fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> CombinedEnd {
+        let mut dropped = false;
+        let mut going = 0u8;
+        for (i, p) in self.partners().iter().enumerate() {
+            let t = ReactionTest {
+                tl: p.attack.tl + i16::from(dropped),
+                ..p.attack
+            };
+            if t.roll(dice) {
+                going |= 1 << i;
+            } else {
+                dropped = true;
+            }
+        }
+        if going == 0 {
+            return CombinedEnd::Refused;
+        }
+        let Some(stand) = self.stand else {
+            return CombinedEnd::DefenderWithdrew { levels: 1 };
+        };
+        let r = self.stand_test(stand, going).roll(dice);
+        if r != Confidence::Pass {
+            return CombinedEnd::DefenderWithdrew { levels: r.levels() };
+        }
+        let mut reached = 0u8;
+        for (i, p) in self.partners().iter().enumerate() {
+            if going & (1 << i) == 0 {
+                continue;
+            }
+            let there = match p.approach.roll(dice) {
+                MoveResult::Reached => true,
+                MoveResult::Short(moved) => {
+                    let left = (p.approach.distance() - f64::from(moved)).max(0.0);
+                    CombatMove::new(p.approach.die(), left)
+                        .is_ok_and(|second| second.roll(dice) == MoveResult::Reached)
+                }
+            };
+            if there {
+                reached |= 1 << i;
+            } else {
+                dropped = true;
+            }
+        }
+        if reached == 0 {
+            return CombinedEnd::NoContact;
+        }
+        match self.melee(reached, dropped) {
+            Ok(m) => CombinedEnd::Melee(m.roll(dice)),
+            Err(_) => CombinedEnd::NoContact,
+        }
+    }
+
+    fn odds(&self) -> Dist<CombinedEnd> {
+        let mut ends: std::collections::BTreeMap<CombinedEnd, f64> =
+            std::collections::BTreeMap::new();
+        // the reaction tests: (going, dropped) -> chance
+        let mut tests: Vec<((u8, bool), f64)> = vec![((0, false), 1.0)];
+        for (i, p) in self.partners().iter().enumerate() {
+            let mut next = Vec::with_capacity(tests.len() * 2);
+            for &((going, dropped), w) in &tests {
+                let t = ReactionTest {
+                    tl: p.attack.tl + i16::from(dropped),
+                    ..p.attack
+                };
+                let pass = t.odds().prob(|&b| b);
+                next.push(((going | (1 << i), dropped), w * pass));
+                next.push(((going, true), w * (1.0 - pass)));
+            }
+            tests = merge(next.into_iter().filter(|e| e.1 > 0.0).collect());
+        }
+        let reach: Vec<f64> = self
+            .partners()
+            .iter()
+            .map(|p| Self::reach_chance(&p.approach))
+            .collect();
+        for ((going, dropped), w) in tests {
+            if going == 0 {
+                *ends.entry(CombinedEnd::Refused).or_default() += w;
+                continue;
+            }
+            let Some(stand) = self.stand else {
+                *ends
+                    .entry(CombinedEnd::DefenderWithdrew { levels: 1 })
+                    .or_default() += w;
+                continue;
+            };
+            let mut hold = 0.0;
+            for (r, p) in self.stand_test(stand, going).odds().outcomes() {
+                if *r == Confidence::Pass {
+                    hold += p;
+                } else {
+                    *ends
+                        .entry(CombinedEnd::DefenderWithdrew { levels: r.levels() })
+                        .or_default() += w * p;
+                }
+            }
+            // the moves: (reached, dropped) -> chance
+            let mut moves: Vec<((u8, bool), f64)> = vec![((0, dropped), w * hold)];
+            for (i, &r) in reach.iter().enumerate() {
+                if going & (1 << i) == 0 {
+                    continue;
+                }
+                let mut next = Vec::with_capacity(moves.len() * 2);
+                for &((reached, dropped), q) in &moves {
+                    next.push(((reached | (1 << i), dropped), q * r));
+                    next.push(((reached, true), q * (1.0 - r)));
+                }
+                moves = merge(next.into_iter().filter(|e| e.1 > 0.0).collect());
+            }
+            for ((reached, dropped), q) in moves {
+                if reached == 0 {
+                    *ends.entry(CombinedEnd::NoContact).or_default() += q;
+                    continue;
+                }
+                if let Ok(m) = self.melee(reached, dropped) {
+                    for (o, p) in m.odds().outcomes() {
+                        *ends.entry(CombinedEnd::Melee(*o)).or_default() += q * p;
+                    }
+                }
+            }
+        }
+        Dist::weighted(ends).unwrap_or_else(|_| Dist::certain(CombinedEnd::Refused))
+    }
+}
+
 /// What happens to a downed figure after the assault (HT-SG2-41, HT-MEL-15).
 #[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

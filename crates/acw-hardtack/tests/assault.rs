@@ -8,10 +8,11 @@ use acw_core::dice::ScriptedDice;
 use acw_hardtack::DieType::{D4, D6, D8, D10, D12};
 use acw_hardtack::ladder::OpenShift;
 use acw_hardtack::melee::{
-    AssaultBar, AssaultSide, CombinedMelee, CombinedOutcome, DownedFate, Melee, MeleeDie, MeleeEnd,
-    MeleeSide, attacker_tl, odds_tl, opposed_dice,
+    AssaultBar, AssaultSide, CombinedAssault, CombinedEnd, CombinedMelee, CombinedOutcome,
+    DownedFate, Melee, MeleeDie, MeleeEnd, MeleeSide, Partner, attacker_tl, odds_tl, opposed_dice,
 };
-use acw_hardtack::morale::{TestEvent, threat_level};
+use acw_hardtack::morale::{ConfidenceTest, ReactionTest, TestEvent, threat_level};
+use acw_hardtack::movement::CombatMove;
 use acw_hardtack::options::{AssaultTestCasualties, TwoLevelDrop};
 use acw_hardtack::state::{Condition, DefenderChoice, Formation};
 use acw_hardtack::tables::{ConfidenceLevel, Leadership, MeleeWeapon, Motivation};
@@ -458,6 +459,39 @@ fn combined_melee_procedure_matches_the_battle() {
     assert_eq!(dice.remaining(), 0);
     assert_eq!(b.company(d).unwrap().fit(), 0);
     assert_eq!(b.company(a1).unwrap().confidence(), ConfidenceLevel::Steady);
+
+    // The whole assault as one procedure, with the battle's dice from the attackers' tests on: both pass
+    // (8, 8); the stand at the odds of 8 to 4 (TL 2, T = 4) holds on 6; both move 6" (3, 3); the melee.
+    let partner = Partner {
+        attack: ReactionTest {
+            quality: D8,
+            lv: Leadership::TWO,
+            tl: 0,
+        },
+        close_formation: false,
+        mounted: false,
+        approach: CombatMove::new(D6, 6.0).unwrap(),
+        melee: side,
+    };
+    let assault = CombinedAssault::new(
+        &[partner, partner],
+        Some(ConfidenceTest {
+            quality: D8,
+            lv: Leadership::TWO,
+            tl: 0,
+            two_level: melee.two_level,
+        }),
+        false,
+        side,
+        melee.casualties,
+        melee.two_level,
+    )
+    .unwrap();
+    let mut dice = ScriptedDice::faces([
+        8, 8, 6, 3, 3, 5, 1, 6, 4, 4, 4, 4, 4, 4, 4, 4, 4, 8, 2, 4, 1, 2, 2, 1, 2, 1, 2,
+    ]);
+    assert_eq!(assault.roll(&mut dice), CombinedEnd::Melee(out));
+    assert_eq!(dice.remaining(), 0);
 
     let odds = melee.odds();
     let total: f64 = odds.outcomes().iter().map(|(_, p)| p).sum();

@@ -8,7 +8,8 @@ use acw_hardtack::artillery::{AreaDamage, BounceTest, ShotAccuracy, ShotBounces}
 use acw_hardtack::fire::{FireDice, FirerDice, Impact, StandFire, Volley, allocation_odds};
 use acw_hardtack::ladder::Success;
 use acw_hardtack::melee::{
-    AssaultSide, CombinedMelee, DownedFates, Melee, MeleeDie, MeleeEnd, MeleeSide,
+    AssaultSide, CombinedAssault, CombinedEnd, CombinedMelee, DownedFates, Melee, MeleeDie,
+    MeleeEnd, MeleeSide, Partner,
 };
 use acw_hardtack::morale::{Confidence, ConfidenceTest, Rally, ReactionTest, ReplacementLeader};
 use acw_hardtack::movement::{CombatMove, MoveResult};
@@ -228,6 +229,53 @@ fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
                     format!("ddown{}", o.defender_down),
                     format!("fell_back{}", o.fell_back),
                 ]
+            })
+        }
+        "combined_assault" => {
+            let q = a.die("q")?;
+            let side = |figures: i64| -> Result<MeleeSide, String> {
+                Ok(MeleeSide {
+                    figures: u8::try_from(figures).map_err(|e| e.to_string())?,
+                    first_round: MeleeDie::plain(q),
+                    quality: q,
+                    lv: a.lv()?,
+                    modifier: 0,
+                })
+            };
+            let partner = Partner {
+                attack: ReactionTest {
+                    quality: q,
+                    lv: a.lv()?,
+                    tl: a.small("tl", 0)?,
+                },
+                close_formation: false,
+                mounted: false,
+                approach: CombatMove::new(a.die("move")?, a.int("distance", 0)? as f64)
+                    .map_err(|e| e.to_string())?,
+                melee: side(a.int("a", 1)?)?,
+            };
+            let n = usize::try_from(a.int("n", 2)?).map_err(|e| e.to_string())?;
+            let assault = CombinedAssault::new(
+                &vec![partner; n],
+                Some(ConfidenceTest {
+                    quality: q,
+                    lv: a.lv()?,
+                    tl: 0,
+                    two_level: TwoLevelDrop::HalfOrLess,
+                }),
+                false,
+                side(a.int("d", 1)?)?,
+                AssaultTestCasualties::ThisRound,
+                TwoLevelDrop::HalfOrLess,
+            )
+            .map_err(|e| e.to_string())?;
+            labels(&assault.odds(), |e| match e {
+                CombinedEnd::Refused => s(&["refused"]),
+                CombinedEnd::DefenderWithdrew { levels } => {
+                    vec!["withdrew".to_string(), format!("withdrew{levels}")]
+                }
+                CombinedEnd::NoContact => s(&["nocontact"]),
+                CombinedEnd::Melee(_) => s(&["melee"]),
             })
         }
         "observation" => {

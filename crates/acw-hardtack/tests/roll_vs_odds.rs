@@ -5,7 +5,9 @@ use acw_core::testing::assert_roll_matches_odds;
 use acw_hardtack::DieType::{D4, D6, D8, D10, D12};
 use acw_hardtack::artillery::{AreaDamage, BounceTest, ShotAccuracy, ShotBounces};
 use acw_hardtack::fire::{FireDice, FirerDice, Impact, StandFire, Volley};
-use acw_hardtack::melee::{CloseAssault, CombinedMelee, DownedFates, Melee, MeleeDie, MeleeSide};
+use acw_hardtack::melee::{
+    CloseAssault, CombinedAssault, CombinedMelee, DownedFates, Melee, MeleeDie, MeleeSide, Partner,
+};
 use acw_hardtack::morale::{ConfidenceTest, Rally, ReactionTest, ReplacementLeader};
 use acw_hardtack::movement::CombatMove;
 use acw_hardtack::options::{AssaultTestCasualties, KillThreshold, TwoLevelDrop};
@@ -229,4 +231,49 @@ fn combined_melee() {
     )
     .unwrap();
     assert_roll_matches_odds(&melee);
+}
+
+// HT-SG2-42, HT-MEL-05, HT-MEL-01: a combined assault from the attackers' tests to the melee's end — a
+// Regular line and Green skirmishers 7" away on a Regular defender in cover.
+#[test]
+fn combined_assault_chain() {
+    let side = |figures, quality| MeleeSide {
+        figures,
+        first_round: MeleeDie::plain(quality),
+        quality,
+        lv: Leadership::TWO,
+        modifier: 0,
+    };
+    let partner = |quality, close, die| Partner {
+        attack: ReactionTest {
+            quality,
+            lv: Leadership::TWO,
+            tl: -i16::from(close),
+        },
+        close_formation: close,
+        mounted: false,
+        approach: CombatMove::new(die, 7.0).unwrap(),
+        melee: side(3, quality),
+    };
+    let assault = CombinedAssault::new(
+        &[partner(D8, true, D4), partner(D6, false, D6)],
+        Some(ConfidenceTest {
+            quality: D8,
+            lv: Leadership::TWO,
+            tl: 0,
+            two_level: TwoLevelDrop::HalfOrLess,
+        }),
+        false,
+        MeleeSide {
+            first_round: MeleeDie {
+                defender_bonus: true,
+                ..MeleeDie::plain(D8)
+            },
+            ..side(4, D8)
+        },
+        AssaultTestCasualties::ThisRound,
+        TwoLevelDrop::HalfOrLess,
+    )
+    .unwrap();
+    assert_roll_matches_odds(&assault);
 }
