@@ -4,7 +4,9 @@
 
 use acw_core::{Dist, Resolve};
 use acw_hardtack::DieType;
+use acw_hardtack::advanced::QuietMutiny;
 use acw_hardtack::artillery::{AreaDamage, BounceTest, ShotAccuracy, ShotBounces};
+use acw_hardtack::casualties::{HorseOrRider, HorseState, HorseStatus, Struck};
 use acw_hardtack::fire::{FireDice, FirerDice, Impact, StandFire, Volley, allocation_odds};
 use acw_hardtack::ladder::Success;
 use acw_hardtack::melee::{
@@ -14,7 +16,8 @@ use acw_hardtack::melee::{
 use acw_hardtack::morale::{Confidence, ConfidenceTest, Rally, ReactionTest, ReplacementLeader};
 use acw_hardtack::movement::{CombatMove, MoveResult};
 use acw_hardtack::options::{AssaultTestCasualties, KillThreshold, TwoLevelDrop};
-use acw_hardtack::tables::Leadership;
+use acw_hardtack::setup::{QualityDraw, WarYear};
+use acw_hardtack::tables::{Leadership, Quality};
 use std::collections::BTreeMap;
 
 type Labelled = Vec<(Vec<String>, f64)>;
@@ -276,6 +279,51 @@ fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
                 }
                 CombinedEnd::NoContact => s(&["nocontact"]),
                 CombinedEnd::Melee(_) => s(&["melee"]),
+            })
+        }
+        "mutiny" => {
+            let quality = match a.int("q", 8)? {
+                4 => Quality::Untrained,
+                6 => Quality::Green,
+                8 => Quality::Regular,
+                10 => Quality::Veteran,
+                _ => Quality::Elite,
+            };
+            let m = QuietMutiny {
+                quality,
+                lv: a.lv()?,
+            };
+            labels(&m.odds(), |&shaken| {
+                s(&[if shaken { "shaken" } else { "steady" }])
+            })
+        }
+        "horse_or_rider" => labels(
+            &HorseOrRider {
+                by_mounted: a.flag("by_mounted"),
+            }
+            .odds(),
+            |st| {
+                s(&[match st {
+                    Struck::Horse => "horse",
+                    Struck::Rider => "rider",
+                }])
+            },
+        ),
+        "horse_status" => labels(&HorseStatus.odds(), |st| {
+            s(&[match st {
+                HorseState::Dead => "dead",
+                HorseState::Wounded => "wounded",
+                HorseState::Okay => "okay",
+            }])
+        }),
+        "quality_draw" => {
+            let year = if a.flag("early") {
+                WarYear::Early
+            } else {
+                WarYear::Later
+            };
+            labels(&QualityDraw { year }.odds(), |(q, lv)| {
+                vec![q.to_string(), format!("{q} LV{}", lv.value())]
             })
         }
         "observation" => {

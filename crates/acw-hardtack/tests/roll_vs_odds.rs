@@ -277,3 +277,53 @@ fn combined_assault_chain() {
     .unwrap();
     assert_roll_matches_odds(&assault);
 }
+
+// HT-SG2-50, HT-CMD-03, HT-CMD-05, HT-CAS-03, HT-CAS-04, HT-OPT-26, HT-SET-08, HT-SG2-52, HT-FIR-24,
+// HT-CAS-06: the single-roll procedures — communication, the regimental combat move, the successor, horse or
+// rider, a hit horse's state, Quiet Mutiny, the random quality draw, an under-strength company, a
+// sharpshooter's shot and treating the wounded.
+#[test]
+fn single_roll_procedures() {
+    use acw_hardtack::advanced::QuietMutiny;
+    use acw_hardtack::casualties::{HorseOrRider, HorseStatus, Treatment};
+    use acw_hardtack::command::{CommunicationRoll, RegimentalCombatMove, Successor};
+    use acw_hardtack::fire::Sharpshot;
+    use acw_hardtack::setup::{QualityDraw, UnderStrength, WarYear};
+    use acw_hardtack::tables::{ConfidenceLevel, Fatigue, Quality};
+    assert_roll_matches_odds(&CommunicationRoll {
+        quality: D8,
+        sender: Leadership::TWO,
+        receiver: Leadership::ONE,
+        skipped: 1,
+    });
+    assert_roll_matches_odds(&RegimentalCombatMove {
+        companies: 3,
+        die: D6,
+    });
+    let companies = [
+        (Quality::Regular, ConfidenceLevel::Steady),
+        (Quality::Veteran, ConfidenceLevel::Shaken),
+        (Quality::Veteran, ConfidenceLevel::Confident),
+    ];
+    assert_roll_matches_odds(&Successor {
+        companies: &companies,
+    });
+    assert_roll_matches_odds(&HorseOrRider { by_mounted: true });
+    assert_roll_matches_odds(&HorseStatus);
+    assert_roll_matches_odds(&QuietMutiny {
+        quality: Quality::Veteran,
+        lv: Leadership::TWO,
+    });
+    assert_roll_matches_odds(&QualityDraw {
+        year: WarYear::Later,
+    });
+    assert_roll_matches_odds(&UnderStrength {
+        fatigue: Fatigue::Tired,
+        figures: 6,
+    });
+    assert_roll_matches_odds(&Sharpshot {
+        quality: D10,
+        range: D6,
+    });
+    assert_roll_matches_odds(&Treatment { casualties: 3 });
+}
