@@ -969,11 +969,18 @@ impl Resolve for CombinedMelee {
         let mut ends: std::collections::BTreeMap<CombinedOutcome, f64> =
             std::collections::BTreeMap::new();
         let mut live: Vec<(Fight, f64)> = vec![(self.start(), 1.0)];
+        // a round's casualties depend only on who is left to fight: computed once per position
+        type Rounds = Vec<(RoundLoss, f64)>;
+        let mut cache: std::collections::BTreeMap<([u8; MAX_COMBINED], u8, u8, bool), Rounds> =
+            std::collections::BTreeMap::new();
         for round in 0..MAX_ROUNDS {
             let first = round == 0;
             let mut next: Vec<(Fight, f64)> = Vec::new();
             for &(f, p) in &live {
-                for (loss, q) in self.round_odds(&f, first) {
+                let rounds = cache
+                    .entry((f.a, f.d, f.holding, first))
+                    .or_insert_with(|| self.round_odds(&f, first));
+                for &(loss, q) in rounds.iter() {
                     let pq = p * q;
                     let (n, defender_first, counts, d_count) =
                         match self.after_round(&f, &loss, first) {
