@@ -537,3 +537,80 @@ fn a_company_cut_down_counts_for_who_tests_first() {
         ConfidenceLevel::Confident
     );
 }
+
+// HT-SG2-42, HT-MEL-05: over many seeded melees of two companies (1 to 4 men each) against 1 to 4, the exact
+// procedure's roll and the battle's combined melee, fed the same faces, agree on who carries the fight and
+// how many companies fell back.
+#[test]
+fn combined_melee_procedure_follows_the_battle_on_many_seeds() {
+    use acw_core::{Dice, GameRng};
+    let o = Options::default();
+    let mut compared = 0;
+    for seed in 0..150u64 {
+        let (n1, n2, nd) = (1 + seed % 4, 1 + (seed / 4) % 4, 1 + (seed / 16) % 4);
+        let mut b = acw_hardtack::Battle::new(o);
+        let mut add = |name: &str, side, n: u64| {
+            b.add_company(acw_hardtack::state::CompanySpec::new(
+                name,
+                side,
+                usize::try_from(n).unwrap(),
+            ))
+            .unwrap()
+        };
+        let a1 = add("A", acw_core::Side::Union, n1);
+        let a2 = add("B", acw_core::Side::Union, n2);
+        let d = add("D", acw_core::Side::Confederate, nd);
+        b.assault_together(&[a1, a2], d, &mut ScriptedDice::faces([8, 8]))
+            .unwrap();
+        // at long odds an 8 does not hold: that defender withdraws and there is no melee to compare
+        if b.defend(
+            DefenderChoice::Stand { final_fire: false },
+            &mut ScriptedDice::faces([8]),
+        )
+        .unwrap()
+        .over
+        {
+            continue;
+        }
+        let rep = b
+            .charge_each(&[0.0, 0.0], &mut GameRng::seed(seed))
+            .unwrap()
+            .to_string();
+
+        let side = |n: u64| MeleeSide {
+            figures: u8::try_from(n).unwrap(),
+            first_round: MeleeDie::plain(D8),
+            quality: D8,
+            lv: Leadership::TWO,
+            modifier: 0,
+        };
+        let melee = CombinedMelee::new(
+            &[side(n1), side(n2)],
+            side(nd),
+            o.assault_test_casualties,
+            o.confidence_two_level,
+            false,
+        )
+        .unwrap();
+        let mut rng = GameRng::seed(seed);
+        // the two combat moves (D6 each) come first
+        rng.face(acw_core::Die::D6);
+        rng.face(acw_core::Die::D6);
+        let out = melee.roll(&mut rng);
+        let carried = rep.contains("carry the position");
+        assert_eq!(
+            out.winner == Some(AssaultSide::Attacker),
+            carried,
+            "seed {seed}: {out} / {rep}"
+        );
+        let fell =
+            usize::from(rep.contains("A falls back")) + usize::from(rep.contains("B falls back"));
+        assert_eq!(
+            usize::from(out.fell_back),
+            fell,
+            "seed {seed}: {out} / {rep}"
+        );
+        compared += 1;
+    }
+    assert!(compared > 120, "only {compared} melees compared");
+}
