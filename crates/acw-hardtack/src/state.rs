@@ -115,7 +115,8 @@ pub enum Condition {
     Dead,
     /// Taken by the enemy after a lost close assault (HT-SG2-41), or surrendered (HT-SG2-48).
     Captured,
-    /// Gone: a blocked Routed company with no enemy near disperses (HT-SG2-48).
+    /// Gone: a blocked Routed company with no enemy near disperses (HT-SG2-48); an independent figure who
+    /// rolls 1 removing his panic leaves play (HT-SG2-26).
     Dispersed,
 }
 
@@ -458,9 +459,26 @@ impl Company {
         }
         false
     }
+    /// Whether it is an independent figure (HT-SG2-26): a runner, or a detached element of one figure. It
+    /// has no confidence level of its own: see [`Company::lose`].
+    #[must_use]
+    pub fn lone(&self) -> bool {
+        self.attached != Attachment::Own && self.figures.len() == 1
+    }
+
     /// Lowers the confidence level; Broken and Routed companies fall into skirmish order (HT-MOR-07,
-    /// HT-FRM-09) and Shaken ones lose their First Volley.
+    /// HT-FRM-09) and Shaken ones lose their First Volley. An independent figure has no confidence level
+    /// (HT-SG2-26): a one-level failure gives it a suppression marker (at most 3), a two-level failure a
+    /// panic marker.
     fn lose(&mut self, levels: u8) {
+        if self.lone() {
+            match levels {
+                0 => {}
+                1 => self.suppression = (self.suppression + 1).min(3),
+                _ => self.panic = Panic::Panicked,
+            }
+            return;
+        }
         self.cl = self.cl.dropped(levels);
         if self.cl >= ConfidenceLevel::Broken {
             self.formation = Formation::Skirmish;
@@ -1442,12 +1460,15 @@ impl Battle {
     fn spend(&mut self, id: CompanyId, n: u8, action: Action) -> Result<(), RuleViolation> {
         let c = self.company_mut(id)?;
         if matches!(c.attached, Attachment::Runner(_))
-            && !matches!(action, Action::Move | Action::Transfer)
+            && !matches!(
+                action,
+                Action::Move | Action::Transfer | Action::RemoveSuppression
+            )
         {
             return Err(RuleViolation::Refused {
                 name: c.name.clone(),
                 what: "do that",
-                why: "a runner may only move and carry a transferred action",
+                why: "a runner may only move, carry a transferred action and remove his own markers",
             });
         }
         if !action.may_repeat() && c.done.contains(&action) {
@@ -2588,7 +2609,8 @@ impl Battle {
     }
 
     /// Remove panic (HT-SG2-19): both of the leader's actions and a reaction test at TL 0; a failure on a roll
-    /// of 1 also costs a level.
+    /// of 1 also costs a level. An independent figure (HT-SG2-26) spends one action, and a roll of 1 takes
+    /// him out of play (his figure is gone, as [`Condition::Dispersed`]).
     pub fn remove_panic<D: Dice + ?Sized>(
         &mut self,
         id: CompanyId,
@@ -2603,7 +2625,9 @@ impl Battle {
                 why: "it is not panicked",
             });
         }
-        if c.actions < 2 {
+        let lone = c.lone();
+        let cost = if lone { 1 } else { 2 };
+        if c.actions < cost {
             return Err(RuleViolation::NoActionLeft {
                 name: c.name.clone(),
             });
@@ -2611,11 +2635,15 @@ impl Battle {
         let test = self.reaction(id, crate::morale::reaction::PANIC)?;
         transact(self, dice, |b, dice| {
             let c = b.company_mut(id)?;
-            c.actions -= 2;
+            c.actions -= cost;
             let roll = dice.face(test.quality.die());
             let pass = test.passes(roll);
             if pass {
                 c.panic = Panic::Immune;
+            } else if roll == 1 && lone {
+                for f in &mut c.figures {
+                    f.condition = Condition::Dispersed;
+                }
             } else if roll == 1 {
                 c.lose(1);
             }
@@ -2813,7 +2841,7 @@ impl Battle {
         rf.smoothbore = f.weapon.smoothbore && f.modern.is_none();
         rf.cover = facts.cover;
         rf.in_position = t.in_position;
-        rf.lone_figure = facts.lone_figure;
+        rf.lone_figure = facts.lone_figure || t.lone();
         rf.mounted_firers = f.mounted();
         rf.prepared = prepared;
         rf.close_formation_target = t.formation.is_close();
@@ -3040,7 +3068,7 @@ impl Battle {
         let mut rf = RangeFacts::at(facts.distance, 2.0 * s.quality.band_inches());
         rf.cover = facts.cover;
         rf.in_position = t.in_position;
-        rf.lone_figure = facts.lone_figure;
+        rf.lone_figure = facts.lone_figure || t.lone();
         rf.travel_mode = t.travel;
         let range = range_die(&rf, FireKind::SmallArms, false, &self.options)?;
         let quality = s.quality.die();
