@@ -1,6 +1,7 @@
 //! Close assault: the attacker's and defender's tests, close-combat dice with open shifts, the melee fought
 //! round by round to its end, downed figures' fates, and the whole assault as one exact procedure.
 
+use crate::casualties::{HorseOrRider, Struck};
 use crate::ladder::{DieType, OpenShift};
 use crate::morale::{Confidence, ConfidenceTest, ReactionTest};
 use crate::movement::{CombatMove, MoveResult};
@@ -184,6 +185,10 @@ pub struct MeleeOutcome {
     pub attacker_down: u8,
     /// Defending figures down.
     pub defender_down: u8,
+    /// Attacking riders whose horse was hit in the melee and who still stand, on foot (HT-MEL-12).
+    pub attacker_unhorsed: u8,
+    /// Defending riders whose horse was hit in the melee and who still stand, on foot (HT-MEL-12).
+    pub defender_unhorsed: u8,
 }
 
 impl MeleeOutcome {
@@ -213,7 +218,15 @@ impl fmt::Display for MeleeOutcome {
             f,
             "; {} attacking and {} defending figures down",
             self.attacker_down, self.defender_down
-        )
+        )?;
+        if self.attacker_unhorsed + self.defender_unhorsed > 0 {
+            write!(
+                f,
+                "; {} attacking and {} defending riders unhorsed",
+                self.attacker_unhorsed, self.defender_unhorsed
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -223,8 +236,16 @@ impl fmt::Display for MeleeOutcome {
 /// casualties (the defender on a tie) tests confidence at +1 per casualty, then the other side; a failure
 /// falls back. The first-round defender bonus is lost after round 1, when both sides are skirmishers.
 ///
-/// Roll order per round: for each pairing group, the lone figure's die, then each of its opponents'; then the
-/// first tester's quality die and, if it held, the second's.
+/// Mounted figures (a side whose die is mounted) that lose their roll take HT-MEL-12's D10 ([`HorseOrRider`],
+/// 1–4 horse against a mounted winner, 1–6 against one on foot): the rider is down, or his horse is hit and he
+/// fights on, on foot — without the mounted +1 and at −1 in the next round only. He is not a casualty for the
+/// round's tests. A lone figure beaten by several takes one D10, against a mounted winner if any winner was
+/// mounted. Each side's figures line up mounted first, then riders unhorsed in the round before, then those
+/// on foot; a group's lone figure takes the open spill of its first opponent.
+///
+/// Roll order per round: for each pairing group, the lone figure's die, then each of its opponents' (a beaten
+/// mounted opponent's D10 straight after his die), then the lone figure's D10 if he was beaten and mounted;
+/// then the first tester's quality die and, if it held, the second's.
 #[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -331,6 +352,234 @@ fn round_odds(m: &Melee, a: u32, d: u32, first: bool) -> Vec<((u32, u32), f64)> 
     cur
 }
 
+/// A figure's kind in a melee with riders (HT-MEL-12): mounted, unhorsed in the round before (−1 this round),
+/// on foot.
+const MOUNTED: usize = 0;
+const UNHORSED: usize = 1;
+const FOOT: usize = 2;
+
+/// A side's standing figures by kind.
+type Kinds = [u32; 3];
+
+/// A round's losses: per side (attacker in 0..4, defender in 4..8), figures down by kind and riders unhorsed.
+type Delta = [u32; 8];
+
+const fn total(c: &Kinds) -> u32 {
+    c[0] + c[1] + c[2]
+}
+
+/// A side's figures at the start: all mounted if its die is, else all on foot.
+const fn start_kinds(s: &MeleeSide) -> Kinds {
+    let n = s.figures as u32;
+    if s.first_round.mounted {
+        [n, 0, 0]
+    } else {
+        [0, 0, n]
+    }
+}
+
+/// The kind of a side's `i`-th standing figure: mounted first, then those unhorsed last round, then foot.
+const fn kind_at(c: &Kinds, i: u32) -> usize {
+    if i < c[0] {
+        MOUNTED
+    } else if i < c[0] + c[1] {
+        UNHORSED
+    } else {
+        FOOT
+    }
+}
+
+/// A figure kind's shifted die this round: the first-round bonuses only in round 1; no mounted +1 once
+/// unhorsed, and −1 in the round after.
+const fn kind_shift(base: MeleeDie, kind: usize, first: bool) -> OpenShift {
+    let mut m = base;
+    if !first {
+        m.defender_bonus = false;
+        m.dismounted_last_round = false;
+    }
+    if kind != MOUNTED {
+        m.mounted = false;
+    }
+    if kind == UNHORSED {
+        m.dismounted_last_round = true;
+    }
+    m.shifted()
+}
+
+/// A side after a round's losses (`d`: down by kind, then riders unhorsed).
+const fn after(c: &Kinds, d: [u32; 4]) -> Kinds {
+    [c[0] - d[0] - d[3], d[3], c[2] - d[2] + c[1] - d[1]]
+}
+
+/// The chance that a beaten rider's horse is hit rather than the rider (HT-MEL-12).
+fn horse_chance(by_mounted: bool) -> f64 {
+    HorseOrRider { by_mounted }
+        .odds()
+        .prob(|s| *s == Struck::Horse)
+}
+
+/// The sides of a round: (few's kinds, many's kinds, few's die, many's die, few's slot, many's slot).
+fn sides(m: &Melee, a: &Kinds, d: &Kinds) -> (Kinds, Kinds, MeleeDie, MeleeDie, usize, usize) {
+    if total(a) >= total(d) {
+        (*d, *a, m.defender.first_round, m.attacker.first_round, 4, 0)
+    } else {
+        (*a, *d, m.attacker.first_round, m.defender.first_round, 0, 4)
+    }
+}
+
+/// Rolls one round of a melee with riders (HT-MEL-12); see [`Melee`] for the order.
+fn roll_round<D: Dice + ?Sized>(
+    m: &Melee,
+    a: &Kinds,
+    d: &Kinds,
+    first: bool,
+    dice: &mut D,
+) -> Delta {
+    let mut delta = [0u32; 8];
+    let (few_c, many_c, few_base, many_base, few_slot, many_slot) = sides(m, a, d);
+    let (few, many) = (total(&few_c), total(&many_c));
+    let mut next = 0u32;
+    for i in 0..few {
+        let k = group_size(many, few, i);
+        let kl = kind_at(&few_c, i);
+        let lone = kind_shift(few_base, kl, first);
+        let lead = kind_shift(many_base, kind_at(&many_c, next), first);
+        let x = dice.face(lead.onto(lone.die).die());
+        let mut beaten_by = 0u8;
+        for j in next..next + k {
+            let ko = kind_at(&many_c, j);
+            let opp = kind_shift(many_base, ko, first);
+            let y = dice.face(lone.onto(opp.die).die());
+            if x > y {
+                if ko == MOUNTED
+                    && (HorseOrRider {
+                        by_mounted: kl == MOUNTED,
+                    })
+                    .roll(dice)
+                        == Struck::Horse
+                {
+                    delta[many_slot + 3] += 1;
+                } else {
+                    delta[many_slot + ko] += 1;
+                }
+            } else if y > x {
+                beaten_by = beaten_by.max(if ko == MOUNTED { 2 } else { 1 });
+            }
+        }
+        if beaten_by > 0 {
+            if kl == MOUNTED
+                && (HorseOrRider {
+                    by_mounted: beaten_by == 2,
+                })
+                .roll(dice)
+                    == Struck::Horse
+            {
+                delta[few_slot + 3] += 1;
+            } else {
+                delta[few_slot + kl] += 1;
+            }
+        }
+        next += k;
+    }
+    delta
+}
+
+/// One group's distribution in a melee with riders: the many side's losses in 0..4, the lone figure's in 4..8.
+fn group_dist(lone: OpenShift, kl: usize, opps: &[(OpenShift, usize)]) -> Vec<(Delta, f64)> {
+    let Some(&(lead, _)) = opps.first() else {
+        return vec![([0; 8], 1.0)];
+    };
+    let ld = lead.onto(lone.die);
+    let lf = ld.faces();
+    let mut out: Vec<(Delta, f64)> = Vec::new();
+    for x in 1..=lf {
+        let mut cur: Vec<(([u32; 4], u8), f64)> = vec![(([0; 4], 0), 1.0 / f64::from(lf))];
+        for &(opp, ko) in opps {
+            let od = lone.onto(opp.die);
+            let of = od.faces();
+            let pl = f64::from((x - 1).min(of)) / f64::from(of);
+            let pg = f64::from(of.saturating_sub(x)) / f64::from(of);
+            let pe = if x <= of { 1.0 / f64::from(of) } else { 0.0 };
+            let mut nx = Vec::with_capacity(cur.len() * 3);
+            for &((dl, b), p) in &cur {
+                if pl > 0.0 {
+                    if ko == MOUNTED {
+                        let h = horse_chance(kl == MOUNTED);
+                        let mut u = dl;
+                        u[3] += 1;
+                        nx.push(((u, b), p * pl * h));
+                        let mut r = dl;
+                        r[MOUNTED] += 1;
+                        nx.push(((r, b), p * pl * (1.0 - h)));
+                    } else {
+                        let mut r = dl;
+                        r[ko] += 1;
+                        nx.push(((r, b), p * pl));
+                    }
+                }
+                if pg > 0.0 {
+                    nx.push(((dl, b.max(if ko == MOUNTED { 2 } else { 1 })), p * pg));
+                }
+                if pe > 0.0 {
+                    nx.push(((dl, b), p * pe));
+                }
+            }
+            cur = merge(nx);
+        }
+        for ((dl, b), p) in cur {
+            let mut key = [0u32; 8];
+            key[..4].copy_from_slice(&dl);
+            if b == 0 {
+                out.push((key, p));
+            } else if kl == MOUNTED {
+                let h = horse_chance(b == 2);
+                let mut u = key;
+                u[7] += 1;
+                out.push((u, p * h));
+                key[4 + MOUNTED] += 1;
+                out.push((key, p * (1.0 - h)));
+            } else {
+                key[4 + kl] += 1;
+                out.push((key, p));
+            }
+        }
+    }
+    merge(out)
+}
+
+/// One round's distribution of losses in a melee with riders.
+fn round_dist(m: &Melee, a: &Kinds, d: &Kinds, first: bool) -> Vec<(Delta, f64)> {
+    let (few_c, many_c, few_base, many_base, few_slot, many_slot) = sides(m, a, d);
+    let (few, many) = (total(&few_c), total(&many_c));
+    let mut cur: Vec<(Delta, f64)> = vec![([0; 8], 1.0)];
+    let mut next = 0u32;
+    for i in 0..few {
+        let k = group_size(many, few, i);
+        let kl = kind_at(&few_c, i);
+        let opps: Vec<(OpenShift, usize)> = (next..next + k)
+            .map(|j| {
+                let ko = kind_at(&many_c, j);
+                (kind_shift(many_base, ko, first), ko)
+            })
+            .collect();
+        next += k;
+        let g = group_dist(kind_shift(few_base, kl, first), kl, &opps);
+        let mut nx = Vec::with_capacity(cur.len() * g.len());
+        for &(c, p) in &cur {
+            for &(gd, q) in &g {
+                let mut s = c;
+                for t in 0..4 {
+                    s[many_slot + t] += gd[t];
+                    s[few_slot + t] += gd[4 + t];
+                }
+                nx.push((s, p * q));
+            }
+        }
+        cur = merge(nx);
+    }
+    cur
+}
+
 /// Who tests first after a round: more casualties (this round in round 1, overall later); the defender on a
 /// tie (HT-SG2-40).
 const fn first_tester(first_round: bool, this: (u32, u32), overall: (u32, u32)) -> AssaultSide {
@@ -372,6 +621,101 @@ impl Melee {
     fn validate(&self) -> bool {
         self.attacker.figures > 0 && self.defender.figures > 0
     }
+
+    /// The outcome with each side's standing figures by kind.
+    fn outcome(&self, end: MeleeEnd, a: &Kinds, d: &Kinds) -> MeleeOutcome {
+        let count = |n: u32| u8::try_from(n).unwrap_or(u8::MAX);
+        let unhorsed = |s: &MeleeSide, c: &Kinds| {
+            if s.first_round.mounted {
+                count(c[UNHORSED] + c[FOOT])
+            } else {
+                0
+            }
+        };
+        MeleeOutcome {
+            end,
+            attacker_down: count(u32::from(self.attacker.figures).saturating_sub(total(a))),
+            defender_down: count(u32::from(self.defender.figures).saturating_sub(total(d))),
+            attacker_unhorsed: unhorsed(&self.attacker, a),
+            defender_unhorsed: unhorsed(&self.defender, d),
+        }
+    }
+
+    /// The exact odds when a side is mounted (HT-MEL-12): the position is each side's figures by kind.
+    fn odds_with_riders(&self) -> Dist<MeleeOutcome> {
+        let (a0k, d0k) = (start_kinds(&self.attacker), start_kinds(&self.defender));
+        let (a0, d0) = (total(&a0k), total(&d0k));
+        if !self.validate() {
+            return Dist::certain(self.outcome(MeleeEnd::Stalemate, &a0k, &d0k));
+        }
+        let mut ends: std::collections::BTreeMap<MeleeOutcome, f64> =
+            std::collections::BTreeMap::new();
+        type Position = (Kinds, Kinds);
+        let mut live: Vec<(Position, f64)> = vec![((a0k, d0k), 1.0)];
+        let mut cache: std::collections::BTreeMap<(Kinds, Kinds, bool), Vec<(Delta, f64)>> =
+            std::collections::BTreeMap::new();
+        for round in 0..MAX_ROUNDS {
+            let first = round == 0;
+            let mut next: Vec<(Position, f64)> = Vec::new();
+            for &((a, d), p) in &live {
+                let rounds = cache
+                    .entry((a, d, first))
+                    .or_insert_with(|| round_dist(self, &a, &d, first));
+                for &(l, q) in rounds.iter() {
+                    let na = after(&a, [l[0], l[1], l[2], l[3]]);
+                    let nd = after(&d, [l[4], l[5], l[6], l[7]]);
+                    let pq = p * q;
+                    if total(&na) == 0 || total(&nd) == 0 {
+                        let loser = if total(&na) == 0 {
+                            AssaultSide::Attacker
+                        } else {
+                            AssaultSide::Defender
+                        };
+                        *ends
+                            .entry(self.outcome(MeleeEnd::Destroyed { loser }, &na, &nd))
+                            .or_default() += pq;
+                        continue;
+                    }
+                    let this = (total(&a) - total(&na), total(&d) - total(&nd));
+                    let overall = (a0 - total(&na), d0 - total(&nd));
+                    let t1 = first_tester(first, this, overall);
+                    let mut hold = pq;
+                    for tester in [t1, other(t1)] {
+                        let test = self.round_test(tester, this, overall);
+                        let faces = test.quality.faces();
+                        let mut pr = [0.0f64; 3];
+                        for f in 1..=faces {
+                            pr[usize::from(test.judge(f).levels())] += 1.0 / f64::from(faces);
+                        }
+                        for (levels, &x) in pr.iter().enumerate().skip(1) {
+                            if x > 0.0 {
+                                let end = MeleeEnd::FellBack {
+                                    loser: tester,
+                                    levels: u8::try_from(levels).unwrap_or(2),
+                                };
+                                *ends.entry(self.outcome(end, &na, &nd)).or_default() += hold * x;
+                            }
+                        }
+                        hold *= pr[0];
+                    }
+                    if hold > 0.0 {
+                        next.push(((na, nd), hold));
+                    }
+                }
+            }
+            live = merge(next);
+            if live.is_empty() {
+                break;
+            }
+        }
+        for ((a, d), p) in live {
+            *ends
+                .entry(self.outcome(MeleeEnd::Stalemate, &a, &d))
+                .or_default() += p;
+        }
+        Dist::weighted(ends)
+            .unwrap_or_else(|_| Dist::certain(self.outcome(MeleeEnd::Stalemate, &a0k, &d0k)))
+    }
 }
 
 const fn other(s: AssaultSide) -> AssaultSide {
@@ -385,86 +729,46 @@ impl Resolve for Melee {
     type Outcome = MeleeOutcome;
 
     fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> MeleeOutcome {
-        let (a0, d0) = (
-            u32::from(self.attacker.figures),
-            u32::from(self.defender.figures),
-        );
-        let (mut a, mut d) = (a0, d0);
-        let done = |end, a: u32, d: u32| MeleeOutcome {
-            end,
-            attacker_down: u8::try_from(a0 - a).unwrap_or(u8::MAX),
-            defender_down: u8::try_from(d0 - d).unwrap_or(u8::MAX),
-        };
+        let (mut a, mut d) = (start_kinds(&self.attacker), start_kinds(&self.defender));
+        let (a0, d0) = (total(&a), total(&d));
         if !self.validate() {
-            return done(MeleeEnd::Stalemate, a, d);
+            return self.outcome(MeleeEnd::Stalemate, &a, &d);
         }
         for round in 0..MAX_ROUNDS {
             let first = round == 0;
-            let (ad, dd) = round_dice(self, first);
-            let attackers_many = a >= d;
-            let (few, many) = if attackers_many { (d, a) } else { (a, d) };
-            let (lone_die, many_die) = if attackers_many { (dd, ad) } else { (ad, dd) };
-            let (mut many_down, mut lone_down) = (0u32, 0u32);
-            for i in 0..few {
-                let k = group_size(many, few, i);
-                let x = dice.face(lone_die.die());
-                let mut beaten = false;
-                for _ in 0..k {
-                    let y = dice.face(many_die.die());
-                    if x > y {
-                        many_down += 1;
-                    } else if y > x {
-                        beaten = true;
-                    }
-                }
-                lone_down += u32::from(beaten);
+            let l = roll_round(self, &a, &d, first, dice);
+            let na = after(&a, [l[0], l[1], l[2], l[3]]);
+            let nd = after(&d, [l[4], l[5], l[6], l[7]]);
+            let this = (total(&a) - total(&na), total(&d) - total(&nd));
+            (a, d) = (na, nd);
+            if total(&a) == 0 {
+                let loser = AssaultSide::Attacker;
+                return self.outcome(MeleeEnd::Destroyed { loser }, &a, &d);
             }
-            let (ca, cd) = if attackers_many {
-                (many_down, lone_down)
-            } else {
-                (lone_down, many_down)
-            };
-            a -= ca;
-            d -= cd;
-            if a == 0 {
-                return done(
-                    MeleeEnd::Destroyed {
-                        loser: AssaultSide::Attacker,
-                    },
-                    a,
-                    d,
-                );
+            if total(&d) == 0 {
+                let loser = AssaultSide::Defender;
+                return self.outcome(MeleeEnd::Destroyed { loser }, &a, &d);
             }
-            if d == 0 {
-                return done(
-                    MeleeEnd::Destroyed {
-                        loser: AssaultSide::Defender,
-                    },
-                    a,
-                    d,
-                );
-            }
-            let this = (ca, cd);
-            let overall = (a0 - a, d0 - d);
+            let overall = (a0 - total(&a), d0 - total(&d));
             let t1 = first_tester(first, this, overall);
             for tester in [t1, other(t1)] {
                 let r = self.round_test(tester, this, overall).roll(dice);
                 if r != Confidence::Pass {
-                    return done(
-                        MeleeEnd::FellBack {
-                            loser: tester,
-                            levels: r.levels(),
-                        },
-                        a,
-                        d,
-                    );
+                    let end = MeleeEnd::FellBack {
+                        loser: tester,
+                        levels: r.levels(),
+                    };
+                    return self.outcome(end, &a, &d);
                 }
             }
         }
-        done(MeleeEnd::Stalemate, a, d)
+        self.outcome(MeleeEnd::Stalemate, &a, &d)
     }
 
     fn odds(&self) -> Dist<MeleeOutcome> {
+        if self.attacker.first_round.mounted || self.defender.first_round.mounted {
+            return self.odds_with_riders();
+        }
         let (a0, d0) = (
             u32::from(self.attacker.figures),
             u32::from(self.defender.figures),
@@ -473,6 +777,8 @@ impl Resolve for Melee {
             end,
             attacker_down: u8::try_from(a0 - a).unwrap_or(u8::MAX),
             defender_down: u8::try_from(d0 - d).unwrap_or(u8::MAX),
+            attacker_unhorsed: 0,
+            defender_unhorsed: 0,
         };
         if !self.validate() {
             return Dist::certain(mk(MeleeEnd::Stalemate, a0, d0));
@@ -562,6 +868,8 @@ pub const MAX_COMBINED: usize = 4;
 /// own — at +1 per casualty (of the round or of the assault, by option) and +1 once a partner has dropped
 /// out. A company that fails falls back and the others fight on; a company with every figure down leaves
 /// the fight. It ends when the defender fails or is down, or every attacker has fallen back or is down.
+/// Mounted figures keep their +1 to the end and a beaten rider is down: the horse-or-rider D10 is played in a
+/// single company's [`Melee`] only.
 ///
 /// Roll order per round: for each pairing group, the lone figure's die, then each opponent's; then the
 /// first side's tests (the attackers in declared order) and the other side's.

@@ -5152,9 +5152,19 @@ impl Battle {
         let winner = out.winner();
         self.won_assault = (winner == Some(AssaultSide::Attacker))
             .then_some((attacker, matches!(out.end, MeleeEnd::Destroyed { .. })));
-        for (id, downed, s) in [
-            (attacker, out.attacker_down, AssaultSide::Attacker),
-            (defender, out.defender_down, AssaultSide::Defender),
+        for (id, downed, unhorsed, s) in [
+            (
+                attacker,
+                out.attacker_down,
+                out.attacker_unhorsed,
+                AssaultSide::Attacker,
+            ),
+            (
+                defender,
+                out.defender_down,
+                out.defender_unhorsed,
+                AssaultSide::Defender,
+            ),
         ] {
             let won = winner == Some(s);
             let c = self.company_mut(id)?;
@@ -5165,16 +5175,23 @@ impl Battle {
             {
                 c.lose(levels);
             }
-            // Downed figures are the last fit figures (the leader goes down last).
+            // Downed figures are the last fit figures (the leader goes down last); riders who lost their
+            // horse and still stand are the fit figures before them (HT-MEL-12).
             let mut left = downed;
+            let mut horses = unhorsed;
             let mut leader_lost = false;
             for i in (0..c.figures.len()).rev() {
-                if left == 0 {
+                if left == 0 && horses == 0 {
                     break;
                 }
                 if c.figures[i].condition != Condition::Fit
                     || (s == AssaultSide::Attacker && c.figures[i].role == Role::HorseHolder)
                 {
+                    continue;
+                }
+                if left == 0 {
+                    horses -= 1;
+                    c.figures[i].unhorsed = true;
                     continue;
                 }
                 left -= 1;

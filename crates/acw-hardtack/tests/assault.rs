@@ -143,6 +143,146 @@ fn melee_rounds() {
     assert_eq!(out.winner(), Some(AssaultSide::Attacker));
 }
 
+// HT-MEL-12: one Regular rider (D8, +1 mounted: D10) against one figure on foot with a D6, the foot side sure
+// to fail its round test (TL +20), so round 1 ends it. The rider is beaten in 15 of the 60 pairs of faces
+// (1/4): he loses his horse on 1-6 of the D10 (3/5 of that, 3/20: he stands, unhorsed, and the foot figure
+// falls back) or is down on 7-10 (1/10: the rider's side destroyed); the foot figure is beaten in 39 of 60
+// (13/20: destroyed); a tie (6/60 = 1/10) and the foot figure falls back.
+#[test]
+fn rider_beaten_in_melee_odds() {
+    let side = |die: MeleeDie, modifier| MeleeSide {
+        figures: 1,
+        first_round: die,
+        quality: die.quality,
+        lv: Leadership::TWO,
+        modifier,
+    };
+    let rider = MeleeDie {
+        mounted: true,
+        ..MeleeDie::plain(D8)
+    };
+    let m = Melee {
+        attacker: side(rider, 0),
+        defender: side(MeleeDie::plain(D6), 20),
+        casualties: AssaultTestCasualties::ThisRound,
+        two_level: TwoLevelDrop::HalfOrLess,
+    };
+    let odds = m.odds();
+    let p = |end: MeleeEnd, unhorsed: u8| {
+        odds.prob(|o| o.end == end && o.attacker_unhorsed == unhorsed)
+    };
+    let fell_back = MeleeEnd::FellBack {
+        loser: AssaultSide::Defender,
+        levels: 2,
+    };
+    let close = |a: f64, b: f64| assert!((a - b).abs() < 1e-12, "{a} against {b}");
+    close(
+        p(
+            MeleeEnd::Destroyed {
+                loser: AssaultSide::Attacker,
+            },
+            0,
+        ),
+        1.0 / 10.0,
+    );
+    close(p(fell_back, 1), 3.0 / 20.0);
+    close(
+        p(
+            MeleeEnd::Destroyed {
+                loser: AssaultSide::Defender,
+            },
+            0,
+        ),
+        13.0 / 20.0,
+    );
+    close(p(fell_back, 0), 1.0 / 10.0);
+    // Scripted: foot 5 against the rider's 3; the D10 shows 6: the horse. The foot figure's test: 1.
+    let out = m.roll(&mut ScriptedDice::faces([5, 3, 6, 1]));
+    assert_eq!(out.end, fell_back);
+    assert_eq!(
+        (out.attacker_down, out.attacker_unhorsed, out.defender_down),
+        (0, 1, 0)
+    );
+    assert!(
+        out.to_string()
+            .contains("1 attacking and 0 defending riders unhorsed")
+    );
+    // Against a mounted winner the horse is hit only on 1-4: a 5 is the rider.
+    let m2 = Melee {
+        defender: side(
+            MeleeDie {
+                mounted: true,
+                ..MeleeDie::plain(D6)
+            },
+            20,
+        ),
+        ..m
+    };
+    let out = m2.roll(&mut ScriptedDice::faces([5, 3, 5]));
+    assert_eq!(
+        out.end,
+        MeleeEnd::Destroyed {
+            loser: AssaultSide::Attacker
+        }
+    );
+}
+
+// HT-MEL-12 in the battle: two Union riders (Regular D8, +1 mounted: D10) charge two Confederates on foot
+// (D8). Round 1: defender 5 against rider 3 (the D10 shows 2: the horse; he fights on, on foot), 2 against
+// 2. Both sides hold (8, 8). Round 2: the rider still mounted rolls D10, the one unhorsed D8 - 1 = D6 (a 7
+// is no face of his die: the battle refuses and changes nothing); defender 5 against the mounted rider's 4
+// (the D10 shows 8: the rider is down), 4 against the unhorsed rider's 5 (the defender down). Tie 1-1: the
+// defender tests first at TL 1, T = 3: 2 fails one level; it falls back. Fates: 1 and 1, both dead. The
+// rider who lost his horse stands, unhorsed.
+#[test]
+fn riders_in_a_melee_in_the_engine() {
+    let mut b = acw_hardtack::Battle::new(Options::default());
+    let mut cav =
+        acw_hardtack::state::CompanySpec::new("1st Maine Cavalry", acw_core::Side::Union, 2);
+    cav.cavalry = Some(true);
+    let a = b.add_company(cav).unwrap();
+    let r = b
+        .add_company(acw_hardtack::state::CompanySpec::new(
+            "8th Alabama, Company C",
+            acw_core::Side::Confederate,
+            2,
+        ))
+        .unwrap();
+    b.activate(a).unwrap();
+    assert!(b.assault(a, r, &mut ScriptedDice::faces([8])).unwrap());
+    let stand = b
+        .defend(
+            DefenderChoice::Stand { final_fire: false },
+            &mut ScriptedDice::faces([8]),
+        )
+        .unwrap();
+    assert!(!stand.over);
+    let script = |unhorsed_roll: u16| {
+        ScriptedDice::faces([6, 5, 3, 2, 2, 2, 8, 8, 5, 4, 8, 4, unhorsed_roll, 2, 1, 1])
+    };
+    let before = b.clone();
+    assert!(b.charge(6.0, &mut script(7)).is_err());
+    assert_eq!(b, before);
+    let mut dice = script(5);
+    let rep = b.charge(6.0, &mut dice).unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert!(rep.over);
+    assert!(
+        rep.to_string()
+            .contains("1 attacking and 0 defending riders unhorsed"),
+        "{rep}"
+    );
+    let c = b.company(a).unwrap();
+    let figs = c.figures();
+    assert_eq!(
+        (figs[0].condition, figs[0].unhorsed, figs[1].condition),
+        (Condition::Fit, true, Condition::Dead)
+    );
+    let d = b.company(r).unwrap();
+    assert_eq!(d.fit(), 1);
+    assert_eq!(d.confidence(), ConfidenceLevel::Steady);
+}
+
 // HT-MEL-01, HT-MEL-06, HT-MEL-11, HT-MEL-13, HT-MEL-15, HT-SG2-21, HT-FRM-09: a Regular line of 8 assaults 4
 // skirmishers. Attack test T = 1: roll 2 passes. Stand test: odds 2 + 1 (charged by a line) = 3, T = 5:
 // roll 6 holds. Combat move D4 (a line): 3 -> 6", contact; the attacker is disordered. Each defender faces

@@ -123,6 +123,27 @@ fn melee_to_the_end() {
     assert_roll_matches_odds(&DownedFates { downed: 3 });
 }
 
+// HT-MEL-12: a melee with riders: beaten mounted figures roll horse or rider, unhorsed riders fight on.
+#[test]
+fn melee_with_riders() {
+    let mut riders = side(3, D8, MeleeWeapon::Sword);
+    riders.first_round.mounted = true;
+    let m = Melee {
+        attacker: riders,
+        defender: side(4, D8, MeleeWeapon::None),
+        casualties: AssaultTestCasualties::ThisRound,
+        two_level: TwoLevelDrop::HalfOrLess,
+    };
+    assert_roll_matches_odds(&m);
+    let mut other = side(2, D6, MeleeWeapon::None);
+    other.first_round.mounted = true;
+    assert_roll_matches_odds(&Melee {
+        defender: other,
+        casualties: AssaultTestCasualties::WholeAssault,
+        ..m
+    });
+}
+
 // HT-MEL-01: the whole assault, from the attacker's test to the melee's end.
 #[test]
 fn close_assault_chain() {
