@@ -361,8 +361,15 @@ const FOOT: usize = 2;
 /// A side's standing figures by kind.
 type Kinds = [u32; 3];
 
-/// A round's losses: per side (attacker in 0..4, defender in 4..8), figures down by kind and riders unhorsed.
-type Delta = [u32; 8];
+/// A round's losses: per side (attacker in 0..3, defender in 3..6), mounted figures down, riders unhorsed,
+/// and other figures down.
+type Delta = [u32; 6];
+
+/// Where a loss goes in a side's part of a [`Delta`]: a mounted figure down, a rider unhorsed, another down.
+const fn loss_slot(kind: usize) -> usize {
+    if kind == MOUNTED { 0 } else { 2 }
+}
+const HORSE: usize = 1;
 
 const fn total(c: &Kinds) -> u32 {
     c[0] + c[1] + c[2]
@@ -406,9 +413,9 @@ const fn kind_shift(base: MeleeDie, kind: usize, first: bool) -> OpenShift {
     m.shifted()
 }
 
-/// A side after a round's losses (`d`: down by kind, then riders unhorsed).
-const fn after(c: &Kinds, d: [u32; 4]) -> Kinds {
-    [c[0] - d[0] - d[3], d[3], c[2] - d[2] + c[1] - d[1]]
+/// A side after a round's losses (`d`: mounted down, riders unhorsed, others down).
+const fn after(c: &Kinds, d: [u32; 3]) -> Kinds {
+    [c[0] - d[0] - d[1], d[1], c[1] + c[2] - d[2]]
 }
 
 /// The chance that a beaten rider's horse is hit rather than the rider (HT-MEL-12).
@@ -421,9 +428,9 @@ fn horse_chance(by_mounted: bool) -> f64 {
 /// The sides of a round: (few's kinds, many's kinds, few's die, many's die, few's slot, many's slot).
 fn sides(m: &Melee, a: &Kinds, d: &Kinds) -> (Kinds, Kinds, MeleeDie, MeleeDie, usize, usize) {
     if total(a) >= total(d) {
-        (*d, *a, m.defender.first_round, m.attacker.first_round, 4, 0)
+        (*d, *a, m.defender.first_round, m.attacker.first_round, 3, 0)
     } else {
-        (*a, *d, m.attacker.first_round, m.defender.first_round, 0, 4)
+        (*a, *d, m.attacker.first_round, m.defender.first_round, 0, 3)
     }
 }
 
@@ -435,7 +442,7 @@ fn roll_round<D: Dice + ?Sized>(
     first: bool,
     dice: &mut D,
 ) -> Delta {
-    let mut delta = [0u32; 8];
+    let mut delta = [0u32; 6];
     let (few_c, many_c, few_base, many_base, few_slot, many_slot) = sides(m, a, d);
     let (few, many) = (total(&few_c), total(&many_c));
     let mut next = 0u32;
@@ -458,9 +465,9 @@ fn roll_round<D: Dice + ?Sized>(
                     .roll(dice)
                         == Struck::Horse
                 {
-                    delta[many_slot + 3] += 1;
+                    delta[many_slot + HORSE] += 1;
                 } else {
-                    delta[many_slot + ko] += 1;
+                    delta[many_slot + loss_slot(ko)] += 1;
                 }
             } else if y > x {
                 beaten_by = beaten_by.max(if ko == MOUNTED { 2 } else { 1 });
@@ -474,9 +481,9 @@ fn roll_round<D: Dice + ?Sized>(
                 .roll(dice)
                     == Struck::Horse
             {
-                delta[few_slot + 3] += 1;
+                delta[few_slot + HORSE] += 1;
             } else {
-                delta[few_slot + kl] += 1;
+                delta[few_slot + loss_slot(kl)] += 1;
             }
         }
         next += k;
@@ -484,16 +491,16 @@ fn roll_round<D: Dice + ?Sized>(
     delta
 }
 
-/// One group's distribution in a melee with riders: the many side's losses in 0..4, the lone figure's in 4..8.
+/// One group's distribution in a melee with riders: the many side's losses in 0..3, the lone figure's in 3..6.
 fn group_dist(lone: OpenShift, kl: usize, opps: &[(OpenShift, usize)]) -> Vec<(Delta, f64)> {
     let Some(&(lead, _)) = opps.first() else {
-        return vec![([0; 8], 1.0)];
+        return vec![([0; 6], 1.0)];
     };
     let ld = lead.onto(lone.die);
     let lf = ld.faces();
     let mut out: Vec<(Delta, f64)> = Vec::new();
     for x in 1..=lf {
-        let mut cur: Vec<(([u32; 4], u8), f64)> = vec![(([0; 4], 0), 1.0 / f64::from(lf))];
+        let mut cur: Vec<(([u32; 3], u8), f64)> = vec![(([0; 3], 0), 1.0 / f64::from(lf))];
         for &(opp, ko) in opps {
             let od = lone.onto(opp.die);
             let of = od.faces();
@@ -506,14 +513,14 @@ fn group_dist(lone: OpenShift, kl: usize, opps: &[(OpenShift, usize)]) -> Vec<(D
                     if ko == MOUNTED {
                         let h = horse_chance(kl == MOUNTED);
                         let mut u = dl;
-                        u[3] += 1;
+                        u[HORSE] += 1;
                         nx.push(((u, b), p * pl * h));
                         let mut r = dl;
-                        r[MOUNTED] += 1;
+                        r[loss_slot(MOUNTED)] += 1;
                         nx.push(((r, b), p * pl * (1.0 - h)));
                     } else {
                         let mut r = dl;
-                        r[ko] += 1;
+                        r[loss_slot(ko)] += 1;
                         nx.push(((r, b), p * pl));
                     }
                 }
@@ -527,19 +534,19 @@ fn group_dist(lone: OpenShift, kl: usize, opps: &[(OpenShift, usize)]) -> Vec<(D
             cur = merge(nx);
         }
         for ((dl, b), p) in cur {
-            let mut key = [0u32; 8];
-            key[..4].copy_from_slice(&dl);
+            let mut key = [0u32; 6];
+            key[..3].copy_from_slice(&dl);
             if b == 0 {
                 out.push((key, p));
             } else if kl == MOUNTED {
                 let h = horse_chance(b == 2);
                 let mut u = key;
-                u[7] += 1;
+                u[3 + HORSE] += 1;
                 out.push((u, p * h));
-                key[4 + MOUNTED] += 1;
+                key[3 + loss_slot(MOUNTED)] += 1;
                 out.push((key, p * (1.0 - h)));
             } else {
-                key[4 + kl] += 1;
+                key[3 + loss_slot(kl)] += 1;
                 out.push((key, p));
             }
         }
@@ -547,30 +554,40 @@ fn group_dist(lone: OpenShift, kl: usize, opps: &[(OpenShift, usize)]) -> Vec<(D
     merge(out)
 }
 
+/// A pairing group's distribution, with the lone figure's kind and his opponents' kinds.
+type GroupDist = (usize, Vec<usize>, Vec<(Delta, f64)>);
+
 /// One round's distribution of losses in a melee with riders.
 fn round_dist(m: &Melee, a: &Kinds, d: &Kinds, first: bool) -> Vec<(Delta, f64)> {
     let (few_c, many_c, few_base, many_base, few_slot, many_slot) = sides(m, a, d);
     let (few, many) = (total(&few_c), total(&many_c));
-    let mut cur: Vec<(Delta, f64)> = vec![([0; 8], 1.0)];
+    let mut cur: Vec<(Delta, f64)> = vec![([0; 6], 1.0)];
     let mut next = 0u32;
+    // Groups alike (the lone figure's kind and his opponents' kinds) share one distribution.
+    let mut groups: Vec<GroupDist> = Vec::new();
     for i in 0..few {
         let k = group_size(many, few, i);
         let kl = kind_at(&few_c, i);
-        let opps: Vec<(OpenShift, usize)> = (next..next + k)
-            .map(|j| {
-                let ko = kind_at(&many_c, j);
-                (kind_shift(many_base, ko, first), ko)
-            })
-            .collect();
+        let kinds: Vec<usize> = (next..next + k).map(|j| kind_at(&many_c, j)).collect();
         next += k;
-        let g = group_dist(kind_shift(few_base, kl, first), kl, &opps);
+        if !groups.iter().any(|(l, o, _)| *l == kl && *o == kinds) {
+            let opps: Vec<(OpenShift, usize)> = kinds
+                .iter()
+                .map(|&ko| (kind_shift(many_base, ko, first), ko))
+                .collect();
+            let g = group_dist(kind_shift(few_base, kl, first), kl, &opps);
+            groups.push((kl, kinds.clone(), g));
+        }
+        let Some((_, _, g)) = groups.iter().find(|(l, o, _)| *l == kl && *o == kinds) else {
+            continue;
+        };
         let mut nx = Vec::with_capacity(cur.len() * g.len());
         for &(c, p) in &cur {
-            for &(gd, q) in &g {
+            for &(gd, q) in g {
                 let mut s = c;
-                for t in 0..4 {
+                for t in 0..3 {
                     s[many_slot + t] += gd[t];
-                    s[few_slot + t] += gd[4 + t];
+                    s[few_slot + t] += gd[3 + t];
                 }
                 nx.push((s, p * q));
             }
@@ -662,8 +679,8 @@ impl Melee {
                     .entry((a, d, first))
                     .or_insert_with(|| round_dist(self, &a, &d, first));
                 for &(l, q) in rounds.iter() {
-                    let na = after(&a, [l[0], l[1], l[2], l[3]]);
-                    let nd = after(&d, [l[4], l[5], l[6], l[7]]);
+                    let na = after(&a, [l[0], l[1], l[2]]);
+                    let nd = after(&d, [l[3], l[4], l[5]]);
                     let pq = p * q;
                     if total(&na) == 0 || total(&nd) == 0 {
                         let loser = if total(&na) == 0 {
@@ -737,8 +754,8 @@ impl Resolve for Melee {
         for round in 0..MAX_ROUNDS {
             let first = round == 0;
             let l = roll_round(self, &a, &d, first, dice);
-            let na = after(&a, [l[0], l[1], l[2], l[3]]);
-            let nd = after(&d, [l[4], l[5], l[6], l[7]]);
+            let na = after(&a, [l[0], l[1], l[2]]);
+            let nd = after(&d, [l[3], l[4], l[5]]);
             let this = (total(&a) - total(&na), total(&d) - total(&nd));
             (a, d) = (na, nd);
             if total(&a) == 0 {
