@@ -109,6 +109,22 @@ proptest! {
         prop_assert!(o.outcomes().iter().all(|(x, _)| x.attacker_down <= a && x.defender_down <= d));
     }
 
+    // HT-MEL-12: with riders on either side the odds are still a distribution; a side's figures down and riders
+    // unhorsed never exceed those that fought, and a side on foot never has a rider unhorsed.
+    #[test]
+    fn melee_with_riders_odds(a in 1u8..4, d in 1u8..4, qa in die(), qd in die(), ma: bool, md: bool) {
+        let side = |n, q, mounted| MeleeSide { figures: n, first_round: MeleeDie { mounted, ..MeleeDie::plain(q) },
+                                               quality: q, lv: Leadership::TWO, modifier: 0 };
+        let m = Melee { attacker: side(a, qa, ma || !md), defender: side(d, qd, md), casualties: AssaultTestCasualties::ThisRound,
+                        two_level: TwoLevelDrop::HalfOrLess };
+        let o = m.odds();
+        let total: f64 = o.outcomes().iter().map(|(_, p)| p).sum();
+        prop_assert!((total - 1.0).abs() < 1e-9);
+        prop_assert!(o.outcomes().iter().all(|(x, _)| x.attacker_down + x.attacker_unhorsed <= a
+            && x.defender_down + x.defender_unhorsed <= d
+            && (md || x.defender_unhorsed == 0)));
+    }
+
     // HT-SG2-42, HT-MEL-05: a combined melee's odds are a distribution; nobody loses more figures than
     // fought and no more companies fall back than went in.
     #[test]
