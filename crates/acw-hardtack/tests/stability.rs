@@ -152,3 +152,44 @@ fn fixed_seed_later_sequence() {
 
 const LATER_PINNED: &str = r#"["a major result with 2 potential casualties: 1 killed, 0 wounded", "a major result with 5 potential casualties: 3 killed, 1 wounded", "no effect: 0 killed, 0 wounded"] | ["the attackers carry the position; 1 attacking and 4 defending figures down, 0 attacking companies fell back", "the defenders hold; 3 attacking and 2 defending figures down, 2 attacking companies fell back"] | 1st Minnesota, Company A fired against a D4 range die: a major result with 6 potential casualties
   8th Alabama, Company C: 4 killed, 0 wounded; its leader fell (new leader LV3); confidence test at TL 3 passed, now Confident"#;
+
+/// Melees with riders (HT-MEL-12): six riders against six on foot, then four riders against four, from one
+/// seed.
+fn riders_sequence(seed: u64) -> String {
+    let mut rng = GameRng::seed(seed);
+    let side = |n, mounted| MeleeSide {
+        figures: n,
+        first_round: MeleeDie {
+            mounted,
+            ..MeleeDie::plain(D8)
+        },
+        quality: D8,
+        lv: Leadership::TWO,
+        modifier: 0,
+    };
+    let against_foot = Melee {
+        attacker: side(6, true),
+        defender: side(6, false),
+        casualties: AssaultTestCasualties::ThisRound,
+        two_level: TwoLevelDrop::HalfOrLess,
+    };
+    let against_riders = Melee {
+        attacker: side(4, true),
+        defender: side(4, true),
+        ..against_foot
+    };
+    let mut out: Vec<String> = (0..3)
+        .map(|_| against_foot.roll(&mut rng).to_string())
+        .collect();
+    out.extend((0..3).map(|_| against_riders.roll(&mut rng).to_string()));
+    out.join(" | ")
+}
+
+#[test]
+fn fixed_seed_riders_sequence() {
+    let got = riders_sequence(1863);
+    assert_eq!(got, riders_sequence(1863));
+    assert_eq!(got, RIDERS_PINNED);
+}
+
+const RIDERS_PINNED: &str = "the defender falls back, losing 1 confidence level(s); 0 attacking and 5 defending figures down | the defender has every figure down; 0 attacking and 6 defending figures down | the defender falls back, losing 1 confidence level(s); 0 attacking and 4 defending figures down; 1 attacking and 0 defending riders unhorsed | the defender falls back, losing 2 confidence level(s); 0 attacking and 2 defending figures down; 1 attacking and 1 defending riders unhorsed | the attacker falls back, losing 2 confidence level(s); 0 attacking and 2 defending figures down; 0 attacking and 1 defending riders unhorsed | the attacker falls back, losing 2 confidence level(s); 0 attacking and 3 defending figures down; 1 attacking and 0 defending riders unhorsed";
