@@ -1,13 +1,16 @@
 #![allow(missing_docs)]
 //! Hot paths of Hardtack: fire (one roll, the whole chain, and exact odds), round shot with bounces,
-//! canister, a confidence test, and a close assault (the melee to its end, rolled and exact).
+//! canister, a confidence test, a close assault (the melee to its end, rolled and exact), stand-based fire,
+//! and a combined assault.
 
 use acw_core::dice::ScriptedDice;
 use acw_core::{GameRng, Resolve, Side};
 use acw_hardtack::DieType::{D4, D6, D8, D10};
 use acw_hardtack::artillery::{AreaDamage, ShotBounces};
-use acw_hardtack::fire::{FireDice, FirerDice, Impact, Volley};
-use acw_hardtack::melee::{CloseAssault, Melee, MeleeDie, MeleeSide};
+use acw_hardtack::fire::{FireDice, FirerDice, Impact, StandFire, Volley};
+use acw_hardtack::melee::{
+    CloseAssault, CombinedAssault, CombinedMelee, Melee, MeleeDie, MeleeSide, Partner,
+};
 use acw_hardtack::morale::{ConfidenceTest, ReactionTest};
 use acw_hardtack::movement::CombatMove;
 use acw_hardtack::options::{AssaultTestCasualties, KillThreshold, TwoLevelDrop};
@@ -278,6 +281,123 @@ fn assault(c: &mut Criterion) {
     g.finish();
 }
 
+/// Stand-based fire for 6mm figures: three stands of ten muskets (Q D8 + FP D10 each) against D6, hits on
+/// eight figures; and the engine's small arms at a limbered battery, its team horses in the pool.
+fn stand_fire(c: &mut Criterion) {
+    let mut g = c.benchmark_group("stand fire");
+    let stand = FireDice {
+        firer: FirerDice::two(D8, D10),
+        range: D6,
+    };
+    let Ok(fire) = StandFire::new(&[stand; 3], musket(), 8) else {
+        return;
+    };
+    let mut rng = GameRng::seed(6);
+    g.bench_function("roll: three stands to casualties (8 figures)", |b| {
+        b.iter(|| black_box(&fire).roll(&mut rng))
+    });
+    g.bench_function("exact: three stands to casualties (8 figures)", |b| {
+        b.iter(|| black_box(&fire).odds())
+    });
+    let mut battle = Battle::new(Options::default());
+    let crew = battle
+        .add_company(CompanySpec::new("crew", Side::Union, 3))
+        .ok();
+    let mut line = CompanySpec::new("line", Side::Confederate, 8);
+    line.formation = Formation::Line;
+    let foe = battle.add_company(line).ok();
+    let (Some(crew), Some(foe)) = (crew, foe) else {
+        return;
+    };
+    let Ok(gun) = battle.add_gun("Napoleon", FieldPiece::Napoleon12lb, false, crew) else {
+        return;
+    };
+    let _ = battle.activate(crew);
+    let _ = battle.limber(gun, true, 2.0);
+    let _ = battle.end_turn();
+    let _ = battle.activate(foe);
+    let facts = acw_hardtack::state::FireFacts {
+        distance: 6.0,
+        ..acw_hardtack::state::FireFacts::default()
+    };
+    let mut seed = 0u64;
+    g.bench_function("engine: small arms at a limbered battery (seeded)", |b| {
+        b.iter(|| {
+            let mut bt = battle.clone();
+            seed += 1;
+            let _ = bt.fire(foe, crew, facts, &mut GameRng::seed(seed));
+            black_box(bt)
+        })
+    });
+    g.finish();
+}
+
+/// A combined assault: two companies of four Regulars on six, the melee to its end and the whole assault
+/// from the attackers' tests.
+fn combined(c: &mut Criterion) {
+    let mut g = c.benchmark_group("combined assault");
+    let side = |n| MeleeSide {
+        figures: n,
+        first_round: MeleeDie::plain(D8),
+        quality: D8,
+        lv: Leadership::TWO,
+        modifier: 0,
+    };
+    let Ok(melee) = CombinedMelee::new(
+        &[side(4), side(4)],
+        side(6),
+        AssaultTestCasualties::ThisRound,
+        TwoLevelDrop::HalfOrLess,
+        false,
+    ) else {
+        return;
+    };
+    let Ok(approach) = CombatMove::new(D6, 6.0) else {
+        return;
+    };
+    let partner = Partner {
+        attack: ReactionTest {
+            quality: D8,
+            lv: Leadership::TWO,
+            tl: 0,
+        },
+        close_formation: false,
+        mounted: false,
+        approach,
+        melee: side(4),
+    };
+    let stand = ConfidenceTest {
+        quality: D8,
+        lv: Leadership::TWO,
+        tl: 0,
+        two_level: TwoLevelDrop::HalfOrLess,
+    };
+    let Ok(whole) = CombinedAssault::new(
+        &[partner, partner],
+        Some(stand),
+        false,
+        side(6),
+        AssaultTestCasualties::ThisRound,
+        TwoLevelDrop::HalfOrLess,
+    ) else {
+        return;
+    };
+    let mut rng = GameRng::seed(7);
+    g.bench_function("roll: melee 4 + 4 against 6 to its end", |b| {
+        b.iter(|| black_box(&melee).roll(&mut rng))
+    });
+    g.bench_function("roll: whole combined assault", |b| {
+        b.iter(|| black_box(&whole).roll(&mut rng))
+    });
+    g.bench_function("exact: melee 4 + 4 against 6 to its end", |b| {
+        b.iter(|| black_box(&melee).odds())
+    });
+    g.bench_function("exact: whole combined assault", |b| {
+        b.iter(|| black_box(&whole).odds())
+    });
+    g.finish();
+}
+
 /// A whole game of the default scenario between the two baseline bots, seeded.
 fn whole_game(c: &mut Criterion) {
     use acw_core::game::{Commander, play};
@@ -307,6 +427,6 @@ fn whole_game(c: &mut Criterion) {
 }
 
 criterion_group!(
-    benches, fire, shot, canister, confidence, assault, whole_game
+    benches, fire, shot, canister, confidence, assault, stand_fire, combined, whole_game
 );
 criterion_main!(benches);

@@ -41,6 +41,21 @@ pub enum SetupError {
     /// A close assault with no figures on a side.
     #[error("a close assault needs at least one figure on each side")]
     EmptyAssault,
+    /// A combined melee with no attacking companies or more than four, or a company of no figures or over 48.
+    #[error(
+        "a combined melee takes 1 to 4 attacking companies of 1 to 48 figures, and a defender of 1 to 48; {0} companies were given"
+    )]
+    Partners(usize),
+    /// Stand-based fire with no stands, too many, or a target pool outside 1–48 figures.
+    #[error(
+        "stand-based fire needs 1 to 5 stands and 1 to 48 target figures, not {stands} and {pool}"
+    )]
+    Stands {
+        /// Stands given.
+        stands: usize,
+        /// Target figures given.
+        pool: usize,
+    },
 }
 
 /// An action or step the rules refuse. A refused call changes nothing.

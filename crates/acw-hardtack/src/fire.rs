@@ -306,6 +306,10 @@ fn fp_index(half_fp: u32, rounding: FpDieRounding) -> i16 {
 /// (HT-FIR-09): a D4 firepower die with the quality die one lower; skirmishers shift the firepower die down
 /// one (HT-FIR-10, closed); a first volley up one (HT-OPT-12, open onto the range die); a formation spill
 /// raises the named die (HT-FIR-07, closed). Refuses a total of zero.
+///
+/// HT-FIR-11 is a number the rules hold for First Volley firepower and fill with nothing of their own: the
+/// first-volley step above is that rule, played only when the advanced rule is in use (`Options::first_volley`;
+/// `FirepowerFacts::first_volley` is false otherwise), so without it the firepower die never moves.
 pub fn firer_dice(facts: &FirepowerFacts, options: &Options) -> Result<FirerPair, SetupError> {
     if facts.half_fp == 0 {
         return Err(SetupError::NoFirepower);
@@ -931,6 +935,147 @@ impl Resolve for Volley {
                         killed,
                     },
                     p,
+                )
+            }))
+            .unwrap_or_else(|_| {
+                Dist::certain(VolleyOutcome {
+                    effect: *e,
+                    wounded: 0,
+                    killed: 0,
+                })
+            })
+        })
+    }
+}
+
+/// Figures on one 6mm stand under stand-based fire (HT-OPT-33): ten, each a man.
+pub const STAND_FIGURES: usize = 10;
+
+/// Most stands of one stand-based fire: a company's 48 figures in stands of ten (HT-OPT-33).
+pub const MAX_STANDS: usize = 5;
+
+/// Stand-based fire for 6mm figures at one man a figure (HT-OPT-33, `Options::stand_based_fire`): each stand
+/// of up to ten firing figures fires as if it were a Stargrunt II squad — its quality die and a firepower die
+/// from its own figures' firepower — so a company makes one fire roll per stand against the same target, each
+/// with its own range roll. The target takes the potential hits of every stand, allocated over its figures
+/// and rolled against armour as one fire; its test sees the best result any stand scored and every casualty.
+/// Roll order: each stand's fire roll in turn ([`FireDice`]), then per hit the allocation die, armour, impact.
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct StandFire {
+    stands: [FireDice; MAX_STANDS],
+    count: u8,
+    /// Impact against the pool's armour.
+    pub impact: Impact,
+    pool: u8,
+}
+
+impl StandFire {
+    /// One fire roll per stand, hits falling on `pool` target figures. Refuses no stands, more than
+    /// [`MAX_STANDS`], or a pool outside 1 to [`MAX_POOL`].
+    pub fn new(stands: &[FireDice], impact: Impact, pool: usize) -> Result<StandFire, SetupError> {
+        let bad = SetupError::Stands {
+            stands: stands.len(),
+            pool,
+        };
+        if stands.is_empty() || stands.len() > MAX_STANDS || pool == 0 || pool > MAX_POOL {
+            return Err(bad);
+        }
+        let mut all = [stands[0]; MAX_STANDS];
+        all[..stands.len()].copy_from_slice(stands);
+        Ok(StandFire {
+            stands: all,
+            count: u8::try_from(stands.len()).map_err(|_| bad.clone())?,
+            impact,
+            pool: u8::try_from(pool).map_err(|_| bad)?,
+        })
+    }
+
+    /// Each stand's fire roll.
+    pub fn stands(&self) -> &[FireDice] {
+        &self.stands[..usize::from(self.count)]
+    }
+
+    /// The target figures hits can fall on.
+    #[must_use]
+    pub const fn pool(&self) -> u8 {
+        self.pool
+    }
+
+    /// Rolls every stand: the best result any stand scored, and the potential hits of all of them.
+    pub(crate) fn roll_effect<D: Dice + ?Sized>(&self, dice: &mut D) -> FireEffect {
+        let mut best = Success::Fail;
+        let mut potential = 0u8;
+        for s in self.stands() {
+            let e = s.roll_effect(dice);
+            best = best.max(e.success);
+            potential = potential.saturating_add(e.potential);
+        }
+        FireEffect {
+            success: best,
+            potential,
+        }
+    }
+
+    /// The exact distribution of the combined fire roll: the best result and the total potential hits.
+    pub fn effect_odds(&self) -> Dist<FireEffect> {
+        let none = Dist::certain(FireEffect {
+            success: Success::Fail,
+            potential: 0,
+        });
+        self.stands().iter().fold(none, |acc, s| {
+            acc.zip_with(&s.odds(), |a, b| FireEffect {
+                success: a.success.max(b.success),
+                potential: a.potential.saturating_add(b.potential),
+            })
+        })
+    }
+}
+
+impl Resolve for StandFire {
+    type Outcome = VolleyOutcome;
+
+    fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> VolleyOutcome {
+        let effect = self.roll_effect(dice);
+        let pool = usize::from(self.pool);
+        let mut wounds = [0u8; MAX_POOL];
+        let mut dead = [false; MAX_POOL];
+        for _ in 0..effect.potential {
+            let f = allocate(pool, dice).min(MAX_POOL - 1);
+            match self.impact.roll(dice) {
+                HitResult::Killed => dead[f] = true,
+                HitResult::Wounded => wounds[f] = wounds[f].saturating_add(1),
+                HitResult::NoEffect => {}
+            }
+        }
+        let (mut wounded, mut killed) = (0u8, 0u8);
+        for f in 0..pool {
+            if dead[f] || wounds[f] >= 2 {
+                killed += 1;
+            } else if wounds[f] == 1 {
+                wounded += 1;
+            }
+        }
+        VolleyOutcome {
+            effect,
+            wounded,
+            killed,
+        }
+    }
+
+    fn odds(&self) -> Dist<VolleyOutcome> {
+        let p = self.impact.probabilities();
+        let pool = usize::from(self.pool);
+        self.effect_odds().and_then(|e| {
+            let pairs = casualty_odds(pool, u32::from(e.potential), p);
+            Dist::weighted(pairs.into_iter().map(|((wounded, killed), q)| {
+                (
+                    VolleyOutcome {
+                        effect: *e,
+                        wounded,
+                        killed,
+                    },
+                    q,
                 )
             }))
             .unwrap_or_else(|_| {

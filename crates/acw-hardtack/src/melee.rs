@@ -1,6 +1,7 @@
 //! Close assault: the attacker's and defender's tests, close-combat dice with open shifts, the melee fought
 //! round by round to its end, downed figures' fates, and the whole assault as one exact procedure.
 
+use crate::casualties::{HorseOrRider, Struck};
 use crate::ladder::{DieType, OpenShift};
 use crate::morale::{Confidence, ConfidenceTest, ReactionTest};
 use crate::movement::{CombatMove, MoveResult};
@@ -184,6 +185,10 @@ pub struct MeleeOutcome {
     pub attacker_down: u8,
     /// Defending figures down.
     pub defender_down: u8,
+    /// Attacking riders whose horse was hit in the melee and who still stand, on foot (HT-MEL-12).
+    pub attacker_unhorsed: u8,
+    /// Defending riders whose horse was hit in the melee and who still stand, on foot (HT-MEL-12).
+    pub defender_unhorsed: u8,
 }
 
 impl MeleeOutcome {
@@ -213,7 +218,15 @@ impl fmt::Display for MeleeOutcome {
             f,
             "; {} attacking and {} defending figures down",
             self.attacker_down, self.defender_down
-        )
+        )?;
+        if self.attacker_unhorsed + self.defender_unhorsed > 0 {
+            write!(
+                f,
+                "; {} attacking and {} defending riders unhorsed",
+                self.attacker_unhorsed, self.defender_unhorsed
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -223,8 +236,16 @@ impl fmt::Display for MeleeOutcome {
 /// casualties (the defender on a tie) tests confidence at +1 per casualty, then the other side; a failure
 /// falls back. The first-round defender bonus is lost after round 1, when both sides are skirmishers.
 ///
-/// Roll order per round: for each pairing group, the lone figure's die, then each of its opponents'; then the
-/// first tester's quality die and, if it held, the second's.
+/// Mounted figures (a side whose die is mounted) that lose their roll take HT-MEL-12's D10 ([`HorseOrRider`],
+/// 1–4 horse against a mounted winner, 1–6 against one on foot): the rider is down, or his horse is hit and he
+/// fights on, on foot — without the mounted +1 and at −1 in the next round only. He is not a casualty for the
+/// round's tests. A lone figure beaten by several takes one D10, against a mounted winner if any winner was
+/// mounted. Each side's figures line up mounted first, then riders unhorsed in the round before, then those
+/// on foot; a group's lone figure takes the open spill of its first opponent.
+///
+/// Roll order per round: for each pairing group, the lone figure's die, then each of its opponents' (a beaten
+/// mounted opponent's D10 straight after his die), then the lone figure's D10 if he was beaten and mounted;
+/// then the first tester's quality die and, if it held, the second's.
 #[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -331,6 +352,251 @@ fn round_odds(m: &Melee, a: u32, d: u32, first: bool) -> Vec<((u32, u32), f64)> 
     cur
 }
 
+/// A figure's kind in a melee with riders (HT-MEL-12): mounted, unhorsed in the round before (−1 this round),
+/// on foot.
+const MOUNTED: usize = 0;
+const UNHORSED: usize = 1;
+const FOOT: usize = 2;
+
+/// A side's standing figures by kind.
+type Kinds = [u32; 3];
+
+/// A round's losses: per side (attacker in 0..3, defender in 3..6), mounted figures down, riders unhorsed,
+/// and other figures down.
+type Delta = [u32; 6];
+
+/// Where a loss goes in a side's part of a [`Delta`]: a mounted figure down, a rider unhorsed, another down.
+const fn loss_slot(kind: usize) -> usize {
+    if kind == MOUNTED { 0 } else { 2 }
+}
+const HORSE: usize = 1;
+
+const fn total(c: &Kinds) -> u32 {
+    c[0] + c[1] + c[2]
+}
+
+/// A side's figures at the start: all mounted if its die is, else all on foot.
+const fn start_kinds(s: &MeleeSide) -> Kinds {
+    let n = s.figures as u32;
+    if s.first_round.mounted {
+        [n, 0, 0]
+    } else {
+        [0, 0, n]
+    }
+}
+
+/// The kind of a side's `i`-th standing figure: mounted first, then those unhorsed last round, then foot.
+const fn kind_at(c: &Kinds, i: u32) -> usize {
+    if i < c[0] {
+        MOUNTED
+    } else if i < c[0] + c[1] {
+        UNHORSED
+    } else {
+        FOOT
+    }
+}
+
+/// A figure kind's shifted die this round: the first-round bonuses only in round 1; no mounted +1 once
+/// unhorsed, and −1 in the round after.
+const fn kind_shift(base: MeleeDie, kind: usize, first: bool) -> OpenShift {
+    let mut m = base;
+    if !first {
+        m.defender_bonus = false;
+        m.dismounted_last_round = false;
+    }
+    if kind != MOUNTED {
+        m.mounted = false;
+    }
+    if kind == UNHORSED {
+        m.dismounted_last_round = true;
+    }
+    m.shifted()
+}
+
+/// A side after a round's losses (`d`: mounted down, riders unhorsed, others down).
+const fn after(c: &Kinds, d: [u32; 3]) -> Kinds {
+    [c[0] - d[0] - d[1], d[1], c[1] + c[2] - d[2]]
+}
+
+/// The chance that a beaten rider's horse is hit rather than the rider (HT-MEL-12).
+fn horse_chance(by_mounted: bool) -> f64 {
+    HorseOrRider { by_mounted }
+        .odds()
+        .prob(|s| *s == Struck::Horse)
+}
+
+/// The sides of a round: (few's kinds, many's kinds, few's die, many's die, few's slot, many's slot).
+fn sides(m: &Melee, a: &Kinds, d: &Kinds) -> (Kinds, Kinds, MeleeDie, MeleeDie, usize, usize) {
+    if total(a) >= total(d) {
+        (*d, *a, m.defender.first_round, m.attacker.first_round, 3, 0)
+    } else {
+        (*a, *d, m.attacker.first_round, m.defender.first_round, 0, 3)
+    }
+}
+
+/// Rolls one round of a melee with riders (HT-MEL-12); see [`Melee`] for the order.
+fn roll_round<D: Dice + ?Sized>(
+    m: &Melee,
+    a: &Kinds,
+    d: &Kinds,
+    first: bool,
+    dice: &mut D,
+) -> Delta {
+    let mut delta = [0u32; 6];
+    let (few_c, many_c, few_base, many_base, few_slot, many_slot) = sides(m, a, d);
+    let (few, many) = (total(&few_c), total(&many_c));
+    let mut next = 0u32;
+    for i in 0..few {
+        let k = group_size(many, few, i);
+        let kl = kind_at(&few_c, i);
+        let lone = kind_shift(few_base, kl, first);
+        let lead = kind_shift(many_base, kind_at(&many_c, next), first);
+        let x = dice.face(lead.onto(lone.die).die());
+        let mut beaten_by = 0u8;
+        for j in next..next + k {
+            let ko = kind_at(&many_c, j);
+            let opp = kind_shift(many_base, ko, first);
+            let y = dice.face(lone.onto(opp.die).die());
+            if x > y {
+                if ko == MOUNTED
+                    && (HorseOrRider {
+                        by_mounted: kl == MOUNTED,
+                    })
+                    .roll(dice)
+                        == Struck::Horse
+                {
+                    delta[many_slot + HORSE] += 1;
+                } else {
+                    delta[many_slot + loss_slot(ko)] += 1;
+                }
+            } else if y > x {
+                beaten_by = beaten_by.max(if ko == MOUNTED { 2 } else { 1 });
+            }
+        }
+        if beaten_by > 0 {
+            if kl == MOUNTED
+                && (HorseOrRider {
+                    by_mounted: beaten_by == 2,
+                })
+                .roll(dice)
+                    == Struck::Horse
+            {
+                delta[few_slot + HORSE] += 1;
+            } else {
+                delta[few_slot + loss_slot(kl)] += 1;
+            }
+        }
+        next += k;
+    }
+    delta
+}
+
+/// One group's distribution in a melee with riders: the many side's losses in 0..3, the lone figure's in 3..6.
+fn group_dist(lone: OpenShift, kl: usize, opps: &[(OpenShift, usize)]) -> Vec<(Delta, f64)> {
+    let Some(&(lead, _)) = opps.first() else {
+        return vec![([0; 6], 1.0)];
+    };
+    let ld = lead.onto(lone.die);
+    let lf = ld.faces();
+    let mut out: Vec<(Delta, f64)> = Vec::new();
+    for x in 1..=lf {
+        let mut cur: Vec<(([u32; 3], u8), f64)> = vec![(([0; 3], 0), 1.0 / f64::from(lf))];
+        for &(opp, ko) in opps {
+            let od = lone.onto(opp.die);
+            let of = od.faces();
+            let pl = f64::from((x - 1).min(of)) / f64::from(of);
+            let pg = f64::from(of.saturating_sub(x)) / f64::from(of);
+            let pe = if x <= of { 1.0 / f64::from(of) } else { 0.0 };
+            let mut nx = Vec::with_capacity(cur.len() * 3);
+            for &((dl, b), p) in &cur {
+                if pl > 0.0 {
+                    if ko == MOUNTED {
+                        let h = horse_chance(kl == MOUNTED);
+                        let mut u = dl;
+                        u[HORSE] += 1;
+                        nx.push(((u, b), p * pl * h));
+                        let mut r = dl;
+                        r[loss_slot(MOUNTED)] += 1;
+                        nx.push(((r, b), p * pl * (1.0 - h)));
+                    } else {
+                        let mut r = dl;
+                        r[loss_slot(ko)] += 1;
+                        nx.push(((r, b), p * pl));
+                    }
+                }
+                if pg > 0.0 {
+                    nx.push(((dl, b.max(if ko == MOUNTED { 2 } else { 1 })), p * pg));
+                }
+                if pe > 0.0 {
+                    nx.push(((dl, b), p * pe));
+                }
+            }
+            cur = merge(nx);
+        }
+        for ((dl, b), p) in cur {
+            let mut key = [0u32; 6];
+            key[..3].copy_from_slice(&dl);
+            if b == 0 {
+                out.push((key, p));
+            } else if kl == MOUNTED {
+                let h = horse_chance(b == 2);
+                let mut u = key;
+                u[3 + HORSE] += 1;
+                out.push((u, p * h));
+                key[3 + loss_slot(MOUNTED)] += 1;
+                out.push((key, p * (1.0 - h)));
+            } else {
+                key[3 + loss_slot(kl)] += 1;
+                out.push((key, p));
+            }
+        }
+    }
+    merge(out)
+}
+
+/// A pairing group's distribution, with the lone figure's kind and his opponents' kinds.
+type GroupDist = (usize, Vec<usize>, Vec<(Delta, f64)>);
+
+/// One round's distribution of losses in a melee with riders.
+fn round_dist(m: &Melee, a: &Kinds, d: &Kinds, first: bool) -> Vec<(Delta, f64)> {
+    let (few_c, many_c, few_base, many_base, few_slot, many_slot) = sides(m, a, d);
+    let (few, many) = (total(&few_c), total(&many_c));
+    let mut cur: Vec<(Delta, f64)> = vec![([0; 6], 1.0)];
+    let mut next = 0u32;
+    // Groups alike (the lone figure's kind and his opponents' kinds) share one distribution.
+    let mut groups: Vec<GroupDist> = Vec::new();
+    for i in 0..few {
+        let k = group_size(many, few, i);
+        let kl = kind_at(&few_c, i);
+        let kinds: Vec<usize> = (next..next + k).map(|j| kind_at(&many_c, j)).collect();
+        next += k;
+        if !groups.iter().any(|(l, o, _)| *l == kl && *o == kinds) {
+            let opps: Vec<(OpenShift, usize)> = kinds
+                .iter()
+                .map(|&ko| (kind_shift(many_base, ko, first), ko))
+                .collect();
+            let g = group_dist(kind_shift(few_base, kl, first), kl, &opps);
+            groups.push((kl, kinds.clone(), g));
+        }
+        let Some((_, _, g)) = groups.iter().find(|(l, o, _)| *l == kl && *o == kinds) else {
+            continue;
+        };
+        let mut nx = Vec::with_capacity(cur.len() * g.len());
+        for &(c, p) in &cur {
+            for &(gd, q) in g {
+                let mut s = c;
+                for t in 0..3 {
+                    s[many_slot + t] += gd[t];
+                    s[few_slot + t] += gd[3 + t];
+                }
+                nx.push((s, p * q));
+            }
+        }
+        cur = merge(nx);
+    }
+    cur
+}
+
 /// Who tests first after a round: more casualties (this round in round 1, overall later); the defender on a
 /// tie (HT-SG2-40).
 const fn first_tester(first_round: bool, this: (u32, u32), overall: (u32, u32)) -> AssaultSide {
@@ -372,6 +638,101 @@ impl Melee {
     fn validate(&self) -> bool {
         self.attacker.figures > 0 && self.defender.figures > 0
     }
+
+    /// The outcome with each side's standing figures by kind.
+    fn outcome(&self, end: MeleeEnd, a: &Kinds, d: &Kinds) -> MeleeOutcome {
+        let count = |n: u32| u8::try_from(n).unwrap_or(u8::MAX);
+        let unhorsed = |s: &MeleeSide, c: &Kinds| {
+            if s.first_round.mounted {
+                count(c[UNHORSED] + c[FOOT])
+            } else {
+                0
+            }
+        };
+        MeleeOutcome {
+            end,
+            attacker_down: count(u32::from(self.attacker.figures).saturating_sub(total(a))),
+            defender_down: count(u32::from(self.defender.figures).saturating_sub(total(d))),
+            attacker_unhorsed: unhorsed(&self.attacker, a),
+            defender_unhorsed: unhorsed(&self.defender, d),
+        }
+    }
+
+    /// The exact odds when a side is mounted (HT-MEL-12): the position is each side's figures by kind.
+    fn odds_with_riders(&self) -> Dist<MeleeOutcome> {
+        let (a0k, d0k) = (start_kinds(&self.attacker), start_kinds(&self.defender));
+        let (a0, d0) = (total(&a0k), total(&d0k));
+        if !self.validate() {
+            return Dist::certain(self.outcome(MeleeEnd::Stalemate, &a0k, &d0k));
+        }
+        let mut ends: std::collections::BTreeMap<MeleeOutcome, f64> =
+            std::collections::BTreeMap::new();
+        type Position = (Kinds, Kinds);
+        let mut live: Vec<(Position, f64)> = vec![((a0k, d0k), 1.0)];
+        let mut cache: std::collections::BTreeMap<(Kinds, Kinds, bool), Vec<(Delta, f64)>> =
+            std::collections::BTreeMap::new();
+        for round in 0..MAX_ROUNDS {
+            let first = round == 0;
+            let mut next: Vec<(Position, f64)> = Vec::new();
+            for &((a, d), p) in &live {
+                let rounds = cache
+                    .entry((a, d, first))
+                    .or_insert_with(|| round_dist(self, &a, &d, first));
+                for &(l, q) in rounds.iter() {
+                    let na = after(&a, [l[0], l[1], l[2]]);
+                    let nd = after(&d, [l[3], l[4], l[5]]);
+                    let pq = p * q;
+                    if total(&na) == 0 || total(&nd) == 0 {
+                        let loser = if total(&na) == 0 {
+                            AssaultSide::Attacker
+                        } else {
+                            AssaultSide::Defender
+                        };
+                        *ends
+                            .entry(self.outcome(MeleeEnd::Destroyed { loser }, &na, &nd))
+                            .or_default() += pq;
+                        continue;
+                    }
+                    let this = (total(&a) - total(&na), total(&d) - total(&nd));
+                    let overall = (a0 - total(&na), d0 - total(&nd));
+                    let t1 = first_tester(first, this, overall);
+                    let mut hold = pq;
+                    for tester in [t1, other(t1)] {
+                        let test = self.round_test(tester, this, overall);
+                        let faces = test.quality.faces();
+                        let mut pr = [0.0f64; 3];
+                        for f in 1..=faces {
+                            pr[usize::from(test.judge(f).levels())] += 1.0 / f64::from(faces);
+                        }
+                        for (levels, &x) in pr.iter().enumerate().skip(1) {
+                            if x > 0.0 {
+                                let end = MeleeEnd::FellBack {
+                                    loser: tester,
+                                    levels: u8::try_from(levels).unwrap_or(2),
+                                };
+                                *ends.entry(self.outcome(end, &na, &nd)).or_default() += hold * x;
+                            }
+                        }
+                        hold *= pr[0];
+                    }
+                    if hold > 0.0 {
+                        next.push(((na, nd), hold));
+                    }
+                }
+            }
+            live = merge(next);
+            if live.is_empty() {
+                break;
+            }
+        }
+        for ((a, d), p) in live {
+            *ends
+                .entry(self.outcome(MeleeEnd::Stalemate, &a, &d))
+                .or_default() += p;
+        }
+        Dist::weighted(ends)
+            .unwrap_or_else(|_| Dist::certain(self.outcome(MeleeEnd::Stalemate, &a0k, &d0k)))
+    }
 }
 
 const fn other(s: AssaultSide) -> AssaultSide {
@@ -385,86 +746,46 @@ impl Resolve for Melee {
     type Outcome = MeleeOutcome;
 
     fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> MeleeOutcome {
-        let (a0, d0) = (
-            u32::from(self.attacker.figures),
-            u32::from(self.defender.figures),
-        );
-        let (mut a, mut d) = (a0, d0);
-        let done = |end, a: u32, d: u32| MeleeOutcome {
-            end,
-            attacker_down: u8::try_from(a0 - a).unwrap_or(u8::MAX),
-            defender_down: u8::try_from(d0 - d).unwrap_or(u8::MAX),
-        };
+        let (mut a, mut d) = (start_kinds(&self.attacker), start_kinds(&self.defender));
+        let (a0, d0) = (total(&a), total(&d));
         if !self.validate() {
-            return done(MeleeEnd::Stalemate, a, d);
+            return self.outcome(MeleeEnd::Stalemate, &a, &d);
         }
         for round in 0..MAX_ROUNDS {
             let first = round == 0;
-            let (ad, dd) = round_dice(self, first);
-            let attackers_many = a >= d;
-            let (few, many) = if attackers_many { (d, a) } else { (a, d) };
-            let (lone_die, many_die) = if attackers_many { (dd, ad) } else { (ad, dd) };
-            let (mut many_down, mut lone_down) = (0u32, 0u32);
-            for i in 0..few {
-                let k = group_size(many, few, i);
-                let x = dice.face(lone_die.die());
-                let mut beaten = false;
-                for _ in 0..k {
-                    let y = dice.face(many_die.die());
-                    if x > y {
-                        many_down += 1;
-                    } else if y > x {
-                        beaten = true;
-                    }
-                }
-                lone_down += u32::from(beaten);
+            let l = roll_round(self, &a, &d, first, dice);
+            let na = after(&a, [l[0], l[1], l[2]]);
+            let nd = after(&d, [l[3], l[4], l[5]]);
+            let this = (total(&a) - total(&na), total(&d) - total(&nd));
+            (a, d) = (na, nd);
+            if total(&a) == 0 {
+                let loser = AssaultSide::Attacker;
+                return self.outcome(MeleeEnd::Destroyed { loser }, &a, &d);
             }
-            let (ca, cd) = if attackers_many {
-                (many_down, lone_down)
-            } else {
-                (lone_down, many_down)
-            };
-            a -= ca;
-            d -= cd;
-            if a == 0 {
-                return done(
-                    MeleeEnd::Destroyed {
-                        loser: AssaultSide::Attacker,
-                    },
-                    a,
-                    d,
-                );
+            if total(&d) == 0 {
+                let loser = AssaultSide::Defender;
+                return self.outcome(MeleeEnd::Destroyed { loser }, &a, &d);
             }
-            if d == 0 {
-                return done(
-                    MeleeEnd::Destroyed {
-                        loser: AssaultSide::Defender,
-                    },
-                    a,
-                    d,
-                );
-            }
-            let this = (ca, cd);
-            let overall = (a0 - a, d0 - d);
+            let overall = (a0 - total(&a), d0 - total(&d));
             let t1 = first_tester(first, this, overall);
             for tester in [t1, other(t1)] {
                 let r = self.round_test(tester, this, overall).roll(dice);
                 if r != Confidence::Pass {
-                    return done(
-                        MeleeEnd::FellBack {
-                            loser: tester,
-                            levels: r.levels(),
-                        },
-                        a,
-                        d,
-                    );
+                    let end = MeleeEnd::FellBack {
+                        loser: tester,
+                        levels: r.levels(),
+                    };
+                    return self.outcome(end, &a, &d);
                 }
             }
         }
-        done(MeleeEnd::Stalemate, a, d)
+        self.outcome(MeleeEnd::Stalemate, &a, &d)
     }
 
     fn odds(&self) -> Dist<MeleeOutcome> {
+        if self.attacker.first_round.mounted || self.defender.first_round.mounted {
+            return self.odds_with_riders();
+        }
         let (a0, d0) = (
             u32::from(self.attacker.figures),
             u32::from(self.defender.figures),
@@ -473,6 +794,8 @@ impl Resolve for Melee {
             end,
             attacker_down: u8::try_from(a0 - a).unwrap_or(u8::MAX),
             defender_down: u8::try_from(d0 - d).unwrap_or(u8::MAX),
+            attacker_unhorsed: 0,
+            defender_unhorsed: 0,
         };
         if !self.validate() {
             return Dist::certain(mk(MeleeEnd::Stalemate, a0, d0));
@@ -548,6 +871,804 @@ impl Resolve for Melee {
             *ends.entry(mk(MeleeEnd::Stalemate, a, d)).or_default() += p;
         }
         Dist::weighted(ends).unwrap_or_else(|_| Dist::certain(mk(MeleeEnd::Stalemate, a0, d0)))
+    }
+}
+
+/// Most attacking companies a [`CombinedMelee`] takes.
+pub const MAX_COMBINED: usize = 4;
+
+/// The melee of a combined assault (HT-SG2-42, HT-MEL-05), from contact to its end, exactly as the battle
+/// fights it: the attacking companies' fit figures line up in the declared order and pair off with the
+/// defender's (the larger side spread over the smaller, a group's lone figure taking each opponent's open
+/// spill in turn); after each round the side with more casualties tests first (the defender on a tie; in
+/// round 1 this round's, later the whole assault's), the defender once and each attacking company on its
+/// own — at +1 per casualty (of the round or of the assault, by option) and +1 once a partner has dropped
+/// out. A company that fails falls back and the others fight on; a company with every figure down leaves
+/// the fight. It ends when the defender fails or is down, or every attacker has fallen back or is down.
+/// Mounted figures keep their +1 to the end and a beaten rider is down: the horse-or-rider D10 is played in a
+/// single company's [`Melee`] only.
+///
+/// Roll order per round: for each pairing group, the lone figure's die, then each opponent's; then the
+/// first side's tests (the attackers in declared order) and the other side's.
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CombinedMelee {
+    attackers: [MeleeSide; MAX_COMBINED],
+    count: u8,
+    /// The defender.
+    pub defender: MeleeSide,
+    /// Which casualties set the round tests' threat level.
+    pub casualties: AssaultTestCasualties,
+    /// The two-level confidence threshold.
+    pub two_level: TwoLevelDrop,
+    /// A partner dropped out before contact: every attacker's test is +1 from the start.
+    pub dropped: bool,
+}
+
+/// The end of a [`CombinedMelee`].
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct CombinedOutcome {
+    /// The side that carried the fight; `None` if both still held after [`MAX_ROUNDS`] rounds.
+    pub winner: Option<AssaultSide>,
+    /// Attacking figures down, over every company.
+    pub attacker_down: u8,
+    /// Defending figures down.
+    pub defender_down: u8,
+    /// Attacking companies that failed a test and fell back.
+    pub fell_back: u8,
+}
+
+impl fmt::Display for CombinedOutcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.winner {
+            Some(AssaultSide::Attacker) => f.write_str("the attackers carry the position")?,
+            Some(AssaultSide::Defender) => f.write_str("the defenders hold")?,
+            None => f.write_str("both sides still hold after the round limit")?,
+        }
+        write!(
+            f,
+            "; {} attacking and {} defending figures down, {} attacking companies fell back",
+            self.attacker_down, self.defender_down, self.fell_back
+        )
+    }
+}
+
+/// Where a combined melee stands between rounds: fit figures of each attacking company and the defender,
+/// the companies still fighting (a bit each), and whether a partner has dropped out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+struct Fight {
+    a: [u8; MAX_COMBINED],
+    d: u8,
+    holding: u8,
+    dropped: bool,
+}
+
+/// A round's casualties: per attacking company, and the defender's.
+type RoundLoss = ([u8; MAX_COMBINED], u8);
+
+/// After a round, the fight going on: the position, whether the defender tests first, each attacking
+/// company's casualties for its test, and the defender's.
+type Settled = (Fight, bool, [u32; MAX_COMBINED], u32);
+
+impl CombinedMelee {
+    /// The melee of `attackers` (in declared order) against `defender`. Refuses no attackers, more than
+    /// [`MAX_COMBINED`], or a company with no figures or more than 48.
+    pub fn new(
+        attackers: &[MeleeSide],
+        defender: MeleeSide,
+        casualties: AssaultTestCasualties,
+        two_level: TwoLevelDrop,
+        dropped: bool,
+    ) -> Result<CombinedMelee, crate::error::SetupError> {
+        let n = attackers.len();
+        let size = |f: u8| (1..=48).contains(&f);
+        if n == 0
+            || n > MAX_COMBINED
+            || !size(defender.figures)
+            || !attackers.iter().all(|a| size(a.figures))
+        {
+            return Err(crate::error::SetupError::Partners(n));
+        }
+        let mut all = [attackers[0]; MAX_COMBINED];
+        all[..n].copy_from_slice(attackers);
+        Ok(CombinedMelee {
+            attackers: all,
+            count: u8::try_from(n).map_err(|_| crate::error::SetupError::Partners(n))?,
+            defender,
+            casualties,
+            two_level,
+            dropped,
+        })
+    }
+
+    /// The attacking companies, in declared order.
+    pub fn attackers(&self) -> &[MeleeSide] {
+        &self.attackers[..usize::from(self.count)]
+    }
+
+    fn start(&self) -> Fight {
+        let mut a = [0u8; MAX_COMBINED];
+        for (i, s) in self.attackers().iter().enumerate() {
+            a[i] = s.figures;
+        }
+        Fight {
+            a,
+            d: self.defender.figures,
+            holding: (1u8 << self.count) - 1,
+            dropped: self.dropped,
+        }
+    }
+
+    /// Each attacking company's and the defender's shifted die this round (the first-round bonuses only
+    /// in round 1).
+    fn shifts(&self, first: bool) -> ([OpenShift; MAX_COMBINED], OpenShift) {
+        let strip = |mut m: MeleeDie| {
+            if !first {
+                m.defender_bonus = false;
+                m.dismounted_last_round = false;
+            }
+            m.shifted()
+        };
+        let mut sh = [strip(self.attackers[0].first_round); MAX_COMBINED];
+        for (i, s) in self.attackers().iter().enumerate() {
+            sh[i] = strip(s.first_round);
+        }
+        (sh, strip(self.defender.first_round))
+    }
+
+    /// The line of attacking figures: how many fight, and the company of the `e`-th.
+    fn line(&self, f: &Fight) -> (u32, [u8; MAX_COMBINED]) {
+        let mut per = [0u8; MAX_COMBINED];
+        let mut total = 0u32;
+        for (i, p) in per.iter_mut().enumerate().take(usize::from(self.count)) {
+            if f.holding & (1 << i) != 0 {
+                *p = f.a[i];
+                total += u32::from(f.a[i]);
+            }
+        }
+        (total, per)
+    }
+
+    fn company_of(per: &[u8; MAX_COMBINED], mut e: u32) -> usize {
+        for (i, &n) in per.iter().enumerate() {
+            if e < u32::from(n) {
+                return i;
+            }
+            e -= u32::from(n);
+        }
+        MAX_COMBINED - 1
+    }
+
+    fn outcome(&self, f: &Fight, winner: Option<AssaultSide>) -> CombinedOutcome {
+        let mut attacker_down = 0u8;
+        let mut fell_back = 0u8;
+        for (i, s) in self.attackers().iter().enumerate() {
+            attacker_down += s.figures - f.a[i];
+            fell_back += u8::from(f.holding & (1 << i) == 0 && f.a[i] > 0);
+        }
+        CombinedOutcome {
+            winner,
+            attacker_down,
+            defender_down: self.defender.figures - f.d,
+            fell_back,
+        }
+    }
+
+    /// A side's end-of-round test.
+    fn test(&self, side: &MeleeSide, casualties: u32, extra: i16) -> ConfidenceTest {
+        ConfidenceTest {
+            quality: side.quality,
+            lv: side.lv,
+            tl: i16::try_from(casualties).unwrap_or(i16::MAX) + side.modifier + extra,
+            two_level: self.two_level,
+        }
+    }
+
+    /// After a round's casualties: the figures left, who still fights, and the test facts; or the winner
+    /// when a side is down.
+    fn after_round(
+        &self,
+        f: &Fight,
+        loss: &RoundLoss,
+        first: bool,
+    ) -> Result<Settled, (Fight, AssaultSide)> {
+        let mut n = *f;
+        for i in 0..MAX_COMBINED {
+            n.a[i] -= loss.0[i];
+        }
+        n.d -= loss.1;
+        if n.d == 0 {
+            return Err((n, AssaultSide::Attacker));
+        }
+        for i in 0..usize::from(self.count) {
+            if n.a[i] == 0 {
+                n.holding &= !(1 << i);
+            }
+        }
+        if n.holding == 0 {
+            return Err((n, AssaultSide::Defender));
+        }
+        let mut counts = [0u32; MAX_COMBINED];
+        let (mut a_sum, mut d_sum) = (0u32, 0u32);
+        for (i, c) in counts.iter_mut().enumerate().take(usize::from(self.count)) {
+            let this = u32::from(loss.0[i]);
+            let whole = u32::from(self.attackers[i].figures - n.a[i]);
+            // every company that fought this round counts, one just cut down included
+            if f.holding & (1 << i) != 0 {
+                a_sum += if first { this } else { whole };
+            }
+            *c = match self.casualties {
+                AssaultTestCasualties::ThisRound => this,
+                AssaultTestCasualties::WholeAssault => whole,
+            };
+        }
+        let (d_this, d_whole) = (u32::from(loss.1), u32::from(self.defender.figures - n.d));
+        d_sum += if first { d_this } else { d_whole };
+        let d_count = match self.casualties {
+            AssaultTestCasualties::ThisRound => d_this,
+            AssaultTestCasualties::WholeAssault => d_whole,
+        };
+        Ok((n, d_sum >= a_sum, counts, d_count))
+    }
+
+    /// The distribution of one round's casualties from a position.
+    fn round_odds(&self, f: &Fight, first: bool) -> Vec<(RoundLoss, f64)> {
+        let (sh, dsh) = self.shifts(first);
+        let (total, per) = self.line(f);
+        let d = u32::from(f.d);
+        let mut cur: Vec<(RoundLoss, f64)> = vec![(([0; MAX_COMBINED], 0), 1.0)];
+        let add = |cur: &mut Vec<(RoundLoss, f64)>, group: Vec<(RoundLoss, f64)>| {
+            let mut next = Vec::with_capacity(cur.len() * group.len());
+            for &((a, dd), p) in cur.iter() {
+                for &((ga, gd), q) in &group {
+                    let mut s = a;
+                    for i in 0..MAX_COMBINED {
+                        s[i] += ga[i];
+                    }
+                    next.push(((s, dd + gd), p * q));
+                }
+            }
+            *cur = merge(next);
+        };
+        if total >= d {
+            let mut next_e = 0u32;
+            for g in 0..d {
+                let k = group_size(total, d, g);
+                let members: Vec<usize> = (next_e..next_e + k)
+                    .map(|e| Self::company_of(&per, e))
+                    .collect();
+                next_e += k;
+                let mut lone = dsh.die;
+                for &c in &members {
+                    lone = sh[c].onto(lone);
+                }
+                let lf = lone.faces();
+                let mut group: Vec<(RoundLoss, f64)> = Vec::new();
+                for x in 1..=lf {
+                    // (downs per company, lone beaten) over the group's members
+                    let mut inner: Vec<(([u8; MAX_COMBINED], u8), f64)> =
+                        vec![(([0; MAX_COMBINED], 0), 1.0 / f64::from(lf))];
+                    for &c in &members {
+                        let yd = dsh.onto(sh[c].die);
+                        let yf = yd.faces();
+                        let less = f64::from((x - 1).min(yf)) / f64::from(yf);
+                        let greater = f64::from(yf.saturating_sub(x)) / f64::from(yf);
+                        let equal = 1.0 - less - greater;
+                        let mut nx = Vec::with_capacity(inner.len() * 3);
+                        for &((v, b), p) in &inner {
+                            let mut down = v;
+                            down[c] += 1;
+                            nx.push(((down, b), p * less));
+                            nx.push(((v, 1), p * greater));
+                            nx.push(((v, b), p * equal));
+                        }
+                        inner = merge(nx.into_iter().filter(|e| e.1 > 0.0).collect());
+                    }
+                    group.extend(inner);
+                }
+                add(&mut cur, merge(group));
+            }
+        } else {
+            for e in 0..total {
+                let k = group_size(d, total, e);
+                let c = Self::company_of(&per, e);
+                let mut lone = sh[c].die;
+                for _ in 0..k {
+                    lone = dsh.onto(lone);
+                }
+                let many = sh[c].onto(dsh.die);
+                let group = group_odds(lone, many, k)
+                    .into_iter()
+                    .map(|((many_down, lone_down), p)| {
+                        let mut v = [0u8; MAX_COMBINED];
+                        v[c] = u8::try_from(lone_down).unwrap_or(u8::MAX);
+                        ((v, u8::try_from(many_down).unwrap_or(u8::MAX)), p)
+                    })
+                    .collect();
+                add(&mut cur, group);
+            }
+        }
+        cur
+    }
+}
+
+fn pass_chance(t: &ConfidenceTest) -> f64 {
+    let faces = t.quality.faces();
+    let pass = (1..=faces)
+        .filter(|&r| t.judge(r) == Confidence::Pass)
+        .count();
+    pass as f64 / f64::from(faces)
+}
+
+impl Resolve for CombinedMelee {
+    type Outcome = CombinedOutcome;
+
+    fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> CombinedOutcome {
+        let mut f = self.start();
+        for round in 0..MAX_ROUNDS {
+            let first = round == 0;
+            let (sh, dsh) = self.shifts(first);
+            let (total, per) = self.line(&f);
+            let d = u32::from(f.d);
+            let mut loss: RoundLoss = ([0; MAX_COMBINED], 0);
+            if total >= d {
+                let mut next_e = 0u32;
+                for g in 0..d {
+                    let k = group_size(total, d, g);
+                    let mut lone = dsh.die;
+                    for e in next_e..next_e + k {
+                        lone = sh[Self::company_of(&per, e)].onto(lone);
+                    }
+                    let x = dice.face(lone.die());
+                    let mut beaten = false;
+                    for e in next_e..next_e + k {
+                        let c = Self::company_of(&per, e);
+                        let y = dice.face(dsh.onto(sh[c].die).die());
+                        if x > y {
+                            loss.0[c] += 1;
+                        } else if y > x {
+                            beaten = true;
+                        }
+                    }
+                    loss.1 += u8::from(beaten);
+                    next_e += k;
+                }
+            } else {
+                for e in 0..total {
+                    let k = group_size(d, total, e);
+                    let c = Self::company_of(&per, e);
+                    let mut lone = sh[c].die;
+                    for _ in 0..k {
+                        lone = dsh.onto(lone);
+                    }
+                    let x = dice.face(lone.die());
+                    let mut beaten = false;
+                    for _ in 0..k {
+                        let y = dice.face(sh[c].onto(dsh.die).die());
+                        if x > y {
+                            loss.1 += 1;
+                        } else if y > x {
+                            beaten = true;
+                        }
+                    }
+                    loss.0[c] += u8::from(beaten);
+                }
+            }
+            let (n, defender_first, counts, d_count) = match self.after_round(&f, &loss, first) {
+                Ok(x) => x,
+                Err((n, winner)) => return self.outcome(&n, Some(winner)),
+            };
+            f = n;
+            for side in if defender_first {
+                [true, false]
+            } else {
+                [false, true]
+            } {
+                if side {
+                    let t = self.test(&self.defender, d_count, 0);
+                    if t.roll(dice) != Confidence::Pass {
+                        return self.outcome(&f, Some(AssaultSide::Attacker));
+                    }
+                } else {
+                    for (i, (side, &cas)) in self.attackers().iter().zip(&counts).enumerate() {
+                        if f.holding & (1 << i) == 0 {
+                            continue;
+                        }
+                        let t = self.test(side, cas, i16::from(f.dropped));
+                        if t.roll(dice) != Confidence::Pass {
+                            f.holding &= !(1 << i);
+                            f.dropped = true;
+                        }
+                    }
+                    if f.holding == 0 {
+                        return self.outcome(&f, Some(AssaultSide::Defender));
+                    }
+                }
+            }
+        }
+        self.outcome(&f, None)
+    }
+
+    fn odds(&self) -> Dist<CombinedOutcome> {
+        let mut ends: std::collections::BTreeMap<CombinedOutcome, f64> =
+            std::collections::BTreeMap::new();
+        let mut live: Vec<(Fight, f64)> = vec![(self.start(), 1.0)];
+        // a round's casualties depend only on who is left to fight: computed once per position
+        type Rounds = Vec<(RoundLoss, f64)>;
+        let mut cache: std::collections::BTreeMap<([u8; MAX_COMBINED], u8, u8, bool), Rounds> =
+            std::collections::BTreeMap::new();
+        for round in 0..MAX_ROUNDS {
+            let first = round == 0;
+            let mut next: Vec<(Fight, f64)> = Vec::new();
+            for &(f, p) in &live {
+                let rounds = cache
+                    .entry((f.a, f.d, f.holding, first))
+                    .or_insert_with(|| self.round_odds(&f, first));
+                for &(loss, q) in rounds.iter() {
+                    let pq = p * q;
+                    let (n, defender_first, counts, d_count) =
+                        match self.after_round(&f, &loss, first) {
+                            Ok(x) => x,
+                            Err((n, winner)) => {
+                                *ends.entry(self.outcome(&n, Some(winner))).or_default() += pq;
+                                continue;
+                            }
+                        };
+                    let hold_d = pass_chance(&self.test(&self.defender, d_count, 0));
+                    // the attackers' tests in order, each failure +1 to the later ones
+                    let mut branches: Vec<(Fight, f64)> = vec![(n, 1.0)];
+                    for (i, (side, &cas)) in self.attackers().iter().zip(&counts).enumerate() {
+                        if n.holding & (1 << i) == 0 {
+                            continue;
+                        }
+                        let mut nb = Vec::with_capacity(branches.len() * 2);
+                        for &(b, w) in &branches {
+                            let t = self.test(side, cas, i16::from(b.dropped));
+                            let ph = pass_chance(&t);
+                            nb.push((b, w * ph));
+                            let mut out = b;
+                            out.holding &= !(1 << i);
+                            out.dropped = true;
+                            nb.push((out, w * (1.0 - ph)));
+                        }
+                        branches = nb.into_iter().filter(|e| e.1 > 0.0).collect();
+                    }
+                    if defender_first {
+                        *ends
+                            .entry(self.outcome(&n, Some(AssaultSide::Attacker)))
+                            .or_default() += pq * (1.0 - hold_d);
+                        for (b, w) in branches {
+                            let w = pq * hold_d * w;
+                            if b.holding == 0 {
+                                *ends
+                                    .entry(self.outcome(&b, Some(AssaultSide::Defender)))
+                                    .or_default() += w;
+                            } else {
+                                next.push((b, w));
+                            }
+                        }
+                    } else {
+                        for (b, w) in branches {
+                            let w = pq * w;
+                            if b.holding == 0 {
+                                *ends
+                                    .entry(self.outcome(&b, Some(AssaultSide::Defender)))
+                                    .or_default() += w;
+                            } else {
+                                *ends
+                                    .entry(self.outcome(&b, Some(AssaultSide::Attacker)))
+                                    .or_default() += w * (1.0 - hold_d);
+                                next.push((b, w * hold_d));
+                            }
+                        }
+                    }
+                }
+            }
+            live = merge(next.into_iter().filter(|e| e.1 > 0.0).collect());
+            if live.is_empty() {
+                break;
+            }
+        }
+        for (f, p) in live {
+            *ends.entry(self.outcome(&f, None)).or_default() += p;
+        }
+        let start = self.start();
+        Dist::weighted(ends).unwrap_or_else(|_| Dist::certain(self.outcome(&start, None)))
+    }
+}
+
+/// One company of a [`CombinedAssault`].
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Partner {
+    /// Its reaction test to go in, as if no partner had failed: once one has, the procedure adds +1.
+    pub attack: ReactionTest,
+    /// In close formation as it goes in: the defender's stand test is +1 (HT-MEL-04).
+    pub close_formation: bool,
+    /// Mounted cavalry: the defender's stand test is +1 unless it is mounted too (HT-MEL-04).
+    pub mounted: bool,
+    /// Its combat move to contact; one that falls short moves again over what is left.
+    pub approach: CombatMove,
+    /// Its side of the melee; its figures also count toward the stand test's odds.
+    pub melee: MeleeSide,
+}
+
+/// How a [`CombinedAssault`] ended.
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum CombinedEnd {
+    /// Every company failed its test to go in.
+    Refused,
+    /// The defender failed its stand test (or, Broken, routed) and withdrew, losing this many levels.
+    DefenderWithdrew {
+        /// Confidence levels it lost.
+        levels: u8,
+    },
+    /// Every company that went in fell short twice and abandoned the assault.
+    NoContact,
+    /// The melee was fought.
+    Melee(CombinedOutcome),
+}
+
+impl fmt::Display for CombinedEnd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CombinedEnd::Refused => f.write_str("no company went in"),
+            CombinedEnd::DefenderWithdrew { levels } => {
+                write!(
+                    f,
+                    "the defender withdrew, losing {levels} confidence level(s)"
+                )
+            }
+            CombinedEnd::NoContact => f.write_str("no company reached the defender"),
+            CombinedEnd::Melee(m) => write!(f, "melee: {m}"),
+        }
+    }
+}
+
+/// A combined close assault from the attackers' tests to the melee's end (HT-SG2-42, HT-MEL-05, HT-MEL-01),
+/// as the battle plays it when the defender stands without final defensive fire: each company's reaction
+/// test in the declared order (+1 once a partner has failed); the defender's stand test at the odds of the
+/// fighting figures of those going in (+1 if any is in close formation, +1 if any is mounted and it is
+/// not), none for a Broken defender, who routs; each company's combat move, and a second over what is left
+/// if it falls short (short again, it drops out, +1 to the others' tests); then the [`CombinedMelee`] of those
+/// in contact. Final defensive fire needs the fire's measured facts, so it is not in the procedure (the
+/// battle plays it).
+///
+/// Roll order: the reaction tests, the stand test, each company's move (and second move), the melee.
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CombinedAssault {
+    partners: [Partner; MAX_COMBINED],
+    count: u8,
+    /// The defender's stand test with its own modifiers in its TL (close formation −1, colours); the
+    /// odds and the charge rows are added. `None` for a Broken defender.
+    pub stand: Option<ConfidenceTest>,
+    /// The defender is mounted cavalry.
+    pub defender_mounted: bool,
+    /// The defender's side of the melee; its figures set the odds.
+    pub defender: MeleeSide,
+    /// Which casualties set the melee's round tests.
+    pub casualties: AssaultTestCasualties,
+    /// The two-level confidence threshold of the melee's tests.
+    pub two_level: TwoLevelDrop,
+}
+
+impl CombinedAssault {
+    /// A combined assault by `partners` (in declared order). Refuses no partners, more than
+    /// [`MAX_COMBINED`], or a company of no figures or more than 48.
+    pub fn new(
+        partners: &[Partner],
+        stand: Option<ConfidenceTest>,
+        defender_mounted: bool,
+        defender: MeleeSide,
+        casualties: AssaultTestCasualties,
+        two_level: TwoLevelDrop,
+    ) -> Result<CombinedAssault, crate::error::SetupError> {
+        let sides: Vec<MeleeSide> = partners.iter().map(|p| p.melee).collect();
+        let _ = CombinedMelee::new(&sides, defender, casualties, two_level, false)?;
+        let mut all = [partners[0]; MAX_COMBINED];
+        all[..partners.len()].copy_from_slice(partners);
+        Ok(CombinedAssault {
+            partners: all,
+            count: u8::try_from(partners.len())
+                .map_err(|_| crate::error::SetupError::Partners(partners.len()))?,
+            stand,
+            defender_mounted,
+            defender,
+            casualties,
+            two_level,
+        })
+    }
+
+    /// The companies, in declared order.
+    pub fn partners(&self) -> &[Partner] {
+        &self.partners[..usize::from(self.count)]
+    }
+
+    /// The stand test against the companies in `going` (a bit each).
+    fn stand_test(&self, stand: ConfidenceTest, going: u8) -> ConfidenceTest {
+        let (mut fighters, mut close, mut mounted) = (0u32, false, false);
+        for (i, p) in self.partners().iter().enumerate() {
+            if going & (1 << i) != 0 {
+                fighters += u32::from(p.melee.figures);
+                close |= p.close_formation;
+                mounted |= p.mounted;
+            }
+        }
+        ConfidenceTest {
+            tl: stand.tl
+                + odds_tl(fighters, u32::from(self.defender.figures))
+                + i16::from(close)
+                + i16::from(mounted && !self.defender_mounted),
+            ..stand
+        }
+    }
+
+    /// The melee of the companies in `reached`.
+    fn melee(&self, reached: u8, dropped: bool) -> Result<CombinedMelee, crate::error::SetupError> {
+        let mut sides = [self.defender; MAX_COMBINED];
+        let mut n = 0;
+        for (i, p) in self.partners().iter().enumerate() {
+            if reached & (1 << i) != 0 {
+                sides[n] = p.melee;
+                n += 1;
+            }
+        }
+        CombinedMelee::new(
+            &sides[..n],
+            self.defender,
+            self.casualties,
+            self.two_level,
+            dropped,
+        )
+    }
+
+    /// The chance a company reaches contact: its first move, or its second over what is left.
+    fn reach_chance(approach: &CombatMove) -> f64 {
+        approach
+            .odds()
+            .outcomes()
+            .iter()
+            .map(|(r, p)| match r {
+                MoveResult::Reached => *p,
+                MoveResult::Short(moved) => {
+                    let left = (approach.distance() - f64::from(*moved)).max(0.0);
+                    CombatMove::new(approach.die(), left).map_or(0.0, |second| {
+                        p * second.odds().prob(|r| *r == MoveResult::Reached)
+                    })
+                }
+            })
+            .sum()
+    }
+}
+
+impl Resolve for CombinedAssault {
+    type Outcome = CombinedEnd;
+
+    fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> CombinedEnd {
+        let mut dropped = false;
+        let mut going = 0u8;
+        for (i, p) in self.partners().iter().enumerate() {
+            let t = ReactionTest {
+                tl: p.attack.tl + i16::from(dropped),
+                ..p.attack
+            };
+            if t.roll(dice) {
+                going |= 1 << i;
+            } else {
+                dropped = true;
+            }
+        }
+        if going == 0 {
+            return CombinedEnd::Refused;
+        }
+        let Some(stand) = self.stand else {
+            return CombinedEnd::DefenderWithdrew { levels: 1 };
+        };
+        let r = self.stand_test(stand, going).roll(dice);
+        if r != Confidence::Pass {
+            return CombinedEnd::DefenderWithdrew { levels: r.levels() };
+        }
+        let mut reached = 0u8;
+        for (i, p) in self.partners().iter().enumerate() {
+            if going & (1 << i) == 0 {
+                continue;
+            }
+            let there = match p.approach.roll(dice) {
+                MoveResult::Reached => true,
+                MoveResult::Short(moved) => {
+                    let left = (p.approach.distance() - f64::from(moved)).max(0.0);
+                    CombatMove::new(p.approach.die(), left)
+                        .is_ok_and(|second| second.roll(dice) == MoveResult::Reached)
+                }
+            };
+            if there {
+                reached |= 1 << i;
+            } else {
+                dropped = true;
+            }
+        }
+        if reached == 0 {
+            return CombinedEnd::NoContact;
+        }
+        match self.melee(reached, dropped) {
+            Ok(m) => CombinedEnd::Melee(m.roll(dice)),
+            Err(_) => CombinedEnd::NoContact,
+        }
+    }
+
+    fn odds(&self) -> Dist<CombinedEnd> {
+        let mut ends: std::collections::BTreeMap<CombinedEnd, f64> =
+            std::collections::BTreeMap::new();
+        // the reaction tests: (going, dropped) -> chance
+        let mut tests: Vec<((u8, bool), f64)> = vec![((0, false), 1.0)];
+        for (i, p) in self.partners().iter().enumerate() {
+            let mut next = Vec::with_capacity(tests.len() * 2);
+            for &((going, dropped), w) in &tests {
+                let t = ReactionTest {
+                    tl: p.attack.tl + i16::from(dropped),
+                    ..p.attack
+                };
+                let pass = t.odds().prob(|&b| b);
+                next.push(((going | (1 << i), dropped), w * pass));
+                next.push(((going, true), w * (1.0 - pass)));
+            }
+            tests = merge(next.into_iter().filter(|e| e.1 > 0.0).collect());
+        }
+        let reach: Vec<f64> = self
+            .partners()
+            .iter()
+            .map(|p| Self::reach_chance(&p.approach))
+            .collect();
+        for ((going, dropped), w) in tests {
+            if going == 0 {
+                *ends.entry(CombinedEnd::Refused).or_default() += w;
+                continue;
+            }
+            let Some(stand) = self.stand else {
+                *ends
+                    .entry(CombinedEnd::DefenderWithdrew { levels: 1 })
+                    .or_default() += w;
+                continue;
+            };
+            let mut hold = 0.0;
+            for (r, p) in self.stand_test(stand, going).odds().outcomes() {
+                if *r == Confidence::Pass {
+                    hold += p;
+                } else {
+                    *ends
+                        .entry(CombinedEnd::DefenderWithdrew { levels: r.levels() })
+                        .or_default() += w * p;
+                }
+            }
+            // the moves: (reached, dropped) -> chance
+            let mut moves: Vec<((u8, bool), f64)> = vec![((0, dropped), w * hold)];
+            for (i, &r) in reach.iter().enumerate() {
+                if going & (1 << i) == 0 {
+                    continue;
+                }
+                let mut next = Vec::with_capacity(moves.len() * 2);
+                for &((reached, dropped), q) in &moves {
+                    next.push(((reached | (1 << i), dropped), q * r));
+                    next.push(((reached, true), q * (1.0 - r)));
+                }
+                moves = merge(next.into_iter().filter(|e| e.1 > 0.0).collect());
+            }
+            for ((reached, dropped), q) in moves {
+                if reached == 0 {
+                    *ends.entry(CombinedEnd::NoContact).or_default() += q;
+                    continue;
+                }
+                if let Ok(m) = self.melee(reached, dropped) {
+                    for (o, p) in m.odds().outcomes() {
+                        *ends.entry(CombinedEnd::Melee(*o)).or_default() += q * p;
+                    }
+                }
+            }
+        }
+        Dist::weighted(ends).unwrap_or_else(|_| Dist::certain(CombinedEnd::Refused))
     }
 }
 

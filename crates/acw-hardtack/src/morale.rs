@@ -86,6 +86,11 @@ pub struct TestEvent {
 /// 3. the highest base; none → no test, unless wounded are abandoned (HT-MOR-11, a base of 0);
 /// 4. plus the cumulative rows: first volley, enfilade (not skirmishers), close formation −1 (HT-MOR-06),
 ///    charged by close formation or by mounted cavalry, abandoned wounded, other modifiers.
+///
+/// The firer's formation is not an input (HT-INT-21): the designer's notes call volleys from a formation
+/// nastier than skirmish fire, but neither threat-level table has such a row, so fire from a line, a column
+/// or skirmishers gives the target the same TL. Formed firers still cause more tests in practice, because
+/// skirmishers fire with a firepower die one type lower (HT-FIR-10).
 #[must_use]
 pub fn threat_level(event: &TestEvent, m: Motivation, options: &Options) -> Option<i16> {
     let mut best: Option<i16> = None;

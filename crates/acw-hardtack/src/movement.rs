@@ -49,6 +49,12 @@ impl CombatMove {
         self.die
     }
 
+    /// The distance to the destination, in inches.
+    #[must_use]
+    pub const fn distance(&self) -> f64 {
+        self.distance
+    }
+
     /// The result of a roll of the mobility die.
     pub fn judge(&self, roll: u16) -> MoveResult {
         let dash = 2 * roll;

@@ -266,6 +266,11 @@ pub struct Options {
     pub gg_range_check: GgRangeCheck,
     /// Advanced rule, Quick Combat Resolution (HT-OPT-22..24): every potential casualty is wounded.
     pub quick_combat_resolution: bool,
+    /// Stand-based fire for 6mm figures at one man a figure (HT-OPT-33): each stand of ten firing figures
+    /// rolls its own fire (`fire::StandFire`). Off, a company fires as one — which is also the rules' other
+    /// 6mm choice, where a casualty takes three figures off the stands and the battle's figures stay the
+    /// rules' figures of three men.
+    pub stand_based_fire: bool,
 }
 
 impl Default for Options {
@@ -303,6 +308,7 @@ impl Default for Options {
             grand_gesture: false,
             gg_range_check: GgRangeCheck::NoLoneFigureShift,
             case_shot: false,
+            stand_based_fire: false,
         }
     }
 }

@@ -115,7 +115,8 @@ pub enum Condition {
     Dead,
     /// Taken by the enemy after a lost close assault (HT-SG2-41), or surrendered (HT-SG2-48).
     Captured,
-    /// Gone: a blocked Routed company with no enemy near disperses (HT-SG2-48).
+    /// Gone: a blocked Routed company with no enemy near disperses (HT-SG2-48); an independent figure who
+    /// rolls 1 removing his panic leaves play (HT-SG2-26).
     Dispersed,
 }
 
@@ -459,9 +460,26 @@ impl Company {
         }
         false
     }
+    /// Whether it is an independent figure (HT-SG2-26): a runner, or a detached element of one figure. It
+    /// has no confidence level of its own: see [`Company::lose`].
+    #[must_use]
+    pub fn lone(&self) -> bool {
+        self.attached != Attachment::Own && self.figures.len() == 1
+    }
+
     /// Lowers the confidence level; Broken and Routed companies fall into skirmish order (HT-MOR-07,
-    /// HT-FRM-09) and Shaken ones lose their First Volley.
+    /// HT-FRM-09) and Shaken ones lose their First Volley. An independent figure has no confidence level
+    /// (HT-SG2-26): a one-level failure gives it a suppression marker (at most 3), a two-level failure a
+    /// panic marker.
     fn lose(&mut self, levels: u8) {
+        if self.lone() {
+            match levels {
+                0 => {}
+                1 => self.suppression = (self.suppression + 1).min(3),
+                _ => self.panic = Panic::Panicked,
+            }
+            return;
+        }
         self.cl = self.cl.dropped(levels);
         if self.cl >= ConfidenceLevel::Broken {
             self.formation = Formation::Skirmish;
@@ -665,6 +683,11 @@ impl Gun {
     pub const fn horses(&self) -> (u8, u8) {
         (self.horses, self.hurt_horses)
     }
+    /// Horse figures of its team still sound: neither dead nor wounded (HT-ART-22).
+    #[must_use]
+    pub const fn sound_horses(&self) -> u8 {
+        self.horses.saturating_sub(self.hurt_horses)
+    }
     /// Whether its crew has abandoned it (HT-ART-05).
     #[must_use]
     pub const fn abandoned(&self) -> bool {
@@ -681,7 +704,8 @@ impl Gun {
     }
 }
 
-/// The measured facts of a small-arms fire.
+/// The measured facts of a small-arms fire. There is no visibility limit among them (HT-ENV-02, see
+/// [`Battle::observe`]): a target the caller can see is fired on at any distance the range dice reach.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct FireFacts {
     /// Centre-to-centre distance in inches.
@@ -719,6 +743,8 @@ pub struct CompanyEffect {
     pub test: Option<(i16, Confidence, ConfidenceLevel)>,
     /// The new leader's leadership, if one was rolled.
     pub new_lv: Option<Leadership>,
+    /// Horses of its gun team killed or wounded (HT-ART-22).
+    pub horses_down: u32,
 }
 
 impl fmt::Display for CompanyEffect {
@@ -733,6 +759,11 @@ impl fmt::Display for CompanyEffect {
         }
         if let Some(lv) = self.new_lv {
             write!(f, " (new leader {lv})")?;
+        }
+        match self.horses_down {
+            0 => {}
+            1 => f.write_str("; one team horse down")?,
+            n => write!(f, "; {n} team horses down")?,
         }
         match self.test {
             Some((tl, r, cl)) => write!(f, "; confidence test at TL {tl} {r}, now {cl}"),
@@ -1430,12 +1461,15 @@ impl Battle {
     fn spend(&mut self, id: CompanyId, n: u8, action: Action) -> Result<(), RuleViolation> {
         let c = self.company_mut(id)?;
         if matches!(c.attached, Attachment::Runner(_))
-            && !matches!(action, Action::Move | Action::Transfer)
+            && !matches!(
+                action,
+                Action::Move | Action::Transfer | Action::RemoveSuppression
+            )
         {
             return Err(RuleViolation::Refused {
                 name: c.name.clone(),
                 what: "do that",
-                why: "a runner may only move and carry a transferred action",
+                why: "a runner may only move, carry a transferred action and remove his own markers",
             });
         }
         if !action.may_repeat() && c.done.contains(&action) {
@@ -2405,6 +2439,12 @@ impl Battle {
     /// reveals it (the crate keeps no dummy counters, so flipping the counter and placing the figures are one).
     /// A hidden unit is also revealed when it activates, or by a major result of fire at it. Returns the
     /// result.
+    ///
+    /// Visibility (HT-ENV-02): Hardtack adds no rule, so Stargrunt II's daylight holds — sight is unlimited
+    /// unless terrain or smoke blocks it. The battle sets no visibility limit on observing or firing: range
+    /// only raises the target's die (closed at D12 here), and what blocks sight is the caller's measurement
+    /// (a target within woods, a company in the way). A scenario that limits visibility does so by not
+    /// offering the observation or the fire.
     pub fn observe<D: Dice + ?Sized>(
         &mut self,
         observer: CompanyId,
@@ -2570,7 +2610,8 @@ impl Battle {
     }
 
     /// Remove panic (HT-SG2-19): both of the leader's actions and a reaction test at TL 0; a failure on a roll
-    /// of 1 also costs a level.
+    /// of 1 also costs a level. An independent figure (HT-SG2-26) spends one action, and a roll of 1 takes
+    /// him out of play (his figure is gone, as [`Condition::Dispersed`]).
     pub fn remove_panic<D: Dice + ?Sized>(
         &mut self,
         id: CompanyId,
@@ -2585,7 +2626,9 @@ impl Battle {
                 why: "it is not panicked",
             });
         }
-        if c.actions < 2 {
+        let lone = c.lone();
+        let cost = if lone { 1 } else { 2 };
+        if c.actions < cost {
             return Err(RuleViolation::NoActionLeft {
                 name: c.name.clone(),
             });
@@ -2593,11 +2636,15 @@ impl Battle {
         let test = self.reaction(id, crate::morale::reaction::PANIC)?;
         transact(self, dice, |b, dice| {
             let c = b.company_mut(id)?;
-            c.actions -= 2;
+            c.actions -= cost;
             let roll = dice.face(test.quality.die());
             let pass = test.passes(roll);
             if pass {
                 c.panic = Panic::Immune;
+            } else if roll == 1 && lone {
+                for f in &mut c.figures {
+                    f.condition = Condition::Dispersed;
+                }
             } else if roll == 1 {
                 c.lose(1);
             }
@@ -2679,14 +2726,18 @@ impl Battle {
     /// horse holders; close-range weapons only in the first band, HT-FIR-02, HT-FIR-14); the range die
     /// (HT-FIR-03..07, mounted firers HT-FIR-12); the firer's dice (HT-FIR-08..10, First Volley HT-OPT-12);
     /// the roll and potential casualties (HT-FIR-16, HT-FIR-17); allocation over the target and any enemy
-    /// skirmishers fired through that are not In Position (HT-FIR-19, HT-FIR-23); impact against armour
+    /// skirmishers fired through that are not In Position (HT-FIR-19, HT-FIR-23), and the horse figures of a
+    /// limbered gun's team when the target is its crew (HT-ART-22: a horse rolls its D4 armour and, if hit,
+    /// its state; one killed between its unit's moves stops the unit); impact against armour
     /// (HT-FIR-18), or every potential casualty wounded under Quick Combat Resolution (HT-OPT-22); one
     /// confidence test per company (HT-MOR-02, HT-MOR-05; the skirmishers only if hit); a Green target's
     /// first panic test (HT-SG2-19); a new leader's LV (HT-SG2-20); then Reload markers (HT-FIR-20), loads
     /// spent (HT-OPT-08) and the First Volley gone (HT-OPT-14). Modern and future weapons (HT-OPT-29, HT-OPT-30, HT-OPT-31,
     /// HT-OPT-32)
     /// use their own firepower and impact, never reload nor lose firepower in skirmish order, add to the
-    /// target's test, and put a suppression marker on skirmishers. One action.
+    /// target's test, and put a suppression marker on skirmishers. Under stand-based fire (HT-OPT-33) every
+    /// stand of ten firing figures rolls its own fire with its own firepower die, and the hits of all of them
+    /// fall on the target as one fire ([`crate::fire::StandFire`]). One action.
     ///
     /// Roll order: range die, quality, firepower, remainder; per hit allocation, armour, impact; then each
     /// company's test (target first), its panic test and its new-leader roll.
@@ -2791,7 +2842,7 @@ impl Battle {
         rf.smoothbore = f.weapon.smoothbore && f.modern.is_none();
         rf.cover = facts.cover;
         rf.in_position = t.in_position;
-        rf.lone_figure = facts.lone_figure;
+        rf.lone_figure = facts.lone_figure || t.lone();
         rf.mounted_firers = f.mounted();
         rf.prepared = prepared;
         rf.close_formation_target = t.formation.is_close();
@@ -2897,6 +2948,7 @@ impl Battle {
                 }
                 RangeDie::Die { die, spill } => (die, spill),
             };
+            let range_base = die;
             let pair = firer_dice(
                 &FirepowerFacts {
                     quality,
@@ -2919,6 +2971,38 @@ impl Battle {
                 firer: crate::fire::FirerDice::new(&all)?,
                 range: die,
             };
+            // Stand-based fire (HT-OPT-33): every stand of ten firing figures rolls its own fire with its
+            // own firepower die (the Gatlings with the first stand); the hits fall together.
+            let stands = if options.stand_based_fire {
+                let mut stands = Vec::new();
+                for (k, stand) in shooters.chunks(crate::fire::STAND_FIGURES).enumerate() {
+                    let pair = firer_dice(
+                        &FirepowerFacts {
+                            quality,
+                            half_fp: u32::try_from(stand.len()).unwrap_or(u32::MAX) * per_figure,
+                            skirmish,
+                            first_volley,
+                            spill,
+                        },
+                        &options,
+                    )?;
+                    let mut all = vec![pair.quality, pair.firepower];
+                    if k == 0 {
+                        all.extend(std::iter::repeat_n(DieType::D8, gatlings));
+                    }
+                    stands.push(FireDice {
+                        firer: crate::fire::FirerDice::new(&all)?,
+                        range: if pair.range_down {
+                            range_base.shift_closed(-1)
+                        } else {
+                            range_base
+                        },
+                    });
+                }
+                Some(stands)
+            } else {
+                None
+            };
             let ctx = FireContext {
                 impact,
                 armour_shift: facts
@@ -2929,7 +3013,22 @@ impl Battle {
                 enfilade: facts.enfilade,
                 modern,
             };
-            let (effect, companies) = b.apply_fire(&fd, &ctx, target, through, dice)?;
+            let (effect, companies) = match stands {
+                Some(stands) => {
+                    let t = b.company(target)?;
+                    let impact = Impact {
+                        impact: ctx.impact,
+                        armour: t.armour.die(),
+                        armour_shift: ctx.armour_shift,
+                        kill: options.kill_threshold,
+                    };
+                    let pool = t.fit().clamp(1, crate::fire::MAX_POOL);
+                    let fire = crate::fire::StandFire::new(&stands, impact, pool)?;
+                    let effect = fire.roll_effect(dice);
+                    b.apply_effect(effect, &ctx, target, through, dice)?
+                }
+                None => b.apply_fire(&fd, &ctx, target, through, dice)?,
+            };
             let t = b.company_mut(target)?;
             if !t.fired_on_by.contains(&firer) {
                 t.fired_on_by.push(firer);
@@ -2970,7 +3069,7 @@ impl Battle {
         let mut rf = RangeFacts::at(facts.distance, 2.0 * s.quality.band_inches());
         rf.cover = facts.cover;
         rf.in_position = t.in_position;
-        rf.lone_figure = facts.lone_figure;
+        rf.lone_figure = facts.lone_figure || t.lone();
         rf.travel_mode = t.travel;
         let range = range_die(&rf, FireKind::SmallArms, false, &self.options)?;
         let quality = s.quality.die();
@@ -3059,6 +3158,7 @@ impl Battle {
                 None
             };
             let companies = vec![CompanyEffect {
+                horses_down: 0,
                 name: b.company(target)?.name.clone(),
                 wounded: w,
                 killed: k,
@@ -3087,6 +3187,19 @@ impl Battle {
         dice: &mut D,
     ) -> Result<(FireEffect, Vec<CompanyEffect>), RuleViolation> {
         let effect = fd.roll_effect(dice);
+        self.apply_effect(effect, ctx, target, through, dice)
+    }
+
+    /// Applies a rolled fire result: casualties over the target (and skirmishers fired through), then the
+    /// tests.
+    fn apply_effect<D: Dice + ?Sized>(
+        &mut self,
+        effect: FireEffect,
+        ctx: &FireContext,
+        target: CompanyId,
+        through: Option<CompanyId>,
+        dice: &mut D,
+    ) -> Result<(FireEffect, Vec<CompanyEffect>), RuleViolation> {
         if self.company(target)?.hidden {
             // Speculative fire at a hidden counter (HT-SG2-25): no casualties; a major result reveals it, and
             // it takes the fired-on test.
@@ -3099,6 +3212,7 @@ impl Battle {
                 };
                 let test = self.test(target, event, dice)?;
                 out.push(CompanyEffect {
+                    horses_down: 0,
                     name: self.company(target)?.name.clone(),
                     wounded: 0,
                     killed: 0,
@@ -3126,12 +3240,41 @@ impl Battle {
                 }
             }
         }
+        // A limbered gun's team is one unit with its crew (HT-ART-22): each sound horse figure joins the pool
+        // after the men, for small arms and canister alike.
+        let mut horses: Vec<(CompanyId, GunId)> = Vec::new();
+        for (k, &id) in members.iter().enumerate() {
+            if k > 0 && self.company(id)?.in_position {
+                continue;
+            }
+            for (gi, g) in self.guns.iter().enumerate() {
+                if g.crew == id && g.limbered && !g.abandoned {
+                    let gid = GunId(u32::try_from(gi).unwrap_or(u32::MAX));
+                    horses.extend(std::iter::repeat_n(
+                        (id, gid),
+                        usize::from(g.sound_horses()),
+                    ));
+                }
+            }
+        }
+        let mut horse_down: Vec<Option<HorseState>> = vec![None; horses.len()];
         let mut wounds = vec![0u8; pool.len()];
         let mut killed = vec![false; pool.len()];
         let mut unhorsed = vec![false; pool.len()];
         if !pool.is_empty() {
             for _ in 0..effect.potential {
-                let slot = allocate(pool.len(), dice);
+                let slot = allocate(pool.len() + horses.len(), dice);
+                if let Some(h) = slot.checked_sub(pool.len()) {
+                    if horse_down[h].is_none() {
+                        let state = if self.options.quick_combat_resolution {
+                            HorseState::Wounded
+                        } else {
+                            self.team_horse(ctx.impact, ctx.armour_shift, dice)
+                        };
+                        horse_down[h] = (state != HorseState::Okay).then_some(state);
+                    }
+                    continue;
+                }
                 let (cid, fi) = pool[slot];
                 let hit = if self.options.quick_combat_resolution {
                     HitResult::Wounded
@@ -3191,6 +3334,27 @@ impl Battle {
                     c.figures[i].condition = fate;
                 }
             }
+            // Hit horses stay in the team until a Reorganise cuts them loose; a horse killed while its team
+            // is moving (reaction or prepared fire between moves) stops the unit (HT-ART-22, HT-MOV-12).
+            let mut horses_down = 0u32;
+            let mut horse_killed = false;
+            for (h, &(cid, g)) in horses.iter().enumerate() {
+                if cid != id {
+                    continue;
+                }
+                if let Some(state) = horse_down[h] {
+                    let gun = &mut self.guns[g.0 as usize];
+                    gun.hurt_horses = (gun.hurt_horses + 1).min(gun.horses);
+                    horses_down += 1;
+                    horse_killed |= state == HorseState::Dead;
+                }
+            }
+            {
+                let c = self.company_mut(id)?;
+                if horse_killed && c.moves > 0 && c.actions > 0 {
+                    c.actions = 0;
+                }
+            }
             let casualties = w + kd;
             let canister = ctx.kind == FiredOn::Canister;
             let fired = effect.success != Success::Fail || canister;
@@ -3227,6 +3391,7 @@ impl Battle {
                 None
             };
             out.push(CompanyEffect {
+                horses_down,
                 name: self.company(id)?.name.clone(),
                 wounded: w,
                 killed: kd,
@@ -3364,7 +3529,7 @@ impl Battle {
     /// uses up (HT-ART-03); the gun's
     /// band (HT-ART-15); the range die with the formation shift spilling onto the crew's quality die
     /// (HT-ART-17); quality plus two canister dice; allocation over the target and non-In-Position
-    /// skirmishers in front (HT-ART-18); D12 impact; the canister test for the target even on a miss
+    /// skirmishers in front (HT-ART-18), and a limbered gun's team horses with its crew (HT-ART-22); D12 impact; the canister test for the target even on a miss
     /// (HT-ART-20). A hit leaves a blast-through pending (HT-ART-19): call [`Battle::blast_through`] for the
     /// next company on the line, or [`Battle::end_blast`].
     pub fn fire_canister<D: Dice + ?Sized>(
@@ -3731,6 +3896,7 @@ impl Battle {
                     None
                 };
                 companies.push(CompanyEffect {
+                    horses_down: 0,
                     name: b.company(id)?.name.clone(),
                     wounded: w,
                     killed: k,
@@ -3758,17 +3924,34 @@ impl Battle {
         dice: &mut D,
     ) {
         for &g in horses {
-            let hit = Impact {
-                impact,
-                armour: DieType::D4,
-                armour_shift: 0,
-                kill: self.options.kill_threshold,
-            }
-            .roll(dice);
-            if hit != HitResult::NoEffect && HorseStatus.roll(dice) != HorseState::Okay {
+            if self.team_horse(impact, 0, dice) != HorseState::Okay {
                 let gun = &mut self.guns[g.0 as usize];
                 gun.hurt_horses = (gun.hurt_horses + 1).min(gun.horses);
             }
+        }
+    }
+
+    /// One gun-team horse struck by fire (HT-ART-22): the impact die against the horse's D4 armour (with the
+    /// cover's shift); a hit horse rolls its state at once on the D6 table (1–2 dead, 3–5 wounded, 6 unhurt),
+    /// or under `horse_status_roll = ImpactVsD4` the impact roll itself is its state.
+    fn team_horse<D: Dice + ?Sized>(
+        &self,
+        impact: DieType,
+        armour_shift: i16,
+        dice: &mut D,
+    ) -> HorseState {
+        let hit = Impact {
+            impact,
+            armour: DieType::D4,
+            armour_shift,
+            kill: self.options.kill_threshold,
+        }
+        .roll(dice);
+        match (hit, self.options.horse_status_roll) {
+            (HitResult::NoEffect, _) => HorseState::Okay,
+            (_, HorseStatusRoll::D6Table) => HorseStatus.roll(dice),
+            (HitResult::Wounded, HorseStatusRoll::ImpactVsD4) => HorseState::Wounded,
+            (HitResult::Killed, HorseStatusRoll::ImpactVsD4) => HorseState::Dead,
         }
     }
 
@@ -3922,6 +4105,7 @@ impl Battle {
                     None
                 };
                 companies.push(CompanyEffect {
+                    horses_down: 0,
                     name: b.company(id)?.name.clone(),
                     wounded: w,
                     killed: k,
@@ -4700,7 +4884,8 @@ impl Battle {
                     still.push(id);
                 }
             }
-            holding = still;
+            // Who tests first counts every company that fought this round, one just cut down included.
+            let fought = std::mem::replace(&mut holding, still);
             if holding.is_empty() {
                 winner = Some(AssaultSide::Defender);
                 break;
@@ -4709,7 +4894,7 @@ impl Battle {
                 list.iter().find(|e| e.0 == id).map_or(0, |e| e.1)
             };
             let side_total =
-                |list: &[(CompanyId, u32)]| -> u32 { holding.iter().map(|&a| cas(list, a)).sum() };
+                |list: &[(CompanyId, u32)]| -> u32 { fought.iter().map(|&a| cas(list, a)).sum() };
             let (a_sum, d_sum) = if first {
                 (side_total(&this), cas(&this, defender))
             } else {
@@ -4968,9 +5153,19 @@ impl Battle {
         let winner = out.winner();
         self.won_assault = (winner == Some(AssaultSide::Attacker))
             .then_some((attacker, matches!(out.end, MeleeEnd::Destroyed { .. })));
-        for (id, downed, s) in [
-            (attacker, out.attacker_down, AssaultSide::Attacker),
-            (defender, out.defender_down, AssaultSide::Defender),
+        for (id, downed, unhorsed, s) in [
+            (
+                attacker,
+                out.attacker_down,
+                out.attacker_unhorsed,
+                AssaultSide::Attacker,
+            ),
+            (
+                defender,
+                out.defender_down,
+                out.defender_unhorsed,
+                AssaultSide::Defender,
+            ),
         ] {
             let won = winner == Some(s);
             let c = self.company_mut(id)?;
@@ -4981,16 +5176,23 @@ impl Battle {
             {
                 c.lose(levels);
             }
-            // Downed figures are the last fit figures (the leader goes down last).
+            // Downed figures are the last fit figures (the leader goes down last); riders who lost their
+            // horse and still stand are the fit figures before them (HT-MEL-12).
             let mut left = downed;
+            let mut horses = unhorsed;
             let mut leader_lost = false;
             for i in (0..c.figures.len()).rev() {
-                if left == 0 {
+                if left == 0 && horses == 0 {
                     break;
                 }
                 if c.figures[i].condition != Condition::Fit
                     || (s == AssaultSide::Attacker && c.figures[i].role == Role::HorseHolder)
                 {
+                    continue;
+                }
+                if left == 0 {
+                    horses -= 1;
+                    c.figures[i].unhorsed = true;
                     continue;
                 }
                 left -= 1;

@@ -6,6 +6,13 @@ use crate::ladder::DieType;
 use std::fmt;
 
 /// Troop quality (HT-SG2-01): the quality die, and the small-arms range band in inches.
+///
+/// Hardtack keeps Stargrunt II's five qualities unchanged and advises scenario designers (HT-SET-07): Green at
+/// the least, Untrained only for armed civilians such as townspeople, Elite very rare or unused, most units
+/// Regular, famous ones Veteran, militia and new regiments Green, and the companies of one regiment alike or
+/// mixed. That is advice, not a rule: a [`Battle`](crate::Battle) accepts every quality for any company and
+/// plays it with its own die and band. The random draws follow the advice
+/// ([`QualityDraw`](crate::setup::QualityDraw) never yields Untrained or Elite).
 #[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -54,6 +61,12 @@ impl fmt::Display for Quality {
 }
 
 /// A leadership value: 1 (best) to 3 (worst) (HT-SG2-01).
+///
+/// Hardtack's leadership advice (HT-SET-09) is for whoever sets a scenario up: give both sides about the same
+/// LVs, brave units LV 1–2 and brittle ones LV 2–3 (a brave unit in a hopeless place may take a worse one),
+/// since only the difference between opponents matters much. A [`Battle`](crate::Battle) neither balances nor
+/// checks the sides' LVs: each company keeps the LV it was given, and every test it takes is against that LV
+/// plus the threat level.
 #[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

@@ -6,9 +6,10 @@ mod common;
 
 use acw_core::Side;
 use acw_core::dice::ScriptedDice;
-use acw_hardtack::DieType::{D4, D6};
+use acw_hardtack::DieType::{D4, D6, D8};
 use acw_hardtack::advanced::Modern;
 use acw_hardtack::fire::Cover;
+use acw_hardtack::morale::Confidence;
 use acw_hardtack::options::TravelRate;
 use acw_hardtack::setup::Going;
 use acw_hardtack::state::{
@@ -473,29 +474,7 @@ fn crews_and_captured_guns() {
     b.activate(foe).unwrap();
     // Minor result (R 4, Q 7, FP 2 — 8 fit figures skirmish: D6 firepower) and a test roll of 1: two levels;
     // then again with a roll of 1: Routed.
-    b.fire(
-        foe,
-        crew,
-        FireFacts {
-            distance: 6.0,
-            ..FireFacts::default()
-        },
-        &mut ScriptedDice::faces([4, 7, 2, 1]),
-    )
-    .unwrap();
-    b.reload(foe).unwrap();
-    b.end_turn().unwrap();
-    b.activate(foe).unwrap();
-    b.fire(
-        foe,
-        crew,
-        FireFacts {
-            distance: 6.0,
-            ..FireFacts::default()
-        },
-        &mut ScriptedDice::faces([4, 7, 2, 1]),
-    )
-    .unwrap();
+    common::fire_twice(&mut b, foe, crew, &[4, 7, 2, 1], &[4, 7, 2, 1]);
     assert_eq!(
         b.company(crew).unwrap().confidence(),
         ConfidenceLevel::Routed
@@ -509,29 +488,7 @@ fn crews_and_captured_guns() {
     assert_eq!(b.company(foe).unwrap().actions_left(), 0);
     let (mut b, gun, crew, foe) = battery();
     b.activate(foe).unwrap();
-    b.fire(
-        foe,
-        crew,
-        FireFacts {
-            distance: 6.0,
-            ..FireFacts::default()
-        },
-        &mut ScriptedDice::faces([4, 7, 2, 1]),
-    )
-    .unwrap();
-    b.reload(foe).unwrap();
-    b.end_turn().unwrap();
-    b.activate(foe).unwrap();
-    b.fire(
-        foe,
-        crew,
-        FireFacts {
-            distance: 6.0,
-            ..FireFacts::default()
-        },
-        &mut ScriptedDice::faces([4, 7, 2, 2]),
-    )
-    .unwrap();
+    common::fire_twice(&mut b, foe, crew, &[4, 7, 2, 1], &[4, 7, 2, 2]);
     assert_eq!(
         b.company(crew).unwrap().confidence(),
         ConfidenceLevel::Broken
@@ -903,6 +860,90 @@ fn runner() {
     b.transfer(runner, far, 4.0).unwrap();
     assert_eq!(b.company(far).unwrap().actions_left(), 2);
     assert!(b.activate_regiment(runner, &[(far, 1.0)]).is_err());
+}
+
+// HT-SG2-26: a runner is an independent figure with no confidence level of his own. Fired on (the range die
+// one up for a lone figure: 30" to a sharpshooter is D6, here D8), R 1, Q 5, D8 7: the shot hits him, armour 4
+// against impact 1 does nothing; he tests at LV 2 + TL 0 and rolls 2: a one-level failure gives a suppression
+// marker, his level unchanged. He removes it for one action (3 beats LV 2). Shot again, he rolls 1: a
+// two-level failure gives a panic marker; he can do nothing but remove it, for one action, and a 1 on that
+// roll takes him out of play.
+#[test]
+fn independent_figure_markers() {
+    let mut b = Battle::new(Options::default());
+    let a = b
+        .add_company(CompanySpec::new("Company A", Side::Union, 8))
+        .unwrap();
+    let sharp = [
+        b.add_company(CompanySpec::new("first marksman", Side::Confederate, 1))
+            .unwrap(),
+        b.add_company(CompanySpec::new("second marksman", Side::Confederate, 1))
+            .unwrap(),
+    ];
+    b.activate(a).unwrap();
+    let runner = b.detach(a, 1, true).unwrap();
+    assert!(b.company(runner).unwrap().lone());
+    assert!(!b.company(a).unwrap().lone());
+    let level = b.company(runner).unwrap().confidence();
+    let facts = FireFacts {
+        distance: 30.0,
+        ..FireFacts::default()
+    };
+    b.end_activation().unwrap();
+    b.activate(sharp[0]).unwrap();
+    let mut dice = ScriptedDice::faces([1, 5, 7, 4, 1, 2]);
+    let (rep, _) = b
+        .sharpshoot(sharp[0], runner, facts, Some(0), &mut dice)
+        .unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert_eq!(rep.range, Some(D8));
+    assert_eq!(rep.companies[0].killed + rep.companies[0].wounded, 0);
+    assert_eq!(
+        rep.companies[0].test.map(|t| (t.0, t.1)),
+        Some((0, Confidence::LoseOne))
+    );
+    let r = b.company(runner).unwrap();
+    assert_eq!(
+        (r.suppression(), r.confidence(), r.panic()),
+        (1, level, Panic::Untested)
+    );
+    b.end_turn().unwrap();
+    b.activate(runner).unwrap();
+    assert!(
+        b.remove_suppression(runner, &mut ScriptedDice::faces([3]))
+            .unwrap()
+    );
+    let r = b.company(runner).unwrap();
+    assert_eq!((r.suppression(), r.actions_left()), (0, 1));
+    b.end_activation().unwrap();
+    b.activate(sharp[1]).unwrap();
+    let mut dice = ScriptedDice::faces([1, 5, 7, 4, 1, 1]);
+    let (rep, _) = b
+        .sharpshoot(sharp[1], runner, facts, Some(0), &mut dice)
+        .unwrap();
+    assert_eq!(
+        rep.companies[0].test.map(|t| (t.0, t.1)),
+        Some((0, Confidence::LoseTwo))
+    );
+    let r = b.company(runner).unwrap();
+    assert_eq!(
+        (r.suppression(), r.confidence(), r.panic()),
+        (0, level, Panic::Panicked)
+    );
+    b.end_turn().unwrap();
+    b.activate(runner).unwrap();
+    assert!(
+        b.move_company(runner, mv(6.0), &mut ScriptedDice::faces([]))
+            .is_err()
+    );
+    assert!(
+        !b.remove_panic(runner, &mut ScriptedDice::faces([1]))
+            .unwrap()
+    );
+    let r = b.company(runner).unwrap();
+    assert_eq!(r.actions_left(), 1);
+    assert_eq!(r.fit(), 0);
+    assert_eq!(r.figures()[0].condition, Condition::Dispersed);
 }
 
 // HT-SG2-25: a hidden company: fire at it causes no casualties, a major result reveals it and it tests; an

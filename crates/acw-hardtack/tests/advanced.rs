@@ -566,3 +566,58 @@ fn case_in_the_engine() {
     assert_eq!(rep.guns_disabled.len(), 1);
     assert!(b.case_burst(&facts, &mut ScriptedDice::faces([])).is_err());
 }
+
+// HT-OPT-33: stand-based fire for 6mm figures. Twenty line muskets are two stands of ten, each firing as a
+// squad with FP 10 (a D10, not the company's D12). Stand one: range 4, quality 5, FP 3 — a minor result;
+// stand two: range 1, quality 4, FP 4 — a major one, 8 over a D4 is 2 potential casualties. The hits fall
+// on the eight skirmishers together: allocation 2, armour 1, impact 6 kills; allocation 3, armour 2, impact
+// 3 wounds. The target tests once at TL 1 (fired on 0, casualties +1): 8 passes.
+#[test]
+fn stand_based_fire_in_the_engine() {
+    let mut o = Options::default();
+    o.stand_based_fire = true;
+    let facts = FireFacts {
+        distance: 6.0,
+        ..FireFacts::default()
+    };
+    let (mut b, a, r) = two(o, (20, Formation::Line), (8, Formation::Skirmish));
+    let rep = b
+        .fire(
+            a,
+            r,
+            facts,
+            &mut ScriptedDice::faces([4, 5, 3, 1, 4, 4, 2, 1, 6, 3, 2, 3, 8]),
+        )
+        .unwrap();
+    assert_eq!(rep.effect.success, Success::Major);
+    assert_eq!(rep.effect.potential, 2);
+    let hit = &rep.companies[0];
+    assert_eq!((hit.killed, hit.wounded), (1, 1));
+    assert_eq!(hit.test.unwrap().0, 1);
+    assert_eq!(b.company(r).unwrap().fit(), 6);
+
+    // A stand's firepower die is a D10: an 11 cannot be rolled, and the refused fire changes nothing.
+    let (mut b, a, r) = two(o, (20, Formation::Line), (8, Formation::Skirmish));
+    let before = b.clone();
+    assert!(matches!(
+        b.fire(a, r, facts, &mut ScriptedDice::faces([4, 5, 11])),
+        Err(RuleViolation::Dice(_))
+    ));
+    assert_eq!(b, before);
+    // Without the rule the company fires once with FP 20, a D12: range 4, quality 5, FP 11 is a major
+    // result of 16 over a D4 — four potential casualties.
+    let (mut b, a, r) = two(
+        Options::default(),
+        (20, Formation::Line),
+        (8, Formation::Skirmish),
+    );
+    let rep = b
+        .fire(
+            a,
+            r,
+            facts,
+            &mut ScriptedDice::faces([4, 5, 11, 1, 1, 1, 2, 1, 1, 3, 1, 1, 4, 1, 1, 8]),
+        )
+        .unwrap();
+    assert_eq!(rep.effect.potential, 4);
+}

@@ -503,3 +503,104 @@ fn bad_shot_facts_refused() {
         .is_ok()
     );
 }
+
+/// A Union battery whose gun is limbered (its two horse figures with the crew), and a Confederate line of
+/// eight muskets that has not activated.
+fn limbered_battery_and_line() -> (Battle, GunId, CompanyId, CompanyId) {
+    let (mut b, gun, crew) = battery(Options::default());
+    let line = rebels(&mut b, "8th Alabama", 8, Formation::Line);
+    b.activate(crew).unwrap();
+    b.limber(gun, true, 2.0).unwrap();
+    b.end_turn().unwrap();
+    (b, gun, crew, line)
+}
+
+fn at(distance: f64) -> acw_hardtack::state::FireFacts {
+    acw_hardtack::state::FireFacts {
+        distance,
+        ..acw_hardtack::state::FireFacts::default()
+    }
+}
+
+// HT-ART-22, HT-ART-24: small arms hit a limbered gun's horses. The pool is the 3 crew and the team's 2
+// horse figures (a D6). R 1, Q 5, FP 7: major, 12/4 = 3 hits. Allocation 4 is the first horse: armour 1,
+// impact 6 hits it, and its state roll 1 kills it; allocation 5, the second horse: armour 4, impact 2, no
+// effect; allocation 2, a gunner: armour 2, impact 3 wounds him. The crew tests at 1 (8 passes); the dead
+// horse stays in the team until cut loose.
+#[test]
+fn small_arms_hit_team_horses() {
+    let (mut b, gun, crew, line) = limbered_battery_and_line();
+    b.activate(line).unwrap();
+    let mut dice = ScriptedDice::faces([1, 5, 7, 4, 1, 6, 1, 5, 4, 2, 2, 2, 3, 8]);
+    let rep = b.fire(line, crew, at(6.0), &mut dice).unwrap();
+    assert_eq!(dice.remaining(), 0);
+    let c = &rep.companies[0];
+    assert_eq!((c.killed, c.wounded, c.horses_down), (0, 1, 1));
+    assert_eq!(c.test.map(|t| t.0), Some(1));
+    assert!(c.to_string().contains("one team horse down"));
+    assert_eq!(b.gun(gun).unwrap().horses(), (2, 1));
+    assert_eq!(b.gun(gun).unwrap().sound_horses(), 1);
+}
+
+// HT-ART-22, HT-MOV-12, HT-SG2-47: a horse killed by reaction fire between the team's two moves stops the
+// unit — the crew's second action is lost; a horse only wounded (state 3) lets it move on.
+#[test]
+fn horse_killed_mid_move_stops_the_team() {
+    for (state, moves_on) in [(1, false), (3, true)] {
+        let (mut b, gun, crew, line) = limbered_battery_and_line();
+        b.activate(crew).unwrap();
+        let step = acw_hardtack::state::MoveOrder {
+            distance: 10.0,
+            ..acw_hardtack::state::MoveOrder::default()
+        };
+        assert!(
+            b.move_company(crew, step, &mut ScriptedDice::faces([]))
+                .unwrap()
+        );
+        let mut dice = ScriptedDice::faces([1, 5, 7, 4, 1, 6, state, 5, 4, 2, 2, 2, 3, 8]);
+        let rep = b.reaction_fire(line, crew, at(6.0), &mut dice).unwrap();
+        assert_eq!(rep.companies[0].horses_down, 1);
+        assert_eq!(b.gun(gun).unwrap().horses(), (2, 1));
+        assert_eq!(b.company(crew).unwrap().actions_left(), u8::from(moves_on));
+        assert_eq!(
+            b.move_company(crew, step, &mut ScriptedDice::faces([]))
+                .is_ok(),
+            moves_on
+        );
+    }
+}
+
+// HT-ART-22, HT-ART-14: canister hits a limbered gun's horses too. A Confederate 3" rifle at 3" (D4): R 3,
+// Q 4, canister 4 and 1 — a major result, 9/4 = 2 rem 1, the remainder D4 shows 2 (no extra). Allocation 4,
+// the first horse: armour 1, impact 12, state 3 (wounded); allocation 5, the second: armour 1, impact 6,
+// state 6 (unhurt). No man is hit; the crew takes the canister test at 2 (8 passes).
+#[test]
+fn canister_hits_team_horses() {
+    let (mut b, gun, crew, _) = limbered_battery_and_line();
+    let gunners = rebels(&mut b, "rebel gunners", 3, Formation::Skirmish);
+    let rifle = b
+        .add_gun(
+            "rebel 3-inch rifle",
+            FieldPiece::Rifle10lbOr3in,
+            true,
+            gunners,
+        )
+        .unwrap();
+    b.activate(gunners).unwrap();
+    b.load(rifle, Ammunition::Canister).unwrap();
+    b.end_turn().unwrap();
+    b.activate(gunners).unwrap();
+    let mut dice = ScriptedDice::faces([3, 4, 4, 1, 2, 4, 1, 12, 3, 5, 1, 6, 6, 8]);
+    let facts = CanisterFacts {
+        distance: 3.0,
+        ..CanisterFacts::default()
+    };
+    let rep = b.fire_canister(rifle, crew, facts, &mut dice).unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert_eq!(rep.effect.potential, 2);
+    let c = &rep.companies[0];
+    assert_eq!((c.killed, c.wounded, c.horses_down), (0, 0, 1));
+    assert_eq!(c.test.map(|t| t.0), Some(2));
+    assert_eq!(b.gun(gun).unwrap().horses(), (2, 1));
+    b.end_blast().unwrap();
+}

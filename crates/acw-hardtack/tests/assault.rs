@@ -8,10 +8,11 @@ use acw_core::dice::ScriptedDice;
 use acw_hardtack::DieType::{D4, D6, D8, D10, D12};
 use acw_hardtack::ladder::OpenShift;
 use acw_hardtack::melee::{
-    AssaultBar, AssaultSide, DownedFate, Melee, MeleeDie, MeleeEnd, MeleeSide, attacker_tl,
-    odds_tl, opposed_dice,
+    AssaultBar, AssaultSide, CombinedAssault, CombinedEnd, CombinedMelee, CombinedOutcome,
+    DownedFate, Melee, MeleeDie, MeleeEnd, MeleeSide, Partner, attacker_tl, odds_tl, opposed_dice,
 };
-use acw_hardtack::morale::{TestEvent, threat_level};
+use acw_hardtack::morale::{ConfidenceTest, ReactionTest, TestEvent, threat_level};
+use acw_hardtack::movement::CombatMove;
 use acw_hardtack::options::{AssaultTestCasualties, TwoLevelDrop};
 use acw_hardtack::state::{Condition, DefenderChoice, Formation};
 use acw_hardtack::tables::{ConfidenceLevel, Leadership, MeleeWeapon, Motivation};
@@ -140,6 +141,146 @@ fn melee_rounds() {
         }
     );
     assert_eq!(out.winner(), Some(AssaultSide::Attacker));
+}
+
+// HT-MEL-12: one Regular rider (D8, +1 mounted: D10) against one figure on foot with a D6, the foot side sure
+// to fail its round test (TL +20), so round 1 ends it. The rider is beaten in 15 of the 60 pairs of faces
+// (1/4): he loses his horse on 1-6 of the D10 (3/5 of that, 3/20: he stands, unhorsed, and the foot figure
+// falls back) or is down on 7-10 (1/10: the rider's side destroyed); the foot figure is beaten in 39 of 60
+// (13/20: destroyed); a tie (6/60 = 1/10) and the foot figure falls back.
+#[test]
+fn rider_beaten_in_melee_odds() {
+    let side = |die: MeleeDie, modifier| MeleeSide {
+        figures: 1,
+        first_round: die,
+        quality: die.quality,
+        lv: Leadership::TWO,
+        modifier,
+    };
+    let rider = MeleeDie {
+        mounted: true,
+        ..MeleeDie::plain(D8)
+    };
+    let m = Melee {
+        attacker: side(rider, 0),
+        defender: side(MeleeDie::plain(D6), 20),
+        casualties: AssaultTestCasualties::ThisRound,
+        two_level: TwoLevelDrop::HalfOrLess,
+    };
+    let odds = m.odds();
+    let p = |end: MeleeEnd, unhorsed: u8| {
+        odds.prob(|o| o.end == end && o.attacker_unhorsed == unhorsed)
+    };
+    let fell_back = MeleeEnd::FellBack {
+        loser: AssaultSide::Defender,
+        levels: 2,
+    };
+    let close = |a: f64, b: f64| assert!((a - b).abs() < 1e-12, "{a} against {b}");
+    close(
+        p(
+            MeleeEnd::Destroyed {
+                loser: AssaultSide::Attacker,
+            },
+            0,
+        ),
+        1.0 / 10.0,
+    );
+    close(p(fell_back, 1), 3.0 / 20.0);
+    close(
+        p(
+            MeleeEnd::Destroyed {
+                loser: AssaultSide::Defender,
+            },
+            0,
+        ),
+        13.0 / 20.0,
+    );
+    close(p(fell_back, 0), 1.0 / 10.0);
+    // Scripted: foot 5 against the rider's 3; the D10 shows 6: the horse. The foot figure's test: 1.
+    let out = m.roll(&mut ScriptedDice::faces([5, 3, 6, 1]));
+    assert_eq!(out.end, fell_back);
+    assert_eq!(
+        (out.attacker_down, out.attacker_unhorsed, out.defender_down),
+        (0, 1, 0)
+    );
+    assert!(
+        out.to_string()
+            .contains("1 attacking and 0 defending riders unhorsed")
+    );
+    // Against a mounted winner the horse is hit only on 1-4: a 5 is the rider.
+    let m2 = Melee {
+        defender: side(
+            MeleeDie {
+                mounted: true,
+                ..MeleeDie::plain(D6)
+            },
+            20,
+        ),
+        ..m
+    };
+    let out = m2.roll(&mut ScriptedDice::faces([5, 3, 5]));
+    assert_eq!(
+        out.end,
+        MeleeEnd::Destroyed {
+            loser: AssaultSide::Attacker
+        }
+    );
+}
+
+// HT-MEL-12 in the battle: two Union riders (Regular D8, +1 mounted: D10) charge two Confederates on foot
+// (D8). Round 1: defender 5 against rider 3 (the D10 shows 2: the horse; he fights on, on foot), 2 against
+// 2. Both sides hold (8, 8). Round 2: the rider still mounted rolls D10, the one unhorsed D8 - 1 = D6 (a 7
+// is no face of his die: the battle refuses and changes nothing); defender 5 against the mounted rider's 4
+// (the D10 shows 8: the rider is down), 4 against the unhorsed rider's 5 (the defender down). Tie 1-1: the
+// defender tests first at TL 1, T = 3: 2 fails one level; it falls back. Fates: 1 and 1, both dead. The
+// rider who lost his horse stands, unhorsed.
+#[test]
+fn riders_in_a_melee_in_the_engine() {
+    let mut b = acw_hardtack::Battle::new(Options::default());
+    let mut cav =
+        acw_hardtack::state::CompanySpec::new("1st Maine Cavalry", acw_core::Side::Union, 2);
+    cav.cavalry = Some(true);
+    let a = b.add_company(cav).unwrap();
+    let r = b
+        .add_company(acw_hardtack::state::CompanySpec::new(
+            "8th Alabama, Company C",
+            acw_core::Side::Confederate,
+            2,
+        ))
+        .unwrap();
+    b.activate(a).unwrap();
+    assert!(b.assault(a, r, &mut ScriptedDice::faces([8])).unwrap());
+    let stand = b
+        .defend(
+            DefenderChoice::Stand { final_fire: false },
+            &mut ScriptedDice::faces([8]),
+        )
+        .unwrap();
+    assert!(!stand.over);
+    let script = |unhorsed_roll: u16| {
+        ScriptedDice::faces([6, 5, 3, 2, 2, 2, 8, 8, 5, 4, 8, 4, unhorsed_roll, 2, 1, 1])
+    };
+    let before = b.clone();
+    assert!(b.charge(6.0, &mut script(7)).is_err());
+    assert_eq!(b, before);
+    let mut dice = script(5);
+    let rep = b.charge(6.0, &mut dice).unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert!(rep.over);
+    assert!(
+        rep.to_string()
+            .contains("1 attacking and 0 defending riders unhorsed"),
+        "{rep}"
+    );
+    let c = b.company(a).unwrap();
+    let figs = c.figures();
+    assert_eq!(
+        (figs[0].condition, figs[0].unhorsed, figs[1].condition),
+        (Condition::Fit, true, Condition::Dead)
+    );
+    let d = b.company(r).unwrap();
+    assert_eq!(d.fit(), 1);
+    assert_eq!(d.confidence(), ConfidenceLevel::Steady);
 }
 
 // HT-MEL-01, HT-MEL-06, HT-MEL-11, HT-MEL-13, HT-MEL-15, HT-SG2-21, HT-FRM-09: a Regular line of 8 assaults 4
@@ -315,55 +456,13 @@ fn assault_dice_fault_changes_nothing() {
 // at +1 for the drop-out (T = 3): 4 passes and goes in alone, the first keeping one action.
 #[test]
 fn combined_assault_with_a_drop_out() {
-    let mut b = acw_hardtack::Battle::new(Options::default());
-    let a1 = b
-        .add_company(acw_hardtack::state::CompanySpec::new(
-            "A",
-            acw_core::Side::Union,
-            4,
-        ))
-        .unwrap();
-    let a2 = b
-        .add_company(acw_hardtack::state::CompanySpec::new(
-            "B",
-            acw_core::Side::Union,
-            4,
-        ))
-        .unwrap();
-    let d = b
-        .add_company(acw_hardtack::state::CompanySpec::new(
-            "D",
-            acw_core::Side::Confederate,
-            4,
-        ))
-        .unwrap();
+    let (mut b, a1, a2, d) = common::combined_assault();
     assert_eq!(
         b.assault_together(&[a1, a2], d, &mut ScriptedDice::faces([1, 3]))
             .unwrap(),
         vec![false, false]
     );
-    let mut b = acw_hardtack::Battle::new(Options::default());
-    let a1 = b
-        .add_company(acw_hardtack::state::CompanySpec::new(
-            "A",
-            acw_core::Side::Union,
-            4,
-        ))
-        .unwrap();
-    let a2 = b
-        .add_company(acw_hardtack::state::CompanySpec::new(
-            "B",
-            acw_core::Side::Union,
-            4,
-        ))
-        .unwrap();
-    let d = b
-        .add_company(acw_hardtack::state::CompanySpec::new(
-            "D",
-            acw_core::Side::Confederate,
-            4,
-        ))
-        .unwrap();
+    let (mut b, a1, a2, d) = common::combined_assault();
     assert_eq!(
         b.assault_together(&[a1, a2], d, &mut ScriptedDice::faces([1, 4]))
             .unwrap(),
@@ -378,28 +477,7 @@ fn combined_assault_with_a_drop_out() {
 // attackers and rolls 1 against 2, 2: all four are down. Fates 1, 3, 5, 6: dead, wounded, two captured.
 #[test]
 fn combined_assault_melee() {
-    let mut b = acw_hardtack::Battle::new(Options::default());
-    let a1 = b
-        .add_company(acw_hardtack::state::CompanySpec::new(
-            "A",
-            acw_core::Side::Union,
-            4,
-        ))
-        .unwrap();
-    let a2 = b
-        .add_company(acw_hardtack::state::CompanySpec::new(
-            "B",
-            acw_core::Side::Union,
-            4,
-        ))
-        .unwrap();
-    let d = b
-        .add_company(acw_hardtack::state::CompanySpec::new(
-            "D",
-            acw_core::Side::Confederate,
-            4,
-        ))
-        .unwrap();
+    let (mut b, a1, a2, d) = common::combined_assault();
     assert_eq!(
         b.assault_together(&[a1, a2], d, &mut ScriptedDice::faces([8, 8]))
             .unwrap(),
@@ -438,28 +516,7 @@ fn combined_assault_melee() {
 // 2s: all down. Fates: A's man stunned (5: back, his side won), the defenders 1, 3, 5, 6.
 #[test]
 fn combined_melee_with_a_company_falling_back() {
-    let mut b = acw_hardtack::Battle::new(Options::default());
-    let a1 = b
-        .add_company(acw_hardtack::state::CompanySpec::new(
-            "A",
-            acw_core::Side::Union,
-            4,
-        ))
-        .unwrap();
-    let a2 = b
-        .add_company(acw_hardtack::state::CompanySpec::new(
-            "B",
-            acw_core::Side::Union,
-            4,
-        ))
-        .unwrap();
-    let d = b
-        .add_company(acw_hardtack::state::CompanySpec::new(
-            "D",
-            acw_core::Side::Confederate,
-            4,
-        ))
-        .unwrap();
+    let (mut b, a1, a2, d) = common::combined_assault();
     b.assault_together(&[a1, a2], d, &mut ScriptedDice::faces([8, 8]))
         .unwrap();
     b.defend(
@@ -484,4 +541,216 @@ fn combined_melee_with_a_company_falling_back() {
     );
     assert_eq!(b.company(a1).unwrap().fit(), 4);
     assert_eq!(b.company(d).unwrap().fit(), 0);
+}
+
+// HT-SG2-42, HT-MEL-05, HT-SG2-40: the combined melee's exact procedure plays what the battle plays. The
+// melee dice of the battle's combined melee above (A falls back, B cuts the defenders down) given to
+// `CombinedMelee` give the same end: the attackers carry the position with one figure down against four, and
+// one company fell back. Its exact odds for two companies of four against four Regulars: the attackers win
+// more often than not, and the odds sum to one.
+#[test]
+fn combined_melee_procedure_matches_the_battle() {
+    let side = MeleeSide {
+        figures: 4,
+        first_round: MeleeDie::plain(D8),
+        quality: D8,
+        lv: Leadership::TWO,
+        modifier: 0,
+    };
+    let melee = CombinedMelee::new(
+        &[side, side],
+        side,
+        Options::default().assault_test_casualties,
+        Options::default().confidence_two_level,
+        false,
+    )
+    .unwrap();
+    let mut dice = ScriptedDice::faces([
+        5, 1, 6, 4, 4, 4, 4, 4, 4, 4, 4, 4, // round 1
+        8, 2, 4, // tests: D, A, B
+        1, 2, 2, 1, 2, 1, 2, // round 2
+    ]);
+    let out = melee.roll(&mut dice);
+    assert_eq!(dice.remaining(), 0);
+    assert_eq!(
+        out,
+        CombinedOutcome {
+            winner: Some(AssaultSide::Attacker),
+            attacker_down: 1,
+            defender_down: 4,
+            fell_back: 1,
+        }
+    );
+    assert!(out.to_string().contains("carry the position"));
+
+    // The same in the battle: the moves first (3, 3), then the same melee dice, then five fates.
+    let (mut b, a1, a2, d) = common::combined_assault();
+    b.assault_together(&[a1, a2], d, &mut ScriptedDice::faces([8, 8]))
+        .unwrap();
+    b.defend(
+        DefenderChoice::Stand { final_fire: false },
+        &mut ScriptedDice::faces([6]),
+    )
+    .unwrap();
+    let mut dice = ScriptedDice::faces([
+        3, 3, 5, 1, 6, 4, 4, 4, 4, 4, 4, 4, 4, 4, 8, 2, 4, 1, 2, 2, 1, 2, 1, 2, 5, 1, 3, 5, 6,
+    ]);
+    b.charge_each(&[6.0, 6.0], &mut dice).unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert_eq!(b.company(d).unwrap().fit(), 0);
+    assert_eq!(b.company(a1).unwrap().confidence(), ConfidenceLevel::Steady);
+
+    // The whole assault as one procedure, with the battle's dice from the attackers' tests on: both pass
+    // (8, 8); the stand at the odds of 8 to 4 (TL 2, T = 4) holds on 6; both move 6" (3, 3); the melee.
+    let partner = Partner {
+        attack: ReactionTest {
+            quality: D8,
+            lv: Leadership::TWO,
+            tl: 0,
+        },
+        close_formation: false,
+        mounted: false,
+        approach: CombatMove::new(D6, 6.0).unwrap(),
+        melee: side,
+    };
+    let assault = CombinedAssault::new(
+        &[partner, partner],
+        Some(ConfidenceTest {
+            quality: D8,
+            lv: Leadership::TWO,
+            tl: 0,
+            two_level: melee.two_level,
+        }),
+        false,
+        side,
+        melee.casualties,
+        melee.two_level,
+    )
+    .unwrap();
+    let mut dice = ScriptedDice::faces([
+        8, 8, 6, 3, 3, 5, 1, 6, 4, 4, 4, 4, 4, 4, 4, 4, 4, 8, 2, 4, 1, 2, 2, 1, 2, 1, 2,
+    ]);
+    assert_eq!(assault.roll(&mut dice), CombinedEnd::Melee(out));
+    assert_eq!(dice.remaining(), 0);
+
+    let odds = melee.odds();
+    let total: f64 = odds.outcomes().iter().map(|(_, p)| p).sum();
+    assert!((total - 1.0).abs() < 1e-9);
+    assert!(odds.prob(|o| o.winner == Some(AssaultSide::Attacker)) > 0.5);
+    // Refusals: no attackers, five, or an empty side.
+    assert!(CombinedMelee::new(&[], side, melee.casualties, melee.two_level, false).is_err());
+    assert!(
+        CombinedMelee::new(&[side; 5], side, melee.casualties, melee.two_level, false).is_err()
+    );
+    let empty = MeleeSide { figures: 0, ..side };
+    assert!(CombinedMelee::new(&[side], empty, melee.casualties, melee.two_level, false).is_err());
+}
+
+// HT-SG2-40, HT-SG2-42: who tests first counts every attacking company that fought the round, one just cut
+// down included. A and B, one man each, against one defender: the defender rolls 2, A's man 1 (down), B's 2
+// (a tie). One attacking casualty to none: the attackers test first, and B alone is left to test — at TL 0, a
+// 1 loses two levels and he falls back. The defenders hold without testing.
+#[test]
+fn a_company_cut_down_counts_for_who_tests_first() {
+    let mut b = acw_hardtack::Battle::new(Options::default());
+    let mut add = |name: &str, side| {
+        b.add_company(acw_hardtack::state::CompanySpec::new(name, side, 1))
+            .unwrap()
+    };
+    let a1 = add("A", acw_core::Side::Union);
+    let a2 = add("B", acw_core::Side::Union);
+    let d = add("D", acw_core::Side::Confederate);
+    b.assault_together(&[a1, a2], d, &mut ScriptedDice::faces([8, 8]))
+        .unwrap();
+    b.defend(
+        DefenderChoice::Stand { final_fire: false },
+        &mut ScriptedDice::faces([6]),
+    )
+    .unwrap();
+    let mut dice = ScriptedDice::faces([3, 3, 2, 1, 2, 1, 1, 1, 1, 1]);
+    let rep = b.charge_each(&[6.0, 6.0], &mut dice).unwrap();
+    assert!(rep.to_string().contains("B falls back"), "{rep}");
+    assert!(rep.to_string().contains("the defenders hold"), "{rep}");
+    assert_eq!(b.company(a2).unwrap().confidence(), ConfidenceLevel::Shaken);
+    assert_eq!(
+        b.company(d).unwrap().confidence(),
+        ConfidenceLevel::Confident
+    );
+}
+
+// HT-SG2-42, HT-MEL-05: over many seeded melees of two companies (1 to 4 men each) against 1 to 4, the exact
+// procedure's roll and the battle's combined melee, fed the same faces, agree on who carries the fight and
+// how many companies fell back.
+#[test]
+fn combined_melee_procedure_follows_the_battle_on_many_seeds() {
+    use acw_core::{Dice, GameRng};
+    let o = Options::default();
+    let mut compared = 0;
+    for seed in 0..150u64 {
+        let (n1, n2, nd) = (1 + seed % 4, 1 + (seed / 4) % 4, 1 + (seed / 16) % 4);
+        let mut b = acw_hardtack::Battle::new(o);
+        let mut add = |name: &str, side, n: u64| {
+            b.add_company(acw_hardtack::state::CompanySpec::new(
+                name,
+                side,
+                usize::try_from(n).unwrap(),
+            ))
+            .unwrap()
+        };
+        let a1 = add("A", acw_core::Side::Union, n1);
+        let a2 = add("B", acw_core::Side::Union, n2);
+        let d = add("D", acw_core::Side::Confederate, nd);
+        b.assault_together(&[a1, a2], d, &mut ScriptedDice::faces([8, 8]))
+            .unwrap();
+        // at long odds an 8 does not hold: that defender withdraws and there is no melee to compare
+        if b.defend(
+            DefenderChoice::Stand { final_fire: false },
+            &mut ScriptedDice::faces([8]),
+        )
+        .unwrap()
+        .over
+        {
+            continue;
+        }
+        let rep = b
+            .charge_each(&[0.0, 0.0], &mut GameRng::seed(seed))
+            .unwrap()
+            .to_string();
+
+        let side = |n: u64| MeleeSide {
+            figures: u8::try_from(n).unwrap(),
+            first_round: MeleeDie::plain(D8),
+            quality: D8,
+            lv: Leadership::TWO,
+            modifier: 0,
+        };
+        let melee = CombinedMelee::new(
+            &[side(n1), side(n2)],
+            side(nd),
+            o.assault_test_casualties,
+            o.confidence_two_level,
+            false,
+        )
+        .unwrap();
+        let mut rng = GameRng::seed(seed);
+        // the two combat moves (D6 each) come first
+        rng.face(acw_core::Die::D6);
+        rng.face(acw_core::Die::D6);
+        let out = melee.roll(&mut rng);
+        let carried = rep.contains("carry the position");
+        assert_eq!(
+            out.winner == Some(AssaultSide::Attacker),
+            carried,
+            "seed {seed}: {out} / {rep}"
+        );
+        let fell =
+            usize::from(rep.contains("A falls back")) + usize::from(rep.contains("B falls back"));
+        assert_eq!(
+            usize::from(out.fell_back),
+            fell,
+            "seed {seed}: {out} / {rep}"
+        );
+        compared += 1;
+    }
+    assert!(compared > 120, "only {compared} melees compared");
 }

@@ -645,3 +645,133 @@ fn who_goes_first_and_passing() {
     b.activate(c2).unwrap();
     assert!(!b.may_pass(acw_core::Side::Union));
 }
+
+// HT-FIR-11: the rules' reserved number for First Volley firepower is the first-volley step of the firer's
+// dice, played only with the advanced rule: eight line muskets make an FP D8, raised to D10 — a firepower
+// face of 10 (range 4, quality 1, FP 10, test 8) is a minor result. Without the rule the die stays a D8, so
+// the same faces are refused as an impossible roll and the battle is unchanged.
+#[test]
+fn reserved_first_volley_number_plays_only_with_the_rule() {
+    let facts = FireFacts {
+        distance: 6.0,
+        ..FireFacts::default()
+    };
+    let mut o = Options::default();
+    o.first_volley = true;
+    let (mut b, a, r) = two(o, (8, Formation::Line), (8, Formation::Skirmish));
+    let rep = b
+        .fire(a, r, facts, &mut ScriptedDice::faces([4, 1, 10, 8]))
+        .unwrap();
+    assert_eq!(rep.effect.success, Success::Minor);
+    assert_eq!(rep.companies[0].test.unwrap().0, 0);
+
+    let (mut b, a, r) = two(
+        Options::default(),
+        (8, Formation::Line),
+        (8, Formation::Skirmish),
+    );
+    let before = b.clone();
+    let err = b
+        .fire(a, r, facts, &mut ScriptedDice::faces([4, 1, 10, 8]))
+        .unwrap_err();
+    assert!(matches!(err, RuleViolation::Dice(_)));
+    assert_eq!(b, before);
+}
+
+// HT-INT-21: the firer's formation adds nothing to the target's threat level. A line (FP D8) and a
+// skirmish company (FP D8 lowered to D6) each get a minor result (range 4, quality 5, FP 2) against the
+// same skirmish target: both times it tests at TL 0 (fired on, Medium), a roll of 2 at LV 2 + 0 losing one
+// level each time.
+#[test]
+fn firer_formation_does_not_change_the_tl() {
+    let facts = FireFacts {
+        distance: 6.0,
+        ..FireFacts::default()
+    };
+    for firer in [Formation::Line, Formation::Skirmish] {
+        let (mut b, a, r) = two(Options::default(), (8, firer), (8, Formation::Skirmish));
+        let rep = b
+            .fire(a, r, facts, &mut ScriptedDice::faces([4, 5, 2, 2]))
+            .unwrap();
+        assert_eq!(rep.effect.success, Success::Minor);
+        assert_eq!(
+            rep.companies[0].test,
+            Some((0, Confidence::LoseOne, ConfidenceLevel::Steady)),
+            "fired on by a company in {firer:?}"
+        );
+    }
+    // The firer's formation does change its firepower die: a 7 is impossible on the skirmishers' D6.
+    let (mut b, a, r) = two(
+        Options::default(),
+        (8, Formation::Skirmish),
+        (8, Formation::Skirmish),
+    );
+    assert!(matches!(
+        b.fire(a, r, facts, &mut ScriptedDice::faces([4, 5, 7, 2])),
+        Err(RuleViolation::Dice(_))
+    ));
+}
+
+// HT-ENV-02: no visibility limit beyond what the caller measures. A Regular fires at a skirmisher 39" away
+// in the open (band 5: D12) and the fire is rolled (range 7, quality 3, FP 8: a minor result); a hidden
+// company 100" away is observed against a D12 (the range shift stops there): target 1, quality 2, D4 1 — a
+// minor result, revealed. Only a target within woods is refused.
+#[test]
+fn visibility_is_unlimited_in_daylight() {
+    let (mut b, a, r) = two(
+        Options::default(),
+        (8, Formation::Line),
+        (8, Formation::Skirmish),
+    );
+    let rep = b
+        .fire(
+            a,
+            r,
+            FireFacts {
+                distance: 39.0,
+                ..FireFacts::default()
+            },
+            &mut ScriptedDice::faces([7, 3, 8, 8]),
+        )
+        .unwrap();
+    assert_eq!(rep.range, Some(D12));
+    assert_eq!(rep.effect.success, Success::Minor);
+
+    let mut b = acw_hardtack::Battle::new(Options::default());
+    let u = b
+        .add_company(acw_hardtack::state::CompanySpec::new(
+            "Union scouts",
+            acw_core::Side::Union,
+            6,
+        ))
+        .unwrap();
+    let mut spec =
+        acw_hardtack::state::CompanySpec::new("hidden rebels", acw_core::Side::Confederate, 8);
+    spec.hidden = true;
+    let h = b.add_company(spec).unwrap();
+    b.activate(u).unwrap();
+    let seen = b
+        .observe(
+            u,
+            h,
+            100.0,
+            Cover::Open,
+            &mut ScriptedDice::faces([1, 2, 1]),
+        )
+        .unwrap();
+    assert_eq!(seen, Success::Minor);
+    assert!(!b.company(h).unwrap().hidden());
+    assert!(matches!(
+        b.fire(
+            u,
+            h,
+            FireFacts {
+                distance: 6.0,
+                within_woods: true,
+                ..FireFacts::default()
+            },
+            &mut ScriptedDice::faces([]),
+        ),
+        Err(RuleViolation::CannotFire { .. })
+    ));
+}

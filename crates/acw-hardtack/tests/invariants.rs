@@ -9,10 +9,10 @@ use acw_core::{GameRng, Resolve};
 use acw_hardtack::DieType;
 use acw_hardtack::Options;
 use acw_hardtack::fire::{
-    Cover, FireDice, FireKind, FirepowerFacts, FirerDice, Impact, RangeDie, RangeFacts, Volley,
-    firer_dice, range_die,
+    Cover, FireDice, FireKind, FirepowerFacts, FirerDice, Impact, RangeDie, RangeFacts, StandFire,
+    Volley, firer_dice, range_die,
 };
-use acw_hardtack::melee::{Melee, MeleeDie, MeleeSide};
+use acw_hardtack::melee::{CombinedMelee, Melee, MeleeDie, MeleeSide};
 use acw_hardtack::morale::ConfidenceTest;
 use acw_hardtack::options::{AssaultTestCasualties, KillThreshold, TwoLevelDrop};
 use acw_hardtack::state::{FireFacts, Formation};
@@ -107,6 +107,47 @@ proptest! {
         let total: f64 = o.outcomes().iter().map(|(_, p)| p).sum();
         prop_assert!((total - 1.0).abs() < 1e-9);
         prop_assert!(o.outcomes().iter().all(|(x, _)| x.attacker_down <= a && x.defender_down <= d));
+    }
+
+    // HT-MEL-12: with riders on either side the odds are still a distribution; a side's figures down and riders
+    // unhorsed never exceed those that fought, and a side on foot never has a rider unhorsed.
+    #[test]
+    fn melee_with_riders_odds(a in 1u8..4, d in 1u8..4, qa in die(), qd in die(), ma: bool, md: bool) {
+        let side = |n, q, mounted| MeleeSide { figures: n, first_round: MeleeDie { mounted, ..MeleeDie::plain(q) },
+                                               quality: q, lv: Leadership::TWO, modifier: 0 };
+        let m = Melee { attacker: side(a, qa, ma || !md), defender: side(d, qd, md), casualties: AssaultTestCasualties::ThisRound,
+                        two_level: TwoLevelDrop::HalfOrLess };
+        let o = m.odds();
+        let total: f64 = o.outcomes().iter().map(|(_, p)| p).sum();
+        prop_assert!((total - 1.0).abs() < 1e-9);
+        prop_assert!(o.outcomes().iter().all(|(x, _)| x.attacker_down + x.attacker_unhorsed <= a
+            && x.defender_down + x.defender_unhorsed <= d
+            && (md || x.defender_unhorsed == 0)));
+    }
+
+    // HT-SG2-42, HT-MEL-05: a combined melee's odds are a distribution; nobody loses more figures than
+    // fought and no more companies fall back than went in.
+    #[test]
+    fn combined_melee_odds(a1 in 1u8..4, a2 in 1u8..4, d in 1u8..5, qa in die(), qd in die(), dropped: bool) {
+        let side = |n, q| MeleeSide { figures: n, first_round: MeleeDie::plain(q), quality: q, lv: Leadership::TWO, modifier: 0 };
+        let m = CombinedMelee::new(&[side(a1, qa), side(a2, qd)], side(d, qd), AssaultTestCasualties::WholeAssault,
+                                   TwoLevelDrop::HalfOrLess, dropped).unwrap();
+        let o = m.odds();
+        let total: f64 = o.outcomes().iter().map(|(_, p)| p).sum();
+        prop_assert!((total - 1.0).abs() < 1e-9);
+        prop_assert!(o.outcomes().iter().all(|(x, _)| x.attacker_down <= a1 + a2 && x.defender_down <= d && x.fell_back <= 2));
+    }
+
+    // HT-OPT-33: stand-based fire's odds are a distribution; casualties never exceed the pool nor the hits.
+    #[test]
+    fn stand_fire_odds(q in die(), fp in die(), r in die(), stands in 1usize..4, pool in 1usize..10) {
+        let stand = FireDice { firer: FirerDice::two(q, fp), range: r };
+        let f = StandFire::new(&vec![stand; stands],
+            Impact { impact: DieType::D6, armour: DieType::D4, armour_shift: 0, kill: KillThreshold::DoubleOrMore }, pool).unwrap();
+        let o = f.odds();
+        let total: f64 = o.outcomes().iter().map(|(_, p)| p).sum();
+        prop_assert!((total - 1.0).abs() < 1e-9);
+        prop_assert!(o.outcomes().iter().all(|(x, _)| usize::from(x.casualties()) <= pool && x.casualties() <= x.effect.potential));
     }
 
     // The engine: fire never creates or loses figures, never raises confidence, and a fire whose dice run

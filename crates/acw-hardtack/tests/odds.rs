@@ -4,14 +4,20 @@
 
 use acw_core::{Dist, Resolve};
 use acw_hardtack::DieType;
+use acw_hardtack::advanced::QuietMutiny;
 use acw_hardtack::artillery::{AreaDamage, BounceTest, ShotAccuracy, ShotBounces};
-use acw_hardtack::fire::{FireDice, FirerDice, Impact, Volley, allocation_odds};
+use acw_hardtack::casualties::{HorseOrRider, HorseState, HorseStatus, Struck};
+use acw_hardtack::fire::{FireDice, FirerDice, Impact, StandFire, Volley, allocation_odds};
 use acw_hardtack::ladder::Success;
-use acw_hardtack::melee::{AssaultSide, DownedFates, Melee, MeleeDie, MeleeEnd, MeleeSide};
+use acw_hardtack::melee::{
+    AssaultSide, CombinedAssault, CombinedEnd, CombinedMelee, DownedFates, Melee, MeleeDie,
+    MeleeEnd, MeleeSide, Partner,
+};
 use acw_hardtack::morale::{Confidence, ConfidenceTest, Rally, ReactionTest, ReplacementLeader};
 use acw_hardtack::movement::{CombatMove, MoveResult};
 use acw_hardtack::options::{AssaultTestCasualties, KillThreshold, TwoLevelDrop};
-use acw_hardtack::tables::Leadership;
+use acw_hardtack::setup::{QualityDraw, WarYear};
+use acw_hardtack::tables::{Leadership, Quality};
 use std::collections::BTreeMap;
 
 type Labelled = Vec<(Vec<String>, f64)>;
@@ -163,6 +169,162 @@ fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
                     ]
                 })
             }
+        }
+        "stands" => {
+            let fire = FireDice {
+                firer: FirerDice::new(&a.dice("dice")?).map_err(|e| e.to_string())?,
+                range: a.die("range")?,
+            };
+            let n = usize::try_from(a.int("n", 1)?).map_err(|e| e.to_string())?;
+            let sf = StandFire::new(
+                &vec![fire; n],
+                Impact {
+                    impact: a.die("impact")?,
+                    armour: a.die("armour")?,
+                    armour_shift: 0,
+                    kill: kill(a),
+                },
+                usize::try_from(a.int("pool", 8)?).map_err(|e| e.to_string())?,
+            )
+            .map_err(|e| e.to_string())?;
+            labels(&sf.odds(), |o| {
+                vec![
+                    match o.effect.success {
+                        Success::Fail => "fail",
+                        Success::Minor => "minor",
+                        Success::Major => "major",
+                    }
+                    .to_string(),
+                    format!("hits{}", o.effect.potential),
+                    format!("casualties{}", o.casualties()),
+                ]
+            })
+        }
+        "combined" => {
+            let side = |figures: i64| -> Result<MeleeSide, String> {
+                let q = a.die("q")?;
+                Ok(MeleeSide {
+                    figures: u8::try_from(figures).map_err(|e| e.to_string())?,
+                    first_round: MeleeDie::plain(q),
+                    quality: q,
+                    lv: a.lv()?,
+                    modifier: a.small("modifier", 0)?,
+                })
+            };
+            let n = usize::try_from(a.int("n", 2)?).map_err(|e| e.to_string())?;
+            let m = CombinedMelee::new(
+                &vec![side(a.int("a", 1)?)?; n],
+                side(a.int("d", 1)?)?,
+                AssaultTestCasualties::ThisRound,
+                TwoLevelDrop::HalfOrLess,
+                false,
+            )
+            .map_err(|e| e.to_string())?;
+            labels(&m.odds(), |o| {
+                vec![
+                    match o.winner {
+                        Some(AssaultSide::Attacker) => "attacker_wins",
+                        Some(AssaultSide::Defender) => "defender_wins",
+                        None => "stalemate",
+                    }
+                    .to_string(),
+                    format!("adown{}", o.attacker_down),
+                    format!("ddown{}", o.defender_down),
+                    format!("fell_back{}", o.fell_back),
+                ]
+            })
+        }
+        "combined_assault" => {
+            let q = a.die("q")?;
+            let side = |figures: i64| -> Result<MeleeSide, String> {
+                Ok(MeleeSide {
+                    figures: u8::try_from(figures).map_err(|e| e.to_string())?,
+                    first_round: MeleeDie::plain(q),
+                    quality: q,
+                    lv: a.lv()?,
+                    modifier: 0,
+                })
+            };
+            let partner = Partner {
+                attack: ReactionTest {
+                    quality: q,
+                    lv: a.lv()?,
+                    tl: a.small("tl", 0)?,
+                },
+                close_formation: false,
+                mounted: false,
+                approach: CombatMove::new(a.die("move")?, a.int("distance", 0)? as f64)
+                    .map_err(|e| e.to_string())?,
+                melee: side(a.int("a", 1)?)?,
+            };
+            let n = usize::try_from(a.int("n", 2)?).map_err(|e| e.to_string())?;
+            let assault = CombinedAssault::new(
+                &vec![partner; n],
+                Some(ConfidenceTest {
+                    quality: q,
+                    lv: a.lv()?,
+                    tl: 0,
+                    two_level: TwoLevelDrop::HalfOrLess,
+                }),
+                false,
+                side(a.int("d", 1)?)?,
+                AssaultTestCasualties::ThisRound,
+                TwoLevelDrop::HalfOrLess,
+            )
+            .map_err(|e| e.to_string())?;
+            labels(&assault.odds(), |e| match e {
+                CombinedEnd::Refused => s(&["refused"]),
+                CombinedEnd::DefenderWithdrew { levels } => {
+                    vec!["withdrew".to_string(), format!("withdrew{levels}")]
+                }
+                CombinedEnd::NoContact => s(&["nocontact"]),
+                CombinedEnd::Melee(_) => s(&["melee"]),
+            })
+        }
+        "mutiny" => {
+            let quality = match a.int("q", 8)? {
+                4 => Quality::Untrained,
+                6 => Quality::Green,
+                8 => Quality::Regular,
+                10 => Quality::Veteran,
+                _ => Quality::Elite,
+            };
+            let m = QuietMutiny {
+                quality,
+                lv: a.lv()?,
+            };
+            labels(&m.odds(), |&shaken| {
+                s(&[if shaken { "shaken" } else { "steady" }])
+            })
+        }
+        "horse_or_rider" => labels(
+            &HorseOrRider {
+                by_mounted: a.flag("by_mounted"),
+            }
+            .odds(),
+            |st| {
+                s(&[match st {
+                    Struck::Horse => "horse",
+                    Struck::Rider => "rider",
+                }])
+            },
+        ),
+        "horse_status" => labels(&HorseStatus.odds(), |st| {
+            s(&[match st {
+                HorseState::Dead => "dead",
+                HorseState::Wounded => "wounded",
+                HorseState::Okay => "okay",
+            }])
+        }),
+        "quality_draw" => {
+            let year = if a.flag("early") {
+                WarYear::Early
+            } else {
+                WarYear::Later
+            };
+            labels(&QualityDraw { year }.odds(), |(q, lv)| {
+                vec![q.to_string(), format!("{q} LV{}", lv.value())]
+            })
         }
         "observation" => {
             let t = acw_hardtack::fire::Observation {

@@ -4,8 +4,10 @@
 use acw_core::testing::assert_roll_matches_odds;
 use acw_hardtack::DieType::{D4, D6, D8, D10, D12};
 use acw_hardtack::artillery::{AreaDamage, BounceTest, ShotAccuracy, ShotBounces};
-use acw_hardtack::fire::{FireDice, FirerDice, Impact, Volley};
-use acw_hardtack::melee::{CloseAssault, DownedFates, Melee, MeleeDie, MeleeSide};
+use acw_hardtack::fire::{FireDice, FirerDice, Impact, StandFire, Volley};
+use acw_hardtack::melee::{
+    CloseAssault, CombinedAssault, CombinedMelee, DownedFates, Melee, MeleeDie, MeleeSide, Partner,
+};
 use acw_hardtack::morale::{ConfidenceTest, Rally, ReactionTest, ReplacementLeader};
 use acw_hardtack::movement::CombatMove;
 use acw_hardtack::options::{AssaultTestCasualties, KillThreshold, TwoLevelDrop};
@@ -121,6 +123,27 @@ fn melee_to_the_end() {
     assert_roll_matches_odds(&DownedFates { downed: 3 });
 }
 
+// HT-MEL-12: a melee with riders: beaten mounted figures roll horse or rider, unhorsed riders fight on.
+#[test]
+fn melee_with_riders() {
+    let mut riders = side(3, D8, MeleeWeapon::Sword);
+    riders.first_round.mounted = true;
+    let m = Melee {
+        attacker: riders,
+        defender: side(4, D8, MeleeWeapon::None),
+        casualties: AssaultTestCasualties::ThisRound,
+        two_level: TwoLevelDrop::HalfOrLess,
+    };
+    assert_roll_matches_odds(&m);
+    let mut other = side(2, D6, MeleeWeapon::None);
+    other.first_round.mounted = true;
+    assert_roll_matches_odds(&Melee {
+        defender: other,
+        casualties: AssaultTestCasualties::WholeAssault,
+        ..m
+    });
+}
+
 // HT-MEL-01: the whole assault, from the attacker's test to the melee's end.
 #[test]
 fn close_assault_chain() {
@@ -180,4 +203,148 @@ fn round_shot() {
         impact: impact(D8, 1),
         figures: 4,
     });
+}
+
+// HT-OPT-33: stand-based fire, three stands of different strength, hits on five figures.
+#[test]
+fn stand_fire() {
+    let stand = |fp| FireDice {
+        firer: FirerDice::two(D8, fp),
+        range: D6,
+    };
+    assert_roll_matches_odds(
+        &StandFire::new(&[stand(D10), stand(D10), stand(D4)], impact(D6, 0), 5).unwrap(),
+    );
+}
+
+// HT-SG2-42, HT-MEL-05: the melee of a combined assault — two companies (three Regulars, two Veterans with
+// swords) against four Regulars In Position, tested on the whole assault's casualties.
+#[test]
+fn combined_melee() {
+    let side = |figures, first_round: MeleeDie| MeleeSide {
+        figures,
+        first_round,
+        quality: first_round.quality,
+        lv: Leadership::TWO,
+        modifier: 0,
+    };
+    let melee = CombinedMelee::new(
+        &[
+            side(3, MeleeDie::plain(D8)),
+            side(
+                2,
+                MeleeDie {
+                    weapon: MeleeWeapon::Sword,
+                    ..MeleeDie::plain(D10)
+                },
+            ),
+        ],
+        side(
+            4,
+            MeleeDie {
+                defender_bonus: true,
+                ..MeleeDie::plain(D8)
+            },
+        ),
+        AssaultTestCasualties::WholeAssault,
+        TwoLevelDrop::HalfOrLess,
+        false,
+    )
+    .unwrap();
+    assert_roll_matches_odds(&melee);
+}
+
+// HT-SG2-42, HT-MEL-05, HT-MEL-01: a combined assault from the attackers' tests to the melee's end — a
+// Regular line and Green skirmishers 7" away on a Regular defender in cover.
+#[test]
+fn combined_assault_chain() {
+    let side = |figures, quality| MeleeSide {
+        figures,
+        first_round: MeleeDie::plain(quality),
+        quality,
+        lv: Leadership::TWO,
+        modifier: 0,
+    };
+    let partner = |quality, close, die| Partner {
+        attack: ReactionTest {
+            quality,
+            lv: Leadership::TWO,
+            tl: -i16::from(close),
+        },
+        close_formation: close,
+        mounted: false,
+        approach: CombatMove::new(die, 7.0).unwrap(),
+        melee: side(3, quality),
+    };
+    let assault = CombinedAssault::new(
+        &[partner(D8, true, D4), partner(D6, false, D6)],
+        Some(ConfidenceTest {
+            quality: D8,
+            lv: Leadership::TWO,
+            tl: 0,
+            two_level: TwoLevelDrop::HalfOrLess,
+        }),
+        false,
+        MeleeSide {
+            first_round: MeleeDie {
+                defender_bonus: true,
+                ..MeleeDie::plain(D8)
+            },
+            ..side(4, D8)
+        },
+        AssaultTestCasualties::ThisRound,
+        TwoLevelDrop::HalfOrLess,
+    )
+    .unwrap();
+    assert_roll_matches_odds(&assault);
+}
+
+// HT-SG2-50, HT-CMD-03, HT-CMD-05, HT-CAS-03, HT-CAS-04, HT-OPT-26, HT-SET-08, HT-SG2-52, HT-FIR-24,
+// HT-CAS-06: the single-roll procedures — communication, the regimental combat move, the successor, horse or
+// rider, a hit horse's state, Quiet Mutiny, the random quality draw, an under-strength company, a
+// sharpshooter's shot and treating the wounded.
+#[test]
+fn single_roll_procedures() {
+    use acw_hardtack::advanced::QuietMutiny;
+    use acw_hardtack::casualties::{HorseOrRider, HorseStatus, Treatment};
+    use acw_hardtack::command::{CommunicationRoll, RegimentalCombatMove, Successor};
+    use acw_hardtack::fire::Sharpshot;
+    use acw_hardtack::setup::{QualityDraw, UnderStrength, WarYear};
+    use acw_hardtack::tables::{ConfidenceLevel, Fatigue, Quality};
+    assert_roll_matches_odds(&CommunicationRoll {
+        quality: D8,
+        sender: Leadership::TWO,
+        receiver: Leadership::ONE,
+        skipped: 1,
+    });
+    assert_roll_matches_odds(&RegimentalCombatMove {
+        companies: 3,
+        die: D6,
+    });
+    let companies = [
+        (Quality::Regular, ConfidenceLevel::Steady),
+        (Quality::Veteran, ConfidenceLevel::Shaken),
+        (Quality::Veteran, ConfidenceLevel::Confident),
+    ];
+    assert_roll_matches_odds(&Successor {
+        companies: &companies,
+    });
+    assert_roll_matches_odds(&HorseOrRider { by_mounted: true });
+    assert_roll_matches_odds(&HorseStatus);
+    assert_roll_matches_odds(&QuietMutiny {
+        quality: Quality::Veteran,
+        lv: Leadership::TWO,
+    });
+    assert_roll_matches_odds(&QualityDraw {
+        year: WarYear::Later,
+    });
+    assert_roll_matches_odds(&UnderStrength {
+        fatigue: Fatigue::Tired,
+        figures: 6,
+    });
+    assert_roll_matches_odds(&Sharpshot {
+        quality: D10,
+        range: D6,
+    });
+    assert_roll_matches_odds(&Treatment { casualties: 3 });
 }

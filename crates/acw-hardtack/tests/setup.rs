@@ -228,3 +228,105 @@ fn serde() {
         .is_err()
     );
 }
+
+// HT-SET-07: the quality guidelines are advice: the battle takes an Untrained company (armed townspeople)
+// and plays it with its D4 — at 4" (its first band) the range die is D4, and a quality face of 4 with FP 3
+// (six muskets: D6) against range 2 is a major result — while the 1862 random draw never yields Untrained or
+// Elite.
+#[test]
+fn quality_guidelines_are_advice() {
+    let mut b = Battle::new(Options::default());
+    let mut town = CompanySpec::new("Gettysburg townsmen", Side::Union, 6);
+    town.quality = Quality::Untrained;
+    let t = b.add_company(town).unwrap();
+    let mut elite = CompanySpec::new("picked men", Side::Confederate, 8);
+    elite.quality = Quality::Elite;
+    let e = b.add_company(elite).unwrap();
+    assert_eq!(b.company(t).unwrap().quality(), Quality::Untrained);
+    assert_eq!(b.company(e).unwrap().quality(), Quality::Elite);
+    b.activate(t).unwrap();
+    // Range 2, quality 4, FP 3: sum 7 over a D4 is 1 hit and remainder 3 (re-roll 4: no extra); allocation
+    // (D8: 2, not the leader), armour 1, impact 6: killed; the target's test 12 passes.
+    let rep = b
+        .fire(
+            t,
+            e,
+            FireFacts {
+                distance: 4.0,
+                ..FireFacts::default()
+            },
+            &mut ScriptedDice::faces([2, 4, 3, 4, 2, 1, 6, 12]),
+        )
+        .unwrap();
+    assert_eq!(rep.range, Some(DieType::D4));
+    assert_eq!(rep.companies[0].killed, 1);
+    // An Untrained quality die cannot show a 5.
+    b.end_turn().unwrap();
+    b.activate(t).unwrap();
+    b.reload(t).unwrap();
+    let before = b.clone();
+    assert!(matches!(
+        b.fire(
+            t,
+            e,
+            FireFacts {
+                distance: 4.0,
+                ..FireFacts::default()
+            },
+            &mut ScriptedDice::faces([2, 5, 3, 4]),
+        ),
+        Err(RuleViolation::Dice(_))
+    ));
+    assert_eq!(b, before);
+    let draw = QualityDraw {
+        year: WarYear::Later,
+    }
+    .odds();
+    assert_eq!(
+        draw.prob(|(q, _)| matches!(q, Quality::Untrained | Quality::Elite)),
+        0.0
+    );
+}
+
+// HT-SET-09: leadership advice is for the scenario designer; the battle keeps each company's own LV and
+// tests against it. Two companies of one side, LV 1 and LV 3, each fired on for a minor result (range 4,
+// quality 5, FP 2) and testing with a 3 at TL 0: the LV 1 company passes (3 > 1), the LV 3 one loses one
+// level (3 ≤ 3, more than half).
+#[test]
+fn leadership_is_each_company_own() {
+    let mut b = Battle::new(Options::default());
+    let mut line = CompanySpec::new("Union line", Side::Union, 8);
+    line.formation = Formation::Line;
+    let u = b.add_company(line).unwrap();
+    let mut brave = CompanySpec::new("brave rebels", Side::Confederate, 8);
+    brave.lv = Leadership::ONE;
+    let brave = b.add_company(brave).unwrap();
+    let mut brittle = CompanySpec::new("brittle rebels", Side::Confederate, 8);
+    brittle.lv = Leadership::THREE;
+    let brittle = b.add_company(brittle).unwrap();
+    b.activate(u).unwrap();
+    let facts = FireFacts {
+        distance: 6.0,
+        ..FireFacts::default()
+    };
+    let rep = b
+        .fire(u, brave, facts, &mut ScriptedDice::faces([4, 5, 2, 3]))
+        .unwrap();
+    assert_eq!(
+        rep.companies[0].test.map(|t| t.2),
+        Some(ConfidenceLevel::Confident)
+    );
+    // The second fire comes from figures that have not fired: none are left, so a new activation.
+    b.end_turn().unwrap();
+    b.activate(u).unwrap();
+    b.reload(u).unwrap();
+    let rep = b
+        .fire(u, brittle, facts, &mut ScriptedDice::faces([4, 5, 2, 3]))
+        .unwrap();
+    assert_eq!(
+        rep.companies[0].test.map(|t| t.2),
+        Some(ConfidenceLevel::Steady)
+    );
+    assert_eq!(b.company(brave).unwrap().lv(), Leadership::ONE);
+    assert_eq!(b.company(brittle).unwrap().lv(), Leadership::THREE);
+}

@@ -2,7 +2,8 @@
 #![allow(dead_code, clippy::unwrap_used)]
 
 use acw_core::Side;
-use acw_hardtack::state::{CompanySpec, Formation};
+use acw_core::dice::ScriptedDice;
+use acw_hardtack::state::{CompanySpec, FireFacts, Formation};
 use acw_hardtack::{Battle, CompanyId, Options};
 
 /// A battle with a Union company and a Confederate company, the Union one activated.
@@ -20,4 +21,37 @@ pub fn two(
     let r = b.add_company(c).unwrap();
     b.activate(a).unwrap();
     (b, a, r)
+}
+
+/// Two Union companies "A" and "B" and a Confederate "D", four figures each, Regular LV2, for a combined
+/// assault.
+pub fn combined_assault() -> (Battle, CompanyId, CompanyId, CompanyId) {
+    let mut b = Battle::new(Options::default());
+    let mut add = |name: &str, side| b.add_company(CompanySpec::new(name, side, 4)).unwrap();
+    let a1 = add("A", Side::Union);
+    let a2 = add("B", Side::Union);
+    let d = add("D", Side::Confederate);
+    (b, a1, a2, d)
+}
+
+/// `firer` (already activated) fires at `target` 6" away in the open with `first`; reloads, and in the next
+/// turn's activation fires again with `second`.
+pub fn fire_twice(
+    b: &mut Battle,
+    firer: CompanyId,
+    target: CompanyId,
+    first: &[u16],
+    second: &[u16],
+) {
+    let at = FireFacts {
+        distance: 6.0,
+        ..FireFacts::default()
+    };
+    b.fire(firer, target, at, &mut ScriptedDice::faces(first.to_vec()))
+        .unwrap();
+    b.reload(firer).unwrap();
+    b.end_turn().unwrap();
+    b.activate(firer).unwrap();
+    b.fire(firer, target, at, &mut ScriptedDice::faces(second.to_vec()))
+        .unwrap();
 }
