@@ -22,8 +22,8 @@
 use crate::combat::{Category, CombatSituation, CombatToss, TargetFacts};
 use crate::command::{OrderChangeToss, OrderCheck, RallyToss};
 use crate::morale::{
-    WholeAttack, AttackOutcome, Choice, ChoicePolicy, AttackEffect, MoraleCheck, MoraleThrow,
-    MoraleFacts, MoraleToss, RallyPolicy, morale_modifier,
+    AttackEffect, AttackOutcome, Choice, ChoicePolicy, MoraleCheck, MoraleFacts, MoraleThrow,
+    MoraleToss, RallyPolicy, WholeAttack, morale_modifier,
 };
 use crate::movement::{AccomplishmentToss, ObstacleToss};
 use crate::options::{
