@@ -26,6 +26,15 @@ pub const CONTACT_CM: f64 = 0.1;
 /// makes.
 pub const GAP_CM: f64 = 0.5;
 
+/// Half the width of a road on the table, in cm: a move within this of the line joining two road squares that
+/// touch at a corner runs along the road (D8-MOV-06).
+pub const ROAD_HALF_WIDTH_CM: f64 = 2.5;
+
+/// The side of a farmhouse, in cm (D8-STR-02).
+pub const HOUSE_CM: f64 = 6.0;
+/// How near a farmhouse (cm) a unit must stand to put figures inside.
+pub const BESIDE_CM: f64 = 1.0;
+
 /// The length of (x, y): a plain square root, for the cheap bounds (the table's own measures are exact).
 #[must_use]
 pub(crate) fn span(x: f64, y: f64) -> f64 {
@@ -355,13 +364,36 @@ impl Field {
         d.road.route.contains(&s) || d.branches.iter().any(|b| b.contains(&s))
     }
 
-    /// D8-MOV-06: whether a straight move from `a` to `b` runs along the road: both ends and every square between
-    /// carry it.
+    /// D8-MOV-06, D8-SET-10, D8-SET-11: whether a straight move from `a` to `b` runs along the road: every point
+    /// of its path lies in a square that carries the road (its route or a farm road), or on the road itself
+    /// where it cuts the corner between two squares that touch diagonally (within [`ROAD_HALF_WIDTH_CM`] of the
+    /// line joining their centres).
     #[must_use]
     pub fn along_road(&self, a: Point, b: Point) -> bool {
-        self.squares_along(a, b, true)
-            .iter()
-            .all(|&s| self.road_square(s))
+        let steps = (cm(a.distance(b).0) / 2.0).ceil().max(1.0) as usize;
+        (0..=steps).all(|i| {
+            let t = i as f64 / steps as f64;
+            let p = Point::new(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t);
+            square_at(p).is_some_and(|s| self.road_square(s)) || self.on_road_leg(p)
+        })
+    }
+
+    /// Whether a point lies on a diagonal leg of the road or a farm road: within [`ROAD_HALF_WIDTH_CM`] of the
+    /// line joining the centres of two road squares that touch at a corner.
+    fn on_road_leg(&self, p: Point) -> bool {
+        let d = self.map.data();
+        std::iter::once(&d.road.route)
+            .chain(d.branches.iter())
+            .flat_map(|r| r.windows(2))
+            .filter(|w| w[0].column() != w[1].column() && w[0].row() != w[1].row())
+            .any(|w| {
+                let (a, b) = (square_centre(w[0]), square_centre(w[1]));
+                let (dx, dy) = (b.x - a.x, b.y - a.y);
+                let len2 = dx * dx + dy * dy;
+                let t = (((p.x - a.x) * dx + (p.y - a.y) * dy) / len2).clamp(0.0, 1.0);
+                let q = Point::new(a.x + dx * t, a.y + dy * t);
+                cm(apart(p, q)) <= ROAD_HALF_WIDTH_CM
+            })
     }
 
     /// The squares a straight path from `a` to `b` passes through, in order, with or without the start square.
@@ -411,6 +443,81 @@ impl Field {
             });
         }
         (grounds, at_crossing)
+    }
+
+    /// D8-STR-02: the farm square whose farmhouse a footprint stands beside (within [`BESIDE_CM`] of it): each
+    /// farm's house is a [`HOUSE_CM`]-square building at its square's centre.
+    #[must_use]
+    pub fn building_beside(&self, f: &Footprint) -> Option<Square> {
+        self.map
+            .data()
+            .pieces
+            .iter()
+            .filter(|(p, _)| *p == Piece::Farm)
+            .map(|&(_, s)| s)
+            .find(|&s| {
+                let house = Footprint {
+                    centre: square_centre(s),
+                    facing: Heading::NORTH,
+                    frontage: Inches(inches(HOUSE_CM)),
+                    depth: Inches(inches(HOUSE_CM)),
+                };
+                cm(f.distance(&house).0) <= BESIDE_CM
+            })
+    }
+
+    /// D8-MOV-24: where a point lies along the river: its distance in cm from the river's start, measured along
+    /// the river's line (joining the centres of its squares), if the point is within `within_cm` of that line.
+    #[must_use]
+    pub fn along_river(&self, p: Point, within_cm: f64) -> Option<f64> {
+        let r = &self.map.data().river.route;
+        let mut run = 0.0;
+        let mut best: Option<(f64, f64)> = None;
+        for w in r.windows(2) {
+            let (a, b) = (square_centre(w[0]), square_centre(w[1]));
+            let (dx, dy) = (b.x - a.x, b.y - a.y);
+            let len2 = dx * dx + dy * dy;
+            let t = if len2 > 0.0 {
+                (((p.x - a.x) * dx + (p.y - a.y) * dy) / len2).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            let q = Point::new(a.x + dx * t, a.y + dy * t);
+            let off = cm(apart(p, q));
+            let leg = cm(len2.sqrt());
+            if best.is_none_or(|(o, _)| off < o) {
+                best = Some((off, run + leg * t));
+            }
+            run += leg;
+        }
+        if r.len() == 1 {
+            best = Some((cm(apart(p, square_centre(r[0]))), 0.0));
+        }
+        best.filter(|(off, _)| *off <= within_cm).map(|(_, at)| at)
+    }
+
+    /// D8-MOV-24: the point on the river's line `at_cm` along it from its start.
+    #[must_use]
+    pub fn river_point(&self, at_cm: f64) -> Point {
+        let r = &self.map.data().river.route;
+        let mut left = at_cm.max(0.0);
+        for w in r.windows(2) {
+            let (a, b) = (square_centre(w[0]), square_centre(w[1]));
+            let leg = cm(apart(a, b));
+            if left <= leg && leg > 0.0 {
+                let t = left / leg;
+                return Point::new(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t);
+            }
+            left -= leg;
+        }
+        r.last().map_or(Point::new(0.0, 0.0), |&s| square_centre(s))
+    }
+
+    /// D8-MOV-24, D8-SET-13: whether going along the river towards its finish is going downstream.
+    #[must_use]
+    pub fn downstream_is_finish(&self) -> bool {
+        let d = self.map.data();
+        d.downstream == d.river.finish
     }
 
     /// D8-ENV-01: whether a unit's centre stands inside a wood more than 5 cm from the wood's edge (it sees and is

@@ -30,6 +30,11 @@ use thiserror::Error;
 #[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
+/// How near the river's line (cm) a unit's centre must stand to get into a boat.
+pub const BANK_CM: f64 = 10.0;
+/// How near the river's line (cm) a boat and its destination must be.
+const ON_RIVER_CM: f64 = 0.5;
+
 /// The D8 rules as a game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct D8;
@@ -220,6 +225,45 @@ pub enum Order {
         unit: UnitId,
         /// The target.
         target: UnitId,
+    },
+    /// D8-MOV-12, D8-ART-02: an unlimbered gun turns its barrel to face an enemy unit (a whole move).
+    Realign {
+        /// The battery.
+        unit: UnitId,
+        /// The enemy unit it turns to face.
+        towards: UnitId,
+    },
+    /// D8-CMD-09: a unit fires at a lone enemy officer (one figure), if no unit screens him.
+    FireAtOfficer {
+        /// The firer.
+        unit: UnitId,
+        /// The enemy officer.
+        officer: OfficerId,
+    },
+    /// D8-MOV-25, D8-MOV-26: a unit standing at the river gets into a boat (`Some`, a whole move; it is placed on
+    /// the river's line) or out of one (`None`).
+    Boat {
+        /// The unit.
+        unit: UnitId,
+        /// The boat, or none to get out.
+        boat: Option<crate::tables::Boat>,
+    },
+    /// D8-MOV-24: a unit in a boat is rowed along the river to a point on it, given in centimetres from the
+    /// south-west corner of the table.
+    Row {
+        /// The unit.
+        unit: UnitId,
+        /// Centimetres from the west edge.
+        x_cm: f64,
+        /// Centimetres from the south edge.
+        y_cm: f64,
+    },
+    /// D8-MOV-23, D8-STR-02: a unit beside a farmhouse puts some of its figures inside (at most 5; 0 to come out).
+    Building {
+        /// The unit.
+        unit: UnitId,
+        /// Figures inside.
+        figures: u32,
     },
     /// A unit of the active side fights an enemy unit it is in contact with.
     Melee {
@@ -891,6 +935,12 @@ impl State {
                 b.planned_volley(unit, Target::Unit(target), &facts)?;
                 Ok(())
             }
+            Order::FireAtOfficer { unit, officer } => {
+                let u = live(b, unit)?;
+                let facts = officer_fire_facts(b, f, u, officer)?;
+                b.planned_volley(unit, Target::Officer(officer), &facts)?;
+                Ok(())
+            }
             Order::Melee { attacker, defender } => {
                 plan_fight(b, f, &self.attacked, attacker, defender)?;
                 Ok(())
@@ -1116,8 +1166,14 @@ fn pairings(b: &Battle, f: &Field, a: &Unit, d: &Unit) -> Result<MeleeFacts, Gam
     Ok(MeleeFacts {
         pairings: v,
         cover,
-        in_building: false,
+        in_building: inside(d),
     })
+}
+
+/// D8-STR-02: whether most of a unit's figures are in a farmhouse (hard cover for a volley at it, behind hard
+/// cover in a melee); a volley or melee takes one cover for the unit, its majority's.
+fn inside(u: &Unit) -> bool {
+    u.in_building > 0 && 2 * u.in_building >= u.figures
 }
 
 /// A unit in play.
@@ -1362,8 +1418,10 @@ fn unit_order(
                 crossed,
                 building: false,
                 through_formed: through_formed.is_some(),
-                through_skirmishers: through_skirmishers.is_some()
-                    && u.formation != Formation::Skirmish,
+                // Skirmishers passing through a formed unit, or a formed unit through skirmishers (D8-MOV-08).
+                through_skirmishers: (through_skirmishers.is_some()
+                    && u.formation != Formation::Skirmish)
+                    || (through_formed.is_some() && u.formation == Formation::Skirmish),
                 at_crossing,
             };
             let ff_before = u.ff.is_some();
@@ -1451,25 +1509,132 @@ fn unit_order(
             });
             Ok(Applied::default())
         }
+        Order::Realign { unit, towards } => {
+            let u = unit_of(b, unit)?;
+            let t = unit_of(b, towards)?;
+            let (Some(from), Some(to)) = (f.place(unit), f.place(towards)) else {
+                return Err(GameError::Table("the units are not placed".into()));
+            };
+            b.realign(unit)?;
+            log.push(Event::Changed {
+                unit: name(&u),
+                what: format!("turns its gun to face the {}", name(&t)),
+            });
+            Ok(Applied {
+                attacker: None,
+                place: Some((
+                    unit,
+                    Place {
+                        centre: from.centre,
+                        facing: from.centre.heading_to(to.centre),
+                    },
+                )),
+            })
+        }
+        Order::Boat { unit, boat } => {
+            let u = unit_of(b, unit)?;
+            let from = f
+                .place(unit)
+                .ok_or_else(|| GameError::Table("the unit is not placed".into()))?;
+            let mut to = from;
+            if boat.is_some() {
+                let at = f.along_river(from.centre, BANK_CM).ok_or_else(|| {
+                    GameError::Table(format!(
+                        "the {} is not at the river (its centre must be within {BANK_CM} cm of it)",
+                        name(&u)
+                    ))
+                })?;
+                to.centre = f.river_point(at);
+            }
+            b.boat(unit, boat, dice)?;
+            log.push(Event::Changed {
+                unit: name(&u),
+                what: match boat {
+                    Some(k) => format!("gets into a {k}"),
+                    None => "gets out of its boat".into(),
+                },
+            });
+            Ok(Applied {
+                attacker: None,
+                place: Some((unit, to)),
+            })
+        }
+        Order::Row { unit, x_cm, y_cm } => {
+            let u = unit_of(b, unit)?;
+            crate::error::length("a destination's x", x_cm)
+                .and_then(|_| crate::error::length("a destination's y", y_cm))
+                .map_err(Refusal::from)?;
+            let from = f
+                .place(unit)
+                .ok_or_else(|| GameError::Table("the unit is not placed".into()))?;
+            let dest = crate::field::at_cm(x_cm, y_cm);
+            let on_river = |p: Point| f.along_river(p, ON_RIVER_CM);
+            let (Some(a), Some(z)) = (on_river(from.centre), on_river(dest)) else {
+                return Err(GameError::Table(format!(
+                    "a boat goes along the river: the {} and its destination must both be on it",
+                    name(&u)
+                )));
+            };
+            let downstream = (z > a) == f.downstream_is_finish();
+            let distance = (z - a).abs();
+            b.row(unit, downstream, distance)?;
+            log.push(Event::Changed {
+                unit: name(&u),
+                what: format!(
+                    "is rowed {distance:.2} cm {}",
+                    if downstream { "downstream" } else { "upstream" }
+                ),
+            });
+            Ok(Applied {
+                attacker: None,
+                place: Some((
+                    unit,
+                    Place {
+                        centre: f.river_point(z),
+                        facing: from.facing,
+                    },
+                )),
+            })
+        }
+        Order::Building { unit, figures } => {
+            let u = unit_of(b, unit)?;
+            if figures > 0 {
+                let fp = f
+                    .footprint(&u)
+                    .ok_or_else(|| GameError::Table("the unit is not placed".into()))?;
+                if f.building_beside(&fp).is_none() {
+                    return Err(GameError::Table(format!(
+                        "the {} is not beside a farmhouse",
+                        name(&u)
+                    )));
+                }
+            }
+            b.occupy_building(unit, figures)?;
+            log.push(Event::Changed {
+                unit: name(&u),
+                what: if figures == 0 {
+                    "comes out of the farmhouse".into()
+                } else {
+                    format!("puts {figures} figure(s) into the farmhouse")
+                },
+            });
+            Ok(Applied::default())
+        }
+        Order::FireAtOfficer { unit, officer } => {
+            let u = unit_of(b, unit)?;
+            let facts = officer_fire_facts(b, f, &u, officer)?;
+            let target = b
+                .officer(officer)
+                .map(|o| o.to_string().trim_start_matches("the ").to_string())
+                .map_err(Refusal::from)?;
+            volley(b, &u, Target::Officer(officer), target, &facts, dice, log)?;
+            Ok(Applied::default())
+        }
         Order::Fire { unit, target } => {
             let u = unit_of(b, unit)?;
             let t = unit_of(b, target)?;
             let facts = fire_facts(b, f, &u, &t)?;
-            let volley = b.planned_volley(unit, Target::Unit(target), &facts)?;
-            let report = b.fire(unit, Target::Unit(target), &facts, dice)?;
-            let chance = volley.odds().p(&report.casualties);
-            log.push(Event::Fired {
-                unit: name(&u),
-                target: name(&t),
-                short: (volley.short.dice, volley.short.need),
-                long: (volley.long.dice, volley.long.need),
-                save: volley.save,
-                cover: facts.target_cover,
-                hits: report.hits,
-                casualties: report.casualties,
-                chance,
-                officer_killed: report.officer_killed,
-            });
+            volley(b, &u, Target::Unit(target), name(&t), &facts, dice, log)?;
             Ok(Applied::default())
         }
         Order::Melee { attacker, defender } => {
@@ -1480,6 +1645,83 @@ fn unit_order(
             })
         }
     }
+}
+
+/// One volley: planned (for its exact odds), rolled and applied by the rules, and logged.
+fn volley(
+    b: &mut Battle,
+    u: &Unit,
+    target: Target,
+    target_name: String,
+    facts: &FireFacts,
+    dice: &mut dyn Dice,
+    log: &mut Vec<Event>,
+) -> Result<(), GameError> {
+    let volley = b.planned_volley(u.id, target, facts)?;
+    let report = b.fire(u.id, target, facts, dice)?;
+    let chance = volley.odds().p(&report.casualties);
+    log.push(Event::Fired {
+        unit: name(u),
+        target: target_name,
+        short: (volley.short.dice, volley.short.need),
+        long: (volley.long.dice, volley.long.need),
+        save: volley.save,
+        cover: facts.target_cover,
+        hits: report.hits,
+        casualties: report.casualties,
+        chance,
+        officer_killed: report.officer_killed,
+    });
+    Ok(())
+}
+
+/// D8-CMD-09: a volley at a lone officer measured on the table: his figure (a base at his point) is the target;
+/// he is screened when the line from the firer's front to him crosses any other unit's footprint (he stands
+/// behind it as the firer sees him); sight and cover as for a unit.
+fn officer_fire_facts(
+    b: &Battle,
+    f: &Field,
+    u: &Unit,
+    officer: OfficerId,
+) -> Result<FireFacts, GameError> {
+    let o = b.officer(officer).map_err(Refusal::from)?;
+    let (Some(uf), Some(at)) = (f.footprint(u), f.officer_at(officer)) else {
+        return Err(GameError::Table(
+            "the firer or the officer is not placed".into(),
+        ));
+    };
+    let (w, d) = if o.mounted { (2.5, 5.0) } else { (1.25, 2.0) };
+    let figure = acw_core::table::Footprint {
+        centre: at,
+        facing: uf.centre.heading_to(at),
+        frontage: Inches(inches(w)),
+        depth: Inches(inches(d)),
+    };
+    let (ds, bearing) = f.fire_distances(u, &uf, &figure);
+    let from = uf.front_centre();
+    let screens = f.others_near(b, &[u.id], from, at);
+    let mut facts = FireFacts {
+        figures: ds.len().min(24),
+        bearing_degrees: bearing,
+        sight_blocked: f.sight_blocked(from, at, &[]),
+        firer_deep_in_wood: f.deep_in_wood(uf.centre),
+        target_deep_in_wood: f.deep_in_wood(at),
+        target_cover: f.cover_at(at, b.options().broken_ground_soft),
+        officer_screened: screens.iter().any(|s| s.blocks(from, at)),
+        crew_at_gun: u.figures,
+        ..FireFacts::default()
+    };
+    for (slot, d) in facts.distances_cm.iter_mut().zip(ds) {
+        *slot = d;
+    }
+    if facts.figures == 0 {
+        return Err(Refusal::CannotFire {
+            unit: name(u),
+            why: "no figure has the officer in its arc".into(),
+        }
+        .into());
+    }
+    Ok(facts)
 }
 
 /// D8-FIR-03, D8-FIR-05, D8-FIR-12, D8-ENV-01: a volley's facts measured on the table.
@@ -1497,7 +1739,11 @@ fn fire_facts(b: &Battle, f: &Field, u: &Unit, t: &Unit) -> Result<FireFacts, Ga
         },
         firer_deep_in_wood: f.deep_in_wood(uf.centre),
         target_deep_in_wood: f.deep_in_wood(tf.centre),
-        target_cover: f.cover_at(tf.centre, b.options().broken_ground_soft),
+        target_cover: if inside(t) {
+            Cover::Hard
+        } else {
+            f.cover_at(tf.centre, b.options().broken_ground_soft)
+        },
         officer_screened: false,
         crew_at_gun: u.figures,
         ..FireFacts::default()
