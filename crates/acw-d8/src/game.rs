@@ -440,13 +440,17 @@ pub enum Event {
         /// The chance of exactly this many.
         chance: f64,
     },
-    /// A morale test.
+    /// A morale test (no dice: the points decide, so the result is certain).
     Morale {
         /// The unit.
         unit: String,
-        /// Its points.
+        /// Its figures left (a point each).
+        figures: u32,
+        /// The modifiers that applied.
+        modifiers: Vec<crate::morale::MoraleModifier>,
+        /// Its morale points: figures plus modifiers.
         points: i32,
-        /// The chart value.
+        /// The chart value for its class and original size.
         break_at: u32,
         /// Removed.
         removed: bool,
@@ -638,18 +642,26 @@ impl fmt::Display for Event {
             ),
             Event::Morale {
                 unit,
+                figures,
+                modifiers,
                 points,
                 break_at,
                 removed,
-            } => write!(
-                f,
-                "The {unit} tests morale: {points} points against {break_at} on the chart; {}.",
-                if *removed {
-                    "it breaks and is removed"
-                } else {
-                    "it stands"
+            } => {
+                write!(f, "The {unit} tests morale: {figures} figure(s)")?;
+                for m in modifiers {
+                    write!(f, ", {m}")?;
                 }
-            ),
+                write!(
+                    f,
+                    ", {points} points against {break_at} on the chart; no dice are rolled, so it certainly {}.",
+                    if *removed {
+                        "breaks and is removed"
+                    } else {
+                        "stands"
+                    }
+                )
+            }
             Event::Ended {
                 points,
                 result,
@@ -1260,7 +1272,15 @@ fn end_melee(
         }
     }
     for (a, d) in pending {
-        if b.unit(a).is_ok_and(|u| !u.removed) && b.unit(d).is_ok_and(|u| !u.removed) {
+        // An earlier melee may have removed either unit, or cost one figures and so narrowed its front until
+        // the two no longer touch.
+        let still = match (b.unit(a), b.unit(d)) {
+            (Ok(ua), Ok(ud)) => {
+                !ua.removed && !ud.removed && f.gap_within(ua, ud, CONTACT_CM).is_some()
+            }
+            _ => false,
+        };
+        if still {
             fight(b, f, attacked, a, d, dice, log)?;
         }
     }
@@ -1269,9 +1289,18 @@ fn end_melee(
         let Ok(u) = b.unit(id) else { continue };
         let facts = f.morale_facts(b, u);
         let unit = name(u);
+        let figures = u.figures;
+        let modifiers = crate::morale::morale_modifiers(
+            u.troop.brigaded(),
+            u.ff.is_some(),
+            &facts,
+            b.options(),
+        );
         let r = b.morale(id, &facts)?;
         log.push(Event::Morale {
             unit,
+            figures,
+            modifiers,
             points: r.points,
             break_at: r.break_at,
             removed: r.removed,
