@@ -63,17 +63,38 @@ use serde::{Deserialize, Serialize};
 /// A unit's id in a battle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[must_use]
 pub struct UnitId(pub u32);
 
 /// An officer's id in a battle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[must_use]
 pub struct OfficerId(pub u32);
 
 /// A structure's id in a battle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[must_use]
 pub struct StructureId(pub u32);
+
+impl fmt::Display for UnitId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unit {}", self.0)
+    }
+}
+
+impl fmt::Display for OfficerId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "officer {}", self.0)
+    }
+}
+
+impl fmt::Display for StructureId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "structure {}", self.0)
+    }
+}
 
 /// A unit on the table.
 #[derive(Clone, Debug, PartialEq)]
@@ -571,7 +592,7 @@ impl Battle {
         for army in [union, confederate] {
             let d = army.data();
             for u in &d.units {
-                b.push_unit(
+                let _ = b.push_unit(
                     d.side, &u.name, u.troop, u.class, u.figures, u.weapon, u.brigade,
                 );
             }
