@@ -563,21 +563,35 @@ impl Field {
             _ => u.figures,
         } as usize;
         let width = f.frontage.0;
-        let left = f.facing.turned(-90.0);
-        let right = f.facing.turned(90.0);
+        // The sines and cosines of the two sideways headings and of the target's axes, taken once for all the
+        // figures: each point and distance below is, bit for bit, what `Point::moved` and
+        // `Footprint::distance_to` give.
+        let unit = |h: Heading| {
+            let r = h.as_degrees().to_radians();
+            (r.sin(), r.cos())
+        };
+        let left = unit(f.facing.turned(-90.0));
+        let right = unit(f.facing.turned(90.0));
+        let (ts, tc) = target.facing.as_degrees().to_radians().sin_cos();
+        let (ahead, across) = ((ts, tc), (tc, -ts));
+        let (half_w, half_d) = (target.frontage.0 / 2.0, target.depth.0 / 2.0);
         let mut out = Vec::with_capacity(figures);
         for i in 0..figures {
             let off = width * ((i as f64 + 0.5) / figures as f64) - width / 2.0;
-            let p = if off < 0.0 {
-                front.moved(left, Inches(-off))
+            let ((s, c), d) = if off < 0.0 {
+                (left, -off)
             } else {
-                front.moved(right, Inches(off))
+                (right, off)
             };
+            let p = Point::new(front.x + d * s, front.y + d * c);
             let d = p.heading_to(target.centre).as_degrees() - f.facing.as_degrees();
             let d = d.rem_euclid(360.0);
             let off_axis = if d > 180.0 { 360.0 - d } else { d };
             if off_axis <= 45.0 {
-                out.push(cm(target.distance_to(p).0));
+                let (dx, dy) = (p.x - target.centre.x, p.y - target.centre.y);
+                let x = (dx * across.0 + dy * across.1).abs() - half_w;
+                let y = (dx * ahead.0 + dy * ahead.1).abs() - half_d;
+                out.push(cm(x.max(0.0).hypot(y.max(0.0))));
             }
         }
         (out, bearing)

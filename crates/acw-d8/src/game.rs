@@ -957,11 +957,28 @@ impl State {
                 plan_fight(b, f, &self.attacked, attacker, defender)?;
                 Ok(())
             }
+            // A move: the rules' checks of the move, everything before its dice (which a check's copy of the
+            // game's generator never lacks); the units it passes over always take their formation fails.
+            Order::Move { unit, x_cm, y_cm } => {
+                let u = live(b, unit)?;
+                let plan = plan_move(b, f, u, x_cm, y_cm)?;
+                b.check_move(unit, &plan.facts)?;
+                Ok(())
+            }
             _ => {
                 let mut copy = b.clone();
                 let mut dice = self.rng.clone();
                 let mut sink = Vec::new();
-                unit_order(&mut copy, f, &self.attacked, order, &mut dice, &mut sink).map(|_| ())
+                unit_order(
+                    &mut copy,
+                    f,
+                    &self.attacked,
+                    order,
+                    &mut dice,
+                    &mut sink,
+                    false,
+                )
+                .map(|_| ())
             }
         }
     }
@@ -1060,7 +1077,7 @@ impl State {
             log.extend(events);
             return Ok(());
         }
-        let done = unit_order(b, f, &self.attacked, order, dice, log)?;
+        let done = unit_order(b, f, &self.attacked, order, dice, log, true)?;
         if let Some(a) = done.attacker {
             self.attacked.push(a);
         }
@@ -1356,6 +1373,7 @@ fn unit_order(
     order: &Order,
     dice: &mut dyn Dice,
     log: &mut Vec<Event>,
+    record: bool,
 ) -> Result<Applied, GameError> {
     let unit_of = |b: &Battle, id: UnitId| live(b, id).cloned();
     match *order {
@@ -1365,94 +1383,13 @@ fn unit_order(
         Order::EndPhase => Err(GameError::NotNow("the phase ends on its own order".into())),
         Order::Move { unit, x_cm, y_cm } => {
             let u = unit_of(b, unit)?;
-            crate::error::length("a destination's x", x_cm)
-                .and_then(|_| crate::error::length("a destination's y", y_cm))
-                .map_err(Refusal::from)?;
-            let from = f
-                .place(unit)
-                .ok_or_else(|| GameError::Table("the unit is not placed".into()))?;
-            let dest = Place {
-                centre: crate::field::at_cm(x_cm, y_cm),
-                facing: from.facing,
-            };
-            let fp = Field::footprint_at(&u, dest);
-            if !f.on_table(&fp) {
-                return Err(GameError::Table(format!(
-                    "the {} would stand off the table",
-                    name(&u)
-                )));
-            }
-            let mut through_formed = None;
-            let mut through_skirmishers = None;
-            for o in b.units().iter().filter(|o| !o.removed && o.id != unit) {
-                let Some(of) = f.footprint(o) else { continue };
-                let half = |x: &Unit| {
-                    let (w, d) = crate::field::size_cm(x);
-                    crate::field::span(w, d) / 2.0
-                };
-                let bound = cm(crate::field::apart(dest.centre, of.centre)) - half(&u) - half(o);
-                if bound < GAP_CM && cm(fp.distance(&of).0) < GAP_CM {
-                    return Err(GameError::Table(format!(
-                        "the {} would end in contact with the {}; only a charge makes contact",
-                        name(&u),
-                        name(o)
-                    )));
-                }
-                if o.side == u.side && of.blocks(from.centre, dest.centre) {
-                    if o.formation == Formation::Skirmish {
-                        through_skirmishers = Some(o.id);
-                    } else {
-                        through_formed = Some(o.id);
-                    }
-                }
-            }
-            // The nearest enemy's distance from a place: exact, measured only for the enemies whose cheap lower
-            // bound (centre distance less the half-diagonals) could beat the best so far.
-            let nearest = |p: Place| {
-                let me = Field::footprint_at(&u, p);
-                let mut cands: Vec<(f64, acw_core::table::Footprint)> = b
-                    .units()
-                    .iter()
-                    .filter(|o| !o.removed && o.side != u.side)
-                    .filter_map(|o| f.footprint(o))
-                    .map(|o| {
-                        let bound = crate::field::apart(me.centre, o.centre)
-                            - crate::field::span(me.frontage.0, me.depth.0) / 2.0
-                            - crate::field::span(o.frontage.0, o.depth.0) / 2.0;
-                        (bound, o)
-                    })
-                    .collect();
-                cands.sort_by(|a, b| a.0.total_cmp(&b.0));
-                let mut best = f64::INFINITY;
-                for (bound, o) in cands {
-                    if bound > best {
-                        break;
-                    }
-                    best = best.min(me.distance(&o).0);
-                }
-                best
-            };
-            let towards = match u.side {
-                Side::Union => dest.centre.y < from.centre.y,
-                Side::Confederate => dest.centre.y > from.centre.y,
-            };
-            let (crossed, at_crossing) = f.crossed(from.centre, dest.centre);
-            let facts = MoveFacts {
-                distance_cm: cm(from.centre.distance(dest.centre).0),
-                in_column: u.formation == Formation::Column,
-                on_road: f.along_road(from.centre, dest.centre),
-                towards_base_line: towards,
-                nearer_enemy: nearest(dest) < nearest(from),
-                into_contact: false,
-                crossed,
-                building: false,
-                through_formed: through_formed.is_some(),
-                // Skirmishers passing through a formed unit, or a formed unit through skirmishers (D8-MOV-08).
-                through_skirmishers: (through_skirmishers.is_some()
-                    && u.formation != Formation::Skirmish)
-                    || (through_formed.is_some() && u.formation == Formation::Skirmish),
-                at_crossing,
-            };
+            let MovePlan {
+                facts,
+                from,
+                dest,
+                through_formed,
+                through_skirmishers,
+            } = plan_move(b, f, &u, x_cm, y_cm)?;
             let ff_before = u.ff.is_some();
             let lost = b.move_unit(unit, &facts, dice)?;
             if let Some(o) = through_formed {
@@ -1462,14 +1399,16 @@ fn unit_order(
                 b.passed_through(o, false)?;
             }
             let sq = |p: Point| crate::field::square_at(p).map_or(0, |s| s.number());
-            log.push(Event::Moved {
-                unit: name(&u),
-                distance_cm: facts.distance_cm,
-                from: sq(from.centre),
-                to: sq(dest.centre),
-                lost,
-                ff: !ff_before && b.unit(unit).is_ok_and(|x| x.ff.is_some()),
-            });
+            if record {
+                log.push(Event::Moved {
+                    unit: name(&u),
+                    distance_cm: facts.distance_cm,
+                    from: sq(from.centre),
+                    to: sq(dest.centre),
+                    lost,
+                    ff: !ff_before && b.unit(unit).is_ok_and(|x| x.ff.is_some()),
+                });
+            }
             Ok(Applied {
                 attacker: None,
                 place: Some((unit, dest)),
@@ -1495,11 +1434,13 @@ fn unit_order(
                 return Err(GameError::Table("the charge would leave the table".into()));
             }
             b.charge(unit, target, &facts)?;
-            log.push(Event::Charged {
-                unit: name(&u),
-                target: name(&t),
-                distance_cm: distance,
-            });
+            if record {
+                log.push(Event::Charged {
+                    unit: name(&u),
+                    target: name(&t),
+                    distance_cm: distance,
+                });
+            }
             Ok(Applied {
                 attacker: None,
                 place: Some((
@@ -1514,28 +1455,34 @@ fn unit_order(
         Order::Formation { unit, to } => {
             let u = unit_of(b, unit)?;
             b.change_formation(unit, to)?;
-            log.push(Event::Changed {
-                unit: name(&u),
-                what: format!("forms {to}"),
-            });
+            if record {
+                log.push(Event::Changed {
+                    unit: name(&u),
+                    what: format!("forms {to}"),
+                });
+            }
             Ok(Applied::default())
         }
         Order::Limber { unit, limbered } => {
             let u = unit_of(b, unit)?;
             b.set_limbered(unit, limbered)?;
-            log.push(Event::Changed {
-                unit: name(&u),
-                what: if limbered { "limbers up" } else { "unlimbers" }.into(),
-            });
+            if record {
+                log.push(Event::Changed {
+                    unit: name(&u),
+                    what: if limbered { "limbers up" } else { "unlimbers" }.into(),
+                });
+            }
             Ok(Applied::default())
         }
         Order::Mount { unit, mounted } => {
             let u = unit_of(b, unit)?;
             b.set_mounted(unit, mounted)?;
-            log.push(Event::Changed {
-                unit: name(&u),
-                what: if mounted { "mounts" } else { "dismounts" }.into(),
-            });
+            if record {
+                log.push(Event::Changed {
+                    unit: name(&u),
+                    what: if mounted { "mounts" } else { "dismounts" }.into(),
+                });
+            }
             Ok(Applied::default())
         }
         Order::Realign { unit, towards } => {
@@ -1545,10 +1492,12 @@ fn unit_order(
                 return Err(GameError::Table("the units are not placed".into()));
             };
             b.realign(unit)?;
-            log.push(Event::Changed {
-                unit: name(&u),
-                what: format!("turns its gun to face the {}", name(&t)),
-            });
+            if record {
+                log.push(Event::Changed {
+                    unit: name(&u),
+                    what: format!("turns its gun to face the {}", name(&t)),
+                });
+            }
             Ok(Applied {
                 attacker: None,
                 place: Some((
@@ -1576,13 +1525,15 @@ fn unit_order(
                 to.centre = f.river_point(at);
             }
             b.boat(unit, boat, dice)?;
-            log.push(Event::Changed {
-                unit: name(&u),
-                what: match boat {
-                    Some(k) => format!("gets into a {k}"),
-                    None => "gets out of its boat".into(),
-                },
-            });
+            if record {
+                log.push(Event::Changed {
+                    unit: name(&u),
+                    what: match boat {
+                        Some(k) => format!("gets into a {k}"),
+                        None => "gets out of its boat".into(),
+                    },
+                });
+            }
             Ok(Applied {
                 attacker: None,
                 place: Some((unit, to)),
@@ -1607,13 +1558,15 @@ fn unit_order(
             let downstream = (z > a) == f.downstream_is_finish();
             let distance = (z - a).abs();
             b.row(unit, downstream, distance)?;
-            log.push(Event::Changed {
-                unit: name(&u),
-                what: format!(
-                    "is rowed {distance:.2} cm {}",
-                    if downstream { "downstream" } else { "upstream" }
-                ),
-            });
+            if record {
+                log.push(Event::Changed {
+                    unit: name(&u),
+                    what: format!(
+                        "is rowed {distance:.2} cm {}",
+                        if downstream { "downstream" } else { "upstream" }
+                    ),
+                });
+            }
             Ok(Applied {
                 attacker: None,
                 place: Some((
@@ -1639,14 +1592,16 @@ fn unit_order(
                 }
             }
             b.occupy_building(unit, figures)?;
-            log.push(Event::Changed {
-                unit: name(&u),
-                what: if figures == 0 {
-                    "comes out of the farmhouse".into()
-                } else {
-                    format!("puts {figures} figure(s) into the farmhouse")
-                },
-            });
+            if record {
+                log.push(Event::Changed {
+                    unit: name(&u),
+                    what: if figures == 0 {
+                        "comes out of the farmhouse".into()
+                    } else {
+                        format!("puts {figures} figure(s) into the farmhouse")
+                    },
+                });
+            }
             Ok(Applied::default())
         }
         Order::FireAtOfficer { unit, officer } => {
@@ -1674,6 +1629,118 @@ fn unit_order(
             })
         }
     }
+}
+
+/// A move as measured on the table, before the rules judge it.
+struct MovePlan {
+    facts: MoveFacts,
+    from: Place,
+    dest: Place,
+    through_formed: Option<UnitId>,
+    through_skirmishers: Option<UnitId>,
+}
+
+/// D8-MOV-02, D8-MOV-06 to D8-MOV-09: measures a unit's move to (x, y) cm on the table: its distance, the road,
+/// the ground and river it crosses, the units it passes over, whether it goes towards the enemy; refused if it
+/// would leave the table or end in contact.
+fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<MovePlan, GameError> {
+    let unit = u.id;
+    crate::error::length("a destination's x", x_cm)
+        .and_then(|_| crate::error::length("a destination's y", y_cm))
+        .map_err(Refusal::from)?;
+    let from = f
+        .place(unit)
+        .ok_or_else(|| GameError::Table("the unit is not placed".into()))?;
+    let dest = Place {
+        centre: crate::field::at_cm(x_cm, y_cm),
+        facing: from.facing,
+    };
+    let fp = Field::footprint_at(u, dest);
+    if !f.on_table(&fp) {
+        return Err(GameError::Table(format!(
+            "the {} would stand off the table",
+            name(u)
+        )));
+    }
+    let mut through_formed = None;
+    let mut through_skirmishers = None;
+    for o in b.units().iter().filter(|o| !o.removed && o.id != unit) {
+        let Some(of) = f.footprint(o) else { continue };
+        let half = |x: &Unit| {
+            let (w, d) = crate::field::size_cm(x);
+            crate::field::span(w, d) / 2.0
+        };
+        let bound = cm(crate::field::apart(dest.centre, of.centre)) - half(u) - half(o);
+        if bound < GAP_CM && cm(fp.distance(&of).0) < GAP_CM {
+            return Err(GameError::Table(format!(
+                "the {} would end in contact with the {}; only a charge makes contact",
+                name(u),
+                name(o)
+            )));
+        }
+        if o.side == u.side && of.blocks(from.centre, dest.centre) {
+            if o.formation == Formation::Skirmish {
+                through_skirmishers = Some(o.id);
+            } else {
+                through_formed = Some(o.id);
+            }
+        }
+    }
+    // The nearest enemy's distance from a place: exact, measured only for the enemies whose cheap lower
+    // bound (centre distance less the half-diagonals) could beat the best so far.
+    let nearest = |p: Place| {
+        let me = Field::footprint_at(u, p);
+        let mut cands: Vec<(f64, acw_core::table::Footprint)> = b
+            .units()
+            .iter()
+            .filter(|o| !o.removed && o.side != u.side)
+            .filter_map(|o| f.footprint(o))
+            .map(|o| {
+                let bound = crate::field::apart(me.centre, o.centre)
+                    - crate::field::span(me.frontage.0, me.depth.0) / 2.0
+                    - crate::field::span(o.frontage.0, o.depth.0) / 2.0;
+                (bound, o)
+            })
+            .collect();
+        cands.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut best = f64::INFINITY;
+        for (bound, o) in cands {
+            if bound > best {
+                break;
+            }
+            best = best.min(me.distance(&o).0);
+        }
+        best
+    };
+    let towards = match u.side {
+        Side::Union => dest.centre.y < from.centre.y,
+        Side::Confederate => dest.centre.y > from.centre.y,
+    };
+    let (crossed, at_crossing) = f.crossed(from.centre, dest.centre);
+    let facts = MoveFacts {
+        distance_cm: cm(from.centre.distance(dest.centre).0),
+        in_column: u.formation == Formation::Column,
+        on_road: f.along_road(from.centre, dest.centre),
+        towards_base_line: towards,
+        // Only a unit out of influence is asked whether it moves nearer the enemy (D8-CMD-04), so only
+        // its move is measured for it.
+        nearer_enemy: !u.in_influence && nearest(dest) < nearest(from),
+        into_contact: false,
+        crossed,
+        building: false,
+        through_formed: through_formed.is_some(),
+        // Skirmishers passing through a formed unit, or a formed unit through skirmishers (D8-MOV-08).
+        through_skirmishers: (through_skirmishers.is_some() && u.formation != Formation::Skirmish)
+            || (through_formed.is_some() && u.formation == Formation::Skirmish),
+        at_crossing,
+    };
+    Ok(MovePlan {
+        facts,
+        from,
+        dest,
+        through_formed,
+        through_skirmishers,
+    })
 }
 
 /// One volley: planned (for its exact odds), rolled and applied by the rules, and logged.
