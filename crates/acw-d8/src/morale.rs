@@ -112,16 +112,28 @@ pub fn morale_modifiers(
     options: &Options,
 ) -> Vec<MoraleModifier> {
     let mut v = Vec::new();
+    each_modifier(brigaded, ff, facts, options, |m| v.push(m));
+    v
+}
+
+/// Calls `apply` with each modifier of [`morale_modifiers`], in order, without allocating.
+fn each_modifier(
+    brigaded: bool,
+    ff: bool,
+    facts: &MoraleFacts,
+    options: &Options,
+    mut apply: impl FnMut(MoraleModifier),
+) {
     if brigaded && facts.brigade_mate_near {
-        v.push(MoraleModifier::BrigadeMateNear);
+        apply(MoraleModifier::BrigadeMateNear);
     }
     match facts.cover {
         Cover::Open => {}
-        Cover::Soft => v.push(MoraleModifier::SoftCover),
-        Cover::Hard => v.push(MoraleModifier::HardCover),
+        Cover::Soft => apply(MoraleModifier::SoftCover),
+        Cover::Hard => apply(MoraleModifier::HardCover),
     }
     if facts.enemy_near {
-        v.push(MoraleModifier::EnemyNear);
+        apply(MoraleModifier::EnemyNear);
     }
     let div_away = match facts.division {
         OfficerAt::Away => true,
@@ -130,21 +142,20 @@ pub fn morale_modifiers(
     };
     if brigaded {
         if facts.brigadier != OfficerAt::InRange {
-            v.push(MoraleModifier::BrigadierAway);
+            apply(MoraleModifier::BrigadierAway);
         }
         if facts.brigadier == OfficerAt::Killed && div_away {
-            v.push(MoraleModifier::BrigadierDeadDivisionAway);
+            apply(MoraleModifier::BrigadierDeadDivisionAway);
         }
     } else if div_away {
-        v.push(MoraleModifier::UnbrigadedDivisionAway);
+        apply(MoraleModifier::UnbrigadedDivisionAway);
     }
     if facts.division == OfficerAt::Killed {
-        v.push(MoraleModifier::DivisionKilled);
+        apply(MoraleModifier::DivisionKilled);
     }
     if ff && options.ff_affects_morale {
-        v.push(MoraleModifier::FormationFail);
+        apply(MoraleModifier::FormationFail);
     }
-    v
 }
 
 /// D8-MOR-02, D8-MOR-04, D8-MOR-08: a unit's morale points: its surviving figures plus its modifiers
@@ -157,11 +168,9 @@ pub fn morale_points(
     facts: &MoraleFacts,
     options: &Options,
 ) -> i32 {
-    survivors as i32
-        + morale_modifiers(brigaded, ff, facts, options)
-            .iter()
-            .map(|m| m.points())
-            .sum::<i32>()
+    let mut p = survivors as i32;
+    each_modifier(brigaded, ff, facts, options, |m| p += m.points());
+    p
 }
 
 /// The result of a morale test.
