@@ -965,6 +965,13 @@ impl State {
                 b.check_move(unit, &plan.facts)?;
                 Ok(())
             }
+            // A charge: measured, then the rules' checks of it (a charge rolls no dice).
+            Order::Charge { unit, target } => {
+                let (u, t) = (live(b, unit)?, live(b, target)?);
+                let (facts, _) = plan_charge(b, f, u, t)?;
+                b.check_charge(unit, target, &facts)?;
+                Ok(())
+            }
             _ => {
                 let mut copy = b.clone();
                 let mut dice = self.rng.clone();
@@ -1417,22 +1424,8 @@ fn unit_order(
         Order::Charge { unit, target } => {
             let u = unit_of(b, unit)?;
             let t = unit_of(b, target)?;
-            let (Some(uf), Some(tf)) = (f.footprint(&u), f.footprint(&t)) else {
-                return Err(GameError::Table("the units are not placed".into()));
-            };
-            let distance = cm(uf.distance(&tf).0);
-            let (crossed, _) = f.crossed(uf.front_centre(), tf.centre);
-            let facts = ChargeFacts {
-                distance_cm: distance,
-                path_open: crossed.is_empty(),
-                target_in_cover: f.cover_at(tf.centre, b.options().broken_ground_soft)
-                    != Cover::Open,
-                in_contact_order: u.formation != Formation::Skirmish,
-            };
-            let placed = uf.placed_in_contact(&tf);
-            if !f.on_table(&placed) {
-                return Err(GameError::Table("the charge would leave the table".into()));
-            }
+            let (facts, placed) = plan_charge(b, f, &u, &t)?;
+            let distance = facts.distance_cm;
             b.charge(unit, target, &facts)?;
             if record {
                 log.push(Event::Charged {
@@ -1741,6 +1734,33 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
         through_formed,
         through_skirmishers,
     })
+}
+
+/// D8-MOV-20 to D8-MOV-22: measures a charge on the table: the distance base edge to base edge, whether the
+/// path crosses anything but open ground, the target's cover, and where the charger ends, in contact; refused if
+/// that is off the table.
+fn plan_charge(
+    b: &Battle,
+    f: &Field,
+    u: &Unit,
+    t: &Unit,
+) -> Result<(ChargeFacts, acw_core::table::Footprint), GameError> {
+    let (Some(uf), Some(tf)) = (f.footprint(u), f.footprint(t)) else {
+        return Err(GameError::Table("the units are not placed".into()));
+    };
+    let distance = cm(uf.distance(&tf).0);
+    let (crossed, _) = f.crossed(uf.front_centre(), tf.centre);
+    let facts = ChargeFacts {
+        distance_cm: distance,
+        path_open: crossed.is_empty(),
+        target_in_cover: f.cover_at(tf.centre, b.options().broken_ground_soft) != Cover::Open,
+        in_contact_order: u.formation != Formation::Skirmish,
+    };
+    let placed = uf.placed_in_contact(&tf);
+    if !f.on_table(&placed) {
+        return Err(GameError::Table("the charge would leave the table".into()));
+    }
+    Ok((facts, placed))
 }
 
 /// One volley: planned (for its exact odds), rolled and applied by the rules, and logged.

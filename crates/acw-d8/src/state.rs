@@ -1581,16 +1581,14 @@ impl Battle {
         Ok(u.works_cm)
     }
 
-    /// D8-MOV-20 to D8-MOV-22, D8-CMD-04, D8-FRM-05: charges into contact with `target`. Refused for skirmishers,
-    /// columns (unless the option), a unit with a formation fail or that changed formation, out of influence, on
-    /// a path not all open, at a target in cover, within 3 moves of its last charge, or not covering more than ¾
-    /// of its charge rate (infantry 30 cm, cavalry 60 cm).
-    pub fn charge(
-        &mut self,
+    /// The checks of [`Battle::charge`]: whether the rules accept the charge as measured. Returns the move it
+    /// is made on.
+    pub(crate) fn check_charge(
+        &self,
         id: UnitId,
         target: UnitId,
         facts: &ChargeFacts,
-    ) -> Result<(), Refusal> {
+    ) -> Result<u32, Refusal> {
         let u = self.own(id, Phase::Movement, "charging")?;
         let t = self.live(target)?;
         crate::error::length("a charge", facts.distance_cm)?;
@@ -1650,6 +1648,20 @@ impl Battle {
                 why,
             });
         }
+        Ok(now)
+    }
+
+    /// D8-MOV-20 to D8-MOV-22, D8-CMD-04, D8-FRM-05: charges into contact with `target`. Refused for skirmishers,
+    /// columns (unless the option), a unit with a formation fail or that changed formation, out of influence, on
+    /// a path not all open, at a target in cover, within 3 moves of its last charge, or not covering more than ¾
+    /// of its charge rate (infantry 30 cm, cavalry 60 cm).
+    pub fn charge(
+        &mut self,
+        id: UnitId,
+        target: UnitId,
+        facts: &ChargeFacts,
+    ) -> Result<(), Refusal> {
+        let now = self.check_charge(id, target, facts)?;
         let u = &mut self.units[id.0 as usize];
         u.moved = true;
         u.charged = true;
