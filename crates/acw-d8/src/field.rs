@@ -26,6 +26,15 @@ pub const CONTACT_CM: f64 = 0.1;
 /// makes.
 pub const GAP_CM: f64 = 0.5;
 
+/// Half the width of a road on the table, in cm: a move within this of the line joining two road squares that
+/// touch at a corner runs along the road (D8-MOV-06).
+pub const ROAD_HALF_WIDTH_CM: f64 = 2.5;
+
+/// The side of a farmhouse, in cm (D8-STR-02).
+pub const HOUSE_CM: f64 = 6.0;
+/// How near a farmhouse (cm) a unit must stand to put figures inside.
+pub const BESIDE_CM: f64 = 1.0;
+
 /// The length of (x, y): a plain square root, for the cheap bounds (the table's own measures are exact).
 #[must_use]
 pub(crate) fn span(x: f64, y: f64) -> f64 {
@@ -355,13 +364,36 @@ impl Field {
         d.road.route.contains(&s) || d.branches.iter().any(|b| b.contains(&s))
     }
 
-    /// D8-MOV-06: whether a straight move from `a` to `b` runs along the road: both ends and every square between
-    /// carry it.
+    /// D8-MOV-06, D8-SET-10, D8-SET-11: whether a straight move from `a` to `b` runs along the road: every point
+    /// of its path lies in a square that carries the road (its route or a farm road), or on the road itself
+    /// where it cuts the corner between two squares that touch diagonally (within [`ROAD_HALF_WIDTH_CM`] of the
+    /// line joining their centres).
     #[must_use]
     pub fn along_road(&self, a: Point, b: Point) -> bool {
-        self.squares_along(a, b, true)
-            .iter()
-            .all(|&s| self.road_square(s))
+        let steps = (cm(a.distance(b).0) / 2.0).ceil().max(1.0) as usize;
+        (0..=steps).all(|i| {
+            let t = i as f64 / steps as f64;
+            let p = Point::new(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t);
+            square_at(p).is_some_and(|s| self.road_square(s)) || self.on_road_leg(p)
+        })
+    }
+
+    /// Whether a point lies on a diagonal leg of the road or a farm road: within [`ROAD_HALF_WIDTH_CM`] of the
+    /// line joining the centres of two road squares that touch at a corner.
+    fn on_road_leg(&self, p: Point) -> bool {
+        let d = self.map.data();
+        std::iter::once(&d.road.route)
+            .chain(d.branches.iter())
+            .flat_map(|r| r.windows(2))
+            .filter(|w| w[0].column() != w[1].column() && w[0].row() != w[1].row())
+            .any(|w| {
+                let (a, b) = (square_centre(w[0]), square_centre(w[1]));
+                let (dx, dy) = (b.x - a.x, b.y - a.y);
+                let len2 = dx * dx + dy * dy;
+                let t = (((p.x - a.x) * dx + (p.y - a.y) * dy) / len2).clamp(0.0, 1.0);
+                let q = Point::new(a.x + dx * t, a.y + dy * t);
+                cm(apart(p, q)) <= ROAD_HALF_WIDTH_CM
+            })
     }
 
     /// The squares a straight path from `a` to `b` passes through, in order, with or without the start square.
@@ -413,6 +445,81 @@ impl Field {
         (grounds, at_crossing)
     }
 
+    /// D8-STR-02: the farm square whose farmhouse a footprint stands beside (within [`BESIDE_CM`] of it): each
+    /// farm's house is a [`HOUSE_CM`]-square building at its square's centre.
+    #[must_use]
+    pub fn building_beside(&self, f: &Footprint) -> Option<Square> {
+        self.map
+            .data()
+            .pieces
+            .iter()
+            .filter(|(p, _)| *p == Piece::Farm)
+            .map(|&(_, s)| s)
+            .find(|&s| {
+                let house = Footprint {
+                    centre: square_centre(s),
+                    facing: Heading::NORTH,
+                    frontage: Inches(inches(HOUSE_CM)),
+                    depth: Inches(inches(HOUSE_CM)),
+                };
+                cm(f.distance(&house).0) <= BESIDE_CM
+            })
+    }
+
+    /// D8-MOV-24: where a point lies along the river: its distance in cm from the river's start, measured along
+    /// the river's line (joining the centres of its squares), if the point is within `within_cm` of that line.
+    #[must_use]
+    pub fn along_river(&self, p: Point, within_cm: f64) -> Option<f64> {
+        let r = &self.map.data().river.route;
+        let mut run = 0.0;
+        let mut best: Option<(f64, f64)> = None;
+        for w in r.windows(2) {
+            let (a, b) = (square_centre(w[0]), square_centre(w[1]));
+            let (dx, dy) = (b.x - a.x, b.y - a.y);
+            let len2 = dx * dx + dy * dy;
+            let t = if len2 > 0.0 {
+                (((p.x - a.x) * dx + (p.y - a.y) * dy) / len2).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            let q = Point::new(a.x + dx * t, a.y + dy * t);
+            let off = cm(apart(p, q));
+            let leg = cm(len2.sqrt());
+            if best.is_none_or(|(o, _)| off < o) {
+                best = Some((off, run + leg * t));
+            }
+            run += leg;
+        }
+        if r.len() == 1 {
+            best = Some((cm(apart(p, square_centre(r[0]))), 0.0));
+        }
+        best.filter(|(off, _)| *off <= within_cm).map(|(_, at)| at)
+    }
+
+    /// D8-MOV-24: the point on the river's line `at_cm` along it from its start.
+    #[must_use]
+    pub fn river_point(&self, at_cm: f64) -> Point {
+        let r = &self.map.data().river.route;
+        let mut left = at_cm.max(0.0);
+        for w in r.windows(2) {
+            let (a, b) = (square_centre(w[0]), square_centre(w[1]));
+            let leg = cm(apart(a, b));
+            if left <= leg && leg > 0.0 {
+                let t = left / leg;
+                return Point::new(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t);
+            }
+            left -= leg;
+        }
+        r.last().map_or(Point::new(0.0, 0.0), |&s| square_centre(s))
+    }
+
+    /// D8-MOV-24, D8-SET-13: whether going along the river towards its finish is going downstream.
+    #[must_use]
+    pub fn downstream_is_finish(&self) -> bool {
+        let d = self.map.data();
+        d.downstream == d.river.finish
+    }
+
     /// D8-ENV-01: whether a unit's centre stands inside a wood more than 5 cm from the wood's edge (it sees and is
     /// seen only at the edge).
     #[must_use]
@@ -456,21 +563,35 @@ impl Field {
             _ => u.figures,
         } as usize;
         let width = f.frontage.0;
-        let left = f.facing.turned(-90.0);
-        let right = f.facing.turned(90.0);
+        // The sines and cosines of the two sideways headings and of the target's axes, taken once for all the
+        // figures: each point and distance below is, bit for bit, what `Point::moved` and
+        // `Footprint::distance_to` give.
+        let unit = |h: Heading| {
+            let r = h.as_degrees().to_radians();
+            (r.sin(), r.cos())
+        };
+        let left = unit(f.facing.turned(-90.0));
+        let right = unit(f.facing.turned(90.0));
+        let (ts, tc) = target.facing.as_degrees().to_radians().sin_cos();
+        let (ahead, across) = ((ts, tc), (tc, -ts));
+        let (half_w, half_d) = (target.frontage.0 / 2.0, target.depth.0 / 2.0);
         let mut out = Vec::with_capacity(figures);
         for i in 0..figures {
             let off = width * ((i as f64 + 0.5) / figures as f64) - width / 2.0;
-            let p = if off < 0.0 {
-                front.moved(left, Inches(-off))
+            let ((s, c), d) = if off < 0.0 {
+                (left, -off)
             } else {
-                front.moved(right, Inches(off))
+                (right, off)
             };
+            let p = Point::new(front.x + d * s, front.y + d * c);
             let d = p.heading_to(target.centre).as_degrees() - f.facing.as_degrees();
             let d = d.rem_euclid(360.0);
             let off_axis = if d > 180.0 { 360.0 - d } else { d };
             if off_axis <= 45.0 {
-                out.push(cm(target.distance_to(p).0));
+                let (dx, dy) = (p.x - target.centre.x, p.y - target.centre.y);
+                let x = (dx * across.0 + dy * across.1).abs() - half_w;
+                let y = (dx * ahead.0 + dy * ahead.1).abs() - half_d;
+                out.push(cm(x.max(0.0).hypot(y.max(0.0))));
             }
         }
         (out, bearing)

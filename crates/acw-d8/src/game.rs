@@ -30,6 +30,11 @@ use thiserror::Error;
 #[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
+/// How near the river's line (cm) a unit's centre must stand to get into a boat.
+pub const BANK_CM: f64 = 10.0;
+/// How near the river's line (cm) a boat and its destination must be.
+const ON_RIVER_CM: f64 = 0.5;
+
 /// The D8 rules as a game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct D8;
@@ -221,6 +226,45 @@ pub enum Order {
         /// The target.
         target: UnitId,
     },
+    /// D8-MOV-12, D8-ART-02: an unlimbered gun turns its barrel to face an enemy unit (a whole move).
+    Realign {
+        /// The battery.
+        unit: UnitId,
+        /// The enemy unit it turns to face.
+        towards: UnitId,
+    },
+    /// D8-CMD-09: a unit fires at a lone enemy officer (one figure), if no unit screens him.
+    FireAtOfficer {
+        /// The firer.
+        unit: UnitId,
+        /// The enemy officer.
+        officer: OfficerId,
+    },
+    /// D8-MOV-25, D8-MOV-26: a unit standing at the river gets into a boat (`Some`, a whole move; it is placed on
+    /// the river's line) or out of one (`None`).
+    Boat {
+        /// The unit.
+        unit: UnitId,
+        /// The boat, or none to get out.
+        boat: Option<crate::tables::Boat>,
+    },
+    /// D8-MOV-24: a unit in a boat is rowed along the river to a point on it, given in centimetres from the
+    /// south-west corner of the table.
+    Row {
+        /// The unit.
+        unit: UnitId,
+        /// Centimetres from the west edge.
+        x_cm: f64,
+        /// Centimetres from the south edge.
+        y_cm: f64,
+    },
+    /// D8-MOV-23, D8-STR-02: a unit beside a farmhouse puts some of its figures inside (at most 5; 0 to come out).
+    Building {
+        /// The unit.
+        unit: UnitId,
+        /// Figures inside.
+        figures: u32,
+    },
     /// A unit of the active side fights an enemy unit it is in contact with.
     Melee {
         /// The attacker.
@@ -396,13 +440,17 @@ pub enum Event {
         /// The chance of exactly this many.
         chance: f64,
     },
-    /// A morale test.
+    /// A morale test (no dice: the points decide, so the result is certain).
     Morale {
         /// The unit.
         unit: String,
-        /// Its points.
+        /// Its figures left (a point each).
+        figures: u32,
+        /// The modifiers that applied.
+        modifiers: Vec<crate::morale::MoraleModifier>,
+        /// Its morale points: figures plus modifiers.
         points: i32,
-        /// The chart value.
+        /// The chart value for its class and original size.
         break_at: u32,
         /// Removed.
         removed: bool,
@@ -594,18 +642,26 @@ impl fmt::Display for Event {
             ),
             Event::Morale {
                 unit,
+                figures,
+                modifiers,
                 points,
                 break_at,
                 removed,
-            } => write!(
-                f,
-                "The {unit} tests morale: {points} points against {break_at} on the chart; {}.",
-                if *removed {
-                    "it breaks and is removed"
-                } else {
-                    "it stands"
+            } => {
+                write!(f, "The {unit} tests morale: {figures} figure(s)")?;
+                for m in modifiers {
+                    write!(f, ", {m}")?;
                 }
-            ),
+                write!(
+                    f,
+                    ", {points} points against {break_at} on the chart; no dice are rolled, so it certainly {}.",
+                    if *removed {
+                        "breaks and is removed"
+                    } else {
+                        "stands"
+                    }
+                )
+            }
             Event::Ended {
                 points,
                 result,
@@ -891,15 +947,45 @@ impl State {
                 b.planned_volley(unit, Target::Unit(target), &facts)?;
                 Ok(())
             }
+            Order::FireAtOfficer { unit, officer } => {
+                let u = live(b, unit)?;
+                let facts = officer_fire_facts(b, f, u, officer)?;
+                b.planned_volley(unit, Target::Officer(officer), &facts)?;
+                Ok(())
+            }
             Order::Melee { attacker, defender } => {
                 plan_fight(b, f, &self.attacked, attacker, defender)?;
+                Ok(())
+            }
+            // A move: the rules' checks of the move, everything before its dice (which a check's copy of the
+            // game's generator never lacks); the units it passes over always take their formation fails.
+            Order::Move { unit, x_cm, y_cm } => {
+                let u = live(b, unit)?;
+                let plan = plan_move(b, f, u, x_cm, y_cm)?;
+                b.check_move(unit, &plan.facts)?;
+                Ok(())
+            }
+            // A charge: measured, then the rules' checks of it (a charge rolls no dice).
+            Order::Charge { unit, target } => {
+                let (u, t) = (live(b, unit)?, live(b, target)?);
+                let (facts, _) = plan_charge(b, f, u, t)?;
+                b.check_charge(unit, target, &facts)?;
                 Ok(())
             }
             _ => {
                 let mut copy = b.clone();
                 let mut dice = self.rng.clone();
                 let mut sink = Vec::new();
-                unit_order(&mut copy, f, &self.attacked, order, &mut dice, &mut sink).map(|_| ())
+                unit_order(
+                    &mut copy,
+                    f,
+                    &self.attacked,
+                    order,
+                    &mut dice,
+                    &mut sink,
+                    false,
+                )
+                .map(|_| ())
             }
         }
     }
@@ -998,7 +1084,7 @@ impl State {
             log.extend(events);
             return Ok(());
         }
-        let done = unit_order(b, f, &self.attacked, order, dice, log)?;
+        let done = unit_order(b, f, &self.attacked, order, dice, log, true)?;
         if let Some(a) = done.attacker {
             self.attacked.push(a);
         }
@@ -1116,8 +1202,14 @@ fn pairings(b: &Battle, f: &Field, a: &Unit, d: &Unit) -> Result<MeleeFacts, Gam
     Ok(MeleeFacts {
         pairings: v,
         cover,
-        in_building: false,
+        in_building: inside(d),
     })
+}
+
+/// D8-STR-02: whether most of a unit's figures are in a farmhouse (hard cover for a volley at it, behind hard
+/// cover in a melee); a volley or melee takes one cover for the unit, its majority's.
+fn inside(u: &Unit) -> bool {
+    u.in_building > 0 && 2 * u.in_building >= u.figures
 }
 
 /// A unit in play.
@@ -1204,7 +1296,15 @@ fn end_melee(
         }
     }
     for (a, d) in pending {
-        if b.unit(a).is_ok_and(|u| !u.removed) && b.unit(d).is_ok_and(|u| !u.removed) {
+        // An earlier melee may have removed either unit, or cost one figures and so narrowed its front until
+        // the two no longer touch.
+        let still = match (b.unit(a), b.unit(d)) {
+            (Ok(ua), Ok(ud)) => {
+                !ua.removed && !ud.removed && f.gap_within(ua, ud, CONTACT_CM).is_some()
+            }
+            _ => false,
+        };
+        if still {
             fight(b, f, attacked, a, d, dice, log)?;
         }
     }
@@ -1213,9 +1313,18 @@ fn end_melee(
         let Ok(u) = b.unit(id) else { continue };
         let facts = f.morale_facts(b, u);
         let unit = name(u);
+        let figures = u.figures;
+        let modifiers = crate::morale::morale_modifiers(
+            u.troop.brigaded(),
+            u.ff.is_some(),
+            &facts,
+            b.options(),
+        );
         let r = b.morale(id, &facts)?;
         log.push(Event::Morale {
             unit,
+            figures,
+            modifiers,
             points: r.points,
             break_at: r.break_at,
             removed: r.removed,
@@ -1271,6 +1380,7 @@ fn unit_order(
     order: &Order,
     dice: &mut dyn Dice,
     log: &mut Vec<Event>,
+    record: bool,
 ) -> Result<Applied, GameError> {
     let unit_of = |b: &Battle, id: UnitId| live(b, id).cloned();
     match *order {
@@ -1280,92 +1390,13 @@ fn unit_order(
         Order::EndPhase => Err(GameError::NotNow("the phase ends on its own order".into())),
         Order::Move { unit, x_cm, y_cm } => {
             let u = unit_of(b, unit)?;
-            crate::error::length("a destination's x", x_cm)
-                .and_then(|_| crate::error::length("a destination's y", y_cm))
-                .map_err(Refusal::from)?;
-            let from = f
-                .place(unit)
-                .ok_or_else(|| GameError::Table("the unit is not placed".into()))?;
-            let dest = Place {
-                centre: crate::field::at_cm(x_cm, y_cm),
-                facing: from.facing,
-            };
-            let fp = Field::footprint_at(&u, dest);
-            if !f.on_table(&fp) {
-                return Err(GameError::Table(format!(
-                    "the {} would stand off the table",
-                    name(&u)
-                )));
-            }
-            let mut through_formed = None;
-            let mut through_skirmishers = None;
-            for o in b.units().iter().filter(|o| !o.removed && o.id != unit) {
-                let Some(of) = f.footprint(o) else { continue };
-                let half = |x: &Unit| {
-                    let (w, d) = crate::field::size_cm(x);
-                    crate::field::span(w, d) / 2.0
-                };
-                let bound = cm(crate::field::apart(dest.centre, of.centre)) - half(&u) - half(o);
-                if bound < GAP_CM && cm(fp.distance(&of).0) < GAP_CM {
-                    return Err(GameError::Table(format!(
-                        "the {} would end in contact with the {}; only a charge makes contact",
-                        name(&u),
-                        name(o)
-                    )));
-                }
-                if o.side == u.side && of.blocks(from.centre, dest.centre) {
-                    if o.formation == Formation::Skirmish {
-                        through_skirmishers = Some(o.id);
-                    } else {
-                        through_formed = Some(o.id);
-                    }
-                }
-            }
-            // The nearest enemy's distance from a place: exact, measured only for the enemies whose cheap lower
-            // bound (centre distance less the half-diagonals) could beat the best so far.
-            let nearest = |p: Place| {
-                let me = Field::footprint_at(&u, p);
-                let mut cands: Vec<(f64, acw_core::table::Footprint)> = b
-                    .units()
-                    .iter()
-                    .filter(|o| !o.removed && o.side != u.side)
-                    .filter_map(|o| f.footprint(o))
-                    .map(|o| {
-                        let bound = crate::field::apart(me.centre, o.centre)
-                            - crate::field::span(me.frontage.0, me.depth.0) / 2.0
-                            - crate::field::span(o.frontage.0, o.depth.0) / 2.0;
-                        (bound, o)
-                    })
-                    .collect();
-                cands.sort_by(|a, b| a.0.total_cmp(&b.0));
-                let mut best = f64::INFINITY;
-                for (bound, o) in cands {
-                    if bound > best {
-                        break;
-                    }
-                    best = best.min(me.distance(&o).0);
-                }
-                best
-            };
-            let towards = match u.side {
-                Side::Union => dest.centre.y < from.centre.y,
-                Side::Confederate => dest.centre.y > from.centre.y,
-            };
-            let (crossed, at_crossing) = f.crossed(from.centre, dest.centre);
-            let facts = MoveFacts {
-                distance_cm: cm(from.centre.distance(dest.centre).0),
-                in_column: u.formation == Formation::Column,
-                on_road: f.along_road(from.centre, dest.centre),
-                towards_base_line: towards,
-                nearer_enemy: nearest(dest) < nearest(from),
-                into_contact: false,
-                crossed,
-                building: false,
-                through_formed: through_formed.is_some(),
-                through_skirmishers: through_skirmishers.is_some()
-                    && u.formation != Formation::Skirmish,
-                at_crossing,
-            };
+            let MovePlan {
+                facts,
+                from,
+                dest,
+                through_formed,
+                through_skirmishers,
+            } = plan_move(b, f, &u, x_cm, y_cm)?;
             let ff_before = u.ff.is_some();
             let lost = b.move_unit(unit, &facts, dice)?;
             if let Some(o) = through_formed {
@@ -1375,14 +1406,16 @@ fn unit_order(
                 b.passed_through(o, false)?;
             }
             let sq = |p: Point| crate::field::square_at(p).map_or(0, |s| s.number());
-            log.push(Event::Moved {
-                unit: name(&u),
-                distance_cm: facts.distance_cm,
-                from: sq(from.centre),
-                to: sq(dest.centre),
-                lost,
-                ff: !ff_before && b.unit(unit).is_ok_and(|x| x.ff.is_some()),
-            });
+            if record {
+                log.push(Event::Moved {
+                    unit: name(&u),
+                    distance_cm: facts.distance_cm,
+                    from: sq(from.centre),
+                    to: sq(dest.centre),
+                    lost,
+                    ff: !ff_before && b.unit(unit).is_ok_and(|x| x.ff.is_some()),
+                });
+            }
             Ok(Applied {
                 attacker: None,
                 place: Some((unit, dest)),
@@ -1391,28 +1424,16 @@ fn unit_order(
         Order::Charge { unit, target } => {
             let u = unit_of(b, unit)?;
             let t = unit_of(b, target)?;
-            let (Some(uf), Some(tf)) = (f.footprint(&u), f.footprint(&t)) else {
-                return Err(GameError::Table("the units are not placed".into()));
-            };
-            let distance = cm(uf.distance(&tf).0);
-            let (crossed, _) = f.crossed(uf.front_centre(), tf.centre);
-            let facts = ChargeFacts {
-                distance_cm: distance,
-                path_open: crossed.is_empty(),
-                target_in_cover: f.cover_at(tf.centre, b.options().broken_ground_soft)
-                    != Cover::Open,
-                in_contact_order: u.formation != Formation::Skirmish,
-            };
-            let placed = uf.placed_in_contact(&tf);
-            if !f.on_table(&placed) {
-                return Err(GameError::Table("the charge would leave the table".into()));
-            }
+            let (facts, placed) = plan_charge(b, f, &u, &t)?;
+            let distance = facts.distance_cm;
             b.charge(unit, target, &facts)?;
-            log.push(Event::Charged {
-                unit: name(&u),
-                target: name(&t),
-                distance_cm: distance,
-            });
+            if record {
+                log.push(Event::Charged {
+                    unit: name(&u),
+                    target: name(&t),
+                    distance_cm: distance,
+                });
+            }
             Ok(Applied {
                 attacker: None,
                 place: Some((
@@ -1427,49 +1448,170 @@ fn unit_order(
         Order::Formation { unit, to } => {
             let u = unit_of(b, unit)?;
             b.change_formation(unit, to)?;
-            log.push(Event::Changed {
-                unit: name(&u),
-                what: format!("forms {to}"),
-            });
+            if record {
+                log.push(Event::Changed {
+                    unit: name(&u),
+                    what: format!("forms {to}"),
+                });
+            }
             Ok(Applied::default())
         }
         Order::Limber { unit, limbered } => {
             let u = unit_of(b, unit)?;
             b.set_limbered(unit, limbered)?;
-            log.push(Event::Changed {
-                unit: name(&u),
-                what: if limbered { "limbers up" } else { "unlimbers" }.into(),
-            });
+            if record {
+                log.push(Event::Changed {
+                    unit: name(&u),
+                    what: if limbered { "limbers up" } else { "unlimbers" }.into(),
+                });
+            }
             Ok(Applied::default())
         }
         Order::Mount { unit, mounted } => {
             let u = unit_of(b, unit)?;
             b.set_mounted(unit, mounted)?;
-            log.push(Event::Changed {
-                unit: name(&u),
-                what: if mounted { "mounts" } else { "dismounts" }.into(),
-            });
+            if record {
+                log.push(Event::Changed {
+                    unit: name(&u),
+                    what: if mounted { "mounts" } else { "dismounts" }.into(),
+                });
+            }
+            Ok(Applied::default())
+        }
+        Order::Realign { unit, towards } => {
+            let u = unit_of(b, unit)?;
+            let t = unit_of(b, towards)?;
+            let (Some(from), Some(to)) = (f.place(unit), f.place(towards)) else {
+                return Err(GameError::Table("the units are not placed".into()));
+            };
+            b.realign(unit)?;
+            if record {
+                log.push(Event::Changed {
+                    unit: name(&u),
+                    what: format!("turns its gun to face the {}", name(&t)),
+                });
+            }
+            Ok(Applied {
+                attacker: None,
+                place: Some((
+                    unit,
+                    Place {
+                        centre: from.centre,
+                        facing: from.centre.heading_to(to.centre),
+                    },
+                )),
+            })
+        }
+        Order::Boat { unit, boat } => {
+            let u = unit_of(b, unit)?;
+            let from = f
+                .place(unit)
+                .ok_or_else(|| GameError::Table("the unit is not placed".into()))?;
+            let mut to = from;
+            if boat.is_some() {
+                let at = f.along_river(from.centre, BANK_CM).ok_or_else(|| {
+                    GameError::Table(format!(
+                        "the {} is not at the river (its centre must be within {BANK_CM} cm of it)",
+                        name(&u)
+                    ))
+                })?;
+                to.centre = f.river_point(at);
+            }
+            b.boat(unit, boat, dice)?;
+            if record {
+                log.push(Event::Changed {
+                    unit: name(&u),
+                    what: match boat {
+                        Some(k) => format!("gets into a {k}"),
+                        None => "gets out of its boat".into(),
+                    },
+                });
+            }
+            Ok(Applied {
+                attacker: None,
+                place: Some((unit, to)),
+            })
+        }
+        Order::Row { unit, x_cm, y_cm } => {
+            let u = unit_of(b, unit)?;
+            crate::error::length("a destination's x", x_cm)
+                .and_then(|_| crate::error::length("a destination's y", y_cm))
+                .map_err(Refusal::from)?;
+            let from = f
+                .place(unit)
+                .ok_or_else(|| GameError::Table("the unit is not placed".into()))?;
+            let dest = crate::field::at_cm(x_cm, y_cm);
+            let on_river = |p: Point| f.along_river(p, ON_RIVER_CM);
+            let (Some(a), Some(z)) = (on_river(from.centre), on_river(dest)) else {
+                return Err(GameError::Table(format!(
+                    "a boat goes along the river: the {} and its destination must both be on it",
+                    name(&u)
+                )));
+            };
+            let downstream = (z > a) == f.downstream_is_finish();
+            let distance = (z - a).abs();
+            b.row(unit, downstream, distance)?;
+            if record {
+                log.push(Event::Changed {
+                    unit: name(&u),
+                    what: format!(
+                        "is rowed {distance:.2} cm {}",
+                        if downstream { "downstream" } else { "upstream" }
+                    ),
+                });
+            }
+            Ok(Applied {
+                attacker: None,
+                place: Some((
+                    unit,
+                    Place {
+                        centre: f.river_point(z),
+                        facing: from.facing,
+                    },
+                )),
+            })
+        }
+        Order::Building { unit, figures } => {
+            let u = unit_of(b, unit)?;
+            if figures > 0 {
+                let fp = f
+                    .footprint(&u)
+                    .ok_or_else(|| GameError::Table("the unit is not placed".into()))?;
+                if f.building_beside(&fp).is_none() {
+                    return Err(GameError::Table(format!(
+                        "the {} is not beside a farmhouse",
+                        name(&u)
+                    )));
+                }
+            }
+            b.occupy_building(unit, figures)?;
+            if record {
+                log.push(Event::Changed {
+                    unit: name(&u),
+                    what: if figures == 0 {
+                        "comes out of the farmhouse".into()
+                    } else {
+                        format!("puts {figures} figure(s) into the farmhouse")
+                    },
+                });
+            }
+            Ok(Applied::default())
+        }
+        Order::FireAtOfficer { unit, officer } => {
+            let u = unit_of(b, unit)?;
+            let facts = officer_fire_facts(b, f, &u, officer)?;
+            let target = b
+                .officer(officer)
+                .map(|o| o.to_string().trim_start_matches("the ").to_string())
+                .map_err(Refusal::from)?;
+            volley(b, &u, Target::Officer(officer), target, &facts, dice, log)?;
             Ok(Applied::default())
         }
         Order::Fire { unit, target } => {
             let u = unit_of(b, unit)?;
             let t = unit_of(b, target)?;
             let facts = fire_facts(b, f, &u, &t)?;
-            let volley = b.planned_volley(unit, Target::Unit(target), &facts)?;
-            let report = b.fire(unit, Target::Unit(target), &facts, dice)?;
-            let chance = volley.odds().p(&report.casualties);
-            log.push(Event::Fired {
-                unit: name(&u),
-                target: name(&t),
-                short: (volley.short.dice, volley.short.need),
-                long: (volley.long.dice, volley.long.need),
-                save: volley.save,
-                cover: facts.target_cover,
-                hits: report.hits,
-                casualties: report.casualties,
-                chance,
-                officer_killed: report.officer_killed,
-            });
+            volley(b, &u, Target::Unit(target), name(&t), &facts, dice, log)?;
             Ok(Applied::default())
         }
         Order::Melee { attacker, defender } => {
@@ -1480,6 +1622,222 @@ fn unit_order(
             })
         }
     }
+}
+
+/// A move as measured on the table, before the rules judge it.
+struct MovePlan {
+    facts: MoveFacts,
+    from: Place,
+    dest: Place,
+    through_formed: Option<UnitId>,
+    through_skirmishers: Option<UnitId>,
+}
+
+/// D8-MOV-02, D8-MOV-06 to D8-MOV-09: measures a unit's move to (x, y) cm on the table: its distance, the road,
+/// the ground and river it crosses, the units it passes over, whether it goes towards the enemy; refused if it
+/// would leave the table or end in contact.
+fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<MovePlan, GameError> {
+    let unit = u.id;
+    crate::error::length("a destination's x", x_cm)
+        .and_then(|_| crate::error::length("a destination's y", y_cm))
+        .map_err(Refusal::from)?;
+    let from = f
+        .place(unit)
+        .ok_or_else(|| GameError::Table("the unit is not placed".into()))?;
+    let dest = Place {
+        centre: crate::field::at_cm(x_cm, y_cm),
+        facing: from.facing,
+    };
+    let fp = Field::footprint_at(u, dest);
+    if !f.on_table(&fp) {
+        return Err(GameError::Table(format!(
+            "the {} would stand off the table",
+            name(u)
+        )));
+    }
+    let mut through_formed = None;
+    let mut through_skirmishers = None;
+    for o in b.units().iter().filter(|o| !o.removed && o.id != unit) {
+        let Some(of) = f.footprint(o) else { continue };
+        let half = |x: &Unit| {
+            let (w, d) = crate::field::size_cm(x);
+            crate::field::span(w, d) / 2.0
+        };
+        let bound = cm(crate::field::apart(dest.centre, of.centre)) - half(u) - half(o);
+        if bound < GAP_CM && cm(fp.distance(&of).0) < GAP_CM {
+            return Err(GameError::Table(format!(
+                "the {} would end in contact with the {}; only a charge makes contact",
+                name(u),
+                name(o)
+            )));
+        }
+        if o.side == u.side && of.blocks(from.centre, dest.centre) {
+            if o.formation == Formation::Skirmish {
+                through_skirmishers = Some(o.id);
+            } else {
+                through_formed = Some(o.id);
+            }
+        }
+    }
+    // The nearest enemy's distance from a place: exact, measured only for the enemies whose cheap lower
+    // bound (centre distance less the half-diagonals) could beat the best so far.
+    let nearest = |p: Place| {
+        let me = Field::footprint_at(u, p);
+        let mut cands: Vec<(f64, acw_core::table::Footprint)> = b
+            .units()
+            .iter()
+            .filter(|o| !o.removed && o.side != u.side)
+            .filter_map(|o| f.footprint(o))
+            .map(|o| {
+                let bound = crate::field::apart(me.centre, o.centre)
+                    - crate::field::span(me.frontage.0, me.depth.0) / 2.0
+                    - crate::field::span(o.frontage.0, o.depth.0) / 2.0;
+                (bound, o)
+            })
+            .collect();
+        cands.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut best = f64::INFINITY;
+        for (bound, o) in cands {
+            if bound > best {
+                break;
+            }
+            best = best.min(me.distance(&o).0);
+        }
+        best
+    };
+    let towards = match u.side {
+        Side::Union => dest.centre.y < from.centre.y,
+        Side::Confederate => dest.centre.y > from.centre.y,
+    };
+    let (crossed, at_crossing) = f.crossed(from.centre, dest.centre);
+    let facts = MoveFacts {
+        distance_cm: cm(from.centre.distance(dest.centre).0),
+        in_column: u.formation == Formation::Column,
+        on_road: f.along_road(from.centre, dest.centre),
+        towards_base_line: towards,
+        // Only a unit out of influence is asked whether it moves nearer the enemy (D8-CMD-04), so only
+        // its move is measured for it.
+        nearer_enemy: !u.in_influence && nearest(dest) < nearest(from),
+        into_contact: false,
+        crossed,
+        building: false,
+        through_formed: through_formed.is_some(),
+        // Skirmishers passing through a formed unit, or a formed unit through skirmishers (D8-MOV-08).
+        through_skirmishers: (through_skirmishers.is_some() && u.formation != Formation::Skirmish)
+            || (through_formed.is_some() && u.formation == Formation::Skirmish),
+        at_crossing,
+    };
+    Ok(MovePlan {
+        facts,
+        from,
+        dest,
+        through_formed,
+        through_skirmishers,
+    })
+}
+
+/// D8-MOV-20 to D8-MOV-22: measures a charge on the table: the distance base edge to base edge, whether the
+/// path crosses anything but open ground, the target's cover, and where the charger ends, in contact; refused if
+/// that is off the table.
+fn plan_charge(
+    b: &Battle,
+    f: &Field,
+    u: &Unit,
+    t: &Unit,
+) -> Result<(ChargeFacts, acw_core::table::Footprint), GameError> {
+    let (Some(uf), Some(tf)) = (f.footprint(u), f.footprint(t)) else {
+        return Err(GameError::Table("the units are not placed".into()));
+    };
+    let distance = cm(uf.distance(&tf).0);
+    let (crossed, _) = f.crossed(uf.front_centre(), tf.centre);
+    let facts = ChargeFacts {
+        distance_cm: distance,
+        path_open: crossed.is_empty(),
+        target_in_cover: f.cover_at(tf.centre, b.options().broken_ground_soft) != Cover::Open,
+        in_contact_order: u.formation != Formation::Skirmish,
+    };
+    let placed = uf.placed_in_contact(&tf);
+    if !f.on_table(&placed) {
+        return Err(GameError::Table("the charge would leave the table".into()));
+    }
+    Ok((facts, placed))
+}
+
+/// One volley: planned (for its exact odds), rolled and applied by the rules, and logged.
+fn volley(
+    b: &mut Battle,
+    u: &Unit,
+    target: Target,
+    target_name: String,
+    facts: &FireFacts,
+    dice: &mut dyn Dice,
+    log: &mut Vec<Event>,
+) -> Result<(), GameError> {
+    let volley = b.planned_volley(u.id, target, facts)?;
+    let report = b.fire(u.id, target, facts, dice)?;
+    let chance = volley.odds().p(&report.casualties);
+    log.push(Event::Fired {
+        unit: name(u),
+        target: target_name,
+        short: (volley.short.dice, volley.short.need),
+        long: (volley.long.dice, volley.long.need),
+        save: volley.save,
+        cover: facts.target_cover,
+        hits: report.hits,
+        casualties: report.casualties,
+        chance,
+        officer_killed: report.officer_killed,
+    });
+    Ok(())
+}
+
+/// D8-CMD-09: a volley at a lone officer measured on the table: his figure (a base at his point) is the target;
+/// he is screened when the line from the firer's front to him crosses any other unit's footprint (he stands
+/// behind it as the firer sees him); sight and cover as for a unit.
+fn officer_fire_facts(
+    b: &Battle,
+    f: &Field,
+    u: &Unit,
+    officer: OfficerId,
+) -> Result<FireFacts, GameError> {
+    let o = b.officer(officer).map_err(Refusal::from)?;
+    let (Some(uf), Some(at)) = (f.footprint(u), f.officer_at(officer)) else {
+        return Err(GameError::Table(
+            "the firer or the officer is not placed".into(),
+        ));
+    };
+    let (w, d) = if o.mounted { (2.5, 5.0) } else { (1.25, 2.0) };
+    let figure = acw_core::table::Footprint {
+        centre: at,
+        facing: uf.centre.heading_to(at),
+        frontage: Inches(inches(w)),
+        depth: Inches(inches(d)),
+    };
+    let (ds, bearing) = f.fire_distances(u, &uf, &figure);
+    let from = uf.front_centre();
+    let screens = f.others_near(b, &[u.id], from, at);
+    let mut facts = FireFacts {
+        figures: ds.len().min(24),
+        bearing_degrees: bearing,
+        sight_blocked: f.sight_blocked(from, at, &[]),
+        firer_deep_in_wood: f.deep_in_wood(uf.centre),
+        target_deep_in_wood: f.deep_in_wood(at),
+        target_cover: f.cover_at(at, b.options().broken_ground_soft),
+        officer_screened: screens.iter().any(|s| s.blocks(from, at)),
+        crew_at_gun: u.figures,
+        ..FireFacts::default()
+    };
+    for (slot, d) in facts.distances_cm.iter_mut().zip(ds) {
+        *slot = d;
+    }
+    if facts.figures == 0 {
+        return Err(Refusal::CannotFire {
+            unit: name(u),
+            why: "no figure has the officer in its arc".into(),
+        }
+        .into());
+    }
+    Ok(facts)
 }
 
 /// D8-FIR-03, D8-FIR-05, D8-FIR-12, D8-ENV-01: a volley's facts measured on the table.
@@ -1497,7 +1855,11 @@ fn fire_facts(b: &Battle, f: &Field, u: &Unit, t: &Unit) -> Result<FireFacts, Ga
         },
         firer_deep_in_wood: f.deep_in_wood(uf.centre),
         target_deep_in_wood: f.deep_in_wood(tf.centre),
-        target_cover: f.cover_at(tf.centre, b.options().broken_ground_soft),
+        target_cover: if inside(t) {
+            Cover::Hard
+        } else {
+            f.cover_at(tf.centre, b.options().broken_ground_soft)
+        },
         officer_screened: false,
         crew_at_gun: u.figures,
         ..FireFacts::default()

@@ -17,6 +17,8 @@
 //! - [`game`]: the whole game behind [`acw_core::game::Ruleset`] ([`game::D8`]), a battle generated from a seed
 //!   and played on the table measured by [`field`]; [`bots`]: two baseline commanders.
 //!
+//! The [`prelude`] holds the common imports.
+//!
 //! ```
 //! use acw_core::{GameRng, Resolve, Side};
 //! use acw_d8::army::Army;
@@ -67,5 +69,22 @@ pub mod tables;
 pub mod victory;
 
 pub use error::{D8Error, Refusal};
+
+/// The common imports for playing and studying D8 battles: `use acw_d8::prelude::*;`.
+pub mod prelude {
+    pub use crate::army::{Army, Strength};
+    pub use crate::bots::{Attacker, Holder};
+    pub use crate::error::{D8Error, Refusal};
+    pub use crate::field::{Field, Place};
+    pub use crate::fire::Volley;
+    pub use crate::game::{D8, Event, GameError, Order, Question, Scenario, ScenarioData, State};
+    pub use crate::map::{Map, Maps, Square};
+    pub use crate::melee::Melee;
+    pub use crate::options::Options;
+    pub use crate::sequence::Phase;
+    pub use crate::state::{Battle, FireFacts, MeleeFacts, OfficerId, StructureId, Target, UnitId};
+    pub use crate::tables::{Boat, Class, Cover, Formation, Troop, Weapon};
+    pub use crate::victory::Points;
+}
 pub use options::Options;
 pub use state::{Battle, OfficerId, StructureId, UnitId};

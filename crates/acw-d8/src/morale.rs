@@ -33,11 +33,133 @@ pub struct MoraleFacts {
     pub division: OfficerAt,
 }
 
-/// D8-MOR-02, D8-MOR-04, D8-MOR-08: a unit's morale points: its surviving figures, +1 for a brigade mate within
-/// 30 cm, +1 soft or +2 hard cover, −1 for an enemy within 30 cm; for a brigaded regiment −1 if its Brigadier is
-/// away or killed, −1 more if he is killed and the Divisional Officer is away; −1 if the Divisional Officer is
-/// killed; for an unbrigaded unit −1 if the Divisional Officer is away. A killed Divisional Officer is not also
-/// "away" unless the option says so. −1 with a formation fail only under the option.
+/// A modifier to a unit's morale points (D8-MOR-04, D8-MOR-08).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum MoraleModifier {
+    /// Another regiment of its brigade within 30 cm (+1).
+    BrigadeMateNear,
+    /// Behind soft cover (+1).
+    SoftCover,
+    /// Behind hard cover (+2).
+    HardCover,
+    /// An enemy unit within 30 cm (−1).
+    EnemyNear,
+    /// Its Brigadier away or killed (−1).
+    BrigadierAway,
+    /// Its Brigadier killed and the Divisional Officer away too (−1).
+    BrigadierDeadDivisionAway,
+    /// An unbrigaded unit with the Divisional Officer away (−1).
+    UnbrigadedDivisionAway,
+    /// The Divisional Officer killed (−1).
+    DivisionKilled,
+    /// A formation fail, under the option (−1).
+    FormationFail,
+}
+
+impl MoraleModifier {
+    /// The points it adds (negative: takes away).
+    #[must_use]
+    pub const fn points(self) -> i32 {
+        match self {
+            MoraleModifier::BrigadeMateNear => mp::BRIGADE_MATE_NEAR,
+            MoraleModifier::SoftCover => mp::SOFT_COVER,
+            MoraleModifier::HardCover => mp::HARD_COVER,
+            MoraleModifier::EnemyNear => mp::ENEMY_NEAR,
+            MoraleModifier::BrigadierAway => mp::BRIGADIER_AWAY,
+            MoraleModifier::BrigadierDeadDivisionAway => mp::BRIGADIER_DEAD_DIVISION_AWAY,
+            MoraleModifier::UnbrigadedDivisionAway => mp::UNBRIGADED_DIVISION_AWAY,
+            MoraleModifier::DivisionKilled => mp::DIVISION_KILLED,
+            MoraleModifier::FormationFail => -1,
+        }
+    }
+}
+
+impl fmt::Display for MoraleModifier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = match self {
+            MoraleModifier::BrigadeMateNear => "a regiment of its brigade within 30 cm",
+            MoraleModifier::SoftCover => "behind soft cover",
+            MoraleModifier::HardCover => "behind hard cover",
+            MoraleModifier::EnemyNear => "an enemy within 30 cm",
+            MoraleModifier::BrigadierAway => "its Brigadier away or killed",
+            MoraleModifier::BrigadierDeadDivisionAway => {
+                "its Brigadier killed and the Divisional Officer away"
+            }
+            MoraleModifier::UnbrigadedDivisionAway => "the Divisional Officer away",
+            MoraleModifier::DivisionKilled => "the Divisional Officer killed",
+            MoraleModifier::FormationFail => "a formation fail",
+        };
+        let p = self.points();
+        if p < 0 {
+            write!(f, "\u{2212}{} for {what}", -p)
+        } else {
+            write!(f, "+{p} for {what}")
+        }
+    }
+}
+
+/// D8-MOR-04, D8-MOR-08: the modifiers that apply to a unit's morale: +1 for a brigade mate within 30 cm, +1 soft
+/// or +2 hard cover, −1 for an enemy within 30 cm; for a brigaded regiment −1 if its Brigadier is away or
+/// killed, −1 more if he is killed and the Divisional Officer is away; −1 if the Divisional Officer is killed;
+/// for an unbrigaded unit −1 if the Divisional Officer is away. A killed Divisional Officer is not also "away"
+/// unless the option says so. −1 with a formation fail only under the option.
+#[must_use]
+pub fn morale_modifiers(
+    brigaded: bool,
+    ff: bool,
+    facts: &MoraleFacts,
+    options: &Options,
+) -> Vec<MoraleModifier> {
+    let mut v = Vec::new();
+    each_modifier(brigaded, ff, facts, options, |m| v.push(m));
+    v
+}
+
+/// Calls `apply` with each modifier of [`morale_modifiers`], in order, without allocating.
+fn each_modifier(
+    brigaded: bool,
+    ff: bool,
+    facts: &MoraleFacts,
+    options: &Options,
+    mut apply: impl FnMut(MoraleModifier),
+) {
+    if brigaded && facts.brigade_mate_near {
+        apply(MoraleModifier::BrigadeMateNear);
+    }
+    match facts.cover {
+        Cover::Open => {}
+        Cover::Soft => apply(MoraleModifier::SoftCover),
+        Cover::Hard => apply(MoraleModifier::HardCover),
+    }
+    if facts.enemy_near {
+        apply(MoraleModifier::EnemyNear);
+    }
+    let div_away = match facts.division {
+        OfficerAt::Away => true,
+        OfficerAt::Killed => options.division_killed_double_count,
+        OfficerAt::InRange => false,
+    };
+    if brigaded {
+        if facts.brigadier != OfficerAt::InRange {
+            apply(MoraleModifier::BrigadierAway);
+        }
+        if facts.brigadier == OfficerAt::Killed && div_away {
+            apply(MoraleModifier::BrigadierDeadDivisionAway);
+        }
+    } else if div_away {
+        apply(MoraleModifier::UnbrigadedDivisionAway);
+    }
+    if facts.division == OfficerAt::Killed {
+        apply(MoraleModifier::DivisionKilled);
+    }
+    if ff && options.ff_affects_morale {
+        apply(MoraleModifier::FormationFail);
+    }
+}
+
+/// D8-MOR-02, D8-MOR-04, D8-MOR-08: a unit's morale points: its surviving figures plus its modifiers
+/// ([`morale_modifiers`]).
 #[must_use]
 pub fn morale_points(
     survivors: u32,
@@ -47,38 +169,7 @@ pub fn morale_points(
     options: &Options,
 ) -> i32 {
     let mut p = survivors as i32;
-    if brigaded && facts.brigade_mate_near {
-        p += mp::BRIGADE_MATE_NEAR;
-    }
-    p += match facts.cover {
-        Cover::Open => 0,
-        Cover::Soft => mp::SOFT_COVER,
-        Cover::Hard => mp::HARD_COVER,
-    };
-    if facts.enemy_near {
-        p += mp::ENEMY_NEAR;
-    }
-    let div_away = match facts.division {
-        OfficerAt::Away => true,
-        OfficerAt::Killed => options.division_killed_double_count,
-        OfficerAt::InRange => false,
-    };
-    if brigaded {
-        if facts.brigadier != OfficerAt::InRange {
-            p += mp::BRIGADIER_AWAY;
-        }
-        if facts.brigadier == OfficerAt::Killed && div_away {
-            p += mp::BRIGADIER_DEAD_DIVISION_AWAY;
-        }
-    } else if div_away {
-        p += mp::UNBRIGADED_DIVISION_AWAY;
-    }
-    if facts.division == OfficerAt::Killed {
-        p += mp::DIVISION_KILLED;
-    }
-    if ff && options.ff_affects_morale {
-        p -= 1;
-    }
+    each_modifier(brigaded, ff, facts, options, |m| p += m.points());
     p
 }
 

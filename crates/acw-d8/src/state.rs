@@ -63,17 +63,38 @@ use serde::{Deserialize, Serialize};
 /// A unit's id in a battle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[must_use]
 pub struct UnitId(pub u32);
 
 /// An officer's id in a battle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[must_use]
 pub struct OfficerId(pub u32);
 
 /// A structure's id in a battle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[must_use]
 pub struct StructureId(pub u32);
+
+impl fmt::Display for UnitId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unit {}", self.0)
+    }
+}
+
+impl fmt::Display for OfficerId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "officer {}", self.0)
+    }
+}
+
+impl fmt::Display for StructureId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "structure {}", self.0)
+    }
+}
 
 /// A unit on the table.
 #[derive(Clone, Debug, PartialEq)]
@@ -272,10 +293,8 @@ impl FireFacts {
 /// A volley checked and ready to roll.
 struct FirePlan {
     volley: Volley,
-    target_name: String,
     target_unit: Option<UnitId>,
     target_officer: Option<OfficerId>,
-    firer_name: String,
     side: Side,
 }
 
@@ -571,7 +590,7 @@ impl Battle {
         for army in [union, confederate] {
             let d = army.data();
             for u in &d.units {
-                b.push_unit(
+                let _ = b.push_unit(
                     d.side, &u.name, u.troop, u.class, u.figures, u.weapon, u.brigade,
                 );
             }
@@ -1143,18 +1162,9 @@ impl Battle {
         }
     }
 
-    /// D8-MOV-01 to D8-MOV-09, D8-MOV-16 to D8-MOV-19, D8-MOV-23, D8-CMD-04, D8-CMD-05, D8-SEQ-05: moves a unit
-    /// as measured. Refused if it already moved, if the path is longer than its rate (no deduction for cover), if
-    /// it is out of influence and moves forwards, if it is in column off a road (strict reading), or if it crosses
-    /// ground barred to it. Mounted figures jumping fences or walls roll a D6 each (killed on 1) and swimming a
-    /// river (not at a bridge or ford) a D6 each (drowned on 1–2). Crossing cover, a building, or a formed unit
-    /// gives a formation fail (skirmishers passing only under the option). Returns the figures lost to hazards.
-    pub fn move_unit<D: Dice + ?Sized>(
-        &mut self,
-        id: UnitId,
-        facts: &MoveFacts,
-        dice: &mut D,
-    ) -> Result<u32, Refusal> {
+    /// The checks of [`Battle::move_unit`], everything before its dice: whether the rules accept the move as
+    /// measured. Returns how the unit moves.
+    pub(crate) fn check_move(&self, id: UnitId, facts: &MoveFacts) -> Result<Mover, Refusal> {
         let u = self.own(id, Phase::Movement, "moving")?;
         crate::error::length("a move", facts.distance_cm)?;
         let no = |why: String| Refusal::CannotMove {
@@ -1208,6 +1218,23 @@ impl Battle {
         {
             return Err(no(why.into()));
         }
+        Ok(mover)
+    }
+
+    /// D8-MOV-01 to D8-MOV-09, D8-MOV-16 to D8-MOV-19, D8-MOV-23, D8-CMD-04, D8-CMD-05, D8-SEQ-05: moves a unit
+    /// as measured. Refused if it already moved, if the path is longer than its rate (no deduction for cover), if
+    /// it is out of influence and moves forwards, if it is in column off a road (strict reading), or if it crosses
+    /// ground barred to it. Mounted figures jumping fences or walls roll a D6 each (killed on 1) and swimming a
+    /// river (not at a bridge or ford) a D6 each (drowned on 1–2). Crossing cover, a building, or a formed unit
+    /// gives a formation fail (skirmishers passing only under the option). Returns the figures lost to hazards.
+    pub fn move_unit<D: Dice + ?Sized>(
+        &mut self,
+        id: UnitId,
+        facts: &MoveFacts,
+        dice: &mut D,
+    ) -> Result<u32, Refusal> {
+        let mover = self.check_move(id, facts)?;
+        let u = &self.units[id.0 as usize];
         // Hazards for mounted figures (D8-MOV-18, D8-MOV-19).
         let mut lost = 0;
         let mut figures = u.figures;
@@ -1554,16 +1581,14 @@ impl Battle {
         Ok(u.works_cm)
     }
 
-    /// D8-MOV-20 to D8-MOV-22, D8-CMD-04, D8-FRM-05: charges into contact with `target`. Refused for skirmishers,
-    /// columns (unless the option), a unit with a formation fail or that changed formation, out of influence, on
-    /// a path not all open, at a target in cover, within 3 moves of its last charge, or not covering more than ¾
-    /// of its charge rate (infantry 30 cm, cavalry 60 cm).
-    pub fn charge(
-        &mut self,
+    /// The checks of [`Battle::charge`]: whether the rules accept the charge as measured. Returns the move it
+    /// is made on.
+    pub(crate) fn check_charge(
+        &self,
         id: UnitId,
         target: UnitId,
         facts: &ChargeFacts,
-    ) -> Result<(), Refusal> {
+    ) -> Result<u32, Refusal> {
         let u = self.own(id, Phase::Movement, "charging")?;
         let t = self.live(target)?;
         crate::error::length("a charge", facts.distance_cm)?;
@@ -1623,6 +1648,20 @@ impl Battle {
                 why,
             });
         }
+        Ok(now)
+    }
+
+    /// D8-MOV-20 to D8-MOV-22, D8-CMD-04, D8-FRM-05: charges into contact with `target`. Refused for skirmishers,
+    /// columns (unless the option), a unit with a formation fail or that changed formation, out of influence, on
+    /// a path not all open, at a target in cover, within 3 moves of its last charge, or not covering more than ¾
+    /// of its charge rate (infantry 30 cm, cavalry 60 cm).
+    pub fn charge(
+        &mut self,
+        id: UnitId,
+        target: UnitId,
+        facts: &ChargeFacts,
+    ) -> Result<(), Refusal> {
+        let now = self.check_charge(id, target, facts)?;
         let u = &mut self.units[id.0 as usize];
         u.moved = true;
         u.charged = true;
@@ -1759,13 +1798,13 @@ impl Battle {
             crate::error::length("a range", d)?;
         }
         // The target (D8-FIR-07, D8-CMD-09).
-        let (target_name, stance, target_unit, target_officer) = match target {
+        let (stance, target_unit, target_officer) = match target {
             Target::Unit(t) => {
                 let t = self.live(t)?;
                 if t.side == f.side {
                     return Err(no("the target is a friend"));
                 }
-                (t.label(), t.stance(), Some(t.id), None)
+                (t.stance(), Some(t.id), None)
             }
             Target::Officer(o) => {
                 let o = self
@@ -1781,7 +1820,7 @@ impl Battle {
                 if facts.officer_screened {
                     return Err(no("the officer is behind a unit"));
                 }
-                (o.to_string(), TargetStance::Officer, None, Some(o.id))
+                (TargetStance::Officer, None, Some(o.id))
             }
         };
         let kind = classify(stance, &self.options);
@@ -1838,10 +1877,8 @@ impl Battle {
         let volley = Volley::new(f.class, f.ff.is_some(), kind, short_dice, long_dice, save);
         Ok(FirePlan {
             volley,
-            target_name,
             target_unit,
             target_officer,
-            firer_name: f.label(),
             side: f.side,
         })
     }
@@ -1861,9 +1898,15 @@ impl Battle {
         dice: &mut D,
     ) -> Result<FireReport, Refusal> {
         let plan = self.plan_fire(firer, target, facts)?;
+        // The names, only for a volley that is fired (planning builds none).
+        let firer_name = self.units[firer.0 as usize].label();
+        let target_name = match (plan.target_unit, plan.target_officer) {
+            (Some(t), _) => self.units[t.0 as usize].label(),
+            (None, Some(o)) => self.officers[o.0 as usize].to_string(),
+            (None, None) => String::new(),
+        };
         dice.about(format_args!(
-            "the volley of {} at {}: a d8 for each firing die, then a d6 save for each hit",
-            plan.firer_name, plan.target_name
+            "the volley of {firer_name} at {target_name}: a d8 for each firing die, then a d6 save for each hit"
         ));
         let rolled = plan.volley.roll_detailed(dice);
         let mut officer_killed = false;
@@ -1875,8 +1918,7 @@ impl Battle {
         });
         if self.options.officer_check_per_volley && attached.is_some() {
             dice.about(format_args!(
-                "the risk to the officer with {} (2d6)",
-                plan.target_name
+                "the risk to the officer with {target_name} (2d6)"
             ));
             officer_killed = OfficerCheck {
                 casualties: rolled.casualties,
@@ -1902,8 +1944,8 @@ impl Battle {
             self.kill_officer(o, side, true);
         }
         Ok(FireReport {
-            firer: plan.firer_name,
-            target: plan.target_name,
+            firer: firer_name,
+            target: target_name,
             dice: plan.volley.short.dice + plan.volley.long.dice,
             hits: rolled.hits,
             casualties: rolled.casualties,

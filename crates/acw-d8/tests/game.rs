@@ -777,3 +777,12 @@ fn dice_at_the_table_are_announced() {
         game.submit(d.side, order).unwrap();
     }
 }
+
+/// Ids read as the kind in lower case and the number; the prelude brings the common types in.
+#[test]
+fn ids_read_as_words_and_the_prelude_imports() {
+    use acw_d8::prelude::{OfficerId as O, StructureId, UnitId as U};
+    assert_eq!(U(14).to_string(), "unit 14");
+    assert_eq!(O(3).to_string(), "officer 3");
+    assert_eq!(StructureId(2).to_string(), "structure 2");
+}

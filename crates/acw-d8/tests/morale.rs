@@ -216,3 +216,56 @@ fn units_below_the_minimum() {
     o.remove_below_minimum = true;
     assert!(hit_sharpshooters(o));
 }
+
+/// D8-MOR-04, D8-MOR-08: the modifiers a test names, in order, and the event that reads them out: a regiment of
+/// 9 with a brigade mate near (+1), behind hard cover (+2), an enemy near (−1), its Brigadier killed (−1) and the
+/// Divisional Officer away (−1 more): 9 points.
+#[test]
+fn the_modifiers_a_test_names() {
+    use acw_d8::game::Event;
+    use acw_d8::morale::{MoraleModifier as M, morale_modifiers};
+    let facts = MoraleFacts {
+        brigade_mate_near: true,
+        cover: Cover::Hard,
+        enemy_near: true,
+        brigadier: OfficerAt::Killed,
+        division: OfficerAt::Away,
+    };
+    let o = Options::default();
+    let mods = morale_modifiers(true, true, &facts, &o);
+    assert_eq!(
+        mods,
+        vec![
+            M::BrigadeMateNear,
+            M::HardCover,
+            M::EnemyNear,
+            M::BrigadierAway,
+            M::BrigadierDeadDivisionAway
+        ]
+    );
+    assert_eq!(morale_points(9, true, true, &facts, &o), 9);
+    // The formation fail counts only under the option.
+    let mut ff = Options::default();
+    ff.ff_affects_morale = true;
+    assert_eq!(
+        morale_modifiers(true, true, &facts, &ff).last(),
+        Some(&M::FormationFail)
+    );
+    assert_eq!(morale_points(9, true, true, &facts, &ff), 8);
+    let r = test(Class::Experienced, 12, 9);
+    let e = Event::Morale {
+        unit: "2nd Volunteers (Union)".into(),
+        figures: 9,
+        modifiers: mods,
+        points: r.points,
+        break_at: r.break_at,
+        removed: r.removed,
+    };
+    assert_eq!(
+        e.to_string(),
+        "The 2nd Volunteers (Union) tests morale: 9 figure(s), +1 for a regiment of its brigade within 30 cm, \
+         +2 for behind hard cover, \u{2212}1 for an enemy within 30 cm, \u{2212}1 for its Brigadier away or killed, \
+         \u{2212}1 for its Brigadier killed and the Divisional Officer away, 9 points against 6 on the chart; no \
+         dice are rolled, so it certainly stands."
+    );
+}

@@ -151,3 +151,5 @@ pub fn to_phase(b: &mut Battle, phase: Phase) {
         }
     }
 }
+
+pub mod table;
