@@ -90,6 +90,38 @@ pub fn assert_prob(what: &str, got: f64, want: f64) {
     );
 }
 
+/// Replays a fuzz target's committed seed corpus as an ordinary test: reads every file of `dir` in name order
+/// and gives its bytes to `check` (the same check the fuzz target runs), so CI exercises the corpus without
+/// cargo-fuzz. Panics if the directory cannot be read or holds fewer than `at_least` inputs (a corpus that went
+/// missing must fail the test, not pass it empty). Returns how many inputs were checked.
+#[track_caller]
+pub fn replay_corpus(
+    dir: impl AsRef<std::path::Path>,
+    at_least: usize,
+    mut check: impl FnMut(&[u8]),
+) -> usize {
+    let dir = dir.as_ref();
+    let mut entries: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("the corpus at {} cannot be read: {e}", dir.display()))
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_file())
+        .collect();
+    entries.sort();
+    assert!(
+        entries.len() >= at_least,
+        "the corpus at {} holds {} inputs; it should hold at least {at_least}",
+        dir.display(),
+        entries.len()
+    );
+    for path in &entries {
+        let bytes = std::fs::read(path)
+            .unwrap_or_else(|e| panic!("the corpus input {} cannot be read: {e}", path.display()));
+        check(&bytes);
+    }
+    entries.len()
+}
+
 /// The suite every [`crate::game::Ruleset`] must pass, and golden playthroughs (feature `testing` with `serde`).
 #[cfg(feature = "serde")]
 pub mod conformance {

@@ -7,35 +7,21 @@ mod d8;
 
 use std::path::{Path, PathBuf};
 
-fn corpus(target: &str) -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+/// The committed seed corpus of the fuzz target `target`.
+fn corpus(target: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../fuzz/corpus")
-        .join(target);
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("corpus at {}: {e}", dir.display()))
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .collect();
-    entries.sort();
-    assert!(
-        entries.len() >= 8,
-        "{target}: the seed corpus should hold at least 8 inputs"
-    );
-    entries
+        .join(target)
 }
 
 #[test]
 fn d8_load_corpus() {
-    for path in corpus("d8_load") {
-        d8::load(&std::fs::read(&path).unwrap());
-    }
+    acw_core::testing::replay_corpus(corpus("d8_load"), 8, d8::load);
 }
 
 #[test]
 fn d8_orders_corpus() {
-    for path in corpus("d8_orders") {
-        d8::orders(&std::fs::read(&path).unwrap());
-    }
+    acw_core::testing::replay_corpus(corpus("d8_orders"), 8, d8::orders);
 }
 
 /// Found by `d8_orders`: in seed 67's game, an earlier melee at the end of a Melee phase cost a unit figures,

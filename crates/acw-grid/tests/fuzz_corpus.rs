@@ -14,39 +14,21 @@ use acw_grid::game::Grid;
 use acw_grid::setup::Scenario;
 use std::path::{Path, PathBuf};
 
+/// The committed seed corpus of the fuzz target `target`.
 fn corpus_dir(target: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../fuzz/corpus")
         .join(target)
 }
 
-fn corpus(target: &str) -> Vec<PathBuf> {
-    let dir = corpus_dir(target);
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("corpus at {}: {e}", dir.display()))
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .collect();
-    entries.sort();
-    assert!(
-        entries.len() >= 8,
-        "{target}: the seed corpus should hold at least 8 inputs"
-    );
-    entries
-}
-
 #[test]
 fn grid_load_corpus() {
-    for path in corpus("grid_load") {
-        grid::load(&std::fs::read(&path).unwrap());
-    }
+    acw_core::testing::replay_corpus(corpus_dir("grid_load"), 8, grid::load);
 }
 
 #[test]
 fn grid_orders_corpus() {
-    for path in corpus("grid_orders") {
-        grid::orders(&std::fs::read(&path).unwrap());
-    }
+    acw_core::testing::replay_corpus(corpus_dir("grid_orders"), 8, grid::orders);
 }
 
 /// Writes the first seeds: scenarios on both boards, saved games part-way through, and byte strings for the

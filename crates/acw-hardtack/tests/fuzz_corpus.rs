@@ -8,33 +8,19 @@ mod hardtack;
 
 use std::path::{Path, PathBuf};
 
-fn corpus(target: &str) -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+/// The committed seed corpus of the fuzz target `target`.
+fn corpus(target: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../fuzz/corpus")
-        .join(target);
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("corpus at {}: {e}", dir.display()))
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .collect();
-    entries.sort();
-    assert!(
-        entries.len() >= 8,
-        "{target}: the seed corpus should hold at least 8 inputs"
-    );
-    entries
+        .join(target)
 }
 
 #[test]
 fn hardtack_load_corpus() {
-    for path in corpus("hardtack_load") {
-        hardtack::load(&std::fs::read(&path).unwrap());
-    }
+    acw_core::testing::replay_corpus(corpus("hardtack_load"), 8, hardtack::load);
 }
 
 #[test]
 fn hardtack_orders_corpus() {
-    for path in corpus("hardtack_orders") {
-        hardtack::orders(&std::fs::read(&path).unwrap());
-    }
+    acw_core::testing::replay_corpus(corpus("hardtack_orders"), 8, hardtack::orders);
 }

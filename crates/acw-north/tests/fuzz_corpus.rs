@@ -7,40 +7,24 @@ mod north;
 
 use std::path::{Path, PathBuf};
 
-fn corpus(target: &str) -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+/// The committed seed corpus of the fuzz target `target`.
+fn corpus(target: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../fuzz/corpus")
-        .join(target);
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("corpus at {}: {e}", dir.display()))
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .collect();
-    entries.sort();
-    assert!(
-        entries.len() >= 8,
-        "{target}: the seed corpus should hold at least 8 inputs"
-    );
-    entries
+        .join(target)
 }
 
 #[test]
 fn north_load_corpus() {
-    for path in corpus("north_load") {
-        north::load(&std::fs::read(&path).unwrap());
-    }
+    acw_core::testing::replay_corpus(corpus("north_load"), 8, north::load);
 }
 
 #[test]
 fn north_orders_corpus() {
-    for path in corpus("north_orders") {
-        north::orders(&std::fs::read(&path).unwrap());
-    }
+    acw_core::testing::replay_corpus(corpus("north_orders"), 8, north::orders);
 }
 
 #[test]
 fn table_dice_corpus() {
-    for path in corpus("table_dice") {
-        north::table_dice(&std::fs::read(&path).unwrap());
-    }
+    acw_core::testing::replay_corpus(corpus("table_dice"), 8, north::table_dice);
 }
