@@ -122,7 +122,7 @@ pub enum Value {
     Number(f64),
     /// The index of a choice in its [`Kind::Choice`] list.
     Choice(usize),
-    /// `none` for a [`Kind::Optional`].
+    /// `none` for a [`Kind::IntOrNone`].
     None,
     /// A side.
     Side(crate::Side),

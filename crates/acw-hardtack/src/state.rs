@@ -461,7 +461,7 @@ impl Company {
         false
     }
     /// Whether it is an independent figure (HT-SG2-26): a runner, or a detached element of one figure. It
-    /// has no confidence level of its own: see [`Company::lose`].
+    /// has no confidence level of its own: a failed test gives it suppression and panic markers instead.
     #[must_use]
     pub fn lone(&self) -> bool {
         self.attached != Attachment::Own && self.figures.len() == 1
