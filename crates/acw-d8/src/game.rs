@@ -326,6 +326,20 @@ pub struct FfTestResult {
     pub passed: bool,
 }
 
+impl fmt::Display for FfTestResult {
+    /// "The 2nd Texas tests its formation fail, needing 5+ on a D8 (50.0%): passed".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "The {} tests its formation fail, needing {}+ on a D8 ({}): {}",
+            self.unit,
+            self.need,
+            pct(f64::from(9 - self.need.min(9)) / 8.0),
+            if self.passed { "passed" } else { "failed" }
+        )
+    }
+}
+
 /// What happened.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
@@ -528,14 +542,7 @@ impl fmt::Display for Event {
             } => {
                 write!(f, "Turn {turn} of the {side} player.")?;
                 for t in tests {
-                    write!(
-                        f,
-                        " The {} tests its formation fail, needing {}+ on a D8 ({}): {}.",
-                        t.unit,
-                        t.need,
-                        pct(f64::from(9 - t.need.min(9)) / 8.0),
-                        if t.passed { "passed" } else { "failed" }
-                    )?;
+                    write!(f, " {t}.")?;
                 }
                 if *out_of_influence > 0 {
                     write!(

@@ -786,3 +786,35 @@ fn ids_read_as_words_and_the_prelude_imports() {
     assert_eq!(O(3).to_string(), "officer 3");
     assert_eq!(StructureId(2).to_string(), "structure 2");
 }
+
+/// A formation-fail test reads as a sentence naming the unit, and the turn's narration is built from it.
+#[test]
+fn formation_fail_tests_read_as_sentences() {
+    use acw_d8::game::{Event, FfTestResult};
+    let test = FfTestResult {
+        unit: "2nd Texas".into(),
+        need: 5,
+        passed: true,
+    };
+    assert_eq!(
+        test.to_string(),
+        "The 2nd Texas tests its formation fail, needing 5+ on a D8 (50.0%): passed"
+    );
+    let failed = FfTestResult {
+        unit: "1st Battery".into(),
+        need: 4,
+        passed: false,
+    };
+    let turn = Event::TurnBegan {
+        side: Side::Confederate,
+        turn: 2,
+        tests: vec![test, failed],
+        out_of_influence: 0,
+    };
+    assert_eq!(
+        turn.to_string(),
+        "Turn 2 of the Confederate player. \
+         The 2nd Texas tests its formation fail, needing 5+ on a D8 (50.0%): passed. \
+         The 1st Battery tests its formation fail, needing 4+ on a D8 (62.5%): failed."
+    );
+}

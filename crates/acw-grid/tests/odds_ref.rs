@@ -1,26 +1,28 @@
-//! The generic runner of the reference odds files `tests/odds/*.ref`.
+//! The reference odds runner: reads every `tests/odds/*.ref` file with the shared
+//! [`acw_core::testing::odds_ref`] runner and checks each case's exact probabilities, worked out by hand, against
+//! the procedures' `odds()`. Adding a checked case is one text edit there.
 //!
-//! Format: cases separated by blank lines; `#` starts a comment line. A case is a header line naming a procedure
-//! and its inputs, then lines `outcome = probability` with the probability as a fraction (`1/3`), an integer or
-//! a decimal. Procedures and their outcome keys:
+//! A case is a procedure line (name and `key=value` inputs), then indented `label = fraction` lines. Dice are
+//! groups `N@M` (N dice at modifier M) joined by commas; a bombardment's batteries are separated by `|`. Procedures,
+//! their inputs and their labels:
 //!
-//! - `hits N@M ...` (GRID-MEL-09 dice: N dice at modifier M): `K`, `>=K`, `<=K`, `mean`.
-//! - `halve MODE HITS [carry]` (GRID-CAS-05; MODE down | carry | dice): `K` or `K+half`.
-//! - `skirmish open|cover MODE N@M ...` (GRID-FIR-04/05): `K`, `>=K`.
-//! - `bombard open|cover MODE phase|battery N@M ... | N@M ...` (GRID-ART-05/07): `K`, `>=K`.
-//! - `initiative BONUS TIE` (GRID-SEQ-02; BONUS none | union | confederate; TIE keep | reroll):
-//!   `union`, `confederate`, `keep`.
-//! - `command UNIT DIVISION` (GRID-CMD-03; yes | no each): `pass`, `fail`.
+//! - `hits dice=...` (GRID-MEL-09 dice): `K` hits, `atleastK`, `atmostK`, `mean`.
+//! - `halve fractions=down|carry|dice hits=H [carry=true]` (GRID-CAS-05): `K`, or `K+half` with a half carried.
+//! - `skirmish cover=BOOL fractions=MODE dice=...` (GRID-FIR-04/05): `K`, `atleastK`, `atmostK`, `mean`.
+//! - `bombard cover=BOOL fractions=MODE scope=phase|battery batteries=...|...` (GRID-ART-05/07): as `skirmish`.
+//! - `initiative bonus=none|union|confederate tie=keep|reroll` (GRID-SEQ-02): `union`, `confederate`, `keep`,
+//!   `scenario-first`.
+//! - `command unit_roll=BOOL division_roll=BOOL` (GRID-CMD-03): `pass`, `fail`.
 //! - `commander` (GRID-CMD-06): `cancel`, `none`, `removed`.
-//! - `morale M` (GRID-MOR-02): `steady`, `recoiled`, `defeated`, `routed`.
-//! - `entrench-turns P` (GRID-MOV-26): `K`, `<=K`, `mean`.
-//! - `combat [fractions=MODE] [cancel=after|before] [compare=after|raw] | a: SIDE | b: SIDE` (GRID-MEL-19), a SIDE
-//!   being dice groups and `cap=N`, `cover`, `commander`, `morale=M`: `a-tests`, `b-tests`, `no-test`,
-//!   `a-more`, `b-more`, `equal`, `a-destroyed`, `a-routed` (A tests and routs), `b-routed`.
+//! - `morale modifier=M` (GRID-MOR-02): `steady`, `recoiled`, `defeated`, `routed`.
+//! - `entrench progress=P` (GRID-MOV-26): turns `K`, `atleastK`, `atmostK`, `mean`.
+//! - `combat [fractions=MODE] [cancel=after|before] [compare=after|raw] a=... b=...` with per side `a_cap=N`,
+//!   `a_cover=true`, `a_commander=true`, `a_morale=M` (GRID-MEL-19): `a-tests`, `b-tests`, `no-test`, `a-more`,
+//!   `b-more`, `equal`, `a-destroyed`, `a-routed` (A tests and routs), `b-routed`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use acw_core::Resolve;
-use acw_core::Side;
+use acw_core::testing::odds_ref::{RefOutcome, check_files};
+use acw_core::{Dist, Resolve, Side};
 use acw_grid::casualties::CoverHalving;
 use acw_grid::combat::{CombatOdds, CombatSide, Tester};
 use acw_grid::command::{CommandCheck, CommanderRoll};
@@ -31,257 +33,229 @@ use acw_grid::options::{BombardCoverScope, CancelTiming, FractionMode, HitCompar
 use acw_grid::pool::HitPool;
 use acw_grid::sequence::{Initiative, InitiativeOutcome, TieBreak};
 use acw_grid::tables::{CommanderResult, MoraleResult};
+use std::collections::BTreeMap;
 use std::path::Path;
 
-fn fraction(s: &str) -> f64 {
-    let s = s.trim();
-    if let Some((a, b)) = s.split_once('/') {
-        a.trim().parse::<f64>().expect("numerator") / b.trim().parse::<f64>().expect("denominator")
-    } else {
-        s.parse().expect("probability")
-    }
-}
+struct Args<'a>(&'a BTreeMap<String, String>);
 
-fn pool(tokens: &[&str]) -> HitPool {
-    let mut p = HitPool::EMPTY;
-    for t in tokens {
-        let (n, m) = t
-            .split_once('@')
-            .unwrap_or_else(|| panic!("dice group {t}"));
-        p = p
-            .with(n.parse().expect("count"), m.parse().expect("modifier"))
-            .expect("pool");
+impl Args<'_> {
+    fn text(&self, k: &str) -> Result<&str, String> {
+        self.0
+            .get(k)
+            .map(String::as_str)
+            .ok_or(format!("missing input {k}"))
     }
-    p
-}
-
-fn mode(s: &str) -> FractionMode {
-    match s {
-        "down" => FractionMode::RoundDown,
-        "carry" => FractionMode::CarryFractions,
-        "dice" => FractionMode::DiceForFraction,
-        _ => panic!("fraction mode {s}"),
+    fn num<T: std::str::FromStr>(&self, k: &str, default: T) -> Result<T, String>
+    where
+        T::Err: std::fmt::Display,
+    {
+        self.0.get(k).map_or(Ok(default), |v| {
+            v.parse().map_err(|e| format!("{k}={v}: {e}"))
+        })
     }
-}
-
-/// P(key) for a distribution of counts.
-fn count_key(d: &acw_core::Dist<u32>, key: &str) -> f64 {
-    if key == "mean" {
-        return d.mean();
+    fn flag(&self, k: &str) -> Result<bool, String> {
+        self.num(k, false)
     }
-    if let Some(k) = key.strip_prefix(">=") {
-        let k: u32 = k.parse().expect("k");
-        return d.prob(|&x| x >= k);
-    }
-    if let Some(k) = key.strip_prefix("<=") {
-        let k: u32 = k.parse().expect("k");
-        return d.prob(|&x| x <= k);
-    }
-    d.p(&key.parse().expect("count"))
-}
-
-fn side_spec(text: &str) -> CombatSide {
-    let mut s = CombatSide::default();
-    let mut groups = Vec::new();
-    for t in text.split_whitespace() {
-        if let Some(c) = t.strip_prefix("cap=") {
-            s.capacity = c.parse().expect("cap");
-        } else if let Some(m) = t.strip_prefix("morale=") {
-            s.morale = m.parse().expect("morale");
-        } else if t == "cover" {
-            s.cover = true;
-        } else if t == "commander" {
-            s.commander = true;
-        } else {
-            groups.push(t);
+    fn fractions(&self) -> Result<FractionMode, String> {
+        match self.0.get("fractions").map(String::as_str) {
+            None | Some("down") => Ok(FractionMode::RoundDown),
+            Some("carry") => Ok(FractionMode::CarryFractions),
+            Some("dice") => Ok(FractionMode::DiceForFraction),
+            Some(other) => Err(format!("fraction mode {other}")),
         }
     }
-    s.pool = pool(&groups);
-    s
 }
 
-fn evaluate(header: &str, key: &str) -> f64 {
-    let words: Vec<&str> = header.split_whitespace().collect();
-    let (proc, args) = words.split_first().expect("procedure");
-    match *proc {
-        "hits" => count_key(&pool(args).odds(), key),
+/// A pool from dice groups `N@M` joined by commas (empty text: no dice).
+fn pool(text: &str) -> Result<HitPool, String> {
+    let mut p = HitPool::EMPTY;
+    for g in text.split(',').filter(|g| !g.is_empty()) {
+        let (n, m) = g.split_once('@').ok_or(format!("dice group {g}"))?;
+        let n = n.parse().map_err(|e| format!("{g}: {e}"))?;
+        let m = m.parse().map_err(|e| format!("{g}: {e}"))?;
+        p = p.with(n, m).map_err(|e| format!("{g}: {e}"))?;
+    }
+    Ok(p)
+}
+
+fn labelled<T>(d: &Dist<T>, mut label: impl FnMut(&T) -> Vec<String>) -> Vec<RefOutcome> {
+    d.outcomes()
+        .iter()
+        .map(|(t, p)| (label(t), *p).into())
+        .collect()
+}
+
+/// A count's outcomes: `K`, `atleastJ` for every J up to K, `atmostJ` for every J from K to the largest count,
+/// valued for `mean`.
+fn counts(d: &Dist<u32>) -> Vec<RefOutcome> {
+    let max = d.outcomes().iter().map(|(k, _)| *k).max().unwrap_or(0);
+    d.outcomes()
+        .iter()
+        .map(|&(k, p)| {
+            let mut labels = vec![k.to_string()];
+            labels.extend((0..=k).map(|j| format!("atleast{j}")));
+            labels.extend((k..=max).map(|j| format!("atmost{j}")));
+            (labels, f64::from(k), p).into()
+        })
+        .collect()
+}
+
+fn side(a: &Args, s: &str) -> Result<CombatSide, String> {
+    let mut side = CombatSide {
+        pool: pool(a.0.get(s).map_or("", String::as_str))?,
+        ..CombatSide::default()
+    };
+    side.capacity = a.num(&format!("{s}_cap"), side.capacity)?;
+    side.morale = a.num(&format!("{s}_morale"), side.morale)?;
+    side.cover = a.flag(&format!("{s}_cover"))?;
+    side.commander = a.flag(&format!("{s}_commander"))?;
+    Ok(side)
+}
+
+fn compute(name: &str, args: &BTreeMap<String, String>) -> Result<Vec<RefOutcome>, String> {
+    let a = Args(args);
+    let one = |l: &str| vec![l.to_string()];
+    Ok(match name {
+        "hits" => counts(&pool(a.text("dice")?)?.odds()),
         "halve" => {
             let h = CoverHalving {
-                hits: args[1].parse().expect("hits"),
-                mode: mode(args[0]),
-                carry: args.get(2) == Some(&"carry"),
+                hits: a.num("hits", 0)?,
+                mode: a.fractions()?,
+                carry: a.flag("carry")?,
             };
-            let (k, half) = match key.strip_suffix("+half") {
-                Some(k) => (k, true),
-                None => (key, false),
-            };
-            let k: u32 = k.parse().expect("hits");
-            h.odds().prob(|x| x.hits == k && x.carry == half)
+            labelled(&h.odds(), |x| {
+                one(&format!("{}{}", x.hits, if x.carry { "+half" } else { "" }))
+            })
         }
         "skirmish" => {
             let s = Skirmish {
-                pool: pool(&args[2..]),
-                cover: args[0] == "cover",
-                fractions: mode(args[1]),
+                pool: pool(a.text("dice")?)?,
+                cover: a.flag("cover")?,
+                fractions: a.fractions()?,
                 carry: false,
             };
-            count_key(&s.odds().map(|x| x.hits), key)
+            counts(&s.odds().map(|x| x.hits))
         }
         "bombard" => {
-            let rest = args[3..].join(" ");
             let b = Bombardment {
-                batteries: rest
+                batteries: a
+                    .text("batteries")?
                     .split('|')
-                    .map(|g| pool(&g.split_whitespace().collect::<Vec<_>>()))
-                    .collect(),
-                cover: args[0] == "cover",
-                fractions: mode(args[1]),
+                    .map(pool)
+                    .collect::<Result<_, _>>()?,
+                cover: a.flag("cover")?,
+                fractions: a.fractions()?,
                 carry: false,
-                scope: if args[2] == "battery" {
-                    BombardCoverScope::PerBattery
-                } else {
-                    BombardCoverScope::PerTargetPerPhase
+                scope: match a.text("scope")? {
+                    "battery" => BombardCoverScope::PerBattery,
+                    "phase" => BombardCoverScope::PerTargetPerPhase,
+                    other => return Err(format!("scope {other}")),
                 },
             };
-            count_key(&b.odds().map(|x| x.hits), key)
+            counts(&b.odds().map(|x| x.hits))
         }
         "initiative" => {
-            let bonus = match args[0] {
+            let bonus = match a.text("bonus")? {
                 "union" => Some(Side::Union),
                 "confederate" => Some(Side::Confederate),
-                _ => None,
+                "none" => None,
+                other => return Err(format!("bonus {other}")),
             };
-            let tie = if args[1] == "reroll" {
-                TieBreak::Reroll
-            } else {
-                TieBreak::KeepLastOrder
+            let tie = match a.text("tie")? {
+                "reroll" => TieBreak::Reroll,
+                "keep" => TieBreak::KeepLastOrder,
+                other => return Err(format!("tie {other}")),
             };
-            let d = Initiative { bonus, tie }.odds();
-            match key {
-                "union" => d.p(&InitiativeOutcome::Chooses(Side::Union)),
-                "confederate" => d.p(&InitiativeOutcome::Chooses(Side::Confederate)),
-                "keep" => d.p(&InitiativeOutcome::KeepsOrder),
-                _ => panic!("key {key}"),
-            }
+            labelled(&Initiative { bonus, tie }.odds(), |o| match o {
+                InitiativeOutcome::Chooses(Side::Union) => one("union"),
+                InitiativeOutcome::Chooses(Side::Confederate) => one("confederate"),
+                InitiativeOutcome::KeepsOrder => one("keep"),
+                InitiativeOutcome::ScenarioFirst(_) => one("scenario-first"),
+            })
         }
         "command" => {
             let c = CommandCheck {
-                unit_roll: args[0] == "yes",
-                division_roll: args[1] == "yes",
+                unit_roll: a.flag("unit_roll")?,
+                division_roll: a.flag("division_roll")?,
             };
-            c.odds().p(&(key == "pass"))
+            labelled(&c.odds(), |&pass| one(if pass { "pass" } else { "fail" }))
         }
-        "commander" => CommanderRoll.odds().p(&match key {
-            "cancel" => CommanderResult::CancelHit,
-            "none" => CommanderResult::NoEffect,
-            "removed" => CommanderResult::Removed,
-            _ => panic!("key {key}"),
+        "commander" => labelled(&CommanderRoll.odds(), |r| match r {
+            CommanderResult::CancelHit => one("cancel"),
+            CommanderResult::NoEffect => one("none"),
+            CommanderResult::Removed => one("removed"),
         }),
-        "morale" => MoraleTest {
-            modifier: args[0].parse().expect("modifier"),
-        }
-        .odds()
-        .p(&match key {
-            "steady" => MoraleResult::Steady,
-            "recoiled" => MoraleResult::Recoiled,
-            "defeated" => MoraleResult::Defeated,
-            "routed" => MoraleResult::Routed,
-            _ => panic!("key {key}"),
-        }),
-        "entrench-turns" => count_key(
-            &EntrenchTurns {
-                progress: args[0].parse().expect("progress"),
+        "morale" => labelled(
+            &MoraleTest {
+                modifier: a.num("modifier", 0)?,
             }
             .odds(),
-            key,
+            |r| match r {
+                MoraleResult::Steady => one("steady"),
+                MoraleResult::Recoiled => one("recoiled"),
+                MoraleResult::Defeated => one("defeated"),
+                MoraleResult::Routed => one("routed"),
+            },
+        ),
+        "entrench" => counts(
+            &EntrenchTurns {
+                progress: a.num("progress", 0)?,
+            }
+            .odds(),
         ),
         "combat" => {
-            let text = args.join(" ");
-            let parts: Vec<&str> = text.split('|').collect();
-            let mut odds = CombatOdds::new(CombatSide::default(), CombatSide::default());
-            for t in parts[0].split_whitespace() {
-                match t.split_once('=') {
-                    Some(("fractions", m)) => odds.fractions = mode(m),
-                    Some(("cancel", "before")) => odds.cancel = CancelTiming::BeforeCover,
-                    Some(("compare", "raw")) => odds.comparison = HitComparison::Raw,
-                    _ => {}
+            let mut odds = CombatOdds::new(side(&a, "a")?, side(&a, "b")?);
+            odds.fractions = a.fractions()?;
+            match a.0.get("cancel").map(String::as_str) {
+                None | Some("after") => {}
+                Some("before") => odds.cancel = CancelTiming::BeforeCover,
+                Some(other) => return Err(format!("cancel {other}")),
+            }
+            match a.0.get("compare").map(String::as_str) {
+                None | Some("after") => {}
+                Some("raw") => odds.comparison = HitComparison::Raw,
+                Some(other) => return Err(format!("compare {other}")),
+            }
+            labelled(&odds.odds(), |o| {
+                let mut l = Vec::new();
+                l.push(
+                    match o.tester {
+                        Some(Tester::A) => "a-tests",
+                        Some(Tester::B) => "b-tests",
+                        None => "no-test",
+                    }
+                    .to_string(),
+                );
+                l.push(
+                    match o.hits_on_a.cmp(&o.hits_on_b) {
+                        std::cmp::Ordering::Greater => "a-more",
+                        std::cmp::Ordering::Less => "b-more",
+                        std::cmp::Ordering::Equal => "equal",
+                    }
+                    .to_string(),
+                );
+                if o.a_destroyed {
+                    l.push("a-destroyed".into());
                 }
-            }
-            for p in &parts[1..] {
-                let p = p.trim();
-                if let Some(s) = p.strip_prefix("a:") {
-                    odds.a = side_spec(s);
-                } else if let Some(s) = p.strip_prefix("b:") {
-                    odds.b = side_spec(s);
+                if o.morale == Some(MoraleResult::Routed) {
+                    match o.tester {
+                        Some(Tester::A) => l.push("a-routed".into()),
+                        Some(Tester::B) => l.push("b-routed".into()),
+                        None => {}
+                    }
                 }
-            }
-            let d = odds.odds();
-            match key {
-                "a-tests" => d.prob(|o| o.tester == Some(Tester::A)),
-                "b-tests" => d.prob(|o| o.tester == Some(Tester::B)),
-                "no-test" => d.prob(|o| o.tester.is_none()),
-                "a-more" => d.prob(|o| o.hits_on_a > o.hits_on_b),
-                "b-more" => d.prob(|o| o.hits_on_b > o.hits_on_a),
-                "equal" => d.prob(|o| o.hits_on_a == o.hits_on_b),
-                "a-destroyed" => d.prob(|o| o.a_destroyed),
-                "a-routed" => d.prob(|o| {
-                    o.tester == Some(Tester::A) && o.morale == Some(MoraleResult::Routed)
-                }),
-                "b-routed" => d.prob(|o| {
-                    o.tester == Some(Tester::B) && o.morale == Some(MoraleResult::Routed)
-                }),
-                _ => panic!("key {key}"),
-            }
+                l
+            })
         }
-        _ => panic!("unknown procedure {proc}"),
-    }
+        other => return Err(format!("unknown procedure {other}")),
+    })
 }
 
 #[test]
 fn reference_odds_files() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/odds");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("tests/odds")
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "ref"))
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "no .ref files");
-    let mut checked = 0;
-    let mut failures = Vec::new();
-    for f in files {
-        let text = std::fs::read_to_string(&f).expect("read");
-        let mut header: Option<String> = None;
-        for (n, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.starts_with('#') {
-                continue;
-            }
-            if line.is_empty() {
-                header = None;
-                continue;
-            }
-            match (&header, line.split_once(" = ")) {
-                (Some(h), Some((key, want))) => {
-                    let got = evaluate(h, key.trim());
-                    let want = fraction(want);
-                    checked += 1;
-                    if (got - want).abs() > 1e-12 {
-                        failures.push(format!(
-                            "{}:{}: [{h}] {key}: got {got}, want {want}",
-                            f.display(),
-                            n + 1
-                        ));
-                    }
-                }
-                (None, _) => header = Some(line.to_string()),
-                (Some(h), None) => {
-                    panic!("{}:{}: expected `key = p` under [{h}]", f.display(), n + 1)
-                }
-            }
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert!(checked > 50, "only {checked} reference values checked");
+    let checked =
+        check_files(&dir, |_| 1e-12, compute).unwrap_or_else(|problems| panic!("{problems}"));
+    // 46 cases, 105 probabilities worked out by hand.
+    assert_eq!(checked, 105, "{checked} probabilities checked, want 105");
 }

@@ -1018,6 +1018,7 @@ impl StandFire {
     }
 
     /// The exact distribution of the combined fire roll: the best result and the total potential hits.
+    #[must_use]
     pub fn effect_odds(&self) -> Dist<FireEffect> {
         let none = Dist::certain(FireEffect {
             success: Success::Fail,
@@ -1196,6 +1197,21 @@ pub struct SharpshotResult {
     pub successes: u8,
     /// A natural 1 on his quality die.
     pub revealed: bool,
+}
+
+impl fmt::Display for SharpshotResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.successes {
+            0 => f.write_str("the sharpshooter misses")?,
+            1 => f.write_str("the sharpshooter beats the range die once")?,
+            2 => f.write_str("the sharpshooter beats the range die twice")?,
+            n => write!(f, "the sharpshooter beats the range die {n} times")?,
+        }
+        if self.revealed {
+            f.write_str(" and reveals himself")?;
+        }
+        Ok(())
+    }
 }
 
 impl Sharpshot {

@@ -25,7 +25,7 @@
 //!   step, refusing with a typed [`RuleViolation`] and changing nothing.
 //! - [`game`]: the whole game behind acw-core's `Ruleset` — alternating activations, the defender's answer to
 //!   an assault as a pause, fire and moves measured on the table, the objectives; [`bots`]: two baseline
-//!   commanders.
+//!   commanders; [`prelude`]: the common imports.
 //!
 //! ```
 //! use acw_core::dice::ScriptedDice;
@@ -84,6 +84,68 @@ pub mod options;
 pub mod setup;
 pub mod state;
 pub mod tables;
+
+/// The common imports for playing and studying Hardtack: `use acw_hardtack::prelude::*;` brings the battle with
+/// its companies, guns and ids, the options, the whole game with its scenario, orders and two bots, the main
+/// procedures with their outcomes (fire, close assault, confidence tests, round shot), the die ladder, and the
+/// `Resolve` trait that gives every random procedure its `roll` and `odds`.
+///
+/// ```
+/// use acw_hardtack::prelude::*;
+/// use acw_core::dice::ScriptedDice;
+/// use acw_core::{BySide, Side, game::play};
+///
+/// // A Regular line of 8 fires at 8 skirmishers 6" away: range die 4, quality 7, firepower 2 — one die beats
+/// // the range die, so the target only tests its confidence (TL 0, a 5 passes).
+/// let mut battle = Battle::new(Options::default());
+/// let mut spec = CompanySpec::new("1st Minnesota, Company A", Side::Union, 8);
+/// spec.formation = Formation::Line;
+/// let blue: CompanyId = battle.add_company(spec)?;
+/// let grey = battle.add_company(CompanySpec::new("8th Alabama, Company C", Side::Confederate, 8))?;
+/// assert_eq!(grey.to_string(), "company 1");
+/// battle.activate(blue)?;
+/// let report: FireReport = battle.fire(blue, grey, FireFacts { distance: 6.0, ..FireFacts::default() },
+///                                      &mut ScriptedDice::faces([4, 7, 2, 5]))?;
+/// assert!(report.to_string().starts_with("1st Minnesota, Company A fired"));
+///
+/// // The exact odds of the same fire to its casualties.
+/// let volley = Volley {
+///     fire: FireDice { firer: FirerDice::two(DieType::D8, DieType::D8), range: DieType::D4 },
+///     impact: Impact { impact: DieType::D6, armour: DieType::D4, armour_shift: 0,
+///                      kill: KillThreshold::DoubleOrMore },
+///     pool: 8,
+/// };
+/// assert!(volley.odds().prob(|o| o.casualties() == 0) > 0.5);
+///
+/// // A whole game between the two bots.
+/// let scenario = Scenario::meeting_at_the_fence()?;
+/// let (mut union, mut confederate) = (Thruster::new(1), Holder::new(2));
+/// let played = play(&Hardtack, &scenario, 7, BySide::new(&mut union, &mut confederate))?;
+/// assert!(!played.log.is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub mod prelude {
+    pub use crate::artillery::{ShotBounces, ShotRange};
+    pub use crate::bots::{Holder, Thruster};
+    pub use crate::error::{RuleViolation, SetupError};
+    pub use crate::fire::{
+        Cover, FireDice, FireEffect, FirerDice, Impact, Sharpshot, SharpshotResult, Volley,
+        VolleyOutcome,
+    };
+    pub use crate::game::{
+        Event, GameError, GameSetupError, Hardtack, Order, Question, Scenario, State,
+    };
+    pub use crate::ladder::{DieType, Success};
+    pub use crate::melee::{AssaultEnd, CloseAssault, Melee, MeleeOutcome};
+    pub use crate::morale::{Confidence, ConfidenceTest, Rally, ReactionTest};
+    pub use crate::options::{KillThreshold, Options};
+    pub use crate::state::{
+        Action, AssaultReport, Battle, CanisterFacts, Company, CompanyId, CompanySpec,
+        DefenderChoice, FireFacts, FireReport, Formation, Gun, GunId, MoveOrder, ShotImpactReport,
+    };
+    pub use crate::tables::{ConfidenceLevel, Leadership, Motivation, Quality};
+    pub use acw_core::Resolve;
+}
 
 pub use error::{RuleViolation, SetupError};
 pub use ladder::DieType;

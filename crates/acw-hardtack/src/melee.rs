@@ -205,15 +205,21 @@ impl MeleeOutcome {
     }
 }
 
+impl fmt::Display for MeleeEnd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            MeleeEnd::FellBack { loser, levels } => {
+                write!(f, "{loser} falls back, losing {levels} confidence level(s)")
+            }
+            MeleeEnd::Destroyed { loser } => write!(f, "{loser} has every figure down"),
+            MeleeEnd::Stalemate => f.write_str("both sides still hold after the round limit"),
+        }
+    }
+}
+
 impl fmt::Display for MeleeOutcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.end {
-            MeleeEnd::FellBack { loser, levels } => {
-                write!(f, "{loser} falls back, losing {levels} confidence level(s)")?
-            }
-            MeleeEnd::Destroyed { loser } => write!(f, "{loser} has every figure down")?,
-            MeleeEnd::Stalemate => f.write_str("both sides still hold after the round limit")?,
-        }
+        write!(f, "{}", self.end)?;
         write!(
             f,
             "; {} attacking and {} defending figures down",

@@ -5,6 +5,7 @@
 //! names the rule it decides. The crate's docs page lists what each alternative changes.
 
 /// When impact kills (HT-INT-01, HT-CAS-02).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum KillThreshold {
@@ -16,6 +17,7 @@ pub enum KillThreshold {
 }
 
 /// The leader-casualty base row (HT-INT-02).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum LeaderCasualtyTl {
@@ -27,6 +29,7 @@ pub enum LeaderCasualtyTl {
 }
 
 /// The casualties-from-fire test (HT-INT-03).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum CasualtyTl {
@@ -38,6 +41,7 @@ pub enum CasualtyTl {
 }
 
 /// The "casualties against survivors" row's trigger (HT-INT-05, HT-MOR-09).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum OverwhelmedTrigger {
@@ -49,6 +53,7 @@ pub enum OverwhelmedTrigger {
 }
 
 /// Turning a firepower total into a die (HT-INT-06).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum FpDieRounding {
@@ -60,6 +65,7 @@ pub enum FpDieRounding {
 }
 
 /// Which firer die takes a formation target's shift when the range die is already D4 (HT-INT-07).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum FormationSpill {
@@ -73,6 +79,7 @@ pub enum FormationSpill {
 }
 
 /// When a range die counts as beyond D12 (HT-INT-14).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum RangeOverflow {
@@ -84,6 +91,7 @@ pub enum RangeOverflow {
 }
 
 /// The two-level confidence drop (HT-SG2-16).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum TwoLevelDrop {
@@ -95,6 +103,7 @@ pub enum TwoLevelDrop {
 }
 
 /// What counts for the blast-through shift (HT-INT-11).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum BlastThroughCount {
@@ -106,6 +115,7 @@ pub enum BlastThroughCount {
 }
 
 /// The armour shift of fortification cover (HT-INT-22, HT-FIR-06).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum FortificationArmour {
@@ -119,6 +129,7 @@ pub enum FortificationArmour {
 }
 
 /// The casualties counted in a close-assault round test (HT-SG2-40).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum AssaultTestCasualties {
@@ -130,6 +141,7 @@ pub enum AssaultTestCasualties {
 }
 
 /// Which cover protects against round shot (HT-ART-08).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ShotCover {
@@ -141,6 +153,7 @@ pub enum ShotCover {
 }
 
 /// When the horse-or-rider D10 is rolled (HT-CAS-03).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum MountedCasualtyScope {
@@ -152,6 +165,7 @@ pub enum MountedCasualtyScope {
 }
 
 /// How a hit horse's state is rolled (HT-CAS-04).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum HorseStatusRoll {
@@ -163,6 +177,7 @@ pub enum HorseStatusRoll {
 }
 
 /// Travel-mode speed (HT-INT-16, HT-MOV-04).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum TravelRate {
@@ -174,6 +189,7 @@ pub enum TravelRate {
 }
 
 /// The fired-on test that replaces suppression (HT-INT-04).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum FiredOnTl {
@@ -185,6 +201,7 @@ pub enum FiredOnTl {
 }
 
 /// The Grand Gesture's range condition (HT-INT-12).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum GgRangeCheck {
@@ -197,6 +214,7 @@ pub enum GgRangeCheck {
 
 /// Every reading and advanced rule of the crate. `#[non_exhaustive]`: start from `Options::default()` and set
 /// the fields you want (`let mut o = Options::default(); o.first_volley = true;`).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(default))]

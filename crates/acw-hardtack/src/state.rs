@@ -46,7 +46,22 @@ pub struct CompanyId(pub u32);
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GunId(pub u32);
 
+impl fmt::Display for CompanyId {
+    /// "company 3".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "company {}", self.0)
+    }
+}
+
+impl fmt::Display for GunId {
+    /// "gun 2".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "gun {}", self.0)
+    }
+}
+
 /// A company's formation (HT-FRM-01).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Formation {
@@ -63,7 +78,6 @@ pub enum Formation {
 impl Formation {
     /// A formed company's formation from its rows of figures (HT-FRM-04): one or two rows make a line, three
     /// or more a column.
-    #[must_use]
     pub const fn from_rows(rows: u32) -> Formation {
         if rows <= 2 {
             Formation::Line
@@ -90,6 +104,7 @@ impl fmt::Display for Formation {
 }
 
 /// What a figure is.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Role {
@@ -104,6 +119,7 @@ pub enum Role {
 }
 
 /// A figure's condition.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Condition {
@@ -246,6 +262,7 @@ pub struct Company {
 }
 
 /// Whether a company stands alone, or is a detached element or a runner of another (HT-SG2-09, HT-CMD-02).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Attachment {
@@ -259,6 +276,7 @@ pub enum Attachment {
 }
 
 /// A company's panic state (HT-SG2-19, HT-MOR-08).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Panic {
@@ -283,7 +301,6 @@ impl Company {
         self.loads
     }
     /// Its panic state.
-    #[must_use]
     pub const fn panic(&self) -> Panic {
         self.panic
     }
@@ -308,7 +325,6 @@ impl Company {
         self.hidden
     }
     /// Whether it is a detached element or a runner, and of whom.
-    #[must_use]
     pub const fn attachment(&self) -> Attachment {
         self.attached
     }
@@ -350,7 +366,6 @@ impl Company {
         self.cl
     }
     /// Its formation.
-    #[must_use]
     pub const fn formation(&self) -> Formation {
         self.formation
     }
@@ -360,6 +375,7 @@ impl Company {
         self.in_position
     }
     /// Its figures, in allocation order (the leader first).
+    #[must_use]
     pub fn figures(&self) -> &[Figure] {
         &self.figures
     }
@@ -491,6 +507,7 @@ impl Company {
 }
 
 /// The choice for riders unhorsed in a close-formation cavalry company (HT-FRM-06).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum UnhorsedChoice {
     /// Reorganise the whole company into skirmish order.
@@ -502,6 +519,7 @@ pub enum UnhorsedChoice {
 }
 
 /// The state of a regiment's colours (HT-OPT-27, HT-OPT-28).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Colours {
@@ -619,6 +637,7 @@ impl fmt::Display for Action {
 }
 
 /// What a gun has loaded (HT-SEQ-08).
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Ammunition {
@@ -803,6 +822,7 @@ impl fmt::Display for FireReport {
 }
 
 /// A figure of a company, by index in [`Company::figures`].
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct FigureRef {
     /// The company.
@@ -916,6 +936,7 @@ pub struct CanisterFacts {
 }
 
 /// The defender's answer to a close assault (HT-SG2-36): stand (and test), or withdraw without a test.
+#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DefenderChoice {
     /// Stand and take the stand test; fire final defensive fire if the attackers fall short and `final_fire`.
@@ -1195,7 +1216,6 @@ impl Battle {
     }
 
     /// The options in force.
-    #[must_use]
     pub const fn options(&self) -> &Options {
         &self.options
     }
