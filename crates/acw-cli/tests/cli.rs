@@ -361,15 +361,14 @@ fn simulate_json_and_plot() {
     );
 }
 
-#[test]
-fn d8_plays_by_name_and_its_scenario_loads_back() {
-    let text = ok(&["battle", "d8", "--seed", "4"]);
+/// Plays `acw battle RULESET --seed SEED` narrated and as JSON lines, checks the narration opens with `first` and
+/// closes with the losses (counted in `unit`), orders and events the JSON's end line records, and returns the
+/// narration and the JSON text.
+fn battle_both_ways(ruleset: &str, seed: &str, first: &str, unit: &str) -> (String, String) {
+    let text = ok(&["battle", ruleset, "--seed", seed]);
+    let json = ok(&["battle", ruleset, "--seed", seed, "--json"]);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(
-        lines[0],
-        "The regimental D8 rules, default scenario: a battle of 1862, its map and both armies generated from the seed."
-    );
-    let json = ok(&["battle", "d8", "--seed", "4", "--json"]);
+    assert_eq!(lines[0], first);
     let events: Vec<serde_json::Value> = json
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -378,12 +377,23 @@ fn d8_plays_by_name_and_its_scenario_loads_back() {
     assert_eq!(
         lines[lines.len() - 1],
         format!(
-            "Figures lost: Union {}, Confederate {}; {} orders, {} events.",
+            "{unit} lost: Union {}, Confederate {}; {} orders, {} events.",
             end["losses"]["union"],
             end["losses"]["confederate"],
             end["orders"],
             events.len() - 1
         )
+    );
+    (text, json)
+}
+
+#[test]
+fn d8_plays_by_name_and_its_scenario_loads_back() {
+    let (_, json) = battle_both_ways(
+        "d8",
+        "4",
+        "The regimental D8 rules, default scenario: a battle of 1862, its map and both armies generated from the seed.",
+        "Figures",
     );
     let path = temp("d8.json");
     ok(&["scenario", "d8", "--out", path.to_str().unwrap()]);
@@ -411,27 +421,11 @@ fn d8_plays_by_name_and_its_scenario_loads_back() {
 
 #[test]
 fn tsatf_plays_by_name() {
-    let text = ok(&["battle", "tsatf", "--seed", "2"]);
-    let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(
-        lines[0],
-        "Strike for Your God and Country, default scenario: three companies a side on a 48\" x 36\" table."
-    );
-    let json = ok(&["battle", "tsatf", "--seed", "2", "--json"]);
-    let events: Vec<serde_json::Value> = json
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    let end = &events[events.len() - 1]["end"];
-    assert_eq!(
-        lines[lines.len() - 1],
-        format!(
-            "Figures lost: Union {}, Confederate {}; {} orders, {} events.",
-            end["losses"]["union"],
-            end["losses"]["confederate"],
-            end["orders"],
-            events.len() - 1
-        )
+    battle_both_ways(
+        "tsatf",
+        "2",
+        "Strike for Your God and Country, default scenario: three companies a side on a 48\" x 36\" table.",
+        "Figures",
     );
     let sim: serde_json::Value = serde_json::from_str(&ok(&[
         "simulate", "tsatf", "--games", "4", "--seed", "2", "--json",
