@@ -263,7 +263,10 @@ fn hardtack_by_name() {
     ]);
     let row = out.lines().find(|l| l.contains("passed")).unwrap();
     assert!(row.contains("1/2"), "{row}");
-    let row = out.lines().find(|l| l.contains("losing two levels")).unwrap();
+    let row = out
+        .lines()
+        .find(|l| l.contains("losing two levels"))
+        .unwrap();
     assert!(row.contains("1/4") && row.contains("0.25"), "{row}");
     let e = fails(&["odds", "hardtack", "reaction-test", "lv=4"], 2);
     assert!(e.contains("from 1 to 3"), "{e}");
