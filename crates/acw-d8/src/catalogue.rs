@@ -1,9 +1,10 @@
 //! Random procedures by name, and the [`Options`] by name.
 //!
 //! [`catalogue`] lists the fire, melee, movement, formation, structure and sequence procedures with their
-//! rule IDs and typed parameters (`acw odds d8 volley short_dice=10 save=5`). Not catalogued yet: the army,
-//! map and environment generators of the set-up (`army`, `map`, `environment`, `flank`), whose inputs are
-//! tables of their own; each still has its roll-vs-odds test.
+//! rule IDs and typed parameters (`acw odds d8 volley short_dice=10 save=5`), and the environment rolls of
+//! the set-up (`night-day`, `game-length`, `wind`). Not catalogued yet: the army, map and flank generators of
+//! the set-up (`army`, `map`, `flank`), whose inputs are tables of their own; each still has its
+//! roll-vs-odds test.
 //!
 //! The options are set by field name through [`acw_core::catalogue::OptionsByName`] (`turn_limit=8`,
 //! `improved_muskets=all-experienced`): every field.
@@ -18,6 +19,7 @@
 //! # Ok::<(), acw_core::catalogue::OptionError>(())
 //! ```
 
+use crate::environment::{GameLength, NightDay, Wind};
 use crate::fire::{OfficerCheck, Saves, ToHit, Volley};
 use crate::formation::FormationTest;
 use crate::melee::{Melee, Pairing};
@@ -357,7 +359,42 @@ static ENTRIES: &[Entry] = &[
         ],
         build: bombard,
     },
+    Entry {
+        name: "night-day",
+        rules: &["D8-ENV-02", "D8-ENV-03", "D8-ENV-04"],
+        summary: "the night/day roll: a D6 for the season, 4D6 for the start hour (re-rolled outside 7-16)",
+        params: &[],
+        build: night_day,
+    },
+    Entry {
+        name: "game-length",
+        rules: &["D8-ENV-04"],
+        summary: "the game's length in turns a player, from the night/day roll",
+        params: &[],
+        build: game_length,
+    },
+    Entry {
+        name: "wind",
+        rules: &["D8-ENV-05"],
+        summary: "the wind: a D6, 1 no wind, 2-6 wind that blows the smoke away",
+        params: &[],
+        build: wind,
+    },
 ];
+
+fn night_day(_: &Values) -> Result<Built, String> {
+    Ok(Built::new(NightDay))
+}
+
+fn game_length(_: &Values) -> Result<Built, String> {
+    Ok(Built::new(GameLength))
+}
+
+fn wind(_: &Values) -> Result<Built, String> {
+    Ok(Built::labelled(Wind, |&w| {
+        if w { "wind" } else { "no wind" }.to_string()
+    }))
+}
 
 /// The random procedures catalogued so far (the module docs list the rest), by name.
 #[must_use]
