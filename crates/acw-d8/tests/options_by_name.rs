@@ -37,9 +37,14 @@ fn options_by_name() {
 fn catalogued_procedures_roll_as_their_odds_say() {
     use acw_d8::catalogue::catalogue;
     let c = catalogue();
-    assert_eq!(c.entries().len(), 12);
+    assert_eq!(c.entries().len(), 22);
     c.check_every_entry(acw_core::testing::DEFAULT_SAMPLES)
         .unwrap();
+    // A Veteran regiment: 10 plus a D5, so 15 figures 1/5. A roll-off, ties rolled again: 1/2 each.
+    let t = c.build("regiment-size", "class=veteran").unwrap().table();
+    assert!((t.p("15") - 1.0 / 5.0).abs() < 1e-12);
+    let t = c.build("roll-off", "die=d10").unwrap().table();
+    assert!((t.p("the first player") - 1.0 / 2.0).abs() < 1e-12);
     // The wind: a D6, only a 1 is still air.
     let t = c.build("wind", "").unwrap().table();
     assert!((t.p("no wind") - 1.0 / 6.0).abs() < 1e-12);
