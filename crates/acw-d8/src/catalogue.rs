@@ -3,8 +3,8 @@
 //! [`catalogue`] lists the fire, melee, movement, formation, structure and sequence procedures with their
 //! rule IDs and typed parameters (`acw odds d8 volley short_dice=10 save=5`), and the environment rolls of
 //! the set-up (`night-day`, `game-length`, `wind`) and its army rolls (`extra-regiments` to `army-figures`,
-//! `roll-off`). Not catalogued yet: the map and flank generators of the set-up (`map`, `flank`), whose inputs
-//! are tables of their own; each still has its roll-vs-odds test.
+//! `roll-off`), its map rolls (`terrain-in-square`, `end-point`, `feature-ends`, `map-choice`) and the
+//! flank march's arrival (`flank-arrival`): every procedure of the crate.
 //!
 //! The options are set by field name through [`acw_core::catalogue::OptionsByName`] (`turn_limit=8`,
 //! `improved_muskets=all-experienced`): every field.
@@ -25,7 +25,9 @@ use crate::army::{
 };
 use crate::environment::{GameLength, NightDay, Wind};
 use crate::fire::{OfficerCheck, Saves, ToHit, Volley};
+use crate::flank::FlankArrival;
 use crate::formation::FormationTest;
+use crate::map::{EndPoint, FeatureEnds, MapChoice, Square, TerrainInSquare};
 use crate::melee::{Melee, Pairing};
 use crate::movement::Hazard;
 use crate::options::{ImprovedMuskets, Options, StructureHits};
@@ -459,7 +461,87 @@ static ENTRIES: &[Entry] = &[
         )],
         build: roll_off,
     },
+    Entry {
+        name: "terrain-in-square",
+        rules: &["D8-SET-07"],
+        summary: "the terrain piece one grid square holds after every piece is placed by D30",
+        params: &[
+            Param::int("square", 1, 30, 1, "the grid square"),
+            Param::bool("separate_fields", false, "fields are separate pieces"),
+        ],
+        build: terrain_in_square,
+    },
+    Entry {
+        name: "end-point",
+        rules: &["D8-SET-05", "D8-SET-08"],
+        summary: "one end of a road or river on the map's edge",
+        params: &[CORNERS],
+        build: end_point,
+    },
+    Entry {
+        name: "feature-ends",
+        rules: &["D8-SET-08", "D8-SET-09"],
+        summary: "both ends of a road or river, the second re-rolled onto another square",
+        params: &[CORNERS],
+        build: feature_ends,
+    },
+    Entry {
+        name: "map-choice",
+        rules: &["D8-SET-14"],
+        summary: "whose map is played: the umpire's D3, 1 the Union's, 2 the Confederates', 3 his own",
+        params: &[],
+        build: map_choice,
+    },
+    Entry {
+        name: "flank-arrival",
+        rules: &["D8-OPT-03"],
+        summary: "when and where a flank march arrives",
+        params: &[],
+        build: flank_arrival,
+    },
 ];
+
+const CORNERS: Param = Param::bool(
+    "reroll_corner_labels",
+    false,
+    "re-roll the corner labels of the edge",
+);
+
+fn terrain_in_square(v: &Values) -> Result<Built, String> {
+    let square = Square::new(int(v, "square")?).map_err(|e| e.to_string())?;
+    Ok(Built::labelled(
+        TerrainInSquare {
+            square,
+            separate_fields: v.bool("separate_fields"),
+        },
+        |p| p.map_or_else(|| "open ground".to_string(), |p| p.to_string()),
+    ))
+}
+
+fn end_point(v: &Values) -> Result<Built, String> {
+    Ok(Built::new(EndPoint {
+        reroll_corner_labels: v.bool("reroll_corner_labels"),
+    }))
+}
+
+fn feature_ends(v: &Values) -> Result<Built, String> {
+    Ok(Built::labelled(
+        FeatureEnds {
+            reroll_corner_labels: v.bool("reroll_corner_labels"),
+        },
+        |(a, b)| format!("{a} to {b}"),
+    ))
+}
+
+fn map_choice(_: &Values) -> Result<Built, String> {
+    Ok(Built::new(MapChoice))
+}
+
+fn flank_arrival(_: &Values) -> Result<Built, String> {
+    Ok(Built::labelled(FlankArrival, |a| {
+        format!("on move {}, square {}", a.on_move, a.square)
+    }))
+}
 
 const VETERAN_3: Param = Param::bool(
     "d4_3_veteran",
@@ -551,7 +633,7 @@ fn wind(_: &Values) -> Result<Built, String> {
     }))
 }
 
-/// The random procedures catalogued so far (the module docs list the rest), by name.
+/// Every random procedure of the rules, by name.
 #[must_use]
 pub fn catalogue() -> Catalogue {
     Catalogue::new("d8", ENTRIES)

@@ -37,7 +37,10 @@ fn options_by_name() {
 fn catalogued_procedures_roll_as_their_odds_say() {
     use acw_d8::catalogue::catalogue;
     let c = catalogue();
-    assert_eq!(c.entries().len(), 22);
+    assert_eq!(c.entries().len(), 27);
+    // Whose map: the umpire's D3, 1 the Union's, 2 the Confederates', 3 the umpire's: 1/3 each.
+    let t = c.build("map-choice", "").unwrap().table();
+    assert!((t.p("the umpire's map") - 1.0 / 3.0).abs() < 1e-12);
     c.check_every_entry(acw_core::testing::DEFAULT_SAMPLES)
         .unwrap();
     // A Veteran regiment: 10 plus a D5, so 15 figures 1/5. A roll-off, ties rolled again: 1/2 each.
