@@ -67,6 +67,8 @@ fn catalogues() -> Vec<Catalogue> {
         crate::tsatf::catalogue::catalogue(),
         #[cfg(feature = "d8")]
         crate::d8::catalogue::catalogue(),
+        #[cfg(feature = "hardtack")]
+        crate::hardtack::catalogue::catalogue(),
     ]
 }
 

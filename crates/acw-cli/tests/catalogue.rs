@@ -246,3 +246,28 @@ fn tsatf_and_d8_by_name() {
     let told = ok(&["battle", "d8", "--seed", "2", "--luck"]);
     assert!(told.contains("  Confederate: luck "), "{told}");
 }
+
+#[test]
+fn hardtack_by_name() {
+    let out = ok(&["rules", "hardtack"]);
+    assert!(out.contains("confidence-test  (HT-MOR-06"), "{out}");
+    assert!(out.contains("combined-assault  (HT-MEL-01"), "{out}");
+    // A D8 company under LV 2 at TL 2 must beat 4: 1-2 lose two levels, 3-4 one, 5-8 pass.
+    let out = ok(&[
+        "odds",
+        "hardtack",
+        "confidence-test",
+        "quality=d8",
+        "lv=2",
+        "tl=2",
+    ]);
+    let row = out.lines().find(|l| l.contains("passed")).unwrap();
+    assert!(row.contains("1/2"), "{row}");
+    let row = out
+        .lines()
+        .find(|l| l.contains("losing two levels"))
+        .unwrap();
+    assert!(row.contains("1/4") && row.contains("0.25"), "{row}");
+    let e = fails(&["odds", "hardtack", "reaction-test", "lv=4"], 2);
+    assert!(e.contains("from 1 to 3"), "{e}");
+}

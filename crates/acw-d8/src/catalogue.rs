@@ -1,9 +1,10 @@
 //! Random procedures by name, and the [`Options`] by name.
 //!
 //! [`catalogue`] lists the fire, melee, movement, formation, structure and sequence procedures with their
-//! rule IDs and typed parameters (`acw odds d8 volley short_dice=10 save=5`). Not catalogued yet: the army,
-//! map and environment generators of the set-up (`army`, `map`, `environment`, `flank`), whose inputs are
-//! tables of their own; each still has its roll-vs-odds test.
+//! rule IDs and typed parameters (`acw odds d8 volley short_dice=10 save=5`), and the environment rolls of
+//! the set-up (`night-day`, `game-length`, `wind`) and its army rolls (`extra-regiments` to `army-figures`,
+//! `roll-off`), its map rolls (`terrain-in-square`, `end-point`, `feature-ends`, `map-choice`) and the
+//! flank march's arrival (`flank-arrival`): every procedure of the crate.
 //!
 //! The options are set by field name through [`acw_core::catalogue::OptionsByName`] (`turn_limit=8`,
 //! `improved_muskets=all-experienced`): every field.
@@ -18,16 +19,23 @@
 //! # Ok::<(), acw_core::catalogue::OptionError>(())
 //! ```
 
+use crate::army::{
+    ArmyFigures, BatteryCount, BatteryType, CavalryCompanies, ClassRoll, ExtraRegiments,
+    FootStrength, Player, RegimentSize, RollOff, SharpshooterClass,
+};
+use crate::environment::{GameLength, NightDay, Wind};
 use crate::fire::{OfficerCheck, Saves, ToHit, Volley};
+use crate::flank::FlankArrival;
 use crate::formation::FormationTest;
+use crate::map::{EndPoint, FeatureEnds, MapChoice, Square, TerrainInSquare};
 use crate::melee::{Melee, Pairing};
 use crate::movement::Hazard;
 use crate::options::{ImprovedMuskets, Options, StructureHits};
 use crate::sequence::FirstMove;
 use crate::structures::Bombard;
 use crate::tables::{Band, Class};
-use acw_core::BySide;
 use acw_core::catalogue::{Built, Catalogue, Entry, Param, Values};
+use acw_core::{BySide, Die, Side};
 
 acw_core::choice_words!(ImprovedMuskets {
     Quarter => "quarter",
@@ -357,9 +365,275 @@ static ENTRIES: &[Entry] = &[
         ],
         build: bombard,
     },
+    Entry {
+        name: "night-day",
+        rules: &["D8-ENV-02", "D8-ENV-03", "D8-ENV-04"],
+        summary: "the night/day roll: a D6 for the season, 4D6 for the start hour (re-rolled outside 7-16)",
+        params: &[],
+        build: night_day,
+    },
+    Entry {
+        name: "game-length",
+        rules: &["D8-ENV-04"],
+        summary: "the game's length in turns a player, from the night/day roll",
+        params: &[],
+        build: game_length,
+    },
+    Entry {
+        name: "wind",
+        rules: &["D8-ENV-05"],
+        summary: "the wind: a D6, 1 no wind, 2-6 wind that blows the smoke away",
+        params: &[],
+        build: wind,
+    },
+    Entry {
+        name: "extra-regiments",
+        rules: &["D8-SET-19"],
+        summary: "the D4 of extra foot regiments: how many Raw, Experienced and Veteran",
+        params: &[VETERAN_3],
+        build: extra_regiments,
+    },
+    Entry {
+        name: "regiment-size",
+        rules: &["D8-SET-20"],
+        summary: "a foot regiment's figures: 10 plus a D10, D8 or D5 by class",
+        params: &[Param::choice("class", CLASSES, 1, "the regiment's class")],
+        build: regiment_size,
+    },
+    Entry {
+        name: "cavalry-companies",
+        rules: &["D8-SET-21", "D8-SET-22"],
+        summary: "a side's cavalry companies: a D12 (Union) or D10 (Confederates)",
+        params: &[SIDE],
+        build: cavalry_companies,
+    },
+    Entry {
+        name: "sharpshooter-class",
+        rules: &["D8-SET-25"],
+        summary: "the sharpshooters' class: D2, 1 Veteran, 2 Experienced",
+        params: &[],
+        build: sharpshooter_class,
+    },
+    Entry {
+        name: "class-roll",
+        rules: &["D8-SET-27", "D8-SET-30"],
+        summary: "a cavalry unit's or battery's class: D6, 1-2 Raw, 3-4 Experienced, 5-6 Veteran",
+        params: &[],
+        build: class_roll,
+    },
+    Entry {
+        name: "battery-count",
+        rules: &["D8-SET-28"],
+        summary: "the number of batteries: a D4",
+        params: &[],
+        build: battery_count,
+    },
+    Entry {
+        name: "battery-type",
+        rules: &["D8-SET-29"],
+        summary: "a battery's type: D6, 1-4 field, 5-6 heavy",
+        params: &[],
+        build: battery_type,
+    },
+    Entry {
+        name: "foot-strength",
+        rules: &["D8-SET-18", "D8-SET-19", "D8-SET-20"],
+        summary: "a side's foot in figures: the regiments with the extra D4, each 10 plus its die",
+        params: &[VETERAN_3],
+        build: foot_strength,
+    },
+    Entry {
+        name: "army-figures",
+        rules: &["D8-SET-36"],
+        summary: "a side's whole army in figures: foot, cavalry companies and batteries with their crews",
+        params: &[SIDE, VETERAN_3],
+        build: army_figures,
+    },
+    Entry {
+        name: "roll-off",
+        rules: &["D8-SET-03", "D8-ENV-02"],
+        summary: "a roll-off between two players, one die each, ties rolled again",
+        params: &[Param::choice(
+            "die",
+            &["d6", "d10"],
+            0,
+            "the die each player rolls",
+        )],
+        build: roll_off,
+    },
+    Entry {
+        name: "terrain-in-square",
+        rules: &["D8-SET-07"],
+        summary: "the terrain piece one grid square holds after every piece is placed by D30",
+        params: &[
+            Param::int("square", 1, 30, 1, "the grid square"),
+            Param::bool("separate_fields", false, "fields are separate pieces"),
+        ],
+        build: terrain_in_square,
+    },
+    Entry {
+        name: "end-point",
+        rules: &["D8-SET-05", "D8-SET-08"],
+        summary: "one end of a road or river on the map's edge",
+        params: &[CORNERS],
+        build: end_point,
+    },
+    Entry {
+        name: "feature-ends",
+        rules: &["D8-SET-08", "D8-SET-09"],
+        summary: "both ends of a road or river, the second re-rolled onto another square",
+        params: &[CORNERS],
+        build: feature_ends,
+    },
+    Entry {
+        name: "map-choice",
+        rules: &["D8-SET-14"],
+        summary: "whose map is played: the umpire's D3, 1 the Union's, 2 the Confederates', 3 his own",
+        params: &[],
+        build: map_choice,
+    },
+    Entry {
+        name: "flank-arrival",
+        rules: &["D8-OPT-03"],
+        summary: "when and where a flank march arrives",
+        params: &[],
+        build: flank_arrival,
+    },
 ];
 
-/// The random procedures catalogued so far (the module docs list the rest), by name.
+const CORNERS: Param = Param::bool(
+    "reroll_corner_labels",
+    false,
+    "re-roll the corner labels of the edge",
+);
+
+fn terrain_in_square(v: &Values) -> Result<Built, String> {
+    let square = Square::new(int(v, "square")?).map_err(|e| e.to_string())?;
+    Ok(Built::labelled(
+        TerrainInSquare {
+            square,
+            separate_fields: v.bool("separate_fields"),
+        },
+        |p| p.map_or_else(|| "open ground".to_string(), |p| p.to_string()),
+    ))
+}
+
+fn end_point(v: &Values) -> Result<Built, String> {
+    Ok(Built::new(EndPoint {
+        reroll_corner_labels: v.bool("reroll_corner_labels"),
+    }))
+}
+
+fn feature_ends(v: &Values) -> Result<Built, String> {
+    Ok(Built::labelled(
+        FeatureEnds {
+            reroll_corner_labels: v.bool("reroll_corner_labels"),
+        },
+        |(a, b)| format!("{a} to {b}"),
+    ))
+}
+
+fn map_choice(_: &Values) -> Result<Built, String> {
+    Ok(Built::new(MapChoice))
+}
+
+fn flank_arrival(_: &Values) -> Result<Built, String> {
+    Ok(Built::labelled(FlankArrival, |a| {
+        format!("on move {}, square {}", a.on_move, a.square)
+    }))
+}
+
+const VETERAN_3: Param = Param::bool(
+    "d4_3_veteran",
+    false,
+    "the option reading a D4 of 3 as Raw, Experienced, Veteran",
+);
+const SIDE: Param = Param::choice("side", &["union", "confederate"], 0, "the side");
+
+fn side(v: &Values) -> Side {
+    if v.choice("side") == 1 {
+        Side::Confederate
+    } else {
+        Side::Union
+    }
+}
+
+fn extra_regiments(v: &Values) -> Result<Built, String> {
+    Ok(Built::labelled(
+        ExtraRegiments {
+            d4_3_veteran: v.bool("d4_3_veteran"),
+        },
+        |&(r, e, x)| format!("{r} Raw, {e} Experienced, {x} Veteran"),
+    ))
+}
+
+fn regiment_size(v: &Values) -> Result<Built, String> {
+    Ok(Built::new(RegimentSize { class: class(v) }))
+}
+
+fn cavalry_companies(v: &Values) -> Result<Built, String> {
+    Ok(Built::new(CavalryCompanies { side: side(v) }))
+}
+
+fn sharpshooter_class(_: &Values) -> Result<Built, String> {
+    Ok(Built::new(SharpshooterClass))
+}
+
+fn class_roll(_: &Values) -> Result<Built, String> {
+    Ok(Built::new(ClassRoll))
+}
+
+fn battery_count(_: &Values) -> Result<Built, String> {
+    Ok(Built::new(BatteryCount))
+}
+
+fn battery_type(_: &Values) -> Result<Built, String> {
+    Ok(Built::new(BatteryType))
+}
+
+fn foot_strength(v: &Values) -> Result<Built, String> {
+    Ok(Built::new(FootStrength {
+        d4_3_veteran: v.bool("d4_3_veteran"),
+    }))
+}
+
+fn army_figures(v: &Values) -> Result<Built, String> {
+    Ok(Built::new(ArmyFigures {
+        side: side(v),
+        d4_3_veteran: v.bool("d4_3_veteran"),
+    }))
+}
+
+fn roll_off(v: &Values) -> Result<Built, String> {
+    let die = if v.choice("die") == 1 {
+        Die::D10
+    } else {
+        Die::D6
+    };
+    Ok(Built::labelled(RollOff { die }, |p| {
+        match p {
+            Player::First => "the first player",
+            Player::Second => "the second player",
+        }
+        .to_string()
+    }))
+}
+
+fn night_day(_: &Values) -> Result<Built, String> {
+    Ok(Built::new(NightDay))
+}
+
+fn game_length(_: &Values) -> Result<Built, String> {
+    Ok(Built::new(GameLength))
+}
+
+fn wind(_: &Values) -> Result<Built, String> {
+    Ok(Built::labelled(Wind, |&w| {
+        if w { "wind" } else { "no wind" }.to_string()
+    }))
+}
+
+/// Every random procedure of the rules, by name.
 #[must_use]
 pub fn catalogue() -> Catalogue {
     Catalogue::new("d8", ENTRIES)

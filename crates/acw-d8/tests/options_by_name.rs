@@ -37,9 +37,28 @@ fn options_by_name() {
 fn catalogued_procedures_roll_as_their_odds_say() {
     use acw_d8::catalogue::catalogue;
     let c = catalogue();
-    assert_eq!(c.entries().len(), 9);
+    assert_eq!(c.entries().len(), 27);
+    // Whose map: the umpire's D3, 1 the Union's, 2 the Confederates', 3 the umpire's: 1/3 each.
+    let t = c.build("map-choice", "").unwrap().table();
+    assert!((t.p("the umpire's map") - 1.0 / 3.0).abs() < 1e-12);
     c.check_every_entry(acw_core::testing::DEFAULT_SAMPLES)
         .unwrap();
+    // A Veteran regiment: 10 plus a D5, so 15 figures 1/5. A roll-off, ties rolled again: 1/2 each.
+    let t = c.build("regiment-size", "class=veteran").unwrap().table();
+    assert!((t.p("15") - 1.0 / 5.0).abs() < 1e-12);
+    let t = c.build("roll-off", "die=d10").unwrap().table();
+    assert!((t.p("the first player") - 1.0 / 2.0).abs() < 1e-12);
+    // The wind: a D6, only a 1 is still air.
+    let t = c.build("wind", "").unwrap().table();
+    assert!((t.p("no wind") - 1.0 / 6.0).abs() < 1e-12);
+    // Summer (3-6 on the D6, 2/3) starting at 7:00: 4D6 make 7 in 20 of the 971 ways of 7 to 16.
+    let t = c.build("night-day", "").unwrap().table();
+    let row = t
+        .rows()
+        .iter()
+        .find(|r| r.label.starts_with("summer, starting at 7:00"))
+        .unwrap();
+    assert!((row.p - 2.0 / 3.0 * 20.0 / 971.0).abs() < 1e-12);
     // Ten D8s needing 5+ (1/2 each), no save: P(no casualty) = 1/1024.
     let t = c.build("volley", "").unwrap().table();
     assert!((t.p("0") - 1.0 / 1024.0).abs() < 1e-15);

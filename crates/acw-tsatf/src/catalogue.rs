@@ -3,9 +3,8 @@
 //! [`catalogue`] lists [`acw_core::Resolve`] procedures of this crate with their rule IDs and typed
 //! parameters, built from text (`acw odds tsatf mass-fire row=veteran-musket figures=20`). Not catalogued
 //! yet: the whole melee (`melee::Melee`, whose sides are lists of figures), the Type Firing volley with its
-//! hit cards (`fire::Volley`), the personal shot, a hit card drawn from a partly used deck (it borrows the
-//! deck), the vehicle move and the card order of a turn: each still has its roll-vs-odds test in
-//! `tests/roll_vs_odds.rs`.
+//! hit cards (`fire::Volley`) and a hit card drawn from a partly used deck (it borrows the deck): each still
+//! has its roll-vs-odds test in `tests/roll_vs_odds.rs`.
 //!
 //! The options are set by field name through [`acw_core::catalogue::OptionsByName`] (`turn_limit=8`,
 //! `fire_system=type-firing`): every field but `split_cavalry_dice` and `column_frontage`, which take a
@@ -27,10 +26,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::fire::{AmmunitionRoll, HitCard, MassFire, TypeFire};
+use crate::fire::{AmmunitionRoll, HitCard, MassFire, Personal, PersonalShot, TypeFire};
 use crate::melee::{CloseTest, ColoursRoll, Combat, StragglerRoll};
 use crate::morale::{MoraleTest, RatingRoll, SixRoll};
-use crate::movement::{Flight, LeaderlessDie, MoveDice};
+use crate::movement::{Flight, LeaderlessDie, MoveDice, VehicleMove};
 use crate::options::{
     AssaultColumn, BatteryFire, CasualtyTiming, CaughtFleeing, ColourRecovery, CompulsoryFirst,
     ConeAngle, EvadedCharge, FigureChoice, FireSystem, FleeEdge, GatlingFigures, Hd6Stacking,
@@ -38,6 +37,7 @@ use crate::options::{
     Options, RallyRouted, Remainder, RoadB, RoadPartial, RoughPenalty, Rounding, SequencingDeck,
     SkirmishCharge, Tie, WoundPolicy,
 };
+use crate::sequence::CardOrder;
 use crate::tables::{FireRow, Quality, TargetClass, TypeFireRow};
 use acw_core::catalogue::{Built, Catalogue, Entry, Param, Values};
 use strum::IntoEnumIterator;
@@ -430,7 +430,83 @@ static ENTRIES: &[Entry] = &[
         params: &[],
         build: flight,
     },
+    Entry {
+        name: "personal-shot",
+        rules: &["TSATF-FIR-19", "TSATF-FIR-20"],
+        summary: "one individual's shot, 1D6 read by the weapon",
+        params: &[Param::choice(
+            "weapon",
+            &["pistol", "sniper-rifle"],
+            0,
+            "the individual's weapon",
+        )],
+        build: personal_shot,
+    },
+    Entry {
+        name: "vehicle-move",
+        rules: &["TSATF-OPT-08", "TSATF-OPT-10"],
+        summary: "a gunboat's or a train's move: 2D6 to 4D6 inches by what it does",
+        params: &[Param::choice(
+            "mover",
+            &[
+                "gunboat-forward",
+                "gunboat-against-current",
+                "train-start-or-stop",
+                "train-full-speed",
+            ],
+            0,
+            "the vehicle and what it does",
+        )],
+        build: vehicle_move,
+    },
+    Entry {
+        name: "card-order",
+        rules: &["TSATF-SEQ-03", "TSATF-SEQ-04"],
+        summary: "the order in which the sides' cards come up in one phase",
+        params: &[
+            Param::int("union", 0, 6, 2, "Union units with a card"),
+            Param::int("confederate", 0, 6, 2, "Confederate units with a card"),
+            Param::choice(
+                "deck",
+                &["per-unit", "full-52-with-skip"],
+                0,
+                "what the sequencing deck holds",
+            ),
+        ],
+        build: card_order,
+    },
 ];
+
+fn personal_shot(v: &Values) -> Result<Built, String> {
+    let weapon = if v.choice("weapon") == 1 {
+        Personal::SniperRifle
+    } else {
+        Personal::Pistol
+    };
+    Ok(Built::new(PersonalShot(weapon)))
+}
+
+fn vehicle_move(v: &Values) -> Result<Built, String> {
+    let mover = match v.choice("mover") {
+        0 => VehicleMove::GunboatForward,
+        1 => VehicleMove::GunboatAgainstCurrent,
+        2 => VehicleMove::TrainStartOrStop,
+        _ => VehicleMove::TrainFullSpeed,
+    };
+    Ok(Built::new(mover))
+}
+
+fn card_order(v: &Values) -> Result<Built, String> {
+    let kind = if v.choice("deck") == 1 {
+        SequencingDeck::Full52WithSkip
+    } else {
+        SequencingDeck::PerUnit
+    };
+    let n = |key| u8::try_from(v.int(key)).map_err(|_| format!("{key} is out of range"));
+    CardOrder::new(n("union")?, n("confederate")?, kind)
+        .map(Built::new)
+        .ok_or_else(|| "a side has at most 26 cards".to_string())
+}
 
 /// The random procedures catalogued so far (the module docs list the rest), by name.
 #[must_use]

@@ -37,9 +37,27 @@ fn catalogued_procedures_roll_as_their_odds_say() {
     use acw_tsatf::tables::{FireRow, Quality, TypeFireRow};
     use strum::IntoEnumIterator;
     let c = catalogue();
-    assert_eq!(c.entries().len(), 14);
+    assert_eq!(c.entries().len(), 17);
     c.check_every_entry(acw_core::testing::DEFAULT_SAMPLES)
         .unwrap();
+    // A sniper rifle's D6: 5-6 kills, 3-4 wounds, 1/3 each. One card a side in a per-unit deck: either
+    // first, 1/2. A train at full speed, 4D6: 24 once in 1296.
+    let t = c
+        .build("personal-shot", "weapon=sniper-rifle")
+        .unwrap()
+        .table();
+    assert!((t.p("killed") - 1.0 / 3.0).abs() < 1e-12);
+    assert!((t.p("wounded") - 1.0 / 3.0).abs() < 1e-12);
+    let t = c
+        .build("card-order", "union=1 confederate=1")
+        .unwrap()
+        .table();
+    assert!((t.p("UC") - 1.0 / 2.0).abs() < 1e-12);
+    let t = c
+        .build("vehicle-move", "mover=train-full-speed")
+        .unwrap()
+        .table();
+    assert!((t.p("24") - 1.0 / 1296.0).abs() < 1e-12);
     // Every row and class can be named: the last of each list builds.
     assert_eq!(FireRow::iter().count(), 11);
     assert_eq!(TypeFireRow::iter().count(), 7);
