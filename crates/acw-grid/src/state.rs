@@ -11,6 +11,7 @@ use acw_core::vocab::{Formation, Limber, Mount};
 use acw_core::{BySide, Side};
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
 macro_rules! id_type {
     ($name:ident, $prefix:literal, $doc:literal) => {
@@ -566,7 +567,10 @@ impl Phase {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(try_from = "BattleRepr"))]
 pub struct Battle {
-    pub(crate) board: Board,
+    /// Shared between copies (a bot's look-ahead, a step applied on a copy): the board does not change during a
+    /// game, and [`Battle::board_mut`] copies it first if another battle still shares it.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "serialize_board"))]
+    pub(crate) board: Arc<Board>,
     pub(crate) options: Options,
     pub(crate) units: BTreeMap<UnitId, Unit>,
     pub(crate) commanders: BTreeMap<CommanderId, Leader>,
@@ -590,6 +594,11 @@ pub struct Battle {
     pub(crate) owed_tests: Vec<crate::morale::OwedTest>,
     #[cfg_attr(feature = "serde", serde(default))]
     pub(crate) owed_retreats: Vec<crate::morale::OwedRetreat>,
+}
+
+#[cfg(feature = "serde")]
+fn serialize_board<S: serde::Serializer>(board: &Arc<Board>, s: S) -> Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&**board, s)
 }
 
 #[cfg(feature = "serde")]
@@ -626,7 +635,7 @@ impl TryFrom<BattleRepr> for Battle {
     type Error = RuleViolation;
     fn try_from(r: BattleRepr) -> Result<Battle, RuleViolation> {
         let b = Battle {
-            board: r.board,
+            board: Arc::new(r.board),
             options: r.options,
             units: r.units,
             commanders: r.commanders,
@@ -658,7 +667,7 @@ impl Battle {
     /// An empty battle on `board`, turn 1, Initiative phase.
     pub fn new(board: Board, options: Options) -> Battle {
         Battle {
-            board,
+            board: Arc::new(board),
             options,
             units: BTreeMap::new(),
             commanders: BTreeMap::new(),
@@ -700,7 +709,7 @@ impl Battle {
     }
     /// The board, to edit its terrain (scenario set-up; the areas themselves cannot change).
     pub fn board_mut(&mut self) -> &mut Board {
-        &mut self.board
+        Arc::make_mut(&mut self.board)
     }
     /// The turn number, from 1.
     pub fn turn(&self) -> u32 {
