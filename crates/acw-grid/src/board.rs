@@ -26,6 +26,7 @@ pub enum GridKind {
 
 impl GridKind {
     /// Number of sides of an area.
+    #[must_use]
     pub const fn sides(self) -> u8 {
         match self {
             GridKind::Square => 4,
@@ -64,6 +65,7 @@ pub struct Area {
 
 impl Area {
     /// The area (x, y).
+    #[must_use]
     pub const fn new(x: i32, y: i32) -> Area {
         Area { x, y }
     }
@@ -107,17 +109,20 @@ impl Facing {
     }
 
     /// The side index.
+    #[must_use]
     pub const fn index(self) -> u8 {
         self.0
     }
 
     /// Turned `steps` sides clockwise (negative: anticlockwise) on a grid of `kind`.
+    #[must_use]
     pub fn turned(self, kind: GridKind, steps: i32) -> Facing {
         let n = i32::from(kind.sides());
         Facing((i32::from(self.0) + steps).rem_euclid(n) as u8)
     }
 
     /// The opposite side.
+    #[must_use]
     pub fn reversed(self, kind: GridKind) -> Facing {
         self.turned(kind, i32::from(kind.sides()) / 2)
     }
@@ -170,6 +175,7 @@ impl Terrain {
     };
 
     /// GRID-SET-09: the ground class that counts for movement (abatis makes any area difficult).
+    #[must_use]
     pub const fn effective_ground(&self) -> Ground {
         if self.abatis {
             Ground::Difficult
@@ -179,11 +185,13 @@ impl Terrain {
     }
 
     /// GRID-MEL-11, GRID-MOV-28: the area itself gives cover (terrain cover or a fortification).
+    #[must_use]
     pub const fn gives_cover(&self) -> bool {
         self.cover || self.fortification
     }
 
     /// GRID-GEO-07 step 2: the height of the area for line of sight.
+    #[must_use]
     pub const fn los_height(&self) -> u32 {
         self.elevation as u32 + self.blocks_los as u32
     }
@@ -368,11 +376,13 @@ impl Board {
     }
 
     /// Squares or hexes.
+    #[must_use]
     pub fn kind(&self) -> GridKind {
         self.kind
     }
 
     /// Whether the area is on the board (off the board is the table edge).
+    #[must_use]
     pub fn contains(&self, a: Area) -> bool {
         self.areas.contains_key(&a)
     }
@@ -431,11 +441,13 @@ impl Board {
     }
 
     /// Whether an obstacle lies on the side between `a` and `b`.
+    #[must_use]
     pub fn obstacle_between(&self, a: Area, b: Area) -> bool {
         self.obstacles.contains(&edge(a, b))
     }
 
     /// Whether a road connects `a` and `b` (GRID-MOV-06).
+    #[must_use]
     pub fn road_between(&self, a: Area, b: Area) -> bool {
         self.roads.contains(&edge(a, b))
     }
@@ -454,6 +466,7 @@ impl Board {
     }
 
     /// The area across side `facing` of `a` (it may be off the board).
+    #[must_use]
     pub fn neighbour(&self, a: Area, facing: Facing) -> Area {
         let d = self.dirs();
         a.offset(d[usize::from(facing.index()) % d.len()])
@@ -469,11 +482,13 @@ impl Board {
     }
 
     /// GRID-GEO-01: whether two areas share a side.
+    #[must_use]
     pub fn adjacent(&self, a: Area, b: Area) -> bool {
         self.side_towards(a, b).is_some()
     }
 
     /// The side of `from` that `to` lies across, if they are adjacent.
+    #[must_use]
     pub fn side_towards(&self, from: Area, to: Area) -> Option<Facing> {
         self.dirs()
             .iter()
@@ -483,6 +498,7 @@ impl Board {
 
     /// GRID-GEO-02: the number of area-to-area steps between two areas, ignoring terrain. Hex distance on hexes
     /// (from `hexx`); Manhattan on squares, or Chebyshev with [`SquareDistance::Chebyshev`].
+    #[must_use]
     pub fn distance(&self, a: Area, b: Area, opts: &Options) -> u32 {
         match self.kind {
             GridKind::Hex => a.hex().unsigned_distance_to(b.hex()),
@@ -511,6 +527,7 @@ impl Board {
     /// the area straight ahead). Hexes: within ±60°, edges included (the three forward neighbours and the cone
     /// beyond); ±30° with [`FrontArc::Narrow`]. [`FrontArc::HalfPlane`]: strictly ahead of the line through the
     /// centre parallel to the front side. The unit's own area is not in its arc.
+    #[must_use]
     pub fn in_front_arc(&self, from: Area, facing: Facing, to: Area, opts: &Options) -> bool {
         if from == to {
             return false;
@@ -542,6 +559,7 @@ impl Board {
 
     /// GRID-GEO-05: the area `steps` areas "directly in front": reached by stepping straight across the faced
     /// side `steps` times (it may be off the board).
+    #[must_use]
     pub fn directly_in_front(&self, from: Area, facing: Facing, steps: u32) -> Area {
         let (dx, dy) = self.dirs()[usize::from(facing.index()) % self.dirs().len()];
         let n = i32::try_from(steps).unwrap_or(i32::MAX);
@@ -554,6 +572,7 @@ impl Board {
     /// GRID-GEO-06: whether an adjacent area `other` is on the front, flank or rear of a unit in `from` facing
     /// `facing`, allowing for a refused flank (GRID-MOV-12), which turns flank sides on that side into front.
     /// `None` if the areas are not adjacent.
+    #[must_use]
     pub fn aspect(
         &self,
         from: Area,
@@ -583,6 +602,7 @@ impl Board {
     }
 
     /// Centre of an area in plane coordinates (squares: 1 per area; hexes: `hexx`'s flat layout of size 1).
+    #[must_use]
     pub fn centre(&self, a: Area) -> Point {
         match self.kind {
             GridKind::Square => Point::new(f64::from(a.x), f64::from(a.y)),
@@ -612,6 +632,7 @@ impl Board {
     /// GRID-GEO-07 step 2: whether an intervening area's terrain blocks sight between areas of elevations
     /// `e_from` and `e_to`: its height (elevation, +1 if it blocks sight) exceeds the lower end and reaches the
     /// higher one.
+    #[must_use]
     pub fn terrain_blocks(&self, between: Area, e_from: u8, e_to: u8) -> bool {
         let Ok(t) = self.terrain(between) else {
             return false;
@@ -652,6 +673,7 @@ impl Board {
 
     /// GRID-GEO-08: a step from `from` to `to` is away from the enemy if it increases the distance to every
     /// enemy area given.
+    #[must_use]
     pub fn is_away_step(&self, from: Area, to: Area, enemies: &[Area], opts: &Options) -> bool {
         enemies
             .iter()
@@ -680,6 +702,7 @@ impl Board {
     }
 
     /// The heading (degrees clockwise from north) of side `facing`.
+    #[must_use]
     pub fn heading_of(&self, facing: Facing) -> Heading {
         Heading::NORTH.turned(f64::from(facing.index()) * 360.0 / f64::from(self.kind.sides()))
     }
@@ -804,16 +827,19 @@ impl FreeTable {
     }
 
     /// The length of one area.
+    #[must_use]
     pub fn area(&self) -> Inches {
         self.area
     }
 
     /// `n` areas as a length (allowances and ranges are multiples of the area length).
+    #[must_use]
     pub fn length(&self, n: u32) -> Inches {
         self.area * f64::from(n)
     }
 
     /// The distance in areas that `d` counts as: the smallest `n` with `d ≤ n·L` ("within n areas").
+    #[must_use]
     pub fn areas(&self, d: Inches) -> u32 {
         let n = (d.0 / self.area.0 - 1e-9).ceil();
         if n.is_nan() || n <= 0.0 {
@@ -826,21 +852,25 @@ impl FreeTable {
     }
 
     /// "Within `n` areas": `d ≤ n·L`.
+    #[must_use]
     pub fn within(&self, d: Inches, n: u32) -> bool {
         d.0 <= self.length(n).0 + 1e-9
     }
 
     /// "Adjacent" and "engaged": within one area length.
+    #[must_use]
     pub fn adjacent(&self, d: Inches) -> bool {
         self.within(d, 1)
     }
 
     /// The front arc: ±45° from the centre of the front edge.
+    #[must_use]
     pub fn in_front_arc(&self, front_centre: Point, facing: Heading, to: Point) -> bool {
         Arc::either_side(45.0).contains(front_centre, facing, to)
     }
 
     /// "Directly in front": inside the straight corridor ahead of the front edge, as wide as the unit.
+    #[must_use]
     pub fn directly_in_front(
         &self,
         front_centre: Point,
@@ -857,6 +887,7 @@ impl FreeTable {
     }
 
     /// Bombardment dice per stand at distance `d` (GRID-ART-03/04 with the area length as the unit).
+    #[must_use]
     pub fn bombard_dice_per_stand(&self, d: Inches, extra_bands: u32) -> Option<u8> {
         tables::bombard_dice_per_stand(self.areas(d), extra_bands)
     }

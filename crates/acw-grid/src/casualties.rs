@@ -41,6 +41,7 @@ pub const FRACTION_DIE_SCORE: u16 = 4;
 
 impl CoverHalving {
     /// The result without dice, when no die is needed (every mode but an odd total under dice-for-fraction).
+    #[must_use]
     pub fn without_dice(&self) -> Option<Halved> {
         let h = self.hits;
         match self.mode {
@@ -88,6 +89,7 @@ impl Resolve for CoverHalving {
 }
 
 /// GRID-ART-12: hits a silenced battery cancels: half of `hits`, rounded down (default) or up.
+#[must_use]
 pub fn silenced_cancel(hits: u32, rounding: Rounding) -> u32 {
     rounding.half(hits)
 }
@@ -109,6 +111,7 @@ pub struct HitReport {
 /// GRID-CAS-04: which stand of `unit` goes first: supporting stands (beyond the fighting ones) before fighting
 /// ones, then stands without a tenacity marker, then the lowest quality; among equals the last in the owner's
 /// order.
+#[must_use]
 pub fn next_stand_to_remove(unit: &Unit, fighting: u8) -> Option<usize> {
     unit.stands()
         .iter()

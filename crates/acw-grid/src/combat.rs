@@ -38,6 +38,7 @@ impl Combat {
 /// GRID-MEL-10: a stand's modifier per die in combat: +1 for superior firepower or shock troops (+2 for both with
 /// the option), −1 unsteady, −1 inferior only with the option; with the clamp, never below −1 (nor above the
 /// largest bonus allowed). Wagons roll no dice.
+#[must_use]
 pub fn combat_modifier(s: &Stand, opts: &Options) -> i8 {
     let sup = s.firepower == tables::Firepower::Superior;
     let bonus: i8 = match (sup, s.shock) {
@@ -74,6 +75,7 @@ pub struct Disadvantages {
 
 impl Disadvantages {
     /// How many apply.
+    #[must_use]
     pub fn count(&self) -> u32 {
         u32::from(self.disordered) + u32::from(self.column) + u32::from(self.flank)
     }
@@ -98,6 +100,7 @@ pub struct UnitDice {
 /// kept when halving: one die per fighting stand, then the inner support die (if the unit has supporting
 /// stands, using the best of their modifiers), then each fighting stand's further dice. Halving keeps the first
 /// half (rounded down, or up with the option); with stacking disadvantages two or more halve twice.
+#[must_use]
 pub fn own_dice(unit: &Unit, disadvantages: Disadvantages, opts: &Options) -> Vec<i8> {
     let fighters: Vec<&Stand> = unit
         .stands()
@@ -282,6 +285,7 @@ pub struct CombatReport {
 
 impl CombatReport {
     /// Areas of the units of `side` in this combat (the enemies a unit of the other side retreats from).
+    #[must_use]
     pub fn areas_of(&self, side: Side) -> Vec<Area> {
         self.areas
             .iter()
@@ -303,6 +307,7 @@ pub struct CombatPhaseReport {
 
 impl Battle {
     /// GRID-MEL-02: the engagement graph: each engaged unit with the enemies adjacent to it.
+    #[must_use]
     pub fn engagements(&self) -> BTreeMap<UnitId, Vec<UnitId>> {
         let mut g = BTreeMap::new();
         for u in self.units() {
@@ -504,6 +509,7 @@ impl Battle {
 
     /// GRID-MEL-06: the default support: every eligible unit supports the first combat it can (every one with
     /// the option).
+    #[must_use]
     pub fn default_support(&self, combats: &[Combat]) -> Vec<(UnitId, usize)> {
         let mut out = Vec::new();
         for u in self.units() {
@@ -1139,6 +1145,7 @@ pub struct CombatOdds {
 
 impl CombatOdds {
     /// Two sides with the default readings.
+    #[must_use]
     pub fn new(a: CombatSide, b: CombatSide) -> CombatOdds {
         CombatOdds {
             a,

@@ -92,6 +92,7 @@ pub struct CommandReport {
 
 impl Battle {
     /// The present Division Commander of `division` on `side`.
+    #[must_use]
     pub fn division_commander(&self, side: Side, division: DivisionId) -> Option<CommanderId> {
         self.commanders()
             .find(|c| c.side() == side && c.rank() == Rank::Division(division) && c.present())

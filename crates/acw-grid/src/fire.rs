@@ -794,6 +794,7 @@ impl Battle {
 }
 
 /// GRID-FIR-04: a skirmish die's modifier: +1 for superior firepower; −1 for inferior only with the option.
+#[must_use]
 pub fn skirmish_modifier(firepower: Firepower, opts: &Options) -> i8 {
     match firepower {
         Firepower::Superior => 1,

@@ -36,7 +36,7 @@ use crate::pool::HitPool;
 use crate::sequence::{Initiative, InitiativeOutcome, TieBreak};
 use crate::setup::{Scenario, Victory};
 use crate::state::{Battle, Phase, Unit, UnitId};
-use crate::tables::{MoraleResult, StandType};
+use crate::tables::{self, MoraleResult, StandType};
 use acw_core::dice::{Dice, DiceError, Die};
 use acw_core::game::{Decision, EndReason, GameResult, Outcome, Ruleset};
 use acw_core::{BySide, GameRng, Resolve, Side};
@@ -880,9 +880,19 @@ impl State {
         if !u.has(StandType::Artillery) || self.bombard.iter().any(|o| o.battery == id) {
             return Vec::new();
         }
+        let (board, opts) = (self.battle.board(), self.battle.options());
+        // Out of range whatever else holds (the range table alone): skip the line-of-sight test.
+        let in_range = |e: &Unit| {
+            self.battle
+                .hill_extension(u.area(), e.area())
+                .is_ok_and(|ext| {
+                    tables::bombard_dice_per_stand(board.distance(u.area(), e.area(), opts), ext)
+                        .is_some()
+                })
+        };
         self.battle
             .units()
-            .filter(|e| e.side() != side)
+            .filter(|e| e.side() != side && in_range(e))
             .map(Unit::id)
             .filter(|&t| {
                 self.battle

@@ -47,6 +47,7 @@ pub struct SplitMorale {
 
 impl SplitMorale {
     /// The result for a stand with modifier `m`.
+    #[must_use]
     pub fn for_modifier(&self, m: i8) -> Option<MoraleResult> {
         match m {
             ..=-1 => self.unsteady,
@@ -56,6 +57,7 @@ impl SplitMorale {
     }
 
     /// The worst result present.
+    #[must_use]
     pub fn worst(&self) -> Option<MoraleResult> {
         [self.unsteady, self.normal, self.elite]
             .into_iter()
@@ -75,6 +77,7 @@ pub struct UnitMorale {
 
 impl UnitMorale {
     /// The classes present in `unit`.
+    #[must_use]
     pub fn of(unit: &Unit) -> UnitMorale {
         let mut classes = [false; 3];
         for s in unit.stands() {
@@ -164,6 +167,7 @@ pub enum RetreatCause {
 
 impl RetreatCause {
     /// How far this cause retreats; `None` for a Steady result.
+    #[must_use]
     pub fn kind(self) -> Option<RetreatKind> {
         match self {
             RetreatCause::Morale(MoraleResult::Steady) => None,
@@ -815,6 +819,7 @@ impl Battle {
     }
 
     /// GRID-MOV-22: whether `u` has dismounted cavalry (which is exempt from GRID-MEL-15).
+    #[must_use]
     pub fn has_dismounted_cavalry(u: &Unit) -> bool {
         u.mount() == Mount::Dismounted && u.has(StandType::Cavalry)
     }

@@ -36,6 +36,7 @@ pub struct MoveOrder {
 
 impl MoveOrder {
     /// A move of the whole unit along `path`, keeping its formation, mount and facing.
+    #[must_use]
     pub fn along(unit: &Unit, path: Vec<Area>) -> MoveOrder {
         MoveOrder {
             unit: unit.id(),
@@ -51,12 +52,14 @@ impl MoveOrder {
     }
 
     /// Ending facing `facing`.
+    #[must_use]
     pub fn facing(mut self, facing: Facing) -> MoveOrder {
         self.facing = facing;
         self
     }
 
     /// Moving as a march column and ending in one.
+    #[must_use]
     pub fn in_column(mut self) -> MoveOrder {
         self.column = true;
         self.end_formation = Formation::MarchColumn;
@@ -64,12 +67,14 @@ impl MoveOrder {
     }
 
     /// Ending in `f`.
+    #[must_use]
     pub fn ending(mut self, f: Formation) -> MoveOrder {
         self.end_formation = f;
         self
     }
 
     /// Only stands `idx` move, as a new unit.
+    #[must_use]
     pub fn detaching(mut self, idx: Vec<usize>) -> MoveOrder {
         self.stands = Some(idx);
         self

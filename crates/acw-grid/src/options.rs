@@ -167,6 +167,7 @@ pub enum Rounding {
 
 impl Rounding {
     /// Half of `n`, rounded this way.
+    #[must_use]
     pub const fn half(self, n: u32) -> u32 {
         match self {
             Rounding::Down => n / 2,
@@ -175,6 +176,7 @@ impl Rounding {
     }
 
     /// A quarter of `n`, rounded this way.
+    #[must_use]
     pub const fn quarter(self, n: u32) -> u32 {
         match self {
             Rounding::Down => n / 4,
@@ -363,18 +365,22 @@ impl Scale {
     }
 
     /// Most stands in one area at the end of movement.
+    #[must_use]
     pub const fn stack_limit(self) -> u8 {
         self.stack_limit
     }
     /// Most stands of a unit that fire or fight.
+    #[must_use]
     pub const fn fighting_stands(self) -> u8 {
         self.fighting_stands
     }
     /// Combat dice per fighting stand.
+    #[must_use]
     pub const fn dice_per_stand(self) -> u8 {
         self.dice_per_stand
     }
     /// Dice added by a unit with supporting stands.
+    #[must_use]
     pub const fn inner_support_dice(self) -> u8 {
         self.inner_support_dice
     }

@@ -80,11 +80,13 @@ impl HitPool {
     }
 
     /// Total dice.
+    #[must_use]
     pub fn dice(&self) -> u32 {
         self.counts.iter().map(|&c| u32::from(c)).sum()
     }
 
     /// Dice with `modifier`.
+    #[must_use]
     pub fn count(&self, modifier: i8) -> u32 {
         slot(modifier).map_or(0, |i| u32::from(self.counts[i]))
     }
@@ -99,6 +101,7 @@ impl HitPool {
     }
 
     /// The first `n` dice when the dice are listed best modifier first (used to cut a pool down).
+    #[must_use]
     pub fn best(&self, n: u32) -> HitPool {
         let mut left = n;
         let mut out = HitPool::EMPTY;
@@ -111,6 +114,7 @@ impl HitPool {
     }
 
     /// The expected number of hits.
+    #[must_use]
     pub fn mean_hits(&self) -> f64 {
         self.groups()
             .map(|(m, n)| f64::from(n) * f64::from(tables::hit_sixths(m)) / 6.0)

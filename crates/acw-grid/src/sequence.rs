@@ -166,6 +166,7 @@ impl Battle {
     }
 
     /// The player with the initiative this turn: the winner of the roll, or else the first player (GRID-MEL-03).
+    #[must_use]
     pub fn initiative_side(&self) -> Option<Side> {
         self.initiative_winner.or(self.first_player)
     }
@@ -236,6 +237,7 @@ impl Battle {
     }
 
     /// GRID-SEQ-09: whether the scenario's game length has run out (the turn number is past the limit).
+    #[must_use]
     pub fn game_over(&self) -> bool {
         self.turn_limit.is_some_and(|t| self.turn > t)
     }

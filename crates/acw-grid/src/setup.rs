@@ -35,6 +35,7 @@ pub struct UnitSpec {
 
 impl UnitSpec {
     /// GRID-SET-12: a deployed unit facing north, its cavalry mounted.
+    #[must_use]
     pub fn new(side: Side, area: Area, stands: Vec<Stand>) -> UnitSpec {
         UnitSpec {
             side,
@@ -49,30 +50,35 @@ impl UnitSpec {
     }
 
     /// Facing `facing`.
+    #[must_use]
     pub fn facing(mut self, facing: Facing) -> UnitSpec {
         self.facing = facing;
         self
     }
 
     /// In march column (limbered, for artillery).
+    #[must_use]
     pub fn column(mut self) -> UnitSpec {
         self.formation = Formation::MarchColumn;
         self
     }
 
     /// With its cavalry dismounted.
+    #[must_use]
     pub fn dismounted(mut self) -> UnitSpec {
         self.mount = Mount::Dismounted;
         self
     }
 
     /// Hidden (GRID-OPT-02).
+    #[must_use]
     pub fn hidden(mut self) -> UnitSpec {
         self.hidden = true;
         self
     }
 
     /// Starting disordered.
+    #[must_use]
     pub fn disordered(mut self) -> UnitSpec {
         self.disordered = true;
         self
@@ -80,11 +86,13 @@ impl UnitSpec {
 }
 
 /// `n` identical stands (GRID-SET-06 brigades, GRID-OPT-03 rosters).
+#[must_use]
 pub fn stands(n: u8, stand: &Stand) -> Vec<Stand> {
     (0..n).map(|_| stand.clone()).collect()
 }
 
 /// GRID-SET-06: a standard organisational unit of `kind` as stands of `division` and `brigade`.
+#[must_use]
 pub fn standard_unit(kind: OrgUnit, division: DivisionId, brigade: BrigadeId) -> Vec<Stand> {
     let stand_type = match kind {
         OrgUnit::InfantryBrigade => StandType::Infantry,
@@ -170,21 +178,25 @@ impl ArmyScale {
     }
 
     /// Men per stand.
+    #[must_use]
     pub fn men_per_stand(&self) -> u32 {
         self.men_per_stand
     }
 
     /// Men per 3-stand unit.
+    #[must_use]
     pub fn men_per_unit(&self) -> u32 {
         3 * self.men_per_stand
     }
 
     /// GRID-SET-07: units a division of `strength` men fields: round(strength ÷ men per unit), halves up.
+    #[must_use]
     pub fn units_for_division(&self, strength: u32) -> u32 {
         round_div(strength, self.men_per_unit())
     }
 
     /// GRID-SET-07: artillery stands for `guns` guns: round(guns ÷ 7), halves up; each is a 1-stand battery.
+    #[must_use]
     pub fn artillery_stands(&self, guns: u32) -> u32 {
         round_div(guns, 7)
     }

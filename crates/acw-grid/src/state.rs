@@ -11,6 +11,7 @@ use acw_core::vocab::{Formation, Limber, Mount};
 use acw_core::{BySide, Side};
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
 macro_rules! id_type {
     ($name:ident, $prefix:literal, $doc:literal) => {
@@ -74,6 +75,7 @@ fn yes() -> bool {
 
 impl Stand {
     /// A normal stand of `kind` in `division` and `brigade`, with no special attributes.
+    #[must_use]
     pub fn new(kind: StandType, division: DivisionId, brigade: BrigadeId) -> Stand {
         Stand {
             kind,
@@ -90,30 +92,35 @@ impl Stand {
     }
 
     /// With this firepower.
+    #[must_use]
     pub fn with_firepower(mut self, f: Firepower) -> Stand {
         self.firepower = f;
         self
     }
 
     /// As shock troops.
+    #[must_use]
     pub fn shock(mut self) -> Stand {
         self.shock = true;
         self
     }
 
     /// As elite.
+    #[must_use]
     pub fn elite(mut self) -> Stand {
         self.elite = true;
         self
     }
 
     /// As unsteady.
+    #[must_use]
     pub fn unsteady(mut self) -> Stand {
         self.unsteady = true;
         self
     }
 
     /// With a tenacity marker.
+    #[must_use]
     pub fn tenacious(mut self) -> Stand {
         self.tenacity = true;
         self
@@ -132,11 +139,13 @@ impl Stand {
     }
 
     /// Whether this stand fired in this turn's Bombardment Phase (GRID-MOV-11).
+    #[must_use]
     pub fn fired_this_turn(&self) -> bool {
         self.fired
     }
 
     /// Whether this stand passed (or needed no) command roll this turn (GRID-CMD-01, GRID-CMD-02).
+    #[must_use]
     pub fn passed_command_roll(&self) -> bool {
         self.command_ok
     }
@@ -150,11 +159,13 @@ impl Stand {
     }
 
     /// GRID-MOR-01: this stand's morale modifier.
+    #[must_use]
     pub fn morale_modifier(&self) -> i8 {
         tables::morale_modifier(self.elite, self.unsteady)
     }
 
     /// A rough quality score used to pick which stand to remove first (GRID-CAS-04): lower goes first.
+    #[must_use]
     pub fn quality_score(&self) -> i8 {
         let fp = match self.firepower {
             Firepower::Inferior => -1,
@@ -165,6 +176,7 @@ impl Stand {
     }
 
     /// GRID-MOV-01, GRID-MOV-22: how this stand moves given its unit's mount state.
+    #[must_use]
     pub fn mover(&self, mount: Mount) -> Mover {
         match (self.kind, mount) {
             (StandType::Infantry, _) => Mover::Infantry,
@@ -261,30 +273,37 @@ impl Unit {
     }
 
     /// Its id.
+    #[must_use]
     pub fn id(&self) -> UnitId {
         self.id
     }
     /// Its side.
+    #[must_use]
     pub fn side(&self) -> Side {
         self.side
     }
     /// Its area.
+    #[must_use]
     pub fn area(&self) -> Area {
         self.area
     }
     /// The side of its area it faces (GRID-GEO-03).
+    #[must_use]
     pub fn facing(&self) -> Facing {
         self.facing
     }
     /// Deployed ([`Formation::Line`]) or [`Formation::MarchColumn`] (GRID-MOV-08).
+    #[must_use]
     pub fn formation(&self) -> Formation {
         self.formation
     }
     /// Whether the unit is in march column (limbered, for artillery).
+    #[must_use]
     pub fn in_column(&self) -> bool {
         self.formation == Formation::MarchColumn
     }
     /// Artillery's limber state: limbered in march column (GRID-SET-03).
+    #[must_use]
     pub fn limber(&self) -> Limber {
         if self.in_column() {
             Limber::Limbered
@@ -293,81 +312,99 @@ impl Unit {
         }
     }
     /// The mount state of its cavalry stands (GRID-MOV-22).
+    #[must_use]
     pub fn mount(&self) -> Mount {
         self.mount
     }
     /// Whether it is disordered (GRID-MOR-13).
+    #[must_use]
     pub fn disordered(&self) -> bool {
         self.disordered
     }
     /// Its stands, in the owner's order: the first ones fight (GRID-MEL-04).
+    #[must_use]
     pub fn stands(&self) -> &[Stand] {
         &self.stands
     }
     /// Number of stands.
+    #[must_use]
     pub fn stand_count(&self) -> u32 {
         self.stands.len() as u32
     }
     /// Leftover hits not yet making a whole stand (0 or 1, GRID-CAS-02).
+    #[must_use]
     pub fn hits(&self) -> u8 {
         self.hits
     }
     /// A carried half-hit (GRID-CAS-05, carry-fractions mode).
+    #[must_use]
     pub fn half_hit(&self) -> bool {
         self.half_hit
     }
     /// Entrenching progress: the running d6 total (GRID-MOV-26).
+    #[must_use]
     pub fn entrench_progress(&self) -> u8 {
         self.entrench_progress
     }
     /// Whether its hasty entrenchments are finished (GRID-MOV-27).
+    #[must_use]
     pub fn entrenched(&self) -> bool {
         self.entrenched
     }
     /// The flank it has refused, if any (GRID-MOV-12).
+    #[must_use]
     pub fn refused(&self) -> Option<FlankSide> {
         self.refused
     }
     /// Whether it is hidden (GRID-OPT-02).
+    #[must_use]
     pub fn hidden(&self) -> bool {
         self.hidden
     }
     /// This turn's flags (GRID-SEQ-08).
+    #[must_use]
     pub fn flags(&self) -> TurnFlags {
         self.flags
     }
     /// The enemy areas it moved adjacent to in an attack this turn (for pursuit, GRID-MEL-16).
+    #[must_use]
     pub fn attacked_areas(&self) -> &[Area] {
         &self.attacked_areas
     }
 
     /// GRID-CAS-03: hits still needed to destroy the unit (2 per stand less the leftover hit).
+    #[must_use]
     pub fn hits_to_destroy(&self) -> u32 {
         (self.stand_count() * u32::from(tables::HITS_PER_STAND))
             .saturating_sub(u32::from(self.hits))
     }
 
     /// Whether every stand is artillery.
+    #[must_use]
     pub fn all_artillery(&self) -> bool {
         self.stands.iter().all(|s| s.kind == StandType::Artillery)
     }
 
     /// Whether every stand is wagons.
+    #[must_use]
     pub fn all_wagons(&self) -> bool {
         self.stands.iter().all(|s| s.kind == StandType::Wagons)
     }
 
     /// Whether any stand is of `kind`.
+    #[must_use]
     pub fn has(&self, kind: StandType) -> bool {
         self.stands.iter().any(|s| s.kind == kind)
     }
 
     /// Whether it has mounted cavalry (GRID-MEL-15).
+    #[must_use]
     pub fn has_mounted_cavalry(&self) -> bool {
         self.mount == Mount::Mounted && self.has(StandType::Cavalry)
     }
 
     /// GRID-MOV-02: movement allowance in half-areas: the slowest stand's.
+    #[must_use]
     pub fn allowance_halves(&self) -> u32 {
         self.stands
             .iter()
@@ -377,6 +414,7 @@ impl Unit {
     }
 
     /// The movers of its stands (distinct).
+    #[must_use]
     pub fn movers(&self) -> Vec<Mover> {
         let mut v: Vec<Mover> = self.stands.iter().map(|s| s.mover(self.mount)).collect();
         v.sort();
@@ -385,6 +423,7 @@ impl Unit {
     }
 
     /// GRID-MEL-11, GRID-MOV-27: the unit's own cover (a finished entrenchment).
+    #[must_use]
     pub fn own_cover(&self) -> bool {
         self.entrenched
     }
@@ -470,34 +509,42 @@ pub struct Leader {
 
 impl Leader {
     /// Its id.
+    #[must_use]
     pub fn id(&self) -> CommanderId {
         self.id
     }
     /// Its side.
+    #[must_use]
     pub fn side(&self) -> Side {
         self.side
     }
     /// Its rank.
+    #[must_use]
     pub fn rank(&self) -> Rank {
         self.rank
     }
     /// A Division Commander's Corps Commander (GRID-SET-04).
+    #[must_use]
     pub fn superior(&self) -> Option<CommanderId> {
         self.superior
     }
     /// Where he is.
+    #[must_use]
     pub fn area(&self) -> Area {
         self.area
     }
     /// Whether he is on the table.
+    #[must_use]
     pub fn present(&self) -> bool {
         self.removed_on_turn.is_none()
     }
     /// The turn on which he was removed, if he was.
+    #[must_use]
     pub fn removed_on_turn(&self) -> Option<u32> {
         self.removed_on_turn
     }
     /// Whether he moved this turn.
+    #[must_use]
     pub fn moved(&self) -> bool {
         self.moved
     }
@@ -548,6 +595,7 @@ pub enum Phase {
 
 impl Phase {
     /// The phase's name.
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Phase::Initiative => "Initiative",
@@ -566,7 +614,10 @@ impl Phase {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(try_from = "BattleRepr"))]
 pub struct Battle {
-    pub(crate) board: Board,
+    /// Shared between copies (a bot's look-ahead, a step applied on a copy): the board does not change during a
+    /// game, and [`Battle::board_mut`] copies it first if another battle still shares it.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "serialize_board"))]
+    pub(crate) board: Arc<Board>,
     pub(crate) options: Options,
     pub(crate) units: BTreeMap<UnitId, Unit>,
     pub(crate) commanders: BTreeMap<CommanderId, Leader>,
@@ -590,6 +641,11 @@ pub struct Battle {
     pub(crate) owed_tests: Vec<crate::morale::OwedTest>,
     #[cfg_attr(feature = "serde", serde(default))]
     pub(crate) owed_retreats: Vec<crate::morale::OwedRetreat>,
+}
+
+#[cfg(feature = "serde")]
+fn serialize_board<S: serde::Serializer>(board: &Arc<Board>, s: S) -> Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&**board, s)
 }
 
 #[cfg(feature = "serde")]
@@ -626,7 +682,7 @@ impl TryFrom<BattleRepr> for Battle {
     type Error = RuleViolation;
     fn try_from(r: BattleRepr) -> Result<Battle, RuleViolation> {
         let b = Battle {
-            board: r.board,
+            board: Arc::new(r.board),
             options: r.options,
             units: r.units,
             commanders: r.commanders,
@@ -656,9 +712,10 @@ impl TryFrom<BattleRepr> for Battle {
 
 impl Battle {
     /// An empty battle on `board`, turn 1, Initiative phase.
+    #[must_use]
     pub fn new(board: Board, options: Options) -> Battle {
         Battle {
-            board,
+            board: Arc::new(board),
             options,
             units: BTreeMap::new(),
             commanders: BTreeMap::new(),
@@ -681,10 +738,12 @@ impl Battle {
     }
 
     /// The board.
+    #[must_use]
     pub fn board(&self) -> &Board {
         &self.board
     }
     /// The options in force.
+    #[must_use]
     pub fn options(&self) -> &Options {
         &self.options
     }
@@ -700,13 +759,15 @@ impl Battle {
     }
     /// The board, to edit its terrain (scenario set-up; the areas themselves cannot change).
     pub fn board_mut(&mut self) -> &mut Board {
-        &mut self.board
+        Arc::make_mut(&mut self.board)
     }
     /// The turn number, from 1.
+    #[must_use]
     pub fn turn(&self) -> u32 {
         self.turn
     }
     /// The scenario's game length in turns, if set (GRID-SEQ-09).
+    #[must_use]
     pub fn turn_limit(&self) -> Option<u32> {
         self.turn_limit
     }
@@ -715,14 +776,17 @@ impl Battle {
         self.turn_limit = turns;
     }
     /// The current phase.
+    #[must_use]
     pub fn phase(&self) -> Phase {
         self.phase
     }
     /// This turn's first player, once chosen.
+    #[must_use]
     pub fn first_player(&self) -> Option<Side> {
         self.first_player
     }
     /// The side whose movement step it is, in a movement phase.
+    #[must_use]
     pub fn moving_side(&self) -> Option<Side> {
         match (self.phase, self.first_player) {
             (Phase::FirstMovement, Some(s)) => Some(s),
@@ -731,6 +795,7 @@ impl Battle {
         }
     }
     /// Losses of `side` (GRID-CAS-08).
+    #[must_use]
     pub fn losses(&self, side: Side) -> Losses {
         *self.losses.get(side)
     }
@@ -765,6 +830,7 @@ impl Battle {
     }
 
     /// The unit of `side` in `area`, if any.
+    #[must_use]
     pub fn unit_of_side_at(&self, side: Side, area: Area) -> Option<&Unit> {
         self.units_at(area).find(|u| u.side == side)
     }
@@ -775,11 +841,13 @@ impl Battle {
     }
 
     /// Whether an area holds stands of `side`.
+    #[must_use]
     pub fn occupied_by(&self, area: Area, side: Side) -> bool {
         self.units_at(area).any(|u| u.side == side)
     }
 
     /// Whether an area holds any stands.
+    #[must_use]
     pub fn occupied(&self, area: Area) -> bool {
         self.units_at(area).next().is_some()
     }
@@ -805,6 +873,7 @@ impl Battle {
     }
 
     /// Whether a unit of `side` standing in `area` would be engaged there.
+    #[must_use]
     pub fn would_be_engaged(&self, side: Side, area: Area) -> bool {
         self.enemies_adjacent_to_area(side, area).next().is_some()
     }
@@ -860,6 +929,7 @@ impl Battle {
     }
 
     /// Whether `area` was vacated by a unit of `side` (retreat or destruction) this turn (GRID-MEL-16).
+    #[must_use]
     pub fn vacated_this_turn(&self, side: Side, area: Area) -> bool {
         self.vacated.contains(&(side, area))
     }

@@ -77,6 +77,7 @@ pub const MEN_PER_STAND_DRAFT: (u32, u32) = (400, 600);
 pub const GUNS_PER_STAND: (u32, u32) = (6, 8);
 
 /// GRID-SET-02: what one stand of `kind` represents, as (low, high, "men" or "guns"); wagons are not scaled.
+#[must_use]
 pub const fn stand_scale(kind: StandType) -> Option<(u32, u32, &'static str)> {
     match kind {
         StandType::Infantry | StandType::Cavalry => Some((MEN_PER_STAND.0, MEN_PER_STAND.1, "men")),
@@ -100,6 +101,7 @@ pub enum OrgUnit {
 }
 
 /// GRID-SET-06: standard stands per organisational unit.
+#[must_use]
 pub const fn standard_stands(unit: OrgUnit) -> u8 {
     match unit {
         OrgUnit::InfantryBrigade | OrgUnit::CavalryBrigade => 3,
@@ -134,6 +136,7 @@ pub const HIT_SCORE: i16 = 5;
 pub const SKIRMISH_RANGE: u32 = 2;
 
 /// GRID-MOV-01: movement allowance in areas.
+#[must_use]
 pub const fn allowance_areas(mover: Mover) -> u32 {
     match mover {
         Mover::Infantry | Mover::Artillery | Mover::DismountedCavalry => 2,
@@ -143,6 +146,7 @@ pub const fn allowance_areas(mover: Mover) -> u32 {
 }
 
 /// GRID-MOV-01 in half-areas (the unit of path costs).
+#[must_use]
 pub const fn allowance_halves(mover: Mover) -> u32 {
     allowance_areas(mover) * 2
 }
@@ -151,6 +155,7 @@ pub const fn allowance_halves(mover: Mover) -> u32 {
 ///
 /// Commanders pay no ground penalty as written; with `commander_ground_penalty` they pay as cavalry in broken
 /// ground and as infantry in difficult ground.
+#[must_use]
 pub const fn ground_doubles(mover: Mover, ground: Ground, commander_ground_penalty: bool) -> bool {
     match (mover, ground) {
         (_, Ground::Open) => false,
@@ -162,6 +167,7 @@ pub const fn ground_doubles(mover: Mover, ground: Ground, commander_ground_penal
 }
 
 /// GRID-MOV-05: whether `mover` may normally enter `ground` off-road.
+#[must_use]
 pub const fn may_enter(mover: Mover, ground: Ground) -> bool {
     match (mover, ground) {
         (_, Ground::Open) => true,
@@ -177,6 +183,7 @@ pub const fn may_enter(mover: Mover, ground: Ground) -> bool {
 /// `extra_bands` is how far the hill shifts both bands: 0 on level ground, 1 on a 1-contour hill (and, with the
 /// per-contour option, 1 more per contour). Range 1 is impossible (both would be engaged) and gives `None`, as
 /// does anything beyond the long band.
+#[must_use]
 pub const fn bombard_dice_per_stand(range: u32, extra_bands: u32) -> Option<u8> {
     if range <= 1 {
         return None;
@@ -191,6 +198,7 @@ pub const fn bombard_dice_per_stand(range: u32, extra_bands: u32) -> Option<u8> 
 }
 
 /// GRID-ART-06: bombardment modifier per die by firepower.
+#[must_use]
 pub const fn bombard_modifier(firepower: Firepower) -> i8 {
     match firepower {
         Firepower::Superior => 1,
@@ -202,6 +210,7 @@ pub const fn bombard_modifier(firepower: Firepower) -> i8 {
 /// GRID-ART-06, GRID-MEL-10: chance in sixths that one die hits (modified score 5 or more) with `modifier`.
 ///
 /// +1 → 3 (4, 5, 6), 0 → 2 (5, 6), −1 → 1 (6 only), −2 → 0: a natural 6 is not an automatic hit.
+#[must_use]
 pub const fn hit_sixths(modifier: i8) -> u32 {
     let m = modifier as i32;
     let s = 2 + m;
@@ -216,6 +225,7 @@ pub const fn hit_sixths(modifier: i8) -> u32 {
 
 /// Whether a face hits with `modifier` (GRID-MEL-09).
 #[inline]
+#[must_use]
 pub const fn face_hits(face: u16, modifier: i8) -> bool {
     face as i16 + modifier as i16 >= HIT_SCORE
 }
@@ -235,6 +245,7 @@ pub enum MoraleResult {
 }
 
 /// GRID-MOR-02: result of a modified morale score (0 to 7 in play; anything lower is a rout, higher steady).
+#[must_use]
 pub const fn morale_result(score: i16) -> MoraleResult {
     if score >= 6 {
         MoraleResult::Steady
@@ -248,6 +259,7 @@ pub const fn morale_result(score: i16) -> MoraleResult {
 }
 
 /// GRID-MOR-01: morale modifier of a stand: +1 Elite, −1 Unsteady (both: 0).
+#[must_use]
 pub const fn morale_modifier(elite: bool, unsteady: bool) -> i8 {
     (elite as i8) - (unsteady as i8)
 }
@@ -265,6 +277,7 @@ pub enum CommanderResult {
 }
 
 /// GRID-CMD-06: the commander's table.
+#[must_use]
 pub const fn commander_result(face: u16) -> CommanderResult {
     match face {
         0 | 1 => CommanderResult::Removed,
@@ -289,6 +302,7 @@ pub enum Aspect {
 ///
 /// Squares (4 sides): 0 front, 1 and 3 flank, 2 rear. Hexes (6 sides), default: 0, 1 and 5 front, 2 and 4 flank,
 /// 3 rear; with `narrow_hex_front`: 0 front, 1, 2, 4 and 5 flank, 3 rear.
+#[must_use]
 pub const fn aspect_of_side(sides: u8, relative: u8, narrow_hex_front: bool) -> Aspect {
     if sides == 4 {
         match relative % 4 {

@@ -23,11 +23,13 @@ pub struct VictoryReport {
 
 impl Battle {
     /// GRID-VIC-01: the side whose stands occupy `area`, if any.
+    #[must_use]
     pub fn holder(&self, area: Area) -> Option<Side> {
         self.units_at(area).next().map(|u| u.side())
     }
 
     /// GRID-VIC-01: how many of `objectives` `side` holds.
+    #[must_use]
     pub fn objectives_held(&self, side: Side, objectives: &[Area]) -> usize {
         objectives
             .iter()
@@ -36,6 +38,7 @@ impl Battle {
     }
 
     /// GRID-VIC-01, GRID-CAS-08: everything a scenario's victory conditions need.
+    #[must_use]
     pub fn victory_report(&self) -> VictoryReport {
         let mut stands = BySide::new(0, 0);
         let mut held: Vec<(Area, Side)> = Vec::new();
