@@ -242,6 +242,19 @@ impl Field {
         target: UnitId,
         category: Category,
     ) -> Option<Sight> {
+        self.sight_measured(battle, attacker, target, category, None)
+    }
+
+    /// [`Field::sight`], with the edge-to-edge distance of the two footprints as they stand when the caller
+    /// has measured it already (`None` to measure it here).
+    pub(crate) fn sight_measured(
+        &self,
+        battle: &Battle,
+        attacker: UnitId,
+        target: UnitId,
+        category: Category,
+        distance: Option<Inches>,
+    ) -> Option<Sight> {
         if category == Category::Melee {
             return Some(Sight::contact());
         }
@@ -264,7 +277,6 @@ impl Field {
             // rounding) cannot touch it: skipped before its footprint is built.
             if let Some(place) = self.places.get(u.id().0 as usize) {
                 let (w, d) = self.bases.size(u);
-                let reach = w.0.hypot(d.0) / 2.0 + 1e-6;
                 let (px, py) = (place.centre.x - from.x, place.centre.y - from.y);
                 let t = if length_sq > 0.0 {
                     ((px * sx + py * sy) / length_sq).clamp(0.0, 1.0)
@@ -272,7 +284,15 @@ impl Field {
                     0.0
                 };
                 let (ex, ey) = (px - t * sx, py - t * sy);
-                if ex * ex + ey * ey > reach * reach {
+                let off = ex * ex + ey * ey;
+                // The half-sides' sum is no less than the half-diagonal: beyond it is beyond the diagonal,
+                // found without a square root.
+                let wide = (w.0 + d.0) / 2.0 + 1e-6;
+                if off > wide * wide {
+                    continue;
+                }
+                let reach = w.0.hypot(d.0) / 2.0 + 1e-6;
+                if off > reach * reach {
                     continue;
                 }
             }
@@ -300,7 +320,7 @@ impl Field {
             _ => crate::combat::in_fire_arc(&a, &t, options),
         };
         Some(Sight {
-            distance: a.distance(&t),
+            distance: distance.unwrap_or_else(|| a.distance(&t)),
             line_of_sight: self.ground.line_of_sight(from, to, &blockers),
             in_arc,
             screen,
@@ -651,9 +671,15 @@ impl Field {
         // (with a margin far above rounding) is on the table, and neither it nor its corners need be built.
         if let (Ok(u), Some(place)) = (battle.unit(id), self.places.get(id.0 as usize)) {
             let (frontage, depth) = self.bases.size(u);
-            let reach = frontage.0.hypot(depth.0) / 2.0 + 1e-9;
             let c = place.centre;
-            if c.x - reach >= 0.0 && c.x + reach <= w && c.y - reach >= 0.0 && c.y + reach <= d {
+            let inside = |reach: f64| {
+                c.x - reach >= 0.0 && c.x + reach <= w && c.y - reach >= 0.0 && c.y + reach <= d
+            };
+            // The half-sides' sum is no less than the half-diagonal: inside by it is inside by the diagonal,
+            // without its square root.
+            if inside((frontage.0 + depth.0) / 2.0 + 1e-9)
+                || inside(frontage.0.hypot(depth.0) / 2.0 + 1e-9)
+            {
                 return;
             }
         }

@@ -733,6 +733,7 @@ impl State {
         }
         // The cheap conditions first, as if the line were clear; then the line of sight. The refusal is the one
         // the whole check gives: the attacker's own conditions (before any geometry), then range, then arc.
+        let mut measured = None;
         if category != Category::Melee {
             use crate::combat::{Screen, Sight};
             use crate::error::AttackRefusal;
@@ -779,6 +780,7 @@ impl State {
                 return Err(e);
             }
             optimistic.distance = a.distance(&b);
+            measured = Some(optimistic.distance);
             // With the arc granted, every refusal but one read after the arc is the whole check's.
             if let Err(e) = self
                 .battle
@@ -802,9 +804,10 @@ impl State {
             self.battle
                 .check_attacker(attacker, category, target, &optimistic)?;
         }
+        // Outside melee the distance was measured above, between the same two footprints.
         let sight = self
             .field
-            .sight(&self.battle, attacker, target, category)
+            .sight_measured(&self.battle, attacker, target, category, measured)
             .ok_or(RuleViolation::NotPlaced(attacker))?;
         self.battle
             .check_attacker(attacker, category, target, &sight)?;
