@@ -84,6 +84,7 @@ impl Bases {
     /// NORTH-MOV-01 / NORTH-MOV-16 / NORTH-MOV-19: frontage and depth of a unit in its current formation: a
     /// line is its stands side by side, a column one behind another (as wide as a stand), skirmishers a 10"
     /// front with the rest behind, dismounted cavalry a line of fighting stands with the horse holder behind.
+    #[must_use]
     pub fn size(&self, unit: &Unit) -> (Inches, Inches) {
         let n = f64::from(unit.current_stands().max(1));
         let troop = unit.troop();
@@ -190,6 +191,7 @@ pub struct Field {
 
 impl Field {
     /// The footprint of unit `id` as it stands now (`None` for an unknown id).
+    #[must_use]
     pub fn footprint(&self, battle: &Battle, id: UnitId) -> Option<Footprint> {
         let u = battle.unit(id).ok()?;
         let place = self.places.get(id.0 as usize)?;
@@ -198,6 +200,7 @@ impl Field {
     }
 
     /// Footprints of every unit in play except those in `skip`.
+    #[must_use]
     pub fn others(&self, battle: &Battle, skip: &[UnitId]) -> Vec<(UnitId, Footprint)> {
         battle
             .units()
@@ -208,6 +211,7 @@ impl Field {
     }
 
     /// NORTH-MOV-14: edge-to-edge distance between two units.
+    #[must_use]
     pub fn distance(&self, battle: &Battle, a: UnitId, b: UnitId) -> Option<Inches> {
         Some(
             self.footprint(battle, a)?
@@ -217,6 +221,7 @@ impl Field {
 
     /// NORTH-CBT-05 / NORTH-SET-09: whether `target` is behind cover against `attacker`: it stands in a cover
     /// area, or a linear cover feature lies between them within [`Bases::cover_depth`] of the target.
+    #[must_use]
     pub fn in_cover(&self, battle: &Battle, target: UnitId, attacker: UnitId) -> bool {
         match (
             self.footprint(battle, target),
@@ -235,6 +240,7 @@ impl Field {
     /// middle of its front to the target's centre past blocking terrain and every other unit (skirmishers
     /// apart), the front arc (45° lines outward from the front edge's ends by default) or the gun's, and
     /// skirmishers on the line of fire. Melee is contact.
+    #[must_use]
     pub fn sight(
         &self,
         battle: &Battle,
@@ -329,6 +335,7 @@ impl Field {
 
     /// NORTH-CMD-02 / NORTH-CMD-04 / NORTH-MOV-14: the heading straight toward the enemy's base edge (the
     /// Union's edge is y = 0, as in [`crate::setup::Table`]).
+    #[must_use]
     pub fn toward_enemy(side: Side) -> Heading {
         crate::setup::Table::default().facing_enemy(side)
     }
@@ -336,6 +343,7 @@ impl Field {
     /// How far unit `id` can slide along `heading`, up to `distance`, staying on the table and keeping
     /// `gap` from every other unit in play (NORTH-MOV-11: no contact without a charge), and what stopped it
     /// short (`None` when it gets the whole distance).
+    #[must_use]
     pub fn room(
         &self,
         battle: &Battle,
@@ -577,6 +585,7 @@ impl Field {
     }
 
     /// NORTH-MOV-12: where along a straight path from `from` to `to` it crosses each obstacle, in order.
+    #[must_use]
     pub fn obstacles_on(&self, from: Point, to: Point) -> Vec<Inches> {
         let length = from.distance(to).0;
         let heading = from.heading_to(to);
@@ -597,6 +606,7 @@ impl Field {
     }
 
     /// NORTH-FIR-04: whether a straight path touches rough ground.
+    #[must_use]
     pub fn crosses_rough(&self, from: Point, to: Point) -> bool {
         self.ground
             .terrain()
@@ -633,6 +643,7 @@ impl Field {
     }
 
     /// NORTH-MOR-09: how much room a fall-back of `distance` along `heading` has, and the distance it gets.
+    #[must_use]
     pub fn fall_back_room(
         &self,
         battle: &Battle,
@@ -722,6 +733,7 @@ impl Field {
     }
 
     /// The place of unit `id`.
+    #[must_use]
     pub fn place(&self, id: UnitId) -> Option<Place> {
         self.places.get(id.0 as usize).copied()
     }
