@@ -492,14 +492,18 @@ type Frame = [(f64, f64); 4];
 thread_local! {
     /// The frames of the facings met last, by the bits of the facing (a game has few facings at a time, and
     /// asks for the same footprints' corners many times over).
-    static FRAMES: std::cell::RefCell<[(u64, Frame); 16]> =
-        const { std::cell::RefCell::new([(u64::MAX, [(0.0, 0.0); 4]); 16]) };
+    static FRAMES: std::cell::RefCell<[(u64, Frame); FRAME_SLOTS]> =
+        const { std::cell::RefCell::new([(u64::MAX, [(0.0, 0.0); 4]); FRAME_SLOTS]) };
 }
+
+/// How many facings' frames each thread remembers (a game meets a few dozen at a time: its units' facings
+/// and the headings its moves try).
+const FRAME_SLOTS: usize = 64;
 
 /// The frame of `facing`: four `sin_cos`, remembered per thread for the facings met last.
 fn frame(facing: Heading) -> Frame {
     let bits = facing.as_degrees().to_bits();
-    let slot = ((bits ^ (bits >> 17) ^ (bits >> 35)) % 16) as usize;
+    let slot = ((bits ^ (bits >> 17) ^ (bits >> 35)) % FRAME_SLOTS as u64) as usize;
     let compute = || {
         let unit = |h: Heading| h.as_degrees().to_radians().sin_cos();
         [
@@ -804,8 +808,17 @@ impl Table {
         let reach = |f: &Footprint| (f.frontage.0.hypot(f.depth.0)) / 2.0;
         // The footprints it could meet, kept by index without allocating (beyond 32 of them, in a vector).
         let (mut first, mut count, mut spill) = ([0_usize; 32], 0, Vec::new());
+        let own_reach = reach(unit);
         for (i, o) in others.iter().enumerate() {
-            if unit.centre.distance(o.centre).0 <= limit + reach(unit) + reach(o) + gap.0 + 1e-9
+            // A footprint beyond the reach test even with its half-diagonal taken as its larger half-sides'
+            // sum (which is no less), compared in squares with room far above rounding, fails the exact test
+            // too: it is passed over without a square root.
+            let (dx, dy) = (o.centre.x - unit.centre.x, o.centre.y - unit.centre.y);
+            let wide = limit + own_reach + (o.frontage.0 + o.depth.0) / 2.0 + gap.0 + 1e-9;
+            if wide >= 0.0 && dx * dx + dy * dy > wide * wide * (1.0 + 1e-12) {
+                continue;
+            }
+            if unit.centre.distance(o.centre).0 <= limit + own_reach + reach(o) + gap.0 + 1e-9
                 && unit.distance(o).0 > gap.0
             {
                 match first.get_mut(count) {

@@ -175,6 +175,7 @@ fn common_action(state: &State, u: &Unit, seed: u64) -> Option<Action> {
 /// The answer to a morale question owed by `side` (a unit of its hit in the enemy's phase), from the side's
 /// standing [`crate::game::Reactions`]: a general tries to rally when the reactions allow it (and, under
 /// `IfWouldNotRally`, only while the toss would not already rally); on 3–4 the reactions' choice.
+#[must_use]
 pub fn reactions_answer(state: &State, side: Side) -> Option<Order> {
     let reactions = state.reactions(side);
     match state.question() {
@@ -228,6 +229,7 @@ pub struct Attacker {
 
 impl Attacker {
     /// An attacker whose ties are broken by `seed`.
+    #[must_use]
     pub fn new(seed: u64) -> Self {
         Attacker { seed }
     }
@@ -319,6 +321,7 @@ pub struct Holder {
 
 impl Holder {
     /// A holder whose ties are broken by `seed`.
+    #[must_use]
     pub fn new(seed: u64) -> Self {
         Holder { seed }
     }

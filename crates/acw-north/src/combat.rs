@@ -37,11 +37,13 @@ pub enum Category {
 
 impl Category {
     /// Whether the category is fire (artillery or musketry) rather than melee.
+    #[must_use]
     pub const fn is_fire(self) -> bool {
         !matches!(self, Category::Melee)
     }
 
     /// The category's position in the resolution order, from 0.
+    #[must_use]
     pub const fn index(self) -> usize {
         match self {
             Category::Artillery => 0,
@@ -128,6 +130,7 @@ pub struct ModifierBreakdown {
 
 impl ModifierBreakdown {
     /// NORTH-CBT-13: the net modifier, the plain sum (no cap).
+    #[must_use]
     pub const fn net(&self) -> i16 {
         self.long_range
             .saturating_add(self.cover)
@@ -142,6 +145,7 @@ impl ModifierBreakdown {
 
 /// NORTH-CBT-12: how an attacker-tied penalty of `value` applies when `meeting` of `k` attackers meet its
 /// condition.
+#[must_use]
 pub const fn group_penalty(meeting: u8, k: u8, value: i16, policy: GroupModifierPolicy) -> i16 {
     match policy {
         GroupModifierPolicy::Any if meeting > 0 => value,
@@ -157,6 +161,7 @@ impl CombatSituation {
     /// deployed, mounted target, mounted attackers, skirmisher crossing, extra units. Melee: first round, not
     /// deployed, cover, mounted attackers, extra units. Several batteries on one target combine their fire
     /// this way (NORTH-ART-03).
+    #[must_use]
     pub fn modifiers(&self, options: &Options) -> ModifierBreakdown {
         let fire = self.category.is_fire();
         let k = self.attackers.max(1);
@@ -226,6 +231,7 @@ impl CombatSituation {
 
     /// The toss for this situation: an automatic hit on skirmishers in melee (NORTH-MEL-09), otherwise one
     /// d6 with the net modifier.
+    #[must_use]
     pub fn toss(&self, options: &Options) -> CombatToss {
         CombatToss {
             modifier: self.modifiers(options).net(),
@@ -254,11 +260,13 @@ pub struct CombatToss {
 
 impl CombatToss {
     /// Whether `face` hits.
+    #[must_use]
     pub const fn hits(&self, face: u16) -> bool {
         self.automatic || (face as i16).saturating_add(self.modifier) >= HIT_TARGET
     }
 
     /// P(hit) in sixths.
+    #[must_use]
     pub const fn sixths(&self) -> u8 {
         if self.automatic {
             6
@@ -316,6 +324,7 @@ pub struct Sight {
 
 impl Sight {
     /// A clear view at `distance`, in arc.
+    #[must_use]
     pub const fn clear(distance: Inches) -> Sight {
         Sight {
             distance,
@@ -326,6 +335,7 @@ impl Sight {
     }
 
     /// Bases touching (melee).
+    #[must_use]
     pub const fn contact() -> Sight {
         Sight::clear(Inches(0.0))
     }
@@ -333,17 +343,20 @@ impl Sight {
 
 /// NORTH-FIR-01 / NORTH-OPT-31: whether `target` lies wholly or partly in the firer's front arc: the region
 /// ahead of its front edge bounded by lines `fire_arc_degrees` (45) outward from the edge's ends.
+#[must_use]
 pub fn in_fire_arc(firer: &Footprint, target: &Footprint, options: &Options) -> bool {
     firer.in_front_arc(target, options.fire_arc_degrees)
 }
 
 /// NORTH-ART-04 / NORTH-OPT-31: whether `target` lies in a battery's muzzle arc: as the front arc, with
 /// `artillery_arc_degrees` (45) from the ends of the battery's front.
+#[must_use]
 pub fn in_artillery_arc(battery: &Footprint, target: &Footprint, options: &Options) -> bool {
     battery.in_front_arc(target, options.artillery_arc_degrees)
 }
 
 /// NORTH-CBT-04: whether artillery at `distance` takes the long-range penalty (strictly more than 24").
+#[must_use]
 pub fn is_long_range(distance: Inches) -> bool {
     distance.0 > LONG_RANGE.0 + 1e-9
 }
@@ -351,6 +364,7 @@ pub fn is_long_range(distance: Inches) -> bool {
 /// NORTH-FIR-02 / NORTH-MOV-22: who a unit fires musketry as, if it fires musketry at all. Dismounted cavalry
 /// fire as infantry (18") unless NORTH-OPT-07 gives them 12"; they are no "mounted cavalry" for the
 /// modifiers of NORTH-CBT-06 and NORTH-CBT-09.
+#[must_use]
 pub fn firer_kind(unit: &Unit) -> Option<Firer> {
     match unit.troop() {
         Troop::Infantry => Some(Firer::Infantry),
@@ -611,6 +625,7 @@ impl Battle {
     }
 
     /// The attacks declared and not yet resolved (NORTH-OPT-25).
+    #[must_use]
     pub fn declared_attacks(&self) -> &[AttackGroup] {
         &self.declared
     }

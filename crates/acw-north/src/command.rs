@@ -69,6 +69,7 @@ impl Resolve for OrderCheck {
 
 /// NORTH-CMD-08: whether a general `edge_distance` from a unit is "with" it (within `with_distance`,
 /// default 0": touching).
+#[must_use]
 pub fn general_is_with(edge_distance: Inches, options: &Options) -> bool {
     edge_distance.0.is_finite() && edge_distance.0 <= options.with_distance.0 + 1e-9
 }

@@ -84,6 +84,7 @@ impl Bases {
     /// NORTH-MOV-01 / NORTH-MOV-16 / NORTH-MOV-19: frontage and depth of a unit in its current formation: a
     /// line is its stands side by side, a column one behind another (as wide as a stand), skirmishers a 10"
     /// front with the rest behind, dismounted cavalry a line of fighting stands with the horse holder behind.
+    #[must_use]
     pub fn size(&self, unit: &Unit) -> (Inches, Inches) {
         let n = f64::from(unit.current_stands().max(1));
         let troop = unit.troop();
@@ -190,6 +191,7 @@ pub struct Field {
 
 impl Field {
     /// The footprint of unit `id` as it stands now (`None` for an unknown id).
+    #[must_use]
     pub fn footprint(&self, battle: &Battle, id: UnitId) -> Option<Footprint> {
         let u = battle.unit(id).ok()?;
         let place = self.places.get(id.0 as usize)?;
@@ -198,6 +200,7 @@ impl Field {
     }
 
     /// Footprints of every unit in play except those in `skip`.
+    #[must_use]
     pub fn others(&self, battle: &Battle, skip: &[UnitId]) -> Vec<(UnitId, Footprint)> {
         battle
             .units()
@@ -208,6 +211,7 @@ impl Field {
     }
 
     /// NORTH-MOV-14: edge-to-edge distance between two units.
+    #[must_use]
     pub fn distance(&self, battle: &Battle, a: UnitId, b: UnitId) -> Option<Inches> {
         Some(
             self.footprint(battle, a)?
@@ -217,6 +221,7 @@ impl Field {
 
     /// NORTH-CBT-05 / NORTH-SET-09: whether `target` is behind cover against `attacker`: it stands in a cover
     /// area, or a linear cover feature lies between them within [`Bases::cover_depth`] of the target.
+    #[must_use]
     pub fn in_cover(&self, battle: &Battle, target: UnitId, attacker: UnitId) -> bool {
         match (
             self.footprint(battle, target),
@@ -235,12 +240,26 @@ impl Field {
     /// middle of its front to the target's centre past blocking terrain and every other unit (skirmishers
     /// apart), the front arc (45° lines outward from the front edge's ends by default) or the gun's, and
     /// skirmishers on the line of fire. Melee is contact.
+    #[must_use]
     pub fn sight(
         &self,
         battle: &Battle,
         attacker: UnitId,
         target: UnitId,
         category: Category,
+    ) -> Option<Sight> {
+        self.sight_measured(battle, attacker, target, category, None)
+    }
+
+    /// [`Field::sight`], with the edge-to-edge distance of the two footprints as they stand when the caller
+    /// has measured it already (`None` to measure it here).
+    pub(crate) fn sight_measured(
+        &self,
+        battle: &Battle,
+        attacker: UnitId,
+        target: UnitId,
+        category: Category,
+        distance: Option<Inches>,
     ) -> Option<Sight> {
         if category == Category::Melee {
             return Some(Sight::contact());
@@ -264,7 +283,6 @@ impl Field {
             // rounding) cannot touch it: skipped before its footprint is built.
             if let Some(place) = self.places.get(u.id().0 as usize) {
                 let (w, d) = self.bases.size(u);
-                let reach = w.0.hypot(d.0) / 2.0 + 1e-6;
                 let (px, py) = (place.centre.x - from.x, place.centre.y - from.y);
                 let t = if length_sq > 0.0 {
                     ((px * sx + py * sy) / length_sq).clamp(0.0, 1.0)
@@ -272,7 +290,15 @@ impl Field {
                     0.0
                 };
                 let (ex, ey) = (px - t * sx, py - t * sy);
-                if ex * ex + ey * ey > reach * reach {
+                let off = ex * ex + ey * ey;
+                // The half-sides' sum is no less than the half-diagonal: beyond it is beyond the diagonal,
+                // found without a square root.
+                let wide = (w.0 + d.0) / 2.0 + 1e-6;
+                if off > wide * wide {
+                    continue;
+                }
+                let reach = w.0.hypot(d.0) / 2.0 + 1e-6;
+                if off > reach * reach {
                     continue;
                 }
             }
@@ -300,7 +326,7 @@ impl Field {
             _ => crate::combat::in_fire_arc(&a, &t, options),
         };
         Some(Sight {
-            distance: a.distance(&t),
+            distance: distance.unwrap_or_else(|| a.distance(&t)),
             line_of_sight: self.ground.line_of_sight(from, to, &blockers),
             in_arc,
             screen,
@@ -309,6 +335,7 @@ impl Field {
 
     /// NORTH-CMD-02 / NORTH-CMD-04 / NORTH-MOV-14: the heading straight toward the enemy's base edge (the
     /// Union's edge is y = 0, as in [`crate::setup::Table`]).
+    #[must_use]
     pub fn toward_enemy(side: Side) -> Heading {
         crate::setup::Table::default().facing_enemy(side)
     }
@@ -316,6 +343,7 @@ impl Field {
     /// How far unit `id` can slide along `heading`, up to `distance`, staying on the table and keeping
     /// `gap` from every other unit in play (NORTH-MOV-11: no contact without a charge), and what stopped it
     /// short (`None` when it gets the whole distance).
+    #[must_use]
     pub fn room(
         &self,
         battle: &Battle,
@@ -557,6 +585,7 @@ impl Field {
     }
 
     /// NORTH-MOV-12: where along a straight path from `from` to `to` it crosses each obstacle, in order.
+    #[must_use]
     pub fn obstacles_on(&self, from: Point, to: Point) -> Vec<Inches> {
         let length = from.distance(to).0;
         let heading = from.heading_to(to);
@@ -577,6 +606,7 @@ impl Field {
     }
 
     /// NORTH-FIR-04: whether a straight path touches rough ground.
+    #[must_use]
     pub fn crosses_rough(&self, from: Point, to: Point) -> bool {
         self.ground
             .terrain()
@@ -613,6 +643,7 @@ impl Field {
     }
 
     /// NORTH-MOR-09: how much room a fall-back of `distance` along `heading` has, and the distance it gets.
+    #[must_use]
     pub fn fall_back_room(
         &self,
         battle: &Battle,
@@ -651,9 +682,15 @@ impl Field {
         // (with a margin far above rounding) is on the table, and neither it nor its corners need be built.
         if let (Ok(u), Some(place)) = (battle.unit(id), self.places.get(id.0 as usize)) {
             let (frontage, depth) = self.bases.size(u);
-            let reach = frontage.0.hypot(depth.0) / 2.0 + 1e-9;
             let c = place.centre;
-            if c.x - reach >= 0.0 && c.x + reach <= w && c.y - reach >= 0.0 && c.y + reach <= d {
+            let inside = |reach: f64| {
+                c.x - reach >= 0.0 && c.x + reach <= w && c.y - reach >= 0.0 && c.y + reach <= d
+            };
+            // The half-sides' sum is no less than the half-diagonal: inside by it is inside by the diagonal,
+            // without its square root.
+            if inside((frontage.0 + depth.0) / 2.0 + 1e-9)
+                || inside(frontage.0.hypot(depth.0) / 2.0 + 1e-9)
+            {
                 return;
             }
         }
@@ -696,6 +733,7 @@ impl Field {
     }
 
     /// The place of unit `id`.
+    #[must_use]
     pub fn place(&self, id: UnitId) -> Option<Place> {
         self.places.get(id.0 as usize).copied()
     }

@@ -660,51 +660,61 @@ impl State {
     }
 
     /// The battle: units, brigades, generals, orders, clock.
+    #[must_use]
     pub fn battle(&self) -> &Battle {
         &self.battle
     }
 
     /// The table and the units' places.
+    #[must_use]
     pub fn field(&self) -> &Field {
         &self.field
     }
 
     /// The table's size and deployment zones.
+    #[must_use]
     pub fn zones(&self) -> &Zones {
         &self.zones
     }
 
     /// The step the game is in.
+    #[must_use]
     pub fn step(&self) -> Step {
         self.battle.clock().step()
     }
 
     /// The side in its phase.
+    #[must_use]
     pub fn phasing(&self) -> Side {
         self.battle.clock().phasing()
     }
 
     /// A side's standing reactions.
+    #[must_use]
     pub fn reactions(&self, side: Side) -> Reactions {
         self.reactions[side]
     }
 
     /// How the game ended, if it has.
+    #[must_use]
     pub fn end(&self) -> Option<GameEnd> {
         self.end
     }
 
     /// Where general `id` stands.
+    #[must_use]
     pub fn general_point(&self, id: GeneralId) -> Option<Point> {
         self.general_points.get(id.0 as usize).copied()
     }
 
     /// Whether unit `id` chose to stand this phase.
+    #[must_use]
     pub fn stood(&self, id: UnitId) -> bool {
         self.battle.unit(id).is_ok_and(|u| u.phase().excused)
     }
 
     /// The footprint of unit `id` now.
+    #[must_use]
     pub fn footprint(&self, id: UnitId) -> Option<Footprint> {
         self.field.footprint(&self.battle, id)
     }
@@ -733,6 +743,7 @@ impl State {
         }
         // The cheap conditions first, as if the line were clear; then the line of sight. The refusal is the one
         // the whole check gives: the attacker's own conditions (before any geometry), then range, then arc.
+        let mut measured = None;
         if category != Category::Melee {
             use crate::combat::{Screen, Sight};
             use crate::error::AttackRefusal;
@@ -779,6 +790,7 @@ impl State {
                 return Err(e);
             }
             optimistic.distance = a.distance(&b);
+            measured = Some(optimistic.distance);
             // With the arc granted, every refusal but one read after the arc is the whole check's.
             if let Err(e) = self
                 .battle
@@ -802,9 +814,10 @@ impl State {
             self.battle
                 .check_attacker(attacker, category, target, &optimistic)?;
         }
+        // Outside melee the distance was measured above, between the same two footprints.
         let sight = self
             .field
-            .sight(&self.battle, attacker, target, category)
+            .sight_measured(&self.battle, attacker, target, category, measured)
             .ok_or(RuleViolation::NotPlaced(attacker))?;
         self.battle
             .check_attacker(attacker, category, target, &sight)?;
@@ -953,6 +966,7 @@ impl State {
 
     /// The heading of the ordered move straight toward (Advance) or away from (Withdraw) the enemy's base
     /// edge, or `None` under Hold.
+    #[must_use]
     pub fn ordered_heading(&self, id: UnitId) -> Option<Heading> {
         let side = self.battle.unit(id).ok()?.side();
         match self.battle.order_of(id).ok()? {
@@ -1003,6 +1017,7 @@ impl State {
     }
 
     /// What the side to decide is asked (see [`Question`]).
+    #[must_use]
     pub fn question(&self) -> Question {
         if let Some(m) = self.battle.morale_in_progress() {
             let name = self
@@ -1977,6 +1992,7 @@ impl Ruleset for North {
 
 /// A reading of the event log: one line per event, naming units (empty for bookkeeping events). The same as
 /// `state.narrate(event).to_string()`.
+#[must_use]
 pub fn narrate(state: &State, event: &Event) -> String {
     state.narrate(event).to_string()
 }

@@ -35,6 +35,7 @@ pub struct MoraleFacts {
 /// NORTH-MOR-03 / NORTH-MEL-10 / NORTH-FIR-05 / NORTH-OPT-33: the morale modifier. Artillery −1 after fire,
 /// +1 after melee; behind cover (skirmishers always) −1 after fire; skirmishers +2 after melee. Cover does not
 /// count after a melee hit. Under NORTH-OPT-33 the −1 goes with artillery fire, whoever checks.
+#[must_use]
 pub fn morale_modifier(facts: &MoraleFacts, options: &Options) -> i16 {
     let Some(source) = facts.source else {
         return 0;
@@ -135,10 +136,12 @@ pub struct MoraleThrow {
 
 impl MoraleThrow {
     /// Whether any rallying general was killed.
+    #[must_use]
     pub fn general_killed(&self) -> bool {
         self.rally.contains(&Some(RallyResult::Killed))
     }
     /// Whether any rallying general was captured.
+    #[must_use]
     pub fn general_captured(&self) -> bool {
         self.rally.contains(&Some(RallyResult::Captured))
     }
@@ -264,6 +267,7 @@ impl Default for ChoicePolicy {
 
 impl ChoicePolicy {
     /// The choice for a unit whose next stand loss does or does not remove it.
+    #[must_use]
     pub const fn choose(self, loss_removes: bool) -> Choice {
         match self {
             ChoicePolicy::Always(c) => c,
@@ -576,11 +580,13 @@ impl Battle {
     }
 
     /// The morale check waiting for its owner's decisions, if any.
+    #[must_use]
     pub fn morale_in_progress(&self) -> Option<&MoraleInProgress> {
         self.morale.as_ref()
     }
 
     /// What the owner of the unit checking morale decides next, if a check waits.
+    #[must_use]
     pub fn morale_step(&self) -> Option<MoraleStep> {
         self.morale.as_ref().map(|m| {
             if m.rallies_closed {
@@ -594,6 +600,7 @@ impl Battle {
     /// NORTH-CMD-09 / NORTH-CMD-14 / NORTH-OPT-17: the generals who may still try to rally the unit checking
     /// morale: with it (or as the options allow), not yet tried, within the attempts allowed (one; an MG and the
     /// AC under NORTH-OPT-17).
+    #[must_use]
     pub fn rally_candidates(&self) -> Vec<GeneralId> {
         let Some(m) = &self.morale else {
             return Vec::new();

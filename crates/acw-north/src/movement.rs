@@ -38,6 +38,7 @@ pub struct AccomplishmentToss {
 
 impl AccomplishmentToss {
     /// The toss a unit makes now for an ordinary action (c = 0).
+    #[must_use]
     pub fn for_unit(unit: &Unit, options: &Options) -> AccomplishmentToss {
         AccomplishmentToss {
             capacity: unit.capacity(options),
@@ -46,11 +47,13 @@ impl AccomplishmentToss {
     }
 
     /// Whether `face` succeeds.
+    #[must_use]
     pub const fn passes(&self, face: u16) -> bool {
         face + (self.charge_cover as u16) <= self.capacity as u16
     }
 
     /// P(success) in sixths.
+    #[must_use]
     pub const fn sixths(&self) -> u8 {
         accomplishment_sixths(self.capacity, self.charge_cover)
     }
@@ -196,6 +199,7 @@ pub struct ActionReport {
 
 /// NORTH-MOV-02 / NORTH-MOV-17 / NORTH-MOV-20 / NORTH-ART-06: a unit's allowance now. A crew without its gun
 /// moves at the limbered rate.
+#[must_use]
 pub fn allowance(unit: &Unit, intent: FireIntent, options: &Options) -> Inches {
     let formation = if unit.crew_without_gun() {
         Formation::Limbered
@@ -207,6 +211,7 @@ pub fn allowance(unit: &Unit, intent: FireIntent, options: &Options) -> Inches {
 
 /// NORTH-MEL-03 / NORTH-OPT-24: how far a unit may charge: its deployed allowance (infantry 5", mounted
 /// cavalry 10", dismounted cavalry 10" or 5" by NORTH-OPT-06), or a fixed reach. `None` for artillery.
+#[must_use]
 pub fn charge_reach(troop: Troop, options: &Options) -> Option<Inches> {
     if troop == Troop::Artillery {
         return None;
@@ -225,6 +230,7 @@ pub fn charge_reach(troop: Troop, options: &Options) -> Option<Inches> {
 
 /// NORTH-MOV-09 / NORTH-MEL-05 / NORTH-OPT-37: what a unit may do after failing a toss for `activity`
 /// under `order`.
+#[must_use]
 pub fn after_failure(
     order: BrigadeOrder,
     activity: Activity,

@@ -30,6 +30,7 @@ pub enum Step {
 
 impl Step {
     /// NORTH-SEQ-02: the step after this one in the same phase (`None` after melee).
+    #[must_use]
     pub const fn next(self) -> Option<Step> {
         match self {
             Step::Command => Some(Step::Units),
@@ -41,6 +42,7 @@ impl Step {
     }
 
     /// NORTH-SEQ-04: the combat step of a category.
+    #[must_use]
     pub const fn of_category(category: Category) -> Step {
         match category {
             Category::Artillery => Step::Artillery,
@@ -74,6 +76,7 @@ pub struct Clock {
 impl Clock {
     /// Turn 1, the first side's phase, command step. The first side is the Confederates by the rules
     /// (NORTH-SEQ-01); NORTH-OPT-26 may give the first phase to the Union.
+    #[must_use]
     pub const fn new(first: Side) -> Clock {
         Clock {
             turn: 1,
@@ -84,11 +87,13 @@ impl Clock {
     }
 
     /// The turn number, from 1.
+    #[must_use]
     pub const fn turn(&self) -> u32 {
         self.turn
     }
 
     /// The side whose phase it is.
+    #[must_use]
     pub const fn phasing(&self) -> Side {
         if self.second_phase {
             self.first.enemy()
@@ -98,16 +103,19 @@ impl Clock {
     }
 
     /// The side whose phase comes first in every turn.
+    #[must_use]
     pub const fn first_side(&self) -> Side {
         self.first
     }
 
     /// Whether this is the second player-phase of the turn.
+    #[must_use]
     pub const fn is_second_phase(&self) -> bool {
         self.second_phase
     }
 
     /// The current step.
+    #[must_use]
     pub const fn step(&self) -> Step {
         self.step
     }

@@ -65,11 +65,13 @@ impl UnitSpec {
         }
     }
     /// The same unit in another starting formation.
+    #[must_use]
     pub fn in_formation(mut self, formation: Formation) -> UnitSpec {
         self.formation = formation;
         self
     }
     /// The same cavalry unit, dismounted at the start.
+    #[must_use]
     pub fn dismounted(mut self) -> UnitSpec {
         self.dismounted = true;
         self
@@ -104,6 +106,7 @@ pub struct ArmySpec {
 
 impl ArmySpec {
     /// Units in the army (NORTH-SET-03 counts every arm, and no generals).
+    #[must_use]
     pub fn unit_count(&self) -> usize {
         self.brigades.iter().map(|b| b.units.len()).sum()
     }
@@ -517,6 +520,7 @@ impl Default for Table {
 
 impl Table {
     /// The y coordinate of `side`'s base edge.
+    #[must_use]
     pub fn base_edge_y(&self, side: Side) -> f64 {
         match side {
             Side::Union => 0.0,
@@ -525,21 +529,25 @@ impl Table {
     }
 
     /// Whether `p` is on the table.
+    #[must_use]
     pub fn contains(&self, p: Point) -> bool {
         (0.0..=self.width.0).contains(&p.x) && (0.0..=self.depth.0).contains(&p.y)
     }
 
     /// NORTH-SET-08 / NORTH-SET-11: whether `p` lies in `side`'s deployment zone.
+    #[must_use]
     pub fn in_deployment_zone(&self, side: Side, p: Point) -> bool {
         self.contains(p) && (p.y - self.base_edge_y(side)).abs() <= self.deployment_depth.0 + 1e-9
     }
 
     /// NORTH-SET-11: the gap between the two deployment zones (at least 24" on the default table).
+    #[must_use]
     pub fn gap_between_zones(&self) -> Inches {
         Inches((self.depth.0 - 2.0 * self.deployment_depth.0).max(0.0))
     }
 
     /// The heading from `side`'s base edge toward the enemy's.
+    #[must_use]
     pub fn facing_enemy(&self, side: Side) -> Heading {
         match side {
             Side::Union => Heading::NORTH,
@@ -549,6 +557,7 @@ impl Table {
 
     /// NORTH-MOV-14 / NORTH-CMD-02: how much a move from `from` to `to` closes on the enemy base edge
     /// (negative: it moved away, toward its own edge, NORTH-CMD-04).
+    #[must_use]
     pub fn gain_toward_enemy(&self, side: Side, from: Point, to: Point) -> f64 {
         let edge = self.base_edge_y(side.enemy());
         (from.y - edge).abs() - (to.y - edge).abs()
@@ -557,6 +566,7 @@ impl Table {
 
 /// NORTH-SET-08 / NORTH-CMD-05: where an MG stands for his brigade's order, `offset` from the middle of the
 /// brigade's front `centre` that faces `facing`: in front, behind, or behind facing the rear.
+#[must_use]
 pub fn mg_position(
     centre: Point,
     facing: Heading,
@@ -617,6 +627,7 @@ impl Terrain for acw_core::table::Table {
 /// NORTH-SET-11: one side's army in the default scenario: an AC (with a unit of the centre brigade), three
 /// infantry brigades of three standard regiments and a standard battery, and a cavalry brigade of two
 /// standard regiments; every brigade under Advance; foot and horse in line (mounted), guns unlimbered.
+#[must_use]
 pub fn default_army(side: Side) -> ArmySpec {
     let tag = match side {
         Side::Union => "USA",
@@ -654,6 +665,7 @@ pub fn default_army(side: Side) -> ArmySpec {
 }
 
 /// NORTH-SET-11: the default scenario's forces, the same for both sides (14 units in 4 brigades each).
+#[must_use]
 pub fn default_forces() -> ForceSpec {
     ForceSpec {
         armies: BySide::new(default_army(Side::Union), default_army(Side::Confederate)),
@@ -741,6 +753,7 @@ impl Default for Scenario {
 
 /// NORTH-SET-11: the default scenario's terrain: a fence (an obstacle giving cover) across the centre, and a
 /// wood (cover, blocking sight) in each half, off the deployment zones.
+#[must_use]
 pub fn default_terrain() -> Vec<acw_core::table::Terrain> {
     let rect = |x0: f64, y0: f64, x1: f64, y1: f64| {
         vec![

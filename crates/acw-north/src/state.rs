@@ -231,99 +231,123 @@ pub struct StandLoss {
 
 impl Unit {
     /// Its id.
+    #[must_use]
     pub fn id(&self) -> UnitId {
         self.id
     }
     /// Its name.
+    #[must_use]
     pub fn name(&self) -> &str {
         &self.name.0
     }
     /// Its side.
+    #[must_use]
     pub fn side(&self) -> Side {
         self.side
     }
     /// Its brigade.
+    #[must_use]
     pub fn brigade(&self) -> BrigadeId {
         self.brigade
     }
     /// Its arm.
+    #[must_use]
     pub fn arm(&self) -> Arm {
         self.arm
     }
     /// Its quality (NORTH-SET-02).
+    #[must_use]
     pub fn quality(&self) -> Quality {
         self.quality
     }
     /// Stands now and at the start (artillery: crew stands; dismounted cavalry: the holder included).
+    #[must_use]
     pub fn stands(&self) -> Strength {
         self.stands
     }
     /// Current stands as a small count.
+    #[must_use]
     pub fn current_stands(&self) -> u8 {
         u8::try_from(self.stands.current()).unwrap_or(u8::MAX)
     }
     /// Mounted or dismounted (meaningful for cavalry; infantry and artillery are "mounted" by convention).
+    #[must_use]
     pub fn mount(&self) -> Mount {
         self.mount
     }
     /// Whether a dismounted unit still has its horse-holder stand.
+    #[must_use]
     pub fn has_horse_holder(&self) -> bool {
         self.holder
     }
     /// Its formation.
+    #[must_use]
     pub fn formation(&self) -> Formation {
         self.formation
     }
     /// Its gun (artillery only).
+    #[must_use]
     pub fn gun(&self) -> Option<GunState> {
         self.gun
     }
     /// Its own order, once its brigade has lost its MG (NORTH-CMD-13).
+    #[must_use]
     pub fn own_order(&self) -> Option<BrigadeOrder> {
         self.own_order
     }
     /// Enemy units it touches.
+    #[must_use]
     pub fn contacts(&self) -> &[UnitId] {
         &self.contacts
     }
     /// Its melee bookkeeping.
+    #[must_use]
     pub fn melee(&self) -> MeleeRecord {
         self.melee
     }
     /// What it has done this phase.
+    #[must_use]
     pub fn phase(&self) -> &PhaseRecord {
         &self.phase
     }
     /// In play, removed or gone.
+    #[must_use]
     pub fn status(&self) -> UnitStatus {
         self.status
     }
 
     /// Whether it is in play.
+    #[must_use]
     pub fn in_play(&self) -> bool {
         self.status == UnitStatus::InPlay
     }
     /// Whether it touches an enemy unit.
+    #[must_use]
     pub fn in_contact(&self) -> bool {
         !self.contacts.is_empty()
     }
     /// Its troop kind now.
+    #[must_use]
     pub fn troop(&self) -> Troop {
         Troop::of(self.arm, self.mount)
     }
     /// Whether it is mounted cavalry.
+    #[must_use]
     pub fn is_mounted_cavalry(&self) -> bool {
         self.troop() == Troop::MountedCavalry
     }
     /// Whether it is in skirmish order.
+    #[must_use]
     pub fn is_skirmishers(&self) -> bool {
         self.formation == Formation::Skirmish
     }
     /// NORTH-MOV-01: whether it is deployed. A crew away from its gun is not (NORTH-ART-06).
+    #[must_use]
     pub fn is_deployed(&self) -> bool {
         self.formation.is_deployed() && !self.crew_without_gun()
     }
     /// NORTH-ART-06: an artillery crew that is not with its gun.
+    #[must_use]
     pub fn crew_without_gun(&self) -> bool {
         matches!(
             self.gun,
@@ -333,6 +357,7 @@ impl Unit {
 
     /// NORTH-CAS-04: the stands that count for tosses and removal. The horse holder counts unless
     /// NORTH-OPT-08 says otherwise.
+    #[must_use]
     pub fn counted_stands(&self, options: &Options) -> u8 {
         let n = self.current_stands();
         if self.troop() == Troop::DismountedCavalry && self.holder && !options.horse_holder_counted
@@ -345,6 +370,7 @@ impl Unit {
 
     /// NORTH-MOV-05 / NORTH-MOV-06 / NORTH-CAS-06: N for the accomplishment toss: current counted stands, or
     /// crew figures for artillery.
+    #[must_use]
     pub fn capacity(&self, options: &Options) -> u8 {
         if self.arm == Arm::Artillery {
             tables::crew_figures(self.current_stands())
@@ -354,6 +380,7 @@ impl Unit {
     }
 
     /// Figures on the table (a horse holder's figures are not stated and not counted; the gun is no figure).
+    #[must_use]
     pub fn figures(&self) -> u32 {
         let fighting = match self.troop() {
             Troop::DismountedCavalry if self.holder => self.stands.current().saturating_sub(1),
@@ -369,6 +396,7 @@ impl Unit {
     }
 
     /// NORTH-CAS-02 / NORTH-CAS-03 / NORTH-CAS-04: whether losing one more stand removes the unit.
+    #[must_use]
     pub fn next_loss_removes(&self, options: &Options) -> bool {
         match self.arm {
             Arm::Artillery => self.current_stands() <= 1,
@@ -415,6 +443,7 @@ impl Unit {
     }
 
     /// Whether it has already taken its one action this phase.
+    #[must_use]
     pub fn has_acted(&self) -> bool {
         self.phase.activity.is_some()
     }
@@ -457,34 +486,42 @@ pub struct General {
 
 impl General {
     /// His id.
+    #[must_use]
     pub fn id(&self) -> GeneralId {
         self.id
     }
     /// His name.
+    #[must_use]
     pub fn name(&self) -> &str {
         &self.name.0
     }
     /// His side.
+    #[must_use]
     pub fn side(&self) -> Side {
         self.side
     }
     /// His rank.
+    #[must_use]
     pub fn rank(&self) -> Rank {
         self.rank
     }
     /// Alive, killed or captured.
+    #[must_use]
     pub fn status(&self) -> GeneralStatus {
         self.status
     }
     /// Whether he is in play.
+    #[must_use]
     pub fn is_active(&self) -> bool {
         self.status == GeneralStatus::Active
     }
     /// The unit he is with (NORTH-CMD-08), if any.
+    #[must_use]
     pub fn with_unit(&self) -> Option<UnitId> {
         self.with_unit
     }
     /// Inches moved this phase.
+    #[must_use]
     pub fn moved(&self) -> Inches {
         self.moved
     }
@@ -507,38 +544,47 @@ pub struct Brigade {
 
 impl Brigade {
     /// Its id.
+    #[must_use]
     pub fn id(&self) -> BrigadeId {
         self.id
     }
     /// Its name.
+    #[must_use]
     pub fn name(&self) -> &str {
         &self.name.0
     }
     /// Its side.
+    #[must_use]
     pub fn side(&self) -> Side {
         self.side
     }
     /// Its order (NORTH-CMD-01); once leaderless, each unit holds its own.
+    #[must_use]
     pub fn order(&self) -> BrigadeOrder {
         self.order
     }
     /// Its Major General.
+    #[must_use]
     pub fn major_general(&self) -> GeneralId {
         self.mg
     }
     /// Its units.
+    #[must_use]
     pub fn units(&self) -> &[UnitId] {
         &self.units
     }
     /// Whether it has lost its MG (NORTH-CMD-13).
+    #[must_use]
     pub fn is_leaderless(&self) -> bool {
         self.leaderless
     }
     /// Whether its one order change of this phase is spent (NORTH-CMD-07).
+    #[must_use]
     pub fn order_change_used(&self) -> bool {
         self.order_change_used
     }
     /// Whether it owes a brigade order check for a lost MG (NORTH-CMD-11).
+    #[must_use]
     pub fn order_check_due(&self) -> bool {
         self.order_check_due
     }
@@ -565,30 +611,37 @@ pub struct Battle {
 
 impl Battle {
     /// The options it is played under.
+    #[must_use]
     pub fn options(&self) -> &Options {
         &self.options
     }
     /// The clock.
+    #[must_use]
     pub fn clock(&self) -> &Clock {
         &self.clock
     }
     /// Every unit, removed ones included.
+    #[must_use]
     pub fn units(&self) -> &[Unit] {
         &self.units
     }
     /// Every brigade.
+    #[must_use]
     pub fn brigades(&self) -> &[Brigade] {
         &self.brigades
     }
     /// Every general.
+    #[must_use]
     pub fn generals(&self) -> &[General] {
         &self.generals
     }
     /// The Army Commander of `side`.
+    #[must_use]
     pub fn army_commander(&self, side: Side) -> GeneralId {
         self.army_commanders[side]
     }
     /// Whether the game has ended.
+    #[must_use]
     pub fn is_over(&self) -> bool {
         self.over
     }
@@ -638,6 +691,7 @@ impl Battle {
     }
 
     /// A unit by name, if any.
+    #[must_use]
     pub fn unit_named(&self, name: &str) -> Option<&Unit> {
         self.units.iter().find(|u| &*u.name.0 == name)
     }

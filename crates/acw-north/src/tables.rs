@@ -52,6 +52,7 @@ pub enum Troop {
 
 impl Troop {
     /// The troop kind of an arm in a mount state (the mount matters for cavalry only).
+    #[must_use]
     pub const fn of(arm: Arm, mount: Mount) -> Troop {
         match (arm, mount) {
             (Arm::Infantry, _) => Troop::Infantry,
@@ -62,6 +63,7 @@ impl Troop {
     }
 
     /// The arm of service.
+    #[must_use]
     pub const fn arm(self) -> Arm {
         match self {
             Troop::Infantry => Arm::Infantry,
@@ -90,6 +92,7 @@ pub enum StandKind {
 }
 
 /// NORTH-SET-01: figures on each kind of stand; the rules do not say how many a horse-holder stand carries.
+#[must_use]
 pub const fn figures_per_stand(kind: StandKind) -> Option<u8> {
     match kind {
         StandKind::Infantry | StandKind::DismountedCavalry | StandKind::ArtilleryCrew => Some(2),
@@ -99,11 +102,13 @@ pub const fn figures_per_stand(kind: StandKind) -> Option<u8> {
 }
 
 /// NORTH-SET-01: stands of a standard unit of each arm (cavalry counted mounted; artillery: crew stands).
+#[must_use]
 pub const fn standard_stands(arm: Arm) -> u8 {
     starting_stands(arm, Quality::Standard)
 }
 
 /// NORTH-SET-02: starting stands by arm and quality (artillery: crew stands, the gun is not a stand).
+#[must_use]
 pub const fn starting_stands(arm: Arm, quality: Quality) -> u8 {
     match (arm, quality) {
         (Arm::Infantry | Arm::Cavalry, Quality::Elite) => 5,
@@ -116,12 +121,14 @@ pub const fn starting_stands(arm: Arm, quality: Quality) -> u8 {
 }
 
 /// NORTH-SET-02 / NORTH-MOV-06: crew figures of a battery with `crew_stands` crew stands (2 per stand).
+#[must_use]
 pub const fn crew_figures(crew_stands: u8) -> u8 {
     crew_stands.saturating_mul(2)
 }
 
 /// NORTH-SET-02 / NORTH-MOV-19: the dismounted form of a cavalry unit of `mounted` stands: (fighting stands,
 /// horse-holder stands). Zero stands has no dismounted form.
+#[must_use]
 pub const fn dismounted_form(mounted: u8) -> Option<(u8, u8)> {
     if mounted == 0 {
         None
@@ -156,6 +163,7 @@ pub enum Formation {
 
 impl Formation {
     /// NORTH-MOV-01: whether the formation is deployed (line, skirmish order, unlimbered).
+    #[must_use]
     pub const fn is_deployed(self) -> bool {
         matches!(
             self,
@@ -164,6 +172,7 @@ impl Formation {
     }
 
     /// The shared vocabulary's name for a foot or horse formation (`None` for artillery states).
+    #[must_use]
     pub const fn to_core(self) -> Option<acw_core::vocab::Formation> {
         match self {
             Formation::Line => Some(acw_core::vocab::Formation::Line),
@@ -174,6 +183,7 @@ impl Formation {
     }
 
     /// The shared vocabulary's limber state for artillery formations (`None` for foot and horse).
+    #[must_use]
     pub const fn to_limber(self) -> Option<acw_core::vocab::Limber> {
         match self {
             Formation::Limbered => Some(acw_core::vocab::Limber::Limbered),
@@ -184,6 +194,7 @@ impl Formation {
 }
 
 /// NORTH-MOV-01 (with NORTH-MOV-16 and NORTH-OPT-35): the formations a troop kind may take.
+#[must_use]
 pub fn legal_formations(troop: Troop, options: &Options) -> &'static [Formation] {
     match troop {
         Troop::Infantry => &[Formation::Line, Formation::Column, Formation::Skirmish],
@@ -197,6 +208,7 @@ pub fn legal_formations(troop: Troop, options: &Options) -> &'static [Formation]
 }
 
 /// NORTH-MOV-01: whether `formation` is legal for `troop`.
+#[must_use]
 pub fn formation_is_legal(troop: Troop, formation: Formation, options: &Options) -> bool {
     legal_formations(troop, options).contains(&formation)
 }
@@ -230,6 +242,7 @@ pub enum FireIntent {
 
 /// NORTH-MOV-02 with NORTH-MOV-17 and NORTH-MOV-20: the movement allowance of a troop kind in a formation.
 /// `None` for a formation the troop kind cannot take.
+#[must_use]
 pub fn movement_allowance(
     troop: Troop,
     formation: Formation,
@@ -276,6 +289,7 @@ pub enum BrigadeOrder {
 
 impl BrigadeOrder {
     /// Whether the order makes units move (Advance or Withdraw).
+    #[must_use]
     pub const fn is_movement_order(self) -> bool {
         !matches!(self, BrigadeOrder::Hold)
     }
@@ -294,6 +308,7 @@ pub enum MgPlacement {
 }
 
 /// NORTH-CMD-05: the MG placement that shows an order.
+#[must_use]
 pub const fn mg_placement(order: BrigadeOrder) -> MgPlacement {
     match order {
         BrigadeOrder::Advance => MgPlacement::InFront,
@@ -303,6 +318,7 @@ pub const fn mg_placement(order: BrigadeOrder) -> MgPlacement {
 }
 
 /// NORTH-CMD-05: the order an MG placement shows.
+#[must_use]
 pub const fn order_shown_by(placement: MgPlacement) -> BrigadeOrder {
     match placement {
         MgPlacement::InFront => BrigadeOrder::Advance,
@@ -312,6 +328,7 @@ pub const fn order_shown_by(placement: MgPlacement) -> BrigadeOrder {
 }
 
 /// NORTH-MOV-05: P(success) of an accomplishment toss in sixths: clamp(N − c, 0, 6).
+#[must_use]
 pub const fn accomplishment_sixths(capacity: u8, charge_cover: bool) -> u8 {
     let c = if charge_cover { 1 } else { 0 };
     let n = capacity.saturating_sub(c);
@@ -340,6 +357,7 @@ pub enum RallyResult {
 
 impl RallyResult {
     /// What is subtracted from the morale toss.
+    #[must_use]
     pub const fn subtraction(self) -> u8 {
         match self {
             RallyResult::Subtract(n) => n,
@@ -348,12 +366,14 @@ impl RallyResult {
     }
 
     /// Whether the general is lost (killed or captured).
+    #[must_use]
     pub const fn general_lost(self) -> bool {
         matches!(self, RallyResult::Captured | RallyResult::Killed)
     }
 }
 
 /// NORTH-CMD-10: the rally table. `melee` is whether the morale check comes from a melee hit.
+#[must_use]
 pub const fn rally_effect(face: u16, melee: bool) -> RallyResult {
     match face {
         1 => RallyResult::Subtract(1),
@@ -366,6 +386,7 @@ pub const fn rally_effect(face: u16, melee: bool) -> RallyResult {
 }
 
 /// NORTH-CMD-11: the modifier of the brigade order check: −1 from Withdraw, +1 from Advance.
+#[must_use]
 pub const fn order_check_modifier(current: BrigadeOrder) -> i16 {
     match current {
         BrigadeOrder::Withdraw => -1,
@@ -375,6 +396,7 @@ pub const fn order_check_modifier(current: BrigadeOrder) -> i16 {
 }
 
 /// NORTH-CMD-11 (bands of NORTH-MOR-10): the new order for a modified order-check toss.
+#[must_use]
 pub const fn order_check_band(total: i16) -> BrigadeOrder {
     if total <= 2 {
         BrigadeOrder::Withdraw
@@ -409,6 +431,7 @@ pub const MOD_SKIRMISHER_CROSSING: i16 = -1;
 
 /// NORTH-CBT-11: P(hit) in sixths for a net modifier `m`: clamp(2 + m, 0, 6). No automatic hit on 6, no
 /// automatic miss on 1.
+#[must_use]
 pub const fn hit_sixths(m: i16) -> u8 {
     let s = m.saturating_add(2);
     if s < 0 {
@@ -421,6 +444,7 @@ pub const fn hit_sixths(m: i16) -> u8 {
 }
 
 /// NORTH-CBT-11: the lowest d6 face that hits with net modifier `m` (`None`: no face hits).
+#[must_use]
 pub const fn hit_face_needed(m: i16) -> Option<u16> {
     let need = HIT_TARGET.saturating_sub(m);
     if need > 6 {
@@ -445,6 +469,7 @@ pub enum Firer {
 }
 
 /// NORTH-FIR-02: maximum musketry range (no range modifier within it).
+#[must_use]
 pub const fn musketry_range(firer: Firer, options: &Options) -> Inches {
     match firer {
         Firer::Infantry => Inches(18.0),
@@ -474,6 +499,7 @@ pub enum MoraleBand {
 }
 
 /// NORTH-MOR-02 with NORTH-MOR-10: the band of a modified morale toss (≤2 rallies, ≥5 both).
+#[must_use]
 pub const fn morale_band(total: i16) -> MoraleBand {
     if total <= 2 {
         MoraleBand::Rallies
@@ -495,6 +521,7 @@ pub const MORALE_SKIRMISHERS_MELEE: i16 = 2;
 
 /// NORTH-MOR-07 / NORTH-MOV-22: how far a unit falls back: 15" for mounted cavalry, 10" for everything else
 /// (dismounted cavalry fall back as infantry).
+#[must_use]
 pub const fn fall_back_distance(troop: Troop) -> Inches {
     match troop {
         Troop::MountedCavalry => Inches(15.0),
@@ -507,6 +534,7 @@ pub const MIN_STANDS_IN_PLAY: u8 = 3;
 
 /// NORTH-CAS-02 / NORTH-CAS-03: stand losses that remove a fresh unit of this arm and quality (elite 3,
 /// standard 2, poor 1, for every arm).
+#[must_use]
 pub const fn losses_to_removal(arm: Arm, quality: Quality) -> u8 {
     let start = starting_stands(arm, quality);
     match arm {

@@ -26,6 +26,7 @@ pub struct SideReport {
 
 impl SideReport {
     /// Stands lost: every stand of a unit out of play counts as lost (NORTH-VIC-02).
+    #[must_use]
     pub const fn stands_lost(&self) -> u32 {
         self.starting_stands.saturating_sub(self.stands_in_play)
     }
@@ -93,6 +94,7 @@ impl EndCondition for StandardEnd {
 }
 
 /// NORTH-VIC-02: compares the loss fractions exactly (lost ÷ starting stands); the lower wins.
+#[must_use]
 pub fn compare_losses(r: &BySide<SideReport>) -> GameResult {
     let u = u64::from(r.union.stands_lost()) * u64::from(r.confederate.starting_stands);
     let c = u64::from(r.confederate.stands_lost()) * u64::from(r.union.starting_stands);
@@ -105,6 +107,7 @@ pub fn compare_losses(r: &BySide<SideReport>) -> GameResult {
 
 impl Battle {
     /// NORTH-VIC-01: what the engine reports about `side`.
+    #[must_use]
     pub fn report(&self, side: Side) -> SideReport {
         let mut r = SideReport::default();
         for u in self.units.iter().filter(|u| u.side() == side) {
@@ -130,6 +133,7 @@ impl Battle {
     }
 
     /// Both sides' reports.
+    #[must_use]
     pub fn reports(&self) -> BySide<SideReport> {
         BySide::new(self.report(Side::Union), self.report(Side::Confederate))
     }
