@@ -68,7 +68,7 @@ fn next(data: &mut &[u8]) -> u8 {
 fn order_from(data: &mut &[u8]) -> Option<Order> {
     let unit = UnitId(u32::from(next(data) % 24));
     let other = UnitId(u32::from(next(data) % 24));
-    Some(match next(data) % 14 {
+    Some(match next(data) % 15 {
         0 => Order::Compulsory { unit },
         1 => Order::Advance {
             unit,
@@ -118,6 +118,7 @@ fn order_from(data: &mut &[u8]) -> Option<Order> {
             unit,
             toward: other,
         },
+        13 => Order::Dismantle { unit },
         _ => return None,
     })
 }

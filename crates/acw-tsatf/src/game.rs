@@ -409,6 +409,13 @@ pub enum Order {
         /// The enemy it moves toward.
         toward: UnitId,
     },
+    /// On a movement card: the unit takes down the obstacle (a fence, wall or the like) it is in contact with,
+    /// the nearest if there are several; it does not move, and may still fire on the firing card. The obstacle
+    /// is gone for the rest of the game: no longer rough ground, cover or a protected position (TSATF-MOV-12).
+    Dismantle {
+        /// The unit.
+        unit: UnitId,
+    },
     /// On either card: the unit takes the card and does nothing.
     Hold {
         /// The unit.
@@ -630,6 +637,13 @@ pub enum Event {
         /// Inches to the nearest enemy.
         distance: f64,
     },
+    /// A unit spent its movement card taking down an obstacle (TSATF-MOV-12).
+    Dismantled {
+        /// The unit.
+        unit: String,
+        /// The obstacle's name.
+        obstacle: String,
+    },
     /// A unit took its card and did nothing.
     Held {
         /// The unit.
@@ -709,15 +723,17 @@ pub enum Event {
     },
 }
 
+/// A chance as a person reads it, to a tenth of a percent ("83.3%"). Always written after "a chance of" or
+/// "with a chance of", never after an article of its own: "a 83%" and "a 11%" read wrong.
 fn pct(p: f64) -> String {
-    format!("{:.0}%", 100.0 * p)
+    format!("{:.1}%", 100.0 * p)
 }
 
 impl fmt::Display for TestResult {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} took {} ({}, modifier {:+}) and {} (a {} chance)",
+            "{} took {} ({}, modifier {:+}) and {} with a chance of {}",
             self.who,
             self.test,
             if self.leader {
@@ -749,7 +765,7 @@ impl fmt::Display for Event {
                 let names: Vec<String> = cards.iter().map(ToString::to_string).collect();
                 write!(
                     f,
-                    "Turned {}: a {side} card (a {} chance).",
+                    "Turned {}: a {side} card, with a chance of {}.",
                     names.join(", then "),
                     pct(*chance)
                 )
@@ -833,6 +849,10 @@ impl fmt::Display for Event {
                 f,
                 "{unit} is revealed: enemy troops have come within {distance:.1}\" of it."
             ),
+            Event::Dismantled { unit, obstacle } => write!(
+                f,
+                "{unit} spends its movement card taking down {obstacle}; it stays where it is, and {obstacle} is gone from the field."
+            ),
             Event::Held { unit, phase } => {
                 write!(f, "{unit} takes its {phase} card and stays as it is.")
             }
@@ -865,7 +885,7 @@ impl fmt::Display for Event {
                     if *enfilade { ", in enfilade" } else { "" }
                 )?;
                 if let Some(p) = chance {
-                    write!(f, " (a {} chance of that many hits)", pct(*p))?;
+                    write!(f, " (that many hits had a chance of {})", pct(*p))?;
                 }
                 if !report.cards.is_empty() {
                     let cards: Vec<String> = report
@@ -955,6 +975,9 @@ pub enum GameError {
     /// The dice source ran out or gave an impossible face.
     #[error(transparent)]
     Dice(#[from] DiceError),
+    /// The unit is not in contact with a fence, wall or other obstacle to take down.
+    #[error("{0} is not in contact with an obstacle it could take down")]
+    NoObstacle(String),
 }
 
 // ----- state -----
@@ -1026,6 +1049,9 @@ impl TryFrom<StateData> for State {
             if !(f.frontage.0 > 0.0 && f.depth.0 > 0.0 && d.field.table().holds(&f)) {
                 return bad("a unit in play stands off the table");
             }
+        }
+        if d.field.dismantled().iter().any(|t| !t.effects().obstacle) {
+            return bad("only obstacles can have been taken down");
         }
         if d.victory.break_percent > 100 {
             return Err(ScenarioError::BreakPercent(d.victory.break_percent));
@@ -1392,6 +1418,7 @@ impl State {
                     let unit = u.id();
                     v.push(Order::Compulsory { unit });
                     v.push(Order::Hold { unit });
+                    v.push(Order::Dismantle { unit });
                     v.push(Order::Withdraw { unit });
                     for formation in [
                         Formation::CloseOrderLine,
@@ -1516,6 +1543,25 @@ impl State {
                 log.push(Event::Held {
                     unit: self.name(unit),
                     phase: *phase,
+                });
+                Ok(())
+            }
+            (Order::Dismantle { unit }, Question::Activate { .. }) => {
+                own(self, unit)?;
+                let name = self.name(unit);
+                let k = self
+                    .field
+                    .obstacle_in_contact(unit)
+                    .ok_or_else(|| GameError::NoObstacle(name.clone()))?;
+                self.battle.dismantle(unit)?;
+                let obstacle = self
+                    .field
+                    .dismantle(k)
+                    .map(|t| t.name().to_string())
+                    .ok_or_else(|| GameError::NoObstacle(name.clone()))?;
+                log.push(Event::Dismantled {
+                    unit: name,
+                    obstacle,
                 });
                 Ok(())
             }

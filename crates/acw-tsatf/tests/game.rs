@@ -11,7 +11,8 @@ use acw_tsatf::UnitId;
 use acw_tsatf::bots::{Attacker, Holder};
 use acw_tsatf::field::{self, Field};
 use acw_tsatf::game::{
-    Event, GameError, Order, Placement, Question, Scenario, ScenarioError, State, Tsatf, Victory,
+    Event, GameError, Order, Placement, Question, Scenario, ScenarioError, State, TestResult,
+    Tsatf, Victory,
 };
 use acw_tsatf::options::Options;
 use acw_tsatf::setup::UnitSpec;
@@ -195,6 +196,44 @@ fn events_and_questions_read_as_sentences() {
         q.to_string(),
         "15th Alabama, Company D stands against the charge of 20th Maine, Company A: do its officers and NCOs fight first?"
     );
+}
+
+/// Chances read "with a chance of 83.3%", never "a 83%" or "a 11%" (an article cannot be chosen for a number).
+#[test]
+fn chances_read_without_an_article() {
+    let test = TestResult {
+        who: "20th Maine, Company A".into(),
+        test: "a major morale test".into(),
+        leader: true,
+        modifier: -1,
+        passed: true,
+        chance: 5.0 / 6.0,
+    };
+    assert_eq!(
+        test.to_string(),
+        "20th Maine, Company A took a major morale test (with a leader, modifier -1) and passed with a chance of 83.3%"
+    );
+    let (mut a, mut h) = (Attacker::new(3), Holder::new(3));
+    let g = play(
+        &Tsatf,
+        &Scenario::default(),
+        3,
+        BySide::new(&mut a as &mut dyn Commander<Tsatf>, &mut h),
+    )
+    .unwrap();
+    let mut seen = 0;
+    for e in &g.log {
+        let s = e.to_string();
+        assert!(!s.contains("(a ") || !s.contains("% chance"), "{s}");
+        if let Event::CardTurned { chance, .. } = e {
+            assert!(
+                s.ends_with(&format!(", with a chance of {:.1}%.", 100.0 * chance)),
+                "{s}"
+            );
+            seen += 1;
+        }
+    }
+    assert!(seen > 0);
 }
 
 // ----- scenario and saved-game checks -----
@@ -1739,4 +1778,125 @@ fn tsatf_opt_04_hidden_units_are_kept_from_the_other_side() {
         )
         .unwrap();
     assert!(t.view(Side::Union).iter().any(|v| v.0 == BRAVES));
+}
+
+/// TSATF-MOV-12: a unit in contact with a fence spends its movement card taking it down; it does not move,
+/// and the fence is gone from the field for the rest of the game (no longer a rough feature on a path), the
+/// save keeping what came down. A unit with no obstacle within an inch is refused, and the refusal changes
+/// nothing.
+#[test]
+fn tsatf_mov_12_a_unit_takes_down_the_fence_it_touches() {
+    let fence = |y: f64| {
+        vec![
+            Terrain::fence(
+                "the rail fence",
+                vec![Point::new(10.0, y), Point::new(30.0, y)],
+            )
+            .unwrap(),
+        ]
+    };
+    // Blue's front edge runs along y = 6: the fence half an inch ahead is in contact, 3" ahead is not
+    let to_union = |s: State| {
+        let mut s = to_phase(s, Phase::Movement);
+        if Tsatf.owed(&s).unwrap().side == Side::Confederate {
+            let mut log = Vec::new();
+            Tsatf
+                .apply(&mut s, &Order::Hold { unit: GREY }, &mut log)
+                .unwrap();
+        }
+        assert_eq!(s.battle().phase(), Phase::Movement);
+        assert_eq!(Tsatf.owed(&s).unwrap().side, Side::Union);
+        s
+    };
+    let far = to_union(duel(at(20.0, 5.0, 0.0), at(20.0, 30.0, 180.0), fence(9.0)));
+    let order = Order::Dismantle { unit: BLUE };
+    let before = far.clone();
+    let mut log = Vec::new();
+    let mut s = far.clone();
+    let err = Tsatf.apply(&mut s, &order, &mut log).unwrap_err();
+    assert!(matches!(err, GameError::NoObstacle(_)));
+    assert_eq!(
+        err.to_string(),
+        "Blue is not in contact with an obstacle it could take down"
+    );
+    assert_eq!(s, before);
+    assert!(log.is_empty());
+    assert!(far.check_order(&order).is_err());
+    assert!(!far.actions().contains(&order));
+
+    let near = to_union(duel(at(20.0, 5.0, 0.0), at(20.0, 30.0, 180.0), fence(6.5)));
+    assert_eq!(near.field().obstacle_in_contact(BLUE), Some(0));
+    assert_eq!(near.field().obstacle_in_contact(GREY), None);
+    assert_eq!(
+        near.field()
+            .rough_features(Point::new(20.0, 6.0), Point::new(20.0, 29.0)),
+        1
+    );
+    assert!(near.check_order(&order).is_ok());
+    assert!(near.actions().contains(&order));
+    let mut s = near.clone();
+    let mut log = Vec::new();
+    Tsatf.apply(&mut s, &order, &mut log).unwrap();
+    let e = first_of(&log);
+    assert_eq!(
+        *e,
+        Event::Dismantled {
+            unit: "Blue".into(),
+            obstacle: "the rail fence".into()
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "Blue spends its movement card taking down the rail fence; it stays where it is, and the rail fence is gone from the field."
+    );
+    // the unit took its card without moving; the fence is gone and kept in the record
+    assert!(s.battle().unit(BLUE).unwrap().acted() || s.battle().phase() != Phase::Movement);
+    assert_eq!(s.field().place(BLUE), near.field().place(BLUE));
+    assert!(s.field().table().terrain().is_empty());
+    assert_eq!(s.field().dismantled().len(), 1);
+    assert_eq!(s.field().dismantled()[0].name(), "the rail fence");
+    assert_eq!(
+        s.field()
+            .rough_features(Point::new(20.0, 6.0), Point::new(20.0, 29.0)),
+        0
+    );
+    assert_eq!(
+        near.field().table().terrain().len(),
+        1,
+        "the copy before is untouched"
+    );
+    // the save keeps the table as it stands and what came down
+    let json = serde_json::to_string(&s).unwrap();
+    assert_eq!(serde_json::from_str::<State>(&json).unwrap(), s);
+    // a save claiming a wood was taken down is refused: only obstacles come down
+    let mut v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let wood = serde_json::to_value(
+        Terrain::woods(
+            "the wood",
+            vec![
+                Point::new(1.0, 1.0),
+                Point::new(3.0, 1.0),
+                Point::new(3.0, 3.0),
+            ],
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let field = find_key(&mut v, "dismantled").expect("the save lists what came down");
+    *field = serde_json::Value::Array(vec![wood]);
+    assert!(serde_json::from_value::<State>(v).is_err());
+}
+
+/// The first value under `key` anywhere in a JSON tree.
+fn find_key<'a>(v: &'a mut serde_json::Value, key: &str) -> Option<&'a mut serde_json::Value> {
+    match v {
+        serde_json::Value::Object(m) => {
+            if m.contains_key(key) {
+                return m.get_mut(key);
+            }
+            m.values_mut().find_map(|x| find_key(x, key))
+        }
+        serde_json::Value::Array(a) => a.iter_mut().find_map(|x| find_key(x, key)),
+        _ => None,
+    }
 }
