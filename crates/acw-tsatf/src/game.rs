@@ -980,6 +980,92 @@ pub enum GameError {
     NoObstacle(String),
 }
 
+// ----- a side's view -----
+
+/// One unit as a side sees it (see [`State::side_view`]).
+#[must_use]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct UnitView {
+    /// The unit's number.
+    pub id: UnitId,
+    /// Its name.
+    pub name: String,
+    /// Its side.
+    pub side: Side,
+    /// Where it stands.
+    pub place: Footprint,
+    /// Figures still with it.
+    pub figures: u16,
+    /// Its formation.
+    pub formation: Formation,
+    /// Its morale state.
+    pub morale: MoraleState,
+    /// Hidden from the enemy (only ever true of the viewing side's own units).
+    pub hidden: bool,
+    /// It has left the table.
+    pub off_table: bool,
+}
+
+/// What one side may be shown of a game (TSATF-OPT-04): the table as it stands and the units that side can see,
+/// never the other side's hidden units. Made by [`State::side_view`]; loading one (with the `serde` feature)
+/// refuses a view that holds a hidden enemy or the same unit twice, as the game never makes one.
+#[must_use]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "SideViewData"))]
+pub struct SideView {
+    /// The side it is shown to.
+    pub side: Side,
+    /// The turn.
+    pub turn: u32,
+    /// The phase.
+    pub phase: Phase,
+    /// The side whose card is turned, if one is.
+    pub card: Option<Side>,
+    /// The table as it stands (obstacles taken down are gone from it).
+    pub table: Table,
+    /// The units the side can see, in id order.
+    pub units: Vec<UnitView>,
+    /// How the game ended, once it has.
+    pub outcome: Option<Outcome>,
+}
+
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct SideViewData {
+    side: Side,
+    turn: u32,
+    phase: Phase,
+    card: Option<Side>,
+    table: Table,
+    units: Vec<UnitView>,
+    outcome: Option<Outcome>,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<SideViewData> for SideView {
+    type Error = ScenarioError;
+    fn try_from(d: SideViewData) -> Result<Self, ScenarioError> {
+        let bad = |m: &str| Err(ScenarioError::Inconsistent(m.to_string()));
+        if d.units.iter().any(|u| u.side != d.side && u.hidden) {
+            return bad("a side's view holds a hidden enemy unit");
+        }
+        if d.units.windows(2).any(|w| w[0].id >= w[1].id) {
+            return bad("a side's view lists its units out of order or twice");
+        }
+        Ok(SideView {
+            side: d.side,
+            turn: d.turn,
+            phase: d.phase,
+            card: d.card,
+            table: d.table,
+            units: d.units,
+            outcome: d.outcome,
+        })
+    }
+}
+
 // ----- state -----
 
 /// A game in progress: the rules' battle, the field, the victory terms, the generator and the step in hand.
@@ -1138,6 +1224,41 @@ impl State {
             .filter(|u| u.side() == side || !u.hidden())
             .filter_map(|u| Some((u.id(), u.name(), *self.field.place(u.id())?)))
             .collect()
+    }
+
+    /// What `side` may be shown of the game, in a form an app can save or send to that player: the table as it
+    /// stands and every unit [`State::view`] shows (its own, hidden or not, and the enemies not hidden), with
+    /// their state as seen across the table. Unlike a save of the [`State`], it never holds the other side's
+    /// hidden units (TSATF-OPT-04); it is a picture to show, not a game to play on.
+    pub fn side_view(&self, side: Side) -> SideView {
+        let units = self
+            .battle
+            .units()
+            .iter()
+            .filter(|u| u.side() == side || !u.hidden())
+            .filter_map(|u| {
+                Some(UnitView {
+                    id: u.id(),
+                    name: u.name().to_string(),
+                    side: u.side(),
+                    place: *self.field.place(u.id())?,
+                    figures: u.strength(),
+                    formation: u.formation(),
+                    morale: u.morale(),
+                    hidden: u.hidden(),
+                    off_table: u.off_table(),
+                })
+            })
+            .collect();
+        SideView {
+            side,
+            turn: self.battle.turn(),
+            phase: self.battle.phase(),
+            card: self.battle.card(),
+            table: self.field.table().clone(),
+            units,
+            outcome: self.over,
+        }
     }
 
     /// The victory terms.

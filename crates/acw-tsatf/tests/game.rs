@@ -11,8 +11,8 @@ use acw_tsatf::UnitId;
 use acw_tsatf::bots::{Attacker, Holder};
 use acw_tsatf::field::{self, Field};
 use acw_tsatf::game::{
-    Event, GameError, Order, Placement, Question, Scenario, ScenarioError, State, TestResult,
-    Tsatf, Victory,
+    Event, GameError, Order, Placement, Question, Scenario, ScenarioError, SideView, State,
+    TestResult, Tsatf, Victory,
 };
 use acw_tsatf::options::Options;
 use acw_tsatf::setup::UnitSpec;
@@ -1899,4 +1899,40 @@ fn find_key<'a>(v: &'a mut serde_json::Value, key: &str) -> Option<&'a mut serde
         serde_json::Value::Array(a) => a.iter_mut().find_map(|x| find_key(x, key)),
         _ => None,
     }
+}
+
+/// TSATF-OPT-04: a side's view, the form an app sends to one player, leaves the other side's hidden units out
+/// (the save of the whole state holds them); the hiding side sees its own, marked hidden. The view loads back as
+/// it was saved, and a view claiming to show a side the other side's hidden unit is refused.
+#[test]
+fn tsatf_opt_04_a_sides_view_leaves_hidden_enemies_out() {
+    let s = scouts_and_hidden();
+    assert!(serde_json::to_string(&s).unwrap().contains("Braves"));
+    let union = s.side_view(Side::Union);
+    let names: Vec<&str> = union.units.iter().map(|u| u.name.as_str()).collect();
+    assert_eq!(names, ["Scouts", "Blue", "Grey"]);
+    assert_eq!(union.side, Side::Union);
+    assert_eq!(union.phase, Phase::Movement);
+    assert_eq!(union.card, Some(Side::Union));
+    assert_eq!(union.units[2].figures, 21);
+    assert_eq!(union.units[2].place, *s.field().place(UnitId(3)).unwrap());
+    let json = serde_json::to_string(&union).unwrap();
+    assert!(!json.contains("Braves"));
+    assert_eq!(serde_json::from_str::<SideView>(&json).unwrap(), union);
+
+    let grey = s.side_view(Side::Confederate);
+    let braves = grey.units.iter().find(|u| u.name == "Braves").unwrap();
+    assert!(braves.hidden);
+    assert_eq!(braves.id, UnitId(2));
+    assert_eq!(grey.units.len(), 4);
+    // the Confederates' view passed off as the Union's holds a hidden enemy: refused
+    let mut v = serde_json::to_value(&grey).unwrap();
+    v["side"] = serde_json::to_value(Side::Union).unwrap();
+    let err = serde_json::from_value::<SideView>(v).unwrap_err();
+    assert!(err.to_string().contains("hidden enemy"), "{err}");
+    // the same unit twice is refused
+    let mut v = serde_json::to_value(&union).unwrap();
+    let first = v["units"][0].clone();
+    v["units"].as_array_mut().unwrap().push(first);
+    assert!(serde_json::from_value::<SideView>(v).is_err());
 }
