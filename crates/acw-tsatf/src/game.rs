@@ -416,6 +416,16 @@ pub enum Order {
         /// The unit.
         unit: UnitId,
     },
+    /// On its side's movement card, before the unit moves (campaign games only): how many of the unit's
+    /// privates carry its wounded, one each (0 sets them all down). Carriers may not fire, and the unit moves
+    /// half its rolled distance while any carry (TSATF-MOV-15). Naming carriers does not spend the card: the
+    /// same side is asked again, and the move it then gives spends it.
+    Carry {
+        /// The unit.
+        unit: UnitId,
+        /// How many privates carry wounded.
+        carriers: u16,
+    },
     /// On either card: the unit takes the card and does nothing.
     Hold {
         /// The unit.
@@ -644,6 +654,13 @@ pub enum Event {
         /// The obstacle's name.
         obstacle: String,
     },
+    /// A unit's privates took up (or set down) its wounded (TSATF-MOV-15).
+    Carrying {
+        /// The unit.
+        unit: String,
+        /// How many now carry wounded.
+        carriers: u16,
+    },
     /// A unit took its card and did nothing.
     Held {
         /// The unit.
@@ -853,6 +870,20 @@ impl fmt::Display for Event {
                 f,
                 "{unit} spends its movement card taking down {obstacle}; it stays where it is, and {obstacle} is gone from the field."
             ),
+            Event::Carrying { unit, carriers: 0 } => {
+                write!(
+                    f,
+                    "{unit} sets its wounded down: every man may fight and fire again."
+                )
+            }
+            Event::Carrying { unit, carriers: 1 } => write!(
+                f,
+                "{unit} takes up its wounded: one man carries a wounded comrade and may not fire, and the unit moves at half speed."
+            ),
+            Event::Carrying { unit, carriers } => write!(
+                f,
+                "{unit} takes up its wounded: {carriers} men each carry a wounded comrade and may not fire, and the unit moves at half speed."
+            ),
             Event::Held { unit, phase } => {
                 write!(f, "{unit} takes its {phase} card and stays as it is.")
             }
@@ -975,6 +1006,12 @@ pub enum GameError {
     /// The dice source ran out or gave an impossible face.
     #[error(transparent)]
     Dice(#[from] DiceError),
+    /// Carrying wounded is named only before the unit moves on its side's movement card, and must change
+    /// something.
+    #[error(
+        "{0} cannot change who carries its wounded now: only on its own movement card, before it moves, and to a new number"
+    )]
+    NotNow(String),
     /// The unit is not in contact with a fence, wall or other obstacle to take down.
     #[error("{0} is not in contact with an obstacle it could take down")]
     NoObstacle(String),
@@ -1540,6 +1577,9 @@ impl State {
                     v.push(Order::Compulsory { unit });
                     v.push(Order::Hold { unit });
                     v.push(Order::Dismantle { unit });
+                    for carriers in 0..=u.wounded() {
+                        v.push(Order::Carry { unit, carriers });
+                    }
                     v.push(Order::Withdraw { unit });
                     for formation in [
                         Formation::CloseOrderLine,
@@ -1664,6 +1704,20 @@ impl State {
                 log.push(Event::Held {
                     unit: self.name(unit),
                     phase: *phase,
+                });
+                Ok(())
+            }
+            (Order::Carry { unit, carriers }, Question::Activate { phase, .. }) => {
+                own(self, unit)?;
+                let u = self.unit_checked(unit)?;
+                let now = u.figures().iter().filter(|f| f.carrying()).count();
+                if *phase != Phase::Movement || u.acted() || now == usize::from(carriers) {
+                    return Err(GameError::NotNow(u.name().to_string()));
+                }
+                self.battle.carry_wounded(unit, carriers)?;
+                log.push(Event::Carrying {
+                    unit: self.name(unit),
+                    carriers,
                 });
                 Ok(())
             }

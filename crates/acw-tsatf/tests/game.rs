@@ -1936,3 +1936,133 @@ fn tsatf_opt_04_a_sides_view_leaves_hidden_enemies_out() {
     v["units"].as_array_mut().unwrap().push(first);
     assert!(serde_json::from_value::<SideView>(v).is_err());
 }
+
+/// A campaign duel played by two holders until a side with a wounded man in its unit turns a movement card
+/// with that unit still to act; seeds are tried until one does.
+fn campaign_with_wounded() -> (State, UnitId) {
+    let mut options = limited(12);
+    options.wound_policy = acw_tsatf::options::WoundPolicy::Campaign;
+    let forces = vec![
+        UnitSpec::infantry("Blue", Side::Union, Quality::Average).unwrap(),
+        UnitSpec::infantry("Grey", Side::Confederate, Quality::Average).unwrap(),
+    ];
+    for seed in 0..40 {
+        let scenario = Scenario::new(
+            "campaign",
+            forces.clone(),
+            vec![at(20.0, 5.0, 0.0), at(20.0, 18.0, 180.0)],
+            Table::new(Inches(48.0), Inches(36.0), vec![]).unwrap(),
+            options.clone(),
+            Victory { break_percent: 0 },
+        )
+        .unwrap();
+        let mut s = Tsatf.setup(&scenario, seed).unwrap();
+        let mut bots = BySide::new(Holder::new(seed), Holder::new(seed));
+        for _ in 0..200 {
+            let Some(d) = Tsatf.owed(&s) else { break };
+            if s.battle().phase() == Phase::Movement
+                && let Some(u) = s
+                    .battle()
+                    .units()
+                    .iter()
+                    .find(|u| u.side() == d.side && !u.acted() && u.wounded() > 0)
+            {
+                return (s.clone(), u.id());
+            }
+            let order = bots.get_mut(d.side).order(&Tsatf, &s, d.side);
+            let mut log = Vec::new();
+            Tsatf.apply(&mut s, &order, &mut log).unwrap();
+        }
+    }
+    panic!("no seed gave a wounded man on a movement card")
+}
+
+/// TSATF-MOV-15: in a campaign game a unit's privates take up its wounded on its movement card, one each, before
+/// it moves; naming them does not spend the card (the same side is asked again, the unit still to act), and the
+/// move that follows runs at half speed. More carriers than wounded, the same number again, or carrying in a
+/// one-off game are refused and change nothing.
+#[test]
+fn tsatf_mov_15_carrying_wounded_is_named_before_the_move() {
+    let (s, unit) = campaign_with_wounded();
+    let name = s.battle().unit(unit).unwrap().name().to_string();
+    let wounded = s.battle().unit(unit).unwrap().wounded();
+    let side = s.battle().unit(unit).unwrap().side();
+    let card = s.battle().card();
+    let carry = Order::Carry { unit, carriers: 1 };
+    assert!(s.check_order(&carry).is_ok());
+    assert!(s.actions().contains(&carry));
+    let too_many = Order::Carry {
+        unit,
+        carriers: wounded + 1,
+    };
+    assert!(!s.actions().contains(&too_many));
+    let mut t = s.clone();
+    let mut log = Vec::new();
+    assert!(Tsatf.apply(&mut t, &too_many, &mut log).is_err());
+    assert_eq!(t, s);
+    // setting down nobody changes nothing: refused
+    let err = Tsatf
+        .apply(&mut t, &Order::Carry { unit, carriers: 0 }, &mut log)
+        .unwrap_err();
+    assert!(matches!(err, GameError::NotNow(_)));
+    assert_eq!(t, s);
+
+    Tsatf.apply(&mut t, &carry, &mut log).unwrap();
+    assert_eq!(
+        first_of(&log).to_string(),
+        format!(
+            "{name} takes up its wounded: one man carries a wounded comrade and may not fire, and the unit moves at half speed."
+        )
+    );
+    let u = t.battle().unit(unit).unwrap();
+    assert_eq!(u.figures().iter().filter(|f| f.carrying()).count(), 1);
+    assert!(!u.acted());
+    assert_eq!(t.battle().card(), card);
+    assert_eq!(Tsatf.owed(&t).map(|d| d.side), Some(side));
+    // the same number again is refused
+    let before = t.clone();
+    assert!(matches!(
+        Tsatf.apply(&mut t, &carry, &mut log),
+        Err(GameError::NotNow(_))
+    ));
+    assert_eq!(t, before);
+    // the move that follows runs at half speed: 3D6 of 4s are 12", carried 6"
+    let mut log = Vec::new();
+    Tsatf
+        .apply_with(
+            &mut t,
+            &Order::Withdraw { unit },
+            &mut then_rng(&[4, 4, 4]),
+            &mut log,
+        )
+        .unwrap();
+    let Event::Moved { report, .. } = first_of(&log) else {
+        panic!("{log:?}")
+    };
+    assert!(t.battle().unit(unit).unwrap().acted() || t.battle().phase() != Phase::Movement);
+    assert_eq!((report.rolled, report.allowance), (12, 6.0));
+    assert!(
+        first_of(&log)
+            .to_string()
+            .contains("rolled 12\" and may move 6\""),
+        "{}",
+        first_of(&log)
+    );
+
+    // a one-off game has no carrying
+    let duel = union_first(at(20.0, 5.0, 0.0), vec![]);
+    let mut d2 = duel.clone();
+    assert!(
+        Tsatf
+            .apply(
+                &mut d2,
+                &Order::Carry {
+                    unit: BLUE,
+                    carriers: 0
+                },
+                &mut log
+            )
+            .is_err()
+    );
+    assert_eq!(d2, duel);
+}
