@@ -68,7 +68,7 @@ fn next(data: &mut &[u8]) -> u8 {
 fn order_from(data: &mut &[u8]) -> Option<Order> {
     let unit = UnitId(u32::from(next(data) % 24));
     let other = UnitId(u32::from(next(data) % 24));
-    Some(match next(data) % 14 {
+    Some(match next(data) % 16 {
         0 => Order::Compulsory { unit },
         1 => Order::Advance {
             unit,
@@ -117,6 +117,11 @@ fn order_from(data: &mut &[u8]) -> Option<Order> {
         12 => Order::Scout {
             unit,
             toward: other,
+        },
+        13 => Order::Dismantle { unit },
+        14 => Order::Carry {
+            unit,
+            carriers: u16::from(next(data) % 4),
         },
         _ => return None,
     })

@@ -11,7 +11,7 @@ use crate::state::{Formation, MoraleState, Unit, UnitId};
 use crate::tables::CONTACT_DISTANCE;
 use acw_core::Side;
 use acw_core::measure::{Heading, Inches, Point};
-use acw_core::table::{Footprint, Shape, Table};
+use acw_core::table::{Footprint, Shape, Table, Terrain};
 use std::sync::Arc;
 
 /// Depth of a unit's footprint in inches: two ranks of figures an inch apart (TSATF-SET-01).
@@ -56,10 +56,14 @@ pub fn angle_between(a: Heading, b: Heading) -> f64 {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Field {
-    // shared between copies: the table never changes in a game, and states are copied for every order
+    // the table as it stands, shared between copies: states are copied for every order, and the table
+    // changes only when an obstacle is taken down (a new table then, never an edit of the shared one)
     #[cfg_attr(feature = "serde", serde(with = "shared_table"))]
     table: Arc<Table>,
     places: Vec<Footprint>,
+    // the obstacles taken down so far, in the order they came down (TSATF-MOV-12)
+    #[cfg_attr(feature = "serde", serde(default))]
+    dismantled: Vec<Terrain>,
 }
 
 #[cfg(feature = "serde")]
@@ -85,13 +89,76 @@ impl Field {
         Field {
             table: Arc::new(table),
             places,
+            dismantled: Vec::new(),
         }
     }
 
-    /// The table.
+    /// The table as it stands: the scenario's, less the obstacles taken down (TSATF-MOV-12).
     #[must_use]
     pub fn table(&self) -> &Table {
         &self.table
+    }
+
+    /// The obstacles taken down so far, in the order they came down (TSATF-MOV-12). They are gone from
+    /// [`Field::table`]: no longer rough ground, cover or a protected position.
+    #[must_use]
+    pub fn dismantled(&self) -> &[Terrain] {
+        &self.dismantled
+    }
+
+    /// The obstacle (a fence, wall or the like) a unit is in contact with, by its place among the table's
+    /// features; the nearest when there are several (TSATF-MOV-12). In contact: within an inch of the unit's
+    /// footprint or crossing it (TSATF-MEL-04).
+    #[must_use]
+    pub fn obstacle_in_contact(&self, id: UnitId) -> Option<usize> {
+        let f = self.fp(id)?;
+        let c = f.corners();
+        let edges = [(c[0], c[1]), (c[1], c[2]), (c[2], c[3]), (c[3], c[0])];
+        self.table
+            .terrain()
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.effects().obstacle)
+            .filter_map(|(k, t)| {
+                let gap = if edges.iter().any(|&(a, b)| t.touches_segment(a, b))
+                    || t.contains(f.centre)
+                {
+                    0.0
+                } else {
+                    let points: &[Point] = match t.shape() {
+                        Shape::Line(ps) | Shape::Area(ps) => ps,
+                    };
+                    let to_feature = c.iter().map(|&p| t.distance_to(p).0);
+                    let to_unit = points.iter().map(|&p| f.distance_to(p).0);
+                    to_feature.chain(to_unit).fold(f64::INFINITY, f64::min)
+                };
+                (gap <= CONTACT_DISTANCE).then_some((k, gap))
+            })
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(k, _)| k)
+    }
+
+    /// Takes the table's feature at `index` down (TSATF-MOV-12): the field's table becomes a new one without
+    /// it, and the feature is kept in [`Field::dismantled`]. `None` (and nothing changed) when there is no
+    /// obstacle at that place.
+    pub(crate) fn dismantle(&mut self, index: usize) -> Option<&Terrain> {
+        let feature = self.table.terrain().get(index)?;
+        if !feature.effects().obstacle {
+            return None;
+        }
+        let feature = feature.clone();
+        let rest: Vec<Terrain> = self
+            .table
+            .terrain()
+            .iter()
+            .enumerate()
+            .filter(|&(k, _)| k != index)
+            .map(|(_, t)| t.clone())
+            .collect();
+        let table = Table::new(self.table.width(), self.table.depth(), rest).ok()?;
+        self.table = Arc::new(table);
+        self.dismantled.push(feature);
+        self.dismantled.last()
     }
 
     /// Every footprint, by unit id.

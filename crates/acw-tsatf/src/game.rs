@@ -409,6 +409,23 @@ pub enum Order {
         /// The enemy it moves toward.
         toward: UnitId,
     },
+    /// On a movement card: the unit takes down the obstacle (a fence, wall or the like) it is in contact with,
+    /// the nearest if there are several; it does not move, and may still fire on the firing card. The obstacle
+    /// is gone for the rest of the game: no longer rough ground, cover or a protected position (TSATF-MOV-12).
+    Dismantle {
+        /// The unit.
+        unit: UnitId,
+    },
+    /// On its side's movement card, before the unit moves (campaign games only): how many of the unit's
+    /// privates carry its wounded, one each (0 sets them all down). Carriers may not fire, and the unit moves
+    /// half its rolled distance while any carry (TSATF-MOV-15). Naming carriers does not spend the card: the
+    /// same side is asked again, and the move it then gives spends it.
+    Carry {
+        /// The unit.
+        unit: UnitId,
+        /// How many privates carry wounded.
+        carriers: u16,
+    },
     /// On either card: the unit takes the card and does nothing.
     Hold {
         /// The unit.
@@ -630,6 +647,20 @@ pub enum Event {
         /// Inches to the nearest enemy.
         distance: f64,
     },
+    /// A unit spent its movement card taking down an obstacle (TSATF-MOV-12).
+    Dismantled {
+        /// The unit.
+        unit: String,
+        /// The obstacle's name.
+        obstacle: String,
+    },
+    /// A unit's privates took up (or set down) its wounded (TSATF-MOV-15).
+    Carrying {
+        /// The unit.
+        unit: String,
+        /// How many now carry wounded.
+        carriers: u16,
+    },
     /// A unit took its card and did nothing.
     Held {
         /// The unit.
@@ -709,15 +740,17 @@ pub enum Event {
     },
 }
 
+/// A chance as a person reads it, to a tenth of a percent ("83.3%"). Always written after "a chance of" or
+/// "with a chance of", never after an article of its own: "a 83%" and "a 11%" read wrong.
 fn pct(p: f64) -> String {
-    format!("{:.0}%", 100.0 * p)
+    format!("{:.1}%", 100.0 * p)
 }
 
 impl fmt::Display for TestResult {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} took {} ({}, modifier {:+}) and {} (a {} chance)",
+            "{} took {} ({}, modifier {:+}) and {} with a chance of {}",
             self.who,
             self.test,
             if self.leader {
@@ -749,7 +782,7 @@ impl fmt::Display for Event {
                 let names: Vec<String> = cards.iter().map(ToString::to_string).collect();
                 write!(
                     f,
-                    "Turned {}: a {side} card (a {} chance).",
+                    "Turned {}: a {side} card, with a chance of {}.",
                     names.join(", then "),
                     pct(*chance)
                 )
@@ -833,6 +866,24 @@ impl fmt::Display for Event {
                 f,
                 "{unit} is revealed: enemy troops have come within {distance:.1}\" of it."
             ),
+            Event::Dismantled { unit, obstacle } => write!(
+                f,
+                "{unit} spends its movement card taking down {obstacle}; it stays where it is, and {obstacle} is gone from the field."
+            ),
+            Event::Carrying { unit, carriers: 0 } => {
+                write!(
+                    f,
+                    "{unit} sets its wounded down: every man may fight and fire again."
+                )
+            }
+            Event::Carrying { unit, carriers: 1 } => write!(
+                f,
+                "{unit} takes up its wounded: one man carries a wounded comrade and may not fire, and the unit moves at half speed."
+            ),
+            Event::Carrying { unit, carriers } => write!(
+                f,
+                "{unit} takes up its wounded: {carriers} men each carry a wounded comrade and may not fire, and the unit moves at half speed."
+            ),
             Event::Held { unit, phase } => {
                 write!(f, "{unit} takes its {phase} card and stays as it is.")
             }
@@ -865,7 +916,7 @@ impl fmt::Display for Event {
                     if *enfilade { ", in enfilade" } else { "" }
                 )?;
                 if let Some(p) = chance {
-                    write!(f, " (a {} chance of that many hits)", pct(*p))?;
+                    write!(f, " (that many hits had a chance of {})", pct(*p))?;
                 }
                 if !report.cards.is_empty() {
                     let cards: Vec<String> = report
@@ -955,6 +1006,101 @@ pub enum GameError {
     /// The dice source ran out or gave an impossible face.
     #[error(transparent)]
     Dice(#[from] DiceError),
+    /// Carrying wounded is named only before the unit moves on its side's movement card, and must change
+    /// something.
+    #[error(
+        "{0} cannot change who carries its wounded now: only on its own movement card, before it moves, and to a new number"
+    )]
+    NotNow(String),
+    /// The unit is not in contact with a fence, wall or other obstacle to take down.
+    #[error("{0} is not in contact with an obstacle it could take down")]
+    NoObstacle(String),
+}
+
+// ----- a side's view -----
+
+/// One unit as a side sees it (see [`State::side_view`]).
+#[must_use]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct UnitView {
+    /// The unit's number.
+    pub id: UnitId,
+    /// Its name.
+    pub name: String,
+    /// Its side.
+    pub side: Side,
+    /// Where it stands.
+    pub place: Footprint,
+    /// Figures still with it.
+    pub figures: u16,
+    /// Its formation.
+    pub formation: Formation,
+    /// Its morale state.
+    pub morale: MoraleState,
+    /// Hidden from the enemy (only ever true of the viewing side's own units).
+    pub hidden: bool,
+    /// It has left the table.
+    pub off_table: bool,
+}
+
+/// What one side may be shown of a game (TSATF-OPT-04): the table as it stands and the units that side can see,
+/// never the other side's hidden units. Made by [`State::side_view`]; loading one (with the `serde` feature)
+/// refuses a view that holds a hidden enemy or the same unit twice, as the game never makes one.
+#[must_use]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "SideViewData"))]
+pub struct SideView {
+    /// The side it is shown to.
+    pub side: Side,
+    /// The turn.
+    pub turn: u32,
+    /// The phase.
+    pub phase: Phase,
+    /// The side whose card is turned, if one is.
+    pub card: Option<Side>,
+    /// The table as it stands (obstacles taken down are gone from it).
+    pub table: Table,
+    /// The units the side can see, in id order.
+    pub units: Vec<UnitView>,
+    /// How the game ended, once it has.
+    pub outcome: Option<Outcome>,
+}
+
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct SideViewData {
+    side: Side,
+    turn: u32,
+    phase: Phase,
+    card: Option<Side>,
+    table: Table,
+    units: Vec<UnitView>,
+    outcome: Option<Outcome>,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<SideViewData> for SideView {
+    type Error = ScenarioError;
+    fn try_from(d: SideViewData) -> Result<Self, ScenarioError> {
+        let bad = |m: &str| Err(ScenarioError::Inconsistent(m.to_string()));
+        if d.units.iter().any(|u| u.side != d.side && u.hidden) {
+            return bad("a side's view holds a hidden enemy unit");
+        }
+        if d.units.windows(2).any(|w| w[0].id >= w[1].id) {
+            return bad("a side's view lists its units out of order or twice");
+        }
+        Ok(SideView {
+            side: d.side,
+            turn: d.turn,
+            phase: d.phase,
+            card: d.card,
+            table: d.table,
+            units: d.units,
+            outcome: d.outcome,
+        })
+    }
 }
 
 // ----- state -----
@@ -1026,6 +1172,9 @@ impl TryFrom<StateData> for State {
             if !(f.frontage.0 > 0.0 && f.depth.0 > 0.0 && d.field.table().holds(&f)) {
                 return bad("a unit in play stands off the table");
             }
+        }
+        if d.field.dismantled().iter().any(|t| !t.effects().obstacle) {
+            return bad("only obstacles can have been taken down");
         }
         if d.victory.break_percent > 100 {
             return Err(ScenarioError::BreakPercent(d.victory.break_percent));
@@ -1112,6 +1261,41 @@ impl State {
             .filter(|u| u.side() == side || !u.hidden())
             .filter_map(|u| Some((u.id(), u.name(), *self.field.place(u.id())?)))
             .collect()
+    }
+
+    /// What `side` may be shown of the game, in a form an app can save or send to that player: the table as it
+    /// stands and every unit [`State::view`] shows (its own, hidden or not, and the enemies not hidden), with
+    /// their state as seen across the table. Unlike a save of the [`State`], it never holds the other side's
+    /// hidden units (TSATF-OPT-04); it is a picture to show, not a game to play on.
+    pub fn side_view(&self, side: Side) -> SideView {
+        let units = self
+            .battle
+            .units()
+            .iter()
+            .filter(|u| u.side() == side || !u.hidden())
+            .filter_map(|u| {
+                Some(UnitView {
+                    id: u.id(),
+                    name: u.name().to_string(),
+                    side: u.side(),
+                    place: *self.field.place(u.id())?,
+                    figures: u.strength(),
+                    formation: u.formation(),
+                    morale: u.morale(),
+                    hidden: u.hidden(),
+                    off_table: u.off_table(),
+                })
+            })
+            .collect();
+        SideView {
+            side,
+            turn: self.battle.turn(),
+            phase: self.battle.phase(),
+            card: self.battle.card(),
+            table: self.field.table().clone(),
+            units,
+            outcome: self.over,
+        }
     }
 
     /// The victory terms.
@@ -1392,6 +1576,10 @@ impl State {
                     let unit = u.id();
                     v.push(Order::Compulsory { unit });
                     v.push(Order::Hold { unit });
+                    v.push(Order::Dismantle { unit });
+                    for carriers in 0..=u.wounded() {
+                        v.push(Order::Carry { unit, carriers });
+                    }
                     v.push(Order::Withdraw { unit });
                     for formation in [
                         Formation::CloseOrderLine,
@@ -1516,6 +1704,39 @@ impl State {
                 log.push(Event::Held {
                     unit: self.name(unit),
                     phase: *phase,
+                });
+                Ok(())
+            }
+            (Order::Carry { unit, carriers }, Question::Activate { phase, .. }) => {
+                own(self, unit)?;
+                let u = self.unit_checked(unit)?;
+                let now = u.figures().iter().filter(|f| f.carrying()).count();
+                if *phase != Phase::Movement || u.acted() || now == usize::from(carriers) {
+                    return Err(GameError::NotNow(u.name().to_string()));
+                }
+                self.battle.carry_wounded(unit, carriers)?;
+                log.push(Event::Carrying {
+                    unit: self.name(unit),
+                    carriers,
+                });
+                Ok(())
+            }
+            (Order::Dismantle { unit }, Question::Activate { .. }) => {
+                own(self, unit)?;
+                let name = self.name(unit);
+                let k = self
+                    .field
+                    .obstacle_in_contact(unit)
+                    .ok_or_else(|| GameError::NoObstacle(name.clone()))?;
+                self.battle.dismantle(unit)?;
+                let obstacle = self
+                    .field
+                    .dismantle(k)
+                    .map(|t| t.name().to_string())
+                    .ok_or_else(|| GameError::NoObstacle(name.clone()))?;
+                log.push(Event::Dismantled {
+                    unit: name,
+                    obstacle,
                 });
                 Ok(())
             }

@@ -22,7 +22,8 @@ pub use crate::error::{RuleViolation, SetupError};
 pub use crate::field::Field;
 pub use crate::fire::{MassFire, TargetArea};
 pub use crate::game::{
-    Event, GameError, Order, Placement, Question, Scenario, ScenarioError, State, Tsatf, Victory,
+    Event, GameError, Order, Placement, Question, Scenario, ScenarioError, SideView, State, Tsatf,
+    UnitView, Victory,
 };
 pub use crate::melee::{CloseTest, Combat, Melee, MeleeOutcome, MeleeSide, Party};
 pub use crate::morale::MoraleTest;

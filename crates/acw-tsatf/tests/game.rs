@@ -11,7 +11,8 @@ use acw_tsatf::UnitId;
 use acw_tsatf::bots::{Attacker, Holder};
 use acw_tsatf::field::{self, Field};
 use acw_tsatf::game::{
-    Event, GameError, Order, Placement, Question, Scenario, ScenarioError, State, Tsatf, Victory,
+    Event, GameError, Order, Placement, Question, Scenario, ScenarioError, SideView, State,
+    TestResult, Tsatf, Victory,
 };
 use acw_tsatf::options::Options;
 use acw_tsatf::setup::UnitSpec;
@@ -195,6 +196,44 @@ fn events_and_questions_read_as_sentences() {
         q.to_string(),
         "15th Alabama, Company D stands against the charge of 20th Maine, Company A: do its officers and NCOs fight first?"
     );
+}
+
+/// Chances read "with a chance of 83.3%", never "a 83%" or "a 11%" (an article cannot be chosen for a number).
+#[test]
+fn chances_read_without_an_article() {
+    let test = TestResult {
+        who: "20th Maine, Company A".into(),
+        test: "a major morale test".into(),
+        leader: true,
+        modifier: -1,
+        passed: true,
+        chance: 5.0 / 6.0,
+    };
+    assert_eq!(
+        test.to_string(),
+        "20th Maine, Company A took a major morale test (with a leader, modifier -1) and passed with a chance of 83.3%"
+    );
+    let (mut a, mut h) = (Attacker::new(3), Holder::new(3));
+    let g = play(
+        &Tsatf,
+        &Scenario::default(),
+        3,
+        BySide::new(&mut a as &mut dyn Commander<Tsatf>, &mut h),
+    )
+    .unwrap();
+    let mut seen = 0;
+    for e in &g.log {
+        let s = e.to_string();
+        assert!(!s.contains("(a ") || !s.contains("% chance"), "{s}");
+        if let Event::CardTurned { chance, .. } = e {
+            assert!(
+                s.ends_with(&format!(", with a chance of {:.1}%.", 100.0 * chance)),
+                "{s}"
+            );
+            seen += 1;
+        }
+    }
+    assert!(seen > 0);
 }
 
 // ----- scenario and saved-game checks -----
@@ -1739,4 +1778,291 @@ fn tsatf_opt_04_hidden_units_are_kept_from_the_other_side() {
         )
         .unwrap();
     assert!(t.view(Side::Union).iter().any(|v| v.0 == BRAVES));
+}
+
+/// TSATF-MOV-12: a unit in contact with a fence spends its movement card taking it down; it does not move,
+/// and the fence is gone from the field for the rest of the game (no longer a rough feature on a path), the
+/// save keeping what came down. A unit with no obstacle within an inch is refused, and the refusal changes
+/// nothing.
+#[test]
+fn tsatf_mov_12_a_unit_takes_down_the_fence_it_touches() {
+    let fence = |y: f64| {
+        vec![
+            Terrain::fence(
+                "the rail fence",
+                vec![Point::new(10.0, y), Point::new(30.0, y)],
+            )
+            .unwrap(),
+        ]
+    };
+    // Blue's front edge runs along y = 6: the fence half an inch ahead is in contact, 3" ahead is not
+    let to_union = |s: State| {
+        let mut s = to_phase(s, Phase::Movement);
+        if Tsatf.owed(&s).unwrap().side == Side::Confederate {
+            let mut log = Vec::new();
+            Tsatf
+                .apply(&mut s, &Order::Hold { unit: GREY }, &mut log)
+                .unwrap();
+        }
+        assert_eq!(s.battle().phase(), Phase::Movement);
+        assert_eq!(Tsatf.owed(&s).unwrap().side, Side::Union);
+        s
+    };
+    let far = to_union(duel(at(20.0, 5.0, 0.0), at(20.0, 30.0, 180.0), fence(9.0)));
+    let order = Order::Dismantle { unit: BLUE };
+    let before = far.clone();
+    let mut log = Vec::new();
+    let mut s = far.clone();
+    let err = Tsatf.apply(&mut s, &order, &mut log).unwrap_err();
+    assert!(matches!(err, GameError::NoObstacle(_)));
+    assert_eq!(
+        err.to_string(),
+        "Blue is not in contact with an obstacle it could take down"
+    );
+    assert_eq!(s, before);
+    assert!(log.is_empty());
+    assert!(far.check_order(&order).is_err());
+    assert!(!far.actions().contains(&order));
+
+    let near = to_union(duel(at(20.0, 5.0, 0.0), at(20.0, 30.0, 180.0), fence(6.5)));
+    assert_eq!(near.field().obstacle_in_contact(BLUE), Some(0));
+    assert_eq!(near.field().obstacle_in_contact(GREY), None);
+    assert_eq!(
+        near.field()
+            .rough_features(Point::new(20.0, 6.0), Point::new(20.0, 29.0)),
+        1
+    );
+    assert!(near.check_order(&order).is_ok());
+    assert!(near.actions().contains(&order));
+    let mut s = near.clone();
+    let mut log = Vec::new();
+    Tsatf.apply(&mut s, &order, &mut log).unwrap();
+    let e = first_of(&log);
+    assert_eq!(
+        *e,
+        Event::Dismantled {
+            unit: "Blue".into(),
+            obstacle: "the rail fence".into()
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "Blue spends its movement card taking down the rail fence; it stays where it is, and the rail fence is gone from the field."
+    );
+    // the unit took its card without moving; the fence is gone and kept in the record
+    assert!(s.battle().unit(BLUE).unwrap().acted() || s.battle().phase() != Phase::Movement);
+    assert_eq!(s.field().place(BLUE), near.field().place(BLUE));
+    assert!(s.field().table().terrain().is_empty());
+    assert_eq!(s.field().dismantled().len(), 1);
+    assert_eq!(s.field().dismantled()[0].name(), "the rail fence");
+    assert_eq!(
+        s.field()
+            .rough_features(Point::new(20.0, 6.0), Point::new(20.0, 29.0)),
+        0
+    );
+    assert_eq!(
+        near.field().table().terrain().len(),
+        1,
+        "the copy before is untouched"
+    );
+    // the save keeps the table as it stands and what came down
+    let json = serde_json::to_string(&s).unwrap();
+    assert_eq!(serde_json::from_str::<State>(&json).unwrap(), s);
+    // a save claiming a wood was taken down is refused: only obstacles come down
+    let mut v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let wood = serde_json::to_value(
+        Terrain::woods(
+            "the wood",
+            vec![
+                Point::new(1.0, 1.0),
+                Point::new(3.0, 1.0),
+                Point::new(3.0, 3.0),
+            ],
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let field = find_key(&mut v, "dismantled").expect("the save lists what came down");
+    *field = serde_json::Value::Array(vec![wood]);
+    assert!(serde_json::from_value::<State>(v).is_err());
+}
+
+/// The first value under `key` anywhere in a JSON tree.
+fn find_key<'a>(v: &'a mut serde_json::Value, key: &str) -> Option<&'a mut serde_json::Value> {
+    match v {
+        serde_json::Value::Object(m) => {
+            if m.contains_key(key) {
+                return m.get_mut(key);
+            }
+            m.values_mut().find_map(|x| find_key(x, key))
+        }
+        serde_json::Value::Array(a) => a.iter_mut().find_map(|x| find_key(x, key)),
+        _ => None,
+    }
+}
+
+/// TSATF-OPT-04: a side's view, the form an app sends to one player, leaves the other side's hidden units out
+/// (the save of the whole state holds them); the hiding side sees its own, marked hidden. The view loads back as
+/// it was saved, and a view claiming to show a side the other side's hidden unit is refused.
+#[test]
+fn tsatf_opt_04_a_sides_view_leaves_hidden_enemies_out() {
+    let s = scouts_and_hidden();
+    assert!(serde_json::to_string(&s).unwrap().contains("Braves"));
+    let union = s.side_view(Side::Union);
+    let names: Vec<&str> = union.units.iter().map(|u| u.name.as_str()).collect();
+    assert_eq!(names, ["Scouts", "Blue", "Grey"]);
+    assert_eq!(union.side, Side::Union);
+    assert_eq!(union.phase, Phase::Movement);
+    assert_eq!(union.card, Some(Side::Union));
+    assert_eq!(union.units[2].figures, 21);
+    assert_eq!(union.units[2].place, *s.field().place(UnitId(3)).unwrap());
+    let json = serde_json::to_string(&union).unwrap();
+    assert!(!json.contains("Braves"));
+    assert_eq!(serde_json::from_str::<SideView>(&json).unwrap(), union);
+
+    let grey = s.side_view(Side::Confederate);
+    let braves = grey.units.iter().find(|u| u.name == "Braves").unwrap();
+    assert!(braves.hidden);
+    assert_eq!(braves.id, UnitId(2));
+    assert_eq!(grey.units.len(), 4);
+    // the Confederates' view passed off as the Union's holds a hidden enemy: refused
+    let mut v = serde_json::to_value(&grey).unwrap();
+    v["side"] = serde_json::to_value(Side::Union).unwrap();
+    let err = serde_json::from_value::<SideView>(v).unwrap_err();
+    assert!(err.to_string().contains("hidden enemy"), "{err}");
+    // the same unit twice is refused
+    let mut v = serde_json::to_value(&union).unwrap();
+    let first = v["units"][0].clone();
+    v["units"].as_array_mut().unwrap().push(first);
+    assert!(serde_json::from_value::<SideView>(v).is_err());
+}
+
+/// A campaign duel played by two holders until a side with a wounded man in its unit turns a movement card
+/// with that unit still to act; seeds are tried until one does.
+fn campaign_with_wounded() -> (State, UnitId) {
+    let mut options = limited(12);
+    options.wound_policy = acw_tsatf::options::WoundPolicy::Campaign;
+    let forces = vec![
+        UnitSpec::infantry("Blue", Side::Union, Quality::Average).unwrap(),
+        UnitSpec::infantry("Grey", Side::Confederate, Quality::Average).unwrap(),
+    ];
+    for seed in 0..40 {
+        let scenario = Scenario::new(
+            "campaign",
+            forces.clone(),
+            vec![at(20.0, 5.0, 0.0), at(20.0, 18.0, 180.0)],
+            Table::new(Inches(48.0), Inches(36.0), vec![]).unwrap(),
+            options.clone(),
+            Victory { break_percent: 0 },
+        )
+        .unwrap();
+        let mut s = Tsatf.setup(&scenario, seed).unwrap();
+        let mut bots = BySide::new(Holder::new(seed), Holder::new(seed));
+        for _ in 0..200 {
+            let Some(d) = Tsatf.owed(&s) else { break };
+            if s.battle().phase() == Phase::Movement
+                && let Some(u) = s
+                    .battle()
+                    .units()
+                    .iter()
+                    .find(|u| u.side() == d.side && !u.acted() && u.wounded() > 0)
+            {
+                return (s.clone(), u.id());
+            }
+            let order = bots.get_mut(d.side).order(&Tsatf, &s, d.side);
+            let mut log = Vec::new();
+            Tsatf.apply(&mut s, &order, &mut log).unwrap();
+        }
+    }
+    panic!("no seed gave a wounded man on a movement card")
+}
+
+/// TSATF-MOV-15: in a campaign game a unit's privates take up its wounded on its movement card, one each, before
+/// it moves; naming them does not spend the card (the same side is asked again, the unit still to act), and the
+/// move that follows runs at half speed. More carriers than wounded, the same number again, or carrying in a
+/// one-off game are refused and change nothing.
+#[test]
+fn tsatf_mov_15_carrying_wounded_is_named_before_the_move() {
+    let (s, unit) = campaign_with_wounded();
+    let name = s.battle().unit(unit).unwrap().name().to_string();
+    let wounded = s.battle().unit(unit).unwrap().wounded();
+    let side = s.battle().unit(unit).unwrap().side();
+    let card = s.battle().card();
+    let carry = Order::Carry { unit, carriers: 1 };
+    assert!(s.check_order(&carry).is_ok());
+    assert!(s.actions().contains(&carry));
+    let too_many = Order::Carry {
+        unit,
+        carriers: wounded + 1,
+    };
+    assert!(!s.actions().contains(&too_many));
+    let mut t = s.clone();
+    let mut log = Vec::new();
+    assert!(Tsatf.apply(&mut t, &too_many, &mut log).is_err());
+    assert_eq!(t, s);
+    // setting down nobody changes nothing: refused
+    let err = Tsatf
+        .apply(&mut t, &Order::Carry { unit, carriers: 0 }, &mut log)
+        .unwrap_err();
+    assert!(matches!(err, GameError::NotNow(_)));
+    assert_eq!(t, s);
+
+    Tsatf.apply(&mut t, &carry, &mut log).unwrap();
+    assert_eq!(
+        first_of(&log).to_string(),
+        format!(
+            "{name} takes up its wounded: one man carries a wounded comrade and may not fire, and the unit moves at half speed."
+        )
+    );
+    let u = t.battle().unit(unit).unwrap();
+    assert_eq!(u.figures().iter().filter(|f| f.carrying()).count(), 1);
+    assert!(!u.acted());
+    assert_eq!(t.battle().card(), card);
+    assert_eq!(Tsatf.owed(&t).map(|d| d.side), Some(side));
+    // the same number again is refused
+    let before = t.clone();
+    assert!(matches!(
+        Tsatf.apply(&mut t, &carry, &mut log),
+        Err(GameError::NotNow(_))
+    ));
+    assert_eq!(t, before);
+    // the move that follows runs at half speed: 3D6 of 4s are 12", carried 6"
+    let mut log = Vec::new();
+    Tsatf
+        .apply_with(
+            &mut t,
+            &Order::Withdraw { unit },
+            &mut then_rng(&[4, 4, 4]),
+            &mut log,
+        )
+        .unwrap();
+    let Event::Moved { report, .. } = first_of(&log) else {
+        panic!("{log:?}")
+    };
+    assert!(t.battle().unit(unit).unwrap().acted() || t.battle().phase() != Phase::Movement);
+    assert_eq!((report.rolled, report.allowance), (12, 6.0));
+    assert!(
+        first_of(&log)
+            .to_string()
+            .contains("rolled 12\" and may move 6\""),
+        "{}",
+        first_of(&log)
+    );
+
+    // a one-off game has no carrying
+    let duel = union_first(at(20.0, 5.0, 0.0), vec![]);
+    let mut d2 = duel.clone();
+    assert!(
+        Tsatf
+            .apply(
+                &mut d2,
+                &Order::Carry {
+                    unit: BLUE,
+                    carriers: 0
+                },
+                &mut log
+            )
+            .is_err()
+    );
+    assert_eq!(d2, duel);
 }
