@@ -1179,6 +1179,42 @@ fn bump_by(list: &mut Vec<(CompanyId, u32)>, id: CompanyId, n: u32) {
     }
 }
 
+/// Casualties an area weapon (a shot's bounce, a case burst) caused, company by company in the order first
+/// reached: (company, wounded, killed, a leader hit). A company reached but unhurt keeps its entry: it still
+/// tests.
+#[derive(Default)]
+struct AreaHits(Vec<(CompanyId, u32, u32, bool)>);
+
+impl AreaHits {
+    /// The entry of `company`, added the first time the weapon reaches it.
+    fn reach(&mut self, company: CompanyId) -> usize {
+        if let Some(p) = self.0.iter().position(|h| h.0 == company) {
+            return p;
+        }
+        self.0.push((company, 0, 0, false));
+        self.0.len() - 1
+    }
+
+    /// Counts `result` on a figure of `company` (`leader` if it is the company's leader); the condition the
+    /// figure is left in, or `None` when the hit had no effect.
+    fn record(&mut self, company: CompanyId, result: HitResult, leader: bool) -> Option<Condition> {
+        let e = self.reach(company);
+        let cond = match result {
+            HitResult::NoEffect => return None,
+            HitResult::Wounded => {
+                self.0[e].1 += 1;
+                Condition::Wounded
+            }
+            HitResult::Killed => {
+                self.0[e].2 += 1;
+                Condition::Dead
+            }
+        };
+        self.0[e].3 |= leader;
+        Some(cond)
+    }
+}
+
 /// Runs `step` on a copy and keeps it only if it succeeded and the dice did not fault.
 fn transact<T, D: Dice + ?Sized>(
     battle: &mut Battle,
@@ -3846,17 +3882,11 @@ impl Battle {
         };
         transact(self, dice, |b, dice| {
             b.burst = None;
-            let mut hit: Vec<(CompanyId, u32, u32, bool)> = Vec::new();
+            let mut hits = AreaHits::default();
             for &(r, cover) in &facts.figures {
                 let c = b.company(r.company)?;
                 let fig = c.figures[r.index];
-                let entry = match hit.iter().position(|h| h.0 == r.company) {
-                    Some(p) => p,
-                    None => {
-                        hit.push((r.company, 0, 0, false));
-                        hit.len() - 1
-                    }
-                };
+                hits.reach(r.company);
                 if fig.condition != Condition::Fit {
                     continue;
                 }
@@ -3878,26 +3908,15 @@ impl Battle {
                 };
                 let c = b.company_mut(r.company)?;
                 c.figures[r.index].unhorsed |= lost_horse;
-                let cond = match result {
-                    HitResult::NoEffect => continue,
-                    HitResult::Wounded => {
-                        hit[entry].1 += 1;
-                        Condition::Wounded
-                    }
-                    HitResult::Killed => {
-                        hit[entry].2 += 1;
-                        Condition::Dead
-                    }
+                let Some(cond) = hits.record(r.company, result, fig.role == Role::Leader) else {
+                    continue;
                 };
-                if fig.role == Role::Leader {
-                    hit[entry].3 = true;
-                }
                 c.figures[r.index].condition = cond;
             }
             let guns_disabled = b.guns_in_area(&facts.guns, impact, dice);
             b.horses_in_area(&facts.horses, impact, dice);
             let mut companies = Vec::new();
-            for (id, w, k, leader) in hit {
+            for (id, w, k, leader) in hits.0 {
                 let cavalry = b.company(id)?.cavalry.is_some();
                 let event = TestEvent {
                     fired_on: Some(if cavalry {
@@ -4063,7 +4082,7 @@ impl Battle {
         let options = self.options;
         let impact = shot_impact(shot.bounces).unwrap_or(DieType::D4);
         transact(self, dice, |b, dice| {
-            let mut hit: Vec<(CompanyId, u32, u32, bool)> = Vec::new();
+            let mut hits = AreaHits::default();
             for &(r, cover, woods) in &facts.figures {
                 let c = b.company(r.company)?;
                 let fig = c.figures[r.index];
@@ -4085,33 +4104,15 @@ impl Battle {
                 };
                 let c = b.company_mut(r.company)?;
                 c.figures[r.index].unhorsed |= lost_horse;
-                let entry = match hit.iter().position(|h| h.0 == r.company) {
-                    Some(p) => p,
-                    None => {
-                        hit.push((r.company, 0, 0, false));
-                        hit.len() - 1
-                    }
+                let Some(cond) = hits.record(r.company, result, fig.role == Role::Leader) else {
+                    continue;
                 };
-                let cond = match result {
-                    HitResult::NoEffect => continue,
-                    HitResult::Wounded => {
-                        hit[entry].1 += 1;
-                        Condition::Wounded
-                    }
-                    HitResult::Killed => {
-                        hit[entry].2 += 1;
-                        Condition::Dead
-                    }
-                };
-                if fig.role == Role::Leader {
-                    hit[entry].3 = true;
-                }
                 c.figures[r.index].condition = cond;
             }
             let disabled = b.guns_in_area(&facts.guns, impact, dice);
             b.horses_in_area(&facts.horses, impact, dice);
             let mut companies = Vec::new();
-            for (id, w, k, leader) in hit {
+            for (id, w, k, leader) in hits.0 {
                 let event = TestEvent {
                     fired_on: Some(FiredOn::Shot),
                     casualties: w + k,
