@@ -935,18 +935,28 @@ fn then_rng(faces: &[u16]) -> ThenRng {
 /// A duel on a given table, played to the first Union movement card (seeds are tried until the Union card
 /// comes first).
 fn union_first(union: Placement, terrain: Vec<Terrain>) -> State {
-    for seed in 0..50 {
-        let s = Tsatf
-            .setup(
-                &one_a_side(union, at(24.0, 30.0, 180.0), terrain.clone()),
-                seed,
-            )
-            .unwrap();
-        if Tsatf.owed(&s).is_some_and(|d| d.side == Side::Union) {
-            return s;
-        }
-    }
-    panic!("no seed turned a Union card first")
+    union_card_first(&one_a_side(union, at(24.0, 30.0, 180.0), terrain))
+}
+
+/// `scenario` set up with the first seed whose first card is a Union one.
+fn union_card_first(scenario: &Scenario) -> State {
+    (0..50)
+        .map(|seed| Tsatf.setup(scenario, seed).unwrap())
+        .find(|s| Tsatf.owed(s).is_some_and(|d| d.side == Side::Union))
+        .expect("no seed turned a Union card first")
+}
+
+/// `forces` at `places` on an open 48" x 36" table, for six turns, with no break point.
+fn open_table(name: &str, forces: Vec<UnitSpec>, places: Vec<Placement>) -> Scenario {
+    Scenario::new(
+        name,
+        forces,
+        places,
+        Table::new(Inches(48.0), Inches(36.0), vec![]).unwrap(),
+        limited(6),
+        Victory { break_percent: 0 },
+    )
+    .unwrap()
 }
 
 /// TSATF-MOV-04: a unit uses the road rate only when its whole move keeps to a road: a march column on a road
@@ -1141,28 +1151,15 @@ fn tsatf_opt_04_enemies_within_four_inches_reveal_the_hidden() {
             .unwrap(),
         UnitSpec::infantry("Grey", Side::Confederate, Quality::Average).unwrap(),
     ];
-    let mut found = None;
-    for seed in 0..50 {
-        let sc = Scenario::new(
-            "ambush",
-            forces.clone(),
-            vec![
-                at(24.0, 22.0, 0.0),
-                at(24.0, 30.0, 180.0),
-                at(24.0, 34.5, 180.0),
-            ],
-            Table::new(Inches(48.0), Inches(36.0), vec![]).unwrap(),
-            limited(6),
-            Victory { break_percent: 0 },
-        )
-        .unwrap();
-        let s = Tsatf.setup(&sc, seed).unwrap();
-        if Tsatf.owed(&s).is_some_and(|d| d.side == Side::Union) {
-            found = Some(s);
-            break;
-        }
-    }
-    let mut s = found.unwrap();
+    let mut s = union_card_first(&open_table(
+        "ambush",
+        forces,
+        vec![
+            at(24.0, 22.0, 0.0),
+            at(24.0, 30.0, 180.0),
+            at(24.0, 34.5, 180.0),
+        ],
+    ));
     assert!((s.field().range(BLUE, GREY) - 6.0).abs() < 1e-9);
     assert!(s.battle().unit(GREY).unwrap().hidden());
     let mut log = Vec::new();
@@ -1369,26 +1366,15 @@ fn horse_and_guns() -> State {
         .unwrap(),
         UnitSpec::infantry("Grey", Side::Confederate, Quality::Average).unwrap(),
     ];
-    for seed in 0..50 {
-        let scenario = Scenario::new(
-            "horse and guns",
-            forces.clone(),
-            vec![
-                at(10.0, 5.0, 0.0),
-                at(30.0, 5.0, 0.0),
-                at(24.0, 30.0, 180.0),
-            ],
-            Table::new(Inches(48.0), Inches(36.0), vec![]).unwrap(),
-            limited(6),
-            Victory { break_percent: 0 },
-        )
-        .unwrap();
-        let s = Tsatf.setup(&scenario, seed).unwrap();
-        if Tsatf.owed(&s).is_some_and(|d| d.side == Side::Union) {
-            return s;
-        }
-    }
-    panic!("no seed turned a Union card first")
+    union_card_first(&open_table(
+        "horse and guns",
+        forces,
+        vec![
+            at(10.0, 5.0, 0.0),
+            at(30.0, 5.0, 0.0),
+            at(24.0, 30.0, 180.0),
+        ],
+    ))
 }
 
 /// TSATF-MOV-08 / TSATF-MOV-09: on its movement card cavalry dismounts where it stands: the change drops the
@@ -1590,27 +1576,16 @@ fn scouts_and_hidden() -> State {
             .unwrap(),
         UnitSpec::infantry("Grey", Side::Confederate, Quality::Average).unwrap(),
     ];
-    for seed in 0..50 {
-        let scenario = Scenario::new(
-            "scouting",
-            forces.clone(),
-            vec![
-                at(12.0, 5.0, 0.0),
-                at(40.0, 5.0, 0.0),
-                at(24.0, 18.5, 180.0),
-                at(40.0, 30.0, 180.0),
-            ],
-            Table::new(Inches(48.0), Inches(36.0), vec![]).unwrap(),
-            limited(6),
-            Victory { break_percent: 0 },
-        )
-        .unwrap();
-        let s = Tsatf.setup(&scenario, seed).unwrap();
-        if Tsatf.owed(&s).is_some_and(|d| d.side == Side::Union) {
-            return s;
-        }
-    }
-    panic!("no seed turned a Union card first")
+    union_card_first(&open_table(
+        "scouting",
+        forces,
+        vec![
+            at(12.0, 5.0, 0.0),
+            at(40.0, 5.0, 0.0),
+            at(24.0, 18.5, 180.0),
+            at(40.0, 30.0, 180.0),
+        ],
+    ))
 }
 
 /// TSATF-OPT-04: trained scouts advance toward the visible company and roll for the hidden Indians 11.5" away
