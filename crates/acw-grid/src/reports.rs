@@ -272,7 +272,7 @@ impl fmt::Display for VictoryReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Turn {}", self.turn)?;
         if self.over {
-            f.write_str(", the game's length run out")?;
+            f.write_str(", the game's length has run out")?;
         }
         f.write_str(":")?;
         for (i, side) in [Side::Union, Side::Confederate].into_iter().enumerate() {

@@ -149,8 +149,15 @@ fn the_reports_of_whole_games_read_without_a_debug_form() {
                 BySide::new(&mut blue as &mut dyn Commander<Grid>, &mut grey),
             )
             .unwrap();
-            let text = read(game.state.battle().victory_report().to_string());
-            assert!(text.starts_with("Turn "), "{text}");
+            let b = game.state.battle();
+            let text = read(b.victory_report().to_string());
+            let turn = format!("Turn {}", b.turn());
+            assert!(text.starts_with(&turn), "{text}");
+            assert_eq!(
+                text.contains(", the game's length has run out:"),
+                b.game_over(),
+                "{text}"
+            );
             for e in &game.log {
                 read(e.to_string());
             }
