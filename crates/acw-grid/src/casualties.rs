@@ -172,7 +172,7 @@ impl Battle {
     }
 
     /// GRID-CAS-05: sets the half-hit a unit carries (carry-fractions mode); the halving procedures return it.
-    pub fn set_half_hit(&mut self, id: UnitId, carry: bool) -> Result<(), RuleViolation> {
+    pub(crate) fn set_half_hit(&mut self, id: UnitId, carry: bool) -> Result<(), RuleViolation> {
         let u = self.unit_mut(id)?;
         let h = u.hits();
         u.set_hits(h, carry);

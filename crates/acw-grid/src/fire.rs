@@ -730,16 +730,34 @@ impl Battle {
         }
     }
 
-    /// GRID-FIR-05, GRID-FIR-08: rolls skirmish orders (all before any is applied) in the phase the timing option
-    /// names, halving for a target in cover. Each unit fires once a turn. Nothing is applied: see
-    /// [`Battle::apply_skirmish`].
+    /// GRID-FIR-05, GRID-FIR-06, GRID-FIR-08: rolls skirmish orders in the phase the timing option names
+    /// (all are rolled before any is recorded), halving for a target in cover, and records the hits: each
+    /// order with its hits after cover and what recording them did to the target (`None` if earlier fire of
+    /// the same call destroyed it). No morale test follows, and skirmish hits never count in a combat's
+    /// comparison. Each unit fires once a turn; a firer is revealed. Refused, changing nothing, if an order
+    /// breaks the rules or the dice fault.
     pub fn roll_skirmish<D: Dice + ?Sized>(
-        &self,
+        &mut self,
         orders: &[SkirmishOrder],
         dice: &mut D,
-    ) -> Result<Vec<(SkirmishOrder, Halved)>, RuleViolation> {
-        let out = self.roll_skirmish_unchecked(orders, dice)?;
+    ) -> Result<Vec<(SkirmishOrder, Halved, Option<HitReport>)>, RuleViolation> {
+        let rolled = self.roll_skirmish_unchecked(orders, dice)?;
         crate::error::fault_check(dice)?;
+        let mut next = self.clone();
+        let mut out = Vec::with_capacity(rolled.len());
+        for (o, h) in rolled {
+            if let Ok(f) = next.unit_mut(o.firer) {
+                f.flags_mut().skirmished = true;
+                f.set_hidden(false);
+            }
+            let recorded = if next.unit(o.target).is_ok() {
+                Some(next.apply_hits(o.target, h.hits)?)
+            } else {
+                None
+            };
+            out.push((o, h, recorded));
+        }
+        *self = next;
         Ok(out)
     }
 
@@ -772,24 +790,6 @@ impl Battle {
             ));
         }
         Ok(pools.into_iter().map(|(o, s)| (o, s.roll(dice))).collect())
-    }
-
-    /// GRID-FIR-06: records skirmish hits (no morale test follows; they never count in a combat's comparison).
-    pub fn apply_skirmish(
-        &mut self,
-        results: &[(SkirmishOrder, Halved)],
-    ) -> Result<Vec<(UnitId, HitReport)>, RuleViolation> {
-        let mut out = Vec::new();
-        for (o, h) in results {
-            if let Ok(f) = self.unit_mut(o.firer) {
-                f.flags_mut().skirmished = true;
-                f.set_hidden(false);
-            }
-            if self.unit(o.target).is_ok() {
-                out.push((o.target, self.apply_hits(o.target, h.hits)?));
-            }
-        }
-        Ok(out)
     }
 }
 

@@ -596,14 +596,8 @@ impl fmt::Display for Text<'_> {
                 if after_cover != raw {
                     write!(f, ", {after_cover} after cover")?;
                 }
-                if *destroyed {
-                    write!(f, " and is destroyed.")
-                } else if *stands_removed > 0 {
-                    let plural = if *stands_removed == 1 { "" } else { "s" };
-                    write!(f, " and loses {stands_removed} stand{plural}.")
-                } else {
-                    write!(f, ".")
-                }
+                crate::reports::losses(f, *stands_removed, *destroyed)?;
+                f.write_str(".")
             }
             Event::Command {
                 side,
@@ -663,11 +657,7 @@ impl fmt::Display for Text<'_> {
                 firer,
                 target,
                 hits,
-            } => write!(
-                f,
-                "{firer} fires skirmish fire at {target}: {} after cover.",
-                self::hits(*hits, "").trim_end()
-            ),
+            } => crate::reports::skirmish(f, firer, target, *hits),
             Event::Fought { sides, tester } => {
                 f.write_str("Combat: ")?;
                 for (i, fs) in sides.iter().enumerate() {
@@ -690,10 +680,8 @@ impl fmt::Display for Text<'_> {
                         pct(p)
                     )?;
                 }
-                match tester {
-                    Some(s) => write!(f, ". The {s} side took more hits and tests morale."),
-                    None => write!(f, ". Neither side took more hits; no morale test."),
-                }
+                f.write_str(". ")?;
+                crate::reports::morale_test(f, *tester)
             }
             Event::Morale {
                 unit,

@@ -75,6 +75,7 @@ pub mod morale;
 pub mod movement;
 pub mod options;
 pub mod pool;
+mod reports;
 pub mod sequence;
 pub mod setup;
 pub mod state;

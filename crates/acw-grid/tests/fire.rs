@@ -180,9 +180,15 @@ fn fir_06_no_morale_from_skirmish() {
     let f = put_inf(&mut b, Side::Union, a(1, 1), 3, 0);
     let t = put_inf(&mut b, Side::Confederate, a(1, 3), 3, 2);
     go_to(&mut b, Side::Union, Phase::Combat);
+    let before = b.clone();
+    assert!(
+        b.roll_skirmish(&[sk(f, t)], &mut dice(&[6, 6])).is_err(),
+        "dice run out: nothing rolled counts"
+    );
+    assert_eq!(b, before);
     let r = b.roll_skirmish(&[sk(f, t)], &mut dice(&[6, 6, 6])).unwrap();
-    let rec = b.apply_skirmish(&r).unwrap();
-    assert_eq!(rec[0].1.stands_removed, 1);
+    assert_eq!(r[0].1.hits, 3);
+    assert_eq!(r[0].2.map(|h| h.stands_removed), Some(1));
     let u = b.unit(t).unwrap();
     assert_eq!(
         (u.stand_count(), u.hits(), u.area(), u.disordered()),

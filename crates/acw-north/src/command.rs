@@ -393,7 +393,7 @@ impl Battle {
     /// in melee captures him; either way he leaves play. A lost MG leaves his brigade leaderless and, when
     /// killed (or captured, under NORTH-OPT-18), owing its order check (NORTH-CMD-11); under the literal
     /// reading a captured MG's units keep the brigade's order. Losing the AC changes no orders.
-    pub fn apply_rally_result(
+    pub(crate) fn apply_rally_result(
         &mut self,
         general: GeneralId,
         result: RallyResult,
@@ -440,7 +440,7 @@ impl Battle {
 
     /// NORTH-CMD-11: applies the brigade order check's result: the brigade and each of its units take the new
     /// order, and from then on each unit holds its own (NORTH-CMD-13).
-    pub fn apply_order_check(
+    pub(crate) fn apply_order_check(
         &mut self,
         brigade: BrigadeId,
         order: BrigadeOrder,

@@ -864,7 +864,7 @@ impl Battle {
     /// NORTH-MOR-04 / NORTH-MOR-05 / NORTH-MOR-06 / NORTH-CAS-01: applies a morale result: a rally changes
     /// nothing; 3–4 takes the owner's choice (a stand, or a fall-back); 5–6 a stand and then, if the unit is
     /// still in play, a fall-back. A choice must be given for 3–4 and only then.
-    pub fn apply_morale(
+    pub(crate) fn apply_morale(
         &mut self,
         unit: UnitId,
         band: MoraleBand,

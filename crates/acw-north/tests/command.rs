@@ -478,7 +478,7 @@ fn north_cmd_11_brigade_order_check_when_the_mg_dies() {
     assert_eq!(b.unit(u).unwrap().current_stands(), 3);
     // No second check.
     assert_eq!(
-        b.apply_order_check(br, BrigadeOrder::Hold),
+        b.roll_order_check(br, &mut dice([6])),
         Err(RuleViolation::NoOrderCheckDue(br))
     );
 }
@@ -670,8 +670,7 @@ fn north_cmd_15_generals_move_15_inches_and_are_lost_only_by_rallying() {
     let umg = mg_of(&b, u);
     put_with(&mut b, umg, u);
     for _ in 0..2 {
-        b.apply_morale(u, MoraleBand::Both, None, Default::default(), true)
-            .unwrap();
+        morale_result(&mut b, u, MoraleBand::Both, None, Default::default(), true).unwrap();
     }
     assert!(!b.unit(u).unwrap().in_play());
     assert_eq!(b.general(umg).unwrap().status(), GeneralStatus::Active);

@@ -60,7 +60,7 @@ proptest! {
             let choice = (band == MoraleBand::Choice).then_some(if stand { Choice::LoseStand } else { Choice::FallBack });
             let room = [FallBackRoom::Clear, FallBackRoom::Blocked, FallBackRoom::TableEdge][usize::from(room)];
             let before = b.clone();
-            match b.apply_morale(u, band, choice, room, true) {
+            match morale_result(&mut b, u, band, choice, room, true) {
                 Ok(_) => {}
                 Err(_) => prop_assert_eq!(&b, &before),
             }

@@ -198,9 +198,15 @@ fn north_mor_04_a_rally_changes_nothing() {
     // NORTH-MOR-04
     let (mut b, u) = with(inf(Quality::Standard), Options::default());
     let before = b.clone();
-    let e = b
-        .apply_morale(u, MoraleBand::Rallies, None, FallBackRoom::Clear, true)
-        .unwrap();
+    let e = morale_result(
+        &mut b,
+        u,
+        MoraleBand::Rallies,
+        None,
+        FallBackRoom::Clear,
+        true,
+    )
+    .unwrap();
     assert_eq!(e, Default::default());
     assert_eq!(b, before);
 }
@@ -210,30 +216,21 @@ fn north_mor_05_the_owner_chooses_on_three_or_four() {
     // NORTH-MOR-05
     let (mut b, u) = with(inf(Quality::Standard), Options::default());
     let before = b.clone();
+    // A choice is taken only while a 3–4 waits for it: with no morale check open, it is refused.
     assert_eq!(
-        b.apply_morale(u, MoraleBand::Choice, None, FallBackRoom::Clear, true),
-        Err(RuleViolation::ChoiceMismatch(MoraleBand::Choice))
-    );
-    assert_eq!(
-        b.apply_morale(
-            u,
-            MoraleBand::Rallies,
-            Some(Choice::LoseStand),
-            FallBackRoom::Clear,
-            true
-        ),
-        Err(RuleViolation::ChoiceMismatch(MoraleBand::Rallies))
+        b.choose(Choice::LoseStand, &mut dice([])),
+        Err(RuleViolation::NoMoraleDecision)
     );
     assert_eq!(b, before);
-    let e = b
-        .apply_morale(
-            u,
-            MoraleBand::Choice,
-            Some(Choice::LoseStand),
-            FallBackRoom::Clear,
-            true,
-        )
-        .unwrap();
+    let e = morale_result(
+        &mut b,
+        u,
+        MoraleBand::Choice,
+        Some(Choice::LoseStand),
+        FallBackRoom::Clear,
+        true,
+    )
+    .unwrap();
     assert!(e.stand_lost.is_some() && e.fell_back.is_none());
     assert_eq!(
         (
@@ -242,15 +239,15 @@ fn north_mor_05_the_owner_chooses_on_three_or_four() {
         ),
         (3, Formation::Line)
     );
-    let e = b
-        .apply_morale(
-            u,
-            MoraleBand::Choice,
-            Some(Choice::FallBack),
-            FallBackRoom::Clear,
-            true,
-        )
-        .unwrap();
+    let e = morale_result(
+        &mut b,
+        u,
+        MoraleBand::Choice,
+        Some(Choice::FallBack),
+        FallBackRoom::Clear,
+        true,
+    )
+    .unwrap();
     assert!(e.stand_lost.is_none() && e.fell_back == Some(Inches(10.0)));
     assert_eq!(
         (
@@ -284,17 +281,13 @@ fn north_mor_05_the_owner_chooses_on_three_or_four() {
 fn north_mor_06_five_or_six_loses_a_stand_and_falls_back() {
     // NORTH-MOR-06: the stand first; a removed unit does not fall back.
     let (mut b, u) = with(inf(Quality::Standard), Options::default());
-    let e = b
-        .apply_morale(u, MoraleBand::Both, None, FallBackRoom::Clear, true)
-        .unwrap();
+    let e = morale_result(&mut b, u, MoraleBand::Both, None, FallBackRoom::Clear, true).unwrap();
     assert!(e.stand_lost.is_some() && e.fell_back.is_some() && !e.removed);
-    let e = b
-        .apply_morale(u, MoraleBand::Both, None, FallBackRoom::Clear, true)
-        .unwrap();
+    let e = morale_result(&mut b, u, MoraleBand::Both, None, FallBackRoom::Clear, true).unwrap();
     assert!(e.removed && e.fell_back.is_none());
     assert_eq!(b.unit(u).unwrap().status(), UnitStatus::Removed);
     assert_eq!(
-        b.apply_morale(u, MoraleBand::Both, None, FallBackRoom::Clear, true),
+        morale_result(&mut b, u, MoraleBand::Both, None, FallBackRoom::Clear, true),
         Err(RuleViolation::NotInPlay(u))
     );
 }
@@ -305,15 +298,15 @@ fn north_mor_07_falling_back_and_reforming() {
     let o = Options::default;
     let fb = |spec: UnitSpec| {
         let (mut b, u) = with(spec, o());
-        let e = b
-            .apply_morale(
-                u,
-                MoraleBand::Choice,
-                Some(Choice::FallBack),
-                FallBackRoom::Clear,
-                true,
-            )
-            .unwrap();
+        let e = morale_result(
+            &mut b,
+            u,
+            MoraleBand::Choice,
+            Some(Choice::FallBack),
+            FallBackRoom::Clear,
+            true,
+        )
+        .unwrap();
         let unit = b.unit(u).unwrap().clone();
         (e, unit)
     };
@@ -358,7 +351,8 @@ fn north_mor_08_generals_may_go_along() {
     let u = id(&b, "USA 2nd Bde, Regt 1");
     let ac = b.army_commander(acw_core::Side::Union);
     assert_eq!(b.general(ac).unwrap().with_unit(), Some(u));
-    b.apply_morale(
+    morale_result(
+        &mut b,
         u,
         MoraleBand::Choice,
         Some(Choice::FallBack),
@@ -367,7 +361,8 @@ fn north_mor_08_generals_may_go_along() {
     )
     .unwrap();
     assert_eq!(b.general(ac).unwrap().with_unit(), Some(u));
-    b.apply_morale(
+    morale_result(
+        &mut b,
         u,
         MoraleBand::Choice,
         Some(Choice::FallBack),
@@ -382,59 +377,65 @@ fn north_mor_08_generals_may_go_along() {
 fn north_mor_09_blocked_fall_backs_and_north_opt_21() {
     // NORTH-MOR-09 / NORTH-OPT-21
     let (mut b, u) = with(inf(Quality::Standard), Options::default());
-    let e = b
-        .apply_morale(
-            u,
-            MoraleBand::Choice,
-            Some(Choice::FallBack),
-            FallBackRoom::Blocked,
-            true,
-        )
-        .unwrap();
+    let e = morale_result(
+        &mut b,
+        u,
+        MoraleBand::Choice,
+        Some(Choice::FallBack),
+        FallBackRoom::Blocked,
+        true,
+    )
+    .unwrap();
     assert!(e.fall_back_short && e.blocked_loss.is_none());
     assert_eq!(b.unit(u).unwrap().current_stands(), 4);
     let mut o = Options::default();
     o.blocked_fall_back = BlockedFallBack::LoseStand;
     let (mut b, u) = with(inf(Quality::Elite), o.clone());
-    let e = b
-        .apply_morale(
-            u,
-            MoraleBand::Choice,
-            Some(Choice::FallBack),
-            FallBackRoom::TableEdge,
-            true,
-        )
-        .unwrap();
+    let e = morale_result(
+        &mut b,
+        u,
+        MoraleBand::Choice,
+        Some(Choice::FallBack),
+        FallBackRoom::TableEdge,
+        true,
+    )
+    .unwrap();
     assert!(e.blocked_loss.is_some());
     assert_eq!(b.unit(u).unwrap().current_stands(), 4);
     // Not on top of the 5-6 loss.
-    let e = b
-        .apply_morale(u, MoraleBand::Both, None, FallBackRoom::Blocked, true)
-        .unwrap();
+    let e = morale_result(
+        &mut b,
+        u,
+        MoraleBand::Both,
+        None,
+        FallBackRoom::Blocked,
+        true,
+    )
+    .unwrap();
     assert!(e.stand_lost.is_some() && e.blocked_loss.is_none());
     assert_eq!(b.unit(u).unwrap().current_stands(), 3);
     let mut o = Options::default();
     o.blocked_fall_back = BlockedFallBack::ExitTable;
     let (mut b, u) = with(inf(Quality::Standard), o);
-    let e = b
-        .apply_morale(
-            u,
-            MoraleBand::Choice,
-            Some(Choice::FallBack),
-            FallBackRoom::Blocked,
-            true,
-        )
-        .unwrap();
+    let e = morale_result(
+        &mut b,
+        u,
+        MoraleBand::Choice,
+        Some(Choice::FallBack),
+        FallBackRoom::Blocked,
+        true,
+    )
+    .unwrap();
     assert!(!e.left_table);
-    let e = b
-        .apply_morale(
-            u,
-            MoraleBand::Choice,
-            Some(Choice::FallBack),
-            FallBackRoom::TableEdge,
-            true,
-        )
-        .unwrap();
+    let e = morale_result(
+        &mut b,
+        u,
+        MoraleBand::Choice,
+        Some(Choice::FallBack),
+        FallBackRoom::TableEdge,
+        true,
+    )
+    .unwrap();
     assert!(e.left_table);
     assert_eq!(b.unit(u).unwrap().status(), UnitStatus::LeftTable);
 }
@@ -562,7 +563,8 @@ fn north_cas_01_stands_go_only_through_morale() {
     )
     .unwrap();
     assert_eq!(b.unit(u).unwrap().current_stands(), 4);
-    b.apply_morale(
+    morale_result(
+        &mut b,
         u,
         MoraleBand::Choice,
         Some(Choice::LoseStand),
@@ -582,7 +584,8 @@ fn losses_until_removed(spec: UnitSpec, o: Options) -> u8 {
     let (mut b, u) = with(spec, o);
     let mut n = 0;
     while b.unit(u).unwrap().in_play() {
-        b.apply_morale(
+        morale_result(
+            &mut b,
             u,
             MoraleBand::Choice,
             Some(Choice::LoseStand),
@@ -634,7 +637,8 @@ fn north_cas_03_batteries_leave_with_their_last_crew() {
         assert_eq!(losses_to_removal(Arm::Artillery, q), n);
     }
     let (mut b, g) = with(UnitSpec::artillery("x", Quality::Poor), Options::default());
-    b.apply_morale(
+    morale_result(
+        &mut b,
         g,
         MoraleBand::Choice,
         Some(Choice::LoseStand),
@@ -652,15 +656,15 @@ fn north_cas_03_batteries_leave_with_their_last_crew() {
     let mut o = Options::default();
     o.crews_without_guns_removed = true;
     let (mut b, g) = with(UnitSpec::artillery("x", Quality::Elite), o);
-    let e = b
-        .apply_morale(
-            g,
-            MoraleBand::Choice,
-            Some(Choice::FallBack),
-            FallBackRoom::Clear,
-            true,
-        )
-        .unwrap();
+    let e = morale_result(
+        &mut b,
+        g,
+        MoraleBand::Choice,
+        Some(Choice::FallBack),
+        FallBackRoom::Clear,
+        true,
+    )
+    .unwrap();
     assert!(e.removed && e.gun_abandoned);
 }
 
@@ -712,30 +716,30 @@ fn north_cas_05_which_stand_goes() {
     let mut o = Options::default();
     o.horse_holder_counted = false;
     let (mut b, u) = with(UnitSpec::cavalry("x", Quality::Elite).dismounted(), o);
-    let e = b
-        .apply_morale(
-            u,
-            MoraleBand::Choice,
-            Some(Choice::LoseStand),
-            FallBackRoom::Clear,
-            true,
-        )
-        .unwrap();
+    let e = morale_result(
+        &mut b,
+        u,
+        MoraleBand::Choice,
+        Some(Choice::LoseStand),
+        FallBackRoom::Clear,
+        true,
+    )
+    .unwrap();
     assert_eq!(e.stand_lost.unwrap().kind, StandKind::DismountedCavalry);
     assert!(b.unit(u).unwrap().has_horse_holder());
     let (mut b, u) = with(
         inf(Quality::Elite).in_formation(Formation::Skirmish),
         Options::default(),
     );
-    let e = b
-        .apply_morale(
-            u,
-            MoraleBand::Choice,
-            Some(Choice::LoseStand),
-            FallBackRoom::Clear,
-            true,
-        )
-        .unwrap();
+    let e = morale_result(
+        &mut b,
+        u,
+        MoraleBand::Choice,
+        Some(Choice::LoseStand),
+        FallBackRoom::Clear,
+        true,
+    )
+    .unwrap();
     let loss = e.stand_lost.unwrap();
     assert!(loss.rear_rank && loss.kind == StandKind::Infantry);
 }
@@ -744,7 +748,8 @@ fn north_cas_05_which_stand_goes() {
 fn north_cas_06_tosses_use_current_stands() {
     // NORTH-CAS-06: standard infantry less a stand passes 3/6; elite at 4 stands 4/6.
     let (mut b, u) = with(inf(Quality::Standard), Options::default());
-    b.apply_morale(
+    morale_result(
+        &mut b,
         u,
         MoraleBand::Choice,
         Some(Choice::LoseStand),
@@ -767,7 +772,8 @@ fn north_cas_06_tosses_use_current_stands() {
             .p(&true),
         5.0 / 6.0,
     );
-    b.apply_morale(
+    morale_result(
+        &mut b,
         u,
         MoraleBand::Choice,
         Some(Choice::LoseStand),

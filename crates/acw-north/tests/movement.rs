@@ -254,7 +254,8 @@ fn north_mov_06_artillery_counts_crew_figures() {
     let (u1, u2) = (id(&b, "U1"), id(&b, "U2"));
     assert_eq!(b.unit(u1).unwrap().capacity(&o), 4);
     assert_eq!(b.unit(u2).unwrap().capacity(&o), 6);
-    b.apply_morale(
+    morale_result(
+        &mut b,
         u1,
         MoraleBand::Choice,
         Some(acw_north::morale::Choice::LoseStand),
@@ -971,15 +972,15 @@ fn north_art_06_guns_stay_in_place() {
     // deployed, still tosses on figures.
     let mut b = duel(gun(), inf(), inf(), inf(), Options::default());
     let u1 = id(&b, "U1");
-    let e = b
-        .apply_morale(
-            u1,
-            MoraleBand::Choice,
-            Some(acw_north::morale::Choice::FallBack),
-            Default::default(),
-            true,
-        )
-        .unwrap();
+    let e = morale_result(
+        &mut b,
+        u1,
+        MoraleBand::Choice,
+        Some(acw_north::morale::Choice::FallBack),
+        Default::default(),
+        true,
+    )
+    .unwrap();
     assert!(e.gun_abandoned);
     let u = b.unit(u1).unwrap();
     assert_eq!(
@@ -1028,8 +1029,7 @@ fn north_art_06_guns_stay_in_place() {
         Options::default(),
     );
     let u1 = id(&b, "U1");
-    b.apply_morale(u1, MoraleBand::Both, None, Default::default(), true)
-        .unwrap();
+    morale_result(&mut b, u1, MoraleBand::Both, None, Default::default(), true).unwrap();
     assert_eq!(
         b.unit(u1).unwrap().gun(),
         Some(GunState::Abandoned {
@@ -1045,7 +1045,8 @@ fn north_art_07_crews_reman_their_guns_and_north_opt_20() {
     let setup = |o: Options| {
         let mut b = duel(gun(), inf(), inf(), inf(), o);
         let u1 = id(&b, "U1");
-        b.apply_morale(
+        morale_result(
+            &mut b,
             u1,
             MoraleBand::Choice,
             Some(acw_north::morale::Choice::FallBack),
@@ -1082,7 +1083,8 @@ fn north_art_08_abandoned_guns_are_captured() {
     let make = |o: Options| {
         let mut b = duel(gun(), inf(), inf(), gun(), o);
         let u1 = id(&b, "U1");
-        b.apply_morale(
+        morale_result(
+            &mut b,
             u1,
             MoraleBand::Choice,
             Some(acw_north::morale::Choice::FallBack),

@@ -146,7 +146,8 @@ fn refusals_name_what_is_wrong() {
 /// Takes stands from `u` until it is removed.
 fn wipe_unit(b: &mut acw_north::Battle, u: acw_north::UnitId) {
     while b.unit(u).unwrap().in_play() {
-        b.apply_morale(
+        morale_result(
+            b,
             u,
             acw_north::tables::MoraleBand::Choice,
             Some(acw_north::morale::Choice::LoseStand),

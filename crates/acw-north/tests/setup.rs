@@ -425,7 +425,8 @@ fn north_set_11_default_scenario() {
 fn saved_state_round_trips_and_is_checked_on_loading() {
     let mut b = battle();
     let gun = id(&b, "USA 1st Bde, Battery");
-    b.apply_morale(
+    morale_result(
+        &mut b,
         gun,
         acw_north::tables::MoraleBand::Both,
         None,

@@ -13,7 +13,8 @@ use acw_north::{Battle, Options, UnitId};
 use common::*;
 
 fn lose(b: &mut Battle, u: UnitId) {
-    b.apply_morale(
+    morale_result(
+        b,
         u,
         MoraleBand::Choice,
         Some(Choice::LoseStand),
@@ -50,7 +51,8 @@ fn north_vic_01_what_the_engine_reports() {
     lose(&mut b, u);
     lose(&mut b, u);
     let gun = id(&b, "USA 1st Bde, Battery");
-    b.apply_morale(
+    morale_result(
+        &mut b,
         gun,
         MoraleBand::Choice,
         Some(Choice::FallBack),
@@ -59,8 +61,8 @@ fn north_vic_01_what_the_engine_reports() {
     )
     .unwrap();
     let ac = b.army_commander(Side::Union);
-    b.apply_rally_result(ac, acw_north::tables::RallyResult::Killed)
-        .unwrap();
+    let with_ac = b.general(ac).unwrap().with_unit().unwrap();
+    killed_rallying(&mut b, ac, with_ac, 1);
     let r = b.report(Side::Union);
     assert_eq!(
         (

@@ -3,11 +3,16 @@
 
 use acw_core::dice::ScriptedDice;
 use acw_core::{BySide, Side};
+use acw_north::combat::Category;
 use acw_north::error::RuleViolation;
+use acw_north::morale::{
+    Choice, ChoicePolicy, FallBackRoom, MoraleApplied, MoraleReport, MoraleResponse,
+    morale_modifier,
+};
 use acw_north::sequence::Step;
 use acw_north::setup::{ArmySpec, BrigadeSpec, ForceSpec, UnitSpec, default_forces};
 use acw_north::state::{BrigadeId, GeneralId};
-use acw_north::tables::BrigadeOrder;
+use acw_north::tables::{BrigadeOrder, MoraleBand, morale_band};
 use acw_north::victory::StandardEnd;
 use acw_north::{Battle, Options, UnitId};
 
@@ -118,4 +123,60 @@ pub fn duel(u1: UnitSpec, u2: UnitSpec, c1: UnitSpec, c2: UnitSpec, options: Opt
 #[track_caller]
 pub fn p(what: &str, got: f64, want: f64) {
     acw_core::testing::assert_prob(what, got, want);
+}
+
+/// The morale check a hit forces on `unit`, played by the engine ([`Battle::resolve_morale`]) with no rally
+/// attempt and a scripted morale toss whose total lands in `band`: a musketry hit when that band can be
+/// reached so, otherwise a melee hit. On a 3–4 the owner takes `choice` (losing a stand when none is given);
+/// `room` and `generals_follow` are the fall-back's facts. Returns what the check did to the unit.
+pub fn morale_result(
+    b: &mut Battle,
+    unit: UnitId,
+    band: MoraleBand,
+    choice: Option<Choice>,
+    room: FallBackRoom,
+    generals_follow: bool,
+) -> Result<MoraleApplied, RuleViolation> {
+    let (source, face) = [Category::Musketry, Category::Melee]
+        .into_iter()
+        .find_map(|source| {
+            let facts = b.morale_facts(unit, source, false).ok()?;
+            let m = morale_modifier(&facts, b.options());
+            (1..=6u16)
+                .find(|&face| morale_band(face as i16 + m) == band)
+                .map(|face| (source, face))
+        })
+        .unwrap_or((Category::Musketry, 1));
+    let response = MoraleResponse {
+        choice: ChoicePolicy::Always(choice.unwrap_or(Choice::LoseStand)),
+        room,
+        generals_follow,
+        ..MoraleResponse::default()
+    };
+    b.resolve_morale(unit, source, false, &response, &mut dice([face]))
+        .map(|report| report.effect)
+}
+
+/// `general` tries to rally `unit` after a musketry hit, played by the engine: the morale toss is 1 (the unit
+/// holds) and his rally toss a 6, which kills him (NORTH-CMD-10). Any order check his loss owes is thrown
+/// with `order_check_face`.
+pub fn killed_rallying(
+    b: &mut Battle,
+    general: GeneralId,
+    unit: UnitId,
+    order_check_face: u16,
+) -> MoraleReport {
+    let response = MoraleResponse {
+        rally_by: vec![general],
+        generals_follow: true,
+        ..MoraleResponse::default()
+    };
+    b.resolve_morale(
+        unit,
+        Category::Musketry,
+        false,
+        &response,
+        &mut dice([1, 6, order_check_face]),
+    )
+    .unwrap()
 }
