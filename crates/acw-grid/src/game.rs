@@ -953,44 +953,20 @@ impl State {
         {
             return Vec::new();
         }
-        let board = self.battle.board();
         let reach = (u.allowance_halves() as usize).min(6);
-        let mut out: Vec<MoveOrder> = Vec::new();
-        let mut seen: Vec<Area> = vec![u.area()];
-        let mut frontier: std::collections::VecDeque<Vec<Area>> =
-            std::collections::VecDeque::from([Vec::new()]);
-        while let Some(path) = frontier.pop_front() {
-            if path.len() >= reach {
-                continue;
-            }
-            let here = path.last().copied().unwrap_or(u.area());
-            for n in board.neighbours(here) {
-                if seen.contains(&n) {
-                    continue;
-                }
-                let mut p = path.clone();
-                p.push(n);
-                let base = MoveOrder::along(u, p.clone());
-                let mut ok = false;
-                for facing in self.facings_at(u, n) {
-                    let o = base.clone().facing(facing);
-                    if self.battle.check_move(&o).is_ok() {
-                        out.push(o);
-                        ok = true;
-                        break;
-                    }
-                }
-                if ok {
-                    seen.push(n);
-                    frontier.push_back(p);
-                }
-            }
-        }
-        out
+        self.battle
+            .reachable(id, reach)
+            .into_iter()
+            .map(|r| {
+                let facing = self.facing_at(u, r.path.last().copied().unwrap_or(u.area()));
+                MoveOrder::along(u, r.path).facing(facing)
+            })
+            .collect()
     }
 
-    /// The sides a unit ending in `at` would face: towards the nearest enemy, and its present facing.
-    fn facings_at(&self, u: &Unit, at: Area) -> Vec<Facing> {
+    /// The side a unit ending a move in `at` faces: towards the nearest enemy (the first such side), or its
+    /// present facing if there is no enemy. (A move's legality never depends on the facing it ends with.)
+    fn facing_at(&self, u: &Unit, at: Area) -> Facing {
         let board = self.battle.board();
         let opts = self.battle.options();
         let nearest = self
@@ -999,16 +975,9 @@ impl State {
             .filter(|e| e.side() != u.side())
             .map(|e| (board.distance(at, e.area(), opts), e.area()))
             .min();
-        let mut v = Vec::with_capacity(2);
-        if let Some((_, a)) = nearest
-            && let Some(f) = board.facings_towards(at, a).first()
-        {
-            v.push(*f);
-        }
-        if !v.contains(&u.facing()) {
-            v.push(u.facing());
-        }
-        v
+        nearest
+            .and_then(|(_, a)| board.facings_towards(at, a).first().copied())
+            .unwrap_or(u.facing())
     }
 
     /// The routes of the retreat the game is asking about.
@@ -1880,6 +1849,22 @@ impl Ruleset for Grid {
         dice: &mut dyn Dice,
         log: &mut Vec<Event>,
     ) -> Result<(), RuleViolation> {
+        // A move, a bombardment target or a skirmish target throws no dice, and once `check_order` (the first
+        // thing `apply_order` does) has accepted it nothing in carrying it out can refuse it: it is applied in
+        // place, without a copy. A refusal still changes nothing, as it comes from that check before anything is
+        // touched; a source that has already failed takes the copying path, which refuses the order as before.
+        if dice.fault().is_none()
+            && matches!(
+                order,
+                Order::Move(_) | Order::Bombard(_) | Order::Skirmish(_)
+            )
+        {
+            let mut tally = Tally::new(dice);
+            let mut events = Vec::new();
+            state.apply_order(order, &mut tally, &mut events)?;
+            log.extend(events);
+            return Ok(());
+        }
         let mut next = state.clone();
         let mut events = Vec::new();
         let mut tally = Tally::new(dice);
