@@ -32,6 +32,7 @@ use crate::error::{RuleViolation, fault_check};
 use crate::fire::{BombardOrder, SkirmishOrder};
 use crate::morale::{RetreatCause, RetreatKind, RetreatPlan, RetreatReport, UnitMorale};
 use crate::movement::MoveOrder;
+use crate::options::SkirmishTiming;
 use crate::pool::HitPool;
 use crate::sequence::{Initiative, InitiativeOutcome, TieBreak};
 use crate::setup::{Scenario, Victory};
@@ -750,6 +751,18 @@ impl State {
     /// The starting state of `scenario`, its dice seeded from `seed`.
     pub fn new(scenario: &Scenario, seed: u64) -> Result<State, RuleViolation> {
         let battle = scenario.build()?;
+        // The game collects skirmish fire in the Combat Phase only, and splits combats the default way with no
+        // game master (GRID-FIR-08, GRID-OPT-05): a scenario asking otherwise is refused rather than played wrong.
+        if battle.options().skirmish_timing != SkirmishTiming::CombatPhase {
+            return Err(RuleViolation::OptionNotInGame(
+                "skirmish fire at another time than the Combat Phase",
+            ));
+        }
+        if battle.options().game_master {
+            return Err(RuleViolation::OptionNotInGame(
+                "a game master splitting the combats",
+            ));
+        }
         let mut names = BTreeMap::new();
         let mut counts: BTreeMap<(Side, &'static str), u32> = BTreeMap::new();
         for u in battle.units() {

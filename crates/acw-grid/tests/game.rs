@@ -410,6 +410,28 @@ fn the_move_search_agrees_with_the_whole_move_check() {
     }
 }
 
+/// A scenario asking for skirmish fire outside the Combat Phase (GRID-FIR-08) or for a game master's combat
+/// split (GRID-OPT-05) is refused by the game at set-up, with the reason, instead of being played wrong; the
+/// same scenario with the default options plays.
+#[test]
+fn options_the_game_does_not_play_are_refused_at_setup() {
+    use acw_grid::options::SkirmishTiming;
+    let mut scenario = Scenario::meeting_engagement(3, GridKind::Square);
+    assert!(Grid.setup(&scenario, 1).is_ok());
+    scenario.options.skirmish_timing = SkirmishTiming::BombardmentPhase;
+    assert_eq!(
+        Grid.setup(&scenario, 1).unwrap_err().to_string(),
+        "the game does not play this option (a Battle driven directly does): skirmish fire at another time \
+         than the Combat Phase"
+    );
+    scenario.options.skirmish_timing = SkirmishTiming::CombatPhase;
+    scenario.options.game_master = true;
+    assert_eq!(
+        Grid.setup(&scenario, 1).unwrap_err(),
+        RuleViolation::OptionNotInGame("a game master splitting the combats")
+    );
+}
+
 /// GRID-VIC-01: games are decided by the rules (an army breaking) more often than by the turn limit, on both
 /// boards; every game ends by the turn limit at the latest.
 #[test]
