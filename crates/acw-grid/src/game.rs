@@ -865,8 +865,20 @@ impl State {
         Some(Decision { side, question })
     }
 
+    /// The side [`State::decision`] names, without working out the question (a retreat's routes).
     fn asking(&self) -> Option<Side> {
-        self.decision().map(|d| d.side)
+        Some(match self.step {
+            Step::Over => return None,
+            Step::Initiative => self.battle.initiative_roller(),
+            Step::Retreat(_) if self.retreats.is_empty() => return None,
+            Step::ChooseOrder(s)
+            | Step::Bombard(s)
+            | Step::Move(s)
+            | Step::Skirmish(s)
+            | Step::Allocate(s)
+            | Step::Retreat(s)
+            | Step::Pursue(s) => s,
+        })
     }
 
     fn own(&self, id: UnitId, side: Side) -> Result<&Unit, RuleViolation> {
@@ -967,26 +979,31 @@ impl State {
             return Vec::new();
         }
         let reach = (u.allowance_halves() as usize).min(6);
+        let enemies: Vec<Area> = self
+            .battle
+            .units()
+            .filter(|e| e.side() != side)
+            .map(Unit::area)
+            .collect();
         self.battle
             .reachable(id, reach)
             .into_iter()
             .map(|r| {
-                let facing = self.facing_at(u, r.path.last().copied().unwrap_or(u.area()));
+                let facing =
+                    self.facing_at(u, &enemies, r.path.last().copied().unwrap_or(u.area()));
                 MoveOrder::along(u, r.path).facing(facing)
             })
             .collect()
     }
 
-    /// The side a unit ending a move in `at` faces: towards the nearest enemy (the first such side), or its
-    /// present facing if there is no enemy. (A move's legality never depends on the facing it ends with.)
-    fn facing_at(&self, u: &Unit, at: Area) -> Facing {
+    /// The side a unit ending a move in `at` faces: towards the nearest of `enemies` (the first such side), or
+    /// its present facing if there is no enemy. (A move's legality never depends on the facing it ends with.)
+    fn facing_at(&self, u: &Unit, enemies: &[Area], at: Area) -> Facing {
         let board = self.battle.board();
         let opts = self.battle.options();
-        let nearest = self
-            .battle
-            .units()
-            .filter(|e| e.side() != u.side())
-            .map(|e| (board.distance(at, e.area(), opts), e.area()))
+        let nearest = enemies
+            .iter()
+            .map(|&e| (board.distance(at, e, opts), e))
             .min();
         nearest
             .and_then(|(_, a)| board.facings_towards(at, a).first().copied())
