@@ -101,6 +101,7 @@ pub struct MoveReport {
 
 /// One area a unit may move to, and how: see [`Battle::reachable`].
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[must_use]
 pub struct Reach {
     /// The areas entered, in order (the last is where the move ends).
     pub path: Vec<Area>,
