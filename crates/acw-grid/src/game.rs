@@ -1603,15 +1603,22 @@ impl State {
                 self.retreats.remove(0);
                 continue;
             }
-            let routes = self.retreat_routes();
-            if routes.len() > 1 {
+            // The plan is worked out once: more than one clear route asks the owner (as `retreat_routes` lists
+            // them); otherwise the unit takes the only route, the longest blocked one, or none.
+            let plan = p
+                .cause
+                .kind()
+                .map(|kind| self.battle.retreat_plan(p.unit, kind, &p.enemies));
+            if let Some(Ok(RetreatPlan::Clear(v))) = &plan
+                && v.len() > 1
+            {
                 let side = self.battle.unit(p.unit)?.side();
                 self.step = Step::Retreat(side);
                 return Ok(());
             }
             self.retreats.remove(0);
-            let path = match p.cause.kind() {
-                Some(kind) => match self.battle.retreat_plan(p.unit, kind, &p.enemies)? {
+            let path = match plan {
+                Some(plan) => match plan? {
                     RetreatPlan::Clear(v) | RetreatPlan::Blocked(v) => {
                         v.into_iter().next().unwrap_or_default()
                     }
