@@ -591,6 +591,17 @@ impl Battle {
             .unwrap_or(0)
     }
 
+    /// GRID-MEL-06: one side's support dice in a combat, one per supporting unit (halved, keeping the best,
+    /// with the option that halves outside support).
+    fn support_pool(&self, mods: &[i8]) -> Result<HitPool, RuleViolation> {
+        let p = pool_of(mods)?;
+        Ok(if self.options.halve_outside_support {
+            p.best(self.options.halving_rounding.half(p.dice()))
+        } else {
+            p
+        })
+    }
+
     fn in_cover_for_combat(&self, u: &Unit) -> bool {
         let t = self.board.terrain(u.area()).ok();
         let cover = u.own_cover() || t.is_some_and(|t| t.gives_cover());
@@ -795,17 +806,9 @@ impl Battle {
                     }
                 }
             }
-            let cut = |v: Vec<i8>| -> Result<HitPool, RuleViolation> {
-                let p = pool_of(&v)?;
-                Ok(if self.options.halve_outside_support {
-                    p.best(self.options.halving_rounding.half(p.dice()))
-                } else {
-                    p
-                })
-            };
             pools.push(CombatPools {
                 dice: dice_v,
-                support: (cut(sup.0)?, cut(sup.1)?),
+                support: (self.support_pool(&sup.0)?, self.support_pool(&sup.1)?),
                 centre_side,
             });
         }
@@ -1376,6 +1379,129 @@ impl UnitCombatOdds {
             cancel: CancelTiming::AfterCover,
             comparison: HitComparison::AfterReductions,
         }
+    }
+
+    /// GRID-MEL-19: the exact odds of `combat` as the battle stands, read from the battle and its options: side A
+    /// is the combat's single unit, side B its opponents in the order given (the first take the odd hits of an
+    /// even split). Each side's pool is its units' own dice (GRID-MEL-04 to GRID-MEL-08: fighting stands, inner
+    /// support, firepower and shock, halving for disorder, column and flank attacks) and the dice of its
+    /// supporting units (GRID-MEL-06): `supporters` lists them, or `None` takes every unit that may support
+    /// this combat. Each unit brings its own cover or advantageous position (GRID-MEL-11), its commander
+    /// (GRID-CMD-06), the hits that destroy it (GRID-CAS-03) and its morale modifier (GRID-MOR-01); the fraction
+    /// mode, the commanders' timing and the hit comparison are the options'. Tenacity markers and skirmish hits
+    /// recorded with the combat are left out.
+    ///
+    /// Refused, with the reason, for a combat the battle would refuse ([`Battle::check_combats`] on that combat
+    /// alone, a supporter that may not support it), and where these odds would not be exact: two commanders
+    /// with one unit (the odds hold one commander die a unit), a unit whose stands test morale with different
+    /// modifiers (it may split), a carried half-hit in the carry-fractions mode, or one morale die for the
+    /// whole side of several units.
+    pub fn from_battle(
+        battle: &Battle,
+        combat: &Combat,
+        supporters: Option<&[UnitId]>,
+    ) -> Result<UnitCombatOdds, RuleViolation> {
+        let centre = battle.unit(combat.centre)?;
+        let centre_side = centre.side();
+        if combat.opponents.is_empty() {
+            return Err(RuleViolation::BadCombatSplit("a combat needs two sides"));
+        }
+        for (i, &o) in combat.opponents.iter().enumerate() {
+            let ou = battle.unit(o)?;
+            if ou.side() == centre_side || !battle.board.adjacent(ou.area(), centre.area()) {
+                return Err(RuleViolation::BadCombatSplit(
+                    "every opponent is an enemy adjacent to the single unit",
+                ));
+            }
+            if combat.opponents[..i].contains(&o) {
+                return Err(RuleViolation::BadCombatSplit(
+                    "a unit is in more than one combat",
+                ));
+            }
+        }
+        let whole = std::slice::from_ref(combat);
+        let support: Vec<UnitId> = match supporters {
+            Some(v) => {
+                for &s in v {
+                    battle.may_support(s, combat)?;
+                }
+                v.to_vec()
+            }
+            None => battle
+                .default_support(whole)
+                .into_iter()
+                .map(|(u, _)| u)
+                .collect(),
+        };
+        let mut pools = (HitPool::EMPTY, HitPool::EMPTY);
+        let (mut sup_a, mut sup_b) = (Vec::new(), Vec::new());
+        for &s in &support {
+            let su = battle.unit(s)?;
+            if su.side() == centre_side {
+                sup_a.push(battle.support_die(su));
+            } else {
+                sup_b.push(battle.support_die(su));
+            }
+        }
+        let merge = |p: HitPool, q: HitPool| p.merged(q).map_err(RuleViolation::from);
+        pools.0 = merge(pools.0, battle.support_pool(&sup_a)?)?;
+        pools.1 = merge(pools.1, battle.support_pool(&sup_b)?)?;
+        let opts = battle.options();
+        let mut units = (Vec::new(), Vec::new());
+        for id in combat.units() {
+            let u = battle.unit(id)?;
+            let own = battle.unit_dice(id, combat)?.own;
+            let no = |why| RuleViolation::NoExactOdds { unit: id, why };
+            let commanders = battle
+                .commanders()
+                .filter(|k| k.side() == u.side() && k.present() && k.area() == u.area())
+                .count();
+            if commanders > 1 {
+                return Err(no("two commanders are with it"));
+            }
+            let classes = crate::morale::UnitMorale::of(u).classes;
+            if classes.iter().filter(|c| **c).count() > 1 {
+                return Err(no("its stands test morale with different modifiers"));
+            }
+            if opts.fractions == FractionMode::CarryFractions && u.half_hit() {
+                return Err(no("it carries a half-hit"));
+            }
+            if !battle.engaged(id)? {
+                return Err(RuleViolation::BadCombatSplit("only engaged units fight"));
+            }
+            let morale = u
+                .stands()
+                .first()
+                .map_or(0, |s| s.morale_modifier().clamp(-1, 1));
+            let one = CombatUnit {
+                cover: battle.in_cover_for_combat(u),
+                commander: commanders == 1,
+                capacity: u.hits_to_destroy(),
+                morale,
+            };
+            if id == combat.centre {
+                pools.0 = merge(pools.0, own)?;
+                units.0.push(one);
+            } else {
+                pools.1 = merge(pools.1, own)?;
+                units.1.push(one);
+            }
+        }
+        if opts.side_morale_dice == crate::options::SideMoraleDice::PerSide && units.1.len() > 1 {
+            return Err(RuleViolation::NoExactOdds {
+                unit: combat.centre,
+                why: "one morale die is rolled for a whole side of several units",
+            });
+        }
+        Ok(UnitCombatOdds {
+            a_pool: pools.0,
+            b_pool: pools.1,
+            a: units.0,
+            b: units.1,
+            fractions: opts.fractions,
+            cancel: opts.commander_cancel,
+            comparison: opts.hit_comparison,
+        })
     }
 
     fn reducer(&self) -> CombatOdds {

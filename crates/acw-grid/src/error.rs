@@ -230,6 +230,19 @@ pub enum RuleViolation {
     /// The order belongs to the other side.
     #[error("that belongs to {0}")]
     WrongSide(Side),
+    /// The exact odds of a combat cannot be worked out for this unit (GRID-MEL-19): what the odds leave out
+    /// applies to it.
+    #[error("the exact odds of the combat of {unit} cannot be worked out: {why}")]
+    NoExactOdds {
+        /// The unit.
+        unit: UnitId,
+        /// What stands in the way.
+        why: &'static str,
+    },
+    /// The scenario sets an option the whole game ([`crate::game::Grid`]) does not play; the `Battle` alone plays
+    /// it.
+    #[error("the game does not play this option (a Battle driven directly does): {0}")]
+    OptionNotInGame(&'static str),
     /// An input was inconsistent with the state or the procedure.
     #[error("{0}")]
     Inconsistent(&'static str),

@@ -32,6 +32,7 @@ use crate::error::{RuleViolation, fault_check};
 use crate::fire::{BombardOrder, SkirmishOrder};
 use crate::morale::{RetreatCause, RetreatKind, RetreatPlan, RetreatReport, UnitMorale};
 use crate::movement::MoveOrder;
+use crate::options::SkirmishTiming;
 use crate::pool::HitPool;
 use crate::sequence::{Initiative, InitiativeOutcome, TieBreak};
 use crate::setup::{Scenario, Victory};
@@ -738,6 +739,18 @@ impl State {
     /// The starting state of `scenario`, its dice seeded from `seed`.
     pub fn new(scenario: &Scenario, seed: u64) -> Result<State, RuleViolation> {
         let battle = scenario.build()?;
+        // The game collects skirmish fire in the Combat Phase only, and splits combats the default way with no
+        // game master (GRID-FIR-08, GRID-OPT-05): a scenario asking otherwise is refused rather than played wrong.
+        if battle.options().skirmish_timing != SkirmishTiming::CombatPhase {
+            return Err(RuleViolation::OptionNotInGame(
+                "skirmish fire at another time than the Combat Phase",
+            ));
+        }
+        if battle.options().game_master {
+            return Err(RuleViolation::OptionNotInGame(
+                "a game master splitting the combats",
+            ));
+        }
         let mut names = BTreeMap::new();
         let mut counts: BTreeMap<(Side, &'static str), u32> = BTreeMap::new();
         for u in battle.units() {
@@ -840,8 +853,20 @@ impl State {
         Some(Decision { side, question })
     }
 
+    /// The side [`State::decision`] names, without working out the question (a retreat's routes).
     fn asking(&self) -> Option<Side> {
-        self.decision().map(|d| d.side)
+        Some(match self.step {
+            Step::Over => return None,
+            Step::Initiative => self.battle.initiative_roller(),
+            Step::Retreat(_) if self.retreats.is_empty() => return None,
+            Step::ChooseOrder(s)
+            | Step::Bombard(s)
+            | Step::Move(s)
+            | Step::Skirmish(s)
+            | Step::Allocate(s)
+            | Step::Retreat(s)
+            | Step::Pursue(s) => s,
+        })
     }
 
     fn own(&self, id: UnitId, side: Side) -> Result<&Unit, RuleViolation> {
@@ -941,62 +966,36 @@ impl State {
         {
             return Vec::new();
         }
-        let board = self.battle.board();
         let reach = (u.allowance_halves() as usize).min(6);
-        let mut out: Vec<MoveOrder> = Vec::new();
-        let mut seen: Vec<Area> = vec![u.area()];
-        let mut frontier: std::collections::VecDeque<Vec<Area>> =
-            std::collections::VecDeque::from([Vec::new()]);
-        while let Some(path) = frontier.pop_front() {
-            if path.len() >= reach {
-                continue;
-            }
-            let here = path.last().copied().unwrap_or(u.area());
-            for n in board.neighbours(here) {
-                if seen.contains(&n) {
-                    continue;
-                }
-                let mut p = path.clone();
-                p.push(n);
-                let base = MoveOrder::along(u, p.clone());
-                let mut ok = false;
-                for facing in self.facings_at(u, n) {
-                    let o = base.clone().facing(facing);
-                    if self.battle.check_move(&o).is_ok() {
-                        out.push(o);
-                        ok = true;
-                        break;
-                    }
-                }
-                if ok {
-                    seen.push(n);
-                    frontier.push_back(p);
-                }
-            }
-        }
-        out
-    }
-
-    /// The sides a unit ending in `at` would face: towards the nearest enemy, and its present facing.
-    fn facings_at(&self, u: &Unit, at: Area) -> Vec<Facing> {
-        let board = self.battle.board();
-        let opts = self.battle.options();
-        let nearest = self
+        let enemies: Vec<Area> = self
             .battle
             .units()
-            .filter(|e| e.side() != u.side())
-            .map(|e| (board.distance(at, e.area(), opts), e.area()))
+            .filter(|e| e.side() != side)
+            .map(Unit::area)
+            .collect();
+        self.battle
+            .reachable(id, reach)
+            .into_iter()
+            .map(|r| {
+                let facing =
+                    self.facing_at(u, &enemies, r.path.last().copied().unwrap_or(u.area()));
+                MoveOrder::along(u, r.path).facing(facing)
+            })
+            .collect()
+    }
+
+    /// The side a unit ending a move in `at` faces: towards the nearest of `enemies` (the first such side), or
+    /// its present facing if there is no enemy. (A move's legality never depends on the facing it ends with.)
+    fn facing_at(&self, u: &Unit, enemies: &[Area], at: Area) -> Facing {
+        let board = self.battle.board();
+        let opts = self.battle.options();
+        let nearest = enemies
+            .iter()
+            .map(|&e| (board.distance(at, e, opts), e))
             .min();
-        let mut v = Vec::with_capacity(2);
-        if let Some((_, a)) = nearest
-            && let Some(f) = board.facings_towards(at, a).first()
-        {
-            v.push(*f);
-        }
-        if !v.contains(&u.facing()) {
-            v.push(u.facing());
-        }
-        v
+        nearest
+            .and_then(|(_, a)| board.facings_towards(at, a).first().copied())
+            .unwrap_or(u.facing())
     }
 
     /// The routes of the retreat the game is asking about.
@@ -1592,15 +1591,22 @@ impl State {
                 self.retreats.remove(0);
                 continue;
             }
-            let routes = self.retreat_routes();
-            if routes.len() > 1 {
+            // The plan is worked out once: more than one clear route asks the owner (as `retreat_routes` lists
+            // them); otherwise the unit takes the only route, the longest blocked one, or none.
+            let plan = p
+                .cause
+                .kind()
+                .map(|kind| self.battle.retreat_plan(p.unit, kind, &p.enemies));
+            if let Some(Ok(RetreatPlan::Clear(v))) = &plan
+                && v.len() > 1
+            {
                 let side = self.battle.unit(p.unit)?.side();
                 self.step = Step::Retreat(side);
                 return Ok(());
             }
             self.retreats.remove(0);
-            let path = match p.cause.kind() {
-                Some(kind) => match self.battle.retreat_plan(p.unit, kind, &p.enemies)? {
+            let path = match plan {
+                Some(plan) => match plan? {
                     RetreatPlan::Clear(v) | RetreatPlan::Blocked(v) => {
                         v.into_iter().next().unwrap_or_default()
                     }
@@ -1868,6 +1874,22 @@ impl Ruleset for Grid {
         dice: &mut dyn Dice,
         log: &mut Vec<Event>,
     ) -> Result<(), RuleViolation> {
+        // A move, a bombardment target or a skirmish target throws no dice, and once `check_order` (the first
+        // thing `apply_order` does) has accepted it nothing in carrying it out can refuse it: it is applied in
+        // place, without a copy. A refusal still changes nothing, as it comes from that check before anything is
+        // touched; a source that has already failed takes the copying path, which refuses the order as before.
+        if dice.fault().is_none()
+            && matches!(
+                order,
+                Order::Move(_) | Order::Bombard(_) | Order::Skirmish(_)
+            )
+        {
+            let mut tally = Tally::new(dice);
+            let mut events = Vec::new();
+            state.apply_order(order, &mut tally, &mut events)?;
+            log.extend(events);
+            return Ok(());
+        }
         let mut next = state.clone();
         let mut events = Vec::new();
         let mut tally = Tally::new(dice);

@@ -232,6 +232,8 @@ struct Search<'a> {
     partial: Vec<Vec<Area>>,
     /// Where the retreat starts (not on `path`).
     origin: Option<Area>,
+    /// The legal steps out of each area met so far.
+    steps: Vec<(Area, Vec<(Area, u32)>)>,
 }
 
 impl Search<'_> {
@@ -247,6 +249,22 @@ impl Search<'_> {
             return None;
         }
         b.step_cost(&self.movers, from, to, self.column).ok()
+    }
+
+    /// The legal steps out of `at` and their costs, worked out once per area of a search (they depend on the
+    /// area alone, not on the route that reached it).
+    fn nexts(&mut self, at: Area) -> Vec<(Area, u32)> {
+        if let Some((_, v)) = self.steps.iter().find(|(a, _)| *a == at) {
+            return v.clone();
+        }
+        let v: Vec<(Area, u32)> = self
+            .battle
+            .board
+            .neighbours(at)
+            .filter_map(|n| self.legal(at, n).map(|c| (n, c)))
+            .collect();
+        self.steps.push((at, v.clone()));
+        v
     }
 
     fn room(&self, at: Area) -> bool {
@@ -269,12 +287,7 @@ impl Search<'_> {
         if self.complete.len() + self.partial.len() >= PATH_CAP {
             return;
         }
-        let nexts: Vec<(Area, u32)> = self
-            .battle
-            .board
-            .neighbours(at)
-            .filter_map(|n| self.legal(at, n).map(|c| (n, c)))
-            .collect();
+        let nexts = self.nexts(at);
         if extending {
             // GRID-MOR-11: extra movement until the unit fits.
             if self.room(at) {
@@ -365,6 +378,7 @@ impl Battle {
                 complete: Vec::new(),
                 partial: Vec::new(),
                 origin: None,
+                steps: Vec::new(),
             };
             s.run(u.area());
             (s.complete, s.partial)

@@ -99,6 +99,37 @@ pub struct MoveReport {
     pub counted_as_move: bool,
 }
 
+/// One area a unit may move to, and how: see [`Battle::reachable`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[must_use]
+pub struct Reach {
+    /// The areas entered, in order (the last is where the move ends).
+    pub path: Vec<Area>,
+    /// The route's cost in half-areas (GRID-MOV-02).
+    pub cost_halves: u32,
+    /// Whether the move ends next to an enemy: an attack (GRID-MOV-17).
+    pub attack: bool,
+    road: bool,
+    path_in_arc: bool,
+}
+
+impl Reach {
+    fn end(&self, start: Area) -> Area {
+        self.path.last().copied().unwrap_or(start)
+    }
+}
+
+struct MoveBasis<'a> {
+    unit: &'a Unit,
+    moving: Vec<usize>,
+    whole: bool,
+    stands: Vec<&'a Stand>,
+    has_cav: bool,
+    column: bool,
+    movers: Vec<Mover>,
+    allowance: u32,
+}
+
 struct MovePlan {
     moving: Vec<usize>,
     whole: bool,
@@ -194,7 +225,10 @@ impl Battle {
         self.plan_move(o).map(|_| ())
     }
 
-    fn plan_move(&self, o: &MoveOrder) -> Result<MovePlan, RuleViolation> {
+    /// The checks of a move that do not depend on its path (GRID-MOV-15, GRID-MOV-11, GRID-SEQ-06,
+    /// GRID-CMD-04, GRID-MOV-08, GRID-MOV-22), and what the path checks need: the stands moving, their movers and
+    /// allowance, and whether the road rate applies.
+    fn move_basis<'a>(&'a self, o: &MoveOrder) -> Result<MoveBasis<'a>, RuleViolation> {
         let u = self.unit(o.unit)?;
         self.in_movement_of(u.side())?;
         Facing::new(self.board.kind(), o.facing.index())?;
@@ -270,6 +304,29 @@ impl Battle {
             .map(|m| tables::allowance_halves(*m))
             .min()
             .unwrap_or(0);
+        Ok(MoveBasis {
+            unit: u,
+            moving,
+            whole,
+            stands,
+            has_cav,
+            column,
+            movers,
+            allowance,
+        })
+    }
+
+    fn plan_move(&self, o: &MoveOrder) -> Result<MovePlan, RuleViolation> {
+        let MoveBasis {
+            unit: u,
+            moving,
+            whole,
+            stands,
+            has_cav,
+            column,
+            movers,
+            allowance,
+        } = self.move_basis(o)?;
         let start = u.area();
         let side = u.side();
         // GRID-MOV-02: steps across sides; GRID-MOV-16: never into enemy stands.
@@ -412,6 +469,162 @@ impl Battle {
             join,
             attacked_areas,
         })
+    }
+
+    /// Every area unit `id` may move to now as a whole, keeping its formation, mount and facing rules, found in
+    /// one breadth-first search from its area: each area once, by the first route (fewest steps, then the board's
+    /// order of neighbours) whose every step is itself a legal move. Each route is exactly one that
+    /// [`Battle::check_move`] accepts (with any facing), checked step by step instead of route by route: the
+    /// cost so far (GRID-MOV-02 to GRID-MOV-07), never into enemy stands (GRID-MOV-16), a halt on coming next
+    /// to the enemy (GRID-MOV-18), no attack by a unit that began engaged (GRID-MOV-21), an attack's targets and
+    /// route in the front arc (GRID-MOV-19, GRID-MOV-20), the column kept after the road rate (GRID-MOV-09), and
+    /// stacking at the end (GRID-SET-10). Routes longer than `max_steps` areas are not searched. Empty if the
+    /// unit may not move at all now (wrong step, already acted, disordered, bombarded, out of command).
+    #[must_use]
+    pub fn reachable(&self, id: UnitId, max_steps: usize) -> Vec<Reach> {
+        let Ok(u) = self.unit(id) else {
+            return Vec::new();
+        };
+        let probe = MoveOrder::along(u, Vec::new());
+        let Ok(basis) = self.move_basis(&probe) else {
+            return Vec::new();
+        };
+        let Ok(started_engaged) = self.engaged(id) else {
+            return Vec::new();
+        };
+        let (start, side, facing) = (u.area(), u.side(), u.facing());
+        let wagons_only = basis.stands.iter().all(|s| s.kind == StandType::Wagons);
+        let column_kept = probe.end_formation == Formation::MarchColumn || wagons_only;
+        let limit = u32::from(self.options.scale.stack_limit());
+        let count = basis.moving.len() as u32;
+        let in_arc = |a: Area| self.board.in_front_arc(start, facing, a, &self.options);
+        // What the search asks of every area, gathered once: where the enemy stands, which areas are next to a
+        // visible enemy or to any enemy (adjacency is symmetric), and the stands in each area.
+        let mut enemy_at: Vec<Area> = Vec::new();
+        let mut near_any: Vec<Area> = Vec::new();
+        let mut near_visible: Vec<Area> = Vec::new();
+        let mut stands_at: Vec<(Area, u32)> = Vec::new();
+        for e in self.units() {
+            stands_at.push((e.area(), e.stand_count()));
+            if e.side() == side {
+                continue;
+            }
+            enemy_at.push(e.area());
+            for n in self.board.neighbours(e.area()) {
+                near_any.push(n);
+                if !e.hidden() {
+                    near_visible.push(n);
+                }
+            }
+        }
+        for v in [&mut enemy_at, &mut near_any, &mut near_visible] {
+            v.sort_unstable();
+            v.dedup();
+        }
+        let has = |v: &[Area], a: Area| v.binary_search(&a).is_ok();
+        let stands_in = |a: Area| -> u32 {
+            stands_at
+                .iter()
+                .filter(|(x, _)| *x == a)
+                .map(|(_, n)| n)
+                .sum()
+        };
+        let step_ok = |from: &Reach, next: Area| -> Option<Reach> {
+            if has(&enemy_at, next) {
+                return None;
+            }
+            let c = self
+                .step_cost(&basis.movers, from.end(start), next, basis.column)
+                .ok()?;
+            let cost = from.cost_halves + c;
+            let steps = from.path.len() + 1;
+            if cost > basis.allowance && !(self.options.minimum_move && steps == 1) {
+                return None;
+            }
+            if started_engaged && has(&near_visible, next) {
+                return None;
+            }
+            let attack = has(&near_any, next);
+            let path_in_arc = from.path_in_arc && in_arc(next);
+            if attack {
+                if wagons_only {
+                    return None;
+                }
+                let mut visible = self
+                    .units()
+                    .filter(|e| e.side() != side && !e.hidden())
+                    .filter(|e| self.board.adjacent(next, e.area()))
+                    .peekable();
+                let any_visible = visible.peek().is_some();
+                let ok = match self.options.attack_front_check {
+                    AttackFrontCheck::AllContacted => visible.all(|e| in_arc(e.area())),
+                    AttackFrontCheck::AtLeastOne => {
+                        !any_visible || visible.any(|e| in_arc(e.area()))
+                    }
+                };
+                if !ok || (self.options.attack_path_in_arc && any_visible && !path_in_arc) {
+                    return None;
+                }
+            }
+            let road = from.road || c == 1;
+            if road && !column_kept {
+                return None;
+            }
+            if stands_in(next) + count > limit {
+                return None;
+            }
+            let mut path = Vec::with_capacity(steps);
+            path.extend_from_slice(&from.path);
+            path.push(next);
+            Some(Reach {
+                path,
+                cost_halves: cost,
+                attack,
+                road,
+                path_in_arc,
+            })
+        };
+        let root = Reach {
+            path: Vec::new(),
+            cost_halves: 0,
+            attack: false,
+            road: false,
+            path_in_arc: true,
+        };
+        let mut seen: Vec<Area> = vec![start];
+        let mut out: Vec<Reach> = Vec::new();
+        // The search's queue is `out` itself (from index `next`), after the start.
+        let mut next_index = 0usize;
+        let mut current = Some(root);
+        loop {
+            let from = match current.take() {
+                Some(r) => r,
+                None => match out.get(next_index) {
+                    Some(r) => {
+                        next_index += 1;
+                        r.clone()
+                    }
+                    None => break,
+                },
+            };
+            if from.path.len() >= max_steps {
+                continue;
+            }
+            // GRID-MOV-18: a route may not go on from an area next to the enemy (hidden ones too).
+            if !from.path.is_empty() && has(&near_any, from.end(start)) {
+                continue;
+            }
+            for n in self.board.neighbours(from.end(start)) {
+                if seen.contains(&n) {
+                    continue;
+                }
+                if let Some(r) = step_ok(&from, n) {
+                    seen.push(n);
+                    out.push(r);
+                }
+            }
+        }
+        out
     }
 
     /// GRID-SEQ-06 and GRID-MOV-01 to GRID-MOV-25: checks and carries out a voluntary move. The order is refused,

@@ -869,7 +869,12 @@ impl Battle {
     /// GRID-GEO-09: whether a unit is engaged: an opposing unit is in an adjacent area. Hidden units neither
     /// engage nor are engaged; commanders never engage.
     pub fn engaged(&self, id: UnitId) -> Result<bool, RuleViolation> {
-        Ok(!self.adjacent_enemies(id)?.is_empty())
+        let u = self.unit(id)?;
+        Ok(!u.hidden
+            && self
+                .units
+                .values()
+                .any(|e| e.side != u.side && !e.hidden && self.board.adjacent(u.area, e.area)))
     }
 
     /// Whether a unit of `side` standing in `area` would be engaged there.

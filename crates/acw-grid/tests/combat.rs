@@ -16,7 +16,7 @@ use acw_grid::movement::MoveOrder;
 use acw_grid::options::{FlankTest, HitAllocation, HitComparison, Rounding};
 use acw_grid::pool::HitPool;
 use acw_grid::setup::UnitSpec;
-use acw_grid::state::Phase;
+use acw_grid::state::{CommanderId, DivisionId, Phase, Rank};
 use acw_grid::tables::{Firepower, Ground, MoraleResult, StandType};
 use common::*;
 
@@ -781,4 +781,99 @@ fn mel_19_each_unit_with_its_own_cover() {
         HitPool::uniform(3, 1).unwrap(),
         vec![open],
     ));
+}
+
+/// GRID-MEL-19, GRID-MEL-08, GRID-MEL-12: the per-unit odds built from a combat on the battle. A Union stand at
+/// (5,5) facing (5,6) is attacked by a Confederate stand there and by another on its flank at (6,5): its 2 dice
+/// are halved to 1 for the flank attack; the Confederates roll 2 dice each, 4 in all; every die hits on 5 or 6
+/// (1/3). Union hits: Bin(1, 1/3); Confederate hits: Bin(4, 1/3), P(0) = 16/81, P(1) = 32/81. The Union stand
+/// (2 hits destroy it) dies with P(2 or more) = 1 − 48/81 = 11/27. It tests when it took 1 and gave 0:
+/// 32/81 × 2/3 = 64/243; the Confederates test when they took 1 and gave 0: 1/3 × 16/81 = 16/243, and the
+/// single hit goes to the first of them. Then the same combat, resolved by the battle from seeded dice many
+/// times, gives the same frequencies of hits and testers.
+#[test]
+fn mel_19_unit_odds_read_from_the_battle() {
+    use acw_core::testing::{assert_roll_matches_odds, check_sampler_matches};
+    use acw_grid::combat::UnitCombatOdds;
+    let mut b = square();
+    let u = put_inf(&mut b, Side::Union, a(5, 5), 1, 0);
+    let x = put_inf(&mut b, Side::Confederate, a(5, 6), 1, 2);
+    let towards = b.board().side_towards(a(6, 5), a(5, 5)).unwrap().index();
+    let y = put_inf(&mut b, Side::Confederate, a(6, 5), 1, towards);
+    go_to(&mut b, Side::Union, Phase::Combat);
+    let combat = combat_of(u, &[x, y]);
+    assert_eq!(b.default_combats(), vec![combat.clone()]);
+    let odds = UnitCombatOdds::from_battle(&b, &combat, None).unwrap();
+    assert_eq!((odds.a_pool.dice(), odds.b_pool.dice()), (1, 4));
+    assert_eq!(odds.a.len() + odds.b.len(), 3);
+    let d = odds.odds();
+    assert_prob(
+        "the Union stand destroyed",
+        d.prob(|o| o.a_destroyed[0]),
+        11.0 / 27.0,
+    );
+    assert_prob(
+        "the Union tests",
+        d.prob(|o| o.tester == Some(Tester::A)),
+        64.0 / 243.0,
+    );
+    assert_prob(
+        "the Confederates test",
+        d.prob(|o| o.tester == Some(Tester::B)),
+        16.0 / 243.0,
+    );
+    assert_prob(
+        "the first Confederate takes the single hit",
+        d.prob(|o| o.hits_on_b == vec![1, 0]),
+        1.0 / 3.0,
+    );
+    assert_roll_matches_odds(&odds);
+    // The battle's own Combat Phase, rolled from seeded dice: hits taken per unit and the side that tests.
+    let seen = d.map(|o| (o.hits_on_a.clone(), o.hits_on_b.clone(), o.tester));
+    check_sampler_matches(&seen, 4000, |rng| {
+        let mut fought = b.clone();
+        let r = fought.resolve_combats(&CombatPlan::default(), rng).unwrap();
+        let c = &r.combats[0];
+        let taken = |id| c.taken.iter().find(|(t, _)| *t == id).map_or(0, |t| t.1);
+        let tester = c.tester.map(|s| {
+            if s == Side::Union {
+                Tester::A
+            } else {
+                Tester::B
+            }
+        });
+        (vec![taken(u)], vec![taken(x), taken(y)], tester)
+    })
+    .unwrap();
+    // A supporter that may not support, and a combat the battle would not fight, are refused.
+    assert!(UnitCombatOdds::from_battle(&b, &combat, Some(&[x])).is_err());
+    assert_eq!(
+        UnitCombatOdds::from_battle(&b, &combat_of(u, &[]), None),
+        Err(RuleViolation::BadCombatSplit("a combat needs two sides"))
+    );
+    // Two commanders with one unit: the odds hold one commander die a unit.
+    let mut two = b.clone();
+    two.add_commander(CommanderId(200), Side::Union, Rank::Army, None, a(5, 5))
+        .unwrap();
+    two.add_commander(
+        CommanderId(201),
+        Side::Union,
+        Rank::Division(DivisionId(9)),
+        Some(UNION_CORPS),
+        a(5, 5),
+    )
+    .unwrap();
+    assert_eq!(
+        UnitCombatOdds::from_battle(&two, &combat, None)
+            .unwrap_err()
+            .to_string(),
+        "the exact odds of the combat of unit 1 cannot be worked out: two commanders are with it"
+    );
+    // One commander with the Union stand: its die is in the odds (a 6 removes it, GRID-CMD-06), and the odds
+    // still agree with the battle's rolls.
+    let mut one = b.clone();
+    one.add_commander(CommanderId(200), Side::Union, Rank::Army, None, a(5, 5))
+        .unwrap();
+    let with = UnitCombatOdds::from_battle(&one, &combat, None).unwrap();
+    assert!(with.a[0].commander && !with.b[0].commander);
 }

@@ -11,6 +11,7 @@ use acw_grid::RuleViolation;
 use acw_grid::board::{Area, GridKind};
 use acw_grid::bots::{Attacker, Holder};
 use acw_grid::game::{Event, Grid, Order, Question, State, Step};
+use acw_grid::movement::MoveOrder;
 use acw_grid::setup::{Scenario, Victory};
 use acw_grid::state::UnitId;
 
@@ -335,6 +336,100 @@ fn actions_are_accepted_by_apply() {
             assert!(checked > 50, "{checked}");
         }
     }
+}
+
+/// The move search route by route, as `Battle::check_move` judges a whole move: breadth first, each area once by
+/// the first route accepted.
+fn routes_checked_one_by_one(state: &State, id: UnitId) -> Vec<Vec<Area>> {
+    let b = state.battle();
+    let u = b.unit(id).unwrap();
+    let reach = (u.allowance_halves() as usize).min(6);
+    let mut seen = vec![u.area()];
+    let mut out = Vec::new();
+    let mut queue = std::collections::VecDeque::from([Vec::new()]);
+    while let Some(path) = queue.pop_front() {
+        if path.len() >= reach {
+            continue;
+        }
+        let here = path.last().copied().unwrap_or(u.area());
+        for n in b.board().neighbours(here) {
+            if seen.contains(&n) {
+                continue;
+            }
+            let mut p: Vec<Area> = path.clone();
+            p.push(n);
+            if b.check_move(&MoveOrder::along(u, p.clone())).is_ok() {
+                seen.push(n);
+                out.push(p.clone());
+                queue.push_back(p);
+            }
+        }
+    }
+    out
+}
+
+/// GRID-MOV-02, GRID-MOV-18, GRID-MOV-19: the one-search reachability (`Battle::reachable`, behind
+/// `State::moves`) finds exactly the routes, in the same order, that checking every candidate route with the
+/// whole move check finds, for every unit at every movement decision of whole games on both boards; and every
+/// move it offers is accepted with the facing it carries.
+#[test]
+fn the_move_search_agrees_with_the_whole_move_check() {
+    for kind in [GridKind::Square, GridKind::Hex] {
+        for seed in 0..4 {
+            let scenario = Scenario::meeting_engagement(seed + 2, kind);
+            let mut game = Game::new(Grid, &scenario, seed).unwrap();
+            let (mut u, mut c) = (bots(Side::Union, seed), bots(Side::Confederate, seed));
+            let mut compared = 0;
+            while let Owed::Decision(d) = game.owed() {
+                let state = game.state();
+                if matches!(state.step(), Step::Move(_)) {
+                    for unit in state.battle().units().filter(|x| x.side() == d.side) {
+                        let moves = state.moves(unit.id());
+                        for m in &moves {
+                            state.battle().check_move(m).unwrap();
+                        }
+                        let found: Vec<Vec<Area>> = moves.into_iter().map(|m| m.path).collect();
+                        let f = unit.flags();
+                        if found.is_empty() && (f.bombarded || f.moved || f.rallied) {
+                            continue;
+                        }
+                        assert_eq!(found, routes_checked_one_by_one(state, unit.id()));
+                        compared += usize::from(!found.is_empty());
+                    }
+                }
+                let cmd = if d.side == Side::Union {
+                    &mut u
+                } else {
+                    &mut c
+                };
+                let order = cmd.order(game.rules(), game.state(), d.side);
+                game.submit(d.side, order).unwrap();
+            }
+            assert!(compared > 20, "{compared}");
+        }
+    }
+}
+
+/// A scenario asking for skirmish fire outside the Combat Phase (GRID-FIR-08) or for a game master's combat
+/// split (GRID-OPT-05) is refused by the game at set-up, with the reason, instead of being played wrong; the
+/// same scenario with the default options plays.
+#[test]
+fn options_the_game_does_not_play_are_refused_at_setup() {
+    use acw_grid::options::SkirmishTiming;
+    let mut scenario = Scenario::meeting_engagement(3, GridKind::Square);
+    assert!(Grid.setup(&scenario, 1).is_ok());
+    scenario.options.skirmish_timing = SkirmishTiming::BombardmentPhase;
+    assert_eq!(
+        Grid.setup(&scenario, 1).unwrap_err().to_string(),
+        "the game does not play this option (a Battle driven directly does): skirmish fire at another time \
+         than the Combat Phase"
+    );
+    scenario.options.skirmish_timing = SkirmishTiming::CombatPhase;
+    scenario.options.game_master = true;
+    assert_eq!(
+        Grid.setup(&scenario, 1).unwrap_err(),
+        RuleViolation::OptionNotInGame("a game master splitting the combats")
+    );
 }
 
 /// GRID-VIC-01: games are decided by the rules (an army breaking) more often than by the turn limit, on both
