@@ -133,10 +133,11 @@ fn golden_playthrough_seed_7() {
 }
 
 /// TSATF-SEQ-09: whole default games end (by the scenario's break, a broken side or the turn limit), the
-/// losses match the figures and the log ends with the end.
+/// losses match the figures and the log ends with the end. In them the attacking bot takes down the fence
+/// (TSATF-MOV-12) that shelters the enemy it would charge.
 #[test]
 fn tsatf_seq_09_games_end_and_losses_count_figures() {
-    let mut decided = 0;
+    let (mut decided, mut dismantled) = (0, 0);
     for seed in 30..50 {
         let (mut a, mut h) = (Attacker::new(seed), Holder::new(seed));
         let g = play(
@@ -161,11 +162,18 @@ fn tsatf_seq_09_games_end_and_losses_count_figures() {
             .sum();
         assert_eq!(lost.union, figures);
         assert!(matches!(g.log.last(), Some(Event::GameEnded { .. })));
+        dismantled += g
+            .log
+            .iter()
+            .filter(|e| matches!(e, Event::Dismantled { .. }))
+            .count();
     }
     assert!(
         decided >= 10,
         "only {decided} of 20 games decided by the rules"
     );
+    // the attacker takes down the rail fence in front of the Confederates it would charge (TSATF-MOV-12)
+    assert!(dismantled > 0, "no fence taken down in 20 games");
 }
 
 /// Every event reads as a sentence: unit names, never a Rust debug form.
