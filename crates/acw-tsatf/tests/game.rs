@@ -2232,6 +2232,10 @@ fn tsatf_fir_11_pooled_fire_gathers_units_before_one_roll() {
         "Blue A makes ready to fire at Grey and holds its fire for other units to join."
     );
     assert_eq!(s.battle().card(), Some(Side::Union));
+    assert_eq!(
+        Tsatf.owed(&s).unwrap().question.to_string(),
+        "Blue A still holds its card: it gathers fire at Grey (1 unit of the same weapon so far): another may join, or the fire goes. What next?"
+    );
     assert!(s.actions().contains(&Order::Pool { unit: B, target: G }));
     Tsatf
         .apply(&mut s, &Order::Pool { unit: B, target: G }, &mut log)

@@ -107,15 +107,12 @@ impl State {
     /// What the open activation waits for, in a sentence.
     pub(super) fn open_text(&self, a: &Activation) -> String {
         match a {
-            Activation::Pool { target, with, .. } => {
-                let figures = self.pooled_figures(a);
-                format!(
-                    "it gathers fire at {} ({} unit{} of the same weapon so far, {figures} figures): another may join, or the fire goes",
-                    self.name(*target),
-                    with.len() + 1,
-                    if with.is_empty() { "" } else { "s" }
-                )
-            }
+            Activation::Pool { target, with, .. } => format!(
+                "it gathers fire at {} ({} unit{} of the same weapon so far): another may join, or the fire goes",
+                self.name(*target),
+                with.len() + 1,
+                if with.is_empty() { "" } else { "s" }
+            ),
             Activation::Shots { .. } => {
                 "its officers and snipers may each fire one shot at an enemy figure in reach, or stop".into()
             }
@@ -124,17 +121,6 @@ impl State {
                 faces_text(dice)
             ),
         }
-    }
-
-    fn pooled_figures(&self, a: &Activation) -> u32 {
-        let Activation::Pool { unit, with, .. } = a else {
-            return 0;
-        };
-        std::iter::once(unit)
-            .chain(with)
-            .filter_map(|u| self.battle.unit(*u).ok())
-            .map(|u| u32::from(u.figures().iter().filter(|f| f.can_fight()).count() as u16))
-            .sum()
     }
 
     /// Whether the options let this unit pool its fire with others (TSATF-FIR-11, TSATF-ART-02).
