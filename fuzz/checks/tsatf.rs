@@ -68,7 +68,7 @@ fn next(data: &mut &[u8]) -> u8 {
 fn order_from(data: &mut &[u8]) -> Option<Order> {
     let unit = UnitId(u32::from(next(data) % 24));
     let other = UnitId(u32::from(next(data) % 24));
-    Some(match next(data) % 16 {
+    Some(match next(data) % 21 {
         0 => Order::Compulsory { unit },
         1 => Order::Advance {
             unit,
@@ -123,6 +123,23 @@ fn order_from(data: &mut &[u8]) -> Option<Order> {
             unit,
             carriers: u16::from(next(data) % 4),
         },
+        15 => Order::Pool {
+            unit,
+            target: other,
+        },
+        16 => Order::Shoot {
+            unit,
+            figure: u16::from(next(data) % 24),
+            target: other,
+            aim: u16::from(next(data) % 24),
+        },
+        17 => Order::Split { unit },
+        18 => Order::Ride {
+            unit,
+            toward: other,
+            die: next(data) % 8,
+        },
+        19 => Order::Finish { unit },
         _ => return None,
     })
 }

@@ -239,6 +239,23 @@ fn tsatf_and_d8_by_name() {
     let out = ok(&["odds", "tsatf", "morale-test", "number=7"]);
     let row = out.lines().find(|l| l.contains("passes")).unwrap();
     assert!(row.contains("7/12"), "{row}");
+    // A whole melee, one private a side, the attacker +1: a bout is won 21, lost 10, tied 5 in 36, a tie
+    // fought again, so the attackers win 21/31.
+    let out = ok(&[
+        "odds",
+        "tsatf",
+        "melee",
+        "attacker_cadre=0",
+        "attacker_others=1",
+        "defender_cadre=0",
+        "defender_others=1",
+        "attacker_modifier=1",
+    ]);
+    let row = out
+        .lines()
+        .find(|l| l.contains("the attackers win"))
+        .unwrap();
+    assert!(row.contains("0.677419"), "{row}");
     // Ten D8s at 5+ and no save: no casualty 1/1024.
     let out = ok(&["odds", "d8", "volley"]);
     let row = out.lines().find(|l| l.contains("1/1024")).unwrap();

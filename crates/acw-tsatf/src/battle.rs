@@ -1624,6 +1624,12 @@ impl Battle {
         })
     }
 
+    /// The cavalry unit that split its movement dice this turn, if any (TSATF-MOV-17).
+    #[must_use]
+    pub fn split_unit(&self) -> Option<UnitId> {
+        self.split
+    }
+
     /// A cavalry unit rolls its movement dice to spend one at a time (TSATF-MOV-17): only when the option is
     /// agreed. It may dismount or remount with [`Battle::split_mount`] and, by default, fire during the
     /// movement phase.

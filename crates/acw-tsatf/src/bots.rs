@@ -4,13 +4,17 @@
 //! an order the rules refuse. Ties are broken by a hash of the seed, so different seeds play differently and
 //! the same seed the same.
 
-use crate::game::{Order, Question, State, Tsatf};
+use crate::game::{Activation, Order, Question, State, Tsatf};
 use crate::state::{MoraleState, Unit, UnitId};
 use acw_core::Side;
 use acw_core::game::Commander;
 
 /// Charges are declared on enemies this close or closer, in inches.
 pub const CHARGE_REACH: f64 = 12.0;
+
+/// The attacker takes down a fence or wall it touches when the nearest enemy stands behind it this close or
+/// closer, in inches.
+pub const DISMANTLE_REACH: f64 = 18.0;
 
 /// A small deterministic mix of the seed and two numbers, in 0..1, to break ties.
 fn jitter(seed: u64, a: u32, b: u32) -> f64 {
@@ -74,9 +78,31 @@ fn fire_card(state: &State, side: Side, seed: u64) -> Option<Order> {
         let bearing = targets
             .iter()
             .filter(|&&(t, _)| state.field().in_cone(u, t, me.kind().is_gun(), b.options()));
+        // where the options let it, the unit gathers other units' fire with its own (TSATF-FIR-11), at a
+        // target another ready unit bears on too, if there is one
+        let pool = state.may_pool(u);
+        let mut bearing: Vec<&(UnitId, f64)> = bearing.collect();
+        if pool {
+            let shared = |t: UnitId| {
+                units.iter().any(|&p| {
+                    p != u
+                        && b.unit(p).is_ok_and(|pu| {
+                            state.field().in_cone(p, t, pu.kind().is_gun(), b.options())
+                        })
+                })
+            };
+            bearing.sort_by_key(|&&(t, _)| !shared(t));
+        }
         if let Some(o) = first_legal(
             state,
-            bearing.map(|&(t, _)| Order::Fire { unit: u, target: t }),
+            bearing.into_iter().flat_map(|&(t, _)| {
+                let fire = Order::Fire { unit: u, target: t };
+                if pool {
+                    vec![Order::Pool { unit: u, target: t }, fire]
+                } else {
+                    vec![fire]
+                }
+            }),
         ) {
             return Some(o);
         }
@@ -145,6 +171,111 @@ fn deploy(state: &State, side: Side, seed: u64, dismount: bool) -> Option<Order>
     first_legal(state, wanted)
 }
 
+/// The figure of an enemy unit a single shot aims at: its highest officer or NCO, else its first figure in
+/// the fight.
+fn aim_at(state: &State, target: UnitId) -> Option<u16> {
+    let t = state.battle().unit(target).ok()?;
+    let f = t.figures();
+    let best = (0..f.len())
+        .filter(|&k| f[k].can_fight())
+        .min_by_key(|&k| (f[k].role(), k))?;
+    u16::try_from(best).ok()
+}
+
+/// The next step of a card held open: every unit that can joins a pooled fire; officers and snipers take
+/// their single shots at the nearest enemy in reach, aiming at its leaders; a split move fires when the unit
+/// bears on an enemy and rides at the nearest (the attacker) or stops (the holder). Then the card is closed.
+fn carry_on(state: &State, side: Side, seed: u64, rides: bool) -> Option<Order> {
+    let open = state.open()?.clone();
+    let unit = open.unit();
+    let finish = Order::Finish { unit };
+    let next = match &open {
+        Activation::Pool { target, .. } => first_legal(
+            state,
+            ready(state, side, seed)
+                .into_iter()
+                .filter(|&u| u != unit)
+                .map(|u| Order::Pool {
+                    unit: u,
+                    target: *target,
+                }),
+        ),
+        Activation::Shots { .. } => {
+            let near: Vec<UnitId> = enemies(state, unit, seed).iter().map(|e| e.0).collect();
+            let shots: Vec<Order> = state
+                .shooters(unit)
+                .into_iter()
+                .flat_map(|(k, w)| {
+                    let reach = state.shot_targets(unit, w);
+                    near.iter()
+                        .filter(|t| reach.contains(t))
+                        .filter_map(|&t| {
+                            Some(Order::Shoot {
+                                unit,
+                                figure: u16::try_from(k).ok()?,
+                                target: t,
+                                aim: aim_at(state, t)?,
+                            })
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            first_legal(state, shots)
+        }
+        Activation::Split { .. } => {
+            let targets = enemies(state, unit, seed);
+            let b = state.battle();
+            let fired = b.unit(unit).is_ok_and(|u| u.fired);
+            let bearing: Vec<Order> = targets
+                .iter()
+                .filter(|&&(t, _)| !fired && state.field().in_cone(unit, t, false, b.options()))
+                .map(|&(t, _)| Order::Fire { unit, target: t })
+                .collect();
+            let ride = targets
+                .iter()
+                .take(usize::from(rides))
+                .map(|&(t, _)| Order::Ride {
+                    unit,
+                    toward: t,
+                    die: 0,
+                });
+            first_legal(state, bearing.into_iter().chain(ride))
+        }
+    };
+    next.or(Some(finish))
+}
+
+/// How far, in inches, an enemy in a unit's cone counts as in reach for carrying wounded: the longest musket
+/// range.
+pub const CARRY_REACH: f64 = 36.0;
+
+/// Campaign games (TSATF-MOV-15): a unit still to act carries its wounded, one man each, while no enemy in its
+/// cone is within [`CARRY_REACH`] (the carriers would not fire anyway), and sets them down once one is, so
+/// every musket fires. Naming carriers does not spend the card; the side is asked again.
+fn carry(state: &State, side: Side, seed: u64) -> Option<Order> {
+    let b = state.battle();
+    if b.options().wound_policy != crate::options::WoundPolicy::Campaign {
+        return None;
+    }
+    let wanted = ready(state, side, seed).into_iter().filter_map(|u| {
+        let me = b.unit(u).ok()?;
+        let carrying = me.figures().iter().filter(|f| f.carrying()).count();
+        if me.wounded() == 0 && carrying == 0 {
+            return None;
+        }
+        let bears = enemies(state, u, seed).iter().any(|&(t, _)| {
+            state.field().range(u, t) <= CARRY_REACH
+                && state.field().in_cone(u, t, me.kind().is_gun(), b.options())
+        });
+        let want = if bears { 0 } else { me.wounded() };
+        (usize::from(want) != carrying).then_some(Order::Carry {
+            unit: u,
+            carriers: want,
+        })
+    });
+    first_legal(state, wanted)
+}
+
 fn answer(state: &State, cadre_first: bool, pursue: bool) -> Option<Order> {
     match state_question(state)? {
         Question::Pair { .. } => Some(Order::Pair { cadre_first }),
@@ -156,7 +287,7 @@ fn answer(state: &State, cadre_first: bool, pursue: bool) -> Option<Order> {
             .actions()
             .into_iter()
             .find(|o| matches!(o, Order::Rally { attempt: true, .. })),
-        Question::Activate { .. } => None,
+        Question::Activate { .. } | Question::Continue { .. } => None,
     }
 }
 
@@ -196,20 +327,42 @@ impl Attacker {
         if let Some(o) = deploy(state, side, self.seed, false) {
             return Some(o);
         }
+        if let Some(o) = carry(state, side, self.seed) {
+            return Some(o);
+        }
         let units = ready(state, side, self.seed);
+        let split = state.battle().options().split_cavalry_dice.is_some();
         for &u in &units {
             let targets = enemies(state, u, self.seed);
+            // a fence or wall in contact between the unit and the enemy it would charge comes down first, so the
+            // enemy loses its protected position and the charge its rough ground (TSATF-MOV-12)
+            let behind_fence = targets
+                .first()
+                .is_some_and(|&(t, d)| d <= DISMANTLE_REACH && state.field().protected(u, t));
+            if behind_fence
+                && state.field().obstacle_in_contact(u).is_some()
+                && let Some(o) = first_legal(state, [Order::Dismantle { unit: u }])
+            {
+                return Some(o);
+            }
             // a charge at half strength or less halts before it starts (TSATF-MEL-06)
             let strong = state.battle().unit(u).is_ok_and(|x| !x.at_half());
             let charge = targets
                 .iter()
                 .filter(|&&(_, d)| strong && d <= CHARGE_REACH)
                 .map(|&(t, _)| Order::Charge { unit: u, target: t });
+            // cavalry under the split-dice option rides out its dice one at a time (TSATF-MOV-17)
+            let cavalry = split
+                && state
+                    .battle()
+                    .unit(u)
+                    .is_ok_and(|x| x.kind() == crate::state::UnitKind::Cavalry);
+            let split_move = cavalry.then_some(Order::Split { unit: u });
             let advance = targets
                 .iter()
                 .take(1)
                 .map(|&(t, _)| Order::Advance { unit: u, toward: t });
-            if let Some(o) = first_legal(state, charge.chain(advance)) {
+            if let Some(o) = first_legal(state, charge.chain(split_move).chain(advance)) {
                 return Some(o);
             }
         }
@@ -220,6 +373,7 @@ impl Attacker {
 impl Commander<Tsatf> for Attacker {
     fn order(&mut self, _: &Tsatf, state: &State, side: Side) -> Order {
         let o = match state_question(state) {
+            Some(Question::Continue { .. }) => carry_on(state, side, self.seed, true),
             Some(Question::Activate { phase, .. }) => match phase {
                 crate::state::Phase::Movement => self.movement(state, side),
                 _ => fire_card(state, side, self.seed),
@@ -252,6 +406,9 @@ impl Holder {
             return Some(o);
         }
         if let Some(o) = deploy(state, side, self.seed, true) {
+            return Some(o);
+        }
+        if let Some(o) = carry(state, side, self.seed) {
             return Some(o);
         }
         let b = state.battle();
@@ -290,6 +447,7 @@ impl Holder {
 impl Commander<Tsatf> for Holder {
     fn order(&mut self, _: &Tsatf, state: &State, side: Side) -> Order {
         let o = match state_question(state) {
+            Some(Question::Continue { .. }) => carry_on(state, side, self.seed, false),
             Some(Question::Activate { phase, .. }) => match phase {
                 crate::state::Phase::Movement => self.movement(state, side),
                 _ => fire_card(state, side, self.seed),

@@ -1,10 +1,10 @@
 //! Random procedures by name, and the [`Options`] by name.
 //!
-//! [`catalogue`] lists [`acw_core::Resolve`] procedures of this crate with their rule IDs and typed
-//! parameters, built from text (`acw odds tsatf mass-fire row=veteran-musket figures=20`). Not catalogued
-//! yet: the whole melee (`melee::Melee`, whose sides are lists of figures), the Type Firing volley with its
-//! hit cards (`fire::Volley`) and a hit card drawn from a partly used deck (it borrows the deck): each still
-//! has its roll-vs-odds test in `tests/roll_vs_odds.rs`.
+//! [`catalogue`] lists every [`acw_core::Resolve`] procedure of this crate with its rule IDs and typed
+//! parameters, built from text (`acw odds tsatf mass-fire row=veteran-musket figures=20`), the chained ones
+//! included: a whole melee to its winner (`melee`), a volley to its killed and wounded (`volley`,
+//! `type-volley`), and the next hit card of a deck partly drawn (`deck-hit-card`, the cards already drawn
+//! given by effect and class).
 //!
 //! The options are set by field name through [`acw_core::catalogue::OptionsByName`] (`turn_limit=8`,
 //! `fire_system=type-firing`): every field but `split_cavalry_dice` and `column_frontage`, which take a
@@ -26,8 +26,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::fire::{AmmunitionRoll, HitCard, MassFire, Personal, PersonalShot, TypeFire};
-use crate::melee::{CloseTest, ColoursRoll, Combat, StragglerRoll};
+use crate::fire::{
+    AmmunitionRoll, DeckHitCard, Fire, HitCard, MassFire, Personal, PersonalShot, TypeFire, Volley,
+};
+use crate::melee::{CloseTest, ColoursRoll, Combat, Melee, MeleeSide, MeleeWound, StragglerRoll};
 use crate::morale::{MoraleTest, RatingRoll, SixRoll};
 use crate::movement::{Flight, LeaderlessDie, MoveDice, VehicleMove};
 use crate::options::{
@@ -38,8 +40,11 @@ use crate::options::{
     SkirmishCharge, Tie, WoundPolicy,
 };
 use crate::sequence::CardOrder;
+use crate::tables::{Category, HitEffect};
 use crate::tables::{FireRow, Quality, TargetClass, TypeFireRow};
+use acw_core::cards::Card;
 use acw_core::catalogue::{Built, Catalogue, Entry, Param, Values};
+use acw_core::{Dice, Dist, Resolve};
 use strum::IntoEnumIterator;
 
 acw_core::choice_option!(
@@ -298,7 +303,252 @@ fn flight(_: &Values) -> Result<Built, String> {
     Ok(Built::new(Flight))
 }
 
+const WOUNDS: Param = Param::choice(
+    "wounds",
+    &["kills", "misses", "campaign"],
+    0,
+    "wounds count as kills or misses (one-off games), or are kept (campaign)",
+);
+
+fn volley_label(&(killed, wounded): &(u16, u16)) -> String {
+    format!("{killed} killed, {wounded} wounded")
+}
+
+fn volley(v: &Values) -> Result<Built, String> {
+    let o = Options::default();
+    let fire = Fire::Mass(MassFire {
+        row: nth::<FireRow>(v, "row")?,
+        class: nth::<TargetClass>(v, "class")?,
+        figures: int(v, "figures")?,
+        remainder: o.remainder,
+        green_class3_pattern: o.green_class3_pattern,
+    });
+    Ok(Built::labelled(
+        Volley {
+            fire,
+            wounds: nth(v, "wounds")?,
+        },
+        volley_label,
+    ))
+}
+
+fn type_volley(v: &Values) -> Result<Built, String> {
+    let fire = Fire::Type(TypeFire {
+        row: nth::<TypeFireRow>(v, "row")?,
+        class: nth::<TargetClass>(v, "class")?,
+        dice: int(v, "dice")?,
+        no_effect: false,
+    });
+    Ok(Built::labelled(
+        Volley {
+            fire,
+            wounds: nth(v, "wounds")?,
+        },
+        volley_label,
+    ))
+}
+
+fn melee(v: &Values) -> Result<Built, String> {
+    let side = |p: &str| -> Result<MeleeSide, String> {
+        Ok(MeleeSide {
+            cadre: int(v, &format!("{p}_cadre"))?,
+            others: int(v, &format!("{p}_others"))?,
+            modifier: int(v, &format!("{p}_modifier"))?,
+            cadre_first: v.bool(&format!("{p}_cadre_first")),
+        })
+    };
+    let (attackers, defenders) = (side("attacker")?, side("defender")?);
+    if u16::from(attackers.cadre) + u16::from(attackers.others) == 0
+        || u16::from(defenders.cadre) + u16::from(defenders.others) == 0
+    {
+        return Err("each side of a melee needs at least one figure fighting".into());
+    }
+    let wound = match v.choice("wound") {
+        0 => MeleeWound::Killed,
+        1 => MeleeWound::Wounded,
+        2 => MeleeWound::NoEffect,
+        _ => MeleeWound::PushedBack,
+    };
+    let front: u16 = int(v, "front")?;
+    Ok(Built::new(Melee {
+        attackers,
+        defenders,
+        tie: nth(v, "tie")?,
+        wound,
+        overlap: v.bool("overlap"),
+        front: if front == 0 { u16::MAX } else { front },
+    }))
+}
+
+/// The next hit card of one deck with some cards already drawn: [`DeckHitCard`] over the cards left, owned
+/// so it can be built from text. The cards drawn are given by what they read as (TSATF-FIR-14), the lowest
+/// ranks of each group first: which of equal-reading cards went makes no difference to the odds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct DeckLeft(Vec<Card>);
+
+impl Resolve for DeckLeft {
+    type Outcome = (HitEffect, Category);
+    fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> (HitEffect, Category) {
+        DeckHitCard { pile: &self.0 }.roll(dice)
+    }
+    fn odds(&self) -> Dist<(HitEffect, Category)> {
+        DeckHitCard { pile: &self.0 }.odds()
+    }
+}
+
+/// The groups of the hit deck by what a card reads as, with the parameter naming how many of each were drawn.
+const DECK_GROUPS: [(&str, HitEffect, Category); 7] = [
+    ("drawn_misses", HitEffect::Miss, Category::Enlisted),
+    (
+        "drawn_killed_enlisted",
+        HitEffect::Killed,
+        Category::Enlisted,
+    ),
+    ("drawn_killed_key", HitEffect::Killed, Category::Key),
+    ("drawn_killed_cadre", HitEffect::Killed, Category::Cadre),
+    (
+        "drawn_wounded_enlisted",
+        HitEffect::Wounded,
+        Category::Enlisted,
+    ),
+    ("drawn_wounded_key", HitEffect::Wounded, Category::Key),
+    ("drawn_wounded_cadre", HitEffect::Wounded, Category::Cadre),
+];
+
+fn deck_hit_card(v: &Values) -> Result<Built, String> {
+    let mut drawn = [0usize; 7];
+    for (k, (key, ..)) in DECK_GROUPS.iter().enumerate() {
+        drawn[k] = int(v, key)?;
+    }
+    let group = |card: Card| {
+        let (e, c) = crate::tables::read_hit_card(card);
+        let c = if e == HitEffect::Miss {
+            Category::Enlisted
+        } else {
+            c
+        };
+        DECK_GROUPS
+            .iter()
+            .position(|&(_, ge, gc)| ge == e && gc == c)
+    };
+    let mut left = Vec::with_capacity(52);
+    for &card in &crate::fire::FULL_DECK {
+        let Some(g) = group(card) else {
+            left.push(card);
+            continue;
+        };
+        if drawn[g] > 0 {
+            drawn[g] -= 1;
+        } else {
+            left.push(card);
+        }
+    }
+    if drawn.iter().any(|&n| n > 0) {
+        return Err("more cards of a kind drawn than the deck holds".into());
+    }
+    Ok(Built::labelled(DeckLeft(left), |(effect, who)| {
+        format!("{who}: {effect}")
+    }))
+}
+
 static ENTRIES: &[Entry] = &[
+    Entry {
+        name: "volley",
+        rules: &[
+            "TSATF-FIR-10",
+            "TSATF-FIR-14",
+            "TSATF-FIR-18",
+            "TSATF-CAS-03",
+        ],
+        summary: "a unit's mass fire with a hit card for every hit: figures killed and wounded",
+        params: &[
+            Param::choice("row", FIRE_ROWS, 1, "the chart row"),
+            Param::choice("class", CLASSES, 0, "the target class"),
+            Param::int("figures", 1, 200, 20, "figures firing (12 per gun)"),
+            WOUNDS,
+        ],
+        build: volley,
+    },
+    Entry {
+        name: "type-volley",
+        rules: &[
+            "TSATF-FIR-23",
+            "TSATF-FIR-14",
+            "TSATF-FIR-18",
+            "TSATF-CAS-03",
+        ],
+        summary: "Type Firing with a hit card for every hit: figures killed and wounded",
+        params: &[
+            Param::choice("row", TYPE_ROWS, 1, "the Type Firing row"),
+            Param::choice("class", CLASSES, 0, "the target class"),
+            Param::int("dice", 1, 60, 10, "D20 rolled"),
+            WOUNDS,
+        ],
+        build: type_volley,
+    },
+    Entry {
+        name: "melee",
+        rules: &[
+            "TSATF-MEL-14",
+            "TSATF-MEL-15",
+            "TSATF-MEL-16",
+            "TSATF-MEL-17",
+        ],
+        summary: "a whole melee fought out round by round: who wins, with how many still fighting",
+        params: &[
+            Param::int("attacker_cadre", 0, 10, 2, "attacking officers and NCOs"),
+            Param::int("attacker_others", 0, 40, 6, "other attacking figures"),
+            Param::int("attacker_modifier", -6, 6, 0, "the attackers' modifier"),
+            Param::bool(
+                "attacker_cadre_first",
+                true,
+                "attacking officers and NCOs fight first",
+            ),
+            Param::int("defender_cadre", 0, 10, 2, "defending officers and NCOs"),
+            Param::int("defender_others", 0, 40, 6, "other defending figures"),
+            Param::int("defender_modifier", -6, 6, 0, "the defenders' modifier"),
+            Param::bool(
+                "defender_cadre_first",
+                true,
+                "defending officers and NCOs fight first",
+            ),
+            Param::choice("tie", &["no-effect", "reroll"], 0, "what a tied bout does"),
+            Param::choice(
+                "wound",
+                &["killed", "wounded", "no-effect", "pushed-back"],
+                0,
+                "what a wound does to a figure that loses a bout",
+            ),
+            Param::bool(
+                "overlap",
+                false,
+                "figures left over fight an enemy already paired",
+            ),
+            Param::int(
+                "front",
+                0,
+                100,
+                0,
+                "the most pairs fighting at once across an obstacle (0: no limit)",
+            ),
+        ],
+        build: melee,
+    },
+    Entry {
+        name: "deck-hit-card",
+        rules: &["TSATF-FIR-14", "TSATF-FIR-15"],
+        summary: "the next hit card from one deck with some cards already drawn (all 52 drawn: reshuffled)",
+        params: &[
+            Param::int("drawn_misses", 0, 26, 0, "spades and clubs drawn"),
+            Param::int("drawn_killed_enlisted", 0, 9, 0, "hearts 2 to 10 drawn"),
+            Param::int("drawn_killed_key", 0, 3, 0, "heart court cards drawn"),
+            Param::int("drawn_killed_cadre", 0, 1, 0, "the ace of hearts drawn"),
+            Param::int("drawn_wounded_enlisted", 0, 9, 0, "diamonds 2 to 10 drawn"),
+            Param::int("drawn_wounded_key", 0, 3, 0, "diamond court cards drawn"),
+            Param::int("drawn_wounded_cadre", 0, 1, 0, "the ace of diamonds drawn"),
+        ],
+        build: deck_hit_card,
+    },
     Entry {
         name: "mass-fire",
         rules: &["TSATF-FIR-10", "TSATF-FIR-11"],
@@ -508,7 +758,7 @@ fn card_order(v: &Values) -> Result<Built, String> {
         .ok_or_else(|| "a side has at most 26 cards".to_string())
 }
 
-/// The random procedures catalogued so far (the module docs list the rest), by name.
+/// Every random procedure of the crate, by name.
 #[must_use]
 pub fn catalogue() -> Catalogue {
     Catalogue::new("tsatf", ENTRIES)

@@ -8,7 +8,9 @@
 //! the rules give the other side a choice in the middle of a procedure, the state holds the step and
 //! [`Ruleset::owed`] names that side: the defenders of a melee choose who fights first before the attackers
 //! choose theirs and whether to pursue, and the owner of a shaken or routed unit chooses whether it tries to
-//! rally.
+//! rally. Some activations take several decisions of the same side ([`Activation`], asked as
+//! [`Question::Continue`]): pooled fire gathered unit by unit before one roll, the single shots of a unit's
+//! officers and snipers after its volley, and a cavalry unit's split movement dice spent one at a time.
 //!
 //! The rules have no victory conditions, so the scenario states them ([`Victory`]): a side whose figures in good
 //! order fall to a share of its starting figures breaks, a side with nothing left in play but routed units has
@@ -36,6 +38,9 @@ use acw_core::table::{Effects, Footprint, Shape, Table, TableError, Terrain};
 use acw_core::{BySide, Dice, GameRng, Resolve, Side};
 use std::fmt;
 use thiserror::Error;
+
+mod open;
+pub use open::Activation;
 
 // ----- scenario -----
 
@@ -426,6 +431,52 @@ pub enum Order {
         /// How many privates carry wounded.
         carriers: u16,
     },
+    /// On a firing card: the unit starts a pooled fire at an enemy unit and takes the card; while the pool is
+    /// open, another unit of the same side, weapon row and view of the target joins it, giving up its own card
+    /// (TSATF-FIR-11 under `remainder = Pool`, TSATF-ART-02 under `battery_fire = Pooled`). The fire goes, all
+    /// figures together on one roll, on [`Order::Finish`].
+    Pool {
+        /// The unit that starts or joins the pool.
+        unit: UnitId,
+        /// The target.
+        target: UnitId,
+    },
+    /// While a unit's card is open for single shots: one of its officers (pistol, 15") or snipers (rifle, 48")
+    /// fires at one figure of an enemy unit, officers before snipers (TSATF-FIR-13, TSATF-FIR-19 to
+    /// TSATF-FIR-21).
+    Shoot {
+        /// The unit whose card is open.
+        unit: UnitId,
+        /// The figure that fires (its index in the unit).
+        figure: u16,
+        /// The enemy unit.
+        target: UnitId,
+        /// The figure aimed at (its index in the enemy unit).
+        aim: u16,
+    },
+    /// On a movement card, when the option is agreed: cavalry rolls its movement dice to spend one at a time
+    /// (TSATF-MOV-17); the card stays open for [`Order::Ride`], [`Order::Mount`], [`Order::Fire`] and
+    /// [`Order::Finish`].
+    Split {
+        /// The cavalry unit.
+        unit: UnitId,
+    },
+    /// Within a split move: the die at `die` (0 is the highest left) is spent riding straight at an enemy unit,
+    /// stopping short of it (TSATF-MOV-17).
+    Ride {
+        /// The cavalry unit.
+        unit: UnitId,
+        /// The enemy it rides toward.
+        toward: UnitId,
+        /// Which die left to spend, highest first.
+        die: u8,
+    },
+    /// Closes the unit's open activation: a gathered pool fires, single shots not taken are given up, dice of a
+    /// split move not spent are lost.
+    Finish {
+        /// The unit whose card is open.
+        unit: UnitId,
+    },
     /// On either card: the unit takes the card and does nothing.
     Hold {
         /// The unit.
@@ -507,6 +558,16 @@ pub enum Question {
         /// Its state.
         morale: MoraleState,
     },
+    /// The side's unit still holds its card (a pooled fire being gathered, single shots to take, split dice to
+    /// spend): what next?
+    Continue {
+        /// The side.
+        side: Side,
+        /// The unit whose card is open.
+        unit: String,
+        /// What the open card waits for, in a sentence.
+        open: String,
+    },
 }
 
 impl fmt::Display for Question {
@@ -537,6 +598,9 @@ impl fmt::Display for Question {
             ),
             Question::Rally { unit, morale } => {
                 write!(f, "{unit} is {morale}: does it try to rally?")
+            }
+            Question::Continue { unit, open, .. } => {
+                write!(f, "{unit} still holds its card: {open}. What next?")
             }
         }
     }
@@ -580,13 +644,15 @@ pub enum Event {
         cards: usize,
     },
     /// A sequencing card was turned (TSATF-SEQ-03): the cards drawn (a card of a side with nobody left to act
-    /// is passed over), the side whose unit acts, and the chance the first card was of that side.
+    /// is passed over), the side whose unit acts, and the chance of turning cards of those colours in that
+    /// order.
     CardTurned {
         /// Cards drawn, in order.
         cards: Vec<Card>,
         /// The side to act.
         side: Side,
-        /// The chance of a card of that colour on the first draw.
+        /// The chance of drawing cards of these colours in this order (the passed-over cards, then the
+        /// card that activates).
         chance: f64,
     },
     /// A compulsory move (TSATF-SEQ-05, TSATF-MOR-08).
@@ -660,6 +726,68 @@ pub enum Event {
         unit: String,
         /// How many now carry wounded.
         carriers: u16,
+    },
+    /// A unit started a pooled fire, or joined one (TSATF-FIR-11).
+    Pooled {
+        /// The unit.
+        unit: String,
+        /// The unit whose pool it joined (`None`: it started the pool).
+        lead: Option<String>,
+        /// The target.
+        target: String,
+    },
+    /// An officer's or sniper's single shot (TSATF-FIR-19, TSATF-FIR-20).
+    Shot {
+        /// The unit.
+        unit: String,
+        /// Who fired: the figure's role.
+        shooter: String,
+        /// The enemy unit.
+        target: String,
+        /// The figure aimed at: its role.
+        aimed: String,
+        /// The range in inches.
+        range: f64,
+        /// What the shot did.
+        report: crate::battle::PersonalReport,
+        /// The chance of that effect.
+        chance: f64,
+    },
+    /// Cavalry rolled its movement dice to spend one at a time (TSATF-MOV-17).
+    SplitRolled {
+        /// The unit.
+        unit: String,
+        /// The faces, highest first.
+        faces: Vec<u16>,
+    },
+    /// One part of a split move: a die spent riding (TSATF-MOV-17).
+    Rode {
+        /// The unit.
+        unit: String,
+        /// Toward which enemy.
+        toward: String,
+        /// The die spent.
+        die: u16,
+        /// The highest die left dropped for rough ground or an obstacle on the way.
+        dropped: Option<u16>,
+        /// Inches moved.
+        moved: f64,
+    },
+    /// Within a split move, a die spent on mounting, dismounting (`change`) or firing (`None`).
+    SplitStep {
+        /// The unit.
+        unit: String,
+        /// The die spent.
+        die: u16,
+        /// The change of state, or `None` for fire.
+        change: Option<StateChange>,
+    },
+    /// A unit's open card was closed with single shots not taken or dice not spent.
+    Finished {
+        /// The unit.
+        unit: String,
+        /// Dice of a split move left unspent.
+        left: Vec<u16>,
     },
     /// A unit took its card and did nothing.
     Held {
@@ -780,12 +908,22 @@ impl fmt::Display for Event {
                 chance,
             } => {
                 let names: Vec<String> = cards.iter().map(ToString::to_string).collect();
-                write!(
-                    f,
-                    "Turned {}: a {side} card, with a chance of {}.",
-                    names.join(", then "),
-                    pct(*chance)
-                )
+                if cards.len() > 1 {
+                    write!(
+                        f,
+                        "Turned {}: a {side} card after {} passed over (those colours in that order), with a chance of {}.",
+                        names.join(", then "),
+                        cards.len() - 1,
+                        pct(*chance)
+                    )
+                } else {
+                    write!(
+                        f,
+                        "Turned {}: a {side} card, with a chance of {}.",
+                        names.join(", then "),
+                        pct(*chance)
+                    )
+                }
             }
             Event::Compulsory {
                 unit,
@@ -884,6 +1022,72 @@ impl fmt::Display for Event {
                 f,
                 "{unit} takes up its wounded: {carriers} men each carry a wounded comrade and may not fire, and the unit moves at half speed."
             ),
+            Event::Pooled { unit, lead, target } => match lead {
+                None => write!(
+                    f,
+                    "{unit} makes ready to fire at {target} and holds its fire for other units to join."
+                ),
+                Some(lead) => write!(
+                    f,
+                    "{unit} joins the fire of {lead} at {target}, giving up its own card."
+                ),
+            },
+            Event::Shot {
+                unit,
+                shooter,
+                target,
+                aimed,
+                range,
+                report,
+                chance,
+            } => {
+                write!(
+                    f,
+                    "The {shooter} of {unit} fires his {} at the {aimed} of {target}, {range:.1}\" away: ",
+                    report.weapon
+                )?;
+                match report.struck {
+                    Some((_, status)) if status.to_string() != report.effect.to_string() => {
+                        write!(f, "{}, which counts as {status}", report.effect)?;
+                    }
+                    Some((_, status)) => write!(f, "{status}")?,
+                    None => write!(f, "{}", report.effect)?,
+                }
+                write!(f, ", with a chance of {}.", pct(*chance))
+            }
+            Event::SplitRolled { unit, faces } => write!(
+                f,
+                "{unit} rolls {} for its movement, to spend one die at a time.",
+                open::faces_text(faces)
+            ),
+            Event::Rode {
+                unit,
+                toward,
+                die,
+                dropped,
+                moved,
+            } => {
+                write!(f, "{unit} spends its {die} riding at {toward}")?;
+                if let Some(d) = dropped {
+                    write!(f, " and drops its {d} for the rough ground on the way")?;
+                }
+                write!(f, ": it goes {moved:.1}\".")
+            }
+            Event::SplitStep { unit, die, change } => match change {
+                Some(c) => write!(f, "{unit} spends its {die}: it has {c}."),
+                None => write!(f, "{unit} spends its {die} to fire during its move."),
+            },
+            Event::Finished { unit, left } => {
+                if left.is_empty() {
+                    write!(f, "{unit} takes no more single shots.")
+                } else {
+                    write!(
+                        f,
+                        "{unit} ends its move, leaving {} unspent.",
+                        open::faces_text(left)
+                    )
+                }
+            }
             Event::Held { unit, phase } => {
                 write!(f, "{unit} takes its {phase} card and stays as it is.")
             }
@@ -1015,6 +1219,26 @@ pub enum GameError {
     /// The unit is not in contact with a fence, wall or other obstacle to take down.
     #[error("{0} is not in contact with an obstacle it could take down")]
     NoObstacle(String),
+    /// A unit cannot join a pooled fire.
+    #[error("{unit} cannot join the fire of {lead}: {reason}")]
+    CannotJoin {
+        /// The unit.
+        unit: String,
+        /// The unit that started the pool.
+        lead: String,
+        /// Why not.
+        reason: &'static str,
+    },
+    /// A split move has no such die left.
+    #[error(
+        "{unit} has no movement die left to spend there (die number {index}, counting from 0 for the highest)"
+    )]
+    NoDie {
+        /// The unit.
+        unit: String,
+        /// The die asked for.
+        index: u8,
+    },
 }
 
 // ----- a side's view -----
@@ -1120,6 +1344,7 @@ pub struct State {
     declined: Vec<UnitId>,
     over: Option<Outcome>,
     opening: Vec<Event>,
+    open: Option<Activation>,
 }
 
 /// The serde form of [`State`], checked on load.
@@ -1137,6 +1362,8 @@ pub struct StateData {
     declined: Vec<UnitId>,
     over: Option<Outcome>,
     opening: Vec<Event>,
+    #[cfg_attr(feature = "serde", serde(default))]
+    open: Option<Activation>,
 }
 
 impl From<State> for StateData {
@@ -1152,6 +1379,7 @@ impl From<State> for StateData {
             declined: s.declined,
             over: s.over,
             opening: s.opening,
+            open: s.open,
         }
     }
 }
@@ -1209,7 +1437,11 @@ impl TryFrom<StateData> for State {
             declined: d.declined,
             over: d.over,
             opening: d.opening,
+            open: d.open,
         };
+        if !s.open_consistent() {
+            return bad("the open activation does not fit the battle");
+        }
         if s.pairing.is_some() && s.melee_due().is_none() {
             return bad("a melee pairing is recorded with no melee waiting");
         }
@@ -1221,6 +1453,27 @@ impl TryFrom<StateData> for State {
         }
         Ok(s)
     }
+}
+
+/// The chance of turning cards of these colours in this order from `pile` (the cards passed over for a side
+/// with nobody left to act, then the card that activates).
+fn colours_chance(pile: &[Card], turned: &[Card]) -> f64 {
+    let mut left = BySide::new(0usize, 0usize);
+    for &c in pile {
+        *left.get_mut(crate::sequence::side_of(c)) += 1;
+    }
+    let mut total = pile.len();
+    let mut p = 1.0;
+    for &c in turned {
+        let s = crate::sequence::side_of(c);
+        if total == 0 {
+            return 0.0;
+        }
+        p *= *left.get(s) as f64 / total as f64;
+        *left.get_mut(s) = left.get(s).saturating_sub(1);
+        total -= 1;
+    }
+    p
 }
 
 fn starting_figures(b: &Battle, side: Side) -> u32 {
@@ -1380,6 +1633,17 @@ impl State {
             return None;
         }
         let b = &self.battle;
+        if let Some(a) = &self.open {
+            let unit = b.unit(a.unit()).ok()?;
+            return Some(Decision {
+                side: unit.side(),
+                question: Question::Continue {
+                    side: unit.side(),
+                    unit: unit.name().to_string(),
+                    open: self.open_text(a),
+                },
+            });
+        }
         if let Some(c) = self.melee_due() {
             let (a, t) = (c.attacker(), c.target());
             let side_of = |id: UnitId| b.unit(id).map(Unit::side).ok();
@@ -1570,10 +1834,23 @@ impl State {
                     }));
                 }
             }
+            Question::Continue { side, .. } => self.continuations(side, &mut v),
             Question::Activate { side, .. } => {
                 let units = self.battle.units();
+                let split = self.battle.options().split_cavalry_dice.is_some();
                 for u in units.iter().filter(|u| u.side() == side) {
                     let unit = u.id();
+                    if split && u.kind() == crate::state::UnitKind::Cavalry {
+                        v.push(Order::Split { unit });
+                    }
+                    if self.may_pool(unit) {
+                        for e in units.iter().filter(|e| e.side() != side) {
+                            v.push(Order::Pool {
+                                unit,
+                                target: e.id(),
+                            });
+                        }
+                    }
                     v.push(Order::Compulsory { unit });
                     v.push(Order::Hold { unit });
                     v.push(Order::Dismantle { unit });
@@ -1607,6 +1884,55 @@ impl State {
         }
         v.retain(|o| self.check_order(o).is_ok());
         v
+    }
+
+    /// The orders that may continue or close the open activation, before checking.
+    fn continuations(&self, side: Side, v: &mut Vec<Order>) {
+        let Some(a) = &self.open else {
+            return;
+        };
+        let unit = a.unit();
+        v.push(Order::Finish { unit });
+        let units = self.battle.units();
+        let enemies = || units.iter().filter(|e| e.side() != side).map(Unit::id);
+        match a {
+            Activation::Pool { target, .. } => {
+                for u in units.iter().filter(|u| u.side() == side && !u.acted()) {
+                    v.push(Order::Pool {
+                        unit: u.id(),
+                        target: *target,
+                    });
+                }
+            }
+            Activation::Shots { .. } => {
+                for (k, w) in self.shooters(unit) {
+                    for t in self.shot_targets(unit, w) {
+                        let n = self.battle.unit(t).map_or(0, |t| t.figures().len());
+                        for aim in 0..n {
+                            v.push(Order::Shoot {
+                                unit,
+                                figure: k as u16,
+                                target: t,
+                                aim: aim as u16,
+                            });
+                        }
+                    }
+                }
+            }
+            Activation::Split { dice, .. } => {
+                for t in enemies() {
+                    for die in 0..dice.len() {
+                        v.push(Order::Ride {
+                            unit,
+                            toward: t,
+                            die: die as u8,
+                        });
+                    }
+                    v.push(Order::Fire { unit, target: t });
+                }
+                v.extend([true, false].map(|mount| Order::Mount { unit, mount }));
+            }
+        }
     }
 
     // ----- applying -----
@@ -1786,10 +2112,61 @@ impl State {
                 self.enemy_of(side, target)?;
                 self.charge(unit, target, dice, log)
             }
-            (Order::Fire { unit, target }, Question::Activate { .. }) => {
+            (Order::Fire { unit, target }, Question::Activate { phase, .. }) => {
                 own(self, unit)?;
                 self.enemy_of(side, target)?;
-                self.fire(unit, target, dice, log)
+                if *phase != Phase::Firing {
+                    return Err(RuleViolation::WrongPhase {
+                        action: "fire",
+                        needed: Phase::Firing,
+                        now: *phase,
+                    }
+                    .into());
+                }
+                self.fire_with(unit, target, Vec::new(), dice, log)
+            }
+            (Order::Pool { unit, target }, Question::Activate { .. }) => {
+                own(self, unit)?;
+                self.enemy_of(side, target)?;
+                self.start_pool(unit, target, log)
+            }
+            (Order::Split { unit }, Question::Activate { .. }) => {
+                own(self, unit)?;
+                self.split(unit, dice, log)
+            }
+            (Order::Pool { unit, target }, Question::Continue { .. }) => {
+                own(self, unit)?;
+                self.enemy_of(side, target)?;
+                self.join_pool(unit, target, log)
+            }
+            (
+                Order::Shoot {
+                    unit,
+                    figure,
+                    target,
+                    aim,
+                },
+                Question::Continue { .. },
+            ) => {
+                own(self, unit)?;
+                self.shoot((unit, figure), (target, aim), dice, log)
+            }
+            (Order::Ride { unit, toward, die }, Question::Continue { .. }) => {
+                own(self, unit)?;
+                self.ride(unit, toward, die, log)
+            }
+            (Order::Mount { unit, mount }, Question::Continue { .. }) => {
+                own(self, unit)?;
+                self.split_mount(unit, mount, log)
+            }
+            (Order::Fire { unit, target }, Question::Continue { .. }) => {
+                own(self, unit)?;
+                self.enemy_of(side, target)?;
+                self.split_fire(unit, target, dice, log)
+            }
+            (Order::Finish { unit }, Question::Continue { .. }) => {
+                own(self, unit)?;
+                self.finish(unit, dice, log)
             }
             _ => Err(not_asked()),
         }
@@ -2060,13 +2437,13 @@ impl State {
         Ok(())
     }
 
-    fn fire(
-        &mut self,
+    /// What a unit's fire at a target is measured as on the table: range, target area and canister; refused
+    /// outside the cone or out of sight (TSATF-FIR-03, TSATF-FIR-04, TSATF-FIR-06).
+    fn fire_terms(
+        &self,
         unit: UnitId,
         target: UnitId,
-        dice: &mut dyn Dice,
-        log: &mut Vec<Event>,
-    ) -> Result<(), GameError> {
+    ) -> Result<(f64, crate::fire::TargetArea, bool), GameError> {
         let u = self.unit_checked(unit)?;
         let t = self.unit_checked(target)?;
         let gun = u.kind().is_gun();
@@ -2085,16 +2462,34 @@ impl State {
         }
         let range = self.field.range(unit, target);
         let area = self.field.target_area(unit, t, options);
+        Ok((range, area, gun && range <= 24.0))
+    }
+
+    /// A unit's fire, with any units pooled with it, and then its officers' and snipers' single shots held
+    /// open on its card while any is possible (TSATF-FIR-10, TSATF-FIR-11, TSATF-FIR-13).
+    fn fire_with(
+        &mut self,
+        unit: UnitId,
+        target: UnitId,
+        with: Vec<UnitId>,
+        dice: &mut dyn Dice,
+        log: &mut Vec<Event>,
+    ) -> Result<(), GameError> {
+        let (range, area, canister) = self.fire_terms(unit, target)?;
         let order = FireOrder {
             target,
             range,
             in_reach: None,
             area,
-            canister: gun && range <= 24.0,
-            with: Vec::new(),
+            canister,
+            with,
             hit_order: Vec::new(),
         };
-        dice.about(format_args!("the fire of {} at {}", u.name(), t.name()));
+        dice.about(format_args!(
+            "the fire of {} at {}",
+            self.name(unit),
+            self.name(target)
+        ));
         let report = self.battle.fire(unit, &order, dice)?;
         let o = self.battle.options();
         let chance = (o.fire_system == FireSystem::MassFire).then(|| {
@@ -2118,6 +2513,9 @@ impl State {
             enfilade: area.enfiladed,
             chance,
         });
+        if self.battle.phase() == Phase::Firing {
+            self.open_shots(unit);
+        }
         Ok(())
     }
 
@@ -2234,7 +2632,12 @@ impl State {
             }
             if let Some(outcome) = self.end() {
                 self.over = Some(outcome);
+                self.open = None;
                 log.push(Event::GameEnded { outcome });
+                return Ok(());
+            }
+            // a card held open waits for its side's next decision
+            if self.open.is_some() {
                 return Ok(());
             }
             match self.battle.phase() {
@@ -2265,15 +2668,7 @@ impl State {
                         .unwrap_or_default();
                     dice.about(format_args!("the next {phase} card"));
                     let (side, cards) = self.battle.turn_card_showing(dice)?;
-                    let of_side = before
-                        .iter()
-                        .filter(|&&c| crate::sequence::side_of(c) == side)
-                        .count();
-                    let chance = if before.is_empty() {
-                        0.0
-                    } else {
-                        of_side as f64 / before.len() as f64
-                    };
+                    let chance = colours_chance(&before, &cards);
                     log.push(Event::CardTurned {
                         cards,
                         side,
@@ -2506,6 +2901,7 @@ impl Ruleset for Tsatf {
             declined: Vec::new(),
             over: None,
             opening: Vec::new(),
+            open: None,
         };
         let mut rng = s.rng.clone();
         let mut log = Vec::new();

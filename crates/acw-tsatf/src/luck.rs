@@ -4,9 +4,12 @@
 //! The events that report luck, and whom each served:
 //!
 //! - [`Event::CardTurned`]: the sequencing card, for both sides: the side whose colour came up had the better
-//!   draw (its chance is the event's), the other the worse;
+//!   draw (its chance is the event's), the other the worse; a turn that passed over cards of a side with
+//!   nobody left to act was certain for the side that acts, and counts for neither;
 //! - [`Event::Fired`] under mass fire: the fire die, for the firing unit's side (more hits is better), its odds
 //!   those of the mass-fire chart for the report's row, class and figures with the default leftover rules;
+//! - [`Event::Shot`]: an officer's or sniper's die, for his side (killed is better than wounded, wounded than
+//!   a miss);
 //! - [`Event::Morale`], and the tests of [`Event::Closed`] and [`Event::Stand`]: for the side of the unit
 //!   tested (passing is better), with the chance the event gives.
 //!
@@ -27,9 +30,10 @@
 //! assert!((luck.confederate.index - 0.25).abs() < 1e-12);
 //! ```
 
-use crate::fire::MassFire;
+use crate::fire::{MassFire, PersonalShot};
 use crate::game::{Event, TestResult};
 use crate::options::Options;
+use crate::tables::HitEffect;
 use acw_core::Resolve;
 use acw_core::luck::{Lucky, LuckyRoll};
 use acw_core::vocab::Side;
@@ -74,10 +78,34 @@ impl Lucky for Event {
     /// roll) reports none.
     fn rolls(&self, context: &mut LuckContext, out: &mut Vec<LuckyRoll>) {
         match self {
-            Event::CardTurned { side, chance, .. } => {
+            Event::CardTurned {
+                cards,
+                side,
+                chance,
+            } => {
                 context.acting = Some(*side);
-                out.push(LuckyRoll::chance(*side, *chance, true));
-                out.push(LuckyRoll::chance(side.enemy(), 1.0 - chance, false));
+                if cards.len() <= 1 {
+                    out.push(LuckyRoll::chance(*side, *chance, true));
+                    out.push(LuckyRoll::chance(side.enemy(), 1.0 - chance, false));
+                }
+            }
+            Event::Pooled { unit, .. }
+            | Event::SplitRolled { unit, .. }
+            | Event::Rode { unit, .. } => context.learn(unit),
+            Event::Shot { unit, report, .. } => {
+                context.learn(unit);
+                if let Some(side) = context.sides.get(unit).copied() {
+                    out.push(LuckyRoll::from_dist(
+                        side,
+                        &PersonalShot(report.weapon).odds(),
+                        &report.effect,
+                        |e| match e {
+                            HitEffect::Miss => 0u8,
+                            HitEffect::Wounded => 1,
+                            HitEffect::Killed => 2,
+                        },
+                    ));
+                }
             }
             Event::Moved { report, .. } => context.learn(&report.unit),
             Event::Held { unit, .. } => context.learn(unit),

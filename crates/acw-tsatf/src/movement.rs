@@ -262,6 +262,22 @@ impl SplitMove {
         SplitMove { faces, left: n }
     }
 
+    /// Dice already rolled and not yet spent, as kept in a saved game: at most 8 faces of 1 to 6 (`None`
+    /// otherwise); they are kept highest first.
+    #[must_use]
+    pub fn from_faces(faces: &[u16]) -> Option<SplitMove> {
+        if faces.len() > 8 || faces.iter().any(|f| !(1..=6).contains(f)) {
+            return None;
+        }
+        let mut kept = [0u16; 8];
+        kept[..faces.len()].copy_from_slice(faces);
+        kept[..faces.len()].sort_unstable_by(|a, b| b.cmp(a));
+        Some(SplitMove {
+            faces: kept,
+            left: faces.len() as u8,
+        })
+    }
+
     /// The faces not yet spent, highest first.
     #[must_use]
     pub fn faces(&self) -> &[u16] {

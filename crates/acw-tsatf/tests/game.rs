@@ -11,8 +11,8 @@ use acw_tsatf::UnitId;
 use acw_tsatf::bots::{Attacker, Holder};
 use acw_tsatf::field::{self, Field};
 use acw_tsatf::game::{
-    Event, GameError, Order, Placement, Question, Scenario, ScenarioError, SideView, State,
-    TestResult, Tsatf, Victory,
+    Activation, Event, GameError, Order, Placement, Question, Scenario, ScenarioError, SideView,
+    State, TestResult, Tsatf, Victory,
 };
 use acw_tsatf::options::Options;
 use acw_tsatf::setup::UnitSpec;
@@ -133,10 +133,11 @@ fn golden_playthrough_seed_7() {
 }
 
 /// TSATF-SEQ-09: whole default games end (by the scenario's break, a broken side or the turn limit), the
-/// losses match the figures and the log ends with the end.
+/// losses match the figures and the log ends with the end. In them the attacking bot takes down the fence
+/// (TSATF-MOV-12) that shelters the enemy it would charge.
 #[test]
 fn tsatf_seq_09_games_end_and_losses_count_figures() {
-    let mut decided = 0;
+    let (mut decided, mut dismantled) = (0, 0);
     for seed in 30..50 {
         let (mut a, mut h) = (Attacker::new(seed), Holder::new(seed));
         let g = play(
@@ -161,11 +162,18 @@ fn tsatf_seq_09_games_end_and_losses_count_figures() {
             .sum();
         assert_eq!(lost.union, figures);
         assert!(matches!(g.log.last(), Some(Event::GameEnded { .. })));
+        dismantled += g
+            .log
+            .iter()
+            .filter(|e| matches!(e, Event::Dismantled { .. }))
+            .count();
     }
     assert!(
         decided >= 10,
         "only {decided} of 20 games decided by the rules"
     );
+    // the attacker takes down the rail fence in front of the Confederates it would charge (TSATF-MOV-12)
+    assert!(dismantled > 0, "no fence taken down in 20 games");
 }
 
 /// Every event reads as a sentence: unit names, never a Rust debug form.
@@ -948,13 +956,24 @@ fn union_card_first(scenario: &Scenario) -> State {
 
 /// `forces` at `places` on an open 48" x 36" table, for six turns, with no break point.
 fn open_table(name: &str, forces: Vec<UnitSpec>, places: Vec<Placement>) -> Scenario {
+    open_table_under(name, forces, places, limited(6), 0)
+}
+
+/// `forces` at `places` on an open 48" x 36" table under `options`, breaking at `break_percent`.
+fn open_table_under(
+    name: &str,
+    forces: Vec<UnitSpec>,
+    places: Vec<Placement>,
+    options: Options,
+    break_percent: u8,
+) -> Scenario {
     Scenario::new(
         name,
         forces,
         places,
         Table::new(Inches(48.0), Inches(36.0), vec![]).unwrap(),
-        limited(6),
-        Victory { break_percent: 0 },
+        options,
+        Victory { break_percent },
     )
     .unwrap()
 }
@@ -1480,11 +1499,16 @@ fn tsatf_mov_08_mounting_and_limbering_are_orders() {
 }
 
 /// Holds with every unit until the Union owes a movement card that `unit` has not used.
-fn next_union_movement_of(mut s: State, unit: UnitId) -> State {
+fn next_union_movement_of(s: State, unit: UnitId) -> State {
+    next_union_card_of(s, unit, Phase::Movement)
+}
+
+/// Holds every other unit until a Union card of `phase` is turned with `unit` still to act.
+fn next_union_card_of(mut s: State, unit: UnitId, phase: Phase) -> State {
     for _ in 0..60 {
         if let Some(d) = Tsatf.owed(&s)
             && d.side == Side::Union
-            && s.battle().phase() == Phase::Movement
+            && s.battle().phase() == phase
             && !s.battle().unit(unit).unwrap().acted()
         {
             return s;
@@ -1508,7 +1532,7 @@ fn next_union_movement_of(mut s: State, unit: UnitId) -> State {
             .apply(&mut s, &Order::Hold { unit: hold }, &mut log)
             .unwrap();
     }
-    panic!("the Union never had a movement card for that unit")
+    panic!("the Union never had a {phase} card for that unit")
 }
 
 /// TSATF-MOV-08 as the bots play it: with the enemy within 36", the attacker unlimbers its gun and keeps its
@@ -2040,4 +2064,570 @@ fn tsatf_mov_15_carrying_wounded_is_named_before_the_move() {
             .is_err()
     );
     assert_eq!(d2, duel);
+}
+
+// ----- a card held open across several decisions -----
+
+fn figure_of(s: &State, unit: UnitId, officer: bool) -> u16 {
+    let k = s
+        .battle()
+        .unit(unit)
+        .unwrap()
+        .figures()
+        .iter()
+        .position(|f| matches!(f.role(), acw_tsatf::state::Role::Officer(_)) == officer)
+        .unwrap();
+    u16::try_from(k).unwrap()
+}
+
+/// Every order in `orders` is refused and leaves the state as it was.
+fn all_refused(s: &mut State, orders: &[Order]) {
+    let before = s.clone();
+    for o in orders {
+        assert!(s.check_order(o).is_err(), "{o:?}");
+        assert!(Tsatf.apply(s, o, &mut Vec::new()).is_err(), "{o:?}");
+        assert_eq!(*s, before, "{o:?}");
+    }
+}
+
+/// TSATF-FIR-13 / TSATF-FIR-19 / TSATF-FIR-21 as the engine plays it: after its volley a unit keeps its card
+/// open and the same side is asked again; its lieutenant fires his pistol at the enemy lieutenant 11" away
+/// (inside 15"), a scripted 6 killing him, a chance of 1/6. A private cannot fire alone, nor at his own side,
+/// and the card's other orders are refused while it is open. With nobody left to fire alone the card closes
+/// and play goes on.
+#[test]
+fn tsatf_fir_13_single_shots_follow_the_units_own_fire() {
+    let s = duel(at(20.0, 5.0, 0.0), at(20.0, 18.0, 180.0), vec![]);
+    let mut s = next_union_card_of(s, BLUE, Phase::Firing);
+    let mut log = Vec::new();
+    Tsatf
+        .apply(
+            &mut s,
+            &Order::Fire {
+                unit: BLUE,
+                target: GREY,
+            },
+            &mut log,
+        )
+        .unwrap();
+    assert_eq!(s.open(), Some(&Activation::Shots { unit: BLUE }));
+    let d = Tsatf.owed(&s).unwrap();
+    assert_eq!(d.side, Side::Union);
+    assert!(matches!(d.question, Question::Continue { .. }));
+    assert!(
+        d.question
+            .to_string()
+            .starts_with("Blue still holds its card: its officers and snipers"),
+        "{}",
+        d.question
+    );
+    let (lt, aim) = (figure_of(&s, BLUE, true), figure_of(&s, GREY, true));
+    let shot = Order::Shoot {
+        unit: BLUE,
+        figure: lt,
+        target: GREY,
+        aim,
+    };
+    let actions = s.actions();
+    assert!(actions.contains(&shot) && actions.contains(&Order::Finish { unit: BLUE }));
+    let private = figure_of(&s, BLUE, false);
+    all_refused(
+        &mut s,
+        &[
+            Order::Shoot {
+                unit: BLUE,
+                figure: private,
+                target: GREY,
+                aim,
+            },
+            Order::Shoot {
+                unit: BLUE,
+                figure: lt,
+                target: BLUE,
+                aim,
+            },
+            Order::Hold { unit: BLUE },
+            Order::Fire {
+                unit: BLUE,
+                target: GREY,
+            },
+            Order::Finish { unit: GREY },
+        ],
+    );
+    let mut log = Vec::new();
+    Tsatf
+        .apply_with(&mut s, &shot, &mut then_rng(&[6]), &mut log)
+        .unwrap();
+    let Event::Shot { report, chance, .. } = first_of(&log) else {
+        panic!("{log:?}")
+    };
+    assert_eq!(
+        report.struck,
+        Some((usize::from(aim), acw_tsatf::state::Status::Killed))
+    );
+    assert!((chance - 1.0 / 6.0).abs() < 1e-12);
+    assert_eq!(
+        first_of(&log).to_string(),
+        "The officer of Blue fires his pistol at the officer of Grey, 11.0\" away: killed, with a chance of 16.7%."
+    );
+    // NCOs fire with the unit by default: nobody else fires alone, so the card is closed
+    assert_eq!(s.open(), None);
+    assert!(!matches!(
+        Tsatf.owed(&s).unwrap().question,
+        Question::Continue { .. }
+    ));
+}
+
+/// Two Union companies side by side, 11" wide each, and a Confederate company 15" in front of them, on an
+/// open table under `options`, played to the first Union firing card.
+fn two_against_one(options: Options) -> State {
+    let forces = vec![
+        UnitSpec::infantry("Blue A", Side::Union, Quality::Average).unwrap(),
+        UnitSpec::infantry("Blue B", Side::Union, Quality::Average).unwrap(),
+        UnitSpec::infantry("Grey", Side::Confederate, Quality::Average).unwrap(),
+    ];
+    let scenario = open_table_under(
+        "two against one",
+        forces,
+        vec![
+            at(14.0, 5.0, 0.0),
+            at(26.0, 5.0, 0.0),
+            at(20.0, 22.0, 180.0),
+        ],
+        options,
+        0,
+    );
+    next_union_card_of(Tsatf.setup(&scenario, 1).unwrap(), UnitId(0), Phase::Firing)
+}
+
+/// TSATF-FIR-11 (`remainder = Pool`) as the engine plays it: Blue A starts a pooled fire at Grey and keeps its
+/// card open; Blue B joins, giving up its own card; on Finish both fire as one, with twice the figures Blue A
+/// fires alone. Joining twice, joining at another target, and pooling under the default options are refused.
+#[test]
+fn tsatf_fir_11_pooled_fire_gathers_units_before_one_roll() {
+    const A: UnitId = UnitId(0);
+    const B: UnitId = UnitId(1);
+    const G: UnitId = UnitId(2);
+    let mut options = limited(6);
+    options.remainder = acw_tsatf::options::Remainder::Pool;
+    let mut s = two_against_one(options);
+    let mut alone = s.clone();
+    let mut log = Vec::new();
+    Tsatf
+        .apply(&mut alone, &Order::Fire { unit: A, target: G }, &mut log)
+        .unwrap();
+    let one = log
+        .iter()
+        .find_map(|e| match e {
+            Event::Fired { report, .. } => Some(report.figures),
+            _ => None,
+        })
+        .unwrap();
+    let mut log = Vec::new();
+    Tsatf
+        .apply(&mut s, &Order::Pool { unit: A, target: G }, &mut log)
+        .unwrap();
+    assert_eq!(
+        first_of(&log).to_string(),
+        "Blue A makes ready to fire at Grey and holds its fire for other units to join."
+    );
+    assert_eq!(s.battle().card(), Some(Side::Union));
+    assert_eq!(
+        Tsatf.owed(&s).unwrap().question.to_string(),
+        "Blue A still holds its card: it gathers fire at Grey (1 unit of the same weapon so far): another may join, or the fire goes. What next?"
+    );
+    assert!(s.actions().contains(&Order::Pool { unit: B, target: G }));
+    Tsatf
+        .apply(&mut s, &Order::Pool { unit: B, target: G }, &mut log)
+        .unwrap();
+    assert_eq!(
+        s.open(),
+        Some(&Activation::Pool {
+            unit: A,
+            target: G,
+            with: vec![B]
+        })
+    );
+    all_refused(
+        &mut s,
+        &[
+            Order::Pool { unit: B, target: G },
+            Order::Pool { unit: A, target: G },
+            Order::Finish { unit: B },
+            Order::Fire { unit: B, target: G },
+        ],
+    );
+    let mut log = Vec::new();
+    Tsatf
+        .apply(&mut s, &Order::Finish { unit: A }, &mut log)
+        .unwrap();
+    let pooled = log
+        .iter()
+        .find_map(|e| match e {
+            Event::Fired { report, .. } => Some(report.figures),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(pooled, 2 * one);
+    assert!(s.battle().unit(A).unwrap().acted() && s.battle().unit(B).unwrap().acted());
+    // under the default options fire is not pooled
+    let mut d = two_against_one(limited(6));
+    all_refused(&mut d, &[Order::Pool { unit: A, target: G }]);
+}
+
+/// A Union troop of 12 cavalry, mounted in march column, 13" from a Confederate company in front of it, on an
+/// open table with split cavalry dice under `split`; played to the first Union movement card.
+fn troop_and_company(split: Option<acw_tsatf::options::SplitFire>) -> State {
+    let forces = vec![
+        UnitSpec::cavalry(
+            "Troop B",
+            Side::Union,
+            Quality::Average,
+            12,
+            acw_tsatf::tables::FireRow::CavalryCarbine,
+        )
+        .unwrap(),
+        UnitSpec::infantry("Grey", Side::Confederate, Quality::Average).unwrap(),
+    ];
+    let mut options = limited(6);
+    options.split_cavalry_dice = split;
+    let scenario = open_table_under(
+        "troop and company",
+        forces,
+        vec![at(10.0, 5.0, 0.0), at(10.0, 20.0, 180.0)],
+        options,
+        0,
+    );
+    next_union_movement_of(Tsatf.setup(&scenario, 1).unwrap(), UnitId(0))
+}
+
+/// TSATF-MOV-17 as the engine plays it: the troop rolls its dice (scripted) and keeps its card open; it rides
+/// its 6 at the enemy (6" nearer), dismounts with the highest die left, fires with the lowest (at once, in
+/// the movement phase) and stops, the rest unspent. A die it does not have, a second fire, a split by
+/// infantry or without the option, and fire inside the move when the option keeps fire for the firing card are
+/// refused and change nothing.
+#[test]
+fn tsatf_mov_17_split_cavalry_dice_are_spent_one_at_a_time() {
+    use acw_tsatf::options::SplitFire;
+    const TROOP: UnitId = UnitId(0);
+    const G: UnitId = UnitId(1);
+    let mut s = troop_and_company(Some(SplitFire::DuringMovement));
+    let mut log = Vec::new();
+    Tsatf
+        .apply_with(
+            &mut s,
+            &Order::Split { unit: TROOP },
+            &mut then_rng(&[2, 6, 3, 1, 5, 4]),
+            &mut log,
+        )
+        .unwrap();
+    let Event::SplitRolled { faces, .. } = first_of(&log) else {
+        panic!("{log:?}")
+    };
+    let faces = faces.clone();
+    assert!(
+        faces.windows(2).all(|w| w[0] >= w[1]) && faces[0] == 6,
+        "{faces:?}"
+    );
+    let n = faces.len();
+    assert_eq!(
+        s.open(),
+        Some(&Activation::Split {
+            unit: TROOP,
+            dice: faces.clone()
+        })
+    );
+    let gap = s.field().range(TROOP, G);
+    all_refused(
+        &mut s,
+        &[
+            Order::Ride {
+                unit: TROOP,
+                toward: G,
+                die: 8,
+            },
+            Order::Hold { unit: TROOP },
+            Order::Split { unit: TROOP },
+        ],
+    );
+    let mut log = Vec::new();
+    Tsatf
+        .apply(
+            &mut s,
+            &Order::Ride {
+                unit: TROOP,
+                toward: G,
+                die: 0,
+            },
+            &mut log,
+        )
+        .unwrap();
+    assert!((gap - s.field().range(TROOP, G) - 6.0).abs() < 1e-6);
+    assert_eq!(
+        first_of(&log).to_string(),
+        "Troop B spends its 6 riding at Grey: it goes 6.0\"."
+    );
+    Tsatf
+        .apply(
+            &mut s,
+            &Order::Mount {
+                unit: TROOP,
+                mount: false,
+            },
+            &mut log,
+        )
+        .unwrap();
+    assert!(!s.battle().unit(TROOP).unwrap().mounted());
+    Tsatf
+        .apply(
+            &mut s,
+            &Order::Fire {
+                unit: TROOP,
+                target: G,
+            },
+            &mut log,
+        )
+        .unwrap();
+    assert!(log.iter().any(|e| matches!(e, Event::Fired { .. })));
+    let Some(Activation::Split { dice, .. }) = s.open() else {
+        panic!("{:?}", s.open())
+    };
+    assert_eq!(dice.len(), n - 3);
+    assert_eq!(dice, &faces[1..n - 1].to_vec()[1..].to_vec());
+    all_refused(
+        &mut s,
+        &[Order::Fire {
+            unit: TROOP,
+            target: G,
+        }],
+    );
+    let mut log = Vec::new();
+    Tsatf
+        .apply(&mut s, &Order::Finish { unit: TROOP }, &mut log)
+        .unwrap();
+    assert!(matches!(first_of(&log), Event::Finished { .. }));
+    assert_eq!(s.open(), None);
+    // the card is spent: the troop has acted, or the phase (every unit having acted) is over
+    assert!(s.battle().phase() != Phase::Movement || s.battle().unit(TROOP).unwrap().acted());
+
+    // without the option, and for fire when it waits for the firing card
+    let mut off = troop_and_company(None);
+    all_refused(&mut off, &[Order::Split { unit: TROOP }]);
+    let mut marked = troop_and_company(Some(SplitFire::MarkedForFiring));
+    Tsatf
+        .apply(&mut marked, &Order::Split { unit: TROOP }, &mut Vec::new())
+        .unwrap();
+    all_refused(
+        &mut marked,
+        &[Order::Fire {
+            unit: TROOP,
+            target: G,
+        }],
+    );
+}
+
+/// A game saved with a card held open loads with it and goes on; a save whose open card does not fit the
+/// battle is refused.
+#[test]
+fn a_card_held_open_is_saved_and_checked_on_load() {
+    let mut options = limited(6);
+    options.remainder = acw_tsatf::options::Remainder::Pool;
+    let mut s = two_against_one(options);
+    Tsatf
+        .apply(
+            &mut s,
+            &Order::Pool {
+                unit: UnitId(0),
+                target: UnitId(2),
+            },
+            &mut Vec::new(),
+        )
+        .unwrap();
+    let json = serde_json::to_string(&s).unwrap();
+    let back: State = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, s);
+    // the pool names the enemy as a partner
+    let bad = json.replace("\"with\":[]", "\"with\":[2]");
+    assert_ne!(bad, json);
+    assert!(serde_json::from_str::<State>(&bad).is_err());
+}
+
+/// The bots use the card held open: over whole campaign games under pooled fire and split cavalry dice, with
+/// Union cavalry, they pool, shoot, split and ride, carry their wounded (TSATF-MOV-15) while no enemy is in
+/// reach, and never give an order the engine refuses (the conformance suite checks every order).
+#[test]
+fn the_bots_pool_shoot_and_split() {
+    use acw_tsatf::options::{Remainder, SplitFire};
+    let mut options = limited(8);
+    options.remainder = Remainder::Pool;
+    options.split_cavalry_dice = Some(SplitFire::DuringMovement);
+    options.wound_policy = acw_tsatf::options::WoundPolicy::Campaign;
+    let forces = vec![
+        UnitSpec::infantry("Blue A", Side::Union, Quality::Average).unwrap(),
+        UnitSpec::infantry("Blue B", Side::Union, Quality::Average).unwrap(),
+        UnitSpec::cavalry(
+            "Blue Horse",
+            Side::Union,
+            Quality::Average,
+            12,
+            acw_tsatf::tables::FireRow::CavalryCarbine,
+        )
+        .unwrap(),
+        UnitSpec::infantry("Grey A", Side::Confederate, Quality::Average).unwrap(),
+        UnitSpec::infantry("Grey B", Side::Confederate, Quality::Average).unwrap(),
+    ];
+    let scenario = open_table_under(
+        "open fight",
+        forces,
+        vec![
+            at(14.0, 5.0, 0.0),
+            at(26.0, 5.0, 0.0),
+            at(40.0, 5.0, 0.0),
+            at(20.0, 28.0, 180.0),
+            at(36.0, 28.0, 180.0),
+        ],
+        options,
+        30,
+    );
+    let seeds: Vec<u64> = (1..=8).collect();
+    let suite = Suite {
+        seeds: &seeds,
+        commanders: &bots,
+        refused_orders: &refused,
+        invariants: &invariants,
+    };
+    if let Err(e) = conformance::run(&Tsatf, &scenario, &suite) {
+        panic!("{e}");
+    }
+    let (mut pooled, mut shots, mut rides, mut carried) = (0, 0, 0, 0);
+    for seed in seeds {
+        let (mut a, mut h) = (Attacker::new(seed), Holder::new(seed));
+        let g = play(
+            &Tsatf,
+            &scenario,
+            seed,
+            BySide::new(&mut a as &mut dyn Commander<Tsatf>, &mut h),
+        )
+        .unwrap();
+        for e in g.log {
+            match e {
+                Event::Pooled { lead: Some(_), .. } => pooled += 1,
+                Event::Shot { .. } => shots += 1,
+                Event::Rode { .. } => rides += 1,
+                Event::Carrying { .. } => carried += 1,
+                _ => {}
+            }
+        }
+    }
+    assert!(
+        pooled > 0 && shots > 0 && rides > 0 && carried > 0,
+        "{pooled} joined, {shots} shots, {rides} rides, {carried} carrying"
+    );
+}
+
+/// TSATF-SEQ-03 as the log tells it: with the whole 52-card deck, once the Union's only company has acted, red
+/// cards turned next are passed over until a black one comes; the event's chance is that of those colours in
+/// that order (red, red, black from the pile as it stood), not of the first card's colour.
+#[test]
+fn tsatf_seq_03_a_card_turned_after_cards_passed_over_states_their_chance() {
+    use acw_core::cards::Colour;
+    use acw_core::dice::{Scripted, ScriptedDice};
+    let mut options = limited(6);
+    options.sequencing_deck = acw_tsatf::options::SequencingDeck::Full52WithSkip;
+    let scenario = open_table_under(
+        "duel, whole deck",
+        vec![
+            UnitSpec::infantry("Blue", Side::Union, Quality::Average).unwrap(),
+            UnitSpec::infantry("Grey", Side::Confederate, Quality::Average).unwrap(),
+        ],
+        vec![at(20.0, 5.0, 0.0), at(20.0, 30.0, 180.0)],
+        options,
+        0,
+    );
+    let mut s = union_card_first(&scenario);
+    let pile = s.battle().sequencing_deck().unwrap().pile().to_vec();
+    let red: Vec<_> = pile
+        .iter()
+        .filter(|c| c.colour() == Colour::Red)
+        .copied()
+        .collect();
+    let black = *pile.iter().find(|c| c.colour() == Colour::Black).unwrap();
+    let (r, b, n) = (
+        red.len() as f64,
+        (pile.len() - red.len()) as f64,
+        pile.len() as f64,
+    );
+    let mut dice = ScriptedDice::new([red[0], red[1], black].map(Scripted::Card));
+    let mut log = Vec::new();
+    // the first order's log opens with the set-up's shuffle and card; the card turned after the hold is last
+    Tsatf
+        .apply_with(&mut s, &Order::Hold { unit: BLUE }, &mut dice, &mut log)
+        .unwrap();
+    let Some(Event::CardTurned {
+        cards,
+        side,
+        chance,
+    }) = log
+        .iter()
+        .rev()
+        .find(|e| matches!(e, Event::CardTurned { .. }))
+    else {
+        panic!("{log:?}")
+    };
+    assert_eq!((cards.len(), *side), (3, Side::Confederate));
+    let expected = r / n * (r - 1.0) / (n - 1.0) * b / (n - 2.0);
+    assert!(
+        (chance - expected).abs() < 1e-12,
+        "{chance} against {expected}"
+    );
+    let text = log
+        .iter()
+        .rev()
+        .find(|e| matches!(e, Event::CardTurned { .. }))
+        .unwrap()
+        .to_string();
+    assert!(
+        text.contains("a Confederate card after 2 passed over"),
+        "{text}"
+    );
+}
+
+/// The luck of single shots and of cards passed over: the Union's card came up at even chances (mid-rank 3/4)
+/// and its lieutenant's pistol killed (the best face, 1/6: mid-rank 11/12), so its index is 5/6; a card turned
+/// after cards passed over was certain for the side that acts and counts for neither, so the Confederates
+/// keep only the first card (1/4).
+#[test]
+fn single_shots_count_for_the_luck_and_passed_over_cards_do_not() {
+    use acw_core::luck::luck_of;
+    use acw_tsatf::battle::PersonalReport;
+    use acw_tsatf::fire::{FULL_DECK, Personal};
+    use acw_tsatf::tables::HitEffect;
+    let log = vec![
+        Event::CardTurned {
+            cards: vec![FULL_DECK[0]],
+            side: Side::Union,
+            chance: 0.5,
+        },
+        Event::Shot {
+            unit: "Blue".into(),
+            shooter: "officer".into(),
+            target: "Grey".into(),
+            aimed: "officer".into(),
+            range: 10.0,
+            report: PersonalReport {
+                weapon: Personal::Pistol,
+                effect: HitEffect::Killed,
+                struck: None,
+            },
+            chance: 1.0 / 6.0,
+        },
+        Event::CardTurned {
+            cards: vec![FULL_DECK[1], FULL_DECK[40]],
+            side: Side::Confederate,
+            chance: 0.1,
+        },
+    ];
+    let luck = luck_of(&log);
+    assert!((luck.union.index - 5.0 / 6.0).abs() < 1e-12, "{luck:?}");
+    assert!((luck.confederate.index - 0.25).abs() < 1e-12, "{luck:?}");
 }
