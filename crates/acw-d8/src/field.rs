@@ -47,6 +47,22 @@ pub(crate) fn apart(a: Point, b: Point) -> f64 {
     span(b.x - a.x, b.y - a.y)
 }
 
+/// Whether a footprint could touch the segment from `a` to `b`: its centre lies within half its diagonal of the
+/// segment (a cheap test before the exact one).
+#[must_use]
+pub(crate) fn near_segment(fp: &Footprint, a: Point, b: Point) -> bool {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    let len2 = dx * dx + dy * dy;
+    let c = fp.centre;
+    let t = if len2 > 0.0 {
+        (((c.x - a.x) * dx + (c.y - a.y) * dy) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let p = Point::new(a.x + dx * t, a.y + dy * t);
+    apart(p, c) <= span(fp.frontage.0, fp.depth.0) / 2.0 + 1e-9
+}
+
 /// A length in centimetres as a table length (inches).
 #[must_use]
 pub fn inches(cm: f64) -> f64 {

@@ -1884,7 +1884,10 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
                 name(o)
             )));
         }
-        if o.side == u.side && of.blocks(from.centre, dest.centre) {
+        if o.side == u.side
+            && crate::field::near_segment(&of, from.centre, dest.centre)
+            && of.blocks(from.centre, dest.centre)
+        {
             if o.formation == Formation::Skirmish {
                 through_skirmishers = Some(o.id);
             } else {
@@ -1892,9 +1895,10 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
             }
         }
     }
-    // The nearest enemy's distance from a place: exact, measured only for the enemies whose cheap lower
-    // bound (centre distance less the half-diagonals) could beat the best so far.
-    let nearest = |p: Place| {
+    // The nearest enemy's distance from a place, or (with `beat`) only whether some enemy is nearer than `beat`:
+    // exact, measured only for the enemies whose cheap lower bound (centre distance less the half-diagonals)
+    // could beat the best so far.
+    let nearest = |p: Place, beat: f64| {
         let me = Field::footprint_at(u, p);
         let mut cands: Vec<(f64, acw_core::table::Footprint)> = b
             .units()
@@ -1911,10 +1915,13 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
         cands.sort_by(|a, b| a.0.total_cmp(&b.0));
         let mut best = f64::INFINITY;
         for (bound, o) in cands {
-            if bound > best {
+            if bound > best || bound >= beat {
                 break;
             }
             best = best.min(me.distance(&o).0);
+            if best < beat {
+                break;
+            }
         }
         best
     };
@@ -1930,7 +1937,10 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
         towards_base_line: towards,
         // Only a unit out of influence is asked whether it moves nearer the enemy (D8-CMD-04), so only
         // its move is measured for it.
-        nearer_enemy: !u.in_influence && nearest(dest) < nearest(from),
+        nearer_enemy: !u.in_influence && {
+            let now = nearest(from, f64::INFINITY);
+            nearest(dest, now) < now
+        },
         into_contact: false,
         crossed,
         building: false,
@@ -2059,10 +2069,22 @@ fn fire_facts(b: &Battle, f: &Field, u: &Unit, t: &Unit) -> Result<FireFacts, Ga
         return Err(GameError::Table("the units are not placed".into()));
     };
     let (ds, bearing) = f.fire_distances(u, &uf, &tf);
+    if ds.is_empty() {
+        return Err(Refusal::CannotFire {
+            unit: name(u),
+            why: "no figure has the target in its arc".into(),
+        }
+        .into());
+    }
+    // Sight is measured only when some figure has the target within its weapon's reach: otherwise the rules
+    // refuse the volley as out of range (or for an earlier reason) whatever lies between.
+    let in_reach = ds
+        .iter()
+        .any(|&d| crate::fire::band(u.weapon, d, b.options()).is_some());
     let mut facts = FireFacts {
         figures: ds.len().min(24),
         bearing_degrees: bearing,
-        sight_blocked: {
+        sight_blocked: in_reach && {
             let (from, to) = (uf.front_centre(), tf.centre);
             let mut others = f.others_near(b, &[u.id, t.id], from, to);
             others.extend(f.smoke(b).map(|(_, m)| m));
