@@ -2055,7 +2055,7 @@ fn officer_fire_facts(
     }
     if facts.figures == 0 {
         return Err(Refusal::CannotFire {
-            unit: name(u),
+            unit: u.label(),
             why: "no figure has the officer in its arc".into(),
         }
         .into());
@@ -2071,7 +2071,7 @@ fn fire_facts(b: &Battle, f: &Field, u: &Unit, t: &Unit) -> Result<FireFacts, Ga
     let (ds, bearing) = f.fire_distances(u, &uf, &tf);
     if ds.is_empty() {
         return Err(Refusal::CannotFire {
-            unit: name(u),
+            unit: u.label(),
             why: "no figure has the target in its arc".into(),
         }
         .into());
@@ -2106,7 +2106,7 @@ fn fire_facts(b: &Battle, f: &Field, u: &Unit, t: &Unit) -> Result<FireFacts, Ga
     }
     if facts.figures == 0 {
         return Err(Refusal::CannotFire {
-            unit: name(u),
+            unit: u.label(),
             why: "no figure has the target in its arc".into(),
         }
         .into());

@@ -202,8 +202,12 @@ impl Unit {
         }
     }
 
-    fn label(&self) -> String {
-        format!("the {} ({} {})", self.name, self.side, self.troop)
+    pub(crate) fn label(&self) -> crate::error::UnitLabel {
+        crate::error::UnitLabel {
+            name: self.name.clone(),
+            side: self.side,
+            troop: self.troop,
+        }
     }
 }
 
@@ -1157,7 +1161,7 @@ impl Battle {
             };
             return Err(Refusal::CannotMove {
                 unit: u.label(),
-                why,
+                why: why.into(),
             });
         }
         Ok(())
@@ -1168,7 +1172,8 @@ impl Battle {
         if u.moved {
             return Err(Refusal::CannotMove {
                 unit: u.label(),
-                why: format!("it has already moved this turn, and {action} takes a whole move"),
+                why: format!("it has already moved this turn, and {action} takes a whole move")
+                    .into(),
             });
         }
         if u.boat.is_some() && action != WholeMove::Boat {
@@ -1196,7 +1201,7 @@ impl Battle {
         crate::error::length("a move", facts.distance_cm)?;
         let no = |why: String| Refusal::CannotMove {
             unit: u.label(),
-            why,
+            why: why.into(),
         };
         if u.moved {
             return Err(no("it has already moved this turn".into()));
@@ -1348,13 +1353,13 @@ impl Battle {
         if u.formation == to {
             return Err(Refusal::CannotMove {
                 unit: u.label(),
-                why: format!("it is already in {to}"),
+                why: format!("it is already in {to}").into(),
             });
         }
         if !u.troop.allows(u.class, u.mounted, to) {
             return Err(Refusal::CannotMove {
                 unit: u.label(),
-                why: format!("a {} {} may not stand in {to}", u.class, u.troop),
+                why: format!("a {} {} may not stand in {to}", u.class, u.troop).into(),
             });
         }
         self.finish_whole_move(id, Some(FfCause::ChangedFormation));
@@ -1431,7 +1436,7 @@ impl Battle {
         crate::error::length("a manhandling move", distance_cm)?;
         let no = |why: String| Refusal::CannotMove {
             unit: u.label(),
-            why,
+            why: why.into(),
         };
         let Troop::Battery(g) = u.troop else {
             return Err(no("only guns are manhandled".into()));
@@ -1511,13 +1516,14 @@ impl Battle {
             return Err(Refusal::CannotMove {
                 unit: u.label(),
                 why: if u.boat.is_some() {
-                    "it is already in a boat".to_string()
+                    "it is already in a boat".to_string().into()
                 } else {
                     format!(
                         "a {b} holds {} figures and it has {}",
                         b.capacity(),
                         u.figures
                     )
+                    .into()
                 },
             });
         }
@@ -1554,7 +1560,8 @@ impl Battle {
         if u.boat.is_none() || u.moved || !within(distance_cm, limit) {
             return Err(Refusal::CannotMove {
                 unit: u.label(),
-                why: format!("a boat that has not moved goes at most {limit:.2} cm this way"),
+                why: format!("a boat that has not moved goes at most {limit:.2} cm this way")
+                    .into(),
             });
         }
         self.units[id.0 as usize].moved = true;
@@ -1571,7 +1578,8 @@ impl Battle {
                 why: format!(
                     "a building holds at most 5 figures and the unit has {}",
                     u.figures
-                ),
+                )
+                .into(),
             });
         }
         let u = &mut self.units[id.0 as usize];
@@ -1672,7 +1680,7 @@ impl Battle {
         ) {
             return Err(Refusal::CannotCharge {
                 unit: u.label(),
-                why,
+                why: why.into(),
             });
         }
         Ok(now)
@@ -1779,7 +1787,7 @@ impl Battle {
         facts: &FireFacts,
     ) -> Result<FirePlan, Refusal> {
         let f = self.own(firer, Phase::Firing, "firing")?;
-        let no = |why: &str| Refusal::CannotFire {
+        let no = |why: &'static str| Refusal::CannotFire {
             unit: f.label(),
             why: why.into(),
         };
@@ -1928,7 +1936,7 @@ impl Battle {
         // The names, only for a volley that is fired (planning builds none).
         let firer_name = self.units[firer.0 as usize].label();
         let target_name = match (plan.target_unit, plan.target_officer) {
-            (Some(t), _) => self.units[t.0 as usize].label(),
+            (Some(t), _) => self.units[t.0 as usize].label().to_string(),
             (None, Some(o)) => self.officers[o.0 as usize].to_string(),
             (None, None) => String::new(),
         };
@@ -1971,7 +1979,7 @@ impl Battle {
             self.kill_officer(o, side, true);
         }
         Ok(FireReport {
-            firer: firer_name,
+            firer: firer_name.to_string(),
             target: target_name,
             dice: plan.volley.short.dice + plan.volley.long.dice,
             hits: rolled.hits,
@@ -2120,7 +2128,7 @@ impl Battle {
                 .collect(),
             pooled: self.options.pooled_melee,
         };
-        Ok((melee, a.label(), d.label(), a.side))
+        Ok((melee, a.label().to_string(), d.label().to_string(), a.side))
     }
 
     /// D8-MEL-01 to D8-MEL-11, D8-FRM-05, D8-SEQ-05, D8-VIC-05: the active side's `attacker` fights `defender` in
@@ -2315,7 +2323,7 @@ impl Battle {
             }
         }
         crate::error::length("the range to the structure", facts.distance_cm)?;
-        let no = |why: &str| Refusal::CannotFire {
+        let no = |why: &'static str| Refusal::CannotFire {
             unit: b.label(),
             why: why.into(),
         };
