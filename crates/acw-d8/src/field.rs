@@ -638,6 +638,7 @@ impl Field {
         let left = unit(f.facing.turned(-90.0));
         let right = unit(f.facing.turned(90.0));
         let (ts, tc) = target.facing.as_degrees().to_radians().sin_cos();
+        let (fs, fc) = f.facing.as_degrees().to_radians().sin_cos();
         let (ahead, across) = ((ts, tc), (tc, -ts));
         let (half_w, half_d) = (target.frontage.0 / 2.0, target.depth.0 / 2.0);
         let mut out = Vec::with_capacity(figures);
@@ -649,10 +650,20 @@ impl Field {
                 (right, off)
             };
             let p = Point::new(front.x + d * s, front.y + d * c);
-            let d = p.heading_to(target.centre).as_degrees() - f.facing.as_degrees();
-            let d = d.rem_euclid(360.0);
-            let off_axis = if d > 180.0 { 360.0 - d } else { d };
-            if off_axis <= 45.0 {
+            // Within 45° of the front: decided on the dot product with the facing's axis (the bearing's cosine
+            // against √½, no arc tangent) unless the bearing lies within about a millionth of a radian of 45°,
+            // where the heading is measured as before so that the boundary falls exactly where it did.
+            let (vx, vy) = (target.centre.x - p.x, target.centre.y - p.y);
+            let dot = vx * fs + vy * fc;
+            let (lhs, len2) = (2.0 * dot * dot, vx * vx + vy * vy);
+            let in_arc = if len2 > 0.0 && (lhs - len2).abs() > 1e-6 * len2 {
+                dot > 0.0 && lhs > len2
+            } else {
+                let d = p.heading_to(target.centre).as_degrees() - f.facing.as_degrees();
+                let d = d.rem_euclid(360.0);
+                (if d > 180.0 { 360.0 - d } else { d }) <= 45.0
+            };
+            if in_arc {
                 let (dx, dy) = (p.x - target.centre.x, p.y - target.centre.y);
                 let x = (dx * across.0 + dy * across.1).abs() - half_w;
                 let y = (dx * ahead.0 + dy * ahead.1).abs() - half_d;
