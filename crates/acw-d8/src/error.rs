@@ -1,6 +1,7 @@
 //! Errors: input that cannot describe a map, an army or a procedure ([`D8Error`]) and actions the rules refuse
 //! ([`Refusal`]). A refused or bad call never changes the state it was asked of.
 
+use std::borrow::Cow;
 use thiserror::Error;
 
 /// Input that cannot describe a map, an army, a unit or a procedure.
@@ -49,6 +50,24 @@ pub enum D8Error {
     Dice(String),
 }
 
+/// A unit as a refusal names it ("the 1st Zouaves (Union foot regiment)"): the sentence is written only when the
+/// refusal is read, so a refusal nobody reads (a commander asking what is legal) costs no formatting.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnitLabel {
+    /// The unit's name.
+    pub name: String,
+    /// Its side.
+    pub side: acw_core::Side,
+    /// What it is.
+    pub troop: crate::tables::Troop,
+}
+
+impl std::fmt::Display for UnitLabel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the {} ({} {})", self.name, self.side, self.troop)
+    }
+}
+
 /// An action the rules do not allow. The battle is left exactly as it was.
 #[derive(Clone, Debug, PartialEq, Error)]
 #[non_exhaustive]
@@ -68,25 +87,25 @@ pub enum Refusal {
     #[error("{unit} may not fire: {why}")]
     CannotFire {
         /// The unit's name.
-        unit: String,
+        unit: UnitLabel,
         /// Why not.
-        why: String,
+        why: Cow<'static, str>,
     },
     /// The unit may not move so (D8-MOV-*, D8-CMD-04).
     #[error("{unit} may not make that move: {why}")]
     CannotMove {
         /// The unit's name.
-        unit: String,
+        unit: UnitLabel,
         /// Why not.
-        why: String,
+        why: Cow<'static, str>,
     },
     /// The unit may not charge (D8-MOV-20 to D8-MOV-22).
     #[error("{unit} may not charge: {why}")]
     CannotCharge {
         /// The unit's name.
-        unit: String,
+        unit: UnitLabel,
         /// Why not.
-        why: String,
+        why: Cow<'static, str>,
     },
     /// The melee as described is not allowed (D8-MEL-01, D8-MEL-02).
     #[error("that melee is not allowed: {0}")]

@@ -47,6 +47,22 @@ pub(crate) fn apart(a: Point, b: Point) -> f64 {
     span(b.x - a.x, b.y - a.y)
 }
 
+/// Whether a footprint could touch the segment from `a` to `b`: its centre lies within half its diagonal of the
+/// segment (a cheap test before the exact one).
+#[must_use]
+pub(crate) fn near_segment(fp: &Footprint, a: Point, b: Point) -> bool {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    let len2 = dx * dx + dy * dy;
+    let c = fp.centre;
+    let t = if len2 > 0.0 {
+        (((c.x - a.x) * dx + (c.y - a.y) * dy) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let p = Point::new(a.x + dx * t, a.y + dy * t);
+    apart(p, c) <= span(fp.frontage.0, fp.depth.0) / 2.0 + 1e-9
+}
+
 /// A length in centimetres as a table length (inches).
 #[must_use]
 pub fn inches(cm: f64) -> f64 {
@@ -134,7 +150,14 @@ pub struct Field {
     places: Vec<Place>,
     /// Where each officer stands, by officer id.
     officers: Vec<Point>,
+    /// The smoke markers laid in front of units that fired two moves running from one spot (D8-ENV-06), each
+    /// with the unit whose smoke it is.
+    #[cfg_attr(feature = "serde", serde(default))]
+    smoke: Vec<(UnitId, Footprint)>,
 }
+
+/// How deep (cm) a smoke marker lies in front of the unit that laid it (D8-ENV-06).
+pub const SMOKE_DEPTH_CM: f64 = 5.0;
 
 impl Field {
     /// D8-SET-02, D8-SET-04, D8-SET-16: the table 180 × 150 cm with the map's pieces as square areas (woods,
@@ -185,6 +208,7 @@ impl Field {
             map: map.clone(),
             places: Vec::new(),
             officers: Vec::new(),
+            smoke: Vec::new(),
         })
     }
 
@@ -232,6 +256,42 @@ impl Field {
         }
     }
 
+    /// D8-ENV-06: the smoke marker a unit lays in front of its footprint `f`: as wide as its front and
+    /// [`SMOKE_DEPTH_CM`] deep, against its front edge.
+    #[must_use]
+    pub fn smoke_marker(f: &Footprint) -> Footprint {
+        let depth = inches(SMOKE_DEPTH_CM);
+        Footprint {
+            centre: f.front_centre().moved(f.facing, Inches(depth / 2.0)),
+            facing: f.facing,
+            frontage: f.frontage,
+            depth: Inches(depth),
+        }
+    }
+
+    /// D8-ENV-06: lays a unit's smoke marker (replacing any earlier one of its).
+    pub fn lay_smoke(&mut self, id: UnitId, marker: Footprint) {
+        self.smoke.retain(|(u, _)| *u != id);
+        self.smoke.push((id, marker));
+    }
+
+    /// D8-ENV-06: takes up the markers whose smoke has cleared.
+    pub fn clear_smoke(&mut self, battle: &Battle) {
+        self.smoke.retain(|(u, _)| battle.smoke_hangs(*u));
+    }
+
+    /// D8-ENV-06: the smoke markers on the table, each with the unit that laid it (those whose smoke has cleared
+    /// but not yet been taken up left out).
+    pub fn smoke<'a>(
+        &'a self,
+        battle: &'a Battle,
+    ) -> impl Iterator<Item = (UnitId, Footprint)> + 'a {
+        self.smoke
+            .iter()
+            .copied()
+            .filter(|(u, _)| battle.smoke_hangs(*u))
+    }
+
     /// A unit's footprint at a place.
     #[must_use]
     pub fn footprint_at(u: &Unit, p: Place) -> Footprint {
@@ -269,7 +329,12 @@ impl Field {
             battle.units().len()
         ];
         for side in Side::both() {
-            let mut order: Vec<&Unit> = battle.units().iter().filter(|u| u.side == side).collect();
+            // Units held back for a flank march are not deployed (D8-OPT-01).
+            let mut order: Vec<&Unit> = battle
+                .units()
+                .iter()
+                .filter(|u| u.side == side && !u.removed)
+                .collect();
             order.sort_by_key(|u| {
                 (
                     match u.troop {
@@ -573,6 +638,7 @@ impl Field {
         let left = unit(f.facing.turned(-90.0));
         let right = unit(f.facing.turned(90.0));
         let (ts, tc) = target.facing.as_degrees().to_radians().sin_cos();
+        let (fs, fc) = f.facing.as_degrees().to_radians().sin_cos();
         let (ahead, across) = ((ts, tc), (tc, -ts));
         let (half_w, half_d) = (target.frontage.0 / 2.0, target.depth.0 / 2.0);
         let mut out = Vec::with_capacity(figures);
@@ -584,10 +650,20 @@ impl Field {
                 (right, off)
             };
             let p = Point::new(front.x + d * s, front.y + d * c);
-            let d = p.heading_to(target.centre).as_degrees() - f.facing.as_degrees();
-            let d = d.rem_euclid(360.0);
-            let off_axis = if d > 180.0 { 360.0 - d } else { d };
-            if off_axis <= 45.0 {
+            // Within 45° of the front: decided on the dot product with the facing's axis (the bearing's cosine
+            // against √½, no arc tangent) unless the bearing lies within about a millionth of a radian of 45°,
+            // where the heading is measured as before so that the boundary falls exactly where it did.
+            let (vx, vy) = (target.centre.x - p.x, target.centre.y - p.y);
+            let dot = vx * fs + vy * fc;
+            let (lhs, len2) = (2.0 * dot * dot, vx * vx + vy * vy);
+            let in_arc = if len2 > 0.0 && (lhs - len2).abs() > 1e-6 * len2 {
+                dot > 0.0 && lhs > len2
+            } else {
+                let d = p.heading_to(target.centre).as_degrees() - f.facing.as_degrees();
+                let d = d.rem_euclid(360.0);
+                (if d > 180.0 { 360.0 - d } else { d }) <= 45.0
+            };
+            if in_arc {
                 let (dx, dy) = (p.x - target.centre.x, p.y - target.centre.y);
                 let x = (dx * across.0 + dy * across.1).abs() - half_w;
                 let y = (dx * ahead.0 + dy * ahead.1).abs() - half_d;
@@ -657,6 +733,55 @@ impl Field {
             }
         }
         out
+    }
+
+    /// D8-OPT-02: where a flank marcher comes on: its flank against the table's edge in the grid square of its
+    /// flank square, facing the enemy's base line like its army, its centre in the square as near the square's
+    /// middle as leaves 0.5 cm from every unit on the table (and from `placed`, arriving with it). None if the
+    /// square's stretch of edge has no room (the unit waits for its next move).
+    #[must_use]
+    pub fn arrival_place(
+        &self,
+        battle: &Battle,
+        u: &Unit,
+        square: Square,
+        placed: &[(UnitId, Place)],
+    ) -> Option<Place> {
+        let (w, _) = size_cm(u);
+        let (x0, _, y0, y1) = square.bounds_cm();
+        let x = if x0 <= 0.0 {
+            w / 2.0
+        } else {
+            board::WIDTH_CM - w / 2.0
+        };
+        let mid = f64::midpoint(y0, y1);
+        let others: Vec<Footprint> = battle
+            .units()
+            .iter()
+            .filter(|o| !o.removed && o.id != u.id)
+            .filter_map(|o| self.footprint(o))
+            .chain(
+                placed
+                    .iter()
+                    .filter_map(|&(id, p)| battle.unit(id).ok().map(|o| Field::footprint_at(o, p))),
+            )
+            .collect();
+        for k in 0..30 {
+            let dy = f64::from((k + 1) / 2) * if k % 2 == 0 { 1.0 } else { -1.0 };
+            let y = mid + dy;
+            if y < y0 || y > y1 {
+                continue;
+            }
+            let place = Place {
+                centre: at_cm(x, board::DEPTH_CM - y),
+                facing: facing(u.side),
+            };
+            let fp = Field::footprint_at(u, place);
+            if self.on_table(&fp) && others.iter().all(|o| cm(fp.distance(o).0) > GAP_CM) {
+                return Some(place);
+            }
+        }
+        None
     }
 
     /// D8-VIC-07, D8-VIC-02, D8-VIC-03: the final position on the 30 squares: a side has half a unit in the

@@ -18,6 +18,15 @@ pub enum Flank {
     East,
 }
 
+impl std::fmt::Display for Flank {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Flank::West => "west",
+            Flank::East => "east",
+        })
+    }
+}
+
 /// A side's secret flank march, declared at deployment (D8-OPT-01).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]

@@ -11,7 +11,8 @@
 use crate::army::{Army, Strength};
 use crate::error::{D8Error, Refusal};
 use crate::field::{CONTACT_CM, Field, GAP_CM, Place, cm, inches};
-use crate::map::{Map, Maps};
+use crate::flank::{Flank, FlankMarch};
+use crate::map::{Map, Maps, Square};
 use crate::melee::Melee;
 use crate::movement::{ChargeFacts, MoveFacts};
 use crate::options::Options;
@@ -19,7 +20,7 @@ use crate::sequence::Phase;
 use crate::state::{
     Battle, FireFacts, MeleeFacts, OfficerId, Opening, Struck, Target, Unit, UnitId,
 };
-use crate::tables::{Cover, Formation};
+use crate::tables::{Cover, Formation, Troop};
 use crate::victory::Points;
 use acw_core::game::{Decision, EndReason, GameResult, Outcome, Ruleset};
 use acw_core::measure::{Inches, Point};
@@ -49,6 +50,7 @@ pub struct Scenario {
     year: u16,
     map: Option<Map>,
     armies: Option<(Army, Army)>,
+    flank_marches: Vec<FlankMarch>,
 }
 
 /// A [`Scenario`] as written or loaded, before its checks.
@@ -63,12 +65,19 @@ pub struct ScenarioData {
     pub map: Option<Map>,
     /// The Union and Confederate armies, or none to generate them.
     pub armies: Option<(Army, Army)>,
+    /// The flank marches declared (D8-OPT-01), at most one a side; only with flank marches in the options.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub flank_marches: Vec<FlankMarch>,
 }
 
 impl TryFrom<ScenarioData> for Scenario {
     type Error = SetupError;
     fn try_from(d: ScenarioData) -> Result<Scenario, SetupError> {
-        Scenario::new(d.options, d.year, d.map, d.armies)
+        let mut s = Scenario::new(d.options, d.year, d.map, d.armies)?;
+        for m in d.flank_marches {
+            s = s.with_flank_march(m)?;
+        }
+        Ok(s)
     }
 }
 
@@ -80,6 +89,7 @@ impl Default for Scenario {
             year: 1862,
             map: None,
             armies: None,
+            flank_marches: Vec::new(),
         }
     }
 }
@@ -107,7 +117,24 @@ impl Scenario {
             year,
             map,
             armies,
+            flank_marches: Vec::new(),
         })
+    }
+
+    /// D8-OPT-01: the scenario with a side's flank march declared: flank marches must be in the options, and a
+    /// side declares at most one. At deployment the side holds back its mounted units first, then its
+    /// sharpshooters, then its foot regiments from the last of its order of battle (never a battery), as many as
+    /// it declared.
+    pub fn with_flank_march(mut self, march: FlankMarch) -> Result<Scenario, SetupError> {
+        let march = FlankMarch::new(march.side, march.flank, march.units, &self.options)?;
+        if self.flank_marches.iter().any(|m| m.side == march.side) {
+            return Err(SetupError::Rules(D8Error::BadArmy(format!(
+                "the {} side has already declared a flank march",
+                march.side
+            ))));
+        }
+        self.flank_marches.push(march);
+        Ok(self)
     }
 
     /// A wholly generated battle of `year` under `options`.
@@ -129,6 +156,7 @@ impl Scenario {
             year: self.year,
             map: self.map.clone(),
             armies: self.armies.clone(),
+            flank_marches: self.flank_marches.clone(),
         }
     }
 }
@@ -469,6 +497,35 @@ pub enum Event {
         /// Removed.
         removed: bool,
     },
+    /// A unit held back for a flank march rolled its arrival (D8-OPT-03).
+    FlankMarched {
+        /// The unit.
+        unit: String,
+        /// The edge it marches by.
+        flank: Flank,
+        /// The flank square, 1 to 5 from its own base line.
+        flank_square: u8,
+        /// The grid square that is.
+        square: Square,
+        /// Its side's move it arrives on.
+        on_move: u8,
+    },
+    /// Both sides marched by the same edge: both forces take no further part (D8-OPT-04).
+    FlankCancelled {
+        /// The edge.
+        flank: Flank,
+        /// The units of both forces.
+        units: Vec<String>,
+    },
+    /// A flank marcher came onto the table at the edge of its square (D8-OPT-02).
+    FlankArrived {
+        /// The unit.
+        unit: String,
+        /// The grid square.
+        square: Square,
+        /// Its side's move.
+        turn: u32,
+    },
     /// The game ended.
     Ended {
         /// Points by side.
@@ -669,6 +726,25 @@ impl fmt::Display for Event {
                     }
                 )
             }
+            Event::FlankMarched {
+                unit,
+                flank,
+                flank_square,
+                square,
+                on_move,
+            } => write!(
+                f,
+                "The {unit} is held back to march by the {flank} flank; its D20 shows {on_move}: it arrives on its side's move {on_move} by flank square {flank_square} (square {square})."
+            ),
+            Event::FlankCancelled { flank, units } => write!(
+                f,
+                "Both sides march by the {flank} flank, and both forces take no further part: {}.",
+                units.join(", ")
+            ),
+            Event::FlankArrived { unit, square, turn } => write!(
+                f,
+                "The {unit} arrives from its flank march at the table's edge in square {square}, on its side's move {turn}."
+            ),
             Event::Ended {
                 points,
                 result,
@@ -693,6 +769,8 @@ pub struct Muster {
     map: Map,
     strength: Strength,
     union: Option<Army>,
+    #[cfg_attr(feature = "serde", serde(default))]
+    flank_marches: Vec<FlankMarch>,
 }
 
 /// The whole game: the muster or the battle on its field, the dice, and the end.
@@ -781,7 +859,14 @@ impl State {
         match &scenario.armies {
             Some((u, c)) => {
                 let mut dice = state.rng.clone();
-                state.fight(&map, u, c, o, &mut dice, &mut events)?;
+                state.fight(
+                    &map,
+                    (u, c),
+                    o,
+                    &scenario.flank_marches,
+                    &mut dice,
+                    &mut events,
+                )?;
                 state.rng = dice;
             }
             None => {
@@ -792,6 +877,7 @@ impl State {
                     map,
                     strength,
                     union: None,
+                    flank_marches: scenario.flank_marches.clone(),
                 });
             }
         }
@@ -801,14 +887,16 @@ impl State {
     fn fight(
         &mut self,
         map: &Map,
-        union: &Army,
-        rebels: &Army,
+        (union, rebels): (&Army, &Army),
         o: Options,
+        marches: &[FlankMarch],
         dice: &mut dyn Dice,
         events: &mut Vec<Event>,
     ) -> Result<(), SetupError> {
         let mut battle = Battle::new(union, rebels, o)?;
         let mut field = Field::new(map).map_err(|e| SetupError::Table(e.to_string()))?;
+        hold_back(&mut battle, marches, dice, events)
+            .map_err(|e| SetupError::Opening(e.to_string()))?;
         field.deploy(&battle).map_err(SetupError::Deployment)?;
         let opening: Opening = battle
             .open(dice)
@@ -817,8 +905,11 @@ impl State {
             opening: opening.to_string(),
             turns: battle.turn_limit(),
         });
-        begin_turn(&mut battle, &field, dice, events)
+        let arrived = begin_turn(&mut battle, &field, dice, events)
             .map_err(|e| SetupError::Opening(e.to_string()))?;
+        for (id, p) in arrived {
+            field.set_place(id, p);
+        }
         self.muster = None;
         self.battle = Some(battle);
         self.field = Some(field);
@@ -1034,8 +1125,15 @@ impl State {
                     });
                 }
                 Some(union) => {
-                    self.fight(&m.map, &union, &army, m.options, dice, log)
-                        .map_err(|e| GameError::NotNow(e.to_string()))?;
+                    self.fight(
+                        &m.map,
+                        (&union, &army),
+                        m.options,
+                        &m.flank_marches,
+                        dice,
+                        log,
+                    )
+                    .map_err(|e| GameError::NotNow(e.to_string()))?;
                 }
             }
             return Ok(());
@@ -1048,6 +1146,7 @@ impl State {
             let mut copy = b.clone();
             let mut events = Vec::new();
             let mut officers = Vec::new();
+            let mut arrived = Vec::new();
             let mut end = None;
             let b = &mut copy;
             match b.phase() {
@@ -1069,7 +1168,7 @@ impl State {
                     if b.phase() == Phase::Over {
                         end = Some(finish(b, f, &mut events));
                     } else {
-                        begin_turn(b, f, dice, &mut events)?;
+                        arrived = begin_turn(b, f, dice, &mut events)?;
                     }
                 }
                 p => return Err(GameError::NotNow(format!("it is {p}"))),
@@ -1084,6 +1183,12 @@ impl State {
                 for (id, p) in officers {
                     f.set_officer(id, p);
                 }
+                for (id, p) in arrived {
+                    f.set_place(id, p);
+                }
+                if let Some(b) = self.battle.as_ref() {
+                    f.clear_smoke(b);
+                }
             }
             if end.is_some() {
                 self.end = end;
@@ -1095,8 +1200,13 @@ impl State {
         if let Some(a) = done.attacker {
             self.attacked.push(a);
         }
-        if let (Some((id, p)), Some(f)) = (done.place, self.field.as_mut()) {
-            f.set_place(id, p);
+        if let Some(f) = self.field.as_mut() {
+            if let Some((id, p)) = done.place {
+                f.set_place(id, p);
+            }
+            if let Some((id, marker)) = done.smoke {
+                f.lay_smoke(id, marker);
+            }
         }
         Ok(())
     }
@@ -1108,10 +1218,24 @@ fn begin_turn(
     f: &Field,
     dice: &mut dyn Dice,
     log: &mut Vec<Event>,
-) -> Result<(), GameError> {
+) -> Result<Vec<(UnitId, Place)>, GameError> {
     let side = b.active();
     let influence = f.influence(b, side);
     let results = b.start_turn(&influence, dice)?;
+    // D8-OPT-03: flank marchers due on this move come on at the start of the Movement phase.
+    let (mut placed, mut arrivals) = (Vec::new(), Vec::new());
+    for (id, square) in b.flank_due() {
+        let u = b.unit(id).map_err(Refusal::from)?;
+        if let Some(p) = f.arrival_place(b, u, square, &placed) {
+            b.arrive(id)?;
+            placed.push((id, p));
+            arrivals.push(Event::FlankArrived {
+                unit: name(b.unit(id).map_err(Refusal::from)?),
+                square,
+                turn: *b.turns().get(side),
+            });
+        }
+    }
     let tests = results
         .iter()
         .filter_map(|&(id, passed)| {
@@ -1141,7 +1265,71 @@ fn begin_turn(
         tests,
         out_of_influence: out,
     });
-    Ok(())
+    log.extend(arrivals);
+    Ok(placed)
+}
+
+/// D8-OPT-01, D8-OPT-02, D8-OPT-04: at deployment each declared flank force is held back (its mounted units
+/// first, then sharpshooters, then foot regiments from the last), each unit rolling its arrival; two marches by the
+/// same edge cancel each other, and both forces take no further part.
+fn hold_back(
+    b: &mut Battle,
+    marches: &[FlankMarch],
+    dice: &mut dyn Dice,
+    log: &mut Vec<Event>,
+) -> Result<(), GameError> {
+    let mut forces = Vec::new();
+    for m in marches {
+        let mut pick: Vec<&Unit> = b
+            .units()
+            .iter()
+            .filter(|u| u.side == m.side && !u.troop.is_battery())
+            .collect();
+        pick.sort_by_key(|u| {
+            (
+                match u.troop {
+                    Troop::Cavalry | Troop::Indians => 0,
+                    Troop::Sharpshooters => 1,
+                    _ => 2,
+                },
+                std::cmp::Reverse(u.id),
+            )
+        });
+        let ids: Vec<UnitId> = pick
+            .iter()
+            .take(usize::from(m.units))
+            .map(|u| u.id)
+            .collect();
+        if !ids.is_empty() {
+            forces.push((m, ids));
+        }
+    }
+    if let [(a, ua), (c, uc)] = forces.as_slice()
+        && crate::flank::cancelled(a, c)
+    {
+        let all: Vec<UnitId> = ua.iter().chain(uc).copied().collect();
+        b.cancel_flank_forces(a, c, &all)?;
+        log.push(Event::FlankCancelled {
+            flank: a.flank,
+            units: all
+                .iter()
+                .filter_map(|&id| b.unit(id).ok().map(name))
+                .collect(),
+        });
+        return Ok(());
+    }
+    for (m, ids) in &forces {
+        for (id, arrival, square) in b.hold_back(m, ids, dice)? {
+            log.push(Event::FlankMarched {
+                unit: name(b.unit(id).map_err(Refusal::from)?),
+                flank: m.flank,
+                flank_square: arrival.square,
+                square,
+                on_move: arrival.on_move,
+            });
+        }
+    }
+    fault(dice)
 }
 
 /// D8-CMD-07: at the end of the Movement phase each officer of the active side rides towards the middle of his
@@ -1377,6 +1565,19 @@ fn finish(b: &Battle, f: &Field, log: &mut Vec<Event>) -> (Outcome, BySide<Point
 struct Applied {
     attacker: Option<UnitId>,
     place: Option<(UnitId, Place)>,
+    smoke: Option<(UnitId, acw_core::table::Footprint)>,
+}
+
+/// D8-ENV-06: the smoke marker a volley lays: the firer's second volley running from its spot (its smoke now
+/// hangs; it could not have fired with smoke already hanging).
+fn laid_smoke(b: &Battle, f: &Field, u: &Unit) -> Applied {
+    Applied {
+        smoke: b
+            .smoke_hangs(u.id)
+            .then(|| f.footprint(u).map(|fp| (u.id, Field::smoke_marker(&fp))))
+            .flatten(),
+        ..Applied::default()
+    }
 }
 
 /// Applies a unit's order: facts measured on the field, then the one rules call that rolls and applies it.
@@ -1425,6 +1626,7 @@ fn unit_order(
             }
             Ok(Applied {
                 attacker: None,
+                smoke: None,
                 place: Some((unit, dest)),
             })
         }
@@ -1443,6 +1645,7 @@ fn unit_order(
             }
             Ok(Applied {
                 attacker: None,
+                smoke: None,
                 place: Some((
                     unit,
                     Place {
@@ -1500,6 +1703,7 @@ fn unit_order(
             }
             Ok(Applied {
                 attacker: None,
+                smoke: None,
                 place: Some((
                     unit,
                     Place {
@@ -1536,6 +1740,7 @@ fn unit_order(
             }
             Ok(Applied {
                 attacker: None,
+                smoke: None,
                 place: Some((unit, to)),
             })
         }
@@ -1569,6 +1774,7 @@ fn unit_order(
             }
             Ok(Applied {
                 attacker: None,
+                smoke: None,
                 place: Some((
                     unit,
                     Place {
@@ -1612,20 +1818,20 @@ fn unit_order(
                 .map(|o| o.to_string().trim_start_matches("the ").to_string())
                 .map_err(Refusal::from)?;
             volley(b, &u, Target::Officer(officer), target, &facts, dice, log)?;
-            Ok(Applied::default())
+            Ok(laid_smoke(b, f, &u))
         }
         Order::Fire { unit, target } => {
             let u = unit_of(b, unit)?;
             let t = unit_of(b, target)?;
             let facts = fire_facts(b, f, &u, &t)?;
             volley(b, &u, Target::Unit(target), name(&t), &facts, dice, log)?;
-            Ok(Applied::default())
+            Ok(laid_smoke(b, f, &u))
         }
         Order::Melee { attacker, defender } => {
             fight(b, f, attacked, attacker, defender, dice, log)?;
             Ok(Applied {
                 attacker: Some(attacker),
-                place: None,
+                ..Applied::default()
             })
         }
     }
@@ -1678,7 +1884,10 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
                 name(o)
             )));
         }
-        if o.side == u.side && of.blocks(from.centre, dest.centre) {
+        if o.side == u.side
+            && crate::field::near_segment(&of, from.centre, dest.centre)
+            && of.blocks(from.centre, dest.centre)
+        {
             if o.formation == Formation::Skirmish {
                 through_skirmishers = Some(o.id);
             } else {
@@ -1686,9 +1895,10 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
             }
         }
     }
-    // The nearest enemy's distance from a place: exact, measured only for the enemies whose cheap lower
-    // bound (centre distance less the half-diagonals) could beat the best so far.
-    let nearest = |p: Place| {
+    // The nearest enemy's distance from a place, or (with `beat`) only whether some enemy is nearer than `beat`:
+    // exact, measured only for the enemies whose cheap lower bound (centre distance less the half-diagonals)
+    // could beat the best so far.
+    let nearest = |p: Place, beat: f64| {
         let me = Field::footprint_at(u, p);
         let mut cands: Vec<(f64, acw_core::table::Footprint)> = b
             .units()
@@ -1705,10 +1915,13 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
         cands.sort_by(|a, b| a.0.total_cmp(&b.0));
         let mut best = f64::INFINITY;
         for (bound, o) in cands {
-            if bound > best {
+            if bound > best || bound >= beat {
                 break;
             }
             best = best.min(me.distance(&o).0);
+            if best < beat {
+                break;
+            }
         }
         best
     };
@@ -1724,7 +1937,10 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
         towards_base_line: towards,
         // Only a unit out of influence is asked whether it moves nearer the enemy (D8-CMD-04), so only
         // its move is measured for it.
-        nearer_enemy: !u.in_influence && nearest(dest) < nearest(from),
+        nearer_enemy: !u.in_influence && {
+            let now = nearest(from, f64::INFINITY);
+            nearest(dest, now) < now
+        },
         into_contact: false,
         crossed,
         building: false,
@@ -1826,7 +2042,7 @@ fn officer_fire_facts(
     let mut facts = FireFacts {
         figures: ds.len().min(24),
         bearing_degrees: bearing,
-        sight_blocked: f.sight_blocked(from, at, &[]),
+        sight_blocked: f.sight_blocked(from, at, &f.smoke(b).map(|(_, m)| m).collect::<Vec<_>>()),
         firer_deep_in_wood: f.deep_in_wood(uf.centre),
         target_deep_in_wood: f.deep_in_wood(at),
         target_cover: f.cover_at(at, b.options().broken_ground_soft),
@@ -1839,7 +2055,7 @@ fn officer_fire_facts(
     }
     if facts.figures == 0 {
         return Err(Refusal::CannotFire {
-            unit: name(u),
+            unit: u.label(),
             why: "no figure has the officer in its arc".into(),
         }
         .into());
@@ -1853,12 +2069,26 @@ fn fire_facts(b: &Battle, f: &Field, u: &Unit, t: &Unit) -> Result<FireFacts, Ga
         return Err(GameError::Table("the units are not placed".into()));
     };
     let (ds, bearing) = f.fire_distances(u, &uf, &tf);
+    if ds.is_empty() {
+        return Err(Refusal::CannotFire {
+            unit: u.label(),
+            why: "no figure has the target in its arc".into(),
+        }
+        .into());
+    }
+    // Sight is measured only when some figure has the target within its weapon's reach: otherwise the rules
+    // refuse the volley as out of range (or for an earlier reason) whatever lies between.
+    let in_reach = ds
+        .iter()
+        .any(|&d| crate::fire::band(u.weapon, d, b.options()).is_some());
     let mut facts = FireFacts {
         figures: ds.len().min(24),
         bearing_degrees: bearing,
-        sight_blocked: {
+        sight_blocked: in_reach && {
             let (from, to) = (uf.front_centre(), tf.centre);
-            f.sight_blocked(from, to, &f.others_near(b, &[u.id, t.id], from, to))
+            let mut others = f.others_near(b, &[u.id, t.id], from, to);
+            others.extend(f.smoke(b).map(|(_, m)| m));
+            f.sight_blocked(from, to, &others)
         },
         firer_deep_in_wood: f.deep_in_wood(uf.centre),
         target_deep_in_wood: f.deep_in_wood(tf.centre),
@@ -1876,7 +2106,7 @@ fn fire_facts(b: &Battle, f: &Field, u: &Unit, t: &Unit) -> Result<FireFacts, Ga
     }
     if facts.figures == 0 {
         return Err(Refusal::CannotFire {
-            unit: name(u),
+            unit: u.label(),
             why: "no figure has the target in its arc".into(),
         }
         .into());
@@ -1939,7 +2169,8 @@ impl Ruleset for D8 {
     fn losses(&self, state: &State) -> BySide<u32> {
         let mut l = BySide::new(0, 0);
         if let Some(b) = &state.battle {
-            for u in b.units() {
+            // A flank force still marching or cancelled is not lost (D8-OPT-04).
+            for u in b.units().iter().filter(|u| u.away.is_none()) {
                 *l.get_mut(u.side) += if u.removed {
                     u.original
                 } else {

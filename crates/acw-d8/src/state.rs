@@ -160,6 +160,26 @@ pub struct Unit {
     pub works_cm: f64,
     /// Removed from the battle (broken, destroyed, or cancelled on a flank march).
     pub removed: bool,
+    /// Held off the table on a flank march, or its flank force cancelled (D8-OPT-01 to D8-OPT-04); such a unit
+    /// is also `removed` until it arrives.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub away: Option<Away>,
+}
+
+/// Why a unit is off the table without having been lost (D8-OPT-01 to D8-OPT-04).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub enum Away {
+    /// On a flank march: it arrives on its side's move `arrival.on_move` at the edge of grid square `square`.
+    Marching {
+        /// The D20's arrival: the move and the flank square (1 to 5).
+        arrival: crate::flank::Arrival,
+        /// The grid square of that flank square.
+        square: crate::map::Square,
+    },
+    /// Its flank force was cancelled by the enemy's march by the same edge: it takes no further part and is not
+    /// counted as lost.
+    Cancelled,
 }
 
 impl Unit {
@@ -182,8 +202,12 @@ impl Unit {
         }
     }
 
-    fn label(&self) -> String {
-        format!("the {} ({} {})", self.name, self.side, self.troop)
+    pub(crate) fn label(&self) -> crate::error::UnitLabel {
+        crate::error::UnitLabel {
+            name: self.name.clone(),
+            side: self.side,
+            troop: self.troop,
+        }
     }
 }
 
@@ -522,6 +546,12 @@ impl TryFrom<BattleRepr> for Battle {
             {
                 return Err(bad(format!("{} is placed impossibly", u.name)));
             }
+            if u.away.is_some() && !u.removed {
+                return Err(bad(format!(
+                    "{} is away on a flank march but stands on the table",
+                    u.name
+                )));
+            }
         }
         for (i, o) in r.officers.iter().enumerate() {
             if o.id.0 as usize != i || (o.rank == Rank::Brigadier) != o.brigade.is_some() {
@@ -671,6 +701,7 @@ impl Battle {
             dug: false,
             works_cm: 0.0,
             removed: false,
+            away: None,
         });
         id
     }
@@ -1130,7 +1161,7 @@ impl Battle {
             };
             return Err(Refusal::CannotMove {
                 unit: u.label(),
-                why,
+                why: why.into(),
             });
         }
         Ok(())
@@ -1141,7 +1172,8 @@ impl Battle {
         if u.moved {
             return Err(Refusal::CannotMove {
                 unit: u.label(),
-                why: format!("it has already moved this turn, and {action} takes a whole move"),
+                why: format!("it has already moved this turn, and {action} takes a whole move")
+                    .into(),
             });
         }
         if u.boat.is_some() && action != WholeMove::Boat {
@@ -1169,7 +1201,7 @@ impl Battle {
         crate::error::length("a move", facts.distance_cm)?;
         let no = |why: String| Refusal::CannotMove {
             unit: u.label(),
-            why,
+            why: why.into(),
         };
         if u.moved {
             return Err(no("it has already moved this turn".into()));
@@ -1321,13 +1353,13 @@ impl Battle {
         if u.formation == to {
             return Err(Refusal::CannotMove {
                 unit: u.label(),
-                why: format!("it is already in {to}"),
+                why: format!("it is already in {to}").into(),
             });
         }
         if !u.troop.allows(u.class, u.mounted, to) {
             return Err(Refusal::CannotMove {
                 unit: u.label(),
-                why: format!("a {} {} may not stand in {to}", u.class, u.troop),
+                why: format!("a {} {} may not stand in {to}", u.class, u.troop).into(),
             });
         }
         self.finish_whole_move(id, Some(FfCause::ChangedFormation));
@@ -1404,7 +1436,7 @@ impl Battle {
         crate::error::length("a manhandling move", distance_cm)?;
         let no = |why: String| Refusal::CannotMove {
             unit: u.label(),
-            why,
+            why: why.into(),
         };
         let Troop::Battery(g) = u.troop else {
             return Err(no("only guns are manhandled".into()));
@@ -1484,13 +1516,14 @@ impl Battle {
             return Err(Refusal::CannotMove {
                 unit: u.label(),
                 why: if u.boat.is_some() {
-                    "it is already in a boat".to_string()
+                    "it is already in a boat".to_string().into()
                 } else {
                     format!(
                         "a {b} holds {} figures and it has {}",
                         b.capacity(),
                         u.figures
                     )
+                    .into()
                 },
             });
         }
@@ -1527,7 +1560,8 @@ impl Battle {
         if u.boat.is_none() || u.moved || !within(distance_cm, limit) {
             return Err(Refusal::CannotMove {
                 unit: u.label(),
-                why: format!("a boat that has not moved goes at most {limit:.2} cm this way"),
+                why: format!("a boat that has not moved goes at most {limit:.2} cm this way")
+                    .into(),
             });
         }
         self.units[id.0 as usize].moved = true;
@@ -1544,7 +1578,8 @@ impl Battle {
                 why: format!(
                     "a building holds at most 5 figures and the unit has {}",
                     u.figures
-                ),
+                )
+                .into(),
             });
         }
         let u = &mut self.units[id.0 as usize];
@@ -1645,7 +1680,7 @@ impl Battle {
         ) {
             return Err(Refusal::CannotCharge {
                 unit: u.label(),
-                why,
+                why: why.into(),
             });
         }
         Ok(now)
@@ -1752,7 +1787,7 @@ impl Battle {
         facts: &FireFacts,
     ) -> Result<FirePlan, Refusal> {
         let f = self.own(firer, Phase::Firing, "firing")?;
-        let no = |why: &str| Refusal::CannotFire {
+        let no = |why: &'static str| Refusal::CannotFire {
             unit: f.label(),
             why: why.into(),
         };
@@ -1771,7 +1806,7 @@ impl Battle {
         if f.figures == 0 {
             return Err(no("it has no figures left to fire"));
         }
-        if self.options.wind_and_smoke && f.smoke.blocks(self.wind, &self.options) {
+        if self.smoke_hangs(firer) {
             return Err(no("its smoke hangs in front of it"));
         }
         if !crate::environment::sight(
@@ -1901,7 +1936,7 @@ impl Battle {
         // The names, only for a volley that is fired (planning builds none).
         let firer_name = self.units[firer.0 as usize].label();
         let target_name = match (plan.target_unit, plan.target_officer) {
-            (Some(t), _) => self.units[t.0 as usize].label(),
+            (Some(t), _) => self.units[t.0 as usize].label().to_string(),
             (None, Some(o)) => self.officers[o.0 as usize].to_string(),
             (None, None) => String::new(),
         };
@@ -1944,7 +1979,7 @@ impl Battle {
             self.kill_officer(o, side, true);
         }
         Ok(FireReport {
-            firer: firer_name,
+            firer: firer_name.to_string(),
             target: target_name,
             dice: plan.volley.short.dice + plan.volley.long.dice,
             hits: rolled.hits,
@@ -2093,7 +2128,7 @@ impl Battle {
                 .collect(),
             pooled: self.options.pooled_melee,
         };
-        Ok((melee, a.label(), d.label(), a.side))
+        Ok((melee, a.label().to_string(), d.label().to_string(), a.side))
     }
 
     /// D8-MEL-01 to D8-MEL-11, D8-FRM-05, D8-SEQ-05, D8-VIC-05: the active side's `attacker` fights `defender` in
@@ -2207,7 +2242,12 @@ impl Battle {
             });
         }
         let next = self.active.enemy();
-        let out = |s: Side| self.units.iter().all(|u| u.side != s || u.removed);
+        // A flank force still marching keeps its side in the battle (D8-OPT-03).
+        let out = |s: Side| {
+            self.units.iter().all(|u| {
+                u.side != s || (u.removed && !matches!(u.away, Some(Away::Marching { .. })))
+            })
+        };
         let done = *self.turns.get(next) >= self.turn_limit
             && *self.turns.get(self.active) >= self.turn_limit;
         self.active = next;
@@ -2283,7 +2323,7 @@ impl Battle {
             }
         }
         crate::error::length("the range to the structure", facts.distance_cm)?;
-        let no = |why: &str| Refusal::CannotFire {
+        let no = |why: &'static str| Refusal::CannotFire {
             unit: b.label(),
             why: why.into(),
         };
@@ -2352,6 +2392,18 @@ impl Battle {
         Ok(())
     }
 
+    /// D8-ENV-06: whether the smoke of a unit's fire hangs in front of it now: smoke is in play (no wind, or any
+    /// wind under the option) and the unit has fired two moves running from its spot, or its smoke is still
+    /// clearing (two moves). While it hangs the unit may not fire, and the smoke blocks sight through it.
+    #[must_use]
+    pub fn smoke_hangs(&self, id: UnitId) -> bool {
+        self.options.wind_and_smoke
+            && self
+                .units
+                .get(id.0 as usize)
+                .is_some_and(|u| u.smoke.blocks(self.wind, &self.options))
+    }
+
     /// D8-OPT-01, D8-OPT-04: when the declarations are revealed, two flank marches by the same edge cancel: the
     /// units held back for them (`units`, of the two marching sides, no more than were declared) are removed, not
     /// counted as killed. Refused if the marches do not cancel.
@@ -2382,7 +2434,99 @@ impl Battle {
         }
         for &u in units {
             self.units[u.0 as usize].removed = true;
+            self.units[u.0 as usize].away = Some(Away::Cancelled);
         }
+        Ok(())
+    }
+
+    /// D8-OPT-01, D8-OPT-02, D8-OPT-03: a side's flank force is held back at deployment: `units` (of the marching
+    /// side, no more than it declared, none a battery, none already off the table) are taken off the table, and
+    /// each rolls its D20 (or the force one, under the option) for the move it arrives on and the flank square it
+    /// arrives by. Only before the battle opens. Returns each unit's arrival and the grid square.
+    pub fn hold_back<D: Dice + ?Sized>(
+        &mut self,
+        march: &crate::flank::FlankMarch,
+        units: &[UnitId],
+        dice: &mut D,
+    ) -> Result<Vec<(UnitId, crate::flank::Arrival, crate::map::Square)>, Refusal> {
+        if self.opened {
+            return Err(Refusal::WrongTime {
+                action: "holding units back for a flank march",
+                why: "the battle has opened; a flank march is declared at deployment".into(),
+            });
+        }
+        if !self.options.flank_marches {
+            return Err(Refusal::Forbidden(
+                "flank marches are not in play in this game".into(),
+            ));
+        }
+        if units.is_empty() || units.len() > usize::from(march.units) {
+            return Err(Refusal::Forbidden(format!(
+                "the {} side declared {} flank-marching units, not {}",
+                march.side,
+                march.units,
+                units.len()
+            )));
+        }
+        for (i, &id) in units.iter().enumerate() {
+            let u = self.live(id)?;
+            if u.side != march.side || u.troop.is_battery() || units[..i].contains(&id) {
+                return Err(Refusal::Forbidden(format!(
+                    "{} cannot march by the {} side's flank",
+                    u.label(),
+                    march.side
+                )));
+            }
+        }
+        let force = crate::flank::FlankMarch {
+            units: units.len() as u8,
+            ..march.clone()
+        };
+        let held = crate::flank::arrivals(&force, dice, &self.options)?;
+        let mut out = Vec::with_capacity(units.len());
+        for (&id, (arrival, square)) in units.iter().zip(held) {
+            let u = &mut self.units[id.0 as usize];
+            u.removed = true;
+            u.away = Some(Away::Marching { arrival, square });
+            out.push((id, arrival, square));
+        }
+        Ok(out)
+    }
+
+    /// D8-OPT-03: the active side's flank marchers due on its current move (their arrival move reached, or passed
+    /// while no room was found at the edge), each with the grid square it arrives by.
+    #[must_use]
+    pub fn flank_due(&self) -> Vec<(UnitId, crate::map::Square)> {
+        let side = self.active;
+        let next = *self.turns.get(side);
+        self.units
+            .iter()
+            .filter(|u| u.side == side)
+            .filter_map(|u| match u.away {
+                Some(Away::Marching { arrival, square }) if u32::from(arrival.on_move) <= next => {
+                    Some((u.id, square))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// D8-OPT-02, D8-OPT-03: a flank marcher due on its side's move comes onto the table (the caller has placed it
+    /// at the edge of its flank square) at the start of its side's Movement phase, before any unit has moved. It
+    /// comes on under its orders: in influence for this move, so it may move at once; from its next move its
+    /// officer's distance decides as for any unit.
+    pub fn arrive(&mut self, id: UnitId) -> Result<(), Refusal> {
+        self.in_phase(Phase::Movement, "bringing on a flank march")?;
+        if !self.flank_due().iter().any(|&(u, _)| u == id) {
+            return Err(Refusal::Forbidden(format!(
+                "{} is not a flank marcher due this move",
+                self.u(id)?.label()
+            )));
+        }
+        let u = &mut self.units[id.0 as usize];
+        u.removed = false;
+        u.away = None;
+        u.in_influence = true;
         Ok(())
     }
 

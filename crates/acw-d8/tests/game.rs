@@ -6,10 +6,11 @@
 use acw_core::game::{Commander, Game, Owed, Ruleset, play};
 use acw_core::measure::Inches;
 use acw_core::testing::conformance::{self, Suite};
-use acw_core::{GameRng, Side};
+use acw_core::{BySide, GameRng, Side};
 use acw_d8::army::Army;
 use acw_d8::bots::{Attacker, Holder};
 use acw_d8::field::{Field, Place, at_cm, cm, facing, inches, square_at, square_centre};
+use acw_d8::flank::{Flank, FlankMarch};
 use acw_d8::game::{
     D8, Event, GameError, Order, Question, Scenario, ScenarioData, SetupError, State,
 };
@@ -167,6 +168,7 @@ fn scenarios_are_checked_when_made_and_loaded() {
         year: 1863,
         map: Some(map),
         armies: Some((u.clone(), c.clone())),
+        flank_marches: Vec::new(),
     };
     let json = serde_json::to_string(&data).unwrap();
     let loaded: Scenario = serde_json::from_str(&json).unwrap();
@@ -817,4 +819,128 @@ fn formation_fail_tests_read_as_sentences() {
          The 2nd Texas tests its formation fail, needing 5+ on a D8 (50.0%): passed. \
          The 1st Battery tests its formation fail, needing 4+ on a D8 (62.5%): failed."
     );
+}
+
+// ----- Flank marches -----
+
+fn flanking(union: Flank, confederate: Flank) -> Scenario {
+    let mut o = Options::default();
+    o.flank_marches = true;
+    let march = |side, flank| FlankMarch {
+        side,
+        flank,
+        units: 2,
+    };
+    Scenario::generated(o, 1862)
+        .unwrap()
+        .with_flank_march(march(Side::Union, union))
+        .unwrap()
+        .with_flank_march(march(Side::Confederate, confederate))
+        .unwrap()
+}
+
+/// D8-OPT-01, D8-OPT-02, D8-OPT-03: with flank marches on, each side holds back two units (its cavalry first) at
+/// deployment, each rolls its D20, and each comes on at the table's edge of its flank square on the move it
+/// rolled, then plays on: whole generated battles pass the conformance suite, and in each one every marcher due
+/// before nightfall arrives by its flank's edge within its square, on its move.
+#[test]
+fn flank_marches_arrive_in_whole_games() {
+    let scenario = flanking(Flank::West, Flank::East);
+    let suite = Suite {
+        seeds: &[31, 32, 33],
+        commanders: &bots,
+        refused_orders: &refused,
+        invariants: &invariants,
+    };
+    conformance::run(&D8, &scenario, &suite).unwrap();
+    let mut arrivals = 0;
+    for seed in [31, 32, 33] {
+        let (mut u, mut c) = (bots(Side::Union, seed), bots(Side::Confederate, seed));
+        let played = play(&D8, &scenario, seed, BySide::new(&mut *u, &mut *c)).unwrap();
+        let marched: Vec<_> = played
+            .log
+            .iter()
+            .filter_map(|e| match e {
+                Event::FlankMarched {
+                    unit,
+                    flank,
+                    square,
+                    on_move,
+                    ..
+                } => Some((unit.clone(), *flank, *square, *on_move)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(marched.len(), 4, "seed {seed}");
+        let b = played.state.battle().unwrap();
+        for (unit, flank, square, on_move) in marched {
+            // The Union's flank is the west column, the Confederates' the east.
+            let col = (square.number() - 1) % 6;
+            assert_eq!(col, if flank == Flank::West { 0 } else { 5 });
+            assert_eq!(
+                flank,
+                if unit.ends_with("(Union)") {
+                    Flank::West
+                } else {
+                    Flank::East
+                }
+            );
+            let arrived = played.log.iter().find_map(|e| match e {
+                Event::FlankArrived {
+                    unit: a,
+                    square: s,
+                    turn,
+                } if *a == unit => Some((*s, *turn)),
+                _ => None,
+            });
+            if u32::from(on_move) <= b.turn_limit() {
+                assert_eq!(arrived, Some((square, u32::from(on_move))), "{unit}");
+                arrivals += 1;
+            } else {
+                assert_eq!(arrived, None);
+            }
+        }
+    }
+    assert!(arrivals > 0);
+}
+
+/// D8-OPT-04: both sides marching by the same edge cancel: both forces leave the battle at once, are never
+/// counted as lost, and never arrive.
+#[test]
+fn flank_marches_by_one_edge_cancel_in_the_game() {
+    let scenario = flanking(Flank::East, Flank::East);
+    let (mut u, mut c) = (bots(Side::Union, 7), bots(Side::Confederate, 7));
+    let played = play(&D8, &scenario, 7, BySide::new(&mut *u, &mut *c)).unwrap();
+    let cancelled = played
+        .log
+        .iter()
+        .find_map(|e| match e {
+            Event::FlankCancelled { units, .. } => Some(units.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(cancelled.len(), 4);
+    assert!(
+        played
+            .log
+            .iter()
+            .all(|e| !matches!(e, Event::FlankMarched { .. } | Event::FlankArrived { .. }))
+    );
+    let b = played.state.battle().unwrap();
+    let away: Vec<_> = b.units().iter().filter(|u| u.away.is_some()).collect();
+    assert_eq!(away.len(), 4);
+    assert!(away.iter().all(|u| u.removed && u.figures == u.original));
+    // A scenario declaring two marches for one side, or one with flank marches off, is refused.
+    let twice = flanking(Flank::West, Flank::East).with_flank_march(FlankMarch {
+        side: Side::Union,
+        flank: Flank::East,
+        units: 1,
+    });
+    assert!(twice.unwrap_err().to_string().contains("already declared"));
+    let off = Scenario::default().with_flank_march(FlankMarch {
+        side: Side::Union,
+        flank: Flank::East,
+        units: 1,
+    });
+    assert!(off.unwrap_err().to_string().contains("not in play"));
 }

@@ -459,3 +459,188 @@ fn farmhouses_hold_five_figures() {
     };
     assert_eq!(*cover, acw_d8::tables::Cover::Hard);
 }
+
+/// D8-OPT-02, D8-OPT-03: flank marchers held back at deployment come on at the table's edge of their flank
+/// square on the move their D20 gave: the Union cavalry (a 2: move 2, flank square 1, square 1 on the west
+/// flank counted from the Union's own base line) and sharpshooters (a 6: move 6, flank square 2, square 7); the
+/// Confederate cavalry (a 5: move 5, flank square 2, counted from the south: square 24 on the east flank). Until
+/// then they are off the table and take no orders; they come on with their flank against the edge, facing the
+/// enemy, clear of a unit already standing there, and may move at once.
+#[test]
+fn flank_marchers_come_on_at_their_squares_edge() {
+    use acw_core::dice::ScriptedDice;
+    use acw_d8::field::{Field, size_cm};
+    use acw_d8::flank::{Flank, FlankMarch};
+    let mut o = Options::default();
+    o.flank_marches = true;
+    let (cav, sharp, rebel_cav, blocker) = (uid(U + 9), uid(U + 10), uid(C + 9), uid(U + 1));
+    let (mut b, mut f) = (0..)
+        .find_map(|seed| {
+            let mut b = common::battle_with(o.clone());
+            let west = FlankMarch::new(Side::Union, Flank::West, 2, &o).unwrap();
+            let east = FlankMarch::new(Side::Confederate, Flank::East, 1, &o).unwrap();
+            let held = b
+                .hold_back(&west, &[cav, sharp], &mut ScriptedDice::faces([2, 6]))
+                .unwrap();
+            assert_eq!(
+                held.iter().map(|h| (h.1.on_move, h.2)).collect::<Vec<_>>(),
+                [(2, sq(1)), (6, sq(7))]
+            );
+            let held = b
+                .hold_back(&east, &[rebel_cav], &mut ScriptedDice::faces([5]))
+                .unwrap();
+            assert_eq!((held[0].1.on_move, held[0].2), (5, sq(24)));
+            let mut f = Field::new(&table_map()).unwrap();
+            f.deploy(&b).unwrap();
+            b.open(&mut acw_core::GameRng::seed(seed)).unwrap();
+            (b.active() == Side::Union).then_some((b, f))
+        })
+        .unwrap();
+    common::start(&mut b);
+    for u in b.units() {
+        if u.id != blocker {
+            put(&b, &mut f, u.id, 165.0, 15.0);
+        }
+    }
+    // A regiment in the middle of square 1's stretch of the west edge.
+    put(&b, &mut f, blocker, 8.0, 135.0);
+    let mut s = state(&b, &f);
+    let step = |id| mv(id, 10.0, 100.0);
+    assert!(refusal(&s, &step(cav)).contains("removed"));
+    let mut arrived = Vec::new();
+    // Nine player turns (three phases each) take the game to the Confederates' 5th move.
+    for _ in 0..27 {
+        let events = apply(&mut s, Order::EndPhase).unwrap();
+        let before = arrived.len();
+        for e in events {
+            if let Event::FlankArrived { unit, square, turn } = e {
+                let b = s.battle().unwrap();
+                arrived.push((unit, square, turn, b.active(), *b.turns().get(b.active())));
+            }
+        }
+        if before == 0 && arrived.len() == 1 {
+            // On its move it takes orders at once, in its side's Movement phase.
+            assert_eq!(
+                s.battle().unwrap().phase(),
+                acw_d8::sequence::Phase::Movement
+            );
+            s.check_order(&mv(cav, 10.0, 146.0)).unwrap();
+        }
+    }
+    let names: Vec<_> = arrived.iter().map(|a| (a.0.as_str(), a.1, a.2)).collect();
+    assert_eq!(
+        names,
+        [
+            ("1st Cavalry (Union)", sq(1), 2),
+            ("1st Cavalry (Confederate)", sq(24), 5),
+        ]
+    );
+    // Each arrived on its own side's move.
+    assert!(arrived.iter().all(|a| a.2 == a.4));
+    let b = s.battle().unwrap();
+    let f = s.field().unwrap();
+    for (id, west) in [(cav, true), (rebel_cav, false)] {
+        let u = b.unit(id).unwrap();
+        assert!(!u.removed && u.away.is_none());
+        let p = f.place(id).unwrap();
+        let half = size_cm(u).0 / 2.0;
+        let x = if west { half } else { 180.0 - half };
+        assert!((cm(p.centre.x) - x).abs() < 1e-9, "{}", cm(p.centre.x));
+        assert_eq!(p.facing, acw_d8::field::facing(u.side));
+        assert_eq!(square_at(p.centre), Some(if west { sq(1) } else { sq(24) }));
+    }
+    // Clear of the regiment standing there.
+    let (ub, uc) = (b.unit(blocker).unwrap(), b.unit(cav).unwrap());
+    assert!(f.gap_cm(ub, uc) > 0.5);
+    // The sharpshooters (move 6) are still away after the Union's 5th move.
+    assert!(*b.turns().get(Side::Union) < 6);
+    assert!(b.unit(sharp).unwrap().removed);
+    assert!(refusal(&s, &step(sharp)).contains("removed"));
+}
+
+/// Ends phases until it is `side`'s `phase`.
+fn to(s: &mut acw_d8::game::State, side: Side, phase: acw_d8::sequence::Phase) {
+    loop {
+        let b = s.battle().unwrap();
+        if b.active() == side && b.phase() == phase {
+            return;
+        }
+        apply(s, Order::EndPhase).unwrap();
+    }
+}
+
+/// D8-ENV-06, D8-ENV-01: the smoke of a unit that fires two moves running from one spot is a marker on the
+/// table, as wide as its front and 5 cm deep against it, laid with its second volley; it blocks sight through it
+/// (the enemy it fired on cannot fire back through it, though it could before) until it clears two moves later,
+/// when the marker is taken up and sight is open again. A line of sight that misses the marker is not blocked.
+#[test]
+fn smoke_markers_block_sight_until_they_clear() {
+    use acw_d8::field::{Field, SMOKE_DEPTH_CM};
+    use acw_d8::sequence::Phase;
+    let (firer, foe, other, other_foe) = (uid(U + 10), uid(C + 6), uid(U + 2), uid(C));
+    let mut o = Options::default();
+    o.smoke_whatever_wind = true;
+    let (b, mut f) = on_table(o, &[firer, foe, other, other_foe]);
+    put(&b, &mut f, firer, 30.0, 85.0);
+    put(&b, &mut f, foe, 30.0, 40.0);
+    put(&b, &mut f, other, 90.0, 85.0);
+    put(&b, &mut f, other_foe, 90.0, 40.0);
+    let fire = Order::Fire {
+        unit: firer,
+        target: foe,
+    };
+    let back = Order::Fire {
+        unit: foe,
+        target: firer,
+    };
+    let aside = Order::Fire {
+        unit: other_foe,
+        target: other,
+    };
+    let mut s = state(&b, &f);
+    let markers = |s: &acw_d8::game::State| {
+        s.field()
+            .unwrap()
+            .smoke(s.battle().unwrap())
+            .collect::<Vec<_>>()
+    };
+    // Union moves 1 and 2: it fires; the Confederates can answer after the first, not after the second.
+    for turn in 1..=2 {
+        to(&mut s, Side::Union, Phase::Firing);
+        apply(&mut s, fire.clone()).unwrap();
+        assert_eq!(markers(&s).len(), usize::from(turn == 2));
+        to(&mut s, Side::Confederate, Phase::Firing);
+        if turn == 1 {
+            s.check_order(&back).unwrap();
+        } else {
+            let why = refusal(&s, &back);
+            assert!(why.contains("cannot see the target"), "{why}");
+        }
+        s.check_order(&aside).unwrap();
+    }
+    // The marker lies against the firer's front (the Union faces south), as wide as its front, 5 cm deep.
+    let m = markers(&s)[0];
+    let fp = s
+        .field()
+        .unwrap()
+        .footprint(s.battle().unwrap().unit(firer).unwrap())
+        .unwrap();
+    assert_eq!(m.0, firer);
+    assert_eq!(m.1, Field::smoke_marker(&fp));
+    assert!((cm(m.1.depth.0) - SMOKE_DEPTH_CM).abs() < 1e-9);
+    assert!((cm(m.1.frontage.0) - cm(fp.frontage.0)).abs() < 1e-9);
+    assert!((cm(m.1.centre.y) - (85.0 - cm(fp.depth.0) / 2.0 - SMOKE_DEPTH_CM / 2.0)).abs() < 1e-9);
+    // Moves 3 and 4 the smoke hangs (the firer may not fire, the foe not see it); at move 5 it has cleared.
+    for turn in 3..=5 {
+        to(&mut s, Side::Union, Phase::Firing);
+        if turn < 5 {
+            assert!(refusal(&s, &fire).contains("smoke"));
+            to(&mut s, Side::Confederate, Phase::Firing);
+            assert!(refusal(&s, &back).contains("cannot see the target"));
+        } else {
+            assert!(markers(&s).is_empty());
+            to(&mut s, Side::Confederate, Phase::Firing);
+            s.check_order(&back).unwrap();
+        }
+    }
+}
