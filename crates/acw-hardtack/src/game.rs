@@ -17,11 +17,13 @@ use crate::fire::Cover;
 use crate::options::Options;
 use crate::setup::Going;
 use crate::state::{
-    Battle, CompanyId, CompanySpec, DefenderChoice, FireFacts, Formation, MoveOrder,
+    Battle, CompanyId, CompanySpec, DefenderChoice, FireFacts, FireReport, Formation, MoveOrder,
 };
 use crate::tables::ConfidenceLevel;
+use acw_core::Resolve;
 use acw_core::dice::DiceError;
 use acw_core::game::{Decision, EndReason, GameResult, Outcome, Ruleset};
+use acw_core::luck::LuckyRoll;
 use acw_core::measure::{Heading, Inches, Point};
 use acw_core::table::{Footprint, Table, TableError, Terrain};
 use acw_core::{BySide, Dice, Die, GameRng, Side};
@@ -435,6 +437,34 @@ fn rolls_text(rolls: &[Rolled]) -> String {
     format!(" (dice: {})", list.join(", "))
 }
 
+/// ", with a chance of 41.7% of passing" for a roll's result, or nothing when no roll was made.
+fn chance_text(chance: Option<&LuckyRoll>, what: &str) -> String {
+    chance.map_or_else(String::new, |c| {
+        format!(", with a chance of {} of {what}", percent(c.exactly))
+    })
+}
+
+/// A probability as a percentage with one decimal ("41.7%"), "under 0.1%" for a rare but possible result.
+fn percent(p: f64) -> String {
+    if p > 0.0 && p < 0.0005 {
+        "under 0.1%".to_string()
+    } else {
+        format!("{:.1}%", 100.0 * p)
+    }
+}
+
+/// The chance of a fire roll's result for the firer's side, from the roll's exact odds; `None` when no fire
+/// roll was made.
+fn fire_chance(report: &FireReport, side: Side) -> Option<LuckyRoll> {
+    let roll = report.roll.as_ref()?;
+    Some(LuckyRoll::from_dist(
+        side,
+        &roll.effect_odds(),
+        &report.effect,
+        |e| *e,
+    ))
+}
+
 /// What happened.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -457,6 +487,9 @@ pub enum Event {
         moved: bool,
         /// Dice.
         rolls: Vec<Rolled>,
+        /// The chance of the result of its reaction tests, for its side (`None` when the move needed none).
+        #[cfg_attr(feature = "serde", serde(default))]
+        chance: Option<LuckyRoll>,
     },
     /// A company fired.
     Fired {
@@ -466,6 +499,9 @@ pub enum Event {
         report: String,
         /// Dice.
         rolls: Vec<Rolled>,
+        /// The chance of the fire roll's result, for the firer's side (`None` when no fire roll was made).
+        #[cfg_attr(feature = "serde", serde(default))]
+        chance: Option<LuckyRoll>,
     },
     /// A company reloaded.
     Reloaded(String),
@@ -484,8 +520,14 @@ pub enum Event {
         target: String,
         /// Its level after.
         level: ConfidenceLevel,
+        /// Whether the rally test passed (a pass at the fatigue ceiling leaves the level as it was).
+        #[cfg_attr(feature = "serde", serde(default))]
+        passed: bool,
         /// Dice.
         rolls: Vec<Rolled>,
+        /// The chance of the rally test's result, for the rallying side.
+        #[cfg_attr(feature = "serde", serde(default))]
+        chance: Option<LuckyRoll>,
     },
     /// A close assault declared.
     AssaultDeclared {
@@ -497,6 +539,9 @@ pub enum Event {
         goes_in: bool,
         /// Dice.
         rolls: Vec<Rolled>,
+        /// The chance of the assault test's result, for the attacking side.
+        #[cfg_attr(feature = "serde", serde(default))]
+        chance: Option<LuckyRoll>,
     },
     /// The assault resolved after the defender's answer.
     Assault {
@@ -527,14 +572,21 @@ impl fmt::Display for Event {
                 distance,
                 moved,
                 rolls,
+                chance,
             } => {
                 if *moved {
-                    write!(f, "{company} moves {distance:.1}\"{}.", rolls_text(rolls))
+                    write!(
+                        f,
+                        "{company} moves {distance:.1}\"{}{}.",
+                        rolls_text(rolls),
+                        chance_text(chance.as_ref(), "passing its test")
+                    )
                 } else {
                     write!(
                         f,
-                        "{company} fails its test and stays put{}.",
-                        rolls_text(rolls)
+                        "{company} fails its test and stays put{}{}.",
+                        rolls_text(rolls),
+                        chance_text(chance.as_ref(), "failing")
                     )
                 }
             }
@@ -542,7 +594,13 @@ impl fmt::Display for Event {
                 line,
                 report,
                 rolls,
-            } => write!(f, "{line}{}. {report}", rolls_text(rolls)),
+                chance,
+            } => write!(
+                f,
+                "{line}{}{}. {report}",
+                rolls_text(rolls),
+                chance_text(chance.as_ref(), "that fire result")
+            ),
             Event::Reloaded(c) => write!(f, "{c} reloads."),
             Event::Reorganised { company, formation } => {
                 write!(f, "{company} reorganises into {formation}.")
@@ -551,29 +609,38 @@ impl fmt::Display for Event {
                 rallier,
                 target,
                 level,
+                passed,
                 rolls,
-            } => write!(
-                f,
-                "{rallier} rallies {target}, which is now {level}{}.",
-                rolls_text(rolls)
-            ),
+                chance,
+            } => {
+                write!(
+                    f,
+                    "{rallier} rallies {target}, {} its test, which is now {level}{}{}.",
+                    if *passed { "passing" } else { "failing" },
+                    rolls_text(rolls),
+                    chance_text(chance.as_ref(), if *passed { "passing" } else { "failing" })
+                )
+            }
             Event::AssaultDeclared {
                 attacker,
                 defender,
                 goes_in,
                 rolls,
+                chance,
             } => {
                 if *goes_in {
                     write!(
                         f,
-                        "{attacker} declares a close assault on {defender} and passes its test{}.",
-                        rolls_text(rolls)
+                        "{attacker} declares a close assault on {defender} and passes its test{}{}.",
+                        rolls_text(rolls),
+                        chance_text(chance.as_ref(), "passing")
                     )
                 } else {
                     write!(
                         f,
-                        "{attacker} tries to assault {defender} but fails its test{}.",
-                        rolls_text(rolls)
+                        "{attacker} tries to assault {defender} but fails its test{}{}.",
+                        rolls_text(rolls),
+                        chance_text(chance.as_ref(), "failing")
                     )
                 }
             }
@@ -811,6 +878,11 @@ impl State {
     #[must_use]
     pub const fn active(&self) -> Option<CompanyId> {
         self.active
+    }
+
+    /// The side of a company (the Union for an unknown one: only companies of the battle are asked about).
+    fn side_of(&self, id: CompanyId) -> Side {
+        self.battle.company(id).map_or(Side::Union, |c| c.side())
     }
 
     fn name(&self, id: CompanyId) -> String {
@@ -1086,6 +1158,7 @@ impl State {
                         self.name(id)
                     ));
                     let report = self.battle.reaction_fire(*firer, id, facts, &mut rec)?;
+                    let chance = fire_chance(&report, self.side_of(*firer));
                     log.push(Event::Fired {
                         line: format!(
                             "{} gives reaction fire at {} {:.1}\" away",
@@ -1095,6 +1168,7 @@ impl State {
                         ),
                         report: report.to_string(),
                         rolls: std::mem::take(&mut rec.rolls),
+                        chance,
                     });
                 } else {
                     log.push(Event::NoReaction(self.name(id)));
@@ -1116,6 +1190,7 @@ impl State {
                         distance: 0.0,
                         moved: false,
                         rolls: Vec::new(),
+                        chance: None,
                     });
                 }
             }
@@ -1128,6 +1203,7 @@ impl State {
                     self.name(*target)
                 ));
                 let report = self.battle.fire(id, *target, facts, &mut rec)?;
+                let chance = fire_chance(&report, self.side_of(id));
                 let line = format!(
                     "{} fires at {} {:.1}\" away{}{}",
                     self.name(id),
@@ -1148,6 +1224,7 @@ impl State {
                     line,
                     report: report.to_string(),
                     rolls: std::mem::take(&mut rec.rolls),
+                    chance,
                 });
             }
             (Question::Act { .. }, Order::Reload) => {
@@ -1191,12 +1268,21 @@ impl State {
                     self.name(id),
                     self.name(*target)
                 ));
-                let level = self.battle.rally(id, *target, a.distance(&b).0, &mut rec)?;
+                let test = self.battle.rally_test(id, *target)?;
+                let (level, passed) =
+                    self.battle
+                        .rally_passed(id, *target, a.distance(&b).0, &mut rec)?;
                 log.push(Event::Rallied {
                     rallier: self.name(id),
                     target: self.name(*target),
                     level,
+                    passed,
                     rolls: std::mem::take(&mut rec.rolls),
+                    chance: Some(LuckyRoll::chance(
+                        self.side_of(id),
+                        test.odds().p(&true),
+                        passed,
+                    )),
                 });
             }
             (Question::Act { .. }, Order::Assault { defender }) => {
@@ -1215,12 +1301,18 @@ impl State {
                     });
                 }
                 rec.about(format_args!("the assault test of {}", self.name(id)));
+                let test = self.battle.assault_test(id)?;
                 let goes_in = self.battle.assault(id, *defender, &mut rec)?;
                 log.push(Event::AssaultDeclared {
                     attacker: self.name(id),
                     defender: self.name(*defender),
                     goes_in,
                     rolls: std::mem::take(&mut rec.rolls),
+                    chance: Some(LuckyRoll::chance(
+                        self.side_of(id),
+                        test.odds().p(&true),
+                        goes_in,
+                    )),
                 });
             }
             (Question::Defend { .. }, Order::Defend { stand, final_fire }) => {
@@ -1368,8 +1460,14 @@ impl State {
             leaves_cover: self.field.in_woods(old.centre) && !self.field.in_woods(to),
             ..MoveOrder::default()
         };
+        let tests = self.battle.move_tests(id, &order)?;
         dice.about(format_args!("the move of {}", self.name(id)));
         let moved = self.battle.move_company(id, order, dice)?;
+        // the move stops at the first test failed: it goes on with the chance that every test passes
+        let chance = (!tests.is_empty()).then(|| {
+            let p = tests.iter().map(|t| t.odds().p(&true)).product::<f64>();
+            LuckyRoll::chance(self.side_of(id), p, moved)
+        });
         if moved {
             if let Some((e, _)) = after {
                 let facing = to.heading_to(self.field.at[e.0 as usize].centre);
@@ -1386,6 +1484,7 @@ impl State {
             distance,
             moved,
             rolls: std::mem::take(&mut dice.rolls),
+            chance,
         });
         Ok(())
     }

@@ -1,0 +1,151 @@
+//! The luck of a game: the chance every rolling event carries, checked on scripted games against odds worked
+//! out by hand, and the luck index over them.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use acw_core::Side;
+use acw_core::dice::ScriptedDice;
+use acw_core::game::Ruleset;
+use acw_core::luck::luck_of;
+use acw_core::measure::{Inches, Point};
+use acw_core::table::Table;
+use acw_hardtack::game::{Deployed, Event, Hardtack, Order, Scenario, State};
+use acw_hardtack::state::{CompanySpec, Formation};
+use acw_hardtack::{CompanyId, Options};
+
+/// A Union line of eight 4" in front of a Confederate line of eight on an open table.
+fn face_to_face() -> State {
+    let mut companies = Vec::new();
+    for (side, name, y) in [
+        (Side::Union, "19th Indiana, Company A", 14.0),
+        (Side::Confederate, "2nd Tennessee, Company F", 18.0),
+    ] {
+        let mut spec = CompanySpec::new(name, side, 8);
+        spec.formation = Formation::Line;
+        companies.push(Deployed {
+            spec,
+            at: Point::new(24.0, y),
+        });
+    }
+    let scenario = Scenario {
+        name: "Face to face".to_string(),
+        turns: 3,
+        table: Table::new(Inches(48.0), Inches(36.0), vec![]).unwrap(),
+        companies,
+        options: Options::default(),
+    };
+    Hardtack.setup(&scenario, 1).unwrap()
+}
+
+fn apply(state: &mut State, order: Order, faces: &[u16], log: &mut Vec<Event>) {
+    let mut dice = ScriptedDice::faces(faces.to_vec());
+    Hardtack
+        .apply_with(state, &order, &mut dice, log)
+        .unwrap_or_else(|e| panic!("{order:?} refused: {e}"));
+    assert_eq!(dice.remaining(), 0, "every scripted face is used");
+}
+
+/// Every event that carries a chance, with it.
+fn chances(log: &[Event]) -> Vec<(Side, f64)> {
+    log.iter()
+        .filter_map(|e| match e {
+            Event::Fired { chance, .. }
+            | Event::Moved { chance, .. }
+            | Event::Rallied { chance, .. }
+            | Event::AssaultDeclared { chance, .. } => chance.map(|c| (c.side, c.exactly)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The Union's dice all come up worst and the Confederates' all best: the Union's fire misses with the
+/// highest range die and the lowest firer's dice, the Confederate assault test shows its highest face. The
+/// events carry the chances of those results, and the luck index places each at its mid-rank.
+#[test]
+fn worst_dice_for_the_union_and_best_for_the_confederates() {
+    let mut state = face_to_face();
+    let mut log = Vec::new();
+    apply(&mut state, Order::GoFirst(Side::Union), &[], &mut log);
+    apply(&mut state, Order::Activate(CompanyId(0)), &[], &mut log);
+    // A Regular line of eight 3" away: range die D4, quality D8 and firepower D10. It fails when neither die
+    // beats the range roll r: (1/4)·Σ (r/8)(r/10) for r = 1..4 = 30/320 = 3/32.
+    apply(
+        &mut state,
+        Order::Fire {
+            target: CompanyId(1),
+        },
+        &[4, 1, 1],
+        &mut log,
+    );
+    apply(&mut state, Order::EndActivation, &[], &mut log);
+    apply(&mut state, Order::Activate(CompanyId(1)), &[], &mut log);
+    // The assault test of a Confident line, LV 2: its D8 must beat 2 + 0 − 1 (close formation) = 1, so 7/8.
+    apply(
+        &mut state,
+        Order::Assault {
+            defender: CompanyId(0),
+        },
+        &[8],
+        &mut log,
+    );
+    // The Union withdraws: no die.
+    apply(
+        &mut state,
+        Order::Defend {
+            stand: false,
+            final_fire: false,
+        },
+        &[],
+        &mut log,
+    );
+    let chances = chances(&log);
+    assert_eq!(chances.len(), 2, "{chances:?}");
+    assert_eq!(chances[0].0, Side::Union);
+    assert!((chances[0].1 - 3.0 / 32.0).abs() < 1e-12);
+    assert_eq!(chances[1].0, Side::Confederate);
+    assert!((chances[1].1 - 7.0 / 8.0).abs() < 1e-12);
+    let text: Vec<String> = log.iter().map(ToString::to_string).collect();
+    assert!(
+        text.iter()
+            .any(|t| t.contains("(dice: D4 showed 4, D8 showed 1, D10 showed 1), with a chance of 9.4% of that fire result")),
+        "{text:#?}"
+    );
+    assert!(
+        text.iter().any(|t| t.ends_with(
+            "declares a close assault on 19th Indiana, Company A and passes its test (dice: D8 showed 8), with a chance of 87.5% of passing."
+        )),
+        "{text:#?}"
+    );
+    // The worst result scores half its own chance, 3/64; the best 1 − (7/8)/2 = 9/16.
+    let luck = luck_of(&log);
+    assert_eq!(luck.union.rolls, 1);
+    assert!((luck.union.index - 3.0 / 64.0).abs() < 1e-12);
+    assert_eq!(luck.confederate.rolls, 1);
+    assert!((luck.confederate.index - 9.0 / 16.0).abs() < 1e-12);
+}
+
+/// A saved log reads back with the same chances, so `acw luck` on a saved log agrees with the game.
+#[test]
+fn a_saved_log_keeps_its_luck() {
+    let mut state = face_to_face();
+    let mut log = Vec::new();
+    apply(&mut state, Order::GoFirst(Side::Union), &[], &mut log);
+    apply(&mut state, Order::Activate(CompanyId(0)), &[], &mut log);
+    apply(
+        &mut state,
+        Order::Fire {
+            target: CompanyId(1),
+        },
+        &[4, 1, 1],
+        &mut log,
+    );
+    let json: Vec<String> = log
+        .iter()
+        .map(|e| serde_json::to_string(e).unwrap())
+        .collect();
+    let back: Vec<Event> = json
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(back, log);
+    assert_eq!(luck_of(&back), luck_of(&log));
+}
