@@ -14,6 +14,7 @@
 //! secondary objective decides: the side with more fit figures in the wood wins, else neither.
 use crate::error::RuleViolation;
 use crate::fire::Cover;
+use crate::morale::Confidence;
 use crate::options::Options;
 use crate::setup::Going;
 use crate::state::{
@@ -444,6 +445,28 @@ fn chance_text(chance: Option<&LuckyRoll>, what: &str) -> String {
     })
 }
 
+/// " (the confidence test's result had a chance of 62.5%)", or nothing when no test was rolled.
+fn tests_text(tests: &[LuckyRoll]) -> String {
+    let list: Vec<String> = tests.iter().map(|t| percent(t.exactly)).collect();
+    match list.as_slice() {
+        [] => String::new(),
+        [one] => format!(" (the confidence test's result had a chance of {one})"),
+        [init @ .., last] => format!(
+            " (the confidence tests' results had chances of {} and {last})",
+            init.join(", ")
+        ),
+    }
+}
+
+/// How good a confidence test's result is for the company testing.
+fn confidence_goodness(r: &Confidence) -> u8 {
+    match r {
+        Confidence::Pass => 2,
+        Confidence::LoseOne => 1,
+        Confidence::LoseTwo => 0,
+    }
+}
+
 /// A probability as a percentage with one decimal ("41.7%"), "under 0.1%" for a rare but possible result.
 fn percent(p: f64) -> String {
     if p > 0.0 && p < 0.0005 {
@@ -502,6 +525,9 @@ pub enum Event {
         /// The chance of the fire roll's result, for the firer's side (`None` when no fire roll was made).
         #[cfg_attr(feature = "serde", serde(default))]
         chance: Option<LuckyRoll>,
+        /// The chance of each confidence test's result the fire brought, for the side of the company testing.
+        #[cfg_attr(feature = "serde", serde(default))]
+        tests: Vec<LuckyRoll>,
     },
     /// A company reloaded.
     Reloaded(String),
@@ -549,6 +575,10 @@ pub enum Event {
         steps: Vec<String>,
         /// Dice.
         rolls: Vec<Rolled>,
+        /// The chance of each confidence test's result (the stand test, the tests of the melee), for the side
+        /// of the company testing.
+        #[cfg_attr(feature = "serde", serde(default))]
+        tests: Vec<LuckyRoll>,
     },
     /// The other side let a second move go by without reaction fire.
     NoReaction(String),
@@ -595,11 +625,13 @@ impl fmt::Display for Event {
                 report,
                 rolls,
                 chance,
+                tests,
             } => write!(
                 f,
-                "{line}{}{}. {report}",
+                "{line}{}{}. {report}{}",
                 rolls_text(rolls),
-                chance_text(chance.as_ref(), "that fire result")
+                chance_text(chance.as_ref(), "that fire result"),
+                tests_text(tests)
             ),
             Event::Reloaded(c) => write!(f, "{c} reloads."),
             Event::Reorganised { company, formation } => {
@@ -644,8 +676,18 @@ impl fmt::Display for Event {
                     )
                 }
             }
-            Event::Assault { steps, rolls } => {
-                write!(f, "{}{}.", steps.join("; "), rolls_text(rolls))
+            Event::Assault {
+                steps,
+                rolls,
+                tests,
+            } => {
+                write!(
+                    f,
+                    "{}{}.{}",
+                    steps.join("; "),
+                    rolls_text(rolls),
+                    tests_text(tests)
+                )
             }
             Event::NoReaction(c) => write!(f, "{c} moves again without drawing reaction fire."),
             Event::ActivationEnded(c) => write!(f, "{c}'s activation ends."),
@@ -880,6 +922,18 @@ impl State {
         self.active
     }
 
+    /// The confidence tests the battle rolled since last asked, each as the chance of its result for the side
+    /// of the company testing.
+    fn tests_luck(&mut self) -> Vec<LuckyRoll> {
+        let tests = self.battle.take_tests();
+        tests
+            .into_iter()
+            .map(|(id, test, result)| {
+                LuckyRoll::from_dist(self.side_of(id), &test.odds(), &result, confidence_goodness)
+            })
+            .collect()
+    }
+
     /// The side of a company (the Union for an unknown one: only companies of the battle are asked about).
     fn side_of(&self, id: CompanyId) -> Side {
         self.battle.company(id).map_or(Side::Union, |c| c.side())
@@ -1085,6 +1139,8 @@ impl State {
         };
         let q = decision.question.clone();
         let not_asked = || GameError::NotAsked(q.clone());
+        // tests rolled outside an order (by a caller of the battle) belong to no event
+        self.battle.take_tests();
         let mut rec = Recording {
             dice,
             rolls: Vec::new(),
@@ -1159,6 +1215,7 @@ impl State {
                     ));
                     let report = self.battle.reaction_fire(*firer, id, facts, &mut rec)?;
                     let chance = fire_chance(&report, self.side_of(*firer));
+                    let tests = self.tests_luck();
                     log.push(Event::Fired {
                         line: format!(
                             "{} gives reaction fire at {} {:.1}\" away",
@@ -1169,6 +1226,7 @@ impl State {
                         report: report.to_string(),
                         rolls: std::mem::take(&mut rec.rolls),
                         chance,
+                        tests,
                     });
                 } else {
                     log.push(Event::NoReaction(self.name(id)));
@@ -1204,6 +1262,7 @@ impl State {
                 ));
                 let report = self.battle.fire(id, *target, facts, &mut rec)?;
                 let chance = fire_chance(&report, self.side_of(id));
+                let tests = self.tests_luck();
                 let line = format!(
                     "{} fires at {} {:.1}\" away{}{}",
                     self.name(id),
@@ -1225,6 +1284,7 @@ impl State {
                     report: report.to_string(),
                     rolls: std::mem::take(&mut rec.rolls),
                     chance,
+                    tests,
                 });
             }
             (Question::Act { .. }, Order::Reload) => {
@@ -1347,6 +1407,7 @@ impl State {
                 log.push(Event::Assault {
                     steps,
                     rolls: std::mem::take(&mut rec.rolls),
+                    tests: self.tests_luck(),
                 });
             }
             (Question::Act { .. }, Order::EndActivation) => {

@@ -1051,6 +1051,20 @@ pub struct Battle {
     burst: Option<(GunId, Ammunition)>,
     blast: Option<PendingBlast>,
     assault: Option<PendingAssault>,
+    #[cfg_attr(feature = "serde", serde(skip))]
+    tests_rolled: TestsRolled,
+}
+
+/// The confidence tests rolled since the caller last took them ([`Battle::take_tests`]): which company tested,
+/// the test, and its result. A record for narration and luck, not part of the battle's state: it is not saved,
+/// and two battles that differ only in it are equal.
+#[derive(Clone, Debug, Default)]
+struct TestsRolled(Vec<(CompanyId, ConfidenceTest, Confidence)>);
+
+impl PartialEq for TestsRolled {
+    fn eq(&self, _: &TestsRolled) -> bool {
+        true
+    }
 }
 
 /// A battle as saved, checked by [`Battle::try_from`] before it is loaded.
@@ -1186,6 +1200,7 @@ impl TryFrom<BattleData> for Battle {
             burst: d.burst,
             blast: d.blast,
             assault: d.assault,
+            tests_rolled: TestsRolled::default(),
         })
     }
 }
@@ -1270,7 +1285,14 @@ impl Battle {
             burst: None,
             blast: None,
             assault: None,
+            tests_rolled: TestsRolled::default(),
         }
+    }
+
+    /// Takes the confidence tests rolled since the last call, oldest first: the company that tested, the test
+    /// (for its odds) and its result. A battle keeps them only until they are taken.
+    pub fn take_tests(&mut self) -> Vec<(CompanyId, ConfidenceTest, Confidence)> {
+        std::mem::take(&mut self.tests_rolled.0)
     }
 
     /// The options in force.
@@ -3622,14 +3644,16 @@ impl Battle {
         let Some(tl) = threat_level(&event, c.motivation, &options) else {
             return Ok(None);
         };
-        let r = ConfidenceTest {
+        let test = ConfidenceTest {
             quality: c.quality.die(),
             lv: c.lv,
             tl,
             two_level: options.confidence_two_level,
-        }
-        .roll(dice);
+        };
+        let r = test.roll(dice);
         c.lose(r.levels());
+        self.tests_rolled.0.push((id, test, r));
+        let c = self.company_mut(id)?;
         let cl = c.cl;
         if cl == ConfidenceLevel::Routed {
             // A Routed crew abandons its guns (HT-MOR-07, HT-ART-23).

@@ -149,3 +149,41 @@ fn a_saved_log_keeps_its_luck() {
     assert_eq!(back, log);
     assert_eq!(luck_of(&back), luck_of(&log));
 }
+
+/// A fire's confidence test counts for the side of the company testing. The Union's D8 beats the range roll
+/// and its D10 does not: a minor result, with a chance of (1/4)·Σ ((8−r)/8·r/10 + r/8·(10−r)/10) = 120/320 =
+/// 3/8, and at least as good 1 − 3/32 = 29/32, so it scores 1 − 29/32 + 3/16 = 9/32. The Confederate line
+/// tests at TL 0 − 1 (close formation): its D8 must beat LV 2 − 1 = 1, and a 1 loses one level (two levels
+/// would need half of 1 or less): 1/8, the worst result there is, scoring 1/16.
+#[test]
+fn a_fires_confidence_test_counts_for_the_side_testing() {
+    let mut state = face_to_face();
+    let mut log = Vec::new();
+    apply(&mut state, Order::GoFirst(Side::Union), &[], &mut log);
+    apply(&mut state, Order::Activate(CompanyId(0)), &[], &mut log);
+    apply(
+        &mut state,
+        Order::Fire {
+            target: CompanyId(1),
+        },
+        &[4, 5, 1, 1],
+        &mut log,
+    );
+    let Some(Event::Fired { chance, tests, .. }) = log.last() else {
+        panic!("{log:?}");
+    };
+    let chance = chance.unwrap();
+    assert_eq!(chance.side, Side::Union);
+    assert!((chance.exactly - 3.0 / 8.0).abs() < 1e-12);
+    assert_eq!(tests.len(), 1);
+    assert_eq!(tests[0].side, Side::Confederate);
+    assert!((tests[0].exactly - 1.0 / 8.0).abs() < 1e-12);
+    let text = log.last().unwrap().to_string();
+    assert!(
+        text.ends_with("now Steady (the confidence test's result had a chance of 12.5%)"),
+        "{text}"
+    );
+    let luck = luck_of(&log);
+    assert!((luck.union.index - 9.0 / 32.0).abs() < 1e-12);
+    assert!((luck.confederate.index - 1.0 / 16.0).abs() < 1e-12);
+}
