@@ -683,7 +683,7 @@ impl fmt::Display for Event {
             } => {
                 write!(
                     f,
-                    "{}{}.{}",
+                    "{}{}{}.",
                     steps.join("; "),
                     rolls_text(rolls),
                     tests_text(tests)

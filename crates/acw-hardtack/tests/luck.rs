@@ -187,3 +187,60 @@ fn a_fires_confidence_test_counts_for_the_side_testing() {
     assert!((luck.union.index - 9.0 / 32.0).abs() < 1e-12);
     assert!((luck.confederate.index - 1.0 / 16.0).abs() < 1e-12);
 }
+
+/// The defender's stand test and a rally carry their chances. The Confederate line stands against a close
+/// assault at TL 1 (8 attackers to 8 defenders): its D8 must beat LV 2 + 1 = 3, and a 1 (half of 3 or less)
+/// loses two levels — 1/8, the worst result, scoring 1/16. Shaken, it rallies itself: its D8 must beat LV 2
+/// plus the rallier's LV 2, so 5 passes with a chance of 1/2, scoring 1 − 1/2 + 1/4 = 3/4. The Confederate
+/// index is the mean, 13/32; the Union's assault test, passed with its best face, scores 1 − 7/16 = 9/16.
+#[test]
+fn a_stand_test_and_a_rally_carry_their_chances() {
+    let mut state = face_to_face();
+    let mut log = Vec::new();
+    apply(&mut state, Order::GoFirst(Side::Union), &[], &mut log);
+    apply(&mut state, Order::Activate(CompanyId(0)), &[], &mut log);
+    apply(
+        &mut state,
+        Order::Assault {
+            defender: CompanyId(1),
+        },
+        &[8],
+        &mut log,
+    );
+    apply(
+        &mut state,
+        Order::Defend {
+            stand: true,
+            final_fire: false,
+        },
+        &[1],
+        &mut log,
+    );
+    apply(&mut state, Order::Activate(CompanyId(1)), &[], &mut log);
+    apply(
+        &mut state,
+        Order::Rally {
+            target: CompanyId(1),
+        },
+        &[5],
+        &mut log,
+    );
+    let text: Vec<String> = log.iter().map(ToString::to_string).collect();
+    assert!(
+        text.iter().any(|t| t.ends_with(
+            "is now Shaken and withdraws (dice: D8 showed 1) (the confidence test's result had a chance of 12.5%)."
+        )),
+        "{text:#?}"
+    );
+    assert!(
+        text.iter().any(|t| t.ends_with(
+            "passing its test, which is now Steady (dice: D8 showed 5), with a chance of 50.0% of passing."
+        )),
+        "{text:#?}"
+    );
+    let luck = luck_of(&log);
+    assert_eq!(luck.union.rolls, 1);
+    assert!((luck.union.index - 9.0 / 16.0).abs() < 1e-12);
+    assert_eq!(luck.confederate.rolls, 2);
+    assert!((luck.confederate.index - 13.0 / 32.0).abs() < 1e-12);
+}
