@@ -701,6 +701,9 @@ impl fmt::Display for Event {
 struct Recording<'a> {
     dice: &'a mut dyn Dice,
     rolls: Vec<Rolled>,
+    /// Whether the events are kept: the chances of results are worked out only then (not when an order is
+    /// only checked).
+    narrate: bool,
 }
 
 impl Dice for Recording<'_> {
@@ -924,8 +927,11 @@ impl State {
 
     /// The confidence tests the battle rolled since last asked, each as the chance of its result for the side
     /// of the company testing.
-    fn tests_luck(&mut self) -> Vec<LuckyRoll> {
+    fn tests_luck(&mut self, narrate: bool) -> Vec<LuckyRoll> {
         let tests = self.battle.take_tests();
+        if !narrate {
+            return Vec::new();
+        }
         tests
             .into_iter()
             .map(|(id, test, result)| {
@@ -1121,7 +1127,8 @@ impl State {
         }
         let mut next = self.clone();
         let mut rng = next.rng.clone();
-        next.apply_order(order, &mut rng, &mut Vec::new()).is_ok()
+        next.apply_order(order, &mut rng, &mut Vec::new(), false)
+            .is_ok()
     }
 
     fn active_or(&self, q: &Question) -> Result<CompanyId, GameError> {
@@ -1133,6 +1140,7 @@ impl State {
         order: &Order,
         dice: &mut dyn Dice,
         log: &mut Vec<Event>,
+        narrate: bool,
     ) -> Result<(), GameError> {
         let Some(decision) = self.decision() else {
             return Err(GameError::Over);
@@ -1144,6 +1152,7 @@ impl State {
         let mut rec = Recording {
             dice,
             rolls: Vec::new(),
+            narrate,
         };
         match (&q, order) {
             (Question::WhoGoesFirst { .. }, Order::GoFirst(side)) => {
@@ -1214,8 +1223,11 @@ impl State {
                         self.name(id)
                     ));
                     let report = self.battle.reaction_fire(*firer, id, facts, &mut rec)?;
-                    let chance = fire_chance(&report, self.side_of(*firer));
-                    let tests = self.tests_luck();
+                    let chance = rec
+                        .narrate
+                        .then(|| fire_chance(&report, self.side_of(*firer)))
+                        .flatten();
+                    let tests = self.tests_luck(rec.narrate);
                     log.push(Event::Fired {
                         line: format!(
                             "{} gives reaction fire at {} {:.1}\" away",
@@ -1261,8 +1273,11 @@ impl State {
                     self.name(*target)
                 ));
                 let report = self.battle.fire(id, *target, facts, &mut rec)?;
-                let chance = fire_chance(&report, self.side_of(id));
-                let tests = self.tests_luck();
+                let chance = rec
+                    .narrate
+                    .then(|| fire_chance(&report, self.side_of(id)))
+                    .flatten();
+                let tests = self.tests_luck(rec.narrate);
                 let line = format!(
                     "{} fires at {} {:.1}\" away{}{}",
                     self.name(id),
@@ -1328,7 +1343,11 @@ impl State {
                     self.name(id),
                     self.name(*target)
                 ));
-                let test = self.battle.rally_test(id, *target)?;
+                // the test as it stands before the roll (a refused rally is refused by the rally itself)
+                let test = rec
+                    .narrate
+                    .then(|| self.battle.rally_test(id, *target).ok())
+                    .flatten();
                 let (level, passed) =
                     self.battle
                         .rally_passed(id, *target, a.distance(&b).0, &mut rec)?;
@@ -1338,11 +1357,8 @@ impl State {
                     level,
                     passed,
                     rolls: std::mem::take(&mut rec.rolls),
-                    chance: Some(LuckyRoll::chance(
-                        self.side_of(id),
-                        test.odds().p(&true),
-                        passed,
-                    )),
+                    chance: test
+                        .map(|t| LuckyRoll::chance(self.side_of(id), t.odds().p(&true), passed)),
                 });
             }
             (Question::Act { .. }, Order::Assault { defender }) => {
@@ -1361,18 +1377,19 @@ impl State {
                     });
                 }
                 rec.about(format_args!("the assault test of {}", self.name(id)));
-                let test = self.battle.assault_test(id)?;
+                // the test as it stands before the roll (a refused assault is refused by the assault itself)
+                let test = rec
+                    .narrate
+                    .then(|| self.battle.assault_test(id).ok())
+                    .flatten();
                 let goes_in = self.battle.assault(id, *defender, &mut rec)?;
                 log.push(Event::AssaultDeclared {
                     attacker: self.name(id),
                     defender: self.name(*defender),
                     goes_in,
                     rolls: std::mem::take(&mut rec.rolls),
-                    chance: Some(LuckyRoll::chance(
-                        self.side_of(id),
-                        test.odds().p(&true),
-                        goes_in,
-                    )),
+                    chance: test
+                        .map(|t| LuckyRoll::chance(self.side_of(id), t.odds().p(&true), goes_in)),
                 });
             }
             (Question::Defend { .. }, Order::Defend { stand, final_fire }) => {
@@ -1407,7 +1424,7 @@ impl State {
                 log.push(Event::Assault {
                     steps,
                     rolls: std::mem::take(&mut rec.rolls),
-                    tests: self.tests_luck(),
+                    tests: self.tests_luck(rec.narrate),
                 });
             }
             (Question::Act { .. }, Order::EndActivation) => {
@@ -1525,7 +1542,7 @@ impl State {
         dice.about(format_args!("the move of {}", self.name(id)));
         let moved = self.battle.move_company(id, order, dice)?;
         // the move stops at the first test failed: it goes on with the chance that every test passes
-        let chance = (!tests.is_empty()).then(|| {
+        let chance = (dice.narrate && !tests.is_empty()).then(|| {
             let p = tests.iter().map(|t| t.odds().p(&true)).product::<f64>();
             LuckyRoll::chance(self.side_of(id), p, moved)
         });
@@ -1735,7 +1752,7 @@ impl Ruleset for Hardtack {
         }
         let mut next = state.clone();
         let mut events = Vec::new();
-        next.apply_order(order, dice, &mut events)?;
+        next.apply_order(order, dice, &mut events, true)?;
         if let Some(e) = dice.fault() {
             return Err(GameError::Dice(e.clone()));
         }
