@@ -7,13 +7,32 @@ use acw_core::dice::ScriptedDice;
 use acw_core::game::Ruleset;
 use acw_core::luck::luck_of;
 use acw_core::measure::{Inches, Point};
-use acw_core::table::Table;
+use acw_core::table::{Table, Terrain};
 use acw_hardtack::game::{Deployed, Event, Hardtack, Order, Scenario, State};
 use acw_hardtack::state::{CompanySpec, Formation};
 use acw_hardtack::{CompanyId, Options};
 
 /// A Union line of eight 4" in front of a Confederate line of eight on an open table.
 fn face_to_face() -> State {
+    face_to_face_on(Table::new(Inches(48.0), Inches(36.0), vec![]).unwrap())
+}
+
+/// The same with the Confederates in a wood whose edge lies 7" behind them.
+fn face_to_face_by_a_wood() -> State {
+    let wood = Terrain::woods(
+        "the wood",
+        vec![
+            Point::new(10.0, 16.5),
+            Point::new(38.0, 16.5),
+            Point::new(38.0, 25.0),
+            Point::new(10.0, 25.0),
+        ],
+    )
+    .unwrap();
+    face_to_face_on(Table::new(Inches(48.0), Inches(36.0), vec![wood]).unwrap())
+}
+
+fn face_to_face_on(table: Table) -> State {
     let mut companies = Vec::new();
     for (side, name, y) in [
         (Side::Union, "19th Indiana, Company A", 14.0),
@@ -29,7 +48,7 @@ fn face_to_face() -> State {
     let scenario = Scenario {
         name: "Face to face".to_string(),
         turns: 3,
-        table: Table::new(Inches(48.0), Inches(36.0), vec![]).unwrap(),
+        table,
         companies,
         options: Options::default(),
     };
@@ -42,6 +61,25 @@ fn apply(state: &mut State, order: Order, faces: &[u16], log: &mut Vec<Event>) {
         .apply_with(state, &order, &mut dice, log)
         .unwrap_or_else(|e| panic!("{order:?} refused: {e}"));
     assert_eq!(dice.remaining(), 0, "every scripted face is used");
+}
+
+/// The Union goes first and assaults, passing its test with a D8's 8; the Confederate line stands and fails
+/// its stand test with a 1, losing two levels (Shaken) and falling back; then it activates.
+fn stand_broken(state: &mut State) -> Vec<Event> {
+    let mut log = Vec::new();
+    apply(state, Order::GoFirst(Side::Union), &[], &mut log);
+    apply(state, Order::Activate(CompanyId(0)), &[], &mut log);
+    let assault = Order::Assault {
+        defender: CompanyId(1),
+    };
+    apply(state, assault, &[8], &mut log);
+    let stand = Order::Defend {
+        stand: true,
+        final_fire: false,
+    };
+    apply(state, stand, &[1], &mut log);
+    apply(state, Order::Activate(CompanyId(1)), &[], &mut log);
+    log
 }
 
 /// Every event that carries a chance, with it.
@@ -196,27 +234,7 @@ fn a_fires_confidence_test_counts_for_the_side_testing() {
 #[test]
 fn a_stand_test_and_a_rally_carry_their_chances() {
     let mut state = face_to_face();
-    let mut log = Vec::new();
-    apply(&mut state, Order::GoFirst(Side::Union), &[], &mut log);
-    apply(&mut state, Order::Activate(CompanyId(0)), &[], &mut log);
-    apply(
-        &mut state,
-        Order::Assault {
-            defender: CompanyId(1),
-        },
-        &[8],
-        &mut log,
-    );
-    apply(
-        &mut state,
-        Order::Defend {
-            stand: true,
-            final_fire: false,
-        },
-        &[1],
-        &mut log,
-    );
-    apply(&mut state, Order::Activate(CompanyId(1)), &[], &mut log);
+    let mut log = stand_broken(&mut state);
     apply(
         &mut state,
         Order::Rally {
@@ -243,4 +261,38 @@ fn a_stand_test_and_a_rally_carry_their_chances() {
     assert!((luck.union.index - 9.0 / 16.0).abs() < 1e-12);
     assert_eq!(luck.confederate.rolls, 2);
     assert!((luck.confederate.index - 13.0 / 32.0).abs() < 1e-12);
+}
+
+/// A move's reaction test carries its chance. The Confederate line in the wood fails its stand test (a 1:
+/// Shaken, 1/8, scoring 1/16) and falls back 6", still in the wood; it then moves 2" out of it. A Shaken company
+/// leaving cover tests at TL 2 − 1 (close formation): its D8 must beat LV 2 + 1 = 3, so it fails on 1–3, 3/8,
+/// scoring 3/16. The Confederate index is the mean, 1/8.
+#[test]
+fn a_moves_reaction_test_carries_its_chance() {
+    let mut state = face_to_face_by_a_wood();
+    let mut log = stand_broken(&mut state);
+    assert_eq!(
+        state.field().footprint(CompanyId(1)).unwrap().centre,
+        Point::new(24.0, 24.0)
+    );
+    apply(
+        &mut state,
+        Order::Move {
+            to: Point::new(24.0, 26.0),
+        },
+        &[2],
+        &mut log,
+    );
+    let Some(Event::Moved { moved, chance, .. }) = log.last() else {
+        panic!("{log:?}");
+    };
+    assert!(!moved);
+    assert!((chance.unwrap().exactly - 3.0 / 8.0).abs() < 1e-12);
+    assert_eq!(
+        log.last().unwrap().to_string(),
+        "2nd Tennessee, Company F fails its test and stays put (dice: D8 showed 2), with a chance of 37.5% of failing."
+    );
+    let luck = luck_of(&log);
+    assert_eq!(luck.confederate.rolls, 2);
+    assert!((luck.confederate.index - 1.0 / 8.0).abs() < 1e-12);
 }
