@@ -1,6 +1,7 @@
 //! Plays Hardtack's default scenario between the two baseline bots.
 //!
-//! `cargo run --release --example hardtack_battle -- --seed 7` narrates one game;
+//! `cargo run --release --example hardtack_battle -- --seed 7` narrates one game, each roll with the chance of
+//! its result, and ends with each side's luck;
 //! `--games 1000` plays many and prints the summary instead.
 use acw_core::Side;
 use acw_core::game::{Commander, Summary, play, simulate};
@@ -52,5 +53,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!("{event}");
     }
     println!("{} ({} orders)", played.outcome, played.orders);
+    let luck = acw_core::luck::luck_of(&played.log);
+    println!("Union: {}", luck.union);
+    println!("Confederates: {}", luck.confederate);
     Ok(())
 }

@@ -208,7 +208,7 @@ impl Battle {
             #[cfg(feature = "grid")]
             BattleOf::Grid(p) => Ok(luck_of(&p.log)),
             #[cfg(feature = "hardtack")]
-            BattleOf::Hardtack(_) => Err(LuckError::NotReported(RulesetId::Hardtack)),
+            BattleOf::Hardtack(p) => Ok(luck_of(&p.log)),
         }
     }
 }
@@ -266,7 +266,9 @@ pub fn luck_of_log(ruleset: RulesetId, text: &str) -> Result<Luck, LuckError> {
             serde_json::from_str::<crate::grid::game::Event>(line)
         })?)),
         #[cfg(feature = "hardtack")]
-        RulesetId::Hardtack => Err(LuckError::NotReported(ruleset)),
+        RulesetId::Hardtack => Ok(luck_of(&read_log(ruleset, text, |line| {
+            serde_json::from_str::<crate::hardtack::game::Event>(line)
+        })?)),
     }
 }
 

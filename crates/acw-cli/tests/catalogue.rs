@@ -135,13 +135,44 @@ fn luck_of_a_battle_and_of_its_saved_log_agree() {
     let json: serde_json::Value =
         serde_json::from_str(&ok(&["luck", "north", path.to_str().unwrap(), "--json"])).unwrap();
     assert_eq!(json["luck"]["union"]["index"].as_f64().unwrap(), index);
-    // A log that is not a North log, and a ruleset whose events do not report odds yet: exit 1.
+    // A log that is not a North log, and one that cannot be read: exit 1.
     let bad = temp("bad.jsonl");
     std::fs::write(&bad, "{\"Volley\": 3}\n").unwrap();
     let e = fails(&["luck", "north", bad.to_str().unwrap()], 1);
     assert!(e.contains("line 1 of the log is not a north event"), "{e}");
     let e = fails(&["luck", "north", "/nonexistent/log.jsonl"], 1);
     assert!(e.contains("cannot read /nonexistent/log.jsonl"), "{e}");
+}
+
+/// Hardtack's events carry the chance of every fire roll and test: seed 1 gives the Union 46 rolls and the
+/// Confederates 48, and the saved log reads back to the same index.
+#[test]
+fn hardtack_luck_of_a_battle_and_of_its_saved_log() {
+    let told = ok(&["battle", "hardtack", "--seed", "1", "--luck"]);
+    assert!(told.contains("  Union: luck 56.4 over 46 rolls"), "{told}");
+    assert!(
+        told.contains("  Confederate: luck 52.6 over 48 rolls"),
+        "{told}"
+    );
+    assert!(told.contains("with a chance of "), "{told}");
+    let log = ok(&["battle", "hardtack", "--seed", "1", "--json", "--luck"]);
+    let last: serde_json::Value = serde_json::from_str(log.lines().last().unwrap()).unwrap();
+    let index = last["luck"]["confederate"]["index"].as_f64().unwrap();
+    assert_eq!(last["luck"]["confederate"]["rolls"], 48);
+    let path = temp("hardtack.jsonl");
+    std::fs::write(&path, &log).unwrap();
+    let read = ok(&["luck", "hardtack", path.to_str().unwrap()]);
+    assert!(
+        read.contains("Confederate: luck 52.6 over 48 rolls"),
+        "{read}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&ok(&["luck", "hardtack", path.to_str().unwrap(), "--json"])).unwrap();
+    assert_eq!(
+        json["luck"]["confederate"]["index"].as_f64().unwrap(),
+        index
+    );
+    assert_eq!(json["luck"]["union"]["rolls"], 46);
 }
 
 #[test]

@@ -626,7 +626,8 @@ fn hardtack_plays_by_name() {
     assert_eq!(lines[3], "The Union side activates first.");
     assert_eq!(
         lines[5],
-        "19th Indiana, Company E declares a close assault on 2nd Tennessee, Company K and passes its test (dice: D8 showed 7)."
+        // a skirmish company, Confident, LV 2: its D8 must beat 2 + 0, so 6/8
+        "19th Indiana, Company E declares a close assault on 2nd Tennessee, Company K and passes its test (dice: D8 showed 7), with a chance of 75.0% of passing."
     );
     assert_eq!(
         &lines[lines.len() - 2..],

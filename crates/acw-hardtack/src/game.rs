@@ -14,14 +14,17 @@
 //! secondary objective decides: the side with more fit figures in the wood wins, else neither.
 use crate::error::RuleViolation;
 use crate::fire::Cover;
+use crate::morale::Confidence;
 use crate::options::Options;
 use crate::setup::Going;
 use crate::state::{
-    Battle, CompanyId, CompanySpec, DefenderChoice, FireFacts, Formation, MoveOrder,
+    Battle, CompanyId, CompanySpec, DefenderChoice, FireFacts, FireReport, Formation, MoveOrder,
 };
 use crate::tables::ConfidenceLevel;
+use acw_core::Resolve;
 use acw_core::dice::DiceError;
 use acw_core::game::{Decision, EndReason, GameResult, Outcome, Ruleset};
+use acw_core::luck::LuckyRoll;
 use acw_core::measure::{Heading, Inches, Point};
 use acw_core::table::{Footprint, Table, TableError, Terrain};
 use acw_core::{BySide, Dice, Die, GameRng, Side};
@@ -435,6 +438,56 @@ fn rolls_text(rolls: &[Rolled]) -> String {
     format!(" (dice: {})", list.join(", "))
 }
 
+/// ", with a chance of 41.7% of passing" for a roll's result, or nothing when no roll was made.
+fn chance_text(chance: Option<&LuckyRoll>, what: &str) -> String {
+    chance.map_or_else(String::new, |c| {
+        format!(", with a chance of {} of {what}", percent(c.exactly))
+    })
+}
+
+/// " (the confidence test's result had a chance of 62.5%)", or nothing when no test was rolled.
+fn tests_text(tests: &[LuckyRoll]) -> String {
+    let list: Vec<String> = tests.iter().map(|t| percent(t.exactly)).collect();
+    match list.as_slice() {
+        [] => String::new(),
+        [one] => format!(" (the confidence test's result had a chance of {one})"),
+        [init @ .., last] => format!(
+            " (the confidence tests' results had chances of {} and {last})",
+            init.join(", ")
+        ),
+    }
+}
+
+/// How good a confidence test's result is for the company testing.
+fn confidence_goodness(r: &Confidence) -> u8 {
+    match r {
+        Confidence::Pass => 2,
+        Confidence::LoseOne => 1,
+        Confidence::LoseTwo => 0,
+    }
+}
+
+/// A probability as a percentage with one decimal ("41.7%"), "under 0.1%" for a rare but possible result.
+fn percent(p: f64) -> String {
+    if p > 0.0 && p < 0.0005 {
+        "under 0.1%".to_string()
+    } else {
+        format!("{:.1}%", 100.0 * p)
+    }
+}
+
+/// The chance of a fire roll's result for the firer's side, from the roll's exact odds; `None` when no fire
+/// roll was made.
+fn fire_chance(report: &FireReport, side: Side) -> Option<LuckyRoll> {
+    let roll = report.roll.as_ref()?;
+    Some(LuckyRoll::from_dist(
+        side,
+        &roll.effect_odds(),
+        &report.effect,
+        |e| *e,
+    ))
+}
+
 /// What happened.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -457,6 +510,9 @@ pub enum Event {
         moved: bool,
         /// Dice.
         rolls: Vec<Rolled>,
+        /// The chance of the result of its reaction tests, for its side (`None` when the move needed none).
+        #[cfg_attr(feature = "serde", serde(default))]
+        chance: Option<LuckyRoll>,
     },
     /// A company fired.
     Fired {
@@ -466,6 +522,12 @@ pub enum Event {
         report: String,
         /// Dice.
         rolls: Vec<Rolled>,
+        /// The chance of the fire roll's result, for the firer's side (`None` when no fire roll was made).
+        #[cfg_attr(feature = "serde", serde(default))]
+        chance: Option<LuckyRoll>,
+        /// The chance of each confidence test's result the fire brought, for the side of the company testing.
+        #[cfg_attr(feature = "serde", serde(default))]
+        tests: Vec<LuckyRoll>,
     },
     /// A company reloaded.
     Reloaded(String),
@@ -484,8 +546,14 @@ pub enum Event {
         target: String,
         /// Its level after.
         level: ConfidenceLevel,
+        /// Whether the rally test passed (a pass at the fatigue ceiling leaves the level as it was).
+        #[cfg_attr(feature = "serde", serde(default))]
+        passed: bool,
         /// Dice.
         rolls: Vec<Rolled>,
+        /// The chance of the rally test's result, for the rallying side.
+        #[cfg_attr(feature = "serde", serde(default))]
+        chance: Option<LuckyRoll>,
     },
     /// A close assault declared.
     AssaultDeclared {
@@ -497,6 +565,9 @@ pub enum Event {
         goes_in: bool,
         /// Dice.
         rolls: Vec<Rolled>,
+        /// The chance of the assault test's result, for the attacking side.
+        #[cfg_attr(feature = "serde", serde(default))]
+        chance: Option<LuckyRoll>,
     },
     /// The assault resolved after the defender's answer.
     Assault {
@@ -504,6 +575,10 @@ pub enum Event {
         steps: Vec<String>,
         /// Dice.
         rolls: Vec<Rolled>,
+        /// The chance of each confidence test's result (the stand test, the tests of the melee), for the side
+        /// of the company testing.
+        #[cfg_attr(feature = "serde", serde(default))]
+        tests: Vec<LuckyRoll>,
     },
     /// The other side let a second move go by without reaction fire.
     NoReaction(String),
@@ -527,14 +602,21 @@ impl fmt::Display for Event {
                 distance,
                 moved,
                 rolls,
+                chance,
             } => {
                 if *moved {
-                    write!(f, "{company} moves {distance:.1}\"{}.", rolls_text(rolls))
+                    write!(
+                        f,
+                        "{company} moves {distance:.1}\"{}{}.",
+                        rolls_text(rolls),
+                        chance_text(chance.as_ref(), "passing its test")
+                    )
                 } else {
                     write!(
                         f,
-                        "{company} fails its test and stays put{}.",
-                        rolls_text(rolls)
+                        "{company} fails its test and stays put{}{}.",
+                        rolls_text(rolls),
+                        chance_text(chance.as_ref(), "failing")
                     )
                 }
             }
@@ -542,7 +624,15 @@ impl fmt::Display for Event {
                 line,
                 report,
                 rolls,
-            } => write!(f, "{line}{}. {report}", rolls_text(rolls)),
+                chance,
+                tests,
+            } => write!(
+                f,
+                "{line}{}{}. {report}{}",
+                rolls_text(rolls),
+                chance_text(chance.as_ref(), "that fire result"),
+                tests_text(tests)
+            ),
             Event::Reloaded(c) => write!(f, "{c} reloads."),
             Event::Reorganised { company, formation } => {
                 write!(f, "{company} reorganises into {formation}.")
@@ -551,34 +641,53 @@ impl fmt::Display for Event {
                 rallier,
                 target,
                 level,
+                passed,
                 rolls,
-            } => write!(
-                f,
-                "{rallier} rallies {target}, which is now {level}{}.",
-                rolls_text(rolls)
-            ),
+                chance,
+            } => {
+                write!(
+                    f,
+                    "{rallier} rallies {target}, {} its test, which is now {level}{}{}.",
+                    if *passed { "passing" } else { "failing" },
+                    rolls_text(rolls),
+                    chance_text(chance.as_ref(), if *passed { "passing" } else { "failing" })
+                )
+            }
             Event::AssaultDeclared {
                 attacker,
                 defender,
                 goes_in,
                 rolls,
+                chance,
             } => {
                 if *goes_in {
                     write!(
                         f,
-                        "{attacker} declares a close assault on {defender} and passes its test{}.",
-                        rolls_text(rolls)
+                        "{attacker} declares a close assault on {defender} and passes its test{}{}.",
+                        rolls_text(rolls),
+                        chance_text(chance.as_ref(), "passing")
                     )
                 } else {
                     write!(
                         f,
-                        "{attacker} tries to assault {defender} but fails its test{}.",
-                        rolls_text(rolls)
+                        "{attacker} tries to assault {defender} but fails its test{}{}.",
+                        rolls_text(rolls),
+                        chance_text(chance.as_ref(), "failing")
                     )
                 }
             }
-            Event::Assault { steps, rolls } => {
-                write!(f, "{}{}.", steps.join("; "), rolls_text(rolls))
+            Event::Assault {
+                steps,
+                rolls,
+                tests,
+            } => {
+                write!(
+                    f,
+                    "{}{}{}.",
+                    steps.join("; "),
+                    rolls_text(rolls),
+                    tests_text(tests)
+                )
             }
             Event::NoReaction(c) => write!(f, "{c} moves again without drawing reaction fire."),
             Event::ActivationEnded(c) => write!(f, "{c}'s activation ends."),
@@ -592,6 +701,9 @@ impl fmt::Display for Event {
 struct Recording<'a> {
     dice: &'a mut dyn Dice,
     rolls: Vec<Rolled>,
+    /// Whether the events are kept: the chances of results are worked out only then (not when an order is
+    /// only checked).
+    narrate: bool,
 }
 
 impl Dice for Recording<'_> {
@@ -813,6 +925,26 @@ impl State {
         self.active
     }
 
+    /// The confidence tests the battle rolled since last asked, each as the chance of its result for the side
+    /// of the company testing.
+    fn tests_luck(&mut self, narrate: bool) -> Vec<LuckyRoll> {
+        let tests = self.battle.take_tests();
+        if !narrate {
+            return Vec::new();
+        }
+        tests
+            .into_iter()
+            .map(|(id, test, result)| {
+                LuckyRoll::from_dist(self.side_of(id), &test.odds(), &result, confidence_goodness)
+            })
+            .collect()
+    }
+
+    /// The side of a company (the Union for an unknown one: only companies of the battle are asked about).
+    fn side_of(&self, id: CompanyId) -> Side {
+        self.battle.company(id).map_or(Side::Union, |c| c.side())
+    }
+
     fn name(&self, id: CompanyId) -> String {
         self.battle
             .company(id)
@@ -995,7 +1127,8 @@ impl State {
         }
         let mut next = self.clone();
         let mut rng = next.rng.clone();
-        next.apply_order(order, &mut rng, &mut Vec::new()).is_ok()
+        next.apply_order(order, &mut rng, &mut Vec::new(), false)
+            .is_ok()
     }
 
     fn active_or(&self, q: &Question) -> Result<CompanyId, GameError> {
@@ -1007,15 +1140,19 @@ impl State {
         order: &Order,
         dice: &mut dyn Dice,
         log: &mut Vec<Event>,
+        narrate: bool,
     ) -> Result<(), GameError> {
         let Some(decision) = self.decision() else {
             return Err(GameError::Over);
         };
         let q = decision.question.clone();
         let not_asked = || GameError::NotAsked(q.clone());
+        // tests rolled outside an order (by a caller of the battle) belong to no event
+        self.battle.take_tests();
         let mut rec = Recording {
             dice,
             rolls: Vec::new(),
+            narrate,
         };
         match (&q, order) {
             (Question::WhoGoesFirst { .. }, Order::GoFirst(side)) => {
@@ -1086,6 +1223,11 @@ impl State {
                         self.name(id)
                     ));
                     let report = self.battle.reaction_fire(*firer, id, facts, &mut rec)?;
+                    let chance = rec
+                        .narrate
+                        .then(|| fire_chance(&report, self.side_of(*firer)))
+                        .flatten();
+                    let tests = self.tests_luck(rec.narrate);
                     log.push(Event::Fired {
                         line: format!(
                             "{} gives reaction fire at {} {:.1}\" away",
@@ -1095,6 +1237,8 @@ impl State {
                         ),
                         report: report.to_string(),
                         rolls: std::mem::take(&mut rec.rolls),
+                        chance,
+                        tests,
                     });
                 } else {
                     log.push(Event::NoReaction(self.name(id)));
@@ -1116,6 +1260,7 @@ impl State {
                         distance: 0.0,
                         moved: false,
                         rolls: Vec::new(),
+                        chance: None,
                     });
                 }
             }
@@ -1128,6 +1273,11 @@ impl State {
                     self.name(*target)
                 ));
                 let report = self.battle.fire(id, *target, facts, &mut rec)?;
+                let chance = rec
+                    .narrate
+                    .then(|| fire_chance(&report, self.side_of(id)))
+                    .flatten();
+                let tests = self.tests_luck(rec.narrate);
                 let line = format!(
                     "{} fires at {} {:.1}\" away{}{}",
                     self.name(id),
@@ -1148,6 +1298,8 @@ impl State {
                     line,
                     report: report.to_string(),
                     rolls: std::mem::take(&mut rec.rolls),
+                    chance,
+                    tests,
                 });
             }
             (Question::Act { .. }, Order::Reload) => {
@@ -1191,12 +1343,22 @@ impl State {
                     self.name(id),
                     self.name(*target)
                 ));
-                let level = self.battle.rally(id, *target, a.distance(&b).0, &mut rec)?;
+                // the test as it stands before the roll (a refused rally is refused by the rally itself)
+                let test = rec
+                    .narrate
+                    .then(|| self.battle.rally_test(id, *target).ok())
+                    .flatten();
+                let (level, passed) =
+                    self.battle
+                        .rally_passed(id, *target, a.distance(&b).0, &mut rec)?;
                 log.push(Event::Rallied {
                     rallier: self.name(id),
                     target: self.name(*target),
                     level,
+                    passed,
                     rolls: std::mem::take(&mut rec.rolls),
+                    chance: test
+                        .map(|t| LuckyRoll::chance(self.side_of(id), t.odds().p(&true), passed)),
                 });
             }
             (Question::Act { .. }, Order::Assault { defender }) => {
@@ -1215,12 +1377,19 @@ impl State {
                     });
                 }
                 rec.about(format_args!("the assault test of {}", self.name(id)));
+                // the test as it stands before the roll (a refused assault is refused by the assault itself)
+                let test = rec
+                    .narrate
+                    .then(|| self.battle.assault_test(id).ok())
+                    .flatten();
                 let goes_in = self.battle.assault(id, *defender, &mut rec)?;
                 log.push(Event::AssaultDeclared {
                     attacker: self.name(id),
                     defender: self.name(*defender),
                     goes_in,
                     rolls: std::mem::take(&mut rec.rolls),
+                    chance: test
+                        .map(|t| LuckyRoll::chance(self.side_of(id), t.odds().p(&true), goes_in)),
                 });
             }
             (Question::Defend { .. }, Order::Defend { stand, final_fire }) => {
@@ -1255,6 +1424,7 @@ impl State {
                 log.push(Event::Assault {
                     steps,
                     rolls: std::mem::take(&mut rec.rolls),
+                    tests: self.tests_luck(rec.narrate),
                 });
             }
             (Question::Act { .. }, Order::EndActivation) => {
@@ -1368,8 +1538,14 @@ impl State {
             leaves_cover: self.field.in_woods(old.centre) && !self.field.in_woods(to),
             ..MoveOrder::default()
         };
+        let tests = self.battle.move_tests(id, &order)?;
         dice.about(format_args!("the move of {}", self.name(id)));
         let moved = self.battle.move_company(id, order, dice)?;
+        // the move stops at the first test failed: it goes on with the chance that every test passes
+        let chance = (dice.narrate && !tests.is_empty()).then(|| {
+            let p = tests.iter().map(|t| t.odds().p(&true)).product::<f64>();
+            LuckyRoll::chance(self.side_of(id), p, moved)
+        });
         if moved {
             if let Some((e, _)) = after {
                 let facing = to.heading_to(self.field.at[e.0 as usize].centre);
@@ -1386,6 +1562,7 @@ impl State {
             distance,
             moved,
             rolls: std::mem::take(&mut dice.rolls),
+            chance,
         });
         Ok(())
     }
@@ -1575,7 +1752,7 @@ impl Ruleset for Hardtack {
         }
         let mut next = state.clone();
         let mut events = Vec::new();
-        next.apply_order(order, dice, &mut events)?;
+        next.apply_order(order, dice, &mut events, true)?;
         if let Some(e) = dice.fault() {
             return Err(GameError::Dice(e.clone()));
         }

@@ -25,7 +25,8 @@
 //!   step, refusing with a typed [`RuleViolation`] and changing nothing.
 //! - [`game`]: the whole game behind acw-core's `Ruleset` — alternating activations, the defender's answer to
 //!   an assault as a pause, fire and moves measured on the table, the objectives; [`bots`]: two baseline
-//!   commanders; [`prelude`]: the common imports.
+//!   commanders; [`luck`]: each side's luck over a game's log, from the chance every rolling event carries;
+//!   [`prelude`]: the common imports.
 //!
 //! ```
 //! use acw_core::dice::ScriptedDice;
@@ -77,6 +78,7 @@ pub mod error;
 pub mod fire;
 pub mod game;
 pub mod ladder;
+pub mod luck;
 pub mod melee;
 pub mod morale;
 pub mod movement;

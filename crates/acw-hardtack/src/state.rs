@@ -791,6 +791,26 @@ impl fmt::Display for CompanyEffect {
     }
 }
 
+/// The fire roll a fire made (the dice against the range die), kept for its odds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FireRoll {
+    /// One roll of the firer's dice against the range die.
+    Dice(FireDice),
+    /// Stand-based fire: one roll per stand, the best result and every potential casualty counting.
+    Stands(crate::fire::StandFire),
+}
+
+impl FireRoll {
+    /// The exact distribution of the fire roll's result.
+    #[must_use]
+    pub fn effect_odds(&self) -> acw_core::Dist<FireEffect> {
+        match self {
+            FireRoll::Dice(d) => d.odds(),
+            FireRoll::Stands(s) => s.effect_odds(),
+        }
+    }
+}
+
 /// What a fire did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FireReport {
@@ -798,6 +818,8 @@ pub struct FireReport {
     pub firer: String,
     /// The range die, or `None` when out of reach.
     pub range: Option<DieType>,
+    /// The fire roll made, or `None` when none was (out of reach, or a sharpshooter's shot).
+    pub roll: Option<FireRoll>,
     /// The fire roll's result.
     pub effect: FireEffect,
     /// Every company affected.
@@ -1029,6 +1051,20 @@ pub struct Battle {
     burst: Option<(GunId, Ammunition)>,
     blast: Option<PendingBlast>,
     assault: Option<PendingAssault>,
+    #[cfg_attr(feature = "serde", serde(skip))]
+    tests_rolled: TestsRolled,
+}
+
+/// The confidence tests rolled since the caller last took them ([`Battle::take_tests`]): which company tested,
+/// the test, and its result. A record for narration and luck, not part of the battle's state: it is not saved,
+/// and two battles that differ only in it are equal.
+#[derive(Clone, Debug, Default)]
+struct TestsRolled(Vec<(CompanyId, ConfidenceTest, Confidence)>);
+
+impl PartialEq for TestsRolled {
+    fn eq(&self, _: &TestsRolled) -> bool {
+        true
+    }
 }
 
 /// A battle as saved, checked by [`Battle::try_from`] before it is loaded.
@@ -1164,6 +1200,7 @@ impl TryFrom<BattleData> for Battle {
             burst: d.burst,
             blast: d.blast,
             assault: d.assault,
+            tests_rolled: TestsRolled::default(),
         })
     }
 }
@@ -1248,7 +1285,14 @@ impl Battle {
             burst: None,
             blast: None,
             assault: None,
+            tests_rolled: TestsRolled::default(),
         }
+    }
+
+    /// Takes the confidence tests rolled since the last call, oldest first: the company that tested, the test
+    /// (for its odds) and its result. A battle keeps them only until they are taken.
+    pub fn take_tests(&mut self) -> Vec<(CompanyId, ConfidenceTest, Confidence)> {
+        std::mem::take(&mut self.tests_rolled.0)
     }
 
     /// The options in force.
@@ -1869,13 +1913,7 @@ impl Battle {
                 return refuse("a close formation may not pass through another");
             }
         }
-        let mut tests = Vec::new();
-        if c.in_position {
-            tests.push(self.reaction(id, crate::morale::reaction::MOVE_FROM_IN_POSITION)?);
-        }
-        if c.cl == ConfidenceLevel::Shaken && order.leaves_cover {
-            tests.push(self.reaction(id, crate::morale::reaction::SHAKEN_LEAVES_COVER)?);
-        }
+        let tests = self.move_tests(id, &order)?;
         if c.actions == 0 {
             return Err(RuleViolation::NoActionLeft {
                 name: c.name.clone(),
@@ -1904,6 +1942,28 @@ impl Battle {
             }
             Ok(true)
         })
+    }
+
+    /// The reaction tests [`Battle::move_company`] rolls for this move of `id`, in the order it rolls them (the
+    /// move stops at the first that fails): one to leave an In Position marker, one for a Shaken company
+    /// leaving cover. Empty when the move needs no test.
+    ///
+    /// # Errors
+    /// An unknown company.
+    pub fn move_tests(
+        &self,
+        id: CompanyId,
+        order: &MoveOrder,
+    ) -> Result<Vec<ReactionTest>, RuleViolation> {
+        let c = self.company(id)?;
+        let mut tests = Vec::new();
+        if c.in_position {
+            tests.push(self.reaction(id, crate::morale::reaction::MOVE_FROM_IN_POSITION)?);
+        }
+        if c.cl == ConfidenceLevel::Shaken && order.leaves_cover {
+            tests.push(self.reaction(id, crate::morale::reaction::SHAKEN_LEAVES_COVER)?);
+        }
+        Ok(tests)
     }
 
     /// Enter or leave travel mode with a Reorganise (HT-SG2-23, HT-MOV-03, HT-MOV-04): a column only.
@@ -1979,6 +2039,22 @@ impl Battle {
         distance: f64,
         dice: &mut D,
     ) -> Result<ConfidenceLevel, RuleViolation> {
+        self.rally_passed(rallier, target, distance, dice)
+            .map(|(level, _)| level)
+    }
+
+    /// [`Battle::rally`], saying also whether the test passed (a pass at the fatigue ceiling leaves the level
+    /// where it was).
+    ///
+    /// # Errors
+    /// As [`Battle::rally`].
+    pub fn rally_passed<D: Dice + ?Sized>(
+        &mut self,
+        rallier: CompanyId,
+        target: CompanyId,
+        distance: f64,
+        dice: &mut D,
+    ) -> Result<(ConfidenceLevel, bool), RuleViolation> {
         self.idle()?;
         if !distance.is_finite() || distance < 0.0 {
             return Err(SetupError::BadLength {
@@ -2003,11 +2079,7 @@ impl Battle {
                 why: "a commander rallies companies of his own side",
             });
         }
-        let test = crate::morale::Rally {
-            quality: self.gesture_quality(target, t.quality.die()),
-            lv: t.lv,
-            rallier: r.lv,
-        };
+        let test = self.rally_test(rallier, target)?;
         transact(self, dice, |b, dice| {
             b.spend(rallier, 1, Action::Rally)?;
             let pass = test.roll(dice);
@@ -2015,7 +2087,26 @@ impl Battle {
             if pass {
                 t.cl = t.cl.rallied(t.ceiling);
             }
-            Ok(t.cl)
+            Ok((t.cl, pass))
+        })
+    }
+
+    /// The test a rally of `target` by `rallier` rolls (its quality die, shifted by a Grand Gesture, against
+    /// its leadership plus the rallier's).
+    ///
+    /// # Errors
+    /// An unknown company.
+    pub fn rally_test(
+        &self,
+        rallier: CompanyId,
+        target: CompanyId,
+    ) -> Result<crate::morale::Rally, RuleViolation> {
+        let r = self.company(rallier)?;
+        let t = self.company(target)?;
+        Ok(crate::morale::Rally {
+            quality: self.gesture_quality(target, t.quality.die()),
+            lv: t.lv,
+            rallier: r.lv,
         })
     }
 
@@ -2995,6 +3086,7 @@ impl Battle {
                     return Ok(FireReport {
                         firer: firer_name,
                         range: None,
+                        roll: None,
                         effect: FireEffect {
                             success: Success::Fail,
                             potential: 0,
@@ -3069,6 +3161,7 @@ impl Battle {
                 enfilade: facts.enfilade,
                 modern,
             };
+            let mut roll = FireRoll::Dice(fd);
             let (effect, companies) = match stands {
                 Some(stands) => {
                     let t = b.company(target)?;
@@ -3080,6 +3173,7 @@ impl Battle {
                     };
                     let pool = t.fit().clamp(1, crate::fire::MAX_POOL);
                     let fire = crate::fire::StandFire::new(&stands, impact, pool)?;
+                    roll = FireRoll::Stands(fire);
                     let effect = fire.roll_effect(dice);
                     b.apply_effect(effect, &ctx, target, through, dice)?
                 }
@@ -3092,6 +3186,7 @@ impl Battle {
             Ok(FireReport {
                 firer: firer_name,
                 range: Some(die),
+                roll: Some(roll),
                 effect,
                 companies,
             })
@@ -3149,6 +3244,7 @@ impl Battle {
                 let report = FireReport {
                     firer: name,
                     range: None,
+                    roll: None,
                     effect,
                     companies: Vec::new(),
                 };
@@ -3225,6 +3321,7 @@ impl Battle {
             let report = FireReport {
                 firer: name,
                 range: Some(die),
+                roll: None,
                 effect,
                 companies,
             };
@@ -3547,14 +3644,16 @@ impl Battle {
         let Some(tl) = threat_level(&event, c.motivation, &options) else {
             return Ok(None);
         };
-        let r = ConfidenceTest {
+        let test = ConfidenceTest {
             quality: c.quality.die(),
             lv: c.lv,
             tl,
             two_level: options.confidence_two_level,
-        }
-        .roll(dice);
+        };
+        let r = test.roll(dice);
         c.lose(r.levels());
+        self.tests_rolled.0.push((id, test, r));
+        let c = self.company_mut(id)?;
         let cl = c.cl;
         if cl == ConfidenceLevel::Routed {
             // A Routed crew abandons its guns (HT-MOR-07, HT-ART-23).
@@ -3708,6 +3807,7 @@ impl Battle {
             return Ok(FireReport {
                 firer: name,
                 range: None,
+                roll: None,
                 effect: FireEffect {
                     success: Success::Fail,
                     potential: 0,
@@ -3756,6 +3856,7 @@ impl Battle {
         Ok(FireReport {
             firer: name,
             range: Some(die),
+            roll: Some(FireRoll::Dice(fd)),
             effect,
             companies,
         })
@@ -4439,6 +4540,36 @@ impl Battle {
         }
     }
 
+    /// The test an attacker rolls to go in to a close assault (the reaction test of HT-MEL-03: its quality die
+    /// against its leadership plus the threat level its confidence sets, a close formation and captured
+    /// colours counting). Refused for a Shaken, Broken or Routed company.
+    ///
+    /// # Errors
+    /// An unknown company, or one whose confidence bars it from assaulting.
+    pub fn assault_test(&self, attacker: CompanyId) -> Result<ReactionTest, RuleViolation> {
+        let a = self.company(attacker)?;
+        let tl = attacker_tl(a.cl, a.formation.is_close(), false).map_err(|bar| {
+            RuleViolation::Refused {
+                name: a.name.clone(),
+                what: "close assault",
+                why: match bar {
+                    crate::melee::AssaultBar::Shaken => {
+                        "a Shaken company must be rallied to Steady first"
+                    }
+                    crate::melee::AssaultBar::BrokenOrRouted => {
+                        "Broken and Routed companies may not assault"
+                    }
+                },
+            }
+        })?;
+        let test = ReactionTest {
+            quality: self.gesture_quality(attacker, a.quality.die()),
+            lv: a.lv,
+            tl: tl + self.colours_modifier(attacker),
+        };
+        Ok(test)
+    }
+
     /// Declares a close assault (HT-MEL-01 steps 1–3, HT-MEL-02, HT-MEL-03): both of the attacker's actions;
     /// a Shaken, Broken or Routed company may not; the reaction test at CO 0 / ST +1, −1 in close formation.
     /// On a pass the defender must answer with [`Battle::defend`]; on a failure the first action is lost and
@@ -4463,25 +4594,7 @@ impl Battle {
                 name: a.name.clone(),
             });
         }
-        let tl = attacker_tl(a.cl, a.formation.is_close(), false).map_err(|bar| {
-            RuleViolation::Refused {
-                name: a.name.clone(),
-                what: "close assault",
-                why: match bar {
-                    crate::melee::AssaultBar::Shaken => {
-                        "a Shaken company must be rallied to Steady first"
-                    }
-                    crate::melee::AssaultBar::BrokenOrRouted => {
-                        "Broken and Routed companies may not assault"
-                    }
-                },
-            }
-        })?;
-        let test = ReactionTest {
-            quality: self.gesture_quality(attacker, a.quality.die()),
-            lv: a.lv,
-            tl: tl + self.colours_modifier(attacker),
-        };
+        let test = self.assault_test(attacker)?;
         transact(self, dice, |b, dice| {
             let pass = test.roll(dice);
             if pass {
