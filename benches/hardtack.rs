@@ -240,6 +240,7 @@ fn assault(c: &mut Criterion) {
         quality: D8,
         lv: Leadership::TWO,
         modifier: 0,
+        on_foot: 0,
     };
     let melee = Melee {
         attacker: side(8),
@@ -342,6 +343,7 @@ fn combined(c: &mut Criterion) {
         quality: D8,
         lv: Leadership::TWO,
         modifier: 0,
+        on_foot: 0,
     };
     let Ok(melee) = CombinedMelee::new(
         &[side(4), side(4)],

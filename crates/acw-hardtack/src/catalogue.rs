@@ -565,6 +565,7 @@ fn melee_side(v: &Values, prefix: &str) -> Result<MeleeSide, String> {
         quality,
         lv: lv(v, &key("lv"))?,
         modifier: signed(v, &key("modifier"))?,
+        on_foot: 0,
     })
 }
 

@@ -19,7 +19,8 @@ use crate::fire::{
 };
 use crate::ladder::{DieType, Success};
 use crate::melee::{
-    AssaultSide, DownedFate, Melee, MeleeDie, MeleeEnd, MeleeSide, attacker_tl, odds_tl,
+    AssaultSide, DownedFate, FOOT, MOUNTED, Melee, MeleeDie, MeleeEnd, MeleeSide, UNHORSED,
+    attacker_tl, kind_shift, odds_tl,
 };
 use crate::morale::{
     Confidence, ConfidenceTest, FiredOn, ReactionTest, ReplacementLeader, TestEvent, threat_level,
@@ -443,6 +444,24 @@ impl Company {
             }),
             ..MeleeDie::plain(self.quality.die())
         }
+    }
+
+    /// Of a mounted company's fighters, the riders who lost their horse earlier and fight on foot
+    /// (HT-MEL-12); none for a company not mounted.
+    fn riders_on_foot(&self, attacking: bool) -> u8 {
+        if !self.mounted() {
+            return 0;
+        }
+        let n = self
+            .figures
+            .iter()
+            .filter(|f| {
+                f.condition == Condition::Fit
+                    && f.unhorsed
+                    && !(attacking && f.role == Role::HorseHolder)
+            })
+            .count();
+        u8::try_from(n).unwrap_or(u8::MAX)
     }
 
     fn has_leader(&self) -> bool {
@@ -1167,6 +1186,9 @@ impl TryFrom<BattleData> for Battle {
         })
     }
 }
+
+/// A figure in a combined melee's line: its company, its index, its shifted die and its kind (HT-MEL-12).
+type Fighting = (CompanyId, usize, crate::ladder::OpenShift, usize);
 
 fn bump(list: &mut Vec<(CompanyId, u32)>, id: CompanyId) {
     bump_by(list, id, 1);
@@ -4805,7 +4827,10 @@ impl Battle {
     /// round the side with more casualties tests first (the defender on a tie), each attacking company on its
     /// own at +1 per casualty it took (+1 once a partner has dropped out): a company that fails falls back and
     /// the others fight on. It ends when the defender fails, every attacker has fallen back or is down, or the
-    /// defender is down; then the downed figures' fates.
+    /// defender is down; then the downed figures' fates. Riders (HT-MEL-12): each company's figures line up
+    /// mounted first, then riders unhorsed in the round before (−1), then those on foot (riders unhorsed
+    /// earlier among them, without the mounted +1); a beaten mounted figure rolls horse or rider, and a horse
+    /// hit leaves him standing, on foot and marked unhorsed, and no casualty for the round's tests.
     fn melee_many<D: Dice + ?Sized>(
         &mut self,
         attackers: &[CompanyId],
@@ -4833,23 +4858,47 @@ impl Battle {
                     .collect::<Vec<usize>>()
             })
         };
+        // Riders whose horse was hit in the round before: −1 this round (HT-MEL-12).
+        let mut fresh: Vec<(CompanyId, usize)> = Vec::new();
+        // A company's figures in line by kind: mounted, unhorsed in the round before, on foot (riders
+        // unhorsed before the melee among them), each with its own shifted die (HT-MEL-12).
+        let line = |b: &Battle,
+                    id: CompanyId,
+                    attacking: bool,
+                    first: bool,
+                    down: &[(CompanyId, usize)],
+                    fresh: &[(CompanyId, usize)]|
+         -> Result<Vec<Fighting>, RuleViolation> {
+            let c = b.company(id)?;
+            let base = c.melee_die(!attacking && c.in_position);
+            let kind = |i: usize| {
+                if !c.mounted() {
+                    FOOT
+                } else if fresh.contains(&(id, i)) {
+                    UNHORSED
+                } else if c.figures[i].unhorsed {
+                    FOOT
+                } else {
+                    MOUNTED
+                }
+            };
+            let figs = fighting(b, id, attacking, down)?;
+            let mut out = Vec::with_capacity(figs.len());
+            for k in [MOUNTED, UNHORSED, FOOT] {
+                for &i in figs.iter().filter(|&&i| kind(i) == k) {
+                    out.push((id, i, kind_shift(base, k, first), k));
+                }
+            }
+            Ok(out)
+        };
         let mut winner = None;
         for round in 0..crate::melee::MAX_ROUNDS {
             let first = round == 0;
-            let mut att: Vec<(CompanyId, usize, crate::ladder::OpenShift)> = Vec::new();
+            let mut att: Vec<Fighting> = Vec::new();
             for &id in &holding {
-                let die = self.company(id)?.melee_die(false).shifted();
-                for i in fighting(self, id, true, &down)? {
-                    att.push((id, i, die));
-                }
+                att.extend(line(self, id, true, first, &down, &fresh)?);
             }
-            let dc = self.company(defender)?;
-            let ddie = dc.melee_die(first && dc.in_position).shifted();
-            let def: Vec<(CompanyId, usize, crate::ladder::OpenShift)> =
-                fighting(self, defender, false, &down)?
-                    .into_iter()
-                    .map(|i| (defender, i, ddie))
-                    .collect();
+            let def = line(self, defender, false, first, &down, &fresh)?;
             if att.is_empty() {
                 winner = Some(AssaultSide::Defender);
                 break;
@@ -4864,6 +4913,7 @@ impl Battle {
                 (&att, &def)
             };
             let mut this: Vec<(CompanyId, u32)> = Vec::new();
+            let mut horses: Vec<(CompanyId, usize)> = Vec::new();
             let mut next = 0usize;
             for (g, lone) in few.iter().enumerate() {
                 let k = many.len() / few.len() + usize::from(g < many.len() % few.len());
@@ -4874,21 +4924,51 @@ impl Battle {
                     lone_die = o.2.onto(lone_die);
                 }
                 let x = dice.face(lone_die.die());
-                let mut beaten = false;
+                let mut beaten_by = 0u8;
                 for o in group {
                     let y = dice.face(lone.2.onto(o.2.die).die());
                     if x > y {
-                        down.push((o.0, o.1));
-                        bump(&mut this, o.0);
+                        // a beaten rider: his horse or himself (HT-MEL-12)
+                        if o.3 == MOUNTED
+                            && (HorseOrRider {
+                                by_mounted: lone.3 == MOUNTED,
+                            })
+                            .roll(dice)
+                                == Struck::Horse
+                        {
+                            horses.push((o.0, o.1));
+                        } else {
+                            down.push((o.0, o.1));
+                            bump(&mut this, o.0);
+                        }
                     } else if y > x {
-                        beaten = true;
+                        beaten_by = beaten_by.max(if o.3 == MOUNTED { 2 } else { 1 });
                     }
                 }
-                if beaten {
-                    down.push((lone.0, lone.1));
-                    bump(&mut this, lone.0);
+                if beaten_by > 0 {
+                    if lone.3 == MOUNTED
+                        && (HorseOrRider {
+                            by_mounted: beaten_by == 2,
+                        })
+                        .roll(dice)
+                            == Struck::Horse
+                    {
+                        horses.push((lone.0, lone.1));
+                    } else {
+                        down.push((lone.0, lone.1));
+                        bump(&mut this, lone.0);
+                    }
                 }
             }
+            for &(id, i) in &horses {
+                let c = self.company_mut(id)?;
+                c.figures[i].unhorsed = true;
+                let name = c.name.clone();
+                steps.push(format!(
+                    "a rider of {name} loses his horse and fights on, on foot"
+                ));
+            }
+            fresh = horses;
             for (id, n) in &this {
                 bump_by(&mut lost, *id, *n);
             }
@@ -5159,6 +5239,7 @@ impl Battle {
             quality: c.quality.die(),
             lv: c.lv,
             modifier,
+            on_foot: c.riders_on_foot(attacking),
         };
         let m = Melee {
             attacker: side(&a, true, false, ca + dropped),
@@ -5197,23 +5278,22 @@ impl Battle {
             {
                 c.lose(levels);
             }
-            // Downed figures are the last fit figures (the leader goes down last); riders who lost their
-            // horse and still stand are the fit figures before them (HT-MEL-12).
+            // Downed figures are the last fit figures (the leader goes down last). Then the riders on foot
+            // who still stand (HT-MEL-12) number what the melee left: those already unhorsed stay so, and
+            // the fit figures before the downed ones make up the rest.
             let mut left = downed;
-            let mut horses = unhorsed;
             let mut leader_lost = false;
+            let fights = |f: &Figure| {
+                f.condition == Condition::Fit
+                    && !(s == AssaultSide::Attacker && f.role == Role::HorseHolder)
+            };
+            let mut standing: Vec<usize> = Vec::new();
             for i in (0..c.figures.len()).rev() {
-                if left == 0 && horses == 0 {
-                    break;
-                }
-                if c.figures[i].condition != Condition::Fit
-                    || (s == AssaultSide::Attacker && c.figures[i].role == Role::HorseHolder)
-                {
+                if !fights(&c.figures[i]) {
                     continue;
                 }
                 if left == 0 {
-                    horses -= 1;
-                    c.figures[i].unhorsed = true;
+                    standing.push(i);
                     continue;
                 }
                 left -= 1;
@@ -5228,6 +5308,30 @@ impl Battle {
                     leader_lost = true;
                 }
                 c.figures[i].condition = cond;
+            }
+            if c.mounted() {
+                let mut on_foot = standing.iter().filter(|&&i| c.figures[i].unhorsed).count();
+                let mut add = usize::from(unhorsed).saturating_sub(on_foot);
+                for &i in &standing {
+                    if add == 0 {
+                        break;
+                    }
+                    if !c.figures[i].unhorsed {
+                        c.figures[i].unhorsed = true;
+                        add -= 1;
+                    }
+                }
+                // a downed rider the melee counted as mounted may have been one on foot here: the count
+                // of riders on foot is the melee's
+                for &i in standing.iter().rev() {
+                    if on_foot <= usize::from(unhorsed) {
+                        break;
+                    }
+                    if c.figures[i].unhorsed {
+                        c.figures[i].unhorsed = false;
+                        on_foot -= 1;
+                    }
+                }
             }
             if leader_lost {
                 self.new_leader(id, dice)?;

@@ -103,6 +103,7 @@ fn side(figures: u8, q: acw_hardtack::DieType, weapon: MeleeWeapon) -> MeleeSide
         quality: q,
         lv: Leadership::TWO,
         modifier: 0,
+        on_foot: 0,
     }
 }
 
@@ -227,6 +228,7 @@ fn combined_melee() {
         quality: first_round.quality,
         lv: Leadership::TWO,
         modifier: 0,
+        on_foot: 0,
     };
     let melee = CombinedMelee::new(
         &[
@@ -264,6 +266,7 @@ fn combined_assault_chain() {
         quality,
         lv: Leadership::TWO,
         modifier: 0,
+        on_foot: 0,
     };
     let partner = |quality, close, die| Partner {
         attack: ReactionTest {
@@ -347,4 +350,63 @@ fn single_roll_procedures() {
         range: D6,
     });
     assert_roll_matches_odds(&Treatment { casualties: 3 });
+}
+
+// HT-MEL-12, HT-SG2-42: a combined melee with riders: two mounted companies (two Regulars, one of them
+// already on foot, and two Greens) against three Regulars on foot; then a mounted defender against two
+// companies on foot. Beaten riders roll horse or rider, unhorsed riders fight on at -1 the round after.
+#[test]
+fn combined_melee_with_riders() {
+    let side = |figures, quality, mounted, on_foot| MeleeSide {
+        figures,
+        first_round: MeleeDie {
+            mounted,
+            ..MeleeDie::plain(quality)
+        },
+        quality,
+        lv: Leadership::TWO,
+        modifier: 0,
+        on_foot,
+    };
+    let melee = CombinedMelee::new(
+        &[side(2, D8, true, 1), side(2, D6, true, 0)],
+        side(3, D8, false, 0),
+        AssaultTestCasualties::ThisRound,
+        TwoLevelDrop::HalfOrLess,
+        false,
+    )
+    .unwrap();
+    assert_roll_matches_odds(&melee);
+    let melee = CombinedMelee::new(
+        &[side(1, D8, false, 0), side(2, D6, false, 0)],
+        side(2, D8, true, 0),
+        AssaultTestCasualties::WholeAssault,
+        TwoLevelDrop::HalfOrLess,
+        false,
+    )
+    .unwrap();
+    assert_roll_matches_odds(&melee);
+}
+
+// HT-MEL-12: a single company's melee with a rider unhorsed before it: he fights on foot from the start.
+#[test]
+fn melee_with_a_rider_already_on_foot() {
+    let side = |figures, mounted, on_foot| MeleeSide {
+        figures,
+        first_round: MeleeDie {
+            mounted,
+            ..MeleeDie::plain(D8)
+        },
+        quality: D8,
+        lv: Leadership::TWO,
+        modifier: 0,
+        on_foot,
+    };
+    let melee = Melee {
+        attacker: side(3, true, 2),
+        defender: side(2, false, 0),
+        casualties: AssaultTestCasualties::ThisRound,
+        two_level: TwoLevelDrop::HalfOrLess,
+    };
+    assert_roll_matches_odds(&melee);
 }
