@@ -54,6 +54,31 @@ impl fmt::Display for CompanyId {
     }
 }
 
+/// A dummy counter's id (HT-SG2-25).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct DummyId(pub u32);
+
+impl fmt::Display for DummyId {
+    /// "dummy 1".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "dummy {}", self.0)
+    }
+}
+
+/// A dummy counter (HT-SG2-25): a face-down marker deployed beside a side's hidden units with no unit under
+/// it. It never activates; an enemy's successful Observe or a clear sight of it in the open shows it empty,
+/// and it is taken off the table.
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Dummy {
+    /// The side that deployed it.
+    pub side: Side,
+    /// Still on the table (false once revealed as a dummy and removed).
+    pub on_table: bool,
+}
+
 impl fmt::Display for GunId {
     /// "gun 2".
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -1048,6 +1073,11 @@ pub struct Battle {
     burst: Option<(GunId, Ammunition)>,
     blast: Option<PendingBlast>,
     assault: Option<PendingAssault>,
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    dummies: Vec<Dummy>,
 }
 
 /// A battle as saved, checked by [`Battle::try_from`] before it is loaded.
@@ -1066,6 +1096,11 @@ struct BattleData {
     burst: Option<(GunId, Ammunition)>,
     blast: Option<PendingBlast>,
     assault: Option<PendingAssault>,
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    dummies: Vec<Dummy>,
 }
 
 /// Why a saved battle was refused: it holds something the rules could never reach.
@@ -1183,6 +1218,7 @@ impl TryFrom<BattleData> for Battle {
             burst: d.burst,
             blast: d.blast,
             assault: d.assault,
+            dummies: d.dummies,
         })
     }
 }
@@ -1270,6 +1306,7 @@ impl Battle {
             burst: None,
             blast: None,
             assault: None,
+            dummies: Vec::new(),
         }
     }
 
@@ -2514,7 +2551,8 @@ impl Battle {
     }
 
     /// Observe (HT-SG2-25): a leader's action against a hidden enemy unit at a measured distance; any success
-    /// reveals it (the crate keeps no dummy counters, so flipping the counter and placing the figures are one).
+    /// reveals it (flipping the counter shows a unit, so the battle places it at once; a counter that is a
+    /// dummy is observed with [`Battle::observe_dummy`]).
     /// A hidden unit is also revealed when it activates, or by a major result of fire at it. Returns the
     /// result.
     ///
@@ -2553,6 +2591,95 @@ impl Battle {
             }
             Ok(r)
         })
+    }
+
+    /// Deploys a dummy counter for `side` (HT-SG2-25): a side whose units deploy hidden, as face-down
+    /// counters, may add dummies among them. Refuses a side with no hidden company, or a step under way.
+    pub fn add_dummy(&mut self, side: Side) -> Result<DummyId, RuleViolation> {
+        self.idle()?;
+        if !self.companies.iter().any(|c| c.side == side && c.hidden) {
+            return Err(RuleViolation::Refused {
+                name: format!("the {side} side"),
+                what: "deploy a dummy counter",
+                why: "dummies are deployed among a side's hidden units, and it has none",
+            });
+        }
+        let id = DummyId(u32::try_from(self.dummies.len()).map_err(|_| {
+            RuleViolation::OutOfOrder("the battle holds as many dummy counters as it can")
+        })?);
+        self.dummies.push(Dummy {
+            side,
+            on_table: true,
+        });
+        Ok(id)
+    }
+
+    /// A dummy counter, on the table or removed.
+    pub fn dummy(&self, id: DummyId) -> Result<&Dummy, RuleViolation> {
+        self.dummies
+            .get(id.0 as usize)
+            .ok_or(RuleViolation::UnknownDummy(id))
+    }
+
+    /// The dummy counters still on the table, with their ids.
+    pub fn dummies(&self) -> impl Iterator<Item = (DummyId, &Dummy)> + '_ {
+        self.dummies
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.on_table)
+            .map(|(i, d)| (DummyId(u32::try_from(i).unwrap_or(u32::MAX)), d))
+    }
+
+    /// The dummy `id` if it is on the table and an enemy of `side`; else why not.
+    fn enemy_dummy(&self, id: DummyId, side: Side, name: &str) -> Result<(), RuleViolation> {
+        let d = self.dummy(id)?;
+        if !d.on_table || d.side == side {
+            return Err(RuleViolation::Refused {
+                name: name.to_string(),
+                what: "look at a dummy counter",
+                why: "only an enemy counter still on the table can be looked at",
+            });
+        }
+        Ok(())
+    }
+
+    /// Observe (HT-SG2-25) a counter that is a dummy: the leader's action and the roll are those of
+    /// [`Battle::observe`] (a dummy is never In Position). Any success shows the counter empty — a minor
+    /// result flips it, a major one removes dummies — and it is taken off the table. Returns the result.
+    pub fn observe_dummy<D: Dice + ?Sized>(
+        &mut self,
+        observer: CompanyId,
+        dummy: DummyId,
+        distance: f64,
+        cover: Cover,
+        dice: &mut D,
+    ) -> Result<Success, RuleViolation> {
+        self.idle()?;
+        let o = self.company(observer)?;
+        self.enemy_dummy(dummy, o.side, &o.name)?;
+        let look = crate::fire::Observation {
+            quality: o.quality.die(),
+            target: crate::fire::Observation::target_die(distance, cover, false)?,
+        };
+        transact(self, dice, |b, dice| {
+            b.spend(observer, 1, Action::Observe)?;
+            let r = look.roll(dice);
+            if r != Success::Fail {
+                b.dummies[dummy.0 as usize].on_table = false;
+            }
+            Ok(r)
+        })
+    }
+
+    /// An enemy company gains a clear line of sight to a dummy counter in the open (HT-SG2-25): as a hidden
+    /// unit would be revealed, the counter is shown empty and taken off the table. The line of sight and
+    /// the open ground are the caller's measurement.
+    pub fn sight_dummy(&mut self, by: CompanyId, dummy: DummyId) -> Result<(), RuleViolation> {
+        self.idle()?;
+        let c = self.company(by)?;
+        self.enemy_dummy(dummy, c.side, &c.name)?;
+        self.dummies[dummy.0 as usize].on_table = false;
+        Ok(())
     }
 
     /// Activate Regiment (HT-SEQ-03, HT-SEQ-04, HT-FRM-07, HT-SEQ-01; a colonel given a transfer by his
