@@ -66,6 +66,17 @@ impl fmt::Display for DummyId {
     }
 }
 
+/// What a small-arms fire aims at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Aim {
+    /// A company.
+    Company(CompanyId),
+    /// An unlimbered gun's detached team (HT-ART-22).
+    Team(GunId),
+    /// A dummy counter (HT-SG2-25).
+    Dummy(DummyId),
+}
+
 /// A dummy counter (HT-SG2-25): a face-down marker deployed beside a side's hidden units with no unit under
 /// it. It never activates; an enemy's successful Observe or a clear sight of it in the open shows it empty,
 /// and it is taken off the table.
@@ -2954,7 +2965,42 @@ impl Battle {
         dice: &mut D,
     ) -> Result<FireReport, RuleViolation> {
         self.idle()?;
-        self.fire_inner(firer, target, facts, false, dice)
+        self.fire_inner(firer, Aim::Company(target), facts, false, dice)
+    }
+
+    /// Small-arms fire at an unlimbered gun's detached team (HT-ART-22), as [`Battle::fire`] at a company
+    /// (the firing figures, the range die — the team is never In Position or in close formation, and
+    /// `facts.lone_figure` is the caller's —, the firer's dice and the roll), with the team's sound horse
+    /// figures as the allocation pool: each hit horse rolls D4 armour against the impact and, if struck,
+    /// its state (dead or wounded, it stays in the team until a Reorganise cuts it loose). The crew does not
+    /// test. Refuses a limbered gun (fire at its crew reaches its team), a team with no sound horse, fire
+    /// through skirmishers, a team beyond the reach of the firer's small arms, and every refusal of
+    /// [`Battle::fire`]; a refusal changes nothing.
+    pub fn fire_at_team<D: Dice + ?Sized>(
+        &mut self,
+        firer: CompanyId,
+        gun: GunId,
+        facts: FireFacts,
+        dice: &mut D,
+    ) -> Result<FireReport, RuleViolation> {
+        self.idle()?;
+        self.fire_inner(firer, Aim::Team(gun), facts, false, dice)
+    }
+
+    /// Speculative fire at a counter that is a dummy (HT-SG2-25), as [`Battle::fire`] at a hidden company
+    /// (the firer's action, Reload markers and the roll): a major result shows the counter empty and it is
+    /// taken off the table; no one tests. Refuses a dummy of the firer's side or already removed, a Broken or
+    /// Routed firer, fire through skirmishers, a counter beyond the reach of the firer's small arms, and
+    /// every refusal of [`Battle::fire`]; a refusal changes nothing.
+    pub fn fire_at_dummy<D: Dice + ?Sized>(
+        &mut self,
+        firer: CompanyId,
+        dummy: DummyId,
+        facts: FireFacts,
+        dice: &mut D,
+    ) -> Result<FireReport, RuleViolation> {
+        self.idle()?;
+        self.fire_inner(firer, Aim::Dummy(dummy), facts, false, dice)
     }
 
     /// Prepared Fire (HT-OPT-20): both actions; the company holds a marker until its next activation.
@@ -2996,7 +3042,7 @@ impl Battle {
         fc.prepared = false;
         let kept = fc.actions;
         fc.actions = 1;
-        let report = next.fire_inner(firer, target, facts, true, dice)?;
+        let report = next.fire_inner(firer, Aim::Company(target), facts, true, dice)?;
         next.company_mut(firer)?.actions = kept;
         *self = next;
         Ok(report)
@@ -3024,7 +3070,7 @@ impl Battle {
         let fc = next.company_mut(firer)?;
         fc.activated = true;
         fc.actions = 1;
-        let report = next.fire_inner(firer, target, facts, false, dice)?;
+        let report = next.fire_inner(firer, Aim::Company(target), facts, false, dice)?;
         next.company_mut(firer)?.actions = 0;
         *self = next;
         Ok(report)
@@ -3033,25 +3079,59 @@ impl Battle {
     fn fire_inner<D: Dice + ?Sized>(
         &mut self,
         firer: CompanyId,
-        target: CompanyId,
+        aim: Aim,
         facts: FireFacts,
         prepared: bool,
         dice: &mut D,
     ) -> Result<FireReport, RuleViolation> {
-        self.check_firer(firer, target)?;
         let options = self.options;
         let scale = self.scale;
         let f = self.company(firer)?;
-        let t = self.company(target)?;
         let mut rf = RangeFacts::at(facts.distance, f.quality.band_inches());
         rf.smoothbore = f.weapon.smoothbore && f.modern.is_none();
         rf.cover = facts.cover;
-        rf.in_position = t.in_position;
-        rf.lone_figure = facts.lone_figure || t.lone();
+        rf.lone_figure = facts.lone_figure;
         rf.mounted_firers = f.mounted();
         rf.prepared = prepared;
-        rf.close_formation_target = t.formation.is_close();
-        rf.travel_mode = t.travel;
+        // The target: a company, an unlimbered gun's detached team (HT-ART-22: its horse figures are the
+        // pool; its crew's side; never In Position, in close formation or travelling), or a dummy counter
+        // (HT-SG2-25: speculative fire).
+        let (target, pool_size) = match aim {
+            Aim::Company(target) => {
+                self.check_firer(firer, target)?;
+                let t = self.company(target)?;
+                rf.in_position = t.in_position;
+                rf.lone_figure |= t.lone();
+                rf.close_formation_target = t.formation.is_close();
+                rf.travel_mode = t.travel;
+                (Some(target), t.fit())
+            }
+            Aim::Team(g) => {
+                let gun = self.gun(g)?;
+                if gun.limbered || gun.sound_horses() == 0 || facts.through.is_some() {
+                    return Err(RuleViolation::CannotFire {
+                        name: f.name.clone(),
+                        why: "only an unlimbered gun's detached team with a sound horse can be aimed at, \
+                              and never through skirmishers",
+                    });
+                }
+                let crew = gun.crew;
+                let horses = usize::from(gun.sound_horses());
+                self.check_firer(firer, crew)?;
+                (None, horses)
+            }
+            Aim::Dummy(id) => {
+                self.enemy_dummy(id, f.side, &f.name)?;
+                if f.cl >= ConfidenceLevel::Broken || f.actions == 0 || facts.through.is_some() {
+                    return Err(RuleViolation::CannotFire {
+                        name: f.name.clone(),
+                        why: "a Broken or Routed company, or one with no action left, does not fire at \
+                              an empty counter, and fire at a counter never goes through skirmishers",
+                    });
+                }
+                (None, 1)
+            }
+        };
         let band = rf.band_number()?;
         let blocked = if facts.within_woods {
             Some("a unit within woods cannot be fired on")
@@ -3099,10 +3179,10 @@ impl Battle {
                 why: "it is out of ammunition",
             });
         }
-        let through = match facts.through {
-            Some(s) => {
+        let through = match (facts.through, target) {
+            (Some(s), Some(target)) => {
                 let sk = self.company(s)?;
-                if sk.side != t.side || sk.formation.is_close() {
+                if sk.side != self.company(target)?.side || sk.formation.is_close() {
                     return Err(RuleViolation::CannotFire {
                         name: f.name.clone(),
                         why: "only enemy skirmishers can be fired through",
@@ -3110,9 +3190,15 @@ impl Battle {
                 }
                 Some(s)
             }
-            None => None,
+            _ => None,
         };
         let range = range_die(&rf, FireKind::SmallArms, false, &options)?;
+        if target.is_none() && range == RangeDie::OutOfReach {
+            return Err(RuleViolation::CannotFire {
+                name: f.name.clone(),
+                why: "the target is beyond the reach of its small arms",
+            });
+        }
         let modern = f.modern;
         let first_volley = options.first_volley
             && modern.is_none()
@@ -3218,26 +3304,42 @@ impl Battle {
                 enfilade: facts.enfilade,
                 modern,
             };
-            let (effect, companies) = match stands {
+            let effect = match stands {
                 Some(stands) => {
-                    let t = b.company(target)?;
+                    let armour = match target {
+                        Some(t) => b.company(t)?.armour.die(),
+                        None => DieType::D4,
+                    };
                     let impact = Impact {
                         impact: ctx.impact,
-                        armour: t.armour.die(),
+                        armour,
                         armour_shift: ctx.armour_shift,
                         kill: options.kill_threshold,
                     };
-                    let pool = t.fit().clamp(1, crate::fire::MAX_POOL);
-                    let fire = crate::fire::StandFire::new(&stands, impact, pool)?;
-                    let effect = fire.roll_effect(dice);
-                    b.apply_effect(effect, &ctx, target, through, dice)?
+                    let pool = pool_size.clamp(1, crate::fire::MAX_POOL);
+                    crate::fire::StandFire::new(&stands, impact, pool)?.roll_effect(dice)
                 }
-                None => b.apply_fire(&fd, &ctx, target, through, dice)?,
+                None => fd.roll_effect(dice),
             };
-            let t = b.company_mut(target)?;
-            if !t.fired_on_by.contains(&firer) {
-                t.fired_on_by.push(firer);
-            }
+            let (effect, companies) = match aim {
+                Aim::Company(target) => {
+                    let out = b.apply_effect(effect, &ctx, target, through, dice)?;
+                    let t = b.company_mut(target)?;
+                    if !t.fired_on_by.contains(&firer) {
+                        t.fired_on_by.push(firer);
+                    }
+                    out
+                }
+                Aim::Team(g) => (effect, vec![b.team_fire(effect, &ctx, g, dice)?]),
+                Aim::Dummy(id) => {
+                    // Speculative fire at a counter that is a dummy (HT-SG2-25): a major result shows it
+                    // empty and it is taken off the table; no one tests.
+                    if effect.success == Success::Major {
+                        b.dummies[id.0 as usize].on_table = false;
+                    }
+                    (effect, Vec::new())
+                }
+            };
             Ok(FireReport {
                 firer: firer_name,
                 range: Some(die),
@@ -3393,6 +3495,47 @@ impl Battle {
     ) -> Result<(FireEffect, Vec<CompanyEffect>), RuleViolation> {
         let effect = fd.roll_effect(dice);
         self.apply_effect(effect, ctx, target, through, dice)
+    }
+
+    /// Small-arms fire at an unlimbered gun's detached team (HT-ART-22): its sound horse figures are the
+    /// allocation pool; each hit horse rolls its D4 armour against the impact (every hit wounds under Quick
+    /// Combat Resolution) and, if struck, its state; a dead or wounded horse stays in the team until a
+    /// Reorganise cuts it loose. No men are hit, so no one tests.
+    fn team_fire<D: Dice + ?Sized>(
+        &mut self,
+        effect: FireEffect,
+        ctx: &FireContext,
+        g: GunId,
+        dice: &mut D,
+    ) -> Result<CompanyEffect, RuleViolation> {
+        let horses = usize::from(self.gun(g)?.sound_horses());
+        let mut down = vec![false; horses];
+        if horses > 0 {
+            for _ in 0..effect.potential {
+                let h = allocate(horses, dice);
+                if down[h] {
+                    continue;
+                }
+                let state = if self.options.quick_combat_resolution {
+                    HorseState::Wounded
+                } else {
+                    self.team_horse(ctx.impact, ctx.armour_shift, dice)
+                };
+                down[h] = state != HorseState::Okay;
+            }
+        }
+        let n = down.iter().filter(|&&d| d).count();
+        let gun = &mut self.guns[g.0 as usize];
+        gun.hurt_horses = (gun.hurt_horses + u8::try_from(n).unwrap_or(u8::MAX)).min(gun.horses);
+        Ok(CompanyEffect {
+            name: format!("the team of {}", gun.name),
+            wounded: 0,
+            killed: 0,
+            leader_fell: false,
+            test: None,
+            new_lv: None,
+            horses_down: u32::try_from(n).unwrap_or(u32::MAX),
+        })
     }
 
     /// Applies a rolled fire result: casualties over the target (and skirmishers fired through), then the

@@ -1083,3 +1083,57 @@ fn dummy_counters() {
     assert!(b.sight_dummy(u, own).is_err());
     assert_eq!(b, before);
 }
+
+// HT-SG2-25: speculative fire at a counter that is a dummy. A Union company fires at it 6" away: R 4, Q 1,
+// FP 1 fails and the counter stays; a second company's R 1, Q 8, FP 6 (a skirmish company's D6) is a major
+// result (its potential casualties' remainder D4 shows 1): the counter is empty and taken off the table, and
+// no one tests (no die is rolled after the fire's own). Refused: a counter of one's own side, one already
+// removed.
+#[test]
+fn speculative_fire_at_a_dummy() {
+    let mut b = Battle::new(Options::default());
+    let u1 = b
+        .add_company(CompanySpec::new("1st Union", Side::Union, 8))
+        .unwrap();
+    let u2 = b
+        .add_company(CompanySpec::new("2nd Union", Side::Union, 8))
+        .unwrap();
+    let mut h = CompanySpec::new("hidden rebels", Side::Confederate, 8);
+    h.hidden = true;
+    b.add_company(h).unwrap();
+    let dummy = b.add_dummy(Side::Confederate).unwrap();
+    let at = FireFacts {
+        distance: 6.0,
+        ..FireFacts::default()
+    };
+    b.activate(u1).unwrap();
+    let mut dice = ScriptedDice::faces([4, 1, 1]);
+    let rep = b.fire_at_dummy(u1, dummy, at, &mut dice).unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert_eq!(rep.effect.success, acw_hardtack::ladder::Success::Fail);
+    assert!(b.dummy(dummy).unwrap().on_table);
+    b.end_turn().unwrap();
+    b.activate(u2).unwrap();
+    let mut dice = ScriptedDice::faces([1, 8, 6, 1]);
+    let rep = b.fire_at_dummy(u2, dummy, at, &mut dice).unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert_eq!(rep.effect.success, acw_hardtack::ladder::Success::Major);
+    assert!(rep.companies.is_empty());
+    assert!(!b.dummy(dummy).unwrap().on_table);
+    let before = b.clone();
+    assert!(
+        b.fire_at_dummy(u2, dummy, at, &mut ScriptedDice::faces([1, 8, 6]))
+            .is_err()
+    );
+    let mut h2 = CompanySpec::new("Union hidden", Side::Union, 4);
+    h2.hidden = true;
+    let mut b2 = b.clone();
+    b2.add_company(h2).unwrap();
+    let own = b2.add_dummy(Side::Union).unwrap();
+    assert!(
+        b2.clone()
+            .fire_at_dummy(u2, own, at, &mut ScriptedDice::faces([1, 8, 6]))
+            .is_err()
+    );
+    assert_eq!(b, before);
+}

@@ -604,3 +604,62 @@ fn canister_hits_team_horses() {
     assert_eq!(b.gun(gun).unwrap().horses(), (2, 1));
     b.end_blast().unwrap();
 }
+
+// HT-ART-22: small arms at an unlimbered gun's detached team. The Confederate line fires at the team of the
+// unlimbered 3" rifle 6" away: R 1, Q 5, FP 7, a major result, 3 hits over the team's 2 horse figures (a
+// D2). The first falls on horse 1: armour 1 against impact 6, struck, state 1: dead. The second on horse 2:
+// armour 4 against impact 2, no effect. The third on horse 1 again, already down. No men are hit and the
+// crew does not test. Refused and nothing changed: a limbered gun's team (fire at the crew reaches it), a
+// team beyond the line's reach, fire through skirmishers, a firer of the gun's own side, dice that run out.
+#[test]
+fn small_arms_at_a_detached_team() {
+    let (mut b, gun, crew) = battery(Options::default());
+    let line = rebels(&mut b, "8th Alabama", 8, Formation::Line);
+    let skirmishers = rebels(&mut b, "skirmishers", 4, Formation::Skirmish);
+    let union = b
+        .add_company(CompanySpec::new("Union line", Side::Union, 6))
+        .unwrap();
+    b.activate(line).unwrap();
+    let before = b.clone();
+    for refused in [
+        b.clone()
+            .fire_at_team(line, gun, at(500.0), &mut ScriptedDice::faces([])),
+        b.clone().fire_at_team(
+            line,
+            gun,
+            acw_hardtack::state::FireFacts {
+                through: Some(skirmishers),
+                ..at(6.0)
+            },
+            &mut ScriptedDice::faces([]),
+        ),
+        b.clone()
+            .fire_at_team(union, gun, at(6.0), &mut ScriptedDice::faces([])),
+    ] {
+        assert!(refused.is_err());
+    }
+    assert!(
+        b.fire_at_team(line, gun, at(6.0), &mut ScriptedDice::faces([1, 5, 7, 1]))
+            .is_err()
+    );
+    assert_eq!(b, before);
+    let mut dice = ScriptedDice::faces([1, 5, 7, 1, 1, 6, 1, 2, 4, 2, 1]);
+    let rep = b.fire_at_team(line, gun, at(6.0), &mut dice).unwrap();
+    assert_eq!(dice.remaining(), 0);
+    let c = &rep.companies[0];
+    assert_eq!((c.killed, c.wounded, c.horses_down), (0, 0, 1));
+    assert_eq!(c.test, None);
+    assert_eq!(c.name, "the team of 3-inch rifle");
+    assert_eq!(b.gun(gun).unwrap().horses(), (2, 1));
+    assert_eq!(
+        b.company(crew).unwrap().confidence(),
+        before.company(crew).unwrap().confidence()
+    );
+
+    let (mut b, gun, _, line) = limbered_battery_and_line();
+    b.activate(line).unwrap();
+    assert!(matches!(
+        b.fire_at_team(line, gun, at(6.0), &mut ScriptedDice::faces([1, 5, 7])),
+        Err(RuleViolation::CannotFire { .. })
+    ));
+}
