@@ -3921,6 +3921,97 @@ impl Battle {
         })
     }
 
+    /// Canister at an unlimbered gun's detached team (HT-ART-22, HT-ART-14): the refusals, action, load and
+    /// dice of [`Battle::fire_canister`] (the team is never In Position or in close formation; no fire
+    /// through skirmishers at it), with the team's sound horse figures as the whole pool: each hit horse
+    /// rolls D4 armour against the canister's D12 impact and, if struck, its state. The crew does not test.
+    /// A hit (with a horse down, if `blast_requires_casualties`) leaves a blast-through pending as a
+    /// company's would; the team counts as a step of the blast but not as a damaged company. Refuses a
+    /// limbered gun's team (canister at its crew reaches it), a team with no sound horse, or one beyond the
+    /// canister's reach; a refusal changes nothing.
+    pub fn fire_canister_at_team<D: Dice + ?Sized>(
+        &mut self,
+        gun: GunId,
+        team: GunId,
+        facts: CanisterFacts,
+        dice: &mut D,
+    ) -> Result<FireReport, RuleViolation> {
+        self.idle()?;
+        let options = self.options;
+        let g = self.gun(gun)?.clone();
+        if g.loaded != Some(Ammunition::Canister) || g.disabled || g.abandoned {
+            return Err(RuleViolation::GunRefused {
+                name: g.name.clone(),
+                what: "fire canister",
+                why: "it has no canister loaded, or is disabled",
+            });
+        }
+        self.gun_ready(gun, facts.off_facing, "fire canister")?;
+        let t = self.gun(team)?;
+        self.check_firer(g.crew, t.crew)?;
+        let mut rf = RangeFacts::at(facts.distance, g.piece.canister_band());
+        rf.cover = facts.cover;
+        let range = range_die(&rf, FireKind::Canister, false, &options)?;
+        let why = if facts.friendly_between {
+            Some("canister is never fired through friendly companies")
+        } else if t.limbered || t.sound_horses() == 0 || facts.through.is_some() {
+            Some(
+                "only an unlimbered gun's detached team with a sound horse can be aimed at, and never \
+                 through skirmishers",
+            )
+        } else if range == RangeDie::OutOfReach {
+            Some("the team is beyond the reach of its canister")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(RuleViolation::GunRefused {
+                name: g.name.clone(),
+                what: "fire canister at that team",
+                why,
+            });
+        }
+        let RangeDie::Die { die, spill } = range else {
+            return Err(RuleViolation::OutOfOrder("the canister has no range die"));
+        };
+        let quality = self.company(g.crew)?.quality.die();
+        let fd = FireDice {
+            firer: canister_dice(quality, g.piece, spill),
+            range: die,
+        };
+        let ctx = FireContext {
+            impact: crate::tables::CANISTER_IMPACT,
+            armour_shift: facts
+                .cover
+                .armour_shift(options.fortification_armour, false),
+            kind: FiredOn::Canister,
+            first_volley: false,
+            enfilade: facts.enfilade,
+            modern: None,
+        };
+        let cost = self.gun_cost(gun)?;
+        transact(self, dice, |b, dice| {
+            b.spend(g.crew, cost, Action::Fire)?;
+            b.spend_round(gun);
+            b.guns[gun.0 as usize].loaded = None;
+            let effect = fd.roll_effect(dice);
+            let hurt = b.team_fire(effect, &ctx, team, dice)?;
+            let carries = effect.success != Success::Fail
+                && (hurt.horses_down > 0 || !options.blast_requires_casualties);
+            b.blast = carries.then(|| PendingBlast {
+                gun,
+                steps_hit: 1,
+                damaged: Vec::new(),
+            });
+            Ok(FireReport {
+                firer: g.name.clone(),
+                range: Some(die),
+                effect,
+                companies: vec![hurt],
+            })
+        })
+    }
+
     /// Continues a canister blast through the next company on the blast line (HT-ART-16, HT-ART-19): its
     /// range die is shifted up one per damaged company in front; beyond D12 the blast stops (and that
     /// company takes no test); every firer die is rolled again.

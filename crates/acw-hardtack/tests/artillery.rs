@@ -663,3 +663,80 @@ fn small_arms_at_a_detached_team() {
         Err(RuleViolation::CannotFire { .. })
     ));
 }
+
+// HT-ART-22, HT-ART-14: canister at an unlimbered gun's detached team. A Confederate 3" rifle at the Union
+// rifle's team 3" away (D4): R 3, Q 4, canister 4 and 1, a major result, 9/4 = 2 rem 1, the remainder D4
+// shows 2 (no extra). The pool is the team's 2 horse figures (a D2): allocation 1, armour 1 against impact
+// 12, state 3 (wounded); allocation 2, armour 1 against impact 6, state 6 (unhurt). No man is hit and no one
+// tests; the hit leaves a blast-through pending. Refused and nothing changed: a team beyond the canister's
+// reach, fire through skirmishers, dice that run out, and a limbered gun's team.
+#[test]
+fn canister_at_a_detached_team() {
+    let (mut b, gun, _) = battery(Options::default());
+    let gunners = rebels(&mut b, "rebel gunners", 3, Formation::Skirmish);
+    let skirmishers = rebels(&mut b, "skirmishers", 4, Formation::Skirmish);
+    let rifle = b
+        .add_gun(
+            "rebel 3-inch rifle",
+            FieldPiece::Rifle10lbOr3in,
+            true,
+            gunners,
+        )
+        .unwrap();
+    b.activate(gunners).unwrap();
+    b.load(rifle, Ammunition::Canister).unwrap();
+    b.end_turn().unwrap();
+    b.activate(gunners).unwrap();
+    let facts = CanisterFacts {
+        distance: 3.0,
+        ..CanisterFacts::default()
+    };
+    let before = b.clone();
+    let far = CanisterFacts {
+        distance: 300.0,
+        ..facts
+    };
+    let through = CanisterFacts {
+        through: Some(skirmishers),
+        ..facts
+    };
+    for f in [far, through] {
+        assert!(matches!(
+            b.fire_canister_at_team(rifle, gun, f, &mut ScriptedDice::faces([])),
+            Err(RuleViolation::GunRefused { .. })
+        ));
+    }
+    assert!(matches!(
+        b.fire_canister_at_team(rifle, gun, facts, &mut ScriptedDice::faces([3, 4, 4])),
+        Err(RuleViolation::Dice(_))
+    ));
+    assert_eq!(b, before);
+    let mut dice = ScriptedDice::faces([3, 4, 4, 1, 2, 1, 1, 12, 3, 2, 1, 6, 6]);
+    let rep = b
+        .fire_canister_at_team(rifle, gun, facts, &mut dice)
+        .unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert_eq!(rep.effect.potential, 2);
+    let c = &rep.companies[0];
+    assert_eq!(
+        (c.killed, c.wounded, c.horses_down, c.test),
+        (0, 0, 1, None)
+    );
+    assert_eq!(b.gun(gun).unwrap().horses(), (2, 1));
+    assert_eq!(b.gun(rifle).unwrap().loaded(), None);
+    b.end_blast().unwrap();
+
+    let (mut b, gun, _, _) = limbered_battery_and_line();
+    let gunners = rebels(&mut b, "rebel gunners", 3, Formation::Skirmish);
+    let rifle = b
+        .add_gun("rebel rifle", FieldPiece::Rifle10lbOr3in, true, gunners)
+        .unwrap();
+    b.activate(gunners).unwrap();
+    b.load(rifle, Ammunition::Canister).unwrap();
+    b.end_turn().unwrap();
+    b.activate(gunners).unwrap();
+    assert!(
+        b.fire_canister_at_team(rifle, gun, facts, &mut ScriptedDice::faces([3, 4, 4, 1, 2]))
+            .is_err()
+    );
+}
