@@ -367,6 +367,8 @@ fn combined(c: &mut Criterion) {
         mounted: false,
         approach,
         melee: side(4),
+        armour: acw_hardtack::DieType::D4,
+        leader: Some(0),
     };
     let stand = ConfidenceTest {
         quality: D8,

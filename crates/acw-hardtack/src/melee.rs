@@ -1531,8 +1531,111 @@ pub struct Partner {
     pub mounted: bool,
     /// Its combat move to contact; one that falls short moves again over what is left.
     pub approach: CombatMove,
-    /// Its side of the melee; its figures also count toward the stand test's odds.
+    /// Its side of the melee; its figures also count toward the stand test's odds, and are the pool final
+    /// defensive fire falls on.
     pub melee: MeleeSide,
+    /// Its armour die against final defensive fire (D4 for a Civil War soldier).
+    pub armour: DieType,
+    /// Its leader's place among its figures (None without a fit leader): a leader down to final defensive
+    /// fire is replaced, and the new leader's LV rolled, if a figure is left.
+    pub leader: Option<u8>,
+}
+
+/// Final defensive fire in a [`CombinedAssault`] (HT-MEL-07, HT-SG2-37, First Volley HT-OPT-14): the
+/// defender's free small-arms fire at the first company to fall short, at the distance it has left — the
+/// range die from the defender's quality band, the firer's dice from its firepower with the range's spill,
+/// each potential hit allocated over the company's figures and rolled against its armour.
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FinalFire {
+    /// The defender's firepower: quality, firing figures' half-dice, skirmish, First Volley (its `spill` is
+    /// set by the range).
+    pub firepower: crate::fire::FirepowerFacts,
+    /// The defender's range band in inches (its quality's).
+    pub band_inches: f64,
+    /// The defender's small arm's impact die.
+    pub impact: DieType,
+    /// The options in force (range and firer dice, the kill threshold).
+    pub options: crate::options::Options,
+}
+
+impl FinalFire {
+    /// The fire's dice at `distance`, or None beyond its reach.
+    fn dice_at(&self, distance: f64) -> Option<crate::fire::FireDice> {
+        use crate::fire::{FireKind, RangeDie, RangeFacts};
+        let rf = RangeFacts::at(distance, self.band_inches);
+        let RangeDie::Die { die, spill } =
+            crate::fire::range_die(&rf, FireKind::SmallArms, false, &self.options).ok()?
+        else {
+            return None;
+        };
+        let pair = crate::fire::firer_dice(
+            &crate::fire::FirepowerFacts {
+                spill,
+                ..self.firepower
+            },
+            &self.options,
+        )
+        .ok()?;
+        Some(crate::fire::FireDice {
+            firer: crate::fire::FirerDice::two(pair.quality, pair.firepower),
+            range: die,
+        })
+    }
+
+    fn impact(&self, armour: DieType) -> crate::fire::Impact {
+        crate::fire::Impact {
+            impact: self.impact,
+            armour,
+            armour_shift: 0,
+            kill: self.options.kill_threshold,
+        }
+    }
+
+    /// Rolls the fire at `p` from `distance`: (casualties, its leader among them).
+    fn roll_at<D: Dice + ?Sized>(&self, p: &Partner, distance: f64, dice: &mut D) -> (u8, bool) {
+        let Some(fd) = self.dice_at(distance) else {
+            return (0, false);
+        };
+        let effect = fd.roll_effect(dice);
+        let n = usize::from(p.melee.figures).clamp(1, crate::fire::MAX_POOL);
+        let mut wounds = [0u8; crate::fire::MAX_POOL];
+        let mut killed = [false; crate::fire::MAX_POOL];
+        let impact = self.impact(p.armour);
+        for _ in 0..effect.potential {
+            let s = crate::fire::allocate(n, dice);
+            match impact.roll(dice) {
+                crate::fire::HitResult::Killed => killed[s] = true,
+                crate::fire::HitResult::Wounded => wounds[s] = wounds[s].saturating_add(1),
+                crate::fire::HitResult::NoEffect => {}
+            }
+        }
+        let down = |i: usize| killed[i] || wounds[i] > 0;
+        let casualties = (0..n).filter(|&i| down(i)).count();
+        let leader = p
+            .leader
+            .is_some_and(|l| usize::from(l) < n && down(usize::from(l)));
+        (u8::try_from(casualties).unwrap_or(u8::MAX), leader)
+    }
+
+    /// The fire's exact odds at `p` from `distance`: (casualties, its leader among them).
+    fn odds_at(&self, p: &Partner, distance: f64) -> Vec<((u8, bool), f64)> {
+        let Some(fd) = self.dice_at(distance) else {
+            return vec![((0, false), 1.0)];
+        };
+        let n = usize::from(p.melee.figures).clamp(1, crate::fire::MAX_POOL);
+        let probs = self.impact(p.armour).probabilities();
+        let leader = p.leader.map(usize::from).filter(|&l| l < n);
+        let mut out = Vec::new();
+        for (e, q) in fd.odds().outcomes() {
+            for (k, r) in
+                crate::fire::casualty_odds_marked(n, u32::from(e.potential), probs, leader)
+            {
+                out.push((k, q * r));
+            }
+        }
+        merge(out)
+    }
 }
 
 /// How a [`CombinedAssault`] ended.
@@ -1569,15 +1672,22 @@ impl fmt::Display for CombinedEnd {
 }
 
 /// A combined close assault from the attackers' tests to the melee's end (HT-SG2-42, HT-MEL-05, HT-MEL-01),
-/// as the battle plays it when the defender stands without final defensive fire: each company's reaction
-/// test in the declared order (+1 once a partner has failed); the defender's stand test at the odds of the
-/// fighting figures of those going in (+1 if any is in close formation, +1 if any is mounted and it is
-/// not), none for a Broken defender, who routs; each company's combat move, and a second over what is left
-/// if it falls short (short again, it drops out, +1 to the others' tests); then the [`CombinedMelee`] of those
-/// in contact. Final defensive fire needs the fire's measured facts, so it is not in the procedure (the
-/// battle plays it).
+/// as the battle plays it: each company's reaction test in the declared order (+1 once a partner has
+/// failed); the defender's stand test at the odds of the fighting figures of those going in (+1 if any is
+/// in close formation, +1 if any is mounted and it is not), none for a Broken defender, who routs; each
+/// company's combat move, and a second over what is left if it falls short (short again, it drops out, +1
+/// to the others' tests); then the [`CombinedMelee`] of those in contact with a figure left.
 ///
-/// Roll order: the reaction tests, the stand test, each company's move (and second move), the melee.
+/// With [`CombinedAssault::with_final_fire`] the defender stands with final defensive fire (HT-MEL-07,
+/// HT-SG2-37): it falls on the first company to fall short, at the distance it has left ([`FinalFire`]);
+/// its casualties leave the melee; a fallen leader is replaced and his successor's LV rolled (HT-SG2-20) if
+/// a figure is left; a company with casualties takes a reaction test (TL casualties + its colours + 1 once a
+/// partner dropped out) and, failing, withdraws; otherwise it moves again.
+///
+/// Roll order: the reaction tests, the stand test, each company's move; for the first short with final
+/// defensive fire, the fire (its roll, then per hit the allocation die, armour, impact), its casualty
+/// confidence test's die (if `fdf_confidence_test`, and there are casualties), the successor's D6, the
+/// reaction test and, failing, its confidence test's die; the second move; the melee.
 #[must_use]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CombinedAssault {
@@ -1594,7 +1704,13 @@ pub struct CombinedAssault {
     pub casualties: AssaultTestCasualties,
     /// The two-level confidence threshold of the melee's tests.
     pub two_level: TwoLevelDrop,
+    /// The defender's final defensive fire, if it stands with it (HT-MEL-07).
+    pub final_fire: Option<FinalFire>,
 }
+
+/// What the moves leave: the companies in contact, whether a partner dropped out, whether final defensive
+/// fire was spent, and the company it hit with its figures and LV after it.
+type Approach = (u8, bool, bool, Option<(usize, u8, Leadership)>);
 
 impl CombinedAssault {
     /// A combined assault by `partners` (in declared order). Refuses no partners, more than
@@ -1620,7 +1736,16 @@ impl CombinedAssault {
             defender,
             casualties,
             two_level,
+            final_fire: None,
         })
+    }
+
+    /// The same assault with the defender standing with final defensive fire (HT-MEL-07).
+    pub const fn with_final_fire(self, fire: FinalFire) -> CombinedAssault {
+        CombinedAssault {
+            final_fire: Some(fire),
+            ..self
+        }
     }
 
     /// The companies, in declared order.
@@ -1647,13 +1772,30 @@ impl CombinedAssault {
         }
     }
 
-    /// The melee of the companies in `reached`.
-    fn melee(&self, reached: u8, dropped: bool) -> Result<CombinedMelee, crate::error::SetupError> {
+    /// The melee of the companies in `reached`, one of them (`hit`) with its figures and LV after final
+    /// defensive fire; a company with no figure left does not fight.
+    fn melee(
+        &self,
+        reached: u8,
+        dropped: bool,
+        hit: Option<(usize, u8, Leadership)>,
+    ) -> Result<CombinedMelee, crate::error::SetupError> {
         let mut sides = [self.defender; MAX_COMBINED];
         let mut n = 0;
         for (i, p) in self.partners().iter().enumerate() {
             if reached & (1 << i) != 0 {
-                sides[n] = p.melee;
+                let mut side = p.melee;
+                if let Some((h, figures, lv)) = hit
+                    && h == i
+                {
+                    side.figures = figures;
+                    side.lv = lv;
+                    side.on_foot = side.on_foot.min(figures);
+                }
+                if side.figures == 0 {
+                    continue;
+                }
+                sides[n] = side;
                 n += 1;
             }
         }
@@ -1664,6 +1806,22 @@ impl CombinedAssault {
             self.two_level,
             dropped,
         )
+    }
+
+    /// A company's reaction test after final defensive fire hit it (HT-MEL-07): at +1 per casualty, its
+    /// colours and a partner's drop-out; failing, it withdraws.
+    fn after_fire_test(
+        &self,
+        p: &Partner,
+        casualties: u8,
+        lv: Leadership,
+        dropped: bool,
+    ) -> ReactionTest {
+        ReactionTest {
+            quality: p.melee.quality,
+            lv,
+            tl: i16::from(casualties) + p.melee.modifier + i16::from(dropped),
+        }
     }
 
     /// The chance a company reaches contact: its first move, or its second over what is left.
@@ -1713,28 +1871,58 @@ impl Resolve for CombinedAssault {
             return CombinedEnd::DefenderWithdrew { levels: r.levels() };
         }
         let mut reached = 0u8;
+        let mut fired = false;
+        let mut hit: Option<(usize, u8, Leadership)> = None;
         for (i, p) in self.partners().iter().enumerate() {
             if going & (1 << i) == 0 {
                 continue;
             }
-            let there = match p.approach.roll(dice) {
-                MoveResult::Reached => true,
-                MoveResult::Short(moved) => {
-                    let left = (p.approach.distance() - f64::from(moved)).max(0.0);
-                    CombatMove::new(p.approach.die(), left)
-                        .is_ok_and(|second| second.roll(dice) == MoveResult::Reached)
+            let moved = match p.approach.roll(dice) {
+                MoveResult::Reached => {
+                    reached |= 1 << i;
+                    continue;
                 }
+                MoveResult::Short(moved) => moved,
             };
-            if there {
-                reached |= 1 << i;
-            } else {
-                dropped = true;
+            let left = (p.approach.distance() - f64::from(moved)).max(0.0);
+            let mut go_on = true;
+            if let Some(ff) = self.final_fire
+                && !fired
+            {
+                // final defensive fire at the first company short (HT-MEL-07)
+                fired = true;
+                let (cas, leader) = ff.roll_at(p, left, dice);
+                if cas > 0 && ff.options.fdf_confidence_test {
+                    // its casualty confidence test: the level it may lose is no part of the end
+                    dice.face(p.melee.quality.die());
+                }
+                let figures = p.melee.figures.saturating_sub(cas);
+                let mut lv = p.melee.lv;
+                if leader && figures > 0 {
+                    lv = crate::morale::ReplacementLeader { old: lv }.roll(dice);
+                }
+                hit = Some((i, figures, lv));
+                if cas > 0 {
+                    go_on = self.after_fire_test(p, cas, lv, dropped).roll(dice);
+                    if !go_on {
+                        // withdrawing, it tests confidence: again only its level
+                        dice.face(p.melee.quality.die());
+                    }
+                }
             }
+            if go_on {
+                go_on = CombatMove::new(p.approach.die(), left)
+                    .is_ok_and(|second| second.roll(dice) == MoveResult::Reached);
+            }
+            if go_on {
+                reached |= 1 << i;
+            }
+            dropped |= !go_on;
         }
         if reached == 0 {
             return CombinedEnd::NoContact;
         }
-        match self.melee(reached, dropped) {
+        match self.melee(reached, dropped, hit) {
             Ok(m) => CombinedEnd::Melee(m.roll(dice)),
             Err(_) => CombinedEnd::NoContact,
         }
@@ -1784,25 +1972,64 @@ impl Resolve for CombinedAssault {
                         .or_default() += w * p;
                 }
             }
-            // the moves: (reached, dropped) -> chance
-            let mut moves: Vec<((u8, bool), f64)> = vec![((0, dropped), w * hold)];
-            for (i, &r) in reach.iter().enumerate() {
+            // the moves: (reached, dropped, final fire spent, the company it hit) -> chance
+            let mut moves: Vec<(Approach, f64)> = vec![((0, dropped, false, None), w * hold)];
+            for (i, (p, &r)) in self.partners().iter().zip(&reach).enumerate() {
                 if going & (1 << i) == 0 {
                     continue;
                 }
                 let mut next = Vec::with_capacity(moves.len() * 2);
-                for &((reached, dropped), q) in &moves {
-                    next.push(((reached | (1 << i), dropped), q * r));
-                    next.push(((reached, true), q * (1.0 - r)));
+                for &((reached, dropped, fired, hit), q) in &moves {
+                    let Some(ff) = self.final_fire.filter(|_| !fired) else {
+                        next.push(((reached | (1 << i), dropped, fired, hit), q * r));
+                        next.push(((reached, true, fired, hit), q * (1.0 - r)));
+                        continue;
+                    };
+                    for &(m, pm) in p.approach.odds().outcomes() {
+                        let MoveResult::Short(moved) = m else {
+                            next.push(((reached | (1 << i), dropped, false, hit), q * pm));
+                            continue;
+                        };
+                        let left = (p.approach.distance() - f64::from(moved)).max(0.0);
+                        let second = CombatMove::new(p.approach.die(), left)
+                            .map_or(0.0, |s| s.odds().prob(|r| *r == MoveResult::Reached));
+                        for ((cas, leader), pf) in ff.odds_at(p, left) {
+                            let figures = p.melee.figures.saturating_sub(cas);
+                            let lvs: Vec<(Leadership, f64)> = if leader && figures > 0 {
+                                crate::morale::ReplacementLeader { old: p.melee.lv }
+                                    .odds()
+                                    .outcomes()
+                                    .to_vec()
+                            } else {
+                                vec![(p.melee.lv, 1.0)]
+                            };
+                            for (lv, pl) in lvs {
+                                let pass = if cas > 0 {
+                                    self.after_fire_test(p, cas, lv, dropped)
+                                        .odds()
+                                        .prob(|&b| b)
+                                } else {
+                                    1.0
+                                };
+                                let w = q * pm * pf * pl;
+                                let h = Some((i, figures, lv));
+                                next.push((
+                                    (reached | (1 << i), dropped, true, h),
+                                    w * pass * second,
+                                ));
+                                next.push(((reached, true, true, h), w * (1.0 - pass * second)));
+                            }
+                        }
+                    }
                 }
                 moves = merge(next.into_iter().filter(|e| e.1 > 0.0).collect());
             }
-            for ((reached, dropped), q) in moves {
+            for ((reached, dropped, _, hit), q) in moves {
                 if reached == 0 {
                     *ends.entry(CombinedEnd::NoContact).or_default() += q;
                     continue;
                 }
-                if let Ok(m) = self.melee(reached, dropped) {
+                if let Ok(m) = self.melee(reached, dropped, hit) {
                     for (o, p) in m.odds().outcomes() {
                         *ends.entry(CombinedEnd::Melee(*o)).or_default() += q * p;
                     }

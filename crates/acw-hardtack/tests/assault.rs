@@ -617,6 +617,8 @@ fn combined_melee_procedure_matches_the_battle() {
         mounted: false,
         approach: CombatMove::new(D6, 6.0).unwrap(),
         melee: side,
+        armour: acw_hardtack::DieType::D4,
+        leader: Some(0),
     };
     let assault = CombinedAssault::new(
         &[partner, partner],
@@ -898,4 +900,130 @@ fn a_rider_unhorsed_earlier_fights_on_foot() {
     assert!(rep.over);
     assert_eq!(b.company(e).unwrap().fit(), 0);
     assert!(b.company(a1).unwrap().figures()[0].unhorsed);
+}
+
+// HT-MEL-07, HT-SG2-42: final defensive fire in the exact combined assault follows the battle. Two Regular
+// companies of four charge a Regular company of four that stands with final defensive fire, the first from
+// 10" (its D6 move may fall short: the fire goes at it over what it has left), the second from 6". Over many
+// seeds the procedure's roll, fed the battle's faces (the attack tests 8, 8 and the stand 8, then the same
+// seeded dice), ends as the battle does: the attackers carry the position, the defenders hold, or no melee;
+// the fire falls in most of them and each side wins some.
+#[test]
+fn final_defensive_fire_in_the_exact_combined_assault() {
+    use acw_core::dice::{Ask, Scripted, TableDice};
+    use acw_core::{Dice, GameRng};
+    let o = Options::default();
+    let spec = |name: &str, side| acw_hardtack::state::CompanySpec::new(name, side, 4);
+    let rebel = spec("D", acw_core::Side::Confederate);
+    let fire = acw_hardtack::melee::FinalFire {
+        firepower: acw_hardtack::fire::FirepowerFacts {
+            quality: rebel.quality.die(),
+            half_fp: 4 * rebel.weapon.half_fp(),
+            skirmish: true,
+            first_volley: false,
+            spill: None,
+        },
+        band_inches: rebel.quality.band_inches(),
+        impact: rebel.weapon.arm.impact(),
+        options: o,
+    };
+    let side = MeleeSide {
+        figures: 4,
+        first_round: MeleeDie::plain(D8),
+        quality: D8,
+        lv: Leadership::TWO,
+        modifier: 0,
+        on_foot: 0,
+    };
+    let partner = |distance| Partner {
+        attack: ReactionTest {
+            quality: D8,
+            lv: Leadership::TWO,
+            tl: 0,
+        },
+        close_formation: false,
+        mounted: false,
+        approach: CombatMove::new(D6, distance).unwrap(),
+        melee: side,
+        armour: D4,
+        leader: Some(0),
+    };
+    let assault = CombinedAssault::new(
+        &[partner(10.0), partner(6.0)],
+        Some(ConfidenceTest {
+            quality: D8,
+            lv: Leadership::TWO,
+            tl: 0,
+            two_level: o.confidence_two_level,
+        }),
+        false,
+        side,
+        o.assault_test_casualties,
+        o.confidence_two_level,
+    )
+    .unwrap()
+    .with_final_fire(fire);
+    let (mut fired_on, mut kinds) = (0, [0; 3]);
+    for seed in 0..120u64 {
+        let mut b = acw_hardtack::Battle::new(o);
+        let a1 = b.add_company(spec("A", acw_core::Side::Union)).unwrap();
+        let a2 = b.add_company(spec("B", acw_core::Side::Union)).unwrap();
+        let d = b.add_company(rebel.clone()).unwrap();
+        b.assault_together(&[a1, a2], d, &mut ScriptedDice::faces([8, 8]))
+            .unwrap();
+        let stand = b
+            .defend(
+                DefenderChoice::Stand { final_fire: true },
+                &mut ScriptedDice::faces([8]),
+            )
+            .unwrap();
+        assert!(!stand.over);
+        let rep = b
+            .charge_each(&[10.0, 6.0], &mut GameRng::seed(seed))
+            .unwrap()
+            .to_string();
+
+        let mut rng = GameRng::seed(seed);
+        let mut asked = 0;
+        let mut dice = TableDice::new(|ask| {
+            asked += 1;
+            match ask {
+                Ask::Face(_) if asked <= 3 => Some(Scripted::Face(8)),
+                Ask::Face(die) => Some(Scripted::Face(rng.face(die))),
+                Ask::Index(n) => Some(Scripted::Index(rng.index(n))),
+                Ask::Card(_) => None,
+            }
+        });
+        let end = assault.roll(&mut dice);
+        let attackers = [
+            "carry the position",
+            "the defender falls back",
+            "the defender has every",
+        ];
+        let defenders = [
+            "the defenders hold",
+            "the attacker falls back",
+            "the attacker has every",
+        ];
+        let (won, held) = (
+            attackers.iter().any(|s| rep.contains(s)),
+            defenders.iter().any(|s| rep.contains(s)),
+        );
+        let kind = match end {
+            CombinedEnd::Melee(out) if out.winner == Some(AssaultSide::Attacker) => 0,
+            CombinedEnd::Melee(out) if out.winner == Some(AssaultSide::Defender) => 1,
+            _ => 2,
+        };
+        assert_eq!(
+            (won, held),
+            (kind == 0, kind == 1),
+            "seed {seed}: {end} / {rep}"
+        );
+        kinds[kind] += 1;
+        fired_on += usize::from(rep.contains("final defensive fire"));
+    }
+    assert!(
+        fired_on > 40 && kinds[0] > 0 && kinds[1] > 0,
+        "{fired_on} {kinds:?}"
+    );
 }

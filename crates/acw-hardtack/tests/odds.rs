@@ -262,6 +262,8 @@ fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
                 approach: CombatMove::new(a.die("move")?, a.int("distance", 0)? as f64)
                     .map_err(|e| e.to_string())?,
                 melee: side(a.int("a", 1)?)?,
+                armour: acw_hardtack::DieType::D4,
+                leader: Some(0),
             };
             let n = usize::try_from(a.int("n", 2)?).map_err(|e| e.to_string())?;
             let assault = CombinedAssault::new(

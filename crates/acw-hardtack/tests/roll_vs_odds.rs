@@ -4,9 +4,11 @@
 use acw_core::testing::assert_roll_matches_odds;
 use acw_hardtack::DieType::{D4, D6, D8, D10, D12};
 use acw_hardtack::artillery::{AreaDamage, BounceTest, ShotAccuracy, ShotBounces};
+use acw_hardtack::fire::FirepowerFacts;
 use acw_hardtack::fire::{FireDice, FirerDice, Impact, StandFire, Volley};
 use acw_hardtack::melee::{
-    CloseAssault, CombinedAssault, CombinedMelee, DownedFates, Melee, MeleeDie, MeleeSide, Partner,
+    CloseAssault, CombinedAssault, CombinedMelee, DownedFates, FinalFire, Melee, MeleeDie,
+    MeleeSide, Partner,
 };
 use acw_hardtack::morale::{ConfidenceTest, Rally, ReactionTest, ReplacementLeader};
 use acw_hardtack::movement::CombatMove;
@@ -278,6 +280,8 @@ fn combined_assault_chain() {
         mounted: false,
         approach: CombatMove::new(die, 7.0).unwrap(),
         melee: side(3, quality),
+        armour: acw_hardtack::DieType::D4,
+        leader: Some(0),
     };
     let assault = CombinedAssault::new(
         &[partner(D8, true, D4), partner(D6, false, D6)],
@@ -300,6 +304,22 @@ fn combined_assault_chain() {
     )
     .unwrap();
     assert_roll_matches_odds(&assault);
+    // HT-MEL-07: the same with the defender's final defensive fire (four Regular muskets in skirmish order)
+    // at the first company to fall short: its casualties leave the melee, a fallen leader's successor rolls
+    // his LV, and the company tests to go on.
+    let fire = FinalFire {
+        firepower: FirepowerFacts {
+            quality: D8,
+            half_fp: 4 * 2,
+            skirmish: true,
+            first_volley: false,
+            spill: None,
+        },
+        band_inches: 10.0,
+        impact: D8,
+        options: acw_hardtack::Options::default(),
+    };
+    assert_roll_matches_odds(&assault.with_final_fire(fire));
 }
 
 // HT-SG2-50, HT-CMD-03, HT-CMD-05, HT-CAS-03, HT-CAS-04, HT-OPT-26, HT-SET-08, HT-SG2-52, HT-FIR-24,
