@@ -2029,10 +2029,14 @@ impl Resolve for CombinedAssault {
                     *ends.entry(CombinedEnd::NoContact).or_default() += q;
                     continue;
                 }
-                if let Ok(m) = self.melee(reached, dropped, hit) {
-                    for (o, p) in m.odds().outcomes() {
-                        *ends.entry(CombinedEnd::Melee(*o)).or_default() += q * p;
+                match self.melee(reached, dropped, hit) {
+                    Ok(m) => {
+                        for (o, p) in m.odds().outcomes() {
+                            *ends.entry(CombinedEnd::Melee(*o)).or_default() += q * p;
+                        }
                     }
+                    // every company in contact was cut down by the fire: no melee
+                    Err(_) => *ends.entry(CombinedEnd::NoContact).or_default() += q,
                 }
             }
         }

@@ -1,14 +1,15 @@
 //! Every random procedure's fast `roll` against its exact `odds`, with a fixed seed.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use acw_core::Resolve;
 use acw_core::testing::assert_roll_matches_odds;
 use acw_hardtack::DieType::{D4, D6, D8, D10, D12};
 use acw_hardtack::artillery::{AreaDamage, BounceTest, ShotAccuracy, ShotBounces};
 use acw_hardtack::fire::FirepowerFacts;
 use acw_hardtack::fire::{FireDice, FirerDice, Impact, StandFire, Volley};
 use acw_hardtack::melee::{
-    CloseAssault, CombinedAssault, CombinedMelee, DownedFates, FinalFire, Melee, MeleeDie,
-    MeleeSide, Partner,
+    CloseAssault, CombinedAssault, CombinedEnd, CombinedMelee, DownedFates, FinalFire, Melee,
+    MeleeDie, MeleeSide, Partner,
 };
 use acw_hardtack::morale::{ConfidenceTest, Rally, ReactionTest, ReplacementLeader};
 use acw_hardtack::movement::CombatMove;
@@ -320,6 +321,27 @@ fn combined_assault_chain() {
         options: acw_hardtack::Options::default(),
     };
     assert_roll_matches_odds(&assault.with_final_fire(fire));
+    // one man alone, who the fire often cuts down: if he still passes his test and reaches, no melee
+    let stands = CombinedAssault::new(
+        &[Partner {
+            melee: side(1, D8),
+            ..partner(D8, false, D4)
+        }],
+        Some(ConfidenceTest {
+            quality: D12,
+            lv: Leadership::TWO,
+            tl: -10,
+            two_level: TwoLevelDrop::HalfOrLess,
+        }),
+        false,
+        side(4, D8),
+        AssaultTestCasualties::ThisRound,
+        TwoLevelDrop::HalfOrLess,
+    )
+    .unwrap();
+    let odds = stands.with_final_fire(fire).odds();
+    assert!(odds.prob(|e| *e == CombinedEnd::NoContact) > 0.0);
+    assert_roll_matches_odds(&stands.with_final_fire(fire));
 }
 
 // HT-SG2-50, HT-CMD-03, HT-CMD-05, HT-CAS-03, HT-CAS-04, HT-OPT-26, HT-SET-08, HT-SG2-52, HT-FIR-24,
