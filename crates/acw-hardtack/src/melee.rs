@@ -981,6 +981,9 @@ struct Fight {
     dropped: bool,
 }
 
+/// Each slot's shifted die by kind this round (attacking companies, then the defender).
+type ShiftTable = [[OpenShift; 3]; MAX_COMBINED + 1];
+
 /// The defender's slot in a [`RoundLoss`]; attacking company `i` has slot `i`.
 const DEFENDER_SLOT: usize = MAX_COMBINED;
 
@@ -1162,19 +1165,35 @@ impl CombinedMelee {
             .sum()
     }
 
+    /// Each company's and the defender's shifted die this round, by kind (the first-round bonuses only in
+    /// round 1; no mounted +1 once unhorsed, −1 the round after).
+    fn shift_table(&self, first: bool) -> ShiftTable {
+        let mut t = [[kind_shift(self.defender.first_round, FOOT, first); 3]; MAX_COMBINED + 1];
+        for (i, side) in self.attackers().iter().enumerate() {
+            for (kind, shift) in t[i].iter_mut().enumerate() {
+                *shift = kind_shift(side.first_round, kind, first);
+            }
+        }
+        for (kind, shift) in t[DEFENDER_SLOT].iter_mut().enumerate() {
+            *shift = kind_shift(self.defender.first_round, kind, first);
+        }
+        t
+    }
+
     /// The `e`-th attacking figure in line: companies in declared order, each mounted, unhorsed, on foot.
-    fn attacker_at(&self, f: &Fight, mut e: u32, first: bool) -> Fighter {
+    fn attacker_at(&self, f: &Fight, mut e: u32, t: &ShiftTable) -> Fighter {
         let mut last = 0;
-        for i in 0..usize::from(self.count) {
+        let companies = t.iter().zip(&f.a).enumerate();
+        for (i, (shifts, kinds)) in companies.take(usize::from(self.count)) {
             if f.holding & (1 << i) == 0 {
                 continue;
             }
             last = i;
-            let n = total8(&f.a[i]);
+            let n = total8(kinds);
             if e < n {
-                let kind = kind_at(&f.a[i].map(u32::from), e);
+                let kind = kind_at(&kinds.map(u32::from), e);
                 return Fighter {
-                    shift: kind_shift(self.attackers[i].first_round, kind, first),
+                    shift: shifts[kind],
                     kind,
                     slot: i,
                 };
@@ -1182,17 +1201,17 @@ impl CombinedMelee {
             e -= n;
         }
         Fighter {
-            shift: kind_shift(self.attackers[last].first_round, FOOT, first),
+            shift: t[last][FOOT],
             kind: FOOT,
             slot: last,
         }
     }
 
     /// The `j`-th defending figure in line: mounted, unhorsed, on foot.
-    fn defender_at(&self, f: &Fight, j: u32, first: bool) -> Fighter {
+    fn defender_at(&self, f: &Fight, j: u32, t: &ShiftTable) -> Fighter {
         let kind = kind_at(&f.d.map(u32::from), j);
         Fighter {
-            shift: kind_shift(self.defender.first_round, kind, first),
+            shift: t[DEFENDER_SLOT][kind],
             kind,
             slot: DEFENDER_SLOT,
         }
@@ -1200,16 +1219,12 @@ impl CombinedMelee {
 
     /// Pairing group `g` of a round: its lone figure, how many opponents he has in the other line, and
     /// whether the lone figures are the defender's.
-    fn group(&self, f: &Fight, g: u32, first: bool) -> (Fighter, u32, bool) {
+    fn group(&self, f: &Fight, g: u32, t: &ShiftTable) -> (Fighter, u32, bool) {
         let (total, d) = (self.attacking(f), total8(&f.d));
         if total >= d {
-            (self.defender_at(f, g, first), group_size(total, d, g), true)
+            (self.defender_at(f, g, t), group_size(total, d, g), true)
         } else {
-            (
-                self.attacker_at(f, g, first),
-                group_size(d, total, g),
-                false,
-            )
+            (self.attacker_at(f, g, t), group_size(d, total, g), false)
         }
     }
 
@@ -1311,14 +1326,14 @@ impl CombinedMelee {
         defenders_lone: bool,
         next: u32,
         k: u32,
-        first: bool,
+        t: &ShiftTable,
     ) -> impl Iterator<Item = Fighter> + Clone + '_ {
-        let f = *f;
+        let (f, t) = (*f, *t);
         (next..next + k).map(move |e| {
             if defenders_lone {
-                self.attacker_at(&f, e, first)
+                self.attacker_at(&f, e, &t)
             } else {
-                self.defender_at(&f, e, first)
+                self.defender_at(&f, e, &t)
             }
         })
     }
@@ -1332,11 +1347,12 @@ impl CombinedMelee {
     fn roll_round<D: Dice + ?Sized>(&self, f: &Fight, first: bool, dice: &mut D) -> RoundLoss {
         let mut loss: RoundLoss = [0; 15];
         let mut next = 0u32;
+        let t = self.shift_table(first);
         for g in 0..self.groups(f) {
-            let (lone, k, defenders_lone) = self.group(f, g, first);
+            let (lone, k, defenders_lone) = self.group(f, g, &t);
             roll_group(
                 lone,
-                self.opponents(f, defenders_lone, next, k, first),
+                self.opponents(f, defenders_lone, next, k, &t),
                 &mut loss,
                 dice,
             );
@@ -1351,9 +1367,10 @@ impl CombinedMelee {
         // groups alike (the lone figure and his opponents) share one distribution
         let mut seen: Vec<SeenGroup> = Vec::new();
         let mut next = 0u32;
+        let t = self.shift_table(first);
         for g in 0..self.groups(f) {
-            let (lone, k, defenders_lone) = self.group(f, g, first);
-            let opps: Vec<Fighter> = self.opponents(f, defenders_lone, next, k, first).collect();
+            let (lone, k, defenders_lone) = self.group(f, g, &t);
+            let opps: Vec<Fighter> = self.opponents(f, defenders_lone, next, k, &t).collect();
             next += k;
             let i = match seen.iter().position(|(l, o, _)| *l == lone && *o == opps) {
                 Some(i) => i,
