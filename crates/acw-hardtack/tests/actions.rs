@@ -1011,10 +1011,12 @@ fn dummy_counters() {
     let u = b
         .add_company(CompanySpec::new("Union line", Side::Union, 8))
         .unwrap();
-    assert!(matches!(
-        b.add_dummy(Side::Confederate),
-        Err(RuleViolation::Refused { .. })
-    ));
+    let refused = b.add_dummy(Side::Confederate).unwrap_err();
+    assert!(matches!(refused, RuleViolation::Refused { .. }));
+    assert!(
+        refused.to_string().contains("the Confederate side"),
+        "{refused}"
+    );
     let mut h = CompanySpec::new("hidden rebels", Side::Confederate, 8);
     h.hidden = true;
     b.add_company(h).unwrap();
