@@ -9,7 +9,7 @@ use acw_hardtack::DieType::{D4, D6, D8, D10};
 use acw_hardtack::artillery::{AreaDamage, ShotBounces};
 use acw_hardtack::fire::{FireDice, FirerDice, Impact, StandFire, Volley};
 use acw_hardtack::melee::{
-    CloseAssault, CombinedAssault, CombinedMelee, Melee, MeleeDie, MeleeSide, Partner,
+    CloseAssault, CombinedAssault, CombinedMelee, FinalFire, Melee, MeleeDie, MeleeSide, Partner,
 };
 use acw_hardtack::morale::{ConfidenceTest, ReactionTest};
 use acw_hardtack::movement::CombatMove;
@@ -240,6 +240,7 @@ fn assault(c: &mut Criterion) {
         quality: D8,
         lv: Leadership::TWO,
         modifier: 0,
+        on_foot: 0,
     };
     let melee = Melee {
         attacker: side(8),
@@ -342,6 +343,7 @@ fn combined(c: &mut Criterion) {
         quality: D8,
         lv: Leadership::TWO,
         modifier: 0,
+        on_foot: 0,
     };
     let Ok(melee) = CombinedMelee::new(
         &[side(4), side(4)],
@@ -365,6 +367,8 @@ fn combined(c: &mut Criterion) {
         mounted: false,
         approach,
         melee: side(4),
+        armour: acw_hardtack::DieType::D4,
+        leader: Some(0),
     };
     let stand = ConfidenceTest {
         quality: D8,
@@ -394,6 +398,48 @@ fn combined(c: &mut Criterion) {
     });
     g.bench_function("exact: whole combined assault", |b| {
         b.iter(|| black_box(&whole).odds())
+    });
+    // riders (HT-MEL-12): two mounted companies of four against six on foot
+    let rider = MeleeSide {
+        first_round: MeleeDie {
+            mounted: true,
+            ..MeleeDie::plain(D8)
+        },
+        ..side(4)
+    };
+    let Ok(riders) = CombinedMelee::new(
+        &[rider, rider],
+        side(6),
+        AssaultTestCasualties::ThisRound,
+        TwoLevelDrop::HalfOrLess,
+        false,
+    ) else {
+        return;
+    };
+    g.bench_function("roll: riders 4 + 4 against 6 to its end", |b| {
+        b.iter(|| black_box(&riders).roll(&mut rng))
+    });
+    g.bench_function("exact: riders 4 + 4 against 6 to its end", |b| {
+        b.iter(|| black_box(&riders).odds())
+    });
+    // final defensive fire (HT-MEL-07): six Regular muskets in skirmish order
+    let fdf = whole.with_final_fire(FinalFire {
+        firepower: acw_hardtack::fire::FirepowerFacts {
+            quality: D8,
+            half_fp: 12,
+            skirmish: true,
+            first_volley: false,
+            spill: None,
+        },
+        band_inches: 10.0,
+        impact: D8,
+        options: acw_hardtack::Options::default(),
+    });
+    g.bench_function("roll: whole combined assault with final fire", |b| {
+        b.iter(|| black_box(&fdf).roll(&mut rng))
+    });
+    g.bench_function("exact: whole combined assault with final fire", |b| {
+        b.iter(|| black_box(&fdf).odds())
     });
     g.finish();
 }

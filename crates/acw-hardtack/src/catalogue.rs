@@ -565,6 +565,7 @@ fn melee_side(v: &Values, prefix: &str) -> Result<MeleeSide, String> {
         quality,
         lv: lv(v, &key("lv"))?,
         modifier: signed(v, &key("modifier"))?,
+        on_foot: 0,
     })
 }
 
@@ -627,6 +628,8 @@ fn combined_assault(v: &Values) -> Result<Built, String> {
         mounted: v.bool("attacker_mounted"),
         approach: approach(v)?,
         melee: melee_side(v, "attacker")?,
+        armour: DieType::D4,
+        leader: Some(0),
     };
     let partners = vec![partner; usize::from(small(v, "companies")?)];
     CombinedAssault::new(

@@ -79,6 +79,9 @@ pub enum RuleViolation {
     /// No such gun.
     #[error("there is no gun with id {}", .0.0)]
     UnknownGun(GunId),
+    /// No such dummy counter.
+    #[error("there is no dummy counter with id {}", .0.0)]
+    UnknownDummy(crate::state::DummyId),
     /// The dice source ran out or gave an impossible face; nothing was applied.
     #[error("the dice could not be read ({0}); nothing was applied")]
     Dice(DiceError),

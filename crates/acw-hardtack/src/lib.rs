@@ -152,4 +152,4 @@ pub mod prelude {
 pub use error::{RuleViolation, SetupError};
 pub use ladder::DieType;
 pub use options::Options;
-pub use state::{Battle, CompanyId, GunId};
+pub use state::{Battle, CompanyId, DummyId, GunId};

@@ -128,6 +128,11 @@ pub struct MeleeSide {
     pub lv: Leadership,
     /// Cumulative threat-level modifiers for its end-of-round tests (colours, combined-assault drop-out).
     pub modifier: i16,
+    /// Of a mounted side's figures, the riders who lost their horse before this melee (under fire or in an
+    /// earlier melee) and fight on foot from the start: no mounted +1 and no horse-or-rider D10 (HT-MEL-12).
+    /// Ignored for a side on foot; at most `figures` count.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub on_foot: u8,
 }
 
 /// Which side of an assault.
@@ -360,9 +365,9 @@ fn round_odds(m: &Melee, a: u32, d: u32, first: bool) -> Vec<((u32, u32), f64)> 
 
 /// A figure's kind in a melee with riders (HT-MEL-12): mounted, unhorsed in the round before (−1 this round),
 /// on foot.
-const MOUNTED: usize = 0;
-const UNHORSED: usize = 1;
-const FOOT: usize = 2;
+pub(crate) const MOUNTED: usize = 0;
+pub(crate) const UNHORSED: usize = 1;
+pub(crate) const FOOT: usize = 2;
 
 /// A side's standing figures by kind.
 type Kinds = [u32; 3];
@@ -381,11 +386,16 @@ const fn total(c: &Kinds) -> u32 {
     c[0] + c[1] + c[2]
 }
 
-/// A side's figures at the start: all mounted if its die is, else all on foot.
+/// A side's figures at the start: mounted if its die is, less the riders already on foot; else all on foot.
 const fn start_kinds(s: &MeleeSide) -> Kinds {
     let n = s.figures as u32;
     if s.first_round.mounted {
-        [n, 0, 0]
+        let foot = if (s.on_foot as u32) < n {
+            s.on_foot as u32
+        } else {
+            n
+        };
+        [n - foot, 0, foot]
     } else {
         [0, 0, n]
     }
@@ -404,7 +414,7 @@ const fn kind_at(c: &Kinds, i: u32) -> usize {
 
 /// A figure kind's shifted die this round: the first-round bonuses only in round 1; no mounted +1 once
 /// unhorsed, and −1 in the round after.
-const fn kind_shift(base: MeleeDie, kind: usize, first: bool) -> OpenShift {
+pub(crate) const fn kind_shift(base: MeleeDie, kind: usize, first: bool) -> OpenShift {
     let mut m = base;
     if !first {
         m.defender_bonus = false;
@@ -891,11 +901,17 @@ pub const MAX_COMBINED: usize = 4;
 /// own — at +1 per casualty (of the round or of the assault, by option) and +1 once a partner has dropped
 /// out. A company that fails falls back and the others fight on; a company with every figure down leaves
 /// the fight. It ends when the defender fails or is down, or every attacker has fallen back or is down.
-/// Mounted figures keep their +1 to the end and a beaten rider is down: the horse-or-rider D10 is played in a
-/// single company's [`Melee`] only.
 ///
-/// Roll order per round: for each pairing group, the lone figure's die, then each opponent's; then the
-/// first side's tests (the attackers in declared order) and the other side's.
+/// Riders (HT-MEL-12), as in a single company's [`Melee`]: a mounted figure that loses its roll takes the
+/// horse-or-rider D10 (1–4 horse against a mounted winner, 1–6 against one on foot; a lone figure beaten by
+/// several, against a mounted winner if any was): a horse hit leaves the rider standing, on foot, without the
+/// mounted +1 and at −1 in the next round only, and he is not a casualty for the round's tests. Within each
+/// company the figures line up mounted first, then riders unhorsed in the round before, then those on foot
+/// (riders unhorsed before the melee, [`MeleeSide::on_foot`], among them).
+///
+/// Roll order per round: for each pairing group, the lone figure's die, then each opponent's (a beaten
+/// mounted opponent's D10 straight after his die), then the lone figure's D10 if he was beaten and mounted;
+/// then the first side's tests (the attackers in declared order) and the other side's.
 #[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CombinedMelee {
@@ -923,6 +939,10 @@ pub struct CombinedOutcome {
     pub defender_down: u8,
     /// Attacking companies that failed a test and fell back.
     pub fell_back: u8,
+    /// Attacking riders on foot and standing at the end, over every mounted company (HT-MEL-12).
+    pub attacker_unhorsed: u8,
+    /// Defending riders on foot and standing at the end, if the defender is mounted (HT-MEL-12).
+    pub defender_unhorsed: u8,
 }
 
 impl fmt::Display for CombinedOutcome {
@@ -936,26 +956,157 @@ impl fmt::Display for CombinedOutcome {
             f,
             "; {} attacking and {} defending figures down, {} attacking companies fell back",
             self.attacker_down, self.defender_down, self.fell_back
-        )
+        )?;
+        if self.attacker_unhorsed + self.defender_unhorsed > 0 {
+            write!(
+                f,
+                "; {} attacking and {} defending riders on foot",
+                self.attacker_unhorsed, self.defender_unhorsed
+            )?;
+        }
+        Ok(())
     }
 }
 
-/// Where a combined melee stands between rounds: fit figures of each attacking company and the defender,
-/// the companies still fighting (a bit each), and whether a partner has dropped out.
+/// A company's standing figures by kind (mounted, unhorsed in the round before, on foot), small.
+type Kinds8 = [u8; 3];
+
+/// Where a combined melee stands between rounds: the standing figures of each attacking company and of the
+/// defender by kind, the companies still fighting (a bit each), and whether a partner has dropped out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 struct Fight {
-    a: [u8; MAX_COMBINED],
-    d: u8,
+    a: [Kinds8; MAX_COMBINED],
+    d: Kinds8,
     holding: u8,
     dropped: bool,
 }
 
-/// A round's casualties: per attacking company, and the defender's.
-type RoundLoss = ([u8; MAX_COMBINED], u8);
+/// Each slot's shifted die by kind this round (attacking companies, then the defender).
+type ShiftTable = [[OpenShift; 3]; MAX_COMBINED + 1];
+
+/// The defender's slot in a [`RoundLoss`]; attacking company `i` has slot `i`.
+const DEFENDER_SLOT: usize = MAX_COMBINED;
+
+/// A round's losses, three per slot (mounted figures down, riders unhorsed, other figures down).
+type RoundLoss = [u8; 3 * (MAX_COMBINED + 1)];
+
+/// A figure in a round: its shifted die, its kind and its slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Fighter {
+    shift: OpenShift,
+    kind: usize,
+    slot: usize,
+}
+
+/// A pairing group met before in a round: its lone figure, his opponents, and its losses' distribution.
+type SeenGroup = (Fighter, Vec<Fighter>, Vec<(RoundLoss, f64)>);
 
 /// After a round, the fight going on: the position, whether the defender tests first, each attacking
 /// company's casualties for its test, and the defender's.
 type Settled = (Fight, bool, [u32; MAX_COMBINED], u32);
+
+const fn total8(c: &Kinds8) -> u32 {
+    c[0] as u32 + c[1] as u32 + c[2] as u32
+}
+
+/// A side's starting kinds, small.
+fn start8(s: &MeleeSide) -> Kinds8 {
+    let k = start_kinds(s);
+    [k[0], k[1], k[2]].map(|n| u8::try_from(n).unwrap_or(u8::MAX))
+}
+
+/// Where a beaten figure's loss goes (HT-MEL-12): a mounted figure rolls the horse-or-rider D10.
+fn struck_slot<D: Dice + ?Sized>(kind: usize, by_mounted: bool, dice: &mut D) -> usize {
+    if kind != MOUNTED {
+        loss_slot(kind)
+    } else if (HorseOrRider { by_mounted }).roll(dice) == Struck::Horse {
+        HORSE
+    } else {
+        loss_slot(MOUNTED)
+    }
+}
+
+/// Rolls one pairing group of a combined melee; see [`CombinedMelee`] for the order.
+fn roll_group<D: Dice + ?Sized>(
+    lone: Fighter,
+    opps: impl Iterator<Item = Fighter> + Clone,
+    loss: &mut RoundLoss,
+    dice: &mut D,
+) {
+    let mut lone_die = lone.shift.die;
+    for o in opps.clone() {
+        lone_die = o.shift.onto(lone_die);
+    }
+    let x = dice.face(lone_die.die());
+    let mut beaten_by = 0u8;
+    for o in opps {
+        let y = dice.face(lone.shift.onto(o.shift.die).die());
+        if x > y {
+            loss[o.slot * 3 + struck_slot(o.kind, lone.kind == MOUNTED, dice)] += 1;
+        } else if y > x {
+            beaten_by = beaten_by.max(if o.kind == MOUNTED { 2 } else { 1 });
+        }
+    }
+    if beaten_by > 0 {
+        loss[lone.slot * 3 + struck_slot(lone.kind, beaten_by == 2, dice)] += 1;
+    }
+}
+
+/// One pairing group's exact distribution of losses in a combined melee.
+fn group_loss_odds(lone: Fighter, opps: &[Fighter]) -> Vec<(RoundLoss, f64)> {
+    let mut lone_die = lone.shift.die;
+    for o in opps {
+        lone_die = o.shift.onto(lone_die);
+    }
+    let lf = lone_die.faces();
+    let mut out: Vec<(RoundLoss, f64)> = Vec::new();
+    for x in 1..=lf {
+        // (losses, the lone figure beaten: 0 no, 1 by men on foot only, 2 by a mounted man)
+        let mut inner: Vec<((RoundLoss, u8), f64)> = vec![(([0; 15], 0), 1.0 / f64::from(lf))];
+        for o in opps {
+            let yf = lone.shift.onto(o.shift.die).faces();
+            let less = f64::from((x - 1).min(yf)) / f64::from(yf);
+            let greater = f64::from(yf.saturating_sub(x)) / f64::from(yf);
+            let equal = 1.0 - less - greater;
+            let beat = if o.kind == MOUNTED { 2 } else { 1 };
+            let mut nx = Vec::with_capacity(inner.len() * 4);
+            for &((v, b), p) in &inner {
+                if o.kind == MOUNTED {
+                    let h = horse_chance(lone.kind == MOUNTED);
+                    let mut horse = v;
+                    horse[o.slot * 3 + HORSE] += 1;
+                    nx.push(((horse, b), p * less * h));
+                    let mut down = v;
+                    down[o.slot * 3 + loss_slot(MOUNTED)] += 1;
+                    nx.push(((down, b), p * less * (1.0 - h)));
+                } else {
+                    let mut down = v;
+                    down[o.slot * 3 + loss_slot(o.kind)] += 1;
+                    nx.push(((down, b), p * less));
+                }
+                nx.push(((v, b.max(beat)), p * greater));
+                nx.push(((v, b), p * equal));
+            }
+            inner = merge(nx.into_iter().filter(|e| e.1 > 0.0).collect());
+        }
+        for ((mut v, b), p) in inner {
+            if b == 0 {
+                out.push((v, p));
+            } else if lone.kind == MOUNTED {
+                let h = horse_chance(b == 2);
+                let mut horse = v;
+                horse[lone.slot * 3 + HORSE] += 1;
+                out.push((horse, p * h));
+                v[lone.slot * 3 + loss_slot(MOUNTED)] += 1;
+                out.push((v, p * (1.0 - h)));
+            } else {
+                v[lone.slot * 3 + loss_slot(lone.kind)] += 1;
+                out.push((v, p));
+            }
+        }
+    }
+    merge(out.into_iter().filter(|e| e.1 > 0.0).collect())
+}
 
 impl CombinedMelee {
     /// The melee of `attackers` (in declared order) against `defender`. Refuses no attackers, more than
@@ -994,70 +1145,111 @@ impl CombinedMelee {
     }
 
     fn start(&self) -> Fight {
-        let mut a = [0u8; MAX_COMBINED];
+        let mut a = [[0u8; 3]; MAX_COMBINED];
         for (i, s) in self.attackers().iter().enumerate() {
-            a[i] = s.figures;
+            a[i] = start8(s);
         }
         Fight {
             a,
-            d: self.defender.figures,
+            d: start8(&self.defender),
             holding: (1u8 << self.count) - 1,
             dropped: self.dropped,
         }
     }
 
-    /// Each attacking company's and the defender's shifted die this round (the first-round bonuses only
-    /// in round 1).
-    fn shifts(&self, first: bool) -> ([OpenShift; MAX_COMBINED], OpenShift) {
-        let strip = |mut m: MeleeDie| {
-            if !first {
-                m.defender_bonus = false;
-                m.dismounted_last_round = false;
-            }
-            m.shifted()
-        };
-        let mut sh = [strip(self.attackers[0].first_round); MAX_COMBINED];
-        for (i, s) in self.attackers().iter().enumerate() {
-            sh[i] = strip(s.first_round);
-        }
-        (sh, strip(self.defender.first_round))
+    /// The attacking figures that fight this round.
+    fn attacking(&self, f: &Fight) -> u32 {
+        (0..usize::from(self.count))
+            .filter(|&i| f.holding & (1 << i) != 0)
+            .map(|i| total8(&f.a[i]))
+            .sum()
     }
 
-    /// The line of attacking figures: how many fight, and the company of the `e`-th.
-    fn line(&self, f: &Fight) -> (u32, [u8; MAX_COMBINED]) {
-        let mut per = [0u8; MAX_COMBINED];
-        let mut total = 0u32;
-        for (i, p) in per.iter_mut().enumerate().take(usize::from(self.count)) {
-            if f.holding & (1 << i) != 0 {
-                *p = f.a[i];
-                total += u32::from(f.a[i]);
+    /// Each company's and the defender's shifted die this round, by kind (the first-round bonuses only in
+    /// round 1; no mounted +1 once unhorsed, −1 the round after).
+    fn shift_table(&self, first: bool) -> ShiftTable {
+        let mut t = [[kind_shift(self.defender.first_round, FOOT, first); 3]; MAX_COMBINED + 1];
+        for (i, side) in self.attackers().iter().enumerate() {
+            for (kind, shift) in t[i].iter_mut().enumerate() {
+                *shift = kind_shift(side.first_round, kind, first);
             }
         }
-        (total, per)
+        for (kind, shift) in t[DEFENDER_SLOT].iter_mut().enumerate() {
+            *shift = kind_shift(self.defender.first_round, kind, first);
+        }
+        t
     }
 
-    fn company_of(per: &[u8; MAX_COMBINED], mut e: u32) -> usize {
-        for (i, &n) in per.iter().enumerate() {
-            if e < u32::from(n) {
-                return i;
+    /// The `e`-th attacking figure in line: companies in declared order, each mounted, unhorsed, on foot.
+    fn attacker_at(&self, f: &Fight, mut e: u32, t: &ShiftTable) -> Fighter {
+        let mut last = 0;
+        let companies = t.iter().zip(&f.a).enumerate();
+        for (i, (shifts, kinds)) in companies.take(usize::from(self.count)) {
+            if f.holding & (1 << i) == 0 {
+                continue;
             }
-            e -= u32::from(n);
+            last = i;
+            let n = total8(kinds);
+            if e < n {
+                let kind = kind_at(&kinds.map(u32::from), e);
+                return Fighter {
+                    shift: shifts[kind],
+                    kind,
+                    slot: i,
+                };
+            }
+            e -= n;
         }
-        MAX_COMBINED - 1
+        Fighter {
+            shift: t[last][FOOT],
+            kind: FOOT,
+            slot: last,
+        }
+    }
+
+    /// The `j`-th defending figure in line: mounted, unhorsed, on foot.
+    fn defender_at(&self, f: &Fight, j: u32, t: &ShiftTable) -> Fighter {
+        let kind = kind_at(&f.d.map(u32::from), j);
+        Fighter {
+            shift: t[DEFENDER_SLOT][kind],
+            kind,
+            slot: DEFENDER_SLOT,
+        }
+    }
+
+    /// Pairing group `g` of a round: its lone figure, how many opponents he has in the other line, and
+    /// whether the lone figures are the defender's.
+    fn group(&self, f: &Fight, g: u32, t: &ShiftTable) -> (Fighter, u32, bool) {
+        let (total, d) = (self.attacking(f), total8(&f.d));
+        if total >= d {
+            (self.defender_at(f, g, t), group_size(total, d, g), true)
+        } else {
+            (self.attacker_at(f, g, t), group_size(d, total, g), false)
+        }
     }
 
     fn outcome(&self, f: &Fight, winner: Option<AssaultSide>) -> CombinedOutcome {
-        let mut attacker_down = 0u8;
-        let mut fell_back = 0u8;
+        let count = |n: u32| u8::try_from(n).unwrap_or(u8::MAX);
+        let (mut attacker_down, mut fell_back, mut unhorsed) = (0u32, 0u8, 0u32);
         for (i, s) in self.attackers().iter().enumerate() {
-            attacker_down += s.figures - f.a[i];
-            fell_back += u8::from(f.holding & (1 << i) == 0 && f.a[i] > 0);
+            attacker_down += u32::from(s.figures).saturating_sub(total8(&f.a[i]));
+            fell_back += u8::from(f.holding & (1 << i) == 0 && total8(&f.a[i]) > 0);
+            if s.first_round.mounted {
+                unhorsed += u32::from(f.a[i][UNHORSED]) + u32::from(f.a[i][FOOT]);
+            }
         }
+        let defender_unhorsed = if self.defender.first_round.mounted {
+            u32::from(f.d[UNHORSED]) + u32::from(f.d[FOOT])
+        } else {
+            0
+        };
         CombinedOutcome {
             winner,
-            attacker_down,
-            defender_down: self.defender.figures - f.d,
+            attacker_down: count(attacker_down),
+            defender_down: count(u32::from(self.defender.figures).saturating_sub(total8(&f.d))),
             fell_back,
+            attacker_unhorsed: count(unhorsed),
+            defender_unhorsed: count(defender_unhorsed),
         }
     }
 
@@ -1071,8 +1263,8 @@ impl CombinedMelee {
         }
     }
 
-    /// After a round's casualties: the figures left, who still fights, and the test facts; or the winner
-    /// when a side is down.
+    /// After a round's losses: the figures left, who still fights, and the test facts; or the winner when
+    /// a side is down. A rider unhorsed is not a casualty.
     fn after_round(
         &self,
         f: &Fight,
@@ -1080,15 +1272,23 @@ impl CombinedMelee {
         first: bool,
     ) -> Result<Settled, (Fight, AssaultSide)> {
         let mut n = *f;
+        let step = |c: &Kinds8, l: &[u8]| -> Kinds8 {
+            [
+                c[0].saturating_sub(l[0]).saturating_sub(l[1]),
+                l[1],
+                (c[1] + c[2]).saturating_sub(l[2]),
+            ]
+        };
         for i in 0..MAX_COMBINED {
-            n.a[i] -= loss.0[i];
+            n.a[i] = step(&f.a[i], &loss[i * 3..i * 3 + 3]);
         }
-        n.d -= loss.1;
-        if n.d == 0 {
+        let ds = DEFENDER_SLOT * 3;
+        n.d = step(&f.d, &loss[ds..ds + 3]);
+        if total8(&n.d) == 0 {
             return Err((n, AssaultSide::Attacker));
         }
         for i in 0..usize::from(self.count) {
-            if n.a[i] == 0 {
+            if total8(&n.a[i]) == 0 {
                 n.holding &= !(1 << i);
             }
         }
@@ -1098,8 +1298,8 @@ impl CombinedMelee {
         let mut counts = [0u32; MAX_COMBINED];
         let (mut a_sum, mut d_sum) = (0u32, 0u32);
         for (i, c) in counts.iter_mut().enumerate().take(usize::from(self.count)) {
-            let this = u32::from(loss.0[i]);
-            let whole = u32::from(self.attackers[i].figures - n.a[i]);
+            let this = u32::from(loss[i * 3]) + u32::from(loss[i * 3 + 2]);
+            let whole = u32::from(self.attackers[i].figures).saturating_sub(total8(&n.a[i]));
             // every company that fought this round counts, one just cut down included
             if f.holding & (1 << i) != 0 {
                 a_sum += if first { this } else { whole };
@@ -1109,7 +1309,8 @@ impl CombinedMelee {
                 AssaultTestCasualties::WholeAssault => whole,
             };
         }
-        let (d_this, d_whole) = (u32::from(loss.1), u32::from(self.defender.figures - n.d));
+        let d_this = u32::from(loss[ds]) + u32::from(loss[ds + 2]);
+        let d_whole = u32::from(self.defender.figures).saturating_sub(total8(&n.d));
         d_sum += if first { d_this } else { d_whole };
         let d_count = match self.casualties {
             AssaultTestCasualties::ThisRound => d_this,
@@ -1118,82 +1319,79 @@ impl CombinedMelee {
         Ok((n, d_sum >= a_sum, counts, d_count))
     }
 
-    /// The distribution of one round's casualties from a position.
+    /// The opponents of a group: `k` figures of the other line from `next`.
+    fn opponents(
+        &self,
+        f: &Fight,
+        defenders_lone: bool,
+        next: u32,
+        k: u32,
+        t: &ShiftTable,
+    ) -> impl Iterator<Item = Fighter> + Clone + '_ {
+        let (f, t) = (*f, *t);
+        (next..next + k).map(move |e| {
+            if defenders_lone {
+                self.attacker_at(&f, e, &t)
+            } else {
+                self.defender_at(&f, e, &t)
+            }
+        })
+    }
+
+    /// The number of pairing groups: the smaller line's figures.
+    fn groups(&self, f: &Fight) -> u32 {
+        self.attacking(f).min(total8(&f.d))
+    }
+
+    /// Rolls one round's losses from a position.
+    fn roll_round<D: Dice + ?Sized>(&self, f: &Fight, first: bool, dice: &mut D) -> RoundLoss {
+        let mut loss: RoundLoss = [0; 15];
+        let mut next = 0u32;
+        let t = self.shift_table(first);
+        for g in 0..self.groups(f) {
+            let (lone, k, defenders_lone) = self.group(f, g, &t);
+            roll_group(
+                lone,
+                self.opponents(f, defenders_lone, next, k, &t),
+                &mut loss,
+                dice,
+            );
+            next += k;
+        }
+        loss
+    }
+
+    /// The distribution of one round's losses from a position.
     fn round_odds(&self, f: &Fight, first: bool) -> Vec<(RoundLoss, f64)> {
-        let (sh, dsh) = self.shifts(first);
-        let (total, per) = self.line(f);
-        let d = u32::from(f.d);
-        let mut cur: Vec<(RoundLoss, f64)> = vec![(([0; MAX_COMBINED], 0), 1.0)];
-        let add = |cur: &mut Vec<(RoundLoss, f64)>, group: Vec<(RoundLoss, f64)>| {
-            let mut next = Vec::with_capacity(cur.len() * group.len());
-            for &((a, dd), p) in cur.iter() {
-                for &((ga, gd), q) in &group {
+        let mut cur: Vec<(RoundLoss, f64)> = vec![([0; 15], 1.0)];
+        // groups alike (the lone figure and his opponents) share one distribution
+        let mut seen: Vec<SeenGroup> = Vec::new();
+        let mut next = 0u32;
+        let t = self.shift_table(first);
+        for g in 0..self.groups(f) {
+            let (lone, k, defenders_lone) = self.group(f, g, &t);
+            let opps: Vec<Fighter> = self.opponents(f, defenders_lone, next, k, &t).collect();
+            next += k;
+            let i = match seen.iter().position(|(l, o, _)| *l == lone && *o == opps) {
+                Some(i) => i,
+                None => {
+                    let dist = group_loss_odds(lone, &opps);
+                    seen.push((lone, opps, dist));
+                    seen.len() - 1
+                }
+            };
+            let group = &seen[i].2;
+            let mut nx = Vec::with_capacity(cur.len() * group.len());
+            for &(a, p) in &cur {
+                for &(b, q) in group {
                     let mut s = a;
-                    for i in 0..MAX_COMBINED {
-                        s[i] += ga[i];
+                    for (x, y) in s.iter_mut().zip(b) {
+                        *x += y;
                     }
-                    next.push(((s, dd + gd), p * q));
+                    nx.push((s, p * q));
                 }
             }
-            *cur = merge(next);
-        };
-        if total >= d {
-            let mut next_e = 0u32;
-            for g in 0..d {
-                let k = group_size(total, d, g);
-                let members: Vec<usize> = (next_e..next_e + k)
-                    .map(|e| Self::company_of(&per, e))
-                    .collect();
-                next_e += k;
-                let mut lone = dsh.die;
-                for &c in &members {
-                    lone = sh[c].onto(lone);
-                }
-                let lf = lone.faces();
-                let mut group: Vec<(RoundLoss, f64)> = Vec::new();
-                for x in 1..=lf {
-                    // (downs per company, lone beaten) over the group's members
-                    let mut inner: Vec<(([u8; MAX_COMBINED], u8), f64)> =
-                        vec![(([0; MAX_COMBINED], 0), 1.0 / f64::from(lf))];
-                    for &c in &members {
-                        let yd = dsh.onto(sh[c].die);
-                        let yf = yd.faces();
-                        let less = f64::from((x - 1).min(yf)) / f64::from(yf);
-                        let greater = f64::from(yf.saturating_sub(x)) / f64::from(yf);
-                        let equal = 1.0 - less - greater;
-                        let mut nx = Vec::with_capacity(inner.len() * 3);
-                        for &((v, b), p) in &inner {
-                            let mut down = v;
-                            down[c] += 1;
-                            nx.push(((down, b), p * less));
-                            nx.push(((v, 1), p * greater));
-                            nx.push(((v, b), p * equal));
-                        }
-                        inner = merge(nx.into_iter().filter(|e| e.1 > 0.0).collect());
-                    }
-                    group.extend(inner);
-                }
-                add(&mut cur, merge(group));
-            }
-        } else {
-            for e in 0..total {
-                let k = group_size(d, total, e);
-                let c = Self::company_of(&per, e);
-                let mut lone = sh[c].die;
-                for _ in 0..k {
-                    lone = dsh.onto(lone);
-                }
-                let many = sh[c].onto(dsh.die);
-                let group = group_odds(lone, many, k)
-                    .into_iter()
-                    .map(|((many_down, lone_down), p)| {
-                        let mut v = [0u8; MAX_COMBINED];
-                        v[c] = u8::try_from(lone_down).unwrap_or(u8::MAX);
-                        ((v, u8::try_from(many_down).unwrap_or(u8::MAX)), p)
-                    })
-                    .collect();
-                add(&mut cur, group);
-            }
+            cur = merge(nx);
         }
         cur
     }
@@ -1214,53 +1412,7 @@ impl Resolve for CombinedMelee {
         let mut f = self.start();
         for round in 0..MAX_ROUNDS {
             let first = round == 0;
-            let (sh, dsh) = self.shifts(first);
-            let (total, per) = self.line(&f);
-            let d = u32::from(f.d);
-            let mut loss: RoundLoss = ([0; MAX_COMBINED], 0);
-            if total >= d {
-                let mut next_e = 0u32;
-                for g in 0..d {
-                    let k = group_size(total, d, g);
-                    let mut lone = dsh.die;
-                    for e in next_e..next_e + k {
-                        lone = sh[Self::company_of(&per, e)].onto(lone);
-                    }
-                    let x = dice.face(lone.die());
-                    let mut beaten = false;
-                    for e in next_e..next_e + k {
-                        let c = Self::company_of(&per, e);
-                        let y = dice.face(dsh.onto(sh[c].die).die());
-                        if x > y {
-                            loss.0[c] += 1;
-                        } else if y > x {
-                            beaten = true;
-                        }
-                    }
-                    loss.1 += u8::from(beaten);
-                    next_e += k;
-                }
-            } else {
-                for e in 0..total {
-                    let k = group_size(d, total, e);
-                    let c = Self::company_of(&per, e);
-                    let mut lone = sh[c].die;
-                    for _ in 0..k {
-                        lone = dsh.onto(lone);
-                    }
-                    let x = dice.face(lone.die());
-                    let mut beaten = false;
-                    for _ in 0..k {
-                        let y = dice.face(sh[c].onto(dsh.die).die());
-                        if x > y {
-                            loss.1 += 1;
-                        } else if y > x {
-                            beaten = true;
-                        }
-                    }
-                    loss.0[c] += u8::from(beaten);
-                }
-            }
+            let loss = self.roll_round(&f, first, dice);
             let (n, defender_first, counts, d_count) = match self.after_round(&f, &loss, first) {
                 Ok(x) => x,
                 Err((n, winner)) => return self.outcome(&n, Some(winner)),
@@ -1300,10 +1452,10 @@ impl Resolve for CombinedMelee {
         let mut ends: std::collections::BTreeMap<CombinedOutcome, f64> =
             std::collections::BTreeMap::new();
         let mut live: Vec<(Fight, f64)> = vec![(self.start(), 1.0)];
-        // a round's casualties depend only on who is left to fight: computed once per position
+        // a round's losses depend only on who is left to fight: computed once per position
         type Rounds = Vec<(RoundLoss, f64)>;
-        let mut cache: std::collections::BTreeMap<([u8; MAX_COMBINED], u8, u8, bool), Rounds> =
-            std::collections::BTreeMap::new();
+        type Key = ([Kinds8; MAX_COMBINED], Kinds8, u8, bool);
+        let mut cache: std::collections::BTreeMap<Key, Rounds> = std::collections::BTreeMap::new();
         for round in 0..MAX_ROUNDS {
             let first = round == 0;
             let mut next: Vec<(Fight, f64)> = Vec::new();
@@ -1396,8 +1548,111 @@ pub struct Partner {
     pub mounted: bool,
     /// Its combat move to contact; one that falls short moves again over what is left.
     pub approach: CombatMove,
-    /// Its side of the melee; its figures also count toward the stand test's odds.
+    /// Its side of the melee; its figures also count toward the stand test's odds, and are the pool final
+    /// defensive fire falls on.
     pub melee: MeleeSide,
+    /// Its armour die against final defensive fire (D4 for a Civil War soldier).
+    pub armour: DieType,
+    /// Its leader's place among its figures (None without a fit leader): a leader down to final defensive
+    /// fire is replaced, and the new leader's LV rolled, if a figure is left.
+    pub leader: Option<u8>,
+}
+
+/// Final defensive fire in a [`CombinedAssault`] (HT-MEL-07, HT-SG2-37, First Volley HT-OPT-14): the
+/// defender's free small-arms fire at the first company to fall short, at the distance it has left — the
+/// range die from the defender's quality band, the firer's dice from its firepower with the range's spill,
+/// each potential hit allocated over the company's figures and rolled against its armour.
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FinalFire {
+    /// The defender's firepower: quality, firing figures' half-dice, skirmish, First Volley (its `spill` is
+    /// set by the range).
+    pub firepower: crate::fire::FirepowerFacts,
+    /// The defender's range band in inches (its quality's).
+    pub band_inches: f64,
+    /// The defender's small arm's impact die.
+    pub impact: DieType,
+    /// The options in force (range and firer dice, the kill threshold).
+    pub options: crate::options::Options,
+}
+
+impl FinalFire {
+    /// The fire's dice at `distance`, or None beyond its reach.
+    fn dice_at(&self, distance: f64) -> Option<crate::fire::FireDice> {
+        use crate::fire::{FireKind, RangeDie, RangeFacts};
+        let rf = RangeFacts::at(distance, self.band_inches);
+        let RangeDie::Die { die, spill } =
+            crate::fire::range_die(&rf, FireKind::SmallArms, false, &self.options).ok()?
+        else {
+            return None;
+        };
+        let pair = crate::fire::firer_dice(
+            &crate::fire::FirepowerFacts {
+                spill,
+                ..self.firepower
+            },
+            &self.options,
+        )
+        .ok()?;
+        Some(crate::fire::FireDice {
+            firer: crate::fire::FirerDice::two(pair.quality, pair.firepower),
+            range: die,
+        })
+    }
+
+    fn impact(&self, armour: DieType) -> crate::fire::Impact {
+        crate::fire::Impact {
+            impact: self.impact,
+            armour,
+            armour_shift: 0,
+            kill: self.options.kill_threshold,
+        }
+    }
+
+    /// Rolls the fire at `p` from `distance`: (casualties, its leader among them).
+    fn roll_at<D: Dice + ?Sized>(&self, p: &Partner, distance: f64, dice: &mut D) -> (u8, bool) {
+        let Some(fd) = self.dice_at(distance) else {
+            return (0, false);
+        };
+        let effect = fd.roll_effect(dice);
+        let n = usize::from(p.melee.figures).clamp(1, crate::fire::MAX_POOL);
+        let mut wounds = [0u8; crate::fire::MAX_POOL];
+        let mut killed = [false; crate::fire::MAX_POOL];
+        let impact = self.impact(p.armour);
+        for _ in 0..effect.potential {
+            let s = crate::fire::allocate(n, dice);
+            match impact.roll(dice) {
+                crate::fire::HitResult::Killed => killed[s] = true,
+                crate::fire::HitResult::Wounded => wounds[s] = wounds[s].saturating_add(1),
+                crate::fire::HitResult::NoEffect => {}
+            }
+        }
+        let down = |i: usize| killed[i] || wounds[i] > 0;
+        let casualties = (0..n).filter(|&i| down(i)).count();
+        let leader = p
+            .leader
+            .is_some_and(|l| usize::from(l) < n && down(usize::from(l)));
+        (u8::try_from(casualties).unwrap_or(u8::MAX), leader)
+    }
+
+    /// The fire's exact odds at `p` from `distance`: (casualties, its leader among them).
+    fn odds_at(&self, p: &Partner, distance: f64) -> Vec<((u8, bool), f64)> {
+        let Some(fd) = self.dice_at(distance) else {
+            return vec![((0, false), 1.0)];
+        };
+        let n = usize::from(p.melee.figures).clamp(1, crate::fire::MAX_POOL);
+        let probs = self.impact(p.armour).probabilities();
+        let leader = p.leader.map(usize::from).filter(|&l| l < n);
+        let mut out = Vec::new();
+        for (e, q) in fd.odds().outcomes() {
+            for (k, r) in
+                crate::fire::casualty_odds_marked(n, u32::from(e.potential), probs, leader)
+            {
+                out.push((k, q * r));
+            }
+        }
+        merge(out)
+    }
 }
 
 /// How a [`CombinedAssault`] ended.
@@ -1434,15 +1689,22 @@ impl fmt::Display for CombinedEnd {
 }
 
 /// A combined close assault from the attackers' tests to the melee's end (HT-SG2-42, HT-MEL-05, HT-MEL-01),
-/// as the battle plays it when the defender stands without final defensive fire: each company's reaction
-/// test in the declared order (+1 once a partner has failed); the defender's stand test at the odds of the
-/// fighting figures of those going in (+1 if any is in close formation, +1 if any is mounted and it is
-/// not), none for a Broken defender, who routs; each company's combat move, and a second over what is left
-/// if it falls short (short again, it drops out, +1 to the others' tests); then the [`CombinedMelee`] of those
-/// in contact. Final defensive fire needs the fire's measured facts, so it is not in the procedure (the
-/// battle plays it).
+/// as the battle plays it: each company's reaction test in the declared order (+1 once a partner has
+/// failed); the defender's stand test at the odds of the fighting figures of those going in (+1 if any is
+/// in close formation, +1 if any is mounted and it is not), none for a Broken defender, who routs; each
+/// company's combat move, and a second over what is left if it falls short (short again, it drops out, +1
+/// to the others' tests); then the [`CombinedMelee`] of those in contact with a figure left.
 ///
-/// Roll order: the reaction tests, the stand test, each company's move (and second move), the melee.
+/// With [`CombinedAssault::with_final_fire`] the defender stands with final defensive fire (HT-MEL-07,
+/// HT-SG2-37): it falls on the first company to fall short, at the distance it has left ([`FinalFire`]);
+/// its casualties leave the melee; a fallen leader is replaced and his successor's LV rolled (HT-SG2-20) if
+/// a figure is left; a company with casualties takes a reaction test (TL casualties + its colours + 1 once a
+/// partner dropped out) and, failing, withdraws; otherwise it moves again.
+///
+/// Roll order: the reaction tests, the stand test, each company's move; for the first short with final
+/// defensive fire, the fire (its roll, then per hit the allocation die, armour, impact), its casualty
+/// confidence test's die (if `fdf_confidence_test`, and there are casualties), the successor's D6, the
+/// reaction test and, failing, its confidence test's die; the second move; the melee.
 #[must_use]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CombinedAssault {
@@ -1459,7 +1721,13 @@ pub struct CombinedAssault {
     pub casualties: AssaultTestCasualties,
     /// The two-level confidence threshold of the melee's tests.
     pub two_level: TwoLevelDrop,
+    /// The defender's final defensive fire, if it stands with it (HT-MEL-07).
+    pub final_fire: Option<FinalFire>,
 }
+
+/// What the moves leave: the companies in contact, whether a partner dropped out, whether final defensive
+/// fire was spent, and the company it hit with its figures and LV after it.
+type Approach = (u8, bool, bool, Option<(usize, u8, Leadership)>);
 
 impl CombinedAssault {
     /// A combined assault by `partners` (in declared order). Refuses no partners, more than
@@ -1485,7 +1753,16 @@ impl CombinedAssault {
             defender,
             casualties,
             two_level,
+            final_fire: None,
         })
+    }
+
+    /// The same assault with the defender standing with final defensive fire (HT-MEL-07).
+    pub const fn with_final_fire(self, fire: FinalFire) -> CombinedAssault {
+        CombinedAssault {
+            final_fire: Some(fire),
+            ..self
+        }
     }
 
     /// The companies, in declared order.
@@ -1512,13 +1789,30 @@ impl CombinedAssault {
         }
     }
 
-    /// The melee of the companies in `reached`.
-    fn melee(&self, reached: u8, dropped: bool) -> Result<CombinedMelee, crate::error::SetupError> {
+    /// The melee of the companies in `reached`, one of them (`hit`) with its figures and LV after final
+    /// defensive fire; a company with no figure left does not fight.
+    fn melee(
+        &self,
+        reached: u8,
+        dropped: bool,
+        hit: Option<(usize, u8, Leadership)>,
+    ) -> Result<CombinedMelee, crate::error::SetupError> {
         let mut sides = [self.defender; MAX_COMBINED];
         let mut n = 0;
         for (i, p) in self.partners().iter().enumerate() {
             if reached & (1 << i) != 0 {
-                sides[n] = p.melee;
+                let mut side = p.melee;
+                if let Some((h, figures, lv)) = hit
+                    && h == i
+                {
+                    side.figures = figures;
+                    side.lv = lv;
+                    side.on_foot = side.on_foot.min(figures);
+                }
+                if side.figures == 0 {
+                    continue;
+                }
+                sides[n] = side;
                 n += 1;
             }
         }
@@ -1529,6 +1823,22 @@ impl CombinedAssault {
             self.two_level,
             dropped,
         )
+    }
+
+    /// A company's reaction test after final defensive fire hit it (HT-MEL-07): at +1 per casualty, its
+    /// colours and a partner's drop-out; failing, it withdraws.
+    fn after_fire_test(
+        &self,
+        p: &Partner,
+        casualties: u8,
+        lv: Leadership,
+        dropped: bool,
+    ) -> ReactionTest {
+        ReactionTest {
+            quality: p.melee.quality,
+            lv,
+            tl: i16::from(casualties) + p.melee.modifier + i16::from(dropped),
+        }
     }
 
     /// The chance a company reaches contact: its first move, or its second over what is left.
@@ -1578,28 +1888,58 @@ impl Resolve for CombinedAssault {
             return CombinedEnd::DefenderWithdrew { levels: r.levels() };
         }
         let mut reached = 0u8;
+        let mut fired = false;
+        let mut hit: Option<(usize, u8, Leadership)> = None;
         for (i, p) in self.partners().iter().enumerate() {
             if going & (1 << i) == 0 {
                 continue;
             }
-            let there = match p.approach.roll(dice) {
-                MoveResult::Reached => true,
-                MoveResult::Short(moved) => {
-                    let left = (p.approach.distance() - f64::from(moved)).max(0.0);
-                    CombatMove::new(p.approach.die(), left)
-                        .is_ok_and(|second| second.roll(dice) == MoveResult::Reached)
+            let moved = match p.approach.roll(dice) {
+                MoveResult::Reached => {
+                    reached |= 1 << i;
+                    continue;
                 }
+                MoveResult::Short(moved) => moved,
             };
-            if there {
-                reached |= 1 << i;
-            } else {
-                dropped = true;
+            let left = (p.approach.distance() - f64::from(moved)).max(0.0);
+            let mut go_on = true;
+            if let Some(ff) = self.final_fire
+                && !fired
+            {
+                // final defensive fire at the first company short (HT-MEL-07)
+                fired = true;
+                let (cas, leader) = ff.roll_at(p, left, dice);
+                if cas > 0 && ff.options.fdf_confidence_test {
+                    // its casualty confidence test: the level it may lose is no part of the end
+                    dice.face(p.melee.quality.die());
+                }
+                let figures = p.melee.figures.saturating_sub(cas);
+                let mut lv = p.melee.lv;
+                if leader && figures > 0 {
+                    lv = crate::morale::ReplacementLeader { old: lv }.roll(dice);
+                }
+                hit = Some((i, figures, lv));
+                if cas > 0 {
+                    go_on = self.after_fire_test(p, cas, lv, dropped).roll(dice);
+                    if !go_on {
+                        // withdrawing, it tests confidence: again only its level
+                        dice.face(p.melee.quality.die());
+                    }
+                }
             }
+            if go_on {
+                go_on = CombatMove::new(p.approach.die(), left)
+                    .is_ok_and(|second| second.roll(dice) == MoveResult::Reached);
+            }
+            if go_on {
+                reached |= 1 << i;
+            }
+            dropped |= !go_on;
         }
         if reached == 0 {
             return CombinedEnd::NoContact;
         }
-        match self.melee(reached, dropped) {
+        match self.melee(reached, dropped, hit) {
             Ok(m) => CombinedEnd::Melee(m.roll(dice)),
             Err(_) => CombinedEnd::NoContact,
         }
@@ -1649,28 +1989,71 @@ impl Resolve for CombinedAssault {
                         .or_default() += w * p;
                 }
             }
-            // the moves: (reached, dropped) -> chance
-            let mut moves: Vec<((u8, bool), f64)> = vec![((0, dropped), w * hold)];
-            for (i, &r) in reach.iter().enumerate() {
+            // the moves: (reached, dropped, final fire spent, the company it hit) -> chance
+            let mut moves: Vec<(Approach, f64)> = vec![((0, dropped, false, None), w * hold)];
+            for (i, (p, &r)) in self.partners().iter().zip(&reach).enumerate() {
                 if going & (1 << i) == 0 {
                     continue;
                 }
                 let mut next = Vec::with_capacity(moves.len() * 2);
-                for &((reached, dropped), q) in &moves {
-                    next.push(((reached | (1 << i), dropped), q * r));
-                    next.push(((reached, true), q * (1.0 - r)));
+                for &((reached, dropped, fired, hit), q) in &moves {
+                    let Some(ff) = self.final_fire.filter(|_| !fired) else {
+                        next.push(((reached | (1 << i), dropped, fired, hit), q * r));
+                        next.push(((reached, true, fired, hit), q * (1.0 - r)));
+                        continue;
+                    };
+                    for &(m, pm) in p.approach.odds().outcomes() {
+                        let MoveResult::Short(moved) = m else {
+                            next.push(((reached | (1 << i), dropped, false, hit), q * pm));
+                            continue;
+                        };
+                        let left = (p.approach.distance() - f64::from(moved)).max(0.0);
+                        let second = CombatMove::new(p.approach.die(), left)
+                            .map_or(0.0, |s| s.odds().prob(|r| *r == MoveResult::Reached));
+                        for ((cas, leader), pf) in ff.odds_at(p, left) {
+                            let figures = p.melee.figures.saturating_sub(cas);
+                            let lvs: Vec<(Leadership, f64)> = if leader && figures > 0 {
+                                crate::morale::ReplacementLeader { old: p.melee.lv }
+                                    .odds()
+                                    .outcomes()
+                                    .to_vec()
+                            } else {
+                                vec![(p.melee.lv, 1.0)]
+                            };
+                            for (lv, pl) in lvs {
+                                let pass = if cas > 0 {
+                                    self.after_fire_test(p, cas, lv, dropped)
+                                        .odds()
+                                        .prob(|&b| b)
+                                } else {
+                                    1.0
+                                };
+                                let w = q * pm * pf * pl;
+                                let h = Some((i, figures, lv));
+                                next.push((
+                                    (reached | (1 << i), dropped, true, h),
+                                    w * pass * second,
+                                ));
+                                next.push(((reached, true, true, h), w * (1.0 - pass * second)));
+                            }
+                        }
+                    }
                 }
                 moves = merge(next.into_iter().filter(|e| e.1 > 0.0).collect());
             }
-            for ((reached, dropped), q) in moves {
+            for ((reached, dropped, _, hit), q) in moves {
                 if reached == 0 {
                     *ends.entry(CombinedEnd::NoContact).or_default() += q;
                     continue;
                 }
-                if let Ok(m) = self.melee(reached, dropped) {
-                    for (o, p) in m.odds().outcomes() {
-                        *ends.entry(CombinedEnd::Melee(*o)).or_default() += q * p;
+                match self.melee(reached, dropped, hit) {
+                    Ok(m) => {
+                        for (o, p) in m.odds().outcomes() {
+                            *ends.entry(CombinedEnd::Melee(*o)).or_default() += q * p;
+                        }
                     }
+                    // every company in contact was cut down by the fire: no melee
+                    Err(_) => *ends.entry(CombinedEnd::NoContact).or_default() += q,
                 }
             }
         }

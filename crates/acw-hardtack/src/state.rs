@@ -19,7 +19,8 @@ use crate::fire::{
 };
 use crate::ladder::{DieType, Success};
 use crate::melee::{
-    AssaultSide, DownedFate, Melee, MeleeDie, MeleeEnd, MeleeSide, attacker_tl, odds_tl,
+    AssaultSide, DownedFate, FOOT, MOUNTED, Melee, MeleeDie, MeleeEnd, MeleeSide, UNHORSED,
+    attacker_tl, kind_shift, odds_tl,
 };
 use crate::morale::{
     Confidence, ConfidenceTest, FiredOn, ReactionTest, ReplacementLeader, TestEvent, threat_level,
@@ -51,6 +52,42 @@ impl fmt::Display for CompanyId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "company {}", self.0)
     }
+}
+
+/// A dummy counter's id (HT-SG2-25).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct DummyId(pub u32);
+
+impl fmt::Display for DummyId {
+    /// "dummy 1".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "dummy {}", self.0)
+    }
+}
+
+/// What a small-arms fire aims at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Aim {
+    /// A company.
+    Company(CompanyId),
+    /// An unlimbered gun's detached team (HT-ART-22).
+    Team(GunId),
+    /// A dummy counter (HT-SG2-25).
+    Dummy(DummyId),
+}
+
+/// A dummy counter (HT-SG2-25): a face-down marker deployed beside a side's hidden units with no unit under
+/// it. It never activates; an enemy's successful Observe or a clear sight of it in the open shows it empty,
+/// and it is taken off the table.
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Dummy {
+    /// The side that deployed it.
+    pub side: Side,
+    /// Still on the table (false once revealed as a dummy and removed).
+    pub on_table: bool,
 }
 
 impl fmt::Display for GunId {
@@ -443,6 +480,24 @@ impl Company {
             }),
             ..MeleeDie::plain(self.quality.die())
         }
+    }
+
+    /// Of a mounted company's fighters, the riders who lost their horse earlier and fight on foot
+    /// (HT-MEL-12); none for a company not mounted.
+    fn riders_on_foot(&self, attacking: bool) -> u8 {
+        if !self.mounted() {
+            return 0;
+        }
+        let n = self
+            .figures
+            .iter()
+            .filter(|f| {
+                f.condition == Condition::Fit
+                    && f.unhorsed
+                    && !(attacking && f.role == Role::HorseHolder)
+            })
+            .count();
+        u8::try_from(n).unwrap_or(u8::MAX)
     }
 
     fn has_leader(&self) -> bool {
@@ -1051,6 +1106,11 @@ pub struct Battle {
     burst: Option<(GunId, Ammunition)>,
     blast: Option<PendingBlast>,
     assault: Option<PendingAssault>,
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    dummies: Vec<Dummy>,
     #[cfg_attr(feature = "serde", serde(skip))]
     tests_rolled: TestsRolled,
 }
@@ -1083,6 +1143,11 @@ struct BattleData {
     burst: Option<(GunId, Ammunition)>,
     blast: Option<PendingBlast>,
     assault: Option<PendingAssault>,
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    dummies: Vec<Dummy>,
 }
 
 /// Why a saved battle was refused: it holds something the rules could never reach.
@@ -1201,9 +1266,13 @@ impl TryFrom<BattleData> for Battle {
             blast: d.blast,
             assault: d.assault,
             tests_rolled: TestsRolled::default(),
+            dummies: d.dummies,
         })
     }
 }
+
+/// A figure in a combined melee's line: its company, its index, its shifted die and its kind (HT-MEL-12).
+type Fighting = (CompanyId, usize, crate::ladder::OpenShift, usize);
 
 fn bump(list: &mut Vec<(CompanyId, u32)>, id: CompanyId) {
     bump_by(list, id, 1);
@@ -1286,6 +1355,7 @@ impl Battle {
             blast: None,
             assault: None,
             tests_rolled: TestsRolled::default(),
+            dummies: Vec::new(),
         }
     }
 
@@ -2583,7 +2653,8 @@ impl Battle {
     }
 
     /// Observe (HT-SG2-25): a leader's action against a hidden enemy unit at a measured distance; any success
-    /// reveals it (the crate keeps no dummy counters, so flipping the counter and placing the figures are one).
+    /// reveals it (flipping the counter shows a unit, so the battle places it at once; a counter that is a
+    /// dummy is observed with [`Battle::observe_dummy`]).
     /// A hidden unit is also revealed when it activates, or by a major result of fire at it. Returns the
     /// result.
     ///
@@ -2622,6 +2693,95 @@ impl Battle {
             }
             Ok(r)
         })
+    }
+
+    /// Deploys a dummy counter for `side` (HT-SG2-25): a side whose units deploy hidden, as face-down
+    /// counters, may add dummies among them. Refuses a side with no hidden company, or a step under way.
+    pub fn add_dummy(&mut self, side: Side) -> Result<DummyId, RuleViolation> {
+        self.idle()?;
+        if !self.companies.iter().any(|c| c.side == side && c.hidden) {
+            return Err(RuleViolation::Refused {
+                name: format!("the {side} side"),
+                what: "deploy a dummy counter",
+                why: "dummies are deployed among a side's hidden units, and it has none",
+            });
+        }
+        let id = DummyId(u32::try_from(self.dummies.len()).map_err(|_| {
+            RuleViolation::OutOfOrder("the battle holds as many dummy counters as it can")
+        })?);
+        self.dummies.push(Dummy {
+            side,
+            on_table: true,
+        });
+        Ok(id)
+    }
+
+    /// A dummy counter, on the table or removed.
+    pub fn dummy(&self, id: DummyId) -> Result<&Dummy, RuleViolation> {
+        self.dummies
+            .get(id.0 as usize)
+            .ok_or(RuleViolation::UnknownDummy(id))
+    }
+
+    /// The dummy counters still on the table, with their ids.
+    pub fn dummies(&self) -> impl Iterator<Item = (DummyId, &Dummy)> + '_ {
+        self.dummies
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.on_table)
+            .map(|(i, d)| (DummyId(u32::try_from(i).unwrap_or(u32::MAX)), d))
+    }
+
+    /// The dummy `id` if it is on the table and an enemy of `side`; else why not.
+    fn enemy_dummy(&self, id: DummyId, side: Side, name: &str) -> Result<(), RuleViolation> {
+        let d = self.dummy(id)?;
+        if !d.on_table || d.side == side {
+            return Err(RuleViolation::Refused {
+                name: name.to_string(),
+                what: "look at a dummy counter",
+                why: "only an enemy counter still on the table can be looked at",
+            });
+        }
+        Ok(())
+    }
+
+    /// Observe (HT-SG2-25) a counter that is a dummy: the leader's action and the roll are those of
+    /// [`Battle::observe`] (a dummy is never In Position). Any success shows the counter empty — a minor
+    /// result flips it, a major one removes dummies — and it is taken off the table. Returns the result.
+    pub fn observe_dummy<D: Dice + ?Sized>(
+        &mut self,
+        observer: CompanyId,
+        dummy: DummyId,
+        distance: f64,
+        cover: Cover,
+        dice: &mut D,
+    ) -> Result<Success, RuleViolation> {
+        self.idle()?;
+        let o = self.company(observer)?;
+        self.enemy_dummy(dummy, o.side, &o.name)?;
+        let look = crate::fire::Observation {
+            quality: o.quality.die(),
+            target: crate::fire::Observation::target_die(distance, cover, false)?,
+        };
+        transact(self, dice, |b, dice| {
+            b.spend(observer, 1, Action::Observe)?;
+            let r = look.roll(dice);
+            if r != Success::Fail {
+                b.dummies[dummy.0 as usize].on_table = false;
+            }
+            Ok(r)
+        })
+    }
+
+    /// An enemy company gains a clear line of sight to a dummy counter in the open (HT-SG2-25): as a hidden
+    /// unit would be revealed, the counter is shown empty and taken off the table. The line of sight and
+    /// the open ground are the caller's measurement.
+    pub fn sight_dummy(&mut self, by: CompanyId, dummy: DummyId) -> Result<(), RuleViolation> {
+        self.idle()?;
+        let c = self.company(by)?;
+        self.enemy_dummy(dummy, c.side, &c.name)?;
+        self.dummies[dummy.0 as usize].on_table = false;
+        Ok(())
     }
 
     /// Activate Regiment (HT-SEQ-03, HT-SEQ-04, HT-FRM-07, HT-SEQ-01; a colonel given a transfer by his
@@ -2896,7 +3056,42 @@ impl Battle {
         dice: &mut D,
     ) -> Result<FireReport, RuleViolation> {
         self.idle()?;
-        self.fire_inner(firer, target, facts, false, dice)
+        self.fire_inner(firer, Aim::Company(target), facts, false, dice)
+    }
+
+    /// Small-arms fire at an unlimbered gun's detached team (HT-ART-22), as [`Battle::fire`] at a company
+    /// (the firing figures, the range die — the team is never In Position or in close formation, and
+    /// `facts.lone_figure` is the caller's —, the firer's dice and the roll), with the team's sound horse
+    /// figures as the allocation pool: each hit horse rolls D4 armour against the impact and, if struck,
+    /// its state (dead or wounded, it stays in the team until a Reorganise cuts it loose). The crew does not
+    /// test. Refuses a limbered gun (fire at its crew reaches its team), a team with no sound horse, fire
+    /// through skirmishers, a team beyond the reach of the firer's small arms, and every refusal of
+    /// [`Battle::fire`]; a refusal changes nothing.
+    pub fn fire_at_team<D: Dice + ?Sized>(
+        &mut self,
+        firer: CompanyId,
+        gun: GunId,
+        facts: FireFacts,
+        dice: &mut D,
+    ) -> Result<FireReport, RuleViolation> {
+        self.idle()?;
+        self.fire_inner(firer, Aim::Team(gun), facts, false, dice)
+    }
+
+    /// Speculative fire at a counter that is a dummy (HT-SG2-25), as [`Battle::fire`] at a hidden company
+    /// (the firer's action, Reload markers and the roll): a major result shows the counter empty and it is
+    /// taken off the table; no one tests. Refuses a dummy of the firer's side or already removed, a Broken or
+    /// Routed firer, fire through skirmishers, a counter beyond the reach of the firer's small arms, and
+    /// every refusal of [`Battle::fire`]; a refusal changes nothing.
+    pub fn fire_at_dummy<D: Dice + ?Sized>(
+        &mut self,
+        firer: CompanyId,
+        dummy: DummyId,
+        facts: FireFacts,
+        dice: &mut D,
+    ) -> Result<FireReport, RuleViolation> {
+        self.idle()?;
+        self.fire_inner(firer, Aim::Dummy(dummy), facts, false, dice)
     }
 
     /// Prepared Fire (HT-OPT-20): both actions; the company holds a marker until its next activation.
@@ -2938,7 +3133,7 @@ impl Battle {
         fc.prepared = false;
         let kept = fc.actions;
         fc.actions = 1;
-        let report = next.fire_inner(firer, target, facts, true, dice)?;
+        let report = next.fire_inner(firer, Aim::Company(target), facts, true, dice)?;
         next.company_mut(firer)?.actions = kept;
         *self = next;
         Ok(report)
@@ -2966,7 +3161,7 @@ impl Battle {
         let fc = next.company_mut(firer)?;
         fc.activated = true;
         fc.actions = 1;
-        let report = next.fire_inner(firer, target, facts, false, dice)?;
+        let report = next.fire_inner(firer, Aim::Company(target), facts, false, dice)?;
         next.company_mut(firer)?.actions = 0;
         *self = next;
         Ok(report)
@@ -2975,25 +3170,59 @@ impl Battle {
     fn fire_inner<D: Dice + ?Sized>(
         &mut self,
         firer: CompanyId,
-        target: CompanyId,
+        aim: Aim,
         facts: FireFacts,
         prepared: bool,
         dice: &mut D,
     ) -> Result<FireReport, RuleViolation> {
-        self.check_firer(firer, target)?;
         let options = self.options;
         let scale = self.scale;
         let f = self.company(firer)?;
-        let t = self.company(target)?;
         let mut rf = RangeFacts::at(facts.distance, f.quality.band_inches());
         rf.smoothbore = f.weapon.smoothbore && f.modern.is_none();
         rf.cover = facts.cover;
-        rf.in_position = t.in_position;
-        rf.lone_figure = facts.lone_figure || t.lone();
+        rf.lone_figure = facts.lone_figure;
         rf.mounted_firers = f.mounted();
         rf.prepared = prepared;
-        rf.close_formation_target = t.formation.is_close();
-        rf.travel_mode = t.travel;
+        // The target: a company, an unlimbered gun's detached team (HT-ART-22: its horse figures are the
+        // pool; its crew's side; never In Position, in close formation or travelling), or a dummy counter
+        // (HT-SG2-25: speculative fire).
+        let (target, pool_size) = match aim {
+            Aim::Company(target) => {
+                self.check_firer(firer, target)?;
+                let t = self.company(target)?;
+                rf.in_position = t.in_position;
+                rf.lone_figure |= t.lone();
+                rf.close_formation_target = t.formation.is_close();
+                rf.travel_mode = t.travel;
+                (Some(target), t.fit())
+            }
+            Aim::Team(g) => {
+                let gun = self.gun(g)?;
+                if gun.limbered || gun.sound_horses() == 0 || facts.through.is_some() {
+                    return Err(RuleViolation::CannotFire {
+                        name: f.name.clone(),
+                        why: "only an unlimbered gun's detached team with a sound horse can be aimed at, \
+                              and never through skirmishers",
+                    });
+                }
+                let crew = gun.crew;
+                let horses = usize::from(gun.sound_horses());
+                self.check_firer(firer, crew)?;
+                (None, horses)
+            }
+            Aim::Dummy(id) => {
+                self.enemy_dummy(id, f.side, &f.name)?;
+                if f.cl >= ConfidenceLevel::Broken || f.actions == 0 || facts.through.is_some() {
+                    return Err(RuleViolation::CannotFire {
+                        name: f.name.clone(),
+                        why: "a Broken or Routed company, or one with no action left, does not fire at \
+                              an empty counter, and fire at a counter never goes through skirmishers",
+                    });
+                }
+                (None, 1)
+            }
+        };
         let band = rf.band_number()?;
         let blocked = if facts.within_woods {
             Some("a unit within woods cannot be fired on")
@@ -3041,10 +3270,10 @@ impl Battle {
                 why: "it is out of ammunition",
             });
         }
-        let through = match facts.through {
-            Some(s) => {
+        let through = match (facts.through, target) {
+            (Some(s), Some(target)) => {
                 let sk = self.company(s)?;
-                if sk.side != t.side || sk.formation.is_close() {
+                if sk.side != self.company(target)?.side || sk.formation.is_close() {
                     return Err(RuleViolation::CannotFire {
                         name: f.name.clone(),
                         why: "only enemy skirmishers can be fired through",
@@ -3052,9 +3281,15 @@ impl Battle {
                 }
                 Some(s)
             }
-            None => None,
+            _ => None,
         };
         let range = range_die(&rf, FireKind::SmallArms, false, &options)?;
+        if target.is_none() && range == RangeDie::OutOfReach {
+            return Err(RuleViolation::CannotFire {
+                name: f.name.clone(),
+                why: "the target is beyond the reach of its small arms",
+            });
+        }
         let modern = f.modern;
         let first_volley = options.first_volley
             && modern.is_none()
@@ -3162,27 +3397,44 @@ impl Battle {
                 modern,
             };
             let mut roll = FireRoll::Dice(fd);
-            let (effect, companies) = match stands {
+            let effect = match stands {
                 Some(stands) => {
-                    let t = b.company(target)?;
+                    let armour = match target {
+                        Some(t) => b.company(t)?.armour.die(),
+                        None => DieType::D4,
+                    };
                     let impact = Impact {
                         impact: ctx.impact,
-                        armour: t.armour.die(),
+                        armour,
                         armour_shift: ctx.armour_shift,
                         kill: options.kill_threshold,
                     };
-                    let pool = t.fit().clamp(1, crate::fire::MAX_POOL);
+                    let pool = pool_size.clamp(1, crate::fire::MAX_POOL);
                     let fire = crate::fire::StandFire::new(&stands, impact, pool)?;
                     roll = FireRoll::Stands(fire);
-                    let effect = fire.roll_effect(dice);
-                    b.apply_effect(effect, &ctx, target, through, dice)?
+                    fire.roll_effect(dice)
                 }
-                None => b.apply_fire(&fd, &ctx, target, through, dice)?,
+                None => fd.roll_effect(dice),
             };
-            let t = b.company_mut(target)?;
-            if !t.fired_on_by.contains(&firer) {
-                t.fired_on_by.push(firer);
-            }
+            let (effect, companies) = match aim {
+                Aim::Company(target) => {
+                    let out = b.apply_effect(effect, &ctx, target, through, dice)?;
+                    let t = b.company_mut(target)?;
+                    if !t.fired_on_by.contains(&firer) {
+                        t.fired_on_by.push(firer);
+                    }
+                    out
+                }
+                Aim::Team(g) => (effect, vec![b.team_fire(effect, &ctx, g, dice)?]),
+                Aim::Dummy(id) => {
+                    // Speculative fire at a counter that is a dummy (HT-SG2-25): a major result shows it
+                    // empty and it is taken off the table; no one tests.
+                    if effect.success == Success::Major {
+                        b.dummies[id.0 as usize].on_table = false;
+                    }
+                    (effect, Vec::new())
+                }
+            };
             Ok(FireReport {
                 firer: firer_name,
                 range: Some(die),
@@ -3341,6 +3593,47 @@ impl Battle {
     ) -> Result<(FireEffect, Vec<CompanyEffect>), RuleViolation> {
         let effect = fd.roll_effect(dice);
         self.apply_effect(effect, ctx, target, through, dice)
+    }
+
+    /// Small-arms fire at an unlimbered gun's detached team (HT-ART-22): its sound horse figures are the
+    /// allocation pool; each hit horse rolls its D4 armour against the impact (every hit wounds under Quick
+    /// Combat Resolution) and, if struck, its state; a dead or wounded horse stays in the team until a
+    /// Reorganise cuts it loose. No men are hit, so no one tests.
+    fn team_fire<D: Dice + ?Sized>(
+        &mut self,
+        effect: FireEffect,
+        ctx: &FireContext,
+        g: GunId,
+        dice: &mut D,
+    ) -> Result<CompanyEffect, RuleViolation> {
+        let horses = usize::from(self.gun(g)?.sound_horses());
+        let mut down = vec![false; horses];
+        if horses > 0 {
+            for _ in 0..effect.potential {
+                let h = allocate(horses, dice);
+                if down[h] {
+                    continue;
+                }
+                let state = if self.options.quick_combat_resolution {
+                    HorseState::Wounded
+                } else {
+                    self.team_horse(ctx.impact, ctx.armour_shift, dice)
+                };
+                down[h] = state != HorseState::Okay;
+            }
+        }
+        let n = down.iter().filter(|&&d| d).count();
+        let gun = &mut self.guns[g.0 as usize];
+        gun.hurt_horses = (gun.hurt_horses + u8::try_from(n).unwrap_or(u8::MAX)).min(gun.horses);
+        Ok(CompanyEffect {
+            name: format!("the team of {}", gun.name),
+            wounded: 0,
+            killed: 0,
+            leader_fell: false,
+            test: None,
+            new_lv: None,
+            horses_down: u32::try_from(n).unwrap_or(u32::MAX),
+        })
     }
 
     /// Applies a rolled fire result: casualties over the target (and skirmishers fired through), then the
@@ -3725,6 +4018,98 @@ impl Battle {
             });
             let report = b.canister_step(gun, target, facts, 0, dice)?;
             Ok(report)
+        })
+    }
+
+    /// Canister at an unlimbered gun's detached team (HT-ART-22, HT-ART-14): the refusals, action, load and
+    /// dice of [`Battle::fire_canister`] (the team is never In Position or in close formation; no fire
+    /// through skirmishers at it), with the team's sound horse figures as the whole pool: each hit horse
+    /// rolls D4 armour against the canister's D12 impact and, if struck, its state. The crew does not test.
+    /// A hit (with a horse down, if `blast_requires_casualties`) leaves a blast-through pending as a
+    /// company's would; the team counts as a step of the blast but not as a damaged company. Refuses a
+    /// limbered gun's team (canister at its crew reaches it), a team with no sound horse, or one beyond the
+    /// canister's reach; a refusal changes nothing.
+    pub fn fire_canister_at_team<D: Dice + ?Sized>(
+        &mut self,
+        gun: GunId,
+        team: GunId,
+        facts: CanisterFacts,
+        dice: &mut D,
+    ) -> Result<FireReport, RuleViolation> {
+        self.idle()?;
+        let options = self.options;
+        let g = self.gun(gun)?.clone();
+        if g.loaded != Some(Ammunition::Canister) || g.disabled || g.abandoned {
+            return Err(RuleViolation::GunRefused {
+                name: g.name.clone(),
+                what: "fire canister",
+                why: "it has no canister loaded, or is disabled",
+            });
+        }
+        self.gun_ready(gun, facts.off_facing, "fire canister")?;
+        let t = self.gun(team)?;
+        self.check_firer(g.crew, t.crew)?;
+        let mut rf = RangeFacts::at(facts.distance, g.piece.canister_band());
+        rf.cover = facts.cover;
+        let range = range_die(&rf, FireKind::Canister, false, &options)?;
+        let why = if facts.friendly_between {
+            Some("canister is never fired through friendly companies")
+        } else if t.limbered || t.sound_horses() == 0 || facts.through.is_some() {
+            Some(
+                "only an unlimbered gun's detached team with a sound horse can be aimed at, and never \
+                 through skirmishers",
+            )
+        } else if range == RangeDie::OutOfReach {
+            Some("the team is beyond the reach of its canister")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(RuleViolation::GunRefused {
+                name: g.name.clone(),
+                what: "fire canister at that team",
+                why,
+            });
+        }
+        let RangeDie::Die { die, spill } = range else {
+            return Err(RuleViolation::OutOfOrder("the canister has no range die"));
+        };
+        let quality = self.company(g.crew)?.quality.die();
+        let fd = FireDice {
+            firer: canister_dice(quality, g.piece, spill),
+            range: die,
+        };
+        let ctx = FireContext {
+            impact: crate::tables::CANISTER_IMPACT,
+            armour_shift: facts
+                .cover
+                .armour_shift(options.fortification_armour, false),
+            kind: FiredOn::Canister,
+            first_volley: false,
+            enfilade: facts.enfilade,
+            modern: None,
+        };
+        let cost = self.gun_cost(gun)?;
+        transact(self, dice, |b, dice| {
+            b.spend(g.crew, cost, Action::Fire)?;
+            b.spend_round(gun);
+            b.guns[gun.0 as usize].loaded = None;
+            let effect = fd.roll_effect(dice);
+            let hurt = b.team_fire(effect, &ctx, team, dice)?;
+            let carries = effect.success != Success::Fail
+                && (hurt.horses_down > 0 || !options.blast_requires_casualties);
+            b.blast = carries.then(|| PendingBlast {
+                gun,
+                steps_hit: 1,
+                damaged: Vec::new(),
+            });
+            Ok(FireReport {
+                firer: g.name.clone(),
+                range: Some(die),
+                roll: Some(FireRoll::Dice(fd)),
+                effect,
+                companies: vec![hurt],
+            })
         })
     }
 
@@ -4918,7 +5303,10 @@ impl Battle {
     /// round the side with more casualties tests first (the defender on a tie), each attacking company on its
     /// own at +1 per casualty it took (+1 once a partner has dropped out): a company that fails falls back and
     /// the others fight on. It ends when the defender fails, every attacker has fallen back or is down, or the
-    /// defender is down; then the downed figures' fates.
+    /// defender is down; then the downed figures' fates. Riders (HT-MEL-12): each company's figures line up
+    /// mounted first, then riders unhorsed in the round before (−1), then those on foot (riders unhorsed
+    /// earlier among them, without the mounted +1); a beaten mounted figure rolls horse or rider, and a horse
+    /// hit leaves him standing, on foot and marked unhorsed, and no casualty for the round's tests.
     fn melee_many<D: Dice + ?Sized>(
         &mut self,
         attackers: &[CompanyId],
@@ -4946,23 +5334,47 @@ impl Battle {
                     .collect::<Vec<usize>>()
             })
         };
+        // Riders whose horse was hit in the round before: −1 this round (HT-MEL-12).
+        let mut fresh: Vec<(CompanyId, usize)> = Vec::new();
+        // A company's figures in line by kind: mounted, unhorsed in the round before, on foot (riders
+        // unhorsed before the melee among them), each with its own shifted die (HT-MEL-12).
+        let line = |b: &Battle,
+                    id: CompanyId,
+                    attacking: bool,
+                    first: bool,
+                    down: &[(CompanyId, usize)],
+                    fresh: &[(CompanyId, usize)]|
+         -> Result<Vec<Fighting>, RuleViolation> {
+            let c = b.company(id)?;
+            let base = c.melee_die(!attacking && c.in_position);
+            let kind = |i: usize| {
+                if !c.mounted() {
+                    FOOT
+                } else if fresh.contains(&(id, i)) {
+                    UNHORSED
+                } else if c.figures[i].unhorsed {
+                    FOOT
+                } else {
+                    MOUNTED
+                }
+            };
+            let figs = fighting(b, id, attacking, down)?;
+            let mut out = Vec::with_capacity(figs.len());
+            for k in [MOUNTED, UNHORSED, FOOT] {
+                for &i in figs.iter().filter(|&&i| kind(i) == k) {
+                    out.push((id, i, kind_shift(base, k, first), k));
+                }
+            }
+            Ok(out)
+        };
         let mut winner = None;
         for round in 0..crate::melee::MAX_ROUNDS {
             let first = round == 0;
-            let mut att: Vec<(CompanyId, usize, crate::ladder::OpenShift)> = Vec::new();
+            let mut att: Vec<Fighting> = Vec::new();
             for &id in &holding {
-                let die = self.company(id)?.melee_die(false).shifted();
-                for i in fighting(self, id, true, &down)? {
-                    att.push((id, i, die));
-                }
+                att.extend(line(self, id, true, first, &down, &fresh)?);
             }
-            let dc = self.company(defender)?;
-            let ddie = dc.melee_die(first && dc.in_position).shifted();
-            let def: Vec<(CompanyId, usize, crate::ladder::OpenShift)> =
-                fighting(self, defender, false, &down)?
-                    .into_iter()
-                    .map(|i| (defender, i, ddie))
-                    .collect();
+            let def = line(self, defender, false, first, &down, &fresh)?;
             if att.is_empty() {
                 winner = Some(AssaultSide::Defender);
                 break;
@@ -4977,6 +5389,7 @@ impl Battle {
                 (&att, &def)
             };
             let mut this: Vec<(CompanyId, u32)> = Vec::new();
+            let mut horses: Vec<(CompanyId, usize)> = Vec::new();
             let mut next = 0usize;
             for (g, lone) in few.iter().enumerate() {
                 let k = many.len() / few.len() + usize::from(g < many.len() % few.len());
@@ -4987,21 +5400,51 @@ impl Battle {
                     lone_die = o.2.onto(lone_die);
                 }
                 let x = dice.face(lone_die.die());
-                let mut beaten = false;
+                let mut beaten_by = 0u8;
                 for o in group {
                     let y = dice.face(lone.2.onto(o.2.die).die());
                     if x > y {
-                        down.push((o.0, o.1));
-                        bump(&mut this, o.0);
+                        // a beaten rider: his horse or himself (HT-MEL-12)
+                        if o.3 == MOUNTED
+                            && (HorseOrRider {
+                                by_mounted: lone.3 == MOUNTED,
+                            })
+                            .roll(dice)
+                                == Struck::Horse
+                        {
+                            horses.push((o.0, o.1));
+                        } else {
+                            down.push((o.0, o.1));
+                            bump(&mut this, o.0);
+                        }
                     } else if y > x {
-                        beaten = true;
+                        beaten_by = beaten_by.max(if o.3 == MOUNTED { 2 } else { 1 });
                     }
                 }
-                if beaten {
-                    down.push((lone.0, lone.1));
-                    bump(&mut this, lone.0);
+                if beaten_by > 0 {
+                    if lone.3 == MOUNTED
+                        && (HorseOrRider {
+                            by_mounted: beaten_by == 2,
+                        })
+                        .roll(dice)
+                            == Struck::Horse
+                    {
+                        horses.push((lone.0, lone.1));
+                    } else {
+                        down.push((lone.0, lone.1));
+                        bump(&mut this, lone.0);
+                    }
                 }
             }
+            for &(id, i) in &horses {
+                let c = self.company_mut(id)?;
+                c.figures[i].unhorsed = true;
+                let name = c.name.clone();
+                steps.push(format!(
+                    "a rider of {name} loses his horse and fights on, on foot"
+                ));
+            }
+            fresh = horses;
             for (id, n) in &this {
                 bump_by(&mut lost, *id, *n);
             }
@@ -5272,6 +5715,7 @@ impl Battle {
             quality: c.quality.die(),
             lv: c.lv,
             modifier,
+            on_foot: c.riders_on_foot(attacking),
         };
         let m = Melee {
             attacker: side(&a, true, false, ca + dropped),
@@ -5310,23 +5754,22 @@ impl Battle {
             {
                 c.lose(levels);
             }
-            // Downed figures are the last fit figures (the leader goes down last); riders who lost their
-            // horse and still stand are the fit figures before them (HT-MEL-12).
+            // Downed figures are the last fit figures (the leader goes down last). Then the riders on foot
+            // who still stand (HT-MEL-12) number what the melee left: those already unhorsed stay so, and
+            // the fit figures before the downed ones make up the rest.
             let mut left = downed;
-            let mut horses = unhorsed;
             let mut leader_lost = false;
+            let fights = |f: &Figure| {
+                f.condition == Condition::Fit
+                    && !(s == AssaultSide::Attacker && f.role == Role::HorseHolder)
+            };
+            let mut standing: Vec<usize> = Vec::new();
             for i in (0..c.figures.len()).rev() {
-                if left == 0 && horses == 0 {
-                    break;
-                }
-                if c.figures[i].condition != Condition::Fit
-                    || (s == AssaultSide::Attacker && c.figures[i].role == Role::HorseHolder)
-                {
+                if !fights(&c.figures[i]) {
                     continue;
                 }
                 if left == 0 {
-                    horses -= 1;
-                    c.figures[i].unhorsed = true;
+                    standing.push(i);
                     continue;
                 }
                 left -= 1;
@@ -5341,6 +5784,30 @@ impl Battle {
                     leader_lost = true;
                 }
                 c.figures[i].condition = cond;
+            }
+            if c.mounted() {
+                let mut on_foot = standing.iter().filter(|&&i| c.figures[i].unhorsed).count();
+                let mut add = usize::from(unhorsed).saturating_sub(on_foot);
+                for &i in &standing {
+                    if add == 0 {
+                        break;
+                    }
+                    if !c.figures[i].unhorsed {
+                        c.figures[i].unhorsed = true;
+                        add -= 1;
+                    }
+                }
+                // a downed rider the melee counted as mounted may have been one on foot here: the count
+                // of riders on foot is the melee's
+                for &i in standing.iter().rev() {
+                    if on_foot <= usize::from(unhorsed) {
+                        break;
+                    }
+                    if c.figures[i].unhorsed {
+                        c.figures[i].unhorsed = false;
+                        on_foot -= 1;
+                    }
+                }
             }
             if leader_lost {
                 self.new_leader(id, dice)?;

@@ -998,3 +998,144 @@ fn hidden_units() {
     b.activate(r3).unwrap();
     assert!(!b.company(r3).unwrap().hidden());
 }
+
+// HT-SG2-25 dummy counters: a side deploys dummies only among its hidden units. A Union leader (Regular: D8
+// and a D4) observes a Confederate counter 30" away in soft cover (D4 + 2 for range + 1 for cover = D10):
+// target 9 against 5 and 2 fails, the counter stays and the action is spent; next activation target 3
+// against 5 and 2, one die beats it (minor: the counter is flipped), it is empty and taken off the table. A
+// second dummy is taken off when a Union company sees it in the open. Refusals change nothing: a dummy of
+// one's own side, one already removed, an unknown id, dice that run out.
+#[test]
+fn dummy_counters() {
+    let mut b = Battle::new(Options::default());
+    let u = b
+        .add_company(CompanySpec::new("Union line", Side::Union, 8))
+        .unwrap();
+    let refused = b.add_dummy(Side::Confederate).unwrap_err();
+    assert!(matches!(refused, RuleViolation::Refused { .. }));
+    assert!(
+        refused.to_string().contains("the Confederate side"),
+        "{refused}"
+    );
+    let mut h = CompanySpec::new("hidden rebels", Side::Confederate, 8);
+    h.hidden = true;
+    b.add_company(h).unwrap();
+    let d1 = b.add_dummy(Side::Confederate).unwrap();
+    let d2 = b.add_dummy(Side::Confederate).unwrap();
+    assert_eq!(d2.to_string(), "dummy 1");
+    assert_eq!(b.dummies().count(), 2);
+    b.activate(u).unwrap();
+    let before = b.clone();
+    assert!(
+        b.observe_dummy(u, d1, 30.0, Cover::Soft, &mut ScriptedDice::faces([9, 5]))
+            .is_err()
+    );
+    assert_eq!(b, before);
+    let r = b
+        .observe_dummy(
+            u,
+            d1,
+            30.0,
+            Cover::Soft,
+            &mut ScriptedDice::faces([9, 5, 2]),
+        )
+        .unwrap();
+    assert_eq!(r, acw_hardtack::ladder::Success::Fail);
+    assert!(b.dummy(d1).unwrap().on_table);
+    b.end_turn().unwrap();
+    b.activate(u).unwrap();
+    let r = b
+        .observe_dummy(
+            u,
+            d1,
+            30.0,
+            Cover::Soft,
+            &mut ScriptedDice::faces([3, 5, 2]),
+        )
+        .unwrap();
+    assert_eq!(r, acw_hardtack::ladder::Success::Minor);
+    assert!(!b.dummy(d1).unwrap().on_table);
+    assert_eq!(b.dummies().map(|(id, _)| id).collect::<Vec<_>>(), vec![d2]);
+    let before = b.clone();
+    assert!(
+        b.observe_dummy(
+            u,
+            d1,
+            30.0,
+            Cover::Soft,
+            &mut ScriptedDice::faces([3, 5, 2])
+        )
+        .is_err()
+    );
+    assert!(matches!(
+        b.sight_dummy(u, acw_hardtack::DummyId(7)),
+        Err(RuleViolation::UnknownDummy(_))
+    ));
+    assert_eq!(b, before);
+    // a saved battle keeps its dummies
+    let saved = serde_json::to_string(&b).unwrap();
+    assert_eq!(serde_json::from_str::<Battle>(&saved).unwrap(), b);
+    b.sight_dummy(u, d2).unwrap();
+    assert_eq!(b.dummies().count(), 0);
+    let mut h2 = CompanySpec::new("Union hidden", Side::Union, 4);
+    h2.hidden = true;
+    b.add_company(h2).unwrap();
+    let own = b.add_dummy(Side::Union).unwrap();
+    let before = b.clone();
+    assert!(b.sight_dummy(u, own).is_err());
+    assert_eq!(b, before);
+}
+
+// HT-SG2-25: speculative fire at a counter that is a dummy. A Union company fires at it 6" away: R 4, Q 1,
+// FP 1 fails and the counter stays; a second company's R 1, Q 8, FP 6 (a skirmish company's D6) is a major
+// result (its potential casualties' remainder D4 shows 1): the counter is empty and taken off the table, and
+// no one tests (no die is rolled after the fire's own). Refused: a counter of one's own side, one already
+// removed.
+#[test]
+fn speculative_fire_at_a_dummy() {
+    let mut b = Battle::new(Options::default());
+    let u1 = b
+        .add_company(CompanySpec::new("1st Union", Side::Union, 8))
+        .unwrap();
+    let u2 = b
+        .add_company(CompanySpec::new("2nd Union", Side::Union, 8))
+        .unwrap();
+    let mut h = CompanySpec::new("hidden rebels", Side::Confederate, 8);
+    h.hidden = true;
+    b.add_company(h).unwrap();
+    let dummy = b.add_dummy(Side::Confederate).unwrap();
+    let at = FireFacts {
+        distance: 6.0,
+        ..FireFacts::default()
+    };
+    b.activate(u1).unwrap();
+    let mut dice = ScriptedDice::faces([4, 1, 1]);
+    let rep = b.fire_at_dummy(u1, dummy, at, &mut dice).unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert_eq!(rep.effect.success, acw_hardtack::ladder::Success::Fail);
+    assert!(b.dummy(dummy).unwrap().on_table);
+    b.end_turn().unwrap();
+    b.activate(u2).unwrap();
+    let mut dice = ScriptedDice::faces([1, 8, 6, 1]);
+    let rep = b.fire_at_dummy(u2, dummy, at, &mut dice).unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert_eq!(rep.effect.success, acw_hardtack::ladder::Success::Major);
+    assert!(rep.companies.is_empty());
+    assert!(!b.dummy(dummy).unwrap().on_table);
+    let before = b.clone();
+    assert!(
+        b.fire_at_dummy(u2, dummy, at, &mut ScriptedDice::faces([1, 8, 6]))
+            .is_err()
+    );
+    let mut h2 = CompanySpec::new("Union hidden", Side::Union, 4);
+    h2.hidden = true;
+    let mut b2 = b.clone();
+    b2.add_company(h2).unwrap();
+    let own = b2.add_dummy(Side::Union).unwrap();
+    assert!(
+        b2.clone()
+            .fire_at_dummy(u2, own, at, &mut ScriptedDice::faces([1, 8, 6]))
+            .is_err()
+    );
+    assert_eq!(b, before);
+}

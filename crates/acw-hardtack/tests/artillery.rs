@@ -604,3 +604,139 @@ fn canister_hits_team_horses() {
     assert_eq!(b.gun(gun).unwrap().horses(), (2, 1));
     b.end_blast().unwrap();
 }
+
+// HT-ART-22: small arms at an unlimbered gun's detached team. The Confederate line fires at the team of the
+// unlimbered 3" rifle 6" away: R 1, Q 5, FP 7, a major result, 3 hits over the team's 2 horse figures (a
+// D2). The first falls on horse 1: armour 1 against impact 6, struck, state 1: dead. The second on horse 2:
+// armour 4 against impact 2, no effect. The third on horse 1 again, already down. No men are hit and the
+// crew does not test. Refused and nothing changed: a limbered gun's team (fire at the crew reaches it), a
+// team beyond the line's reach, fire through skirmishers, a firer of the gun's own side, dice that run out.
+#[test]
+fn small_arms_at_a_detached_team() {
+    let (mut b, gun, crew) = battery(Options::default());
+    let line = rebels(&mut b, "8th Alabama", 8, Formation::Line);
+    let skirmishers = rebels(&mut b, "skirmishers", 4, Formation::Skirmish);
+    let union = b
+        .add_company(CompanySpec::new("Union line", Side::Union, 6))
+        .unwrap();
+    b.activate(line).unwrap();
+    let before = b.clone();
+    for refused in [
+        b.clone()
+            .fire_at_team(line, gun, at(500.0), &mut ScriptedDice::faces([])),
+        b.clone().fire_at_team(
+            line,
+            gun,
+            acw_hardtack::state::FireFacts {
+                through: Some(skirmishers),
+                ..at(6.0)
+            },
+            &mut ScriptedDice::faces([]),
+        ),
+        b.clone()
+            .fire_at_team(union, gun, at(6.0), &mut ScriptedDice::faces([])),
+    ] {
+        assert!(refused.is_err());
+    }
+    assert!(
+        b.fire_at_team(line, gun, at(6.0), &mut ScriptedDice::faces([1, 5, 7, 1]))
+            .is_err()
+    );
+    assert_eq!(b, before);
+    let mut dice = ScriptedDice::faces([1, 5, 7, 1, 1, 6, 1, 2, 4, 2, 1]);
+    let rep = b.fire_at_team(line, gun, at(6.0), &mut dice).unwrap();
+    assert_eq!(dice.remaining(), 0);
+    let c = &rep.companies[0];
+    assert_eq!((c.killed, c.wounded, c.horses_down), (0, 0, 1));
+    assert_eq!(c.test, None);
+    assert_eq!(c.name, "the team of 3-inch rifle");
+    assert_eq!(b.gun(gun).unwrap().horses(), (2, 1));
+    assert_eq!(
+        b.company(crew).unwrap().confidence(),
+        before.company(crew).unwrap().confidence()
+    );
+
+    let (mut b, gun, _, line) = limbered_battery_and_line();
+    b.activate(line).unwrap();
+    assert!(matches!(
+        b.fire_at_team(line, gun, at(6.0), &mut ScriptedDice::faces([1, 5, 7])),
+        Err(RuleViolation::CannotFire { .. })
+    ));
+}
+
+// HT-ART-22, HT-ART-14: canister at an unlimbered gun's detached team. A Confederate 3" rifle at the Union
+// rifle's team 3" away (D4): R 3, Q 4, canister 4 and 1, a major result, 9/4 = 2 rem 1, the remainder D4
+// shows 2 (no extra). The pool is the team's 2 horse figures (a D2): allocation 1, armour 1 against impact
+// 12, state 3 (wounded); allocation 2, armour 1 against impact 6, state 6 (unhurt). No man is hit and no one
+// tests; the hit leaves a blast-through pending. Refused and nothing changed: a team beyond the canister's
+// reach, fire through skirmishers, dice that run out, and a limbered gun's team.
+#[test]
+fn canister_at_a_detached_team() {
+    let (mut b, gun, _) = battery(Options::default());
+    let gunners = rebels(&mut b, "rebel gunners", 3, Formation::Skirmish);
+    let skirmishers = rebels(&mut b, "skirmishers", 4, Formation::Skirmish);
+    let rifle = b
+        .add_gun(
+            "rebel 3-inch rifle",
+            FieldPiece::Rifle10lbOr3in,
+            true,
+            gunners,
+        )
+        .unwrap();
+    b.activate(gunners).unwrap();
+    b.load(rifle, Ammunition::Canister).unwrap();
+    b.end_turn().unwrap();
+    b.activate(gunners).unwrap();
+    let facts = CanisterFacts {
+        distance: 3.0,
+        ..CanisterFacts::default()
+    };
+    let before = b.clone();
+    let far = CanisterFacts {
+        distance: 300.0,
+        ..facts
+    };
+    let through = CanisterFacts {
+        through: Some(skirmishers),
+        ..facts
+    };
+    for f in [far, through] {
+        assert!(matches!(
+            b.fire_canister_at_team(rifle, gun, f, &mut ScriptedDice::faces([])),
+            Err(RuleViolation::GunRefused { .. })
+        ));
+    }
+    assert!(matches!(
+        b.fire_canister_at_team(rifle, gun, facts, &mut ScriptedDice::faces([3, 4, 4])),
+        Err(RuleViolation::Dice(_))
+    ));
+    assert_eq!(b, before);
+    let mut dice = ScriptedDice::faces([3, 4, 4, 1, 2, 1, 1, 12, 3, 2, 1, 6, 6]);
+    let rep = b
+        .fire_canister_at_team(rifle, gun, facts, &mut dice)
+        .unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert_eq!(rep.effect.potential, 2);
+    let c = &rep.companies[0];
+    assert_eq!(
+        (c.killed, c.wounded, c.horses_down, c.test),
+        (0, 0, 1, None)
+    );
+    assert_eq!(b.gun(gun).unwrap().horses(), (2, 1));
+    assert_eq!(b.gun(rifle).unwrap().loaded(), None);
+    b.end_blast().unwrap();
+
+    let (mut b, gun, _, _) = limbered_battery_and_line();
+    let gunners = rebels(&mut b, "rebel gunners", 3, Formation::Skirmish);
+    let rifle = b
+        .add_gun("rebel rifle", FieldPiece::Rifle10lbOr3in, true, gunners)
+        .unwrap();
+    b.activate(gunners).unwrap();
+    b.load(rifle, Ammunition::Canister).unwrap();
+    b.end_turn().unwrap();
+    b.activate(gunners).unwrap();
+    assert!(
+        b.fire_canister_at_team(rifle, gun, facts, &mut ScriptedDice::faces([3, 4, 4, 1, 2]))
+            .is_err()
+    );
+}

@@ -112,6 +112,7 @@ fn melee_rounds() {
         quality: q,
         lv: Leadership::TWO,
         modifier: 0,
+        on_foot: 0,
     };
     let m = Melee {
         attacker: side(3, D8),
@@ -156,6 +157,7 @@ fn rider_beaten_in_melee_odds() {
         quality: die.quality,
         lv: Leadership::TWO,
         modifier,
+        on_foot: 0,
     };
     let rider = MeleeDie {
         mounted: true,
@@ -556,6 +558,7 @@ fn combined_melee_procedure_matches_the_battle() {
         quality: D8,
         lv: Leadership::TWO,
         modifier: 0,
+        on_foot: 0,
     };
     let melee = CombinedMelee::new(
         &[side, side],
@@ -579,6 +582,8 @@ fn combined_melee_procedure_matches_the_battle() {
             attacker_down: 1,
             defender_down: 4,
             fell_back: 1,
+            attacker_unhorsed: 0,
+            defender_unhorsed: 0,
         }
     );
     assert!(out.to_string().contains("carry the position"));
@@ -612,6 +617,8 @@ fn combined_melee_procedure_matches_the_battle() {
         mounted: false,
         approach: CombatMove::new(D6, 6.0).unwrap(),
         melee: side,
+        armour: acw_hardtack::DieType::D4,
+        leader: Some(0),
     };
     let assault = CombinedAssault::new(
         &[partner, partner],
@@ -723,6 +730,7 @@ fn combined_melee_procedure_follows_the_battle_on_many_seeds() {
             quality: D8,
             lv: Leadership::TWO,
             modifier: 0,
+            on_foot: 0,
         };
         let melee = CombinedMelee::new(
             &[side(n1), side(n2)],
@@ -753,4 +761,269 @@ fn combined_melee_procedure_follows_the_battle_on_many_seeds() {
         compared += 1;
     }
     assert!(compared > 120, "only {compared} melees compared");
+}
+
+/// Two mounted Union companies of one Regular each (A, B) and a Confederate company of one Regular on foot
+/// (D): both pass their attack tests (8, 8), D stands (8).
+fn riders_together() -> (acw_hardtack::Battle, [acw_hardtack::state::CompanyId; 3]) {
+    let mut b = acw_hardtack::Battle::new(Options::default());
+    let mut add = |name: &str, side, mounted| {
+        let mut spec = acw_hardtack::state::CompanySpec::new(name, side, 1);
+        spec.cavalry = mounted;
+        b.add_company(spec).unwrap()
+    };
+    let a1 = add("A", acw_core::Side::Union, Some(true));
+    let a2 = add("B", acw_core::Side::Union, Some(true));
+    let d = add("D", acw_core::Side::Confederate, None);
+    b.assault_together(&[a1, a2], d, &mut ScriptedDice::faces([8, 8]))
+        .unwrap();
+    b.defend(
+        DefenderChoice::Stand { final_fire: false },
+        &mut ScriptedDice::faces([8]),
+    )
+    .unwrap();
+    (b, [a1, a2, d])
+}
+
+// HT-MEL-12 in a combined melee, in the battle: riders A and B (Regular D8, +1 mounted: D10) against D on
+// foot (D8). Both move (6, 6). Round 1: D's 6 against A's 3 (A beaten by a man on foot: the D10 shows 2, his
+// horse; he stands, on foot, and is no casualty) and B's 6 (a tie). No casualties: D tests first and holds
+// (8), then A and B (8, 8). Round 2: A on foot rolls D8 - 1 = D6 (a 7 is no face of it: the battle refuses
+// and changes nothing), B still mounted D10; D's 5 against A's 6 and B's 7: D is down, the attackers carry
+// the position; D's fate 1, dead. `CombinedMelee` given the same melee dice ends the same way, with one
+// attacking rider on foot.
+#[test]
+fn riders_in_a_combined_melee_in_the_engine() {
+    let (mut b, [a1, a2, d]) = riders_together();
+    let script =
+        |a_round2: u16| ScriptedDice::faces([6, 6, 6, 3, 2, 6, 8, 8, 8, 5, a_round2, 7, 1]);
+    let before = b.clone();
+    assert!(b.charge_each(&[6.0, 6.0], &mut script(7)).is_err());
+    assert_eq!(b, before);
+    let mut dice = script(6);
+    let rep = b.charge_each(&[6.0, 6.0], &mut dice).unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert!(
+        rep.to_string().contains("a rider of A loses his horse"),
+        "{rep}"
+    );
+    assert!(
+        rep.to_string().contains("the attackers carry the position"),
+        "{rep}"
+    );
+    let a = b.company(a1).unwrap();
+    assert_eq!(
+        (a.figures()[0].condition, a.figures()[0].unhorsed),
+        (Condition::Fit, true)
+    );
+    assert!(!b.company(a2).unwrap().figures()[0].unhorsed);
+    assert_eq!(
+        b.company(d).unwrap().figures()[0].condition,
+        Condition::Dead
+    );
+
+    let rider = MeleeSide {
+        figures: 1,
+        first_round: MeleeDie {
+            mounted: true,
+            ..MeleeDie::plain(D8)
+        },
+        quality: D8,
+        lv: Leadership::TWO,
+        modifier: 0,
+        on_foot: 0,
+    };
+    let foot = MeleeSide {
+        first_round: MeleeDie::plain(D8),
+        ..rider
+    };
+    let melee = CombinedMelee::new(
+        &[rider, rider],
+        foot,
+        Options::default().assault_test_casualties,
+        Options::default().confidence_two_level,
+        false,
+    )
+    .unwrap();
+    let mut dice = ScriptedDice::faces([6, 3, 2, 6, 8, 8, 8, 5, 6, 7]);
+    assert_eq!(
+        melee.roll(&mut dice),
+        CombinedOutcome {
+            winner: Some(AssaultSide::Attacker),
+            attacker_down: 0,
+            defender_down: 1,
+            fell_back: 0,
+            attacker_unhorsed: 1,
+            defender_unhorsed: 0,
+        }
+    );
+    assert_eq!(dice.remaining(), 0);
+}
+
+// HT-MEL-12: a rider unhorsed in an earlier melee fights the next one on foot. After the combined melee above,
+// rider A (on foot, unhorsed) assaults a fresh Confederate E of one Regular in the next turn: attack test 8,
+// stand 8, move 6. In the melee A rolls a plain D8 (no mounted +1; the -1 was for the round after the horse
+// hit only): a 9 is no face of it (refused, nothing changes); E's 5 against A's 8: E is down, fate 1.
+#[test]
+fn a_rider_unhorsed_earlier_fights_on_foot() {
+    let (mut b, [a1, _, d]) = riders_together();
+    b.charge_each(
+        &[6.0, 6.0],
+        &mut ScriptedDice::faces([6, 6, 6, 3, 2, 6, 8, 8, 8, 5, 6, 7, 1]),
+    )
+    .unwrap();
+    assert_eq!(b.company(d).unwrap().fit(), 0);
+    b.end_turn().unwrap();
+    let e = b
+        .add_company(acw_hardtack::state::CompanySpec::new(
+            "E",
+            acw_core::Side::Confederate,
+            1,
+        ))
+        .unwrap();
+    b.activate(a1).unwrap();
+    assert!(b.assault(a1, e, &mut ScriptedDice::faces([8])).unwrap());
+    b.defend(
+        DefenderChoice::Stand { final_fire: false },
+        &mut ScriptedDice::faces([8]),
+    )
+    .unwrap();
+    let before = b.clone();
+    assert!(
+        b.charge(6.0, &mut ScriptedDice::faces([6, 5, 9, 1]))
+            .is_err()
+    );
+    assert_eq!(b, before);
+    let mut dice = ScriptedDice::faces([6, 5, 8, 1]);
+    let rep = b.charge(6.0, &mut dice).unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert!(rep.over);
+    assert_eq!(b.company(e).unwrap().fit(), 0);
+    assert!(b.company(a1).unwrap().figures()[0].unhorsed);
+}
+
+// HT-MEL-07, HT-SG2-42: final defensive fire in the exact combined assault follows the battle. Two Regular
+// companies of four charge a Regular company of four that stands with final defensive fire, the first from
+// 10" (its D6 move may fall short: the fire goes at it over what it has left), the second from 6". Over many
+// seeds the procedure's roll, fed the battle's faces (the attack tests 8, 8 and the stand 8, then the same
+// seeded dice), ends as the battle does: the attackers carry the position, the defenders hold, or no melee;
+// the fire falls in most of them and each side wins some.
+#[test]
+fn final_defensive_fire_in_the_exact_combined_assault() {
+    use acw_core::dice::{Ask, Scripted, TableDice};
+    use acw_core::{Dice, GameRng};
+    let o = Options::default();
+    let spec = |name: &str, side| acw_hardtack::state::CompanySpec::new(name, side, 4);
+    let rebel = spec("D", acw_core::Side::Confederate);
+    let fire = acw_hardtack::melee::FinalFire {
+        firepower: acw_hardtack::fire::FirepowerFacts {
+            quality: rebel.quality.die(),
+            half_fp: 4 * rebel.weapon.half_fp(),
+            skirmish: true,
+            first_volley: false,
+            spill: None,
+        },
+        band_inches: rebel.quality.band_inches(),
+        impact: rebel.weapon.arm.impact(),
+        options: o,
+    };
+    let side = MeleeSide {
+        figures: 4,
+        first_round: MeleeDie::plain(D8),
+        quality: D8,
+        lv: Leadership::TWO,
+        modifier: 0,
+        on_foot: 0,
+    };
+    let partner = |distance| Partner {
+        attack: ReactionTest {
+            quality: D8,
+            lv: Leadership::TWO,
+            tl: 0,
+        },
+        close_formation: false,
+        mounted: false,
+        approach: CombatMove::new(D6, distance).unwrap(),
+        melee: side,
+        armour: D4,
+        leader: Some(0),
+    };
+    let assault = CombinedAssault::new(
+        &[partner(10.0), partner(6.0)],
+        Some(ConfidenceTest {
+            quality: D8,
+            lv: Leadership::TWO,
+            tl: 0,
+            two_level: o.confidence_two_level,
+        }),
+        false,
+        side,
+        o.assault_test_casualties,
+        o.confidence_two_level,
+    )
+    .unwrap()
+    .with_final_fire(fire);
+    let (mut fired_on, mut kinds) = (0, [0; 3]);
+    for seed in 0..120u64 {
+        let mut b = acw_hardtack::Battle::new(o);
+        let a1 = b.add_company(spec("A", acw_core::Side::Union)).unwrap();
+        let a2 = b.add_company(spec("B", acw_core::Side::Union)).unwrap();
+        let d = b.add_company(rebel.clone()).unwrap();
+        b.assault_together(&[a1, a2], d, &mut ScriptedDice::faces([8, 8]))
+            .unwrap();
+        let stand = b
+            .defend(
+                DefenderChoice::Stand { final_fire: true },
+                &mut ScriptedDice::faces([8]),
+            )
+            .unwrap();
+        assert!(!stand.over);
+        let rep = b
+            .charge_each(&[10.0, 6.0], &mut GameRng::seed(seed))
+            .unwrap()
+            .to_string();
+
+        let mut rng = GameRng::seed(seed);
+        let mut asked = 0;
+        let mut dice = TableDice::new(|ask| {
+            asked += 1;
+            match ask {
+                Ask::Face(_) if asked <= 3 => Some(Scripted::Face(8)),
+                Ask::Face(die) => Some(Scripted::Face(rng.face(die))),
+                Ask::Index(n) => Some(Scripted::Index(rng.index(n))),
+                Ask::Card(_) => None,
+            }
+        });
+        let end = assault.roll(&mut dice);
+        let attackers = [
+            "carry the position",
+            "the defender falls back",
+            "the defender has every",
+        ];
+        let defenders = [
+            "the defenders hold",
+            "the attacker falls back",
+            "the attacker has every",
+        ];
+        let (won, held) = (
+            attackers.iter().any(|s| rep.contains(s)),
+            defenders.iter().any(|s| rep.contains(s)),
+        );
+        let kind = match end {
+            CombinedEnd::Melee(out) if out.winner == Some(AssaultSide::Attacker) => 0,
+            CombinedEnd::Melee(out) if out.winner == Some(AssaultSide::Defender) => 1,
+            _ => 2,
+        };
+        assert_eq!(
+            (won, held),
+            (kind == 0, kind == 1),
+            "seed {seed}: {end} / {rep}"
+        );
+        kinds[kind] += 1;
+        fired_on += usize::from(rep.contains("final defensive fire"));
+    }
+    assert!(
+        fired_on > 40 && kinds[0] > 0 && kinds[1] > 0,
+        "{fired_on} {kinds:?}"
+    );
 }

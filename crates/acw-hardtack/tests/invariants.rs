@@ -100,7 +100,7 @@ proptest! {
     // HT-SG2-40: a melee's odds are a distribution and nobody loses more figures than fought.
     #[test]
     fn melee_odds(a in 1u8..7, d in 1u8..7, qa in die(), qd in die()) {
-        let side = |n, q| MeleeSide { figures: n, first_round: MeleeDie::plain(q), quality: q, lv: Leadership::TWO, modifier: 0 };
+        let side = |n, q| MeleeSide { figures: n, first_round: MeleeDie::plain(q), quality: q, lv: Leadership::TWO, modifier: 0, on_foot: 0 };
         let m = Melee { attacker: side(a, qa), defender: side(d, qd), casualties: AssaultTestCasualties::ThisRound,
                         two_level: TwoLevelDrop::HalfOrLess };
         let o = m.odds();
@@ -114,7 +114,7 @@ proptest! {
     #[test]
     fn melee_with_riders_odds(a in 1u8..4, d in 1u8..4, qa in die(), qd in die(), ma: bool, md: bool) {
         let side = |n, q, mounted| MeleeSide { figures: n, first_round: MeleeDie { mounted, ..MeleeDie::plain(q) },
-                                               quality: q, lv: Leadership::TWO, modifier: 0 };
+                                               quality: q, lv: Leadership::TWO, modifier: 0, on_foot: 0 };
         let m = Melee { attacker: side(a, qa, ma || !md), defender: side(d, qd, md), casualties: AssaultTestCasualties::ThisRound,
                         two_level: TwoLevelDrop::HalfOrLess };
         let o = m.odds();
@@ -129,7 +129,7 @@ proptest! {
     // fought and no more companies fall back than went in.
     #[test]
     fn combined_melee_odds(a1 in 1u8..4, a2 in 1u8..4, d in 1u8..5, qa in die(), qd in die(), dropped: bool) {
-        let side = |n, q| MeleeSide { figures: n, first_round: MeleeDie::plain(q), quality: q, lv: Leadership::TWO, modifier: 0 };
+        let side = |n, q| MeleeSide { figures: n, first_round: MeleeDie::plain(q), quality: q, lv: Leadership::TWO, modifier: 0, on_foot: 0 };
         let m = CombinedMelee::new(&[side(a1, qa), side(a2, qd)], side(d, qd), AssaultTestCasualties::WholeAssault,
                                    TwoLevelDrop::HalfOrLess, dropped).unwrap();
         let o = m.odds();

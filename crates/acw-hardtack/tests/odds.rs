@@ -201,20 +201,24 @@ fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
             })
         }
         "combined" => {
-            let side = |figures: i64| -> Result<MeleeSide, String> {
+            let side = |figures: i64, mounted: bool| -> Result<MeleeSide, String> {
                 let q = a.die("q")?;
                 Ok(MeleeSide {
                     figures: u8::try_from(figures).map_err(|e| e.to_string())?,
-                    first_round: MeleeDie::plain(q),
+                    first_round: MeleeDie {
+                        mounted,
+                        ..MeleeDie::plain(q)
+                    },
                     quality: q,
                     lv: a.lv()?,
                     modifier: a.small("modifier", 0)?,
+                    on_foot: 0,
                 })
             };
             let n = usize::try_from(a.int("n", 2)?).map_err(|e| e.to_string())?;
             let m = CombinedMelee::new(
-                &vec![side(a.int("a", 1)?)?; n],
-                side(a.int("d", 1)?)?,
+                &vec![side(a.int("a", 1)?, a.flag("mounted"))?; n],
+                side(a.int("d", 1)?, false)?,
                 AssaultTestCasualties::ThisRound,
                 TwoLevelDrop::HalfOrLess,
                 false,
@@ -231,6 +235,7 @@ fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
                     format!("adown{}", o.attacker_down),
                     format!("ddown{}", o.defender_down),
                     format!("fell_back{}", o.fell_back),
+                    format!("aunhorsed{}", o.attacker_unhorsed),
                 ]
             })
         }
@@ -243,6 +248,7 @@ fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
                     quality: q,
                     lv: a.lv()?,
                     modifier: 0,
+                    on_foot: 0,
                 })
             };
             let partner = Partner {
@@ -256,6 +262,8 @@ fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
                 approach: CombatMove::new(a.die("move")?, a.int("distance", 0)? as f64)
                     .map_err(|e| e.to_string())?,
                 melee: side(a.int("a", 1)?)?,
+                armour: acw_hardtack::DieType::D4,
+                leader: Some(0),
             };
             let n = usize::try_from(a.int("n", 2)?).map_err(|e| e.to_string())?;
             let assault = CombinedAssault::new(
@@ -430,6 +438,7 @@ fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
                     quality,
                     lv: a.lv()?,
                     modifier: 0,
+                    on_foot: 0,
                 })
             };
             let m = Melee {

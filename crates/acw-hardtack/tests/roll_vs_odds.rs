@@ -1,12 +1,15 @@
 //! Every random procedure's fast `roll` against its exact `odds`, with a fixed seed.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use acw_core::Resolve;
 use acw_core::testing::assert_roll_matches_odds;
 use acw_hardtack::DieType::{D4, D6, D8, D10, D12};
 use acw_hardtack::artillery::{AreaDamage, BounceTest, ShotAccuracy, ShotBounces};
+use acw_hardtack::fire::FirepowerFacts;
 use acw_hardtack::fire::{FireDice, FirerDice, Impact, StandFire, Volley};
 use acw_hardtack::melee::{
-    CloseAssault, CombinedAssault, CombinedMelee, DownedFates, Melee, MeleeDie, MeleeSide, Partner,
+    CloseAssault, CombinedAssault, CombinedEnd, CombinedMelee, DownedFates, FinalFire, Melee,
+    MeleeDie, MeleeSide, Partner,
 };
 use acw_hardtack::morale::{ConfidenceTest, Rally, ReactionTest, ReplacementLeader};
 use acw_hardtack::movement::CombatMove;
@@ -103,6 +106,7 @@ fn side(figures: u8, q: acw_hardtack::DieType, weapon: MeleeWeapon) -> MeleeSide
         quality: q,
         lv: Leadership::TWO,
         modifier: 0,
+        on_foot: 0,
     }
 }
 
@@ -227,6 +231,7 @@ fn combined_melee() {
         quality: first_round.quality,
         lv: Leadership::TWO,
         modifier: 0,
+        on_foot: 0,
     };
     let melee = CombinedMelee::new(
         &[
@@ -264,6 +269,7 @@ fn combined_assault_chain() {
         quality,
         lv: Leadership::TWO,
         modifier: 0,
+        on_foot: 0,
     };
     let partner = |quality, close, die| Partner {
         attack: ReactionTest {
@@ -275,6 +281,8 @@ fn combined_assault_chain() {
         mounted: false,
         approach: CombatMove::new(die, 7.0).unwrap(),
         melee: side(3, quality),
+        armour: acw_hardtack::DieType::D4,
+        leader: Some(0),
     };
     let assault = CombinedAssault::new(
         &[partner(D8, true, D4), partner(D6, false, D6)],
@@ -297,6 +305,43 @@ fn combined_assault_chain() {
     )
     .unwrap();
     assert_roll_matches_odds(&assault);
+    // HT-MEL-07: the same with the defender's final defensive fire (four Regular muskets in skirmish order)
+    // at the first company to fall short: its casualties leave the melee, a fallen leader's successor rolls
+    // his LV, and the company tests to go on.
+    let fire = FinalFire {
+        firepower: FirepowerFacts {
+            quality: D8,
+            half_fp: 4 * 2,
+            skirmish: true,
+            first_volley: false,
+            spill: None,
+        },
+        band_inches: 10.0,
+        impact: D8,
+        options: acw_hardtack::Options::default(),
+    };
+    assert_roll_matches_odds(&assault.with_final_fire(fire));
+    // one man alone, who the fire often cuts down: if he still passes his test and reaches, no melee
+    let stands = CombinedAssault::new(
+        &[Partner {
+            melee: side(1, D8),
+            ..partner(D8, false, D4)
+        }],
+        Some(ConfidenceTest {
+            quality: D12,
+            lv: Leadership::TWO,
+            tl: -10,
+            two_level: TwoLevelDrop::HalfOrLess,
+        }),
+        false,
+        side(4, D8),
+        AssaultTestCasualties::ThisRound,
+        TwoLevelDrop::HalfOrLess,
+    )
+    .unwrap();
+    let odds = stands.with_final_fire(fire).odds();
+    assert!(odds.prob(|e| *e == CombinedEnd::NoContact) > 0.0);
+    assert_roll_matches_odds(&stands.with_final_fire(fire));
 }
 
 // HT-SG2-50, HT-CMD-03, HT-CMD-05, HT-CAS-03, HT-CAS-04, HT-OPT-26, HT-SET-08, HT-SG2-52, HT-FIR-24,
@@ -347,4 +392,63 @@ fn single_roll_procedures() {
         range: D6,
     });
     assert_roll_matches_odds(&Treatment { casualties: 3 });
+}
+
+// HT-MEL-12, HT-SG2-42: a combined melee with riders: two mounted companies (two Regulars, one of them
+// already on foot, and two Greens) against three Regulars on foot; then a mounted defender against two
+// companies on foot. Beaten riders roll horse or rider, unhorsed riders fight on at -1 the round after.
+#[test]
+fn combined_melee_with_riders() {
+    let side = |figures, quality, mounted, on_foot| MeleeSide {
+        figures,
+        first_round: MeleeDie {
+            mounted,
+            ..MeleeDie::plain(quality)
+        },
+        quality,
+        lv: Leadership::TWO,
+        modifier: 0,
+        on_foot,
+    };
+    let melee = CombinedMelee::new(
+        &[side(2, D8, true, 1), side(2, D6, true, 0)],
+        side(3, D8, false, 0),
+        AssaultTestCasualties::ThisRound,
+        TwoLevelDrop::HalfOrLess,
+        false,
+    )
+    .unwrap();
+    assert_roll_matches_odds(&melee);
+    let melee = CombinedMelee::new(
+        &[side(1, D8, false, 0), side(2, D6, false, 0)],
+        side(2, D8, true, 0),
+        AssaultTestCasualties::WholeAssault,
+        TwoLevelDrop::HalfOrLess,
+        false,
+    )
+    .unwrap();
+    assert_roll_matches_odds(&melee);
+}
+
+// HT-MEL-12: a single company's melee with a rider unhorsed before it: he fights on foot from the start.
+#[test]
+fn melee_with_a_rider_already_on_foot() {
+    let side = |figures, mounted, on_foot| MeleeSide {
+        figures,
+        first_round: MeleeDie {
+            mounted,
+            ..MeleeDie::plain(D8)
+        },
+        quality: D8,
+        lv: Leadership::TWO,
+        modifier: 0,
+        on_foot,
+    };
+    let melee = Melee {
+        attacker: side(3, true, 2),
+        defender: side(2, false, 0),
+        casualties: AssaultTestCasualties::ThisRound,
+        two_level: TwoLevelDrop::HalfOrLess,
+    };
+    assert_roll_matches_odds(&melee);
 }

@@ -56,6 +56,7 @@ fn sequence(seed: u64) -> String {
         quality: D8,
         lv: Leadership::TWO,
         modifier: 0,
+        on_foot: 0,
     };
     let melee = Melee {
         attacker: side(6),
@@ -114,6 +115,7 @@ fn later_sequence(seed: u64) -> String {
         quality: D8,
         lv: Leadership::TWO,
         modifier: 0,
+        on_foot: 0,
     };
     let combined = CombinedMelee::new(
         &[side(4), side(3)],
@@ -166,6 +168,7 @@ fn riders_sequence(seed: u64) -> String {
         quality: D8,
         lv: Leadership::TWO,
         modifier: 0,
+        on_foot: 0,
     };
     let against_foot = Melee {
         attacker: side(6, true),
