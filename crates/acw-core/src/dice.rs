@@ -431,6 +431,13 @@ fn tally_less_highest<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, count: u32) ->
         });
         return saturated(sum - u64::from(63 - seen.leading_zeros()));
     }
+    less_highest_wide(rng, n, count)
+}
+
+/// [`tally_less_highest`] of dice of more than 64 sides, with a running maximum: out of line, so that only the
+/// common dice are inlined where a pool is rolled.
+#[inline(never)]
+fn less_highest_wide<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, count: u32) -> u32 {
     let (mut sum, mut high) = (0u64, 0u64);
     each_face_below(rng, n, count, |f| {
         sum += f;
@@ -451,6 +458,13 @@ fn tally_less_lowest<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, count: u32) -> 
         });
         return saturated(sum - u64::from(seen.trailing_zeros()));
     }
+    less_lowest_wide(rng, n, count)
+}
+
+/// [`tally_less_lowest`] of dice of more than 64 sides, with a running minimum: out of line, as
+/// [`less_highest_wide`].
+#[inline(never)]
+fn less_lowest_wide<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, count: u32) -> u32 {
     let (mut sum, mut low) = (0u64, u64::MAX);
     each_face_below(rng, n, count, |f| {
         sum += f;
@@ -893,8 +907,9 @@ impl Pool {
     /// highest or lowest face) and keeping one die (the highest or lowest face) are one [`Dice::tally`]: for a
     /// random source, one loop that keeps only the running result. Other keep/drop pools on dice of up to 32
     /// sides count faces rather than sort them and read the kept total off the counts from the kept end. The
-    /// sum and the drop-one totals are inlined where the pool is rolled; the other keep/drop pools are one call.
-    #[inline]
+    /// sum and the drop-one totals (on dice of up to 64 sides) are always inlined where the pool is rolled, so a
+    /// small pool costs no call; the other keep/drop pools are one call.
+    #[inline(always)]
     pub fn total<D: Dice + ?Sized>(self, dice: &mut D) -> u32 {
         let n = u32::from(self.count);
         match self.keep {
@@ -1268,7 +1283,7 @@ impl fmt::Display for DiceExpr {
 impl Resolve for Pool {
     type Outcome = u32;
 
-    #[inline]
+    #[inline(always)]
     fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> u32 {
         self.total(dice)
     }
@@ -1381,8 +1396,8 @@ impl SuccessPool {
         f64::from(self.die.sides() - self.target + 1) / f64::from(self.die.sides())
     }
 
-    /// Throws the dice and counts the successes. Allocates nothing.
-    #[inline]
+    /// Throws the dice and counts the successes (one loop, always inlined where it is called). Allocates nothing.
+    #[inline(always)]
     pub fn successes<D: Dice + ?Sized>(self, dice: &mut D) -> u32 {
         dice.tally(self.die, self.count.into(), Tally::AtLeast(self.target))
     }
@@ -1398,7 +1413,7 @@ impl fmt::Display for SuccessPool {
 impl Resolve for SuccessPool {
     type Outcome = u32;
 
-    #[inline]
+    #[inline(always)]
     fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> u32 {
         self.successes(dice)
     }
