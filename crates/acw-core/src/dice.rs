@@ -281,9 +281,10 @@ impl Tallied {
 }
 
 /// Feeds `count` faces of a die of `n` sides, each less one, to `step`, reading words exactly as
-/// [`uniform_below`] does. The loop holds no call and no rare path: a rejected word leaves the loop, is settled
-/// exactly as `uniform_below` settles it, and the loop resumes with the next die. So the generator's state
-/// stays in registers and each die costs a word, a multiply, a compare and `step`.
+/// [`uniform_below`] does. The loop holds no call and no rare path: a word that may be rejected (a chance below
+/// n in 2^64) leaves the loop, is settled exactly as `uniform_below` settles it, and the loop resumes with the
+/// next die. So the generator's state stays in registers and each die costs a word, a multiply, a compare and
+/// `step`; the loop takes two dice a turn, so its count and branch are paid once for both.
 #[inline(always)]
 fn each_face_below<R: rand::Rng + ?Sized>(
     rng: &mut R,
@@ -292,25 +293,63 @@ fn each_face_below<R: rand::Rng + ?Sized>(
     mut step: impl FnMut(u64),
 ) {
     let mut left = count;
-    while left > 0 {
-        let mut rare = None;
-        while left > 0 {
-            let m = u128::from(rng.next_u64()) * u128::from(n);
-            if (m as u64) < n {
-                rare = Some(m);
-                break;
+    loop {
+        let rare = 'fast: {
+            while left >= 2 {
+                let m = u128::from(rng.next_u64()) * u128::from(n);
+                if (m as u64) < n {
+                    break 'fast m;
+                }
+                step((m >> 64) as u64);
+                let m = u128::from(rng.next_u64()) * u128::from(n);
+                if (m as u64) < n {
+                    left -= 1;
+                    break 'fast m;
+                }
+                step((m >> 64) as u64);
+                left -= 2;
             }
-            step((m >> 64) as u64);
-            left -= 1;
-        }
-        let Some(mut m) = rare else { break };
+            if left == 1 {
+                let m = u128::from(rng.next_u64()) * u128::from(n);
+                if (m as u64) < n {
+                    break 'fast m;
+                }
+                step((m >> 64) as u64);
+            }
+            return;
+        };
         let threshold = n.wrapping_neg() % n;
+        let mut m = rare;
         while (m as u64) < threshold {
             m = u128::from(rng.next_u64()) * u128::from(n);
         }
         step((m >> 64) as u64);
         left -= 1;
     }
+}
+
+/// One face of a die of `n >= 2` sides, less one: [`uniform_below`] with its rare path out of line.
+#[inline(always)]
+fn face_below<R: rand::Rng + ?Sized>(rng: &mut R, n: u64) -> u64 {
+    let m = u128::from(rng.next_u64()) * u128::from(n);
+    if (m as u64) < n {
+        settle(rng, n, m)
+    } else {
+        (m >> 64) as u64
+    }
+}
+
+/// Finishes a draw of [`uniform_below`] whose first product `m` fell in the low band that may be rejected:
+/// rejects while its low word is below `2^64 mod n`, then gives the high word. Reached with a chance below
+/// n / 2^64 a die, so out of line: the division and the loop stay out of the code of every die.
+#[cold]
+#[inline(never)]
+fn settle<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, mut m: u128) -> u64 {
+    let threshold = n.wrapping_neg() % n;
+    while (m as u64) < threshold {
+        m = u128::from(rng.next_u64()) * u128::from(n);
+    }
+    (m >> 64) as u64
 }
 
 /// An unbiased integer in `0..n` from 64-bit words, by Lemire's multiply-and-reject method.
@@ -322,28 +361,14 @@ pub fn uniform_below<R: rand::Rng + ?Sized>(rng: &mut R, n: u64) -> u64 {
     if n <= 1 {
         return 0;
     }
-    let mut m = u128::from(rng.next_u64()) * u128::from(n);
-    if (m as u64) < n {
-        let threshold = rejection_threshold(n);
-        while (m as u64) < threshold {
-            m = u128::from(rng.next_u64()) * u128::from(n);
-        }
-    }
-    (m >> 64) as u64
-}
-
-/// `2^64 mod n`, the rejection threshold of [`uniform_below`]: needed with probability below n / 2^64, so out
-/// of line, keeping the division out of the code of every die and card draw.
-#[cold]
-#[inline(never)]
-fn rejection_threshold(n: u64) -> u64 {
-    n.wrapping_neg() % n
+    face_below(rng, n)
 }
 
 impl<R: rand::Rng + ?Sized> Dice for R {
     #[inline]
     fn face(&mut self, die: Die) -> u16 {
-        uniform_below(self, u64::from(die.sides())) as u16 + 1
+        // A die has at least two sides, so `uniform_below`'s check for fewer is not needed.
+        face_below(self, u64::from(die.sides())) as u16 + 1
     }
 
     #[inline]
@@ -366,36 +391,53 @@ impl<R: rand::Rng + ?Sized> Dice for R {
         }
     }
 
-    /// One loop per kind of tally over the words (see `each_face_below`), each compiled once per generator
-    /// type and called, so its loop is the same wherever a pool is rolled.
-    #[inline]
+    /// One loop per kind of tally over the words (see `each_face_below`), inlined where it is called with its
+    /// kind of tally fixed: a pool's sum, its drop-one totals and a success count each become one loop in the
+    /// caller's code, with no call and no dispatch on the kind of tally between the pool and its dice.
+    #[inline(always)]
     fn tally(&mut self, die: Die, count: u32, tally: Tally) -> u32 {
         let n = u64::from(die.sides());
-        if count == 0 {
-            return 0;
-        }
         match tally {
+            // No dice: a total of 0, no hits; the tallies that take off or pick one face need a face.
             Tally::Sum => tally_sum(self, n, count),
+            Tally::AtLeast(target) => tally_at_least(self, n, count, target),
+            _ if count == 0 => 0,
             Tally::SumLessHighest => tally_less_highest(self, n, count),
             Tally::SumLessLowest => tally_less_lowest(self, n, count),
             Tally::Highest => tally_highest(self, n, count),
             Tally::Lowest => tally_lowest(self, n, count),
-            Tally::AtLeast(target) => tally_at_least(self, n, count, target),
         }
     }
 }
 
-/// The total of `count >= 1` faces of a die of `n` sides (faces less one summed, the count added back).
-#[inline(never)]
+/// The total of `count` faces of a die of `n` sides (faces less one summed onto the count, so the count need
+/// not be kept until the end).
+#[inline(always)]
 fn tally_sum<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, count: u32) -> u32 {
-    let mut sum = 0u64;
+    let mut sum = u64::from(count);
     each_face_below(rng, n, count, |f| sum += f);
-    saturated(sum + u64::from(count))
+    saturated(sum)
 }
 
 /// The total less the highest of `count >= 1` faces.
-#[inline(never)]
+#[inline(always)]
 fn tally_less_highest<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, count: u32) -> u32 {
+    if n <= 64 {
+        // The faces seen as bits of a word: one instruction a die, where a running maximum takes two.
+        let (mut sum, mut seen) = (u64::from(count) - 1, 0u64);
+        each_face_below(rng, n, count, |f| {
+            sum += f;
+            seen |= 1 << f;
+        });
+        return saturated(sum - u64::from(63 - seen.leading_zeros()));
+    }
+    less_highest_wide(rng, n, count)
+}
+
+/// [`tally_less_highest`] of dice of more than 64 sides, with a running maximum: out of line, so that only the
+/// common dice are inlined where a pool is rolled.
+#[inline(never)]
+fn less_highest_wide<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, count: u32) -> u32 {
     let (mut sum, mut high) = (0u64, 0u64);
     each_face_below(rng, n, count, |f| {
         sum += f;
@@ -405,8 +447,24 @@ fn tally_less_highest<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, count: u32) ->
 }
 
 /// The total less the lowest of `count >= 1` faces.
-#[inline(never)]
+#[inline(always)]
 fn tally_less_lowest<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, count: u32) -> u32 {
+    if n <= 64 {
+        // As in `tally_less_highest`: the faces seen as bits, the lowest the first bit set.
+        let (mut sum, mut seen) = (u64::from(count) - 1, 0u64);
+        each_face_below(rng, n, count, |f| {
+            sum += f;
+            seen |= 1 << f;
+        });
+        return saturated(sum - u64::from(seen.trailing_zeros()));
+    }
+    less_lowest_wide(rng, n, count)
+}
+
+/// [`tally_less_lowest`] of dice of more than 64 sides, with a running minimum: out of line, as
+/// [`less_highest_wide`].
+#[inline(never)]
+fn less_lowest_wide<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, count: u32) -> u32 {
     let (mut sum, mut low) = (0u64, u64::MAX);
     each_face_below(rng, n, count, |f| {
         sum += f;
@@ -422,7 +480,7 @@ fn saturated(x: u64) -> u32 {
 }
 
 /// The highest of `count >= 1` faces.
-#[inline(never)]
+#[inline]
 fn tally_highest<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, count: u32) -> u32 {
     let mut high = 0u64;
     each_face_below(rng, n, count, |f| high = high.max(f));
@@ -430,7 +488,7 @@ fn tally_highest<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, count: u32) -> u32 
 }
 
 /// The lowest of `count >= 1` faces.
-#[inline(never)]
+#[inline]
 fn tally_lowest<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, count: u32) -> u32 {
     let mut low = u64::MAX;
     each_face_below(rng, n, count, |f| low = low.min(f));
@@ -438,7 +496,7 @@ fn tally_lowest<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, count: u32) -> u32 {
 }
 
 /// How many of `count` faces are `target` or more.
-#[inline(never)]
+#[inline(always)]
 fn tally_at_least<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, count: u32, target: u16) -> u32 {
     let below = u64::from(target).saturating_sub(1);
     let mut hits = 0u32;
@@ -848,20 +906,43 @@ impl Pool {
     /// seed gives the same faces whichever path a pool takes. A sum, keeping all but one die (the sum less the
     /// highest or lowest face) and keeping one die (the highest or lowest face) are one [`Dice::tally`]: for a
     /// random source, one loop that keeps only the running result. Other keep/drop pools on dice of up to 32
-    /// sides count faces rather than sort them and read the kept total off the counts from the kept end.
-    #[inline]
+    /// sides count faces rather than sort them and read the kept total off the counts from the kept end. The
+    /// sum and the drop-one totals (on dice of up to 64 sides) are always inlined where the pool is rolled, so a
+    /// small pool costs no call; the other keep/drop pools are one call.
+    #[inline(always)]
     pub fn total<D: Dice + ?Sized>(self, dice: &mut D) -> u32 {
         let n = u32::from(self.count);
-        let tally = match self.keep {
-            Keep::All => Tally::Sum,
-            Keep::Lowest(k) if u32::from(k) + 1 == n => Tally::SumLessHighest,
-            Keep::Highest(k) if u32::from(k) + 1 == n => Tally::SumLessLowest,
-            Keep::Highest(1) => Tally::Highest,
-            Keep::Lowest(1) => Tally::Lowest,
-            Keep::Highest(k) => return self.counted_total(dice, u32::from(k), true),
-            Keep::Lowest(k) => return self.counted_total(dice, u32::from(k), false),
-        };
-        dice.tally(self.die, n, tally)
+        match self.keep {
+            Keep::All => dice.tally(self.die, n, Tally::Sum),
+            Keep::Lowest(k) if u32::from(k) + 1 == n => {
+                dice.tally(self.die, n, Tally::SumLessHighest)
+            }
+            Keep::Highest(k) if u32::from(k) + 1 == n => {
+                dice.tally(self.die, n, Tally::SumLessLowest)
+            }
+            _ => self.kept_total(dice),
+        }
+    }
+
+    /// [`Pool::total`] of a pool that keeps only some of its dice: out of line, so that a plain sum (the common
+    /// pool) is all that is inlined where a pool is rolled. One call of `tally` an arm, each with its tally
+    /// fixed, so each arm is its own loop.
+    #[inline(never)]
+    fn kept_total<D: Dice + ?Sized>(self, dice: &mut D) -> u32 {
+        let n = u32::from(self.count);
+        match self.keep {
+            Keep::All => dice.tally(self.die, n, Tally::Sum),
+            Keep::Lowest(k) if u32::from(k) + 1 == n => {
+                dice.tally(self.die, n, Tally::SumLessHighest)
+            }
+            Keep::Highest(k) if u32::from(k) + 1 == n => {
+                dice.tally(self.die, n, Tally::SumLessLowest)
+            }
+            Keep::Highest(1) => dice.tally(self.die, n, Tally::Highest),
+            Keep::Lowest(1) => dice.tally(self.die, n, Tally::Lowest),
+            Keep::Highest(k) => self.counted_total(dice, u32::from(k), true),
+            Keep::Lowest(k) => self.counted_total(dice, u32::from(k), false),
+        }
     }
 
     /// Keep/drop of several dice at both ends: counts faces for dice up to 32 sides, sorts otherwise. Out of
@@ -1202,7 +1283,7 @@ impl fmt::Display for DiceExpr {
 impl Resolve for Pool {
     type Outcome = u32;
 
-    #[inline]
+    #[inline(always)]
     fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> u32 {
         self.total(dice)
     }
@@ -1315,8 +1396,8 @@ impl SuccessPool {
         f64::from(self.die.sides() - self.target + 1) / f64::from(self.die.sides())
     }
 
-    /// Throws the dice and counts the successes. Allocates nothing.
-    #[inline]
+    /// Throws the dice and counts the successes (one loop, always inlined where it is called). Allocates nothing.
+    #[inline(always)]
     pub fn successes<D: Dice + ?Sized>(self, dice: &mut D) -> u32 {
         dice.tally(self.die, self.count.into(), Tally::AtLeast(self.target))
     }
@@ -1332,7 +1413,7 @@ impl fmt::Display for SuccessPool {
 impl Resolve for SuccessPool {
     type Outcome = u32;
 
-    #[inline]
+    #[inline(always)]
     fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> u32 {
         self.successes(dice)
     }
@@ -1428,6 +1509,43 @@ mod tests {
         let mut w = Words(vec![0, 0, u64::MAX], 0);
         assert_eq!(w.face(Die::D6), 6);
         assert_eq!(w.1, 3);
+    }
+
+    /// A rejected word at every place of small pools: the loop takes two dice a turn and a last one alone, so a
+    /// rejection may fall on the first or second die of a turn, on the last die, or on the word after a
+    /// rejection (rejected twice running). Each agrees with one `face` at a time, words used included.
+    #[test]
+    fn a_rejected_word_anywhere_in_a_small_pool() {
+        let plain: Vec<u64> = (1..=16u64)
+            .map(|i| i.wrapping_mul(0xD1B5_4A32_D192_ED03))
+            .collect();
+        for die in [Die::D6, Die::D20, Die::new(100).unwrap_or(Die::D6)] {
+            for count in 1u32..=6 {
+                for at in 0..(count as usize + 2) {
+                    for run in 1..=2 {
+                        let mut words = plain.clone();
+                        words[at..at + run].fill(0);
+                        for tally in [
+                            Tally::Sum,
+                            Tally::SumLessHighest,
+                            Tally::SumLessLowest,
+                            Tally::Highest,
+                            Tally::Lowest,
+                            Tally::AtLeast(3),
+                        ] {
+                            let mut fast = Words(words.clone(), 0);
+                            let mut slow = Words(words.clone(), 0);
+                            let got = fast.tally(die, count, tally);
+                            let want = OneByOne(&mut slow).tally(die, count, tally);
+                            let what =
+                                format!("{die} x{count}, {run} zero word(s) at {at}, {tally:?}");
+                            assert_eq!(got, want, "{what}");
+                            assert_eq!(fast.1, slow.1, "words used, {what}");
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -60,11 +60,14 @@ fn keep_drop_matches_brute_force_for_4d4() {
     }
 }
 
-/// `total` counts faces instead of sorting them for dice up to 32 sides; it must agree with the faces thrown.
+/// `total` counts faces instead of sorting them for dice up to 32 sides, and takes the highest or lowest face
+/// off a drop-one total as the top or bottom bit of the faces seen for dice up to 64 sides (a running maximum
+/// or minimum above); each must agree with the faces thrown.
 #[test]
 fn counted_total_equals_sorted_total() {
     for text in [
-        "20d6dh1", "4d6kh3", "5d10kl2", "6d2kh4", "3d32kh1", "3d33kh1", "7d20dl3",
+        "20d6dh1", "4d6kh3", "5d10kl2", "6d2kh4", "3d32kh1", "3d33kh1", "7d20dl3", "20d6dl1",
+        "6d64dh1", "6d64dl1", "6d65dh1", "6d65dl1", "5d100dh1", "2d2dl1", "3d3",
     ] {
         let p = pool(text);
         for seed in 0..200 {
