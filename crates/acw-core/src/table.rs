@@ -123,6 +123,7 @@ fn coord(p: Point) -> geo::Coord<f64> {
     geo::Coord { x: p.x, y: p.y }
 }
 
+#[inline]
 fn check_point(p: Point) -> Result<(), TableError> {
     if p.x.is_finite() && p.y.is_finite() {
         Ok(())
@@ -285,6 +286,7 @@ pub struct Footprint {
 
 impl Footprint {
     /// A footprint; frontage and depth must be finite and above zero, the centre finite.
+    #[inline]
     pub fn new(
         centre: Point,
         facing: Heading,
@@ -439,6 +441,7 @@ impl Footprint {
     /// (and a billionth of an inch for rounding), never below 0. A test against a range can refuse on it before
     /// the exact distance is measured.
     #[must_use]
+    #[inline]
     pub fn distance_at_least(&self, other: &Footprint) -> Inches {
         // Square roots rather than `hypot`: a bound, within rounding far below its billionth.
         let reach =
@@ -532,6 +535,7 @@ impl Footprint {
 
     /// The same footprint moved to `centre` and turned to `facing`.
     #[must_use]
+    #[inline]
     pub fn placed(&self, centre: Point, facing: Heading) -> Footprint {
         Footprint {
             centre,
@@ -554,12 +558,17 @@ thread_local! {
 
 /// How many facings' frames each thread remembers (a game meets a few dozen at a time: its units' facings
 /// and the headings its moves try).
-const FRAME_SLOTS: usize = 64;
+const FRAME_SLOTS: usize = 1 << FRAME_SLOT_BITS;
+
+/// The bits of a frame's slot number.
+const FRAME_SLOT_BITS: u32 = 7;
 
 /// The frame of `facing`: four `sin_cos`, remembered per thread for the facings met last.
 fn frame(facing: Heading) -> Frame {
     let bits = facing.as_degrees().to_bits();
-    let slot = ((bits ^ (bits >> 17) ^ (bits >> 35)) % FRAME_SLOTS as u64) as usize;
+    // The slot from the top bits of a multiplicative hash: every bit of the facing counts (round facings, whose
+    // low bits are all zero, spread over the slots too).
+    let slot = (bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - FRAME_SLOT_BITS)) as usize;
     let compute = || {
         let unit = |h: Heading| h.as_degrees().to_radians().sin_cos();
         [

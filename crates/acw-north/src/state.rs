@@ -647,6 +647,7 @@ impl Battle {
     }
 
     /// A unit by id.
+    #[inline]
     pub fn unit(&self, id: UnitId) -> Result<&Unit, RuleViolation> {
         self.units
             .get(id.0 as usize)
