@@ -123,6 +123,7 @@ fn coord(p: Point) -> geo::Coord<f64> {
     geo::Coord { x: p.x, y: p.y }
 }
 
+#[inline]
 fn check_point(p: Point) -> Result<(), TableError> {
     if p.x.is_finite() && p.y.is_finite() {
         Ok(())
@@ -285,6 +286,7 @@ pub struct Footprint {
 
 impl Footprint {
     /// A footprint; frontage and depth must be finite and above zero, the centre finite.
+    #[inline]
     pub fn new(
         centre: Point,
         facing: Heading,
@@ -320,9 +322,14 @@ impl Footprint {
     /// with one `sin_cos` per direction (four in all, each bit for bit what [`Point::moved`] gives).
     #[must_use]
     pub fn corners(&self) -> [Point; 4] {
+        self.corners_in(&frame(self.facing))
+    }
+
+    /// [`Footprint::corners`] from the frame of its facing.
+    fn corners_in(&self, frame: &Frame) -> [Point; 4] {
         let half_w = self.frontage.0 / 2.0;
         let half_d = self.depth.0 / 2.0;
-        let [ahead, back, right, left] = frame(self.facing);
+        let [ahead, back, right, left] = *frame;
         let step = |p: Point, (s, c): (f64, f64), d: f64| Point::new(p.x + d * s, p.y + d * c);
         let front = step(self.centre, ahead, half_d);
         let rear = step(self.centre, back, half_d);
@@ -346,20 +353,47 @@ impl Footprint {
     /// directions separates them (separating axes); apart, the distance is the least from a corner of one to
     /// an edge of the other.
     pub fn distance(&self, other: &Footprint) -> Inches {
-        let a = self.corners();
-        let b = other.corners();
-        if !quads_apart(&a, &b) {
+        let (frame_a, frame_b) = (frame(self.facing), frame(other.facing));
+        let a = self.corners_in(&frame_a);
+        let b = other.corners_in(&frame_b);
+        // Footprints whose circles (round the centres, through the corners) lie clearly apart are apart: the
+        // separating-axis test is needed only for footprints nearer than that.
+        if !self.circles_apart(other) && !quads_apart(&a, &b) {
             return Inches(0.0);
         }
         // Corner to edge, both ways: squared distances pick the candidates, and the exact formula (with its
         // `hypot`) is evaluated only on those within rounding of the least, so the least is `geo`'s, bit for bit.
-        let mut squares = [0.0_f64; 32];
+        // A corner's squared distance to the other rectangle (in that rectangle's frame) is the least of its
+        // four corner-to-edge squares, to within rounding: a corner whose distance is clearly more than the
+        // nearest corner's cannot give the least nor come within rounding of it, and its four squares are
+        // left out (as infinite, which no candidate is).
+        let to_a = b.map(|p| self.square_to(&frame_a, p));
+        let to_b = a.map(|p| other.square_to(&frame_b, p));
+        let nearest = to_a
+            .iter()
+            .chain(to_b.iter())
+            .copied()
+            .fold(f64::INFINITY, f64::min);
+        let scale = self.centre.x.abs()
+            + self.centre.y.abs()
+            + other.centre.x.abs()
+            + other.centre.y.abs()
+            + self.frontage.0
+            + self.depth.0
+            + other.frontage.0
+            + other.depth.0;
+        let wanted = nearest * (1.0 + 1e-6) + 1e-9 * (1.0 + scale * scale);
+        let mut squares = [f64::INFINITY; 32];
         for i in 0..4 {
             let (a0, a1) = (a[i], a[(i + 1) % 4]);
             let (b0, b1) = (b[i], b[(i + 1) % 4]);
             for j in 0..4 {
-                squares[8 * i + 2 * j] = segment_square(b[j], a0, a1);
-                squares[8 * i + 2 * j + 1] = segment_square(a[j], b0, b1);
+                if to_a[j] <= wanted {
+                    squares[8 * i + 2 * j] = segment_square(b[j], a0, a1);
+                }
+                if to_b[j] <= wanted {
+                    squares[8 * i + 2 * j + 1] = segment_square(a[j], b0, b1);
+                }
             }
         }
         let least = squares.iter().copied().fold(f64::INFINITY, f64::min);
@@ -379,10 +413,35 @@ impl Footprint {
         Inches(best)
     }
 
+    /// Whether the circles round the two centres through their corners lie apart by more than rounding (then
+    /// the footprints are apart too).
+    fn circles_apart(&self, other: &Footprint) -> bool {
+        let (dx, dy) = (
+            other.centre.x - self.centre.x,
+            other.centre.y - self.centre.y,
+        );
+        // The half-sides' sum is no less than the half-diagonal: compared in squares, no root is taken.
+        let reach = (self.frontage.0 + self.depth.0 + other.frontage.0 + other.depth.0) / 2.0;
+        let slack = 1e-9 * (1.0 + dx.abs() + dy.abs() + self.centre.x.abs() + self.centre.y.abs());
+        let wide = reach + slack;
+        dx * dx + dy * dy > wide * wide * (1.0 + 1e-12)
+    }
+
+    /// The squared distance from `p` to this rectangle, measured in its own frame (`frame`, of its facing; 0 on
+    /// or inside it).
+    fn square_to(&self, frame: &Frame, p: Point) -> f64 {
+        let [ahead, _, right, _] = *frame;
+        let (dx, dy) = (p.x - self.centre.x, p.y - self.centre.y);
+        let across = ((dx * right.0 + dy * right.1).abs() - self.frontage.0 / 2.0).max(0.0);
+        let along = ((dx * ahead.0 + dy * ahead.1).abs() - self.depth.0 / 2.0).max(0.0);
+        across * across + along * along
+    }
+
     /// A cheap lower bound of [`Footprint::distance`]: the distance between the centres less both half-diagonals
     /// (and a billionth of an inch for rounding), never below 0. A test against a range can refuse on it before
     /// the exact distance is measured.
     #[must_use]
+    #[inline]
     pub fn distance_at_least(&self, other: &Footprint) -> Inches {
         // Square roots rather than `hypot`: a bound, within rounding far below its billionth.
         let reach =
@@ -476,6 +535,7 @@ impl Footprint {
 
     /// The same footprint moved to `centre` and turned to `facing`.
     #[must_use]
+    #[inline]
     pub fn placed(&self, centre: Point, facing: Heading) -> Footprint {
         Footprint {
             centre,
@@ -498,12 +558,17 @@ thread_local! {
 
 /// How many facings' frames each thread remembers (a game meets a few dozen at a time: its units' facings
 /// and the headings its moves try).
-const FRAME_SLOTS: usize = 64;
+const FRAME_SLOTS: usize = 1 << FRAME_SLOT_BITS;
+
+/// The bits of a frame's slot number.
+const FRAME_SLOT_BITS: u32 = 7;
 
 /// The frame of `facing`: four `sin_cos`, remembered per thread for the facings met last.
 fn frame(facing: Heading) -> Frame {
     let bits = facing.as_degrees().to_bits();
-    let slot = ((bits ^ (bits >> 17) ^ (bits >> 35)) % FRAME_SLOTS as u64) as usize;
+    // The slot from the top bits of a multiplicative hash: every bit of the facing counts (round facings, whose
+    // low bits are all zero, spread over the slots too).
+    let slot = (bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - FRAME_SLOT_BITS)) as usize;
     let compute = || {
         let unit = |h: Heading| h.as_degrees().to_radians().sin_cos();
         [
@@ -806,8 +871,10 @@ impl Table {
         let tolerance = step.0.max(0.01);
         let limit = distance.0.max(0.0).min(self.edge_room(unit, heading).0);
         let reach = |f: &Footprint| (f.frontage.0.hypot(f.depth.0)) / 2.0;
-        // The footprints it could meet, kept by index without allocating (beyond 32 of them, in a vector).
+        // The footprints it could meet, kept by index without allocating (beyond 32 of them, in a vector), with
+        // the distance last measured to each of the first 32 and how far the unit had come when it was.
         let (mut first, mut count, mut spill) = ([0_usize; 32], 0, Vec::new());
+        let (mut measured, mut measured_at) = ([0.0_f64; 32], [0.0_f64; 32]);
         let own_reach = reach(unit);
         for (i, o) in others.iter().enumerate() {
             // A footprint beyond the reach test even with its half-diagonal taken as its larger half-sides'
@@ -818,28 +885,66 @@ impl Table {
             if wide >= 0.0 && dx * dx + dy * dy > wide * wide * (1.0 + 1e-12) {
                 continue;
             }
-            if unit.centre.distance(o.centre).0 <= limit + own_reach + reach(o) + gap.0 + 1e-9
-                && unit.distance(o).0 > gap.0
-            {
-                match first.get_mut(count) {
-                    Some(slot) => {
-                        *slot = i;
-                        count += 1;
-                    }
-                    None => spill.push(i),
+            if unit.centre.distance(o.centre).0 > limit + own_reach + reach(o) + gap.0 + 1e-9 {
+                continue;
+            }
+            let apart = unit.distance(o).0;
+            if apart > gap.0 {
+                if let (Some(slot), Some(d)) = (first.get_mut(count), measured.get_mut(count)) {
+                    *slot = i;
+                    *d = apart;
+                    count += 1;
+                } else {
+                    spill.push(i);
                 }
             }
         }
-        let near = first.get(..count).unwrap_or(&[]);
+        // A move of `m` inches brings the unit no more than `m` nearer a footprint: the distance measured `m`
+        // inches back, less `m` and a margin far above rounding, is a lower bound of the distance now.
+        let slack = 1e-9 * (1.0 + unit.centre.x.abs() + unit.centre.y.abs() + limit);
         let mut done = 0.0;
+        // The footprint nearest at the last step is measured first: it sets the least clearance that lets the
+        // others be passed over on their bounds.
+        let mut lead = 0;
         for _ in 0..64 {
             let here = unit.placed(unit.centre.moved(heading, Inches(done)), unit.facing);
             // A footprint whose lower bound is no nearer than the least clearance so far cannot lower it.
-            let clearance = near
+            let mut least = f64::INFINITY;
+            let mut nearest = lead;
+            let others_first = (0..count).filter(|&k| k != lead);
+            for k in (lead < count)
+                .then_some(lead)
+                .into_iter()
+                .chain(others_first)
+            {
+                let (Some(o), Some(d), Some(at)) = (
+                    first.get(k).and_then(|&i| others.get(i)),
+                    measured.get_mut(k),
+                    measured_at.get_mut(k),
+                ) else {
+                    continue;
+                };
+                // At the first step every distance was measured where the unit stands: the measure stands.
+                if done != 0.0 {
+                    if *d - (done - *at) - slack - gap.0 >= least
+                        || here.distance_at_least(o).0 - gap.0 >= least
+                    {
+                        continue;
+                    }
+                    *d = here.distance(o).0;
+                    *at = done;
+                }
+                let clearance = *d - gap.0;
+                if clearance < least {
+                    least = clearance;
+                    nearest = k;
+                }
+            }
+            lead = nearest;
+            let clearance = spill
                 .iter()
-                .chain(spill.iter())
                 .filter_map(|&i| others.get(i))
-                .fold(f64::INFINITY, |least, o| {
+                .fold(least, |least, o| {
                     if here.distance_at_least(o).0 - gap.0 >= least {
                         least
                     } else {
@@ -1096,6 +1201,91 @@ mod tests {
             assert!((a.distance_to(p).0 - Euclidean.distance(&pt, &polygon(&a))).abs() < 1e-12);
         }
         assert!(touching > 1000, "{touching}");
+        Ok(())
+    }
+
+    /// A slide by conservative advancement measured plainly: every footprint in reach measured again at every
+    /// step, whatever the bounds say.
+    fn plain_slide(
+        t: &Table,
+        unit: &Footprint,
+        heading: Heading,
+        distance: f64,
+        others: &[Footprint],
+        gap: f64,
+    ) -> f64 {
+        let limit = distance.max(0.0).min(t.edge_room(unit, heading).0);
+        let near: Vec<&Footprint> = others.iter().filter(|o| unit.distance(o).0 > gap).collect();
+        let mut done = 0.0;
+        for _ in 0..64 {
+            let here = unit.placed(unit.centre.moved(heading, Inches(done)), unit.facing);
+            let clearance = near
+                .iter()
+                .map(|o| here.distance(o).0 - gap)
+                .fold(f64::INFINITY, f64::min);
+            if clearance >= limit - done {
+                return limit;
+            }
+            if clearance < 0.1 {
+                break;
+            }
+            done += clearance;
+        }
+        done.max(0.0)
+    }
+
+    /// A slide that remembers each footprint's last distance (and passes over those its bounds keep out of
+    /// reach) stops, bit for bit, where plain advancement does: crowds of footprints in every direction, some
+    /// touching the unit where it starts.
+    #[test]
+    fn slide_matches_plain_advancement() -> Result<(), TableError> {
+        let t = Table::new(Inches(48.0), Inches(36.0), vec![])?;
+        let mut r = stream(1865);
+        let mut short = 0;
+        for i in 0..3_000 {
+            let print = |r: &mut dyn FnMut() -> f64| -> Result<Footprint, TableError> {
+                let facing = Heading::degrees(if i % 3 == 0 {
+                    (r() * 8.0).floor() * 45.0
+                } else {
+                    r() * 360.0
+                })
+                .map_err(|_| TableError::NotFinite {
+                    what: "h",
+                    positive: false,
+                })?;
+                Footprint::new(
+                    Point::new(8.0 + r() * 32.0, 6.0 + r() * 24.0),
+                    facing,
+                    Inches(0.5 + r() * 6.0),
+                    Inches(0.5 + r() * 2.0),
+                )
+            };
+            let unit = print(&mut r)?;
+            let others = (0..(i % 40))
+                .map(|_| print(&mut r))
+                .collect::<Result<Vec<_>, _>>()?;
+            let heading = Heading::degrees(r() * 360.0).map_err(|_| TableError::NotFinite {
+                what: "h",
+                positive: false,
+            })?;
+            let (distance, gap) = (r() * 24.0, if i % 2 == 0 { 0.0 } else { 0.1 });
+            let got = t.slide(
+                &unit,
+                heading,
+                Inches(distance),
+                &others,
+                Inches(gap),
+                Inches(0.1),
+            );
+            let want = plain_slide(&t, &unit, heading, distance, &others, gap);
+            assert_eq!(
+                got.0.to_bits(),
+                want.to_bits(),
+                "{unit:?} {heading:?} {distance}"
+            );
+            short += usize::from(want < distance.min(t.edge_room(&unit, heading).0));
+        }
+        assert!(short > 500, "{short}");
         Ok(())
     }
 

@@ -85,6 +85,7 @@ impl Bases {
     /// line is its stands side by side, a column one behind another (as wide as a stand), skirmishers a 10"
     /// front with the rest behind, dismounted cavalry a line of fighting stands with the horse holder behind.
     #[must_use]
+    #[inline]
     pub fn size(&self, unit: &Unit) -> (Inches, Inches) {
         let n = f64::from(unit.current_stands().max(1));
         let troop = unit.troop();
@@ -192,6 +193,7 @@ pub struct Field {
 impl Field {
     /// The footprint of unit `id` as it stands now (`None` for an unknown id).
     #[must_use]
+    #[inline]
     pub fn footprint(&self, battle: &Battle, id: UnitId) -> Option<Footprint> {
         let u = battle.unit(id).ok()?;
         let place = self.places.get(id.0 as usize)?;

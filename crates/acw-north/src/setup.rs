@@ -298,7 +298,7 @@ impl Battle {
                     side,
                     order: b.order,
                     mg,
-                    units: ids,
+                    units: ids.into(),
                     leaderless: false,
                     order_change_used: false,
                     order_check_due: false,

@@ -194,6 +194,72 @@ impl<'de> serde::Deserialize<'de> for Name {
     }
 }
 
+/// The units of a brigade: shared between copies of the state (a game's state is copied for every order, and a
+/// brigade's units never change). Saved as a plain list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct UnitList(std::sync::Arc<[UnitId]>);
+
+impl std::ops::Deref for UnitList {
+    type Target = [UnitId];
+    fn deref(&self) -> &[UnitId] {
+        &self.0
+    }
+}
+
+impl From<Vec<UnitId>> for UnitList {
+    fn from(v: Vec<UnitId>) -> UnitList {
+        UnitList(v.into())
+    }
+}
+
+impl IntoIterator for UnitList {
+    type Item = UnitId;
+    type IntoIter = UnitListIter;
+    fn into_iter(self) -> Self::IntoIter {
+        UnitListIter {
+            list: self,
+            next: 0,
+        }
+    }
+}
+
+/// The units of a [`UnitList`], by value.
+pub(crate) struct UnitListIter {
+    list: UnitList,
+    next: usize,
+}
+
+impl Iterator for UnitListIter {
+    type Item = UnitId;
+    fn next(&mut self) -> Option<UnitId> {
+        let id = self.list.0.get(self.next).copied()?;
+        self.next += 1;
+        Some(id)
+    }
+}
+
+impl<'a> IntoIterator for &'a UnitList {
+    type Item = &'a UnitId;
+    type IntoIter = std::slice::Iter<'a, UnitId>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for UnitList {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for UnitList {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<UnitList, D::Error> {
+        Vec::<UnitId>::deserialize(deserializer).map(UnitList::from)
+    }
+}
+
 /// One regiment or battery (NORTH-SET-01, NORTH-SET-10).
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -536,7 +602,7 @@ pub struct Brigade {
     pub(crate) side: Side,
     pub(crate) order: BrigadeOrder,
     pub(crate) mg: GeneralId,
-    pub(crate) units: Vec<UnitId>,
+    pub(crate) units: UnitList,
     pub(crate) leaderless: bool,
     pub(crate) order_change_used: bool,
     pub(crate) order_check_due: bool,
@@ -647,6 +713,7 @@ impl Battle {
     }
 
     /// A unit by id.
+    #[inline]
     pub fn unit(&self, id: UnitId) -> Result<&Unit, RuleViolation> {
         self.units
             .get(id.0 as usize)
