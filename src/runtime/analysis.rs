@@ -172,11 +172,6 @@ impl Scenario {
 #[derive(Debug, Error)]
 #[non_exhaustive]
 pub enum LuckError {
-    /// The ruleset's events do not report their odds yet.
-    #[error(
-        "the {0} ruleset's events do not report the odds of their rolls yet, so its luck cannot be measured"
-    )]
-    NotReported(RulesetId),
     /// A line of the log is not an event of the ruleset.
     #[error(
         "line {line} of the log is not a {ruleset} event ({source}); give a log written by `acw battle {ruleset} --json`"
