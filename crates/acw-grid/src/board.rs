@@ -490,6 +490,11 @@ impl Board {
     /// The side of `from` that `to` lies across, if they are adjacent.
     #[must_use]
     pub fn side_towards(&self, from: Area, to: Area) -> Option<Facing> {
+        // Every neighbour is at most one column and one row away: most pairs are turned down here at once.
+        let (dx, dy) = Board::vector(from, to);
+        if dx.abs() > 1 || dy.abs() > 1 {
+            return None;
+        }
         self.dirs()
             .iter()
             .position(|&d| from.offset(d) == to)
