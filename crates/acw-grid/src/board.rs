@@ -490,6 +490,11 @@ impl Board {
     /// The side of `from` that `to` lies across, if they are adjacent.
     #[must_use]
     pub fn side_towards(&self, from: Area, to: Area) -> Option<Facing> {
+        // Every neighbour is at most one column and one row away: most pairs are turned down here at once.
+        let (dx, dy) = Board::vector(from, to);
+        if dx.abs() > 1 || dy.abs() > 1 {
+            return None;
+        }
         self.dirs()
             .iter()
             .position(|&d| from.offset(d) == to)
@@ -683,22 +688,38 @@ impl Board {
     /// GRID-GEO-08: the sides of `area` whose bearing points nearest to `target` (several on a tie; the owner
     /// picks, and the first is the software default).
     pub fn facings_towards(&self, area: Area, target: Area) -> Vec<Facing> {
+        let (angles, best) = self.side_angles(area, target);
+        angles
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| (**a - best).abs() < 1e-6)
+            .map(|(k, _)| Facing(k as u8))
+            .collect()
+    }
+
+    /// The first of [`Board::facings_towards`] (the software default), without listing them all.
+    #[must_use]
+    pub(crate) fn facing_towards(&self, area: Area, target: Area) -> Option<Facing> {
+        let (angles, best) = self.side_angles(area, target);
+        angles
+            .iter()
+            .position(|a| (*a - best).abs() < 1e-6)
+            .map(|k| Facing(k as u8))
+    }
+
+    /// The angle between each side's heading and the bearing from `area` to `target`, and the smallest.
+    fn side_angles(&self, area: Area, target: Area) -> (Vec6, f64) {
         let c = self.centre(area);
         let bearing = c.heading_to(self.centre(target));
         let n = self.kind.sides();
         let step = 360.0 / f64::from(n);
-        let angles: Vec<(Facing, f64)> = (0..n)
-            .map(|k| {
-                let h = Heading::NORTH.turned(f64::from(k) * step);
-                (Facing(k), h.angle_to(bearing))
-            })
-            .collect();
-        let best = angles.iter().map(|(_, a)| *a).fold(f64::INFINITY, f64::min);
-        angles
-            .into_iter()
-            .filter(|(_, a)| (*a - best).abs() < 1e-6)
-            .map(|(f, _)| f)
-            .collect()
+        let mut angles = Vec6::new();
+        for k in 0..n {
+            let h = Heading::NORTH.turned(f64::from(k) * step);
+            angles.push(h.angle_to(bearing));
+        }
+        let best = angles.iter().copied().fold(f64::INFINITY, f64::min);
+        (angles, best)
     }
 
     /// The heading (degrees clockwise from north) of side `facing`.
@@ -890,6 +911,33 @@ impl FreeTable {
     #[must_use]
     pub fn bombard_dice_per_stand(&self, d: Inches, extra_bands: u32) -> Option<u8> {
         tables::bombard_dice_per_stand(self.areas(d), extra_bands)
+    }
+}
+
+/// Up to six numbers (one per side of an area) kept on the stack.
+#[derive(Clone, Copy)]
+struct Vec6 {
+    items: [f64; 6],
+    len: usize,
+}
+
+impl Vec6 {
+    fn new() -> Vec6 {
+        Vec6 {
+            items: [0.0; 6],
+            len: 0,
+        }
+    }
+
+    fn push(&mut self, x: f64) {
+        if let Some(slot) = self.items.get_mut(self.len) {
+            *slot = x;
+            self.len += 1;
+        }
+    }
+
+    fn iter(&self) -> std::slice::Iter<'_, f64> {
+        self.items[..self.len].iter()
     }
 }
 

@@ -20,11 +20,22 @@ fn mix(seed: u64, a: u64, b: u64) -> u64 {
     x
 }
 
-fn distance_to_enemy(state: &State, side: Side, at: Area) -> u32 {
-    let b = state.battle();
-    b.units()
+/// The areas of `side`'s enemies, gathered once for all the distances one order weighs.
+fn enemy_areas(state: &State, side: Side) -> Vec<Area> {
+    state
+        .battle()
+        .units()
         .filter(|e| e.side() != side)
-        .map(|e| b.board().distance(at, e.area(), b.options()))
+        .map(Unit::area)
+        .collect()
+}
+
+/// The distance from `at` to the nearest of the enemy areas `enemies`.
+fn distance_to_enemy(state: &State, enemies: &[Area], at: Area) -> u32 {
+    let b = state.battle();
+    enemies
+        .iter()
+        .map(|&e| b.board().distance(at, e, b.options()))
         .min()
         .unwrap_or(u32::MAX)
 }
@@ -119,9 +130,10 @@ fn common(state: &State, side: Side, seed: u64, wants_first: bool) -> Option<Ord
         }
         Step::Retreat(_) => {
             let routes = state.retreat_routes();
+            let enemies = enemy_areas(state, side);
             let best = routes.into_iter().enumerate().max_by_key(|(i, r)| {
                 let end = r.last().copied();
-                let d = end.map_or(0, |a| distance_to_enemy(state, side, a));
+                let d = end.map_or(0, |a| distance_to_enemy(state, &enemies, a));
                 (d, mix(seed, turn, *i as u64))
             });
             Some(Order::Retreat(best.map(|(_, r)| r).unwrap_or_default()))
@@ -153,6 +165,7 @@ impl Commander<Grid> for Attacker {
         let turn = u64::from(state.battle().turn());
         match state.step() {
             Step::Move(_) => {
+                let enemies = enemy_areas(state, side);
                 for id in own_units(state, side) {
                     if state.battle().may_rally(id).is_ok() {
                         return Order::Rally(id);
@@ -163,7 +176,7 @@ impl Commander<Grid> for Attacker {
                     if u.all_artillery() || u.all_wagons() {
                         continue;
                     }
-                    let now = distance_to_enemy(state, side, u.area());
+                    let now = distance_to_enemy(state, &enemies, u.area());
                     let best = state
                         .moves(id)
                         .into_iter()
@@ -171,13 +184,13 @@ impl Commander<Grid> for Attacker {
                         .min_by_key(|(i, m)| {
                             let end = m.path.last().copied().unwrap_or(u.area());
                             (
-                                distance_to_enemy(state, side, end),
+                                distance_to_enemy(state, &enemies, end),
                                 mix(self.seed, turn, (u64::from(id.0) << 16) | *i as u64),
                             )
                         });
                     if let Some((_, m)) = best {
                         let end = m.path.last().copied().unwrap_or(u.area());
-                        if distance_to_enemy(state, side, end) < now {
+                        if distance_to_enemy(state, &enemies, end) < now {
                             return Order::Move(m);
                         }
                     }
@@ -219,6 +232,7 @@ impl Commander<Grid> for Holder {
         }
         let turn = u64::from(state.battle().turn());
         if let Step::Move(_) = state.step() {
+            let enemies = enemy_areas(state, side);
             for id in own_units(state, side) {
                 if state.battle().may_rally(id).is_ok() {
                     return Order::Rally(id);
@@ -240,7 +254,7 @@ impl Commander<Grid> for Holder {
                     .into_iter()
                     .filter(|m| {
                         let end = m.path.last().copied().unwrap_or(u.area());
-                        distance_to_enemy(state, side, end) > 1
+                        distance_to_enemy(state, &enemies, end) > 1
                     })
                     .enumerate()
                     .min_by_key(|(i, m)| {

@@ -994,7 +994,7 @@ impl State {
             .map(|&e| (board.distance(at, e, opts), e))
             .min();
         nearest
-            .and_then(|(_, a)| board.facings_towards(at, a).first().copied())
+            .and_then(|(_, a)| board.facing_towards(at, a))
             .unwrap_or(u.facing())
     }
 

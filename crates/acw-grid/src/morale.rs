@@ -224,7 +224,6 @@ struct Search<'a> {
     movers: Vec<Mover>,
     column: bool,
     enemies: &'a [Area],
-    ignore_enemy: bool,
     need_room: u32,
     kind: RetreatKind,
     budget: u32,
@@ -232,20 +231,34 @@ struct Search<'a> {
     partial: Vec<Vec<Area>>,
     /// Where the retreat starts (not on `path`).
     origin: Option<Area>,
+    /// The areas holding enemy stands, gathered once per search (empty when they are ignored).
+    enemy_held: Vec<Area>,
     /// The legal steps out of each area met so far.
-    steps: Vec<(Area, Vec<(Area, u32)>)>,
+    steps: Vec<(Area, Steps)>,
+}
+
+/// The legal steps out of one area and their costs: at most one per side of an area (six on hexes).
+#[derive(Clone, Copy)]
+struct Steps {
+    items: [(Area, u32); 6],
+    len: usize,
+}
+
+impl Steps {
+    fn as_slice(&self) -> &[(Area, u32)] {
+        &self.items[..self.len]
+    }
 }
 
 impl Search<'_> {
+    /// Whether a step from `from` to the neighbouring area `to` is open to the retreat, and its cost. The
+    /// tests are pure and independent, so the cheapest (the distances) come first.
     fn legal(&self, from: Area, to: Area) -> Option<u32> {
         let b = self.battle;
-        if !b.board.contains(to) {
-            return None;
-        }
-        if !self.ignore_enemy && b.occupied_by(to, self.side.enemy()) {
-            return None;
-        }
         if !b.board.is_away_step(from, to, self.enemies, &b.options) {
+            return None;
+        }
+        if self.enemy_held.contains(&to) {
             return None;
         }
         b.step_cost(&self.movers, from, to, self.column).ok()
@@ -253,17 +266,23 @@ impl Search<'_> {
 
     /// The legal steps out of `at` and their costs, worked out once per area of a search (they depend on the
     /// area alone, not on the route that reached it).
-    fn nexts(&mut self, at: Area) -> Vec<(Area, u32)> {
+    fn nexts(&mut self, at: Area) -> Steps {
         if let Some((_, v)) = self.steps.iter().find(|(a, _)| *a == at) {
-            return v.clone();
+            return *v;
         }
-        let v: Vec<(Area, u32)> = self
-            .battle
-            .board
-            .neighbours(at)
-            .filter_map(|n| self.legal(at, n).map(|c| (n, c)))
-            .collect();
-        self.steps.push((at, v.clone()));
+        let mut v = Steps {
+            items: [(Area::default(), 0); 6],
+            len: 0,
+        };
+        for n in self.battle.board.neighbours(at) {
+            if let Some(c) = self.legal(at, n)
+                && let Some(slot) = v.items.get_mut(v.len)
+            {
+                *slot = (n, c);
+                v.len += 1;
+            }
+        }
+        self.steps.push((at, v));
         v
     }
 
@@ -294,12 +313,12 @@ impl Search<'_> {
                 self.complete.push(path.clone());
                 return;
             }
-            if nexts.is_empty() {
+            if nexts.len == 0 {
                 self.partial.push(path.clone());
             }
             // Sideways steps count as away, so the extra movement never revisits an area: without this a search
             // between areas equally far from the enemy went round in circles until the stack ran out.
-            for (n, _) in nexts {
+            for &(n, _) in nexts.as_slice() {
                 if path.contains(&n) || self.origin == Some(n) {
                     continue;
                 }
@@ -312,12 +331,15 @@ impl Search<'_> {
         let done = match self.kind {
             RetreatKind::Recoil => !path.is_empty(),
             RetreatKind::FullMove => {
-                let affordable = nexts.iter().any(|(_, c)| spent + c <= self.budget);
+                let affordable = nexts
+                    .as_slice()
+                    .iter()
+                    .any(|(_, c)| spent + c <= self.budget);
                 if affordable {
                     false
                 } else {
                     let left = self.budget.saturating_sub(spent);
-                    let finished = left < 2 || !nexts.is_empty();
+                    let finished = left < 2 || nexts.len != 0;
                     if !finished {
                         self.partial.push(path.clone());
                         return;
@@ -334,11 +356,11 @@ impl Search<'_> {
             }
             return;
         }
-        if self.kind == RetreatKind::Recoil && nexts.is_empty() {
+        if self.kind == RetreatKind::Recoil && nexts.len == 0 {
             self.partial.push(path.clone());
             return;
         }
-        for (n, c) in nexts {
+        for &(n, c) in nexts.as_slice() {
             if self.kind == RetreatKind::FullMove && spent + c > self.budget {
                 continue;
             }
@@ -364,20 +386,29 @@ impl Battle {
         enemies: &[Area],
     ) -> Result<RetreatPlan, RuleViolation> {
         let u = self.unit(id)?;
+        let enemy = u.side().enemy();
         let run = |ignore_enemy: bool| {
+            let enemy_held = if ignore_enemy {
+                Vec::new()
+            } else {
+                self.units()
+                    .filter(|e| e.side() == enemy)
+                    .map(Unit::area)
+                    .collect()
+            };
             let mut s = Search {
                 battle: self,
                 side: u.side(),
                 movers: u.movers(),
                 column: u.in_column(),
                 enemies,
-                ignore_enemy,
                 need_room: u.stand_count(),
                 kind,
                 budget: u.allowance_halves(),
                 complete: Vec::new(),
                 partial: Vec::new(),
                 origin: None,
+                enemy_held,
                 steps: Vec::new(),
             };
             s.run(u.area());
