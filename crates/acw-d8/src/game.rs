@@ -1557,11 +1557,13 @@ fn end_melee(
         if attacked.contains(&a.id) {
             continue;
         }
+        // `gap_within`, with the attacker's own place and size looked up once.
+        let gap = f.least_gap_from(a);
         if let Some(d) = b
             .units()
             .iter()
             .filter(|d| d.side != side && !d.removed)
-            .find(|d| f.gap_within(a, d, CONTACT_CM).is_some())
+            .find(|d| gap(d) <= CONTACT_CM && f.gap_cm(a, d) <= CONTACT_CM)
         {
             pending.push((a.id, d.id));
         }
