@@ -1954,13 +1954,14 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
     }
     let mut through_formed = None;
     let mut through_skirmishers = None;
+    let half = |x: &Unit| {
+        let (w, d) = crate::field::size_cm(x);
+        crate::field::span(w, d) / 2.0
+    };
+    let half_u = half(u);
     for o in b.units().iter().filter(|o| !o.removed && o.id != unit) {
         let Some(of) = f.footprint(o) else { continue };
-        let half = |x: &Unit| {
-            let (w, d) = crate::field::size_cm(x);
-            crate::field::span(w, d) / 2.0
-        };
-        let bound = cm(crate::field::apart(dest.centre, of.centre)) - half(u) - half(o);
+        let bound = cm(crate::field::apart(dest.centre, of.centre)) - half_u - half(o);
         if bound < GAP_CM && cm(fp.distance(&of).0) < GAP_CM {
             return Err(GameError::Table(format!(
                 "the {} would end in contact with the {}; only a charge makes contact",
@@ -1984,18 +1985,20 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
     // could beat the best so far.
     let nearest = |p: Place, beat: f64| {
         let me = Field::footprint_at(u, p);
-        let mut cands: Vec<(f64, acw_core::table::Footprint)> = b
-            .units()
-            .iter()
-            .filter(|o| !o.removed && o.side != u.side)
-            .filter_map(|o| f.footprint(o))
-            .map(|o| {
-                let bound = crate::field::apart(me.centre, o.centre)
-                    - crate::field::span(me.frontage.0, me.depth.0) / 2.0
-                    - crate::field::span(o.frontage.0, o.depth.0) / 2.0;
-                (bound, o)
-            })
-            .collect();
+        let half_me = crate::field::span(me.frontage.0, me.depth.0) / 2.0;
+        let mut cands: Vec<(f64, acw_core::table::Footprint)> = Vec::with_capacity(b.units().len());
+        cands.extend(
+            b.units()
+                .iter()
+                .filter(|o| !o.removed && o.side != u.side)
+                .filter_map(|o| f.footprint(o))
+                .map(|o| {
+                    let bound = crate::field::apart(me.centre, o.centre)
+                        - half_me
+                        - crate::field::span(o.frontage.0, o.depth.0) / 2.0;
+                    (bound, o)
+                }),
+        );
         cands.sort_by(|a, b| a.0.total_cmp(&b.0));
         let mut best = f64::INFINITY;
         for (bound, o) in cands {
