@@ -16,13 +16,16 @@ use acw_core::{Die, GameRng, Side};
 /// The enemy units in play nearest to `u` (centre to centre, less half of each footprint's diagonal), nearest
 /// first; units at exactly the same distance are put in random order by `rng`.
 fn enemies_by_distance(b: &Battle, f: &Field, u: &Unit, rng: &mut GameRng) -> Vec<(f64, UnitId)> {
-    let mut v: Vec<(f64, UnitId)> = b
-        .units()
-        .iter()
-        .filter(|o| !o.removed && o.side != u.side)
-        .map(|o| (f.least_gap_cm(u, o), o.id))
-        .collect();
-    v.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let gap = f.least_gap_from(u);
+    let mut v: Vec<(f64, UnitId)> = Vec::with_capacity(b.units().len());
+    v.extend(
+        b.units()
+            .iter()
+            .filter(|o| !o.removed && o.side != u.side)
+            .map(|o| (gap(o), o.id)),
+    );
+    // Ids are unique, so the order is total and an unstable sort gives the same list.
+    v.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     let mut i = 0;
     while i < v.len() {
         let mut j = i + 1;
@@ -110,8 +113,11 @@ fn melee_order(state: &State, b: &Battle, f: &Field, side: Side) -> Option<Order
         .iter()
         .filter(|u| u.side == side && !u.removed && !state.attacked(u.id))
     {
+        let gap = f.least_gap_from(u);
         for d in b.units().iter().filter(|d| d.side != side && !d.removed) {
-            if f.gap_within(u, d, crate::field::CONTACT_CM).is_some() {
+            // `gap_within`, with the unit's own place and size looked up once.
+            let contact = crate::field::CONTACT_CM;
+            if gap(d) <= contact && f.gap_cm(u, d) <= contact {
                 let o = Order::Melee {
                     attacker: u.id,
                     defender: d.id,

@@ -840,22 +840,27 @@ impl Field {
     ) -> Vec<Footprint> {
         let (dx, dy) = (b.x - a.x, b.y - a.y);
         let len2 = dx * dx + dy * dy;
-        battle
-            .units()
-            .iter()
-            .filter(|u| !u.removed && !except.contains(&u.id))
-            .filter_map(|u| self.footprint(u))
-            .filter(|fp| {
-                let c = fp.centre;
-                let t = if len2 > 0.0 {
-                    (((c.x - a.x) * dx + (c.y - a.y) * dy) / len2).clamp(0.0, 1.0)
-                } else {
-                    0.0
-                };
-                let p = Point::new(a.x + dx * t, a.y + dy * t);
-                apart(p, c) <= span(fp.frontage.0, fp.depth.0) / 2.0 + 1e-9
-            })
-            .collect()
+        let units = battle.units();
+        // Room for every unit and every smoke marker (a volley adds the smoke to these), so the list is
+        // allocated once and never grown.
+        let mut out = Vec::with_capacity(units.len() + self.smoke.len());
+        out.extend(
+            units
+                .iter()
+                .filter(|u| !u.removed && !except.contains(&u.id))
+                .filter_map(|u| self.footprint(u))
+                .filter(|fp| {
+                    let c = fp.centre;
+                    let t = if len2 > 0.0 {
+                        (((c.x - a.x) * dx + (c.y - a.y) * dy) / len2).clamp(0.0, 1.0)
+                    } else {
+                        0.0
+                    };
+                    let p = Point::new(a.x + dx * t, a.y + dy * t);
+                    apart(p, c) <= span(fp.frontage.0, fp.depth.0) / 2.0 + 1e-9
+                }),
+        );
+        out
     }
 
     /// The distance in cm between two units' footprints (base edge to base edge).
@@ -871,14 +876,23 @@ impl Field {
     /// (cheap: no polygons).
     #[must_use]
     pub fn least_gap_cm(&self, a: &Unit, b: &Unit) -> f64 {
-        let (Some(pa), Some(pb)) = (self.place(a.id), self.place(b.id)) else {
-            return f64::INFINITY;
-        };
+        self.least_gap_from(a)(b)
+    }
+
+    /// [`Field::least_gap_cm`] from `a` to many units: `a`'s place and size are looked up once, and each call
+    /// gives, bit for bit, `least_gap_cm(a, b)`.
+    pub fn least_gap_from(&self, a: &Unit) -> impl Fn(&Unit) -> f64 + '_ {
         let half = |u: &Unit| {
             let (w, d) = size_cm(u);
             span(w, d) / 2.0
         };
-        (cm(apart(pa.centre, pb.centre)) - half(a) - half(b)).max(0.0)
+        let from = self.place(a.id).map(|p| (p.centre, half(a)));
+        move |b: &Unit| match (from, self.place(b.id)) {
+            (Some((centre, half_a)), Some(pb)) => {
+                (cm(apart(centre, pb.centre)) - half_a - half(b)).max(0.0)
+            }
+            _ => f64::INFINITY,
+        }
     }
 
     /// The distance in cm between two units' footprints if it is at most `limit`, else `None`; the cheap bound

@@ -26,6 +26,7 @@ use acw_core::game::{Decision, EndReason, GameResult, Outcome, Ruleset};
 use acw_core::measure::{Inches, Point};
 use acw_core::{BySide, Dice, GameRng, Resolve, Side};
 use std::fmt;
+use std::sync::Mutex;
 use thiserror::Error;
 
 #[cfg(feature = "serde")]
@@ -774,7 +775,7 @@ pub struct Muster {
 }
 
 /// The whole game: the muster or the battle on its field, the dice, and the end.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[cfg_attr(feature = "serde", serde(try_from = "StateData"))]
 pub struct State {
@@ -784,6 +785,75 @@ pub struct State {
     field: Option<Field>,
     attacked: Vec<UnitId>,
     end: Option<(Outcome, BySide<Points>)>,
+    /// The last volley a check accepted, kept for applying it; not part of the game (not saved, compared or
+    /// shown).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    memo: VolleyMemo,
+}
+
+impl fmt::Debug for State {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("State")
+            .field("rng", &self.rng)
+            .field("muster", &self.muster)
+            .field("battle", &self.battle)
+            .field("field", &self.field)
+            .field("attacked", &self.attacked)
+            .field("end", &self.end)
+            .finish()
+    }
+}
+
+/// The facts of the last volley that [`State::check_order`] accepted, keyed by the state's version (a count of
+/// the orders applied to it) and by the firer and target, so that applying that same order next uses them
+/// instead of measuring the volley on the table a second time. A bot asks whether a volley is legal and then
+/// gives it: without this every volley fired is measured twice.
+#[derive(Default)]
+struct VolleyMemo {
+    /// Bumped by every order applied (accepted or refused), so facts measured before it are never used.
+    version: u64,
+    last: Mutex<Option<(u64, UnitId, UnitId, FireFacts)>>,
+}
+
+impl VolleyMemo {
+    /// Keeps the facts of a volley just checked at the present version.
+    fn keep(&self, unit: UnitId, target: UnitId, facts: FireFacts) {
+        if let Ok(mut last) = self.last.lock() {
+            *last = Some((self.version, unit, target, facts));
+        }
+    }
+
+    /// The kept facts if they were measured at the present version for this order; the version then moves on,
+    /// as an order is about to be applied.
+    fn take(&mut self, order: &Order) -> Option<FireFacts> {
+        let last = self.last.get_mut().ok().and_then(Option::take);
+        let version = self.version;
+        self.version = self.version.wrapping_add(1);
+        match (last, order) {
+            (Some((v, u, t, facts)), Order::Fire { unit, target })
+                if v == version && u == *unit && t == *target =>
+            {
+                Some(facts)
+            }
+            _ => None,
+        }
+    }
+}
+
+impl Clone for VolleyMemo {
+    fn clone(&self) -> VolleyMemo {
+        VolleyMemo {
+            version: self.version,
+            last: Mutex::new(self.last.lock().ok().and_then(|l| *l)),
+        }
+    }
+}
+
+/// A memo is not part of the game: two states are equal whatever their memos hold.
+impl PartialEq for VolleyMemo {
+    fn eq(&self, _: &VolleyMemo) -> bool {
+        true
+    }
 }
 
 /// A [`State`] as loaded, before its checks.
@@ -822,6 +892,7 @@ impl TryFrom<StateData> for State {
             field: d.field,
             attacked: d.attacked,
             end: d.end,
+            memo: VolleyMemo::default(),
         })
     }
 }
@@ -855,6 +926,7 @@ impl State {
             field: None,
             attacked: Vec::new(),
             end: None,
+            memo: VolleyMemo::default(),
         };
         match &scenario.armies {
             Some((u, c)) => {
@@ -949,6 +1021,7 @@ impl State {
             field: Some(field),
             attacked: Vec::new(),
             end: None,
+            memo: VolleyMemo::default(),
         })
     }
 
@@ -1043,6 +1116,7 @@ impl State {
                 let (u, t) = (live(b, unit)?, live(b, target)?);
                 let facts = fire_facts(b, f, u, t)?;
                 b.planned_volley(unit, Target::Unit(target), &facts)?;
+                self.memo.keep(unit, target, facts);
                 Ok(())
             }
             Order::FireAtOfficer { unit, officer } => {
@@ -1079,6 +1153,7 @@ impl State {
                     f,
                     &self.attacked,
                     order,
+                    None,
                     &mut dice,
                     &mut sink,
                     false,
@@ -1094,6 +1169,7 @@ impl State {
         dice: &mut dyn Dice,
         log: &mut Vec<Event>,
     ) -> Result<(), GameError> {
+        let checked = self.memo.take(order);
         if self.end.is_some() {
             return Err(GameError::Over);
         }
@@ -1196,7 +1272,7 @@ impl State {
             log.extend(events);
             return Ok(());
         }
-        let done = unit_order(b, f, &self.attacked, order, dice, log, true)?;
+        let done = unit_order(b, f, &self.attacked, order, checked, dice, log, true)?;
         if let Some(a) = done.attacker {
             self.attacked.push(a);
         }
@@ -1481,11 +1557,13 @@ fn end_melee(
         if attacked.contains(&a.id) {
             continue;
         }
+        // `gap_within`, with the attacker's own place and size looked up once.
+        let gap = f.least_gap_from(a);
         if let Some(d) = b
             .units()
             .iter()
             .filter(|d| d.side != side && !d.removed)
-            .find(|d| f.gap_within(a, d, CONTACT_CM).is_some())
+            .find(|d| gap(d) <= CONTACT_CM && f.gap_cm(a, d) <= CONTACT_CM)
         {
             pending.push((a.id, d.id));
         }
@@ -1581,11 +1659,13 @@ fn laid_smoke(b: &Battle, f: &Field, u: &Unit) -> Applied {
 }
 
 /// Applies a unit's order: facts measured on the field, then the one rules call that rolls and applies it.
+#[allow(clippy::too_many_arguments)]
 fn unit_order(
     b: &mut Battle,
     f: &Field,
     attacked: &[UnitId],
     order: &Order,
+    checked: Option<FireFacts>,
     dice: &mut dyn Dice,
     log: &mut Vec<Event>,
     record: bool,
@@ -1823,7 +1903,11 @@ fn unit_order(
         Order::Fire { unit, target } => {
             let u = unit_of(b, unit)?;
             let t = unit_of(b, target)?;
-            let facts = fire_facts(b, f, &u, &t)?;
+            // A volley the last check accepted on this same state is not measured again.
+            let facts = match checked {
+                Some(facts) => facts,
+                None => fire_facts(b, f, &u, &t)?,
+            };
             volley(b, &u, Target::Unit(target), name(&t), &facts, dice, log)?;
             Ok(laid_smoke(b, f, &u))
         }
@@ -1870,13 +1954,14 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
     }
     let mut through_formed = None;
     let mut through_skirmishers = None;
+    let half = |x: &Unit| {
+        let (w, d) = crate::field::size_cm(x);
+        crate::field::span(w, d) / 2.0
+    };
+    let half_u = half(u);
     for o in b.units().iter().filter(|o| !o.removed && o.id != unit) {
         let Some(of) = f.footprint(o) else { continue };
-        let half = |x: &Unit| {
-            let (w, d) = crate::field::size_cm(x);
-            crate::field::span(w, d) / 2.0
-        };
-        let bound = cm(crate::field::apart(dest.centre, of.centre)) - half(u) - half(o);
+        let bound = cm(crate::field::apart(dest.centre, of.centre)) - half_u - half(o);
         if bound < GAP_CM && cm(fp.distance(&of).0) < GAP_CM {
             return Err(GameError::Table(format!(
                 "the {} would end in contact with the {}; only a charge makes contact",
@@ -1900,18 +1985,20 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
     // could beat the best so far.
     let nearest = |p: Place, beat: f64| {
         let me = Field::footprint_at(u, p);
-        let mut cands: Vec<(f64, acw_core::table::Footprint)> = b
-            .units()
-            .iter()
-            .filter(|o| !o.removed && o.side != u.side)
-            .filter_map(|o| f.footprint(o))
-            .map(|o| {
-                let bound = crate::field::apart(me.centre, o.centre)
-                    - crate::field::span(me.frontage.0, me.depth.0) / 2.0
-                    - crate::field::span(o.frontage.0, o.depth.0) / 2.0;
-                (bound, o)
-            })
-            .collect();
+        let half_me = crate::field::span(me.frontage.0, me.depth.0) / 2.0;
+        let mut cands: Vec<(f64, acw_core::table::Footprint)> = Vec::with_capacity(b.units().len());
+        cands.extend(
+            b.units()
+                .iter()
+                .filter(|o| !o.removed && o.side != u.side)
+                .filter_map(|o| f.footprint(o))
+                .map(|o| {
+                    let bound = crate::field::apart(me.centre, o.centre)
+                        - half_me
+                        - crate::field::span(o.frontage.0, o.depth.0) / 2.0;
+                    (bound, o)
+                }),
+        );
         cands.sort_by(|a, b| a.0.total_cmp(&b.0));
         let mut best = f64::INFINITY;
         for (bound, o) in cands {
@@ -2179,5 +2266,44 @@ impl Ruleset for D8 {
             }
         }
         l
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fire(unit: u32, target: u32) -> Order {
+        Order::Fire {
+            unit: UnitId(unit),
+            target: UnitId(target),
+        }
+    }
+
+    /// The kept facts of a checked volley serve only the next order applied, and only if it is that volley.
+    #[test]
+    fn a_checked_volley_is_kept_for_that_order_alone() {
+        let facts = FireFacts::all_at(6, 25.0);
+        let mut memo = VolleyMemo::default();
+        memo.keep(UnitId(1), UnitId(7), facts);
+        assert_eq!(memo.take(&fire(1, 7)), Some(facts));
+        // Taken once: the next order finds nothing.
+        assert_eq!(memo.take(&fire(1, 7)), None);
+        // Another target, another firer or another kind of order: measured anew.
+        memo.keep(UnitId(1), UnitId(7), facts);
+        assert_eq!(memo.take(&fire(1, 8)), None);
+        memo.keep(UnitId(1), UnitId(7), facts);
+        assert_eq!(memo.take(&fire(2, 7)), None);
+        memo.keep(UnitId(1), UnitId(7), facts);
+        assert_eq!(memo.take(&Order::EndPhase), None);
+        // Any order applied in between clears the memo and moves the version on: facts kept before it are gone.
+        memo.keep(UnitId(1), UnitId(7), facts);
+        let stale = memo.clone();
+        assert_eq!(memo.take(&fire(3, 9)), None);
+        assert_eq!(memo.take(&fire(1, 7)), None);
+        // A copy of the state carries the memo with it, at the version it was kept.
+        let mut copy = stale.clone();
+        assert_eq!(copy.take(&fire(1, 7)), Some(facts));
+        assert!(stale == VolleyMemo::default());
     }
 }

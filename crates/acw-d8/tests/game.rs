@@ -116,6 +116,14 @@ const SEEDS: [u64; 20] = [
     1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
 ];
 
+/// A game's state can be sent to and shared between threads (its memo of the last volley checked is behind a
+/// lock, not a `Cell`).
+#[test]
+fn a_state_is_send_and_sync() {
+    fn shared<T: Send + Sync>() {}
+    shared::<State>();
+}
+
 #[test]
 fn conformance_on_twenty_generated_battles() {
     let suite = Suite {
@@ -943,4 +951,22 @@ fn flank_marches_by_one_edge_cancel_in_the_game() {
         units: 1,
     });
     assert!(off.unwrap_err().to_string().contains("not in play"));
+}
+
+/// The cheap bound between two units' bases, measured from one unit to many, is the pairwise bound bit for bit,
+/// never more than the exact gap, and 0 from a unit to itself.
+#[test]
+fn least_gap_from_one_unit_is_the_pairwise_bound() {
+    for seed in 1..6 {
+        let (b, f) = opened(seed);
+        for a in b.units().iter().filter(|u| !u.removed) {
+            let gap = f.least_gap_from(a);
+            for o in b.units().iter().filter(|u| !u.removed && u.id != a.id) {
+                let least = gap(o);
+                assert_eq!(least.to_bits(), f.least_gap_cm(a, o).to_bits());
+                assert!(least >= 0.0 && least <= f.gap_cm(a, o) + 1e-9, "{least}");
+            }
+            assert_eq!(gap(a), 0.0);
+        }
+    }
 }
