@@ -26,7 +26,6 @@ use acw_core::game::{Decision, EndReason, GameResult, Outcome, Ruleset};
 use acw_core::measure::{Inches, Point};
 use acw_core::{BySide, Dice, GameRng, Resolve, Side};
 use std::fmt;
-use std::sync::Mutex;
 use thiserror::Error;
 
 #[cfg(feature = "serde")]
@@ -775,7 +774,7 @@ pub struct Muster {
 }
 
 /// The whole game: the muster or the battle on its field, the dice, and the end.
-#[derive(Clone, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[cfg_attr(feature = "serde", serde(try_from = "StateData"))]
 pub struct State {
@@ -785,75 +784,6 @@ pub struct State {
     field: Option<Field>,
     attacked: Vec<UnitId>,
     end: Option<(Outcome, BySide<Points>)>,
-    /// The last volley a check accepted, kept for applying it; not part of the game (not saved, compared or
-    /// shown).
-    #[cfg_attr(feature = "serde", serde(skip))]
-    memo: VolleyMemo,
-}
-
-impl fmt::Debug for State {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("State")
-            .field("rng", &self.rng)
-            .field("muster", &self.muster)
-            .field("battle", &self.battle)
-            .field("field", &self.field)
-            .field("attacked", &self.attacked)
-            .field("end", &self.end)
-            .finish()
-    }
-}
-
-/// The facts of the last volley that [`State::check_order`] accepted, keyed by the state's version (a count of
-/// the orders applied to it) and by the firer and target, so that applying that same order next uses them
-/// instead of measuring the volley on the table a second time. A bot asks whether a volley is legal and then
-/// gives it: without this every volley fired is measured twice.
-#[derive(Default)]
-struct VolleyMemo {
-    /// Bumped by every order applied (accepted or refused), so facts measured before it are never used.
-    version: u64,
-    last: Mutex<Option<(u64, UnitId, UnitId, FireFacts)>>,
-}
-
-impl VolleyMemo {
-    /// Keeps the facts of a volley just checked at the present version.
-    fn keep(&self, unit: UnitId, target: UnitId, facts: FireFacts) {
-        if let Ok(mut last) = self.last.lock() {
-            *last = Some((self.version, unit, target, facts));
-        }
-    }
-
-    /// The kept facts if they were measured at the present version for this order; the version then moves on,
-    /// as an order is about to be applied.
-    fn take(&mut self, order: &Order) -> Option<FireFacts> {
-        let last = self.last.get_mut().ok().and_then(Option::take);
-        let version = self.version;
-        self.version = self.version.wrapping_add(1);
-        match (last, order) {
-            (Some((v, u, t, facts)), Order::Fire { unit, target })
-                if v == version && u == *unit && t == *target =>
-            {
-                Some(facts)
-            }
-            _ => None,
-        }
-    }
-}
-
-impl Clone for VolleyMemo {
-    fn clone(&self) -> VolleyMemo {
-        VolleyMemo {
-            version: self.version,
-            last: Mutex::new(self.last.lock().ok().and_then(|l| *l)),
-        }
-    }
-}
-
-/// A memo is not part of the game: two states are equal whatever their memos hold.
-impl PartialEq for VolleyMemo {
-    fn eq(&self, _: &VolleyMemo) -> bool {
-        true
-    }
 }
 
 /// A [`State`] as loaded, before its checks.
@@ -892,7 +822,6 @@ impl TryFrom<StateData> for State {
             field: d.field,
             attacked: d.attacked,
             end: d.end,
-            memo: VolleyMemo::default(),
         })
     }
 }
@@ -926,7 +855,6 @@ impl State {
             field: None,
             attacked: Vec::new(),
             end: None,
-            memo: VolleyMemo::default(),
         };
         match &scenario.armies {
             Some((u, c)) => {
@@ -1021,7 +949,6 @@ impl State {
             field: Some(field),
             attacked: Vec::new(),
             end: None,
-            memo: VolleyMemo::default(),
         })
     }
 
@@ -1116,7 +1043,6 @@ impl State {
                 let (u, t) = (live(b, unit)?, live(b, target)?);
                 let facts = fire_facts(b, f, u, t)?;
                 b.planned_volley(unit, Target::Unit(target), &facts)?;
-                self.memo.keep(unit, target, facts);
                 Ok(())
             }
             Order::FireAtOfficer { unit, officer } => {
@@ -1153,7 +1079,6 @@ impl State {
                     f,
                     &self.attacked,
                     order,
-                    None,
                     &mut dice,
                     &mut sink,
                     false,
@@ -1169,7 +1094,6 @@ impl State {
         dice: &mut dyn Dice,
         log: &mut Vec<Event>,
     ) -> Result<(), GameError> {
-        let checked = self.memo.take(order);
         if self.end.is_some() {
             return Err(GameError::Over);
         }
@@ -1272,7 +1196,7 @@ impl State {
             log.extend(events);
             return Ok(());
         }
-        let done = unit_order(b, f, &self.attacked, order, checked, dice, log, true)?;
+        let done = unit_order(b, f, &self.attacked, order, dice, log, true)?;
         if let Some(a) = done.attacker {
             self.attacked.push(a);
         }
@@ -1659,13 +1583,11 @@ fn laid_smoke(b: &Battle, f: &Field, u: &Unit) -> Applied {
 }
 
 /// Applies a unit's order: facts measured on the field, then the one rules call that rolls and applies it.
-#[allow(clippy::too_many_arguments)]
 fn unit_order(
     b: &mut Battle,
     f: &Field,
     attacked: &[UnitId],
     order: &Order,
-    checked: Option<FireFacts>,
     dice: &mut dyn Dice,
     log: &mut Vec<Event>,
     record: bool,
@@ -1903,11 +1825,7 @@ fn unit_order(
         Order::Fire { unit, target } => {
             let u = unit_of(b, unit)?;
             let t = unit_of(b, target)?;
-            // A volley the last check accepted on this same state is not measured again.
-            let facts = match checked {
-                Some(facts) => facts,
-                None => fire_facts(b, f, &u, &t)?,
-            };
+            let facts = fire_facts(b, f, &u, &t)?;
             volley(b, &u, Target::Unit(target), name(&t), &facts, dice, log)?;
             Ok(laid_smoke(b, f, &u))
         }
@@ -2266,44 +2184,5 @@ impl Ruleset for D8 {
             }
         }
         l
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn fire(unit: u32, target: u32) -> Order {
-        Order::Fire {
-            unit: UnitId(unit),
-            target: UnitId(target),
-        }
-    }
-
-    /// The kept facts of a checked volley serve only the next order applied, and only if it is that volley.
-    #[test]
-    fn a_checked_volley_is_kept_for_that_order_alone() {
-        let facts = FireFacts::all_at(6, 25.0);
-        let mut memo = VolleyMemo::default();
-        memo.keep(UnitId(1), UnitId(7), facts);
-        assert_eq!(memo.take(&fire(1, 7)), Some(facts));
-        // Taken once: the next order finds nothing.
-        assert_eq!(memo.take(&fire(1, 7)), None);
-        // Another target, another firer or another kind of order: measured anew.
-        memo.keep(UnitId(1), UnitId(7), facts);
-        assert_eq!(memo.take(&fire(1, 8)), None);
-        memo.keep(UnitId(1), UnitId(7), facts);
-        assert_eq!(memo.take(&fire(2, 7)), None);
-        memo.keep(UnitId(1), UnitId(7), facts);
-        assert_eq!(memo.take(&Order::EndPhase), None);
-        // Any order applied in between clears the memo and moves the version on: facts kept before it are gone.
-        memo.keep(UnitId(1), UnitId(7), facts);
-        let stale = memo.clone();
-        assert_eq!(memo.take(&fire(3, 9)), None);
-        assert_eq!(memo.take(&fire(1, 7)), None);
-        // A copy of the state carries the memo with it, at the version it was kept.
-        let mut copy = stale.clone();
-        assert_eq!(copy.take(&fire(1, 7)), Some(facts));
-        assert!(stale == VolleyMemo::default());
     }
 }

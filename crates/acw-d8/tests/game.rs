@@ -116,14 +116,6 @@ const SEEDS: [u64; 20] = [
     1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
 ];
 
-/// A game's state can be sent to and shared between threads (its memo of the last volley checked is behind a
-/// lock, not a `Cell`).
-#[test]
-fn a_state_is_send_and_sync() {
-    fn shared<T: Send + Sync>() {}
-    shared::<State>();
-}
-
 #[test]
 fn conformance_on_twenty_generated_battles() {
     let suite = Suite {
