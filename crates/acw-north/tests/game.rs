@@ -773,6 +773,50 @@ fn north_mov_03_an_ordered_move_with_no_way_is_excused() {
     );
 }
 
+/// NORTH-MOV-03 / NORTH-OPT-36: a withdrawing unit already at its own table edge (C1's rear on the
+/// Confederate edge, y = 48) has no ordered move to make: by default the engine excuses it and says it stands at
+/// the edge (not that it is hemmed in); under NORTH-OPT-36 it leaves play instead.
+#[test]
+fn north_opt_36_a_withdrawing_unit_at_its_edge_is_excused_or_leaves() {
+    let s = Setup {
+        union: vec![
+            (inf("U1"), Point::new(20.0, 10.0), Heading::NORTH),
+            (inf("U2"), Point::new(60.0, 5.0), Heading::NORTH),
+        ],
+        csa: vec![
+            (inf("C1"), Point::new(20.0, 47.75), Heading::SOUTH),
+            (inf("C2"), Point::new(40.0, 40.0), Heading::SOUTH),
+        ],
+        terrain: vec![],
+        csa_order: BrigadeOrder::Withdraw,
+    };
+    let scenario = s.scenario();
+    for exit in [false, true] {
+        let mut scenario = scenario.clone();
+        scenario.options.exit_table_on_withdraw = exit;
+        let mut st = North.setup(&scenario, 1).unwrap();
+        let mut log = Vec::new();
+        to_step(&mut st, &mut log, Step::Units);
+        let c1 = id(&st, "C1");
+        let before = st.footprint(c1).unwrap().centre;
+        Answered.apply(&mut st, &Order::EndStep, &mut log).unwrap();
+        let excused = log.iter().any(|e| {
+            matches!(e, Event::CouldNotMove { unit, reason } if *unit == c1
+                && reason == "it stands at the table edge, with no room to go the way its orders send it")
+        });
+        let in_play = st.battle().unit(c1).unwrap().in_play();
+        if exit {
+            assert!(
+                !excused && !in_play,
+                "under NORTH-OPT-36 it leaves play: {log:?}"
+            );
+        } else {
+            assert!(excused && in_play, "{log:?}");
+            assert_eq!(st.footprint(c1).unwrap().centre, before);
+        }
+    }
+}
+
 /// NORTH-OPT-31: the contact gap: a unit barred from contact stops that far short of the enemy (1" here, 0.5" by
 /// default, see above).
 #[test]
