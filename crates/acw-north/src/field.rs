@@ -466,27 +466,24 @@ impl Field {
             }
             Some(path_keeps_gap(me, heading, distance, o, apart, gap.0))
         };
-        let mut passed = 0;
-        for o in blockers {
+        // The blockers kept, built only once one is passed over (each judged once).
+        let mut kept: Option<Vec<Footprint>> = None;
+        for (i, o) in blockers.iter().enumerate() {
             match judge(o) {
-                Some(true) => passed += 1,
+                Some(true) => {
+                    kept.get_or_insert_with(|| blockers.get(..i).unwrap_or_default().to_vec());
+                }
                 Some(false) if resumes => return 0.0,
-                _ => {}
+                _ => {
+                    if let Some(k) = kept.as_mut() {
+                        k.push(*o);
+                    }
+                }
             }
         }
-        if passed == 0 {
-            return self
-                .ground
-                .slide(me, heading, Inches(distance), blockers, gap, SLIDE_STEP)
-                .0;
-        }
-        let kept: Vec<Footprint> = blockers
-            .iter()
-            .filter(|o| judge(o) != Some(true))
-            .copied()
-            .collect();
+        let kept = kept.as_deref().unwrap_or(blockers);
         self.ground
-            .slide(me, heading, Inches(distance), &kept, gap, SLIDE_STEP)
+            .slide(me, heading, Inches(distance), kept, gap, SLIDE_STEP)
             .0
     }
 
