@@ -353,6 +353,11 @@ pub enum RuleViolation {
     /// path at all (friends, enemies within the contact gap or the table edge on every way): the unit is excused.
     #[error("its way is blocked on every side")]
     NoWay(UnitId),
+    /// NORTH-MOV-03 / NORTH-MOV-14: the ordered move the engine makes at the end of the units step would take the
+    /// unit off the table, and it already stands at the edge (without NORTH-OPT-36 a withdrawing unit stays
+    /// there): the unit is excused.
+    #[error("it stands at the table edge, with no room to go the way its orders send it")]
+    AtTableEdge(UnitId),
     /// The general is killed or captured.
     #[error("{0} is no longer in play")]
     GeneralLost(GeneralId),

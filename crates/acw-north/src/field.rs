@@ -158,6 +158,70 @@ impl Route {
     }
 }
 
+/// The least clearance over the contact gap the table's slide advances by; a unit nearer a footprint than
+/// the gap and this stops (the slide's `step`).
+pub const SLIDE_STEP: Inches = Inches(0.1);
+
+/// How many times a slide that stopped by a neighbour it then moves no nearer to goes on.
+const SLIDE_RESTARTS: usize = 4;
+
+/// How far a move is tried to tell whether it takes a unit away from a neighbour at the gap.
+const PROBE: f64 = 0.01;
+
+/// Whether footprint `me`, moving `length` along `heading`, keeps at least `gap` from `o` (`apart` away at
+/// the start) all the way. The distance is convex along a straight move: if the first hundredth of an inch
+/// takes it no nearer, it never comes nearer; otherwise its least value is found by golden-section search.
+fn path_keeps_gap(
+    me: &Footprint,
+    heading: Heading,
+    length: f64,
+    o: &Footprint,
+    apart: f64,
+    gap: f64,
+) -> bool {
+    let at = |t: f64| {
+        me.placed(me.centre.moved(heading, Inches(t)), me.facing)
+            .distance(o)
+            .0
+    };
+    if length <= 0.0 {
+        return apart >= gap - 1e-9;
+    }
+    if at(PROBE.min(length)) >= apart - 1e-12 {
+        return apart >= gap - 1e-9;
+    }
+    let ratio = (5.0_f64.sqrt() - 1.0) / 2.0;
+    let (mut lo, mut hi) = (0.0, length);
+    let mut a = hi - ratio * (hi - lo);
+    let mut b = lo + ratio * (hi - lo);
+    let (mut fa, mut fb) = (at(a), at(b));
+    let mut least = fa.min(fb).min(at(length));
+    for _ in 0..GOLDEN_STEPS {
+        if least < gap + 1e-6 {
+            return false;
+        }
+        if fa <= fb {
+            hi = b;
+            b = a;
+            fb = fa;
+            a = hi - ratio * (hi - lo);
+            fa = at(a);
+            least = least.min(fa);
+        } else {
+            lo = a;
+            a = b;
+            fa = fb;
+            b = lo + ratio * (hi - lo);
+            fb = at(b);
+            least = least.min(fb);
+        }
+    }
+    least >= gap + 1e-6
+}
+
+/// Golden-section steps in [`path_keeps_gap`] (the interval shrinks to under a millionth of its length).
+const GOLDEN_STEPS: usize = 30;
+
 /// How many route searches [`Field::route`] remembers (per thread).
 const ROUTES_KEPT: usize = 4;
 
@@ -342,6 +406,87 @@ impl Field {
         crate::setup::Table::default().facing_enemy(side)
     }
 
+    /// NORTH-MOV-11 / NORTH-MOV-14: how far footprint `me` slides straight along `heading`, up to `distance`,
+    /// staying on the table and keeping `gap` from every footprint of `blockers` (see [`Table::slide`]).
+    ///
+    /// The table's measure advances by the clearance left over the gap and stops once that is under
+    /// [`SLIDE_STEP`], so on its own it holds a unit still beside a neighbour standing just beyond the gap (a
+    /// regiment of the same line, a unit that stopped at the gap), whichever way it moves, and stops it where
+    /// its path runs alongside one. Here a footprint within that step beyond the gap is passed over when the
+    /// whole path keeps at least the gap from it (the distance from a footprint moving in a straight line to
+    /// another is convex along the path, so its least value is found by a golden-section search), and a slide
+    /// stopped by such a footprint goes on from where it stopped.
+    #[must_use]
+    pub fn slide(
+        &self,
+        me: &Footprint,
+        heading: Heading,
+        distance: Inches,
+        blockers: &[Footprint],
+        gap: Inches,
+    ) -> Inches {
+        let total = distance.0.max(0.0);
+        let mut done = self.slide_once(me, heading, total, blockers, gap, false);
+        for _ in 0..SLIDE_RESTARTS {
+            if done >= total - 1e-9 || done <= 0.0 {
+                break;
+            }
+            let here = me.placed(me.centre.moved(heading, Inches(done)), me.facing);
+            let more = self.slide_once(&here, heading, total - done, blockers, gap, true);
+            if more <= 0.0 {
+                break;
+            }
+            done += more;
+        }
+        Inches(done.min(total))
+    }
+
+    /// One slide of [`Field::slide`] from where `me` stands. A footprint nearer than the gap and a step is
+    /// passed over when the path keeps the gap from it; on a slide that `resumes` one that stopped, any other
+    /// such footprint stops it at once (the table's measure would pass over one it already touches).
+    fn slide_once(
+        &self,
+        me: &Footprint,
+        heading: Heading,
+        distance: f64,
+        blockers: &[Footprint],
+        gap: Inches,
+        resumes: bool,
+    ) -> f64 {
+        let near = gap.0 + SLIDE_STEP.0 + 1e-9;
+        // Whether `o` is near (and, on a first slide, beyond the gap: the table's measure passes over one it
+        // touches at the start), and then whether the path keeps the gap from it.
+        let judge = |o: &Footprint| -> Option<bool> {
+            if me.distance_at_least(o).0 > near {
+                return None;
+            }
+            let apart = me.distance(o).0;
+            if apart > near || (!resumes && apart <= gap.0) {
+                return None;
+            }
+            Some(path_keeps_gap(me, heading, distance, o, apart, gap.0))
+        };
+        // The blockers kept, built only once one is passed over (each judged once).
+        let mut kept: Option<Vec<Footprint>> = None;
+        for (i, o) in blockers.iter().enumerate() {
+            match judge(o) {
+                Some(true) => {
+                    kept.get_or_insert_with(|| blockers.get(..i).unwrap_or_default().to_vec());
+                }
+                Some(false) if resumes => return 0.0,
+                _ => {
+                    if let Some(k) = kept.as_mut() {
+                        k.push(*o);
+                    }
+                }
+            }
+        }
+        let kept = kept.as_deref().unwrap_or(blockers);
+        self.ground
+            .slide(me, heading, Inches(distance), kept, gap, SLIDE_STEP)
+            .0
+    }
+
     /// How far unit `id` can slide along `heading`, up to `distance`, staying on the table and keeping
     /// `gap` from every other unit in play (NORTH-MOV-11: no contact without a charge), and what stopped it
     /// short (`None` when it gets the whole distance).
@@ -374,18 +519,13 @@ impl Field {
         };
         let others = self.others(battle, &[id]);
         let prints: Vec<Footprint> = others.iter().map(|(_, f)| *f).collect();
-        let got = self
-            .ground
-            .slide(&me, heading, distance, &prints, gap, Inches(0.1));
+        let got = self.slide(&me, heading, distance, &prints, gap);
         if got.0 >= distance.0 - 1e-9 {
             return (got, None);
         }
         // What stops it: sliding with only the edge, or only enemies, in the way stops as soon.
         let stops_as_soon = |blockers: &[Footprint]| {
-            self.ground
-                .slide(&me, heading, distance, blockers, gap, Inches(0.1))
-                .0
-                <= got.0 + 1e-9
+            self.slide(&me, heading, distance, blockers, gap).0 <= got.0 + 1e-9
         };
         let enemies: Vec<Footprint> = if enemy {
             others
@@ -527,9 +667,7 @@ impl Field {
             .map(|(_, f)| *f)
             .collect();
         let slide = |f: &Footprint, h: Heading, d: f64, blockers: &[Footprint]| {
-            self.ground
-                .slide(f, h, Inches(d), blockers, gap, Inches(0.1))
-                .0
+            self.slide(f, h, Inches(d), blockers, gap).0
         };
         // The best detour so far: its gain along `heading`, its side-step, its first leg and the second leg.
         let mut best: Option<(f64, Heading, f64, f64)> = None;

@@ -1440,9 +1440,25 @@ impl State {
             }
             route.stop = None;
         }
-        let (got, stop) = (route.length(), route.stop);
+        let (got, mut stop) = (route.length(), route.stop);
         if by_engine && got.0 == 0.0 {
-            return Err(RuleViolation::NoWay(id));
+            let at_edge = stop.is_some_and(|s| s.edge);
+            // NORTH-OPT-36: a withdrawing unit already at its own edge leaves play with its move of nothing.
+            let leaves = at_edge
+                && options.exit_table_on_withdraw
+                && self.battle.order_of(id)? == BrigadeOrder::Withdraw;
+            if !leaves {
+                return Err(if at_edge {
+                    RuleViolation::AtTableEdge(id)
+                } else {
+                    RuleViolation::NoWay(id)
+                });
+            }
+            // The edge stops it (every slide meets the edge, so enemies "alone" would seem to as well).
+            stop = Some(Stop {
+                edge: true,
+                enemy: false,
+            });
         }
         let from = self
             .footprint(id)

@@ -679,6 +679,67 @@ fn north_mov_14_moves_find_a_way_round_friends() {
     assert!(st.field().distance(st.battle(), c1, c2).unwrap().0 >= 0.5 - 0.011);
 }
 
+/// NORTH-MOV-11 / NORTH-MOV-14 / NORTH-MOV-03: two regiments of a line standing 0.55" apart (within a slide's
+/// last 0.1" step of the 0.5" contact gap, as units often stop) both make their ordered 5" moves straight
+/// south: a move that takes a unit no nearer to its neighbour is not held by it. (Before, each held the other
+/// still in every direction and the engine excused both, turn after turn.)
+#[test]
+fn north_mov_14_a_neighbour_at_the_gap_does_not_hold_a_unit_still() {
+    let s = Setup {
+        union: vec![
+            (inf("U1"), Point::new(60.0, 5.0), Heading::NORTH),
+            (inf("U2"), Point::new(66.0, 5.0), Heading::NORTH),
+        ],
+        csa: vec![
+            (inf("C1"), Point::new(20.0, 30.0), Heading::SOUTH),
+            (inf("C2"), Point::new(24.55, 30.0), Heading::SOUTH),
+        ],
+        terrain: vec![],
+        csa_order: BrigadeOrder::Advance,
+    };
+    let mut st = North.setup(&s.scenario(), 1).unwrap();
+    let mut log = Vec::new();
+    to_step(&mut st, &mut log, Step::Units);
+    let (c1, c2) = (id(&st, "C1"), id(&st, "C2"));
+    // Lines of four 1" stands: C1 spans x 18..22, C2 x 22.55..26.55.
+    let apart = st.field().distance(st.battle(), c1, c2).unwrap().0;
+    assert!((apart - 0.55).abs() < 1e-9, "{apart}");
+    // The engine makes both ordered moves at the end of the step.
+    let before = log.len();
+    Answered.apply(&mut st, &Order::EndStep, &mut log).unwrap();
+    let moved = |u: UnitId| {
+        log[before..].iter().find_map(|e| match e {
+            Event::Moved {
+                unit, to, report, ..
+            } if *unit == u => Some((*to, report.moved.0)),
+            _ => None,
+        })
+    };
+    let (to1, d1) = moved(c1).expect("C1 moves");
+    let (to2, d2) = moved(c2).expect("C2 moves");
+    assert!(
+        (d1 - 5.0).abs() < 1e-9 && (d2 - 5.0).abs() < 1e-9,
+        "{d1} {d2}"
+    );
+    assert!(
+        (to1.x - 20.0).abs() < 1e-9 && (to1.y - 25.0).abs() < 1e-9,
+        "{to1:?}"
+    );
+    assert!(
+        (to2.x - 24.55).abs() < 1e-9 && (to2.y - 25.0).abs() < 1e-9,
+        "{to2:?}"
+    );
+    assert!(
+        !log[before..]
+            .iter()
+            .any(|e| matches!(e, Event::CouldNotMove { .. })),
+        "no unit is excused"
+    );
+    // Still 0.55" apart: neither came nearer the other.
+    let apart = st.field().distance(st.battle(), c1, c2).unwrap().0;
+    assert!((apart - 0.55).abs() < 1e-9, "{apart}");
+}
+
 /// NORTH-MOV-03 / NORTH-MOV-11: an ordered move with no way at all (an enemy straight ahead, 0.55" off, within
 /// a slide's last step of the contact gap; no side-step is tried past an enemy) is not made: the engine logs that it could not move and excuses the unit.
 #[test]
@@ -710,6 +771,50 @@ fn north_mov_03_an_ordered_move_with_no_way_is_excused() {
         !log.iter()
             .any(|e| matches!(e, Event::Moved { unit, .. } if *unit == c1))
     );
+}
+
+/// NORTH-MOV-03 / NORTH-OPT-36: a withdrawing unit already at its own table edge (C1's rear on the
+/// Confederate edge, y = 48) has no ordered move to make: by default the engine excuses it and says it stands at
+/// the edge (not that it is hemmed in); under NORTH-OPT-36 it leaves play instead.
+#[test]
+fn north_opt_36_a_withdrawing_unit_at_its_edge_is_excused_or_leaves() {
+    let s = Setup {
+        union: vec![
+            (inf("U1"), Point::new(20.0, 10.0), Heading::NORTH),
+            (inf("U2"), Point::new(60.0, 5.0), Heading::NORTH),
+        ],
+        csa: vec![
+            (inf("C1"), Point::new(20.0, 47.75), Heading::SOUTH),
+            (inf("C2"), Point::new(40.0, 40.0), Heading::SOUTH),
+        ],
+        terrain: vec![],
+        csa_order: BrigadeOrder::Withdraw,
+    };
+    let scenario = s.scenario();
+    for exit in [false, true] {
+        let mut scenario = scenario.clone();
+        scenario.options.exit_table_on_withdraw = exit;
+        let mut st = North.setup(&scenario, 1).unwrap();
+        let mut log = Vec::new();
+        to_step(&mut st, &mut log, Step::Units);
+        let c1 = id(&st, "C1");
+        let before = st.footprint(c1).unwrap().centre;
+        Answered.apply(&mut st, &Order::EndStep, &mut log).unwrap();
+        let excused = log.iter().any(|e| {
+            matches!(e, Event::CouldNotMove { unit, reason } if *unit == c1
+                && reason == "it stands at the table edge, with no room to go the way its orders send it")
+        });
+        let in_play = st.battle().unit(c1).unwrap().in_play();
+        if exit {
+            assert!(
+                !excused && !in_play,
+                "under NORTH-OPT-36 it leaves play: {log:?}"
+            );
+        } else {
+            assert!(excused && in_play, "{log:?}");
+            assert_eq!(st.footprint(c1).unwrap().centre, before);
+        }
+    }
 }
 
 /// NORTH-OPT-31: the contact gap: a unit barred from contact stops that far short of the enemy (1" here, 0.5" by

@@ -85,9 +85,9 @@ fn a_whole_game_at_the_table_pauses_for_the_defender_and_matches_the_seeded_game
     }
     assert_eq!(game.log(), seeded.log.as_slice());
     assert_eq!(game.orders(), seeded.orders);
-    // Pinned for this seed: every face of the game typed in one at a time, 39 decisions asked of the side not
-    // in its phase (rallies with the toss seen, and 14 choices on 3–4).
-    assert_eq!((throws, defender_decisions, choices), (268, 39, 14));
+    // Pinned for this seed: every face of the game typed in one at a time, 36 decisions asked of the side not
+    // in its phase (rallies with the toss seen, and 19 choices on 3–4).
+    assert_eq!((throws, defender_decisions, choices), (260, 36, 19));
 }
 
 #[test]
