@@ -352,7 +352,7 @@ where
     K: Ord,
 {
     const R: usize = MAX_ROUNDS as usize;
-    let mut end_ids: std::collections::HashMap<E, usize> = std::collections::HashMap::new();
+    let mut end_ids: FastMap<E, usize> = FastMap::default();
     let mut ends: Vec<(E, f64)> = Vec::new();
     let mut add_end = |e: E, w: f64| {
         let n = ends.len();
@@ -363,7 +363,7 @@ where
         ends[i].1 += w;
     };
     let mut queue = Queue {
-        pending: std::collections::HashMap::new(),
+        pending: FastMap::default(),
         order: std::collections::BinaryHeap::new(),
         stored: Vec::new(),
     };
@@ -406,12 +406,56 @@ where
     ends
 }
 
+/// A hash map for positions and ends: a small multiply-and-rotate hash (the keys are a few small counts, not
+/// caller-chosen), fixed rather than seeded; only looked up, never walked, so the odds do not depend on it.
+type FastMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<WordHasher>>;
+
+/// The hasher of [`FastMap`]: each word written is folded in with a rotate and a multiply.
+#[derive(Clone, Copy, Default)]
+struct WordHasher(u64);
+
+impl WordHasher {
+    const fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl std::hash::Hasher for WordHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(w));
+        }
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+}
+
 /// A position's chance of standing there at the start of each round (the last entry: after the last round).
 type ByRound = [f64; MAX_ROUNDS as usize + 1];
 
 /// The positions a [`sweep`] has reached and not yet taken, with their chances by round, largest key first.
 struct Queue<P, K> {
-    pending: std::collections::HashMap<P, ByRound>,
+    pending: FastMap<P, ByRound>,
     order: std::collections::BinaryHeap<(K, usize)>,
     stored: Vec<P>,
 }
