@@ -279,6 +279,26 @@ fn assault(c: &mut Criterion) {
     g.bench_function("exact: whole assault", |b| {
         b.iter(|| black_box(&whole).odds())
     });
+    // riders (HT-MEL-12): twelve mounted against twelve on foot, one company each
+    let riders = Melee {
+        attacker: MeleeSide {
+            first_round: MeleeDie {
+                mounted: true,
+                ..MeleeDie::plain(D8)
+            },
+            ..side(12)
+        },
+        defender: side(12),
+        ..melee
+    };
+    g.bench_function(
+        "roll: riders, 12 mounted against 12 on foot to its end",
+        |b| b.iter(|| black_box(&riders).roll(&mut rng)),
+    );
+    g.bench_function(
+        "exact: riders, 12 mounted against 12 on foot to its end",
+        |b| b.iter(|| black_box(&riders).odds()),
+    );
     g.finish();
 }
 

@@ -329,6 +329,160 @@ fn merge<K: Ord + Copy>(mut v: Vec<(K, f64)>) -> Vec<(K, f64)> {
     out
 }
 
+/// A round's successors of a position and the ends it can reach, each with its chance.
+type Moves<P, E> = (Vec<(P, f64)>, Vec<(E, f64)>);
+
+/// Runs a melee's positions through [`MAX_ROUNDS`] rounds and gives the chance of each end.
+///
+/// `first` is the first round's moves from the start; `later(p)` a later round's moves from position `p`;
+/// positions still fighting after the last round take `stalemate`'s end. `key` must fall strictly with every
+/// round that changes the position (figures only go down, riders only get off their horses, companies only
+/// drop out): positions are then taken largest key first, each once, when every way into it has been
+/// counted, with its chance of standing there at the start of each round; its moves are worked out once and
+/// dropped after use. Sums run in a fixed order, so the odds are the same on every run.
+fn sweep<P, E, K>(
+    first: Moves<P, E>,
+    mut later: impl FnMut(&P) -> Moves<P, E>,
+    stalemate: impl Fn(&P) -> E,
+    key: impl Fn(&P) -> K,
+) -> Vec<(E, f64)>
+where
+    P: Copy + Eq + std::hash::Hash,
+    E: Copy + Eq + std::hash::Hash,
+    K: Ord,
+{
+    const R: usize = MAX_ROUNDS as usize;
+    let mut end_ids: FastMap<E, usize> = FastMap::default();
+    let mut ends: Vec<(E, f64)> = Vec::new();
+    let mut add_end = |e: E, w: f64| {
+        let n = ends.len();
+        let i = *end_ids.entry(e).or_insert(n);
+        if i == n {
+            ends.push((e, 0.0));
+        }
+        ends[i].1 += w;
+    };
+    let mut queue = Queue {
+        pending: FastMap::default(),
+        order: std::collections::BinaryHeap::new(),
+        stored: Vec::new(),
+    };
+    let (next, first_ends) = first;
+    for (e, w) in first_ends {
+        add_end(e, w);
+    }
+    for (q, w) in next {
+        queue.at(q, &key)[1] += w;
+    }
+    while let Some((p, mut r)) = queue.take() {
+        let lo = (1..R).find(|&t| r[t] > 0.0).unwrap_or(R);
+        let (next, later_ends) = if lo < R {
+            later(&p)
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        // a round that leaves the position as it was: the chance carries to the next round
+        let stay: f64 = next.iter().filter(|(q, _)| *q == p).map(|e| e.1).sum();
+        for t in lo..R {
+            r[t + 1] += r[t] * stay;
+        }
+        let fought: f64 = r[lo..R].iter().sum();
+        for (e, w) in later_ends {
+            add_end(e, fought * w);
+        }
+        for (q, w) in next {
+            if q == p || w <= 0.0 {
+                continue;
+            }
+            let to = queue.at(q, &key);
+            for t in lo..R {
+                to[t + 1] += r[t] * w;
+            }
+        }
+        if r[R] > 0.0 {
+            add_end(stalemate(&p), r[R]);
+        }
+    }
+    ends
+}
+
+/// A hash map for positions and ends: a small multiply-and-rotate hash (the keys are a few small counts, not
+/// caller-chosen), fixed rather than seeded; only looked up, never walked, so the odds do not depend on it.
+type FastMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<WordHasher>>;
+
+/// The hasher of [`FastMap`]: each word written is folded in with a rotate and a multiply.
+#[derive(Clone, Copy, Default)]
+struct WordHasher(u64);
+
+impl WordHasher {
+    const fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl std::hash::Hasher for WordHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(w));
+        }
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+}
+
+/// A position's chance of standing there at the start of each round (the last entry: after the last round).
+type ByRound = [f64; MAX_ROUNDS as usize + 1];
+
+/// The positions a [`sweep`] has reached and not yet taken, with their chances by round, largest key first.
+struct Queue<P, K> {
+    pending: FastMap<P, ByRound>,
+    order: std::collections::BinaryHeap<(K, usize)>,
+    stored: Vec<P>,
+}
+
+impl<P: Copy + Eq + std::hash::Hash, K: Ord> Queue<P, K> {
+    /// A position's chances by round, a new one queued at none.
+    fn at(&mut self, q: P, key: &impl Fn(&P) -> K) -> &mut ByRound {
+        let (order, stored) = (&mut self.order, &mut self.stored);
+        self.pending.entry(q).or_insert_with(|| {
+            order.push((key(&q), stored.len()));
+            stored.push(q);
+            [0.0; MAX_ROUNDS as usize + 1]
+        })
+    }
+
+    /// The pending position with the largest key: every position that can lead to it has been taken.
+    fn take(&mut self) -> Option<(P, ByRound)> {
+        while let Some((_, i)) = self.order.pop() {
+            let p = self.stored[i];
+            if let Some(r) = self.pending.remove(&p) {
+                return Some((p, r));
+            }
+        }
+        None
+    }
+}
+
 /// The group sizes when `many` figures spread over `few`: the first `many % few` groups get one extra.
 fn group_size(many: u32, few: u32, i: u32) -> u32 {
     many / few + u32::from(i < many % few)
@@ -677,77 +831,70 @@ impl Melee {
     /// The exact odds when a side is mounted (HT-MEL-12): the position is each side's figures by kind.
     fn odds_with_riders(&self) -> Dist<MeleeOutcome> {
         let (a0k, d0k) = (start_kinds(&self.attacker), start_kinds(&self.defender));
-        let (a0, d0) = (total(&a0k), total(&d0k));
         if !self.validate() {
             return Dist::certain(self.outcome(MeleeEnd::Stalemate, &a0k, &d0k));
         }
-        let mut ends: std::collections::BTreeMap<MeleeOutcome, f64> =
-            std::collections::BTreeMap::new();
-        type Position = (Kinds, Kinds);
-        let mut live: Vec<(Position, f64)> = vec![((a0k, d0k), 1.0)];
-        let mut cache: std::collections::BTreeMap<(Kinds, Kinds, bool), Vec<(Delta, f64)>> =
-            std::collections::BTreeMap::new();
-        for round in 0..MAX_ROUNDS {
-            let first = round == 0;
-            let mut next: Vec<(Position, f64)> = Vec::new();
-            for &((a, d), p) in &live {
-                let rounds = cache
-                    .entry((a, d, first))
-                    .or_insert_with(|| round_dist(self, &a, &d, first));
-                for &(l, q) in rounds.iter() {
-                    let na = after(&a, [l[0], l[1], l[2]]);
-                    let nd = after(&d, [l[3], l[4], l[5]]);
-                    let pq = p * q;
-                    if total(&na) == 0 || total(&nd) == 0 {
-                        let loser = if total(&na) == 0 {
-                            AssaultSide::Attacker
-                        } else {
-                            AssaultSide::Defender
-                        };
-                        *ends
-                            .entry(self.outcome(MeleeEnd::Destroyed { loser }, &na, &nd))
-                            .or_default() += pq;
-                        continue;
-                    }
-                    let this = (total(&a) - total(&na), total(&d) - total(&nd));
-                    let overall = (a0 - total(&na), d0 - total(&nd));
-                    let t1 = first_tester(first, this, overall);
-                    let mut hold = pq;
-                    for tester in [t1, other(t1)] {
-                        let test = self.round_test(tester, this, overall);
-                        let faces = test.quality.faces();
-                        let mut pr = [0.0f64; 3];
-                        for f in 1..=faces {
-                            pr[usize::from(test.judge(f).levels())] += 1.0 / f64::from(faces);
-                        }
-                        for (levels, &x) in pr.iter().enumerate().skip(1) {
-                            if x > 0.0 {
-                                let end = MeleeEnd::FellBack {
-                                    loser: tester,
-                                    levels: u8::try_from(levels).unwrap_or(2),
-                                };
-                                *ends.entry(self.outcome(end, &na, &nd)).or_default() += hold * x;
-                            }
-                        }
-                        hold *= pr[0];
-                    }
-                    if hold > 0.0 {
-                        next.push(((na, nd), hold));
-                    }
-                }
-            }
-            live = merge(next);
-            if live.is_empty() {
-                break;
-            }
-        }
-        for ((a, d), p) in live {
-            *ends
-                .entry(self.outcome(MeleeEnd::Stalemate, &a, &d))
-                .or_default() += p;
-        }
+        let ends = sweep(
+            self.rider_moves(&(a0k, d0k), true),
+            |p| self.rider_moves(p, false),
+            |(a, d)| self.outcome(MeleeEnd::Stalemate, a, d),
+            // (mounted, unhorsed last round, on foot) only falls in this order: see `after`
+            |&p| p,
+        );
         Dist::weighted(ends)
             .unwrap_or_else(|_| Dist::certain(self.outcome(MeleeEnd::Stalemate, &a0k, &d0k)))
+    }
+
+    /// One round of a melee with riders from a position and the tests after it: the positions it can go on
+    /// from and the ends it can reach, each with its chance.
+    fn rider_moves(
+        &self,
+        &(a, d): &(Kinds, Kinds),
+        first: bool,
+    ) -> Moves<(Kinds, Kinds), MeleeOutcome> {
+        let (a0, d0) = (
+            u32::from(self.attacker.figures),
+            u32::from(self.defender.figures),
+        );
+        let mut ends: Vec<(MeleeOutcome, f64)> = Vec::new();
+        let mut next: Vec<((Kinds, Kinds), f64)> = Vec::new();
+        for (l, q) in round_dist(self, &a, &d, first) {
+            let na = after(&a, [l[0], l[1], l[2]]);
+            let nd = after(&d, [l[3], l[4], l[5]]);
+            if total(&na) == 0 || total(&nd) == 0 {
+                let loser = if total(&na) == 0 {
+                    AssaultSide::Attacker
+                } else {
+                    AssaultSide::Defender
+                };
+                ends.push((self.outcome(MeleeEnd::Destroyed { loser }, &na, &nd), q));
+                continue;
+            }
+            let this = (total(&a) - total(&na), total(&d) - total(&nd));
+            let overall = (a0 - total(&na), d0 - total(&nd));
+            let t1 = first_tester(first, this, overall);
+            let mut hold = q;
+            for tester in [t1, other(t1)] {
+                let test = self.round_test(tester, this, overall);
+                let faces = test.quality.faces();
+                let mut pr = [0.0f64; 3];
+                for f in 1..=faces {
+                    pr[usize::from(test.judge(f).levels())] += 1.0 / f64::from(faces);
+                }
+                for (levels, &x) in pr.iter().enumerate().skip(1) {
+                    if x > 0.0 {
+                        let end = MeleeEnd::FellBack {
+                            loser: tester,
+                            levels: u8::try_from(levels).unwrap_or(2),
+                        };
+                        ends.push((self.outcome(end, &na, &nd), hold * x));
+                    }
+                }
+                hold *= pr[0];
+            }
+            next.push(((na, nd), hold));
+        }
+        (next, ends)
     }
 }
 
@@ -1449,90 +1596,80 @@ impl Resolve for CombinedMelee {
     }
 
     fn odds(&self) -> Dist<CombinedOutcome> {
-        let mut ends: std::collections::BTreeMap<CombinedOutcome, f64> =
-            std::collections::BTreeMap::new();
-        let mut live: Vec<(Fight, f64)> = vec![(self.start(), 1.0)];
-        // a round's losses depend only on who is left to fight: computed once per position
-        type Rounds = Vec<(RoundLoss, f64)>;
-        type Key = ([Kinds8; MAX_COMBINED], Kinds8, u8, bool);
-        let mut cache: std::collections::BTreeMap<Key, Rounds> = std::collections::BTreeMap::new();
-        for round in 0..MAX_ROUNDS {
-            let first = round == 0;
-            let mut next: Vec<(Fight, f64)> = Vec::new();
-            for &(f, p) in &live {
-                let rounds = cache
-                    .entry((f.a, f.d, f.holding, first))
-                    .or_insert_with(|| self.round_odds(&f, first));
-                for &(loss, q) in rounds.iter() {
-                    let pq = p * q;
-                    let (n, defender_first, counts, d_count) =
-                        match self.after_round(&f, &loss, first) {
-                            Ok(x) => x,
-                            Err((n, winner)) => {
-                                *ends.entry(self.outcome(&n, Some(winner))).or_default() += pq;
-                                continue;
-                            }
-                        };
-                    let hold_d = pass_chance(&self.test(&self.defender, d_count, 0));
-                    // the attackers' tests in order, each failure +1 to the later ones
-                    let mut branches: Vec<(Fight, f64)> = vec![(n, 1.0)];
-                    for (i, (side, &cas)) in self.attackers().iter().zip(&counts).enumerate() {
-                        if n.holding & (1 << i) == 0 {
-                            continue;
-                        }
-                        let mut nb = Vec::with_capacity(branches.len() * 2);
-                        for &(b, w) in &branches {
-                            let t = self.test(side, cas, i16::from(b.dropped));
-                            let ph = pass_chance(&t);
-                            nb.push((b, w * ph));
-                            let mut out = b;
-                            out.holding &= !(1 << i);
-                            out.dropped = true;
-                            nb.push((out, w * (1.0 - ph)));
-                        }
-                        branches = nb.into_iter().filter(|e| e.1 > 0.0).collect();
-                    }
-                    if defender_first {
-                        *ends
-                            .entry(self.outcome(&n, Some(AssaultSide::Attacker)))
-                            .or_default() += pq * (1.0 - hold_d);
-                        for (b, w) in branches {
-                            let w = pq * hold_d * w;
-                            if b.holding == 0 {
-                                *ends
-                                    .entry(self.outcome(&b, Some(AssaultSide::Defender)))
-                                    .or_default() += w;
-                            } else {
-                                next.push((b, w));
-                            }
-                        }
+        let start = self.start();
+        let ends = sweep(
+            self.moves(&start, true),
+            |f| self.moves(f, false),
+            |f| self.outcome(f, None),
+            // kinds only fall, companies only drop out, and a drop-out is for good
+            |f| (f.a, f.d, f.holding, !f.dropped),
+        );
+        Dist::weighted(ends).unwrap_or_else(|_| Dist::certain(self.outcome(&start, None)))
+    }
+}
+
+impl CombinedMelee {
+    /// One round from a position and the tests after it: the positions it can leave the fight in and the
+    /// ends it can reach, each with its chance.
+    fn moves(&self, f: &Fight, first: bool) -> Moves<Fight, CombinedOutcome> {
+        let mut ends: Vec<(CombinedOutcome, f64)> = Vec::new();
+        let mut next: Vec<(Fight, f64)> = Vec::new();
+        for (loss, q) in self.round_odds(f, first) {
+            let (n, defender_first, counts, d_count) = match self.after_round(f, &loss, first) {
+                Ok(x) => x,
+                Err((n, winner)) => {
+                    ends.push((self.outcome(&n, Some(winner)), q));
+                    continue;
+                }
+            };
+            let hold_d = pass_chance(&self.test(&self.defender, d_count, 0));
+            // the attackers' tests in order, each failure +1 to the later ones
+            let mut branches: Vec<(Fight, f64)> = vec![(n, 1.0)];
+            for (i, (side, &cas)) in self.attackers().iter().zip(&counts).enumerate() {
+                if n.holding & (1 << i) == 0 {
+                    continue;
+                }
+                let mut nb = Vec::with_capacity(branches.len() * 2);
+                for &(b, w) in &branches {
+                    let t = self.test(side, cas, i16::from(b.dropped));
+                    let ph = pass_chance(&t);
+                    nb.push((b, w * ph));
+                    let mut out = b;
+                    out.holding &= !(1 << i);
+                    out.dropped = true;
+                    nb.push((out, w * (1.0 - ph)));
+                }
+                branches = nb.into_iter().filter(|e| e.1 > 0.0).collect();
+            }
+            if defender_first {
+                ends.push((
+                    self.outcome(&n, Some(AssaultSide::Attacker)),
+                    q * (1.0 - hold_d),
+                ));
+                for (b, w) in branches {
+                    let w = q * hold_d * w;
+                    if b.holding == 0 {
+                        ends.push((self.outcome(&b, Some(AssaultSide::Defender)), w));
                     } else {
-                        for (b, w) in branches {
-                            let w = pq * w;
-                            if b.holding == 0 {
-                                *ends
-                                    .entry(self.outcome(&b, Some(AssaultSide::Defender)))
-                                    .or_default() += w;
-                            } else {
-                                *ends
-                                    .entry(self.outcome(&b, Some(AssaultSide::Attacker)))
-                                    .or_default() += w * (1.0 - hold_d);
-                                next.push((b, w * hold_d));
-                            }
-                        }
+                        next.push((b, w));
+                    }
+                }
+            } else {
+                for (b, w) in branches {
+                    let w = q * w;
+                    if b.holding == 0 {
+                        ends.push((self.outcome(&b, Some(AssaultSide::Defender)), w));
+                    } else {
+                        ends.push((
+                            self.outcome(&b, Some(AssaultSide::Attacker)),
+                            w * (1.0 - hold_d),
+                        ));
+                        next.push((b, w * hold_d));
                     }
                 }
             }
-            live = merge(next.into_iter().filter(|e| e.1 > 0.0).collect());
-            if live.is_empty() {
-                break;
-            }
         }
-        for (f, p) in live {
-            *ends.entry(self.outcome(&f, None)).or_default() += p;
-        }
-        let start = self.start();
-        Dist::weighted(ends).unwrap_or_else(|_| Dist::certain(self.outcome(&start, None)))
+        (next, ends)
     }
 }
 
