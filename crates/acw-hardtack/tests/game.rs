@@ -628,6 +628,20 @@ fn assault_waiting_for_grey() -> Game<Hardtack> {
     panic!("no seed passed the assault test");
 }
 
+/// The same, Grey A having chosen to withdraw: the game waits for its side's choice of way.
+fn withdrawal_waiting_for_grey() -> Game<Hardtack> {
+    let mut game = assault_waiting_for_grey();
+    game.submit(
+        Side::Confederate,
+        Order::Defend {
+            stand: false,
+            final_fire: false,
+        },
+    )
+    .unwrap();
+    game
+}
+
 fn applied(s: acw_core::game::Submitted<'_, Event>) -> Vec<Event> {
     match s {
         acw_core::game::Submitted::Applied(ev) => ev.to_vec(),
@@ -641,15 +655,7 @@ fn applied(s: acw_core::game::Submitted<'_, Event>) -> Vec<Event> {
 /// changes nothing; a way 90 degrees off straight away is taken, 6" along it.
 #[test]
 fn ht_sg2_36_a_withdrawal_waits_for_its_sides_choice_of_way() {
-    let mut game = assault_waiting_for_grey();
-    game.submit(
-        Side::Confederate,
-        Order::Defend {
-            stand: false,
-            final_fire: false,
-        },
-    )
-    .unwrap();
+    let mut game = withdrawal_waiting_for_grey();
     let d = game.rules().owed(game.state()).unwrap();
     assert_eq!(d.side, Side::Confederate);
     assert_eq!(
@@ -731,15 +737,7 @@ fn ht_sg2_36_a_withdrawal_waits_for_its_sides_choice_of_way() {
 /// attacker: Grey A ends 6" north, the event says so.
 #[test]
 fn ht_sg2_36_a_bot_answers_the_withdrawal_straight_away() {
-    let mut game = assault_waiting_for_grey();
-    game.submit(
-        Side::Confederate,
-        Order::Defend {
-            stand: false,
-            final_fire: false,
-        },
-    )
-    .unwrap();
+    let mut game = withdrawal_waiting_for_grey();
     let mut bot = Holder::new(3);
     let order = bot.order(&Hardtack, game.state(), Side::Confederate);
     assert_eq!(order, Order::Withdraw(Heading::NORTH));
@@ -757,15 +755,7 @@ fn ht_sg2_36_a_bot_answers_the_withdrawal_straight_away() {
 /// falls back from, or an unknown company, is refused.
 #[test]
 fn ht_sg2_36_a_saved_game_keeps_the_pending_withdrawal() {
-    let mut game = assault_waiting_for_grey();
-    game.submit(
-        Side::Confederate,
-        Order::Defend {
-            stand: false,
-            final_fire: false,
-        },
-    )
-    .unwrap();
+    let mut game = withdrawal_waiting_for_grey();
     let json = serde_json::to_string(game.state()).unwrap();
     let loaded: State = serde_json::from_str(&json).unwrap();
     assert_eq!(&loaded, game.state());
