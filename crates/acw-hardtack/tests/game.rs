@@ -755,7 +755,7 @@ fn ht_sg2_36_a_bot_answers_the_withdrawal_straight_away() {
 /// falls back from, or an unknown company, is refused.
 #[test]
 fn ht_sg2_36_a_saved_game_keeps_the_pending_withdrawal() {
-    let mut game = withdrawal_waiting_for_grey();
+    let game = withdrawal_waiting_for_grey();
     let json = serde_json::to_string(game.state()).unwrap();
     let loaded: State = serde_json::from_str(&json).unwrap();
     assert_eq!(&loaded, game.state());
