@@ -337,7 +337,7 @@ pub enum Question {
         /// The defending company.
         defender: String,
     },
-    /// A company that failed its stand test, withdrew before an assault or lost a melee withdraws 6"
+    /// A company that failed its stand test, withdrew before an assault or was Broken by a melee withdraws 6"
     /// (HT-SG2-36, HT-SG2-40): which way, not closing on the company it falls back from?
     Withdraw {
         /// The withdrawing company.
