@@ -3,7 +3,7 @@
 //! refusal changes nothing. Never a panic or a hang (every loop is bounded).
 
 use acw_core::game::{Commander, Ruleset};
-use acw_core::measure::Point;
+use acw_core::measure::{Heading, Point};
 use acw_core::{BySide, Side};
 use acw_hardtack::CompanyId;
 use acw_hardtack::bots::{Holder, Thruster};
@@ -90,7 +90,7 @@ fn company(data: &mut &[u8]) -> CompanyId {
 }
 
 fn order_from(data: &mut &[u8], state: &State) -> Order {
-    match next(data) % 13 {
+    match next(data) % 14 {
         0 => Order::GoFirst(if next(data).is_multiple_of(2) {
             Side::Union
         } else {
@@ -136,6 +136,8 @@ fn order_from(data: &mut &[u8], state: &State) -> Order {
         } else {
             Some(company(data))
         }),
+        // any heading, in steps of about 1.4 degrees
+        12 => Order::Withdraw(Heading::NORTH.turned(f64::from(next(data)) * 360.0 / 256.0)),
         _ => Order::EndActivation,
     }
 }

@@ -103,6 +103,11 @@ impl Bot {
                 Plan::Hold => Order::GoFirst(side.enemy()),
             },
             Question::Defend { .. } => self.defend(state),
+            // the first of the usual ways back: straight away from the enemy where the ground allows
+            Question::Withdraw { .. } => state
+                .withdrawals()
+                .first()
+                .map_or(Order::EndActivation, |&h| Order::Withdraw(h)),
             Question::React { .. } => {
                 // both plans fire when they can, with the nearest company able to
                 let Some(mover) = state.active() else {

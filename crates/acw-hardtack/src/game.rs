@@ -337,6 +337,14 @@ pub enum Question {
         /// The defending company.
         defender: String,
     },
+    /// A company that failed its stand test, withdrew before an assault or was Broken by a melee withdraws 6"
+    /// (HT-SG2-36, HT-SG2-40): which way, not closing on the company it falls back from?
+    Withdraw {
+        /// The withdrawing company.
+        company: String,
+        /// The company it withdraws from.
+        from: String,
+    },
 }
 
 impl fmt::Display for Question {
@@ -362,6 +370,10 @@ impl fmt::Display for Question {
             Question::Defend { defender } => write!(
                 f,
                 "{defender} is assaulted: does it stand (and fire at attackers who fall short) or withdraw?"
+            ),
+            Question::Withdraw { company, from } => write!(
+                f,
+                "{company} withdraws 6 inches from {from}: which way does it go, not closing on {from}?"
             ),
         }
     }
@@ -410,6 +422,10 @@ pub enum Order {
     },
     /// The answer to a reaction question: a company that fires, or none.
     React(Option<CompanyId>),
+    /// The answer to a withdrawal question: the heading the company withdraws along (degrees clockwise from
+    /// +y), at most 90 degrees off straight away from the company it withdraws from ([`State::withdrawals`]
+    /// lists the usual answers).
+    Withdraw(Heading),
     /// End the activation, giving up any actions left.
     EndActivation,
 }
@@ -580,6 +596,17 @@ pub enum Event {
         #[cfg_attr(feature = "serde", serde(default))]
         tests: Vec<LuckyRoll>,
     },
+    /// A company withdrew the way its side chose (HT-SG2-36, HT-SG2-40).
+    Withdrew {
+        /// The withdrawing company.
+        company: String,
+        /// The company it withdrew from.
+        from: String,
+        /// Inches it went: 6, or 4 or 2 where the ground allowed no more.
+        distance: f64,
+        /// Degrees off straight away from `from` (0 to 90).
+        off: f64,
+    },
     /// The other side let a second move go by without reaction fire.
     NoReaction(String),
     /// An activation ended.
@@ -692,6 +719,24 @@ impl fmt::Display for Event {
             Event::NoReaction(c) => write!(f, "{c} moves again without drawing reaction fire."),
             Event::ActivationEnded(c) => write!(f, "{c}'s activation ends."),
             Event::TurnEnded(t) => write!(f, "Turn {t} ends."),
+            Event::Withdrew {
+                company,
+                from,
+                distance,
+                off,
+            } => {
+                if *off < 0.5 {
+                    write!(
+                        f,
+                        "{company} withdraws {distance:.0}\" straight away from {from}."
+                    )
+                } else {
+                    write!(
+                        f,
+                        "{company} withdraws {distance:.0}\" away from {from}, {off:.0} degrees off the straight line back."
+                    )
+                }
+            }
             Event::Ended(o) => write!(f, "The game ends: {o}."),
         }
     }
@@ -802,6 +847,8 @@ struct StateData {
     to_act: Side,
     active: Option<CompanyId>,
     reaction: Option<Point>,
+    #[cfg_attr(feature = "serde", serde(default))]
+    withdrawal: Option<(CompanyId, CompanyId)>,
     end: Option<Outcome>,
 }
 
@@ -810,8 +857,9 @@ impl TryFrom<StateData> for State {
     type Error = GameSetupError;
 
     /// The checks of set-up and play: one footprint per company, each on the table; a turn within the limit
-    /// (1 to 50); an active company that exists, belongs to the side in its activation and has actions left or
-    /// an assault under way; no active company before the first side is chosen.
+    /// (1 to 50); an active company that exists, belongs to the side in its activation and has actions left,
+    /// an assault under way or a withdrawal to choose; no active company before the first side is chosen; a
+    /// withdrawal only of one company from an enemy, with no other question open.
     fn try_from(d: StateData) -> Result<State, GameSetupError> {
         let bad = |why: &str| Err(GameSetupError::Inconsistent(why.to_string()));
         if !(1..=50).contains(&d.turns) || d.turn == 0 || d.turn > d.turns {
@@ -828,7 +876,10 @@ impl TryFrom<StateData> for State {
             let Ok(c) = d.battle.company(a) else {
                 return bad("the active company is not in the battle");
             };
-            if d.first.is_none() || (c.actions_left() == 0 && d.battle.assault_defender().is_none())
+            if d.first.is_none()
+                || (c.actions_left() == 0
+                    && d.battle.assault_defender().is_none()
+                    && d.withdrawal.is_none())
             {
                 return bad("a company is active out of its activation");
             }
@@ -843,6 +894,24 @@ impl TryFrom<StateData> for State {
         if d.battle.assault_defender().is_some() && d.active.is_none() {
             return bad("an assault waits for its defender with no attacker active");
         }
+        if let Some((who, from)) = d.withdrawal {
+            let side = |id| {
+                d.battle
+                    .company(id)
+                    .map(|c: &crate::state::Company| c.side())
+            };
+            match (side(who), side(from)) {
+                (Ok(a), Ok(b)) if a != b => {}
+                _ => {
+                    return bad(
+                        "a withdrawal is asked for that is not one company falling back from an enemy",
+                    );
+                }
+            }
+            if d.reaction.is_some() || d.battle.assault_defender().is_some() {
+                return bad("a withdrawal is asked for while another question is open");
+            }
+        }
         Ok(State {
             battle: d.battle,
             field: d.field,
@@ -853,6 +922,7 @@ impl TryFrom<StateData> for State {
             to_act: d.to_act,
             active: d.active,
             reaction: d.reaction,
+            withdrawal: d.withdrawal,
             end: d.end,
         })
     }
@@ -872,6 +942,8 @@ pub struct State {
     to_act: Side,
     active: Option<CompanyId>,
     reaction: Option<Point>,
+    #[cfg_attr(feature = "serde", serde(default))]
+    withdrawal: Option<(CompanyId, CompanyId)>,
     end: Option<Outcome>,
 }
 
@@ -897,6 +969,7 @@ impl State {
             to_act: Side::Confederate,
             active: None,
             reaction: None,
+            withdrawal: None,
             end: None,
         })
     }
@@ -978,6 +1051,15 @@ impl State {
     pub fn decision(&self) -> Option<Decision<Question>> {
         if self.end.is_some() {
             return None;
+        }
+        if let Some((who, from)) = self.withdrawal {
+            return Some(Decision {
+                side: self.side_of(who),
+                question: Question::Withdraw {
+                    company: self.name(who),
+                    from: self.name(from),
+                },
+            });
         }
         if let Some(d) = self.battle.assault_defender() {
             let c = self.battle.company(d).ok()?;
@@ -1408,7 +1490,7 @@ impl State {
                 let report = self.battle.defend(choice, &mut rec)?;
                 let mut steps = report.steps;
                 if report.over {
-                    self.fall_back(def, att);
+                    self.withdraw(def, att);
                 } else {
                     let (a, d) = (self.field.at[att.0 as usize], self.field.at[def.0 as usize]);
                     rec.about(format_args!("the assault of {}", self.name(att)));
@@ -1416,15 +1498,30 @@ impl State {
                     steps.extend(r.steps);
                     let (ca, cd) = (self.battle.company(att)?, self.battle.company(def)?);
                     if cd.confidence() >= ConfidenceLevel::Broken || cd.fit() == 0 {
-                        self.fall_back(def, att);
+                        self.withdraw(def, att);
                     } else if ca.confidence() >= ConfidenceLevel::Broken || ca.fit() == 0 {
-                        self.fall_back(att, def);
+                        self.withdraw(att, def);
                     }
                 }
                 log.push(Event::Assault {
                     steps,
                     rolls: std::mem::take(&mut rec.rolls),
                     tests: self.tests_luck(rec.narrate),
+                });
+            }
+            (Question::Withdraw { .. }, Order::Withdraw(heading)) => {
+                let Some((who, from)) = self.withdrawal else {
+                    return Err(not_asked());
+                };
+                let (fp, distance) = self.withdrawal_to(who, from, *heading)?;
+                let away = self.away(who, from);
+                self.field.at[who.0 as usize] = fp;
+                self.withdrawal = None;
+                log.push(Event::Withdrew {
+                    company: self.name(who),
+                    from: self.name(from),
+                    distance,
+                    off: away.angle_to(*heading),
                 });
             }
             (Question::Act { .. }, Order::EndActivation) => {
@@ -1567,8 +1664,81 @@ impl State {
         Ok(())
     }
 
-    /// A company that lost or refused an assault falls back 6" straight away from the other (or as far as the
-    /// table allows; it stays where it is if the ground behind is taken).
+    /// A company that lost or refused an assault withdraws from the other (HT-SG2-36, HT-SG2-40). Its side
+    /// chooses the way ([`Question::Withdraw`]) when it has a fit figure, is not Routed and has somewhere to
+    /// go; a Routed company has no choice and falls back straight away; one with
+    /// nowhere to go stays.
+    fn withdraw(&mut self, who: CompanyId, from: CompanyId) {
+        let choosing = self
+            .battle
+            .company(who)
+            .is_ok_and(|c| c.fit() > 0 && c.confidence() < ConfidenceLevel::Routed);
+        if choosing && !self.withdrawals_for(who, from).is_empty() {
+            self.withdrawal = Some((who, from));
+        } else {
+            self.fall_back(who, from);
+        }
+    }
+
+    /// Straight away from `from`, centre to centre.
+    fn away(&self, who: CompanyId, from: CompanyId) -> Heading {
+        self.field.at[from.0 as usize]
+            .centre
+            .heading_to(self.field.at[who.0 as usize].centre)
+    }
+
+    /// Where `who` ends withdrawing from `from` along `heading`, and how far it went: 6", or 4" or 2" where
+    /// the ground allows no more. Refused if the heading is more than 90 degrees off straight away (it would
+    /// close on `from`) or if no step of the three fits on the ground.
+    fn withdrawal_to(
+        &self,
+        who: CompanyId,
+        from: CompanyId,
+        heading: Heading,
+    ) -> Result<(Footprint, f64), GameError> {
+        let off = self.away(who, from).angle_to(heading);
+        if off > 90.0 + 1e-9 {
+            return Err(GameError::Ground {
+                company: self.name(who),
+                why: format!(
+                    "that way is {off:.0} degrees off straight away from {}: a withdrawal may not close on it",
+                    self.name(from)
+                ),
+            });
+        }
+        let w = self.field.at[who.0 as usize];
+        let place = |d: f64| w.placed(w.centre.moved(heading, Inches(d)), w.facing);
+        for d in [6.0, 4.0] {
+            let fp = place(d);
+            if self.check_ground(who, &fp).is_ok() {
+                return Ok((fp, d));
+            }
+        }
+        let fp = place(2.0);
+        self.check_ground(who, &fp)?;
+        Ok((fp, 2.0))
+    }
+
+    fn withdrawals_for(&self, who: CompanyId, from: CompanyId) -> Vec<Heading> {
+        let away = self.away(who, from);
+        [0.0, -45.0, 45.0, -90.0, 90.0]
+            .into_iter()
+            .map(|t| away.turned(t))
+            .filter(|&h| self.withdrawal_to(who, from, h).is_ok())
+            .collect()
+    }
+
+    /// The usual answers to a pending [`Question::Withdraw`], those the ground allows: straight away from the
+    /// enemy first, then 45 and 90 degrees to either side. Any heading within 90 degrees of straight away is
+    /// accepted if the ground allows it; empty when no withdrawal is asked for.
+    #[must_use]
+    pub fn withdrawals(&self) -> Vec<Heading> {
+        self.withdrawal
+            .map_or_else(Vec::new, |(who, from)| self.withdrawals_for(who, from))
+    }
+
+    /// A Routed company falls back 6" straight away from the other (or as far as the table allows; it stays
+    /// where it is if the ground behind is taken).
     fn fall_back(&mut self, who: CompanyId, from: CompanyId) {
         let (w, f) = (
             self.field.at[who.0 as usize],
@@ -1587,7 +1757,10 @@ impl State {
     /// After an order: ends an activation with no actions left, hands over to the other side, ends the turn
     /// when every company has acted, and checks victory.
     fn after(&mut self, log: &mut Vec<Event>) {
-        if self.battle.assault_defender().is_some() || self.reaction.is_some() {
+        if self.battle.assault_defender().is_some()
+            || self.reaction.is_some()
+            || self.withdrawal.is_some()
+        {
             return;
         }
         if let Some(a) = self.active {

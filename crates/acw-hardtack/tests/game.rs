@@ -73,7 +73,7 @@ fn golden_playthrough_seed_7() {
 }
 
 use acw_core::game::{Game, Ruleset, play};
-use acw_core::measure::{Inches, Point};
+use acw_core::measure::{Heading, Inches, Point};
 use acw_core::table::{Table, Terrain};
 use acw_hardtack::CompanyId;
 use acw_hardtack::fire::Cover;
@@ -236,6 +236,13 @@ fn ht_sg2_36_an_assault_pauses_for_the_defenders_side() {
             text[0].contains("Grey A withdraws before the assault"),
             "{text:?}"
         );
+        // its side now chooses the way back (HT-SG2-36); the first usual answer is straight away
+        let d = game.rules().owed(game.state()).unwrap();
+        assert_eq!(d.side, Side::Confederate);
+        assert!(matches!(d.question, Question::Withdraw { .. }));
+        let way = game.state().withdrawals()[0];
+        game.submit(Side::Confederate, Order::Withdraw(way))
+            .unwrap();
         // it fell back 6" straight away from the attacker
         let fp = game.state().field().footprint(CompanyId(1)).unwrap();
         assert!((fp.centre.y - 20.0).abs() < 1e-9, "{fp:?}");
@@ -585,4 +592,188 @@ fn ht_sg2_47_a_second_move_pauses_for_reaction_fire() {
     );
     assert!(events.contains(&Event::TurnEnded(1)));
     assert_eq!(game.state().turn(), 2);
+}
+
+/// Blue A (20, 10) assaults Grey A (20, 14); the first seed whose assault test passes, with the game paused
+/// for Grey A's answer.
+fn assault_waiting_for_grey() -> Game<Hardtack> {
+    let s = small(
+        vec![
+            company("Blue A", Side::Union, 20.0, 10.0),
+            company("Grey A", Side::Confederate, 20.0, 14.0),
+        ],
+        vec![],
+    );
+    for seed in 0..40 {
+        let mut game = Game::new(Hardtack, &s, seed).unwrap();
+        game.submit(Side::Union, Order::GoFirst(Side::Union))
+            .unwrap();
+        game.submit(Side::Union, Order::Activate(CompanyId(0)))
+            .unwrap();
+        game.submit(
+            Side::Union,
+            Order::Assault {
+                defender: CompanyId(1),
+            },
+        )
+        .unwrap();
+        if game
+            .rules()
+            .owed(game.state())
+            .is_some_and(|d| d.side == Side::Confederate)
+        {
+            return game;
+        }
+    }
+    panic!("no seed passed the assault test");
+}
+
+/// The same, Grey A having chosen to withdraw: the game waits for its side's choice of way.
+fn withdrawal_waiting_for_grey() -> Game<Hardtack> {
+    let mut game = assault_waiting_for_grey();
+    game.submit(
+        Side::Confederate,
+        Order::Defend {
+            stand: false,
+            final_fire: false,
+        },
+    )
+    .unwrap();
+    game
+}
+
+fn applied(s: acw_core::game::Submitted<'_, Event>) -> Vec<Event> {
+    match s {
+        acw_core::game::Submitted::Applied(ev) => ev.to_vec(),
+        acw_core::game::Submitted::Waiting(_) => panic!("seeded dice never wait"),
+    }
+}
+
+/// HT-SG2-36: a defender that withdraws is not moved by a standing default: the game pauses and its side
+/// chooses the way back, typed in at the table. The usual answers are listed (straight away first); a way
+/// that closes on the attacker, an answer from the wrong side or another kind of order is refused and
+/// changes nothing; a way 90 degrees off straight away is taken, 6" along it.
+#[test]
+fn ht_sg2_36_a_withdrawal_waits_for_its_sides_choice_of_way() {
+    let mut game = withdrawal_waiting_for_grey();
+    let d = game.rules().owed(game.state()).unwrap();
+    assert_eq!(d.side, Side::Confederate);
+    assert_eq!(
+        d.question,
+        Question::Withdraw {
+            company: "Grey A".to_string(),
+            from: "Blue A".to_string(),
+        }
+    );
+    assert_eq!(
+        d.question.to_string(),
+        "Grey A withdraws 6 inches from Blue A: which way does it go, not closing on Blue A?"
+    );
+    // Grey A stands 4" north of Blue A: straight away is north, then 45 and 90 degrees to either side
+    let ways: Vec<f64> = game
+        .state()
+        .withdrawals()
+        .iter()
+        .map(|h| h.as_degrees())
+        .collect();
+    assert_eq!(ways, vec![0.0, 315.0, 45.0, 270.0, 90.0]);
+    // Grey A has not moved yet
+    let fp = *game.state().field().footprint(CompanyId(1)).unwrap();
+    assert_eq!((fp.centre.x, fp.centre.y), (20.0, 14.0));
+    let (before, orders) = (game.state().clone(), game.orders());
+    let south = Heading::degrees(180.0).unwrap();
+    let closing = Heading::degrees(91.0).unwrap();
+    let err = game
+        .submit(Side::Confederate, Order::Withdraw(south))
+        .unwrap_err();
+    assert!(
+        err.to_string().contains(
+            "180 degrees off straight away from Blue A: a withdrawal may not close on it"
+        ),
+        "{err}"
+    );
+    assert!(
+        game.submit(Side::Confederate, Order::Withdraw(closing))
+            .is_err()
+    );
+    assert!(
+        game.submit(Side::Union, Order::Withdraw(Heading::NORTH))
+            .is_err()
+    );
+    assert!(
+        game.submit(Side::Confederate, Order::EndActivation)
+            .is_err()
+    );
+    assert_eq!(game.state(), &before);
+    assert_eq!(game.orders(), orders);
+    // east, 90 degrees off the straight line back: 6" along it
+    let events = applied(
+        game.submit(Side::Confederate, Order::Withdraw(Heading::EAST))
+            .unwrap(),
+    );
+    assert_eq!(
+        events[0],
+        Event::Withdrew {
+            company: "Grey A".to_string(),
+            from: "Blue A".to_string(),
+            distance: 6.0,
+            off: 90.0,
+        }
+    );
+    assert_eq!(
+        events[0].to_string(),
+        "Grey A withdraws 6\" away from Blue A, 90 degrees off the straight line back."
+    );
+    let fp = *game.state().field().footprint(CompanyId(1)).unwrap();
+    assert!((fp.centre.x - 26.0).abs() < 1e-9 && (fp.centre.y - 14.0).abs() < 1e-9);
+    // the question is answered: the game goes on with the other side's activation
+    assert!(!matches!(
+        game.rules().owed(game.state()).unwrap().question,
+        Question::Withdraw { .. }
+    ));
+}
+
+/// HT-SG2-36: a bot answers the withdrawal question with the first usual way, straight away from the
+/// attacker: Grey A ends 6" north, the event says so.
+#[test]
+fn ht_sg2_36_a_bot_answers_the_withdrawal_straight_away() {
+    let mut game = withdrawal_waiting_for_grey();
+    let mut bot = Holder::new(3);
+    let order = bot.order(&Hardtack, game.state(), Side::Confederate);
+    assert_eq!(order, Order::Withdraw(Heading::NORTH));
+    let events = applied(game.submit(Side::Confederate, order).unwrap());
+    assert_eq!(
+        events[0].to_string(),
+        "Grey A withdraws 6\" straight away from Blue A."
+    );
+    let fp = *game.state().field().footprint(CompanyId(1)).unwrap();
+    assert!((fp.centre.x - 20.0).abs() < 1e-9 && (fp.centre.y - 20.0).abs() < 1e-9);
+}
+
+/// HT-SG2-36: a saved game keeps the pending withdrawal: loaded, it asks the same question of the same side
+/// and accepts the same answers; a save whose withdrawal names a company of the same side as the one it
+/// falls back from, or an unknown company, is refused.
+#[test]
+fn ht_sg2_36_a_saved_game_keeps_the_pending_withdrawal() {
+    let game = withdrawal_waiting_for_grey();
+    let json = serde_json::to_string(game.state()).unwrap();
+    let loaded: State = serde_json::from_str(&json).unwrap();
+    assert_eq!(&loaded, game.state());
+    let d = loaded.decision().unwrap();
+    assert_eq!(d.side, Side::Confederate);
+    assert!(matches!(d.question, Question::Withdraw { .. }));
+    assert_eq!(loaded.withdrawals(), game.state().withdrawals());
+    assert!(loaded.check_order(Side::Confederate, &Order::Withdraw(Heading::EAST)));
+    assert!(!loaded.check_order(Side::Confederate, &Order::Withdraw(Heading::SOUTH)));
+    let same_side = json.replace("\"withdrawal\":[1,0]", "\"withdrawal\":[1,1]");
+    assert_ne!(same_side, json);
+    let err = serde_json::from_str::<State>(&same_side).unwrap_err();
+    assert!(
+        err.to_string().contains(
+            "a withdrawal is asked for that is not one company falling back from an enemy"
+        ),
+        "{err}"
+    );
+    let unknown = json.replace("\"withdrawal\":[1,0]", "\"withdrawal\":[7,0]");
+    assert!(serde_json::from_str::<State>(&unknown).is_err());
 }

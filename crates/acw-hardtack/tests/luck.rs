@@ -6,7 +6,7 @@ use acw_core::Side;
 use acw_core::dice::ScriptedDice;
 use acw_core::game::Ruleset;
 use acw_core::luck::luck_of;
-use acw_core::measure::{Inches, Point};
+use acw_core::measure::{Heading, Inches, Point};
 use acw_core::table::{Table, Terrain};
 use acw_hardtack::game::{Deployed, Event, Hardtack, Order, Scenario, State};
 use acw_hardtack::state::{CompanySpec, Formation};
@@ -64,7 +64,7 @@ fn apply(state: &mut State, order: Order, faces: &[u16], log: &mut Vec<Event>) {
 }
 
 /// The Union goes first and assaults, passing its test with a D8's 8; the Confederate line stands and fails
-/// its stand test with a 1, losing two levels (Shaken) and falling back; then it activates.
+/// its stand test with a 1, losing two levels (Shaken) and withdrawing straight back; then it activates.
 fn stand_broken(state: &mut State) -> Vec<Event> {
     let mut log = Vec::new();
     apply(state, Order::GoFirst(Side::Union), &[], &mut log);
@@ -78,6 +78,8 @@ fn stand_broken(state: &mut State) -> Vec<Event> {
         final_fire: false,
     };
     apply(state, stand, &[1], &mut log);
+    // its side chooses the way back: straight away from the attacker, due north
+    apply(state, Order::Withdraw(Heading::NORTH), &[], &mut log);
     apply(state, Order::Activate(CompanyId(1)), &[], &mut log);
     log
 }
