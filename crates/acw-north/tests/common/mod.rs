@@ -127,7 +127,7 @@ pub fn p(what: &str, got: f64, want: f64) {
 
 /// The morale check a hit forces on `unit`, played by the engine ([`Battle::resolve_morale`]) with no rally
 /// attempt and a scripted morale toss whose total lands in `band`: a musketry hit when that band can be
-/// reached so, otherwise a melee hit. On a 3–4 the owner takes `choice` (losing a stand when none is given);
+/// reached so, otherwise a melee hit (a band neither can reach fails the test). On a 3–4 the owner takes `choice` (losing a stand when none is given);
 /// `room` and `generals_follow` are the fall-back's facts. Returns what the check did to the unit.
 pub fn morale_result(
     b: &mut Battle,
@@ -146,7 +146,7 @@ pub fn morale_result(
                 .find(|&face| morale_band(face as i16 + m) == band)
                 .map(|face| (source, face))
         })
-        .unwrap_or((Category::Musketry, 1));
+        .unwrap_or_else(|| panic!("no morale toss lands {unit} in the {band:?} band"));
     let response = MoraleResponse {
         choice: ChoicePolicy::Always(choice.unwrap_or(Choice::LoseStand)),
         room,
