@@ -650,6 +650,7 @@ fn close_assault(v: &Values) -> Result<Built, String> {
         stand: stand_test(v)?,
         approach: approach(v)?,
         melee: melee_of(v)?,
+        final_fire: None,
     }))
 }
 

@@ -27,8 +27,8 @@ use crate::morale::{
 };
 use crate::movement::{CombatMove, MoveResult};
 use crate::options::AssaultTestCasualties;
+use crate::options::HorseStatusRoll;
 use crate::options::{BlastThroughCount, Options};
-use crate::options::{HorseStatusRoll, MountedCasualtyScope};
 use crate::setup::MenPerFigure;
 use crate::tables::{
     Armour, ConfidenceLevel, Fatigue, FieldPiece, GUN_ARMOUR, Leadership, MeleeWeapon, Motivation,
@@ -3860,35 +3860,7 @@ impl Battle {
         impact: DieType,
         dice: &mut D,
     ) -> (HitResult, bool) {
-        if hit == HitResult::NoEffect {
-            return (hit, false);
-        }
-        if hit == HitResult::Killed
-            && self.options.mounted_casualty_scope == MountedCasualtyScope::WoundsOnly
-        {
-            return (hit, false);
-        }
-        match (HorseOrRider { by_mounted: false }).roll(dice) {
-            Struck::Rider => (hit, false),
-            Struck::Horse => {
-                let state = match self.options.horse_status_roll {
-                    HorseStatusRoll::D6Table => HorseStatus.roll(dice),
-                    HorseStatusRoll::ImpactVsD4 => match (Impact {
-                        impact,
-                        armour: DieType::D4,
-                        armour_shift: 0,
-                        kill: self.options.kill_threshold,
-                    })
-                    .roll(dice)
-                    {
-                        HitResult::NoEffect => HorseState::Okay,
-                        HitResult::Wounded => HorseState::Wounded,
-                        HitResult::Killed => HorseState::Dead,
-                    },
-                };
-                (HitResult::NoEffect, state != HorseState::Okay)
-            }
-        }
+        crate::casualties::rider_hit(hit, impact, &self.options, dice)
     }
 
     /// A Green company's panic test the first time it is fired on (HT-SG2-19, HT-MOR-08): a reaction test at
@@ -5577,8 +5549,9 @@ impl Battle {
     }
 
     /// Final defensive fire (HT-MEL-07, HT-SG2-37; with the First Volley if the defender still has it,
-    /// HT-OPT-14): a free fire with no fired-on result; the attacker takes the casualty
-    /// test (option `fdf_confidence_test`). Returns the effect and casualties.
+    /// HT-OPT-14): a free fire with no fired-on result; a hit on a rider still on his horse rolls horse or
+    /// rider (HT-CAS-03, HT-CAS-04: a rider whose horse falls is on foot and no casualty); the attacker takes
+    /// the casualty test (option `fdf_confidence_test`). Returns the effect and casualties.
     fn final_fire<D: Dice + ?Sized>(
         &mut self,
         defender: CompanyId,
@@ -5646,17 +5619,26 @@ impl Battle {
             .collect();
         let mut wounds = vec![0u8; pool.len()];
         let mut kill = vec![false; pool.len()];
+        let mut unhorsed = vec![false; pool.len()];
         if !pool.is_empty() {
             for _ in 0..effect.potential {
                 let s = allocate(pool.len(), dice);
-                match (Impact {
+                let hit = Impact {
                     impact: d.weapon.arm.impact(),
                     armour: a.armour.die(),
                     armour_shift: 0,
                     kill: options.kill_threshold,
-                })
-                .roll(dice)
-                {
+                }
+                .roll(dice);
+                // a rider still on his horse: horse or rider (HT-CAS-03, HT-MEL-07)
+                let rides = a.mounted() && !a.figures[pool[s]].unhorsed && !unhorsed[s];
+                let (hit, lost_horse) = if rides {
+                    self.horse_or_rider(hit, d.weapon.arm.impact(), dice)
+                } else {
+                    (hit, false)
+                };
+                unhorsed[s] |= lost_horse;
+                match hit {
                     HitResult::Killed => kill[s] = true,
                     HitResult::Wounded => wounds[s] += 1,
                     HitResult::NoEffect => {}
@@ -5667,6 +5649,9 @@ impl Battle {
         let mut leader = false;
         let ac = self.company_mut(attacker)?;
         for (s, &i) in pool.iter().enumerate() {
+            if unhorsed[s] {
+                ac.figures[i].unhorsed = true;
+            }
             let cond = if kill[s] || wounds[s] >= 2 {
                 Condition::Dead
             } else if wounds[s] == 1 {
