@@ -786,14 +786,14 @@ fn canister_at(distance: f64) -> CanisterFacts {
     }
 }
 
-// HT-ART-19, HT-ART-22, HT-ART-16, HT-ART-20: a canister blast carries through a company onto an unlimbered
-// gun's detached team behind it (the company hit as `blast_from_the_front` says; with no blast pending, the
-// team is refused). The blast goes on to the Union battery's team 9" away (band 2: D6, up one for the step
-// that hit: D8): the firer's dice again, R 2, Q 8, canister 10 and 10, 28/8 = 3 rem 4, the remainder D8 shows
-// 5 (no extra): 3 hits on the team's 2 horses (allocation D4). The first (1) falls on the first horse:
-// armour 1 against impact 12, and its state D6 2: dead. The second (3) falls on the same horse, already
-// down: no roll. The third (2) on the second horse: armour 4 against 3, unhurt. One horse down, no man of
-// the crew hit and no test; the blast is still pending.
+// HT-ART-19, HT-ART-22: a canister blast carries through a company onto an unlimbered gun's detached team
+// behind it (the company hit as `blast_from_the_front` says; with no blast pending, the team is refused).
+// The blast goes on to the Union battery's team 9" away (band 2: D6, up one for the step that hit: D8): the
+// firer's dice again, R 2, Q 8, canister 10 and 10, 28/8 = 3 rem 4, the remainder D8 shows 5 (no extra): 3
+// hits on the team's 2 horses (allocation D4). The first (1) falls on the first horse: armour 1 against
+// impact 12, and its state D6 2: dead. The second (3) falls on the same horse, already down: no roll. The
+// third (2) on the second horse: armour 4 against 3, unhurt. One horse down, no man of the crew hit and no
+// test; the blast is still pending.
 #[test]
 fn blast_through_onto_a_detached_team() {
     let (mut b, gun, crew, rifle, skirmishers) = blast_from_the_front();
