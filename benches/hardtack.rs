@@ -9,7 +9,8 @@ use acw_hardtack::DieType::{D4, D6, D8, D10};
 use acw_hardtack::artillery::{AreaDamage, ShotBounces};
 use acw_hardtack::fire::{FireDice, FirerDice, Impact, StandFire, Volley};
 use acw_hardtack::melee::{
-    CloseAssault, CombinedAssault, CombinedMelee, FinalFire, Melee, MeleeDie, MeleeSide, Partner,
+    AssaultFire, CloseAssault, CombinedAssault, CombinedMelee, FinalFire, Melee, MeleeDie,
+    MeleeSide, Partner,
 };
 use acw_hardtack::morale::{ConfidenceTest, ReactionTest};
 use acw_hardtack::movement::CombatMove;
@@ -265,6 +266,7 @@ fn assault(c: &mut Criterion) {
             Err(_) => return,
         },
         melee,
+        final_fire: None,
     };
     let mut rng = GameRng::seed(5);
     g.bench_function("roll: melee 8 against 6 to its end", |b| {
@@ -278,6 +280,32 @@ fn assault(c: &mut Criterion) {
     });
     g.bench_function("exact: whole assault", |b| {
         b.iter(|| black_box(&whole).odds())
+    });
+    // final defensive fire (HT-MEL-07) at the single company: six Regular muskets in skirmish order
+    let single = CloseAssault {
+        final_fire: Some(AssaultFire {
+            fire: FinalFire {
+                firepower: acw_hardtack::fire::FirepowerFacts {
+                    quality: D8,
+                    half_fp: 12,
+                    skirmish: true,
+                    first_volley: false,
+                    spill: None,
+                },
+                band_inches: 10.0,
+                impact: D8,
+                options: acw_hardtack::Options::default(),
+            },
+            armour: acw_hardtack::DieType::D4,
+            leader: Some(0),
+        }),
+        ..whole
+    };
+    g.bench_function("roll: whole assault with final fire", |b| {
+        b.iter(|| black_box(&single).roll(&mut rng))
+    });
+    g.bench_function("exact: whole assault with final fire", |b| {
+        b.iter(|| black_box(&single).odds())
     });
     // riders (HT-MEL-12): twelve mounted against twelve on foot, one company each
     let riders = Melee {

@@ -96,6 +96,82 @@ impl Resolve for HorseStatus {
     }
 }
 
+/// A hit on a rider still on his horse (HT-CAS-03, HT-CAS-04, HT-CAS-05), as fire plays it: before the
+/// result is marked, a D10 — 1–6 the horse, 7–10 the rider. A hit horse rolls its state (D6 1–2 dead, 3–5
+/// wounded, 6 unhurt; or, by option, the hit's impact die again against D4); dead or wounded, the rider is on
+/// foot and unhurt (a leader stays leader). Under `WoundsOnly` a kill kills the rider without the D10.
+/// Returns the result for the rider and whether he lost his horse.
+pub(crate) fn rider_hit<D: Dice + ?Sized>(
+    hit: crate::fire::HitResult,
+    impact: crate::ladder::DieType,
+    options: &crate::options::Options,
+    dice: &mut D,
+) -> (crate::fire::HitResult, bool) {
+    use crate::fire::HitResult;
+    use crate::options::{HorseStatusRoll, MountedCasualtyScope};
+    if hit == HitResult::NoEffect {
+        return (hit, false);
+    }
+    if hit == HitResult::Killed
+        && options.mounted_casualty_scope == MountedCasualtyScope::WoundsOnly
+    {
+        return (hit, false);
+    }
+    match (HorseOrRider { by_mounted: false }).roll(dice) {
+        Struck::Rider => (hit, false),
+        Struck::Horse => {
+            let state = match options.horse_status_roll {
+                HorseStatusRoll::D6Table => HorseStatus.roll(dice),
+                HorseStatusRoll::ImpactVsD4 => match (crate::fire::Impact {
+                    impact,
+                    armour: crate::ladder::DieType::D4,
+                    armour_shift: 0,
+                    kill: options.kill_threshold,
+                })
+                .roll(dice)
+                {
+                    HitResult::NoEffect => HorseState::Okay,
+                    HitResult::Wounded => HorseState::Wounded,
+                    HitResult::Killed => HorseState::Dead,
+                },
+            };
+            (HitResult::NoEffect, state != HorseState::Okay)
+        }
+    }
+}
+
+/// The chances of one hit on a rider still on his horse ([`rider_hit`]) given the impact's chances `p` =
+/// (no effect, wounded, killed): (he rides on, he is on foot and unhurt, he is down).
+pub(crate) fn rider_hit_chances(
+    p: [f64; 3],
+    impact: crate::ladder::DieType,
+    options: &crate::options::Options,
+) -> [f64; 3] {
+    use crate::options::{HorseStatusRoll, MountedCasualtyScope};
+    let horse_down = match options.horse_status_roll {
+        HorseStatusRoll::D6Table => 5.0 / 6.0,
+        HorseStatusRoll::ImpactVsD4 => {
+            let h = crate::fire::Impact {
+                impact,
+                armour: crate::ladder::DieType::D4,
+                armour_shift: 0,
+                kill: options.kill_threshold,
+            }
+            .probabilities();
+            h[1] + h[2]
+        }
+    };
+    let (rolled, killed_outright) = match options.mounted_casualty_scope {
+        MountedCasualtyScope::AllCasualties => (p[1] + p[2], 0.0),
+        MountedCasualtyScope::WoundsOnly => (p[1], p[2]),
+    };
+    // the D10 under fire: 6 in 10 the horse, 4 in 10 the rider
+    let horse = rolled * 0.6;
+    let down = killed_outright + rolled * 0.4;
+    let unhorsed = horse * horse_down;
+    [(1.0 - down - unhorsed).max(0.0), unhorsed, down]
+}
+
 /// A treated casualty's fate (HT-SG2-49).
 #[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -650,6 +650,7 @@ fn close_assault(v: &Values) -> Result<Built, String> {
         stand: stand_test(v)?,
         approach: approach(v)?,
         melee: melee_of(v)?,
+        final_fire: None,
     }))
 }
 
@@ -1140,7 +1141,7 @@ static ENTRIES: &[Entry] = &[
     Entry {
         name: "close-assault",
         rules: &["HT-MEL-01", "HT-MEL-03", "HT-MEL-16"],
-        summary: "a whole close assault: the attacker's test, the defender's stand test, the approach, the melee",
+        summary: "a whole close assault: the attacker's test, the defender's stand test, the approach (and a second move if short), the melee",
         params: &CLOSE_ASSAULT,
         build: close_assault,
     },

@@ -845,60 +845,6 @@ impl Volley {
     }
 }
 
-/// (casualties, whether figure `marked` is among them) from `hits` hits on a pool of `n`, each hit allocated
-/// by the SGII die and resolved with per-hit probabilities `p` = (none, wound, kill): as [`Volley`]'s
-/// casualties, figure by figure, with one figure (a leader) followed on its own.
-pub(crate) fn casualty_odds_marked(
-    n: usize,
-    hits: u32,
-    p: [f64; 3],
-    marked: Option<usize>,
-) -> Vec<((u8, bool), f64)> {
-    let alloc = allocation_odds(n.max(1));
-    let h = hits as usize;
-    let mut fact = vec![1.0f64; h + 1];
-    for i in 1..=h {
-        fact[i] = fact[i - 1] * i as f64;
-    }
-    // state: (hits used, casualties, the marked figure hit) -> weight (without the H! factor)
-    let mut cur: Vec<((usize, u8, bool), f64)> = vec![((0, 0, false), 1.0)];
-    for (fi, &pi) in alloc.iter().enumerate() {
-        let last = fi + 1 == alloc.len();
-        let mut next: Vec<((usize, u8, bool), f64)> = Vec::new();
-        for &((used, c, m0), q) in &cur {
-            let left = h - used;
-            let lo = if last { left } else { 0 };
-            for (m, &fm) in fact.iter().enumerate().take(left + 1).skip(lo) {
-                let share = pi.powi(m as i32) / fm;
-                if share == 0.0 && m > 0 {
-                    continue;
-                }
-                let ok = p[0].powi(m as i32);
-                let hurt = (1.0 - ok).max(0.0);
-                let is_marked = marked == Some(fi);
-                if ok > 0.0 {
-                    next.push(((used + m, c, m0), q * share * ok));
-                }
-                if hurt > 0.0 {
-                    next.push(((used + m, c + 1, m0 || is_marked), q * share * hurt));
-                }
-            }
-        }
-        next.sort_by_key(|a| a.0);
-        cur.clear();
-        for (key, q) in next {
-            match cur.last_mut() {
-                Some((lk, lq)) if *lk == key => *lq += q,
-                _ => cur.push((key, q)),
-            }
-        }
-    }
-    cur.into_iter()
-        .filter(|((used, _, _), _)| *used == h)
-        .map(|((_, c, m), q)| ((c, m), q * fact[h]))
-        .collect()
-}
-
 /// (wounded, killed) from `hits` hits on a pool of `n`, each hit allocated by the SGII die and resolved with
 /// per-hit probabilities `p` = (none, wound, kill). Exact: a multinomial allocation, figure by figure.
 fn casualty_odds(n: usize, hits: u32, p: [f64; 3]) -> Vec<((u8, u8), f64)> {

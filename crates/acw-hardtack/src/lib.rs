@@ -138,7 +138,9 @@ pub mod prelude {
         Event, GameError, GameSetupError, Hardtack, Order, Question, Scenario, State,
     };
     pub use crate::ladder::{DieType, Success};
-    pub use crate::melee::{AssaultEnd, CloseAssault, Melee, MeleeOutcome};
+    pub use crate::melee::{
+        AssaultEnd, AssaultFire, CloseAssault, FinalFire, FireToll, Melee, MeleeOutcome,
+    };
     pub use crate::morale::{Confidence, ConfidenceTest, Rally, ReactionTest};
     pub use crate::options::{KillThreshold, Options};
     pub use crate::state::{

@@ -1701,6 +1701,7 @@ pub struct Partner {
 /// each potential hit allocated over the company's figures and rolled against its armour.
 #[must_use]
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FinalFire {
     /// The defender's firepower: quality, firing figures' half-dice, skirmish, First Volley (its `spill` is
     /// set by the range).
@@ -1746,49 +1747,236 @@ impl FinalFire {
         }
     }
 
-    /// Rolls the fire at `p` from `distance`: (casualties, its leader among them).
-    fn roll_at<D: Dice + ?Sized>(&self, p: &Partner, distance: f64, dice: &mut D) -> (u8, bool) {
+    /// Rolls the fire at a company whose fighting figures are `side`, from `distance` (HT-MEL-07): each
+    /// potential hit allocated over them and rolled against `armour`; a hit on a rider still on his horse
+    /// rolls horse or rider (HT-CAS-03). The company's riders line up mounted first, then those already on
+    /// foot; `leader` is the leader's place among them.
+    fn roll_on<D: Dice + ?Sized>(
+        &self,
+        side: &MeleeSide,
+        armour: DieType,
+        leader: Option<u8>,
+        distance: f64,
+        dice: &mut D,
+    ) -> FireHit {
         let Some(fd) = self.dice_at(distance) else {
-            return (0, false);
+            return FireHit::default();
         };
         let effect = fd.roll_effect(dice);
-        let n = usize::from(p.melee.figures).clamp(1, crate::fire::MAX_POOL);
+        let n = usize::from(side.figures).clamp(1, crate::fire::MAX_POOL);
+        let riders = riders_of(side, n);
         let mut wounds = [0u8; crate::fire::MAX_POOL];
         let mut killed = [false; crate::fire::MAX_POOL];
-        let impact = self.impact(p.armour);
+        let mut unhorsed = [false; crate::fire::MAX_POOL];
+        let impact = self.impact(armour);
         for _ in 0..effect.potential {
             let s = crate::fire::allocate(n, dice);
-            match impact.roll(dice) {
+            let mut hit = impact.roll(dice);
+            if s < riders && !unhorsed[s] {
+                let (h, lost) = crate::casualties::rider_hit(hit, self.impact, &self.options, dice);
+                hit = h;
+                unhorsed[s] |= lost;
+            }
+            match hit {
                 crate::fire::HitResult::Killed => killed[s] = true,
                 crate::fire::HitResult::Wounded => wounds[s] = wounds[s].saturating_add(1),
                 crate::fire::HitResult::NoEffect => {}
             }
         }
         let down = |i: usize| killed[i] || wounds[i] > 0;
-        let casualties = (0..n).filter(|&i| down(i)).count();
-        let leader = p
-            .leader
-            .is_some_and(|l| usize::from(l) < n && down(usize::from(l)));
-        (u8::try_from(casualties).unwrap_or(u8::MAX), leader)
+        let count = |f: &dyn Fn(usize) -> bool| {
+            u8::try_from((0..n).filter(|&i| f(i)).count()).unwrap_or(u8::MAX)
+        };
+        FireHit {
+            casualties: count(&down),
+            leader: leader.is_some_and(|l| usize::from(l) < n && down(usize::from(l))),
+            unhorsed: count(&|i| i < riders && unhorsed[i] && !down(i)),
+            foot_down: count(&|i| i >= riders && down(i)),
+        }
     }
 
-    /// The fire's exact odds at `p` from `distance`: (casualties, its leader among them).
-    fn odds_at(&self, p: &Partner, distance: f64) -> Vec<((u8, bool), f64)> {
+    /// The exact odds of [`FinalFire::roll_on`].
+    fn odds_on(
+        &self,
+        side: &MeleeSide,
+        armour: DieType,
+        leader: Option<u8>,
+        distance: f64,
+    ) -> Vec<(FireHit, f64)> {
         let Some(fd) = self.dice_at(distance) else {
-            return vec![((0, false), 1.0)];
+            return vec![(FireHit::default(), 1.0)];
         };
-        let n = usize::from(p.melee.figures).clamp(1, crate::fire::MAX_POOL);
-        let probs = self.impact(p.armour).probabilities();
-        let leader = p.leader.map(usize::from).filter(|&l| l < n);
+        let n = usize::from(side.figures).clamp(1, crate::fire::MAX_POOL);
+        let probs = self.impact(armour).probabilities();
+        let rider = crate::casualties::rider_hit_chances(probs, self.impact, &self.options);
+        let leader = leader.map(usize::from).filter(|&l| l < n);
         let mut out = Vec::new();
         for (e, q) in fd.odds().outcomes() {
-            for (k, r) in
-                crate::fire::casualty_odds_marked(n, u32::from(e.potential), probs, leader)
-            {
+            for (k, r) in hit_odds(
+                n,
+                riders_of(side, n),
+                u32::from(e.potential),
+                probs,
+                rider,
+                leader,
+            ) {
                 out.push((k, q * r));
             }
         }
         merge(out)
+    }
+}
+
+/// Of a pool of `n` fighting figures, how many ride: a mounted side's figures less its riders on foot.
+fn riders_of(side: &MeleeSide, n: usize) -> usize {
+    if side.first_round.mounted {
+        n - usize::from(side.on_foot).min(n)
+    } else {
+        0
+    }
+}
+
+/// What final defensive fire did to a company, as the exact odds follow it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+struct FireHit {
+    /// Figures down.
+    casualties: u8,
+    /// Its leader among them.
+    leader: bool,
+    /// Riders whose horse fell who still stand.
+    unhorsed: u8,
+    /// Riders already on foot who are down.
+    foot_down: u8,
+}
+
+impl FireHit {
+    /// The company's side of the melee after the fire, with its leader's `lv`.
+    fn after(&self, side: &MeleeSide, lv: Leadership) -> MeleeSide {
+        let figures = side.figures.saturating_sub(self.casualties);
+        let on_foot = if side.first_round.mounted {
+            side.on_foot
+                .min(side.figures)
+                .saturating_sub(self.foot_down)
+                .saturating_add(self.unhorsed)
+                .min(figures)
+        } else {
+            side.on_foot.min(figures)
+        };
+        MeleeSide {
+            figures,
+            lv,
+            on_foot,
+            ..*side
+        }
+    }
+
+    /// What a person reads of it.
+    fn toll(&self) -> FireToll {
+        FireToll {
+            casualties: self.casualties,
+            unhorsed: self.unhorsed,
+        }
+    }
+}
+
+/// The exact odds of `hits` hits on a pool of `n` figures, the first `riders` of them on horseback
+/// (HT-SG2-33 allocation, HT-CAS-03 horse or rider): `foot` = one hit's (no effect, wounded, killed) on a
+/// man on foot, `rider` = one hit's (rides on, unhorsed, down) on a man on his horse. Figure by figure,
+/// a multinomial over the hits each takes.
+fn hit_odds(
+    n: usize,
+    riders: usize,
+    hits: u32,
+    foot: [f64; 3],
+    rider: [f64; 3],
+    marked: Option<usize>,
+) -> Vec<(FireHit, f64)> {
+    let alloc = crate::fire::allocation_odds(n.max(1));
+    let h = hits as usize;
+    let mut fact = vec![1.0f64; h + 1];
+    for i in 1..=h {
+        fact[i] = fact[i - 1] * i as f64;
+    }
+    // state: (hits used, the toll so far) -> weight (without the H! factor)
+    let mut cur: Vec<((usize, FireHit), f64)> = vec![((0, FireHit::default()), 1.0)];
+    for (fi, &pi) in alloc.iter().enumerate() {
+        let last = fi + 1 == alloc.len();
+        let mut next: Vec<((usize, FireHit), f64)> = Vec::new();
+        for &((used, t), q) in &cur {
+            let left = h - used;
+            let lo = if last { left } else { 0 };
+            for (m, &fm) in fact.iter().enumerate().take(left + 1).skip(lo) {
+                let share = pi.powi(m as i32) / fm;
+                if share == 0.0 && m > 0 {
+                    continue;
+                }
+                let stay_on_foot = foot[0].powi(m as i32);
+                // (stands as he was, stands unhorsed, down) after m hits
+                let fates = if fi < riders {
+                    let ride = rider[0].powi(m as i32);
+                    let unhorsed: f64 = (0..m)
+                        .map(|j| {
+                            rider[0].powi(j as i32) * rider[1] * foot[0].powi((m - 1 - j) as i32)
+                        })
+                        .sum();
+                    [ride, unhorsed, (1.0 - ride - unhorsed).max(0.0)]
+                } else {
+                    [stay_on_foot, 0.0, (1.0 - stay_on_foot).max(0.0)]
+                };
+                for (k, &f) in fates.iter().enumerate() {
+                    if f <= 0.0 {
+                        continue;
+                    }
+                    let mut t2 = t;
+                    match k {
+                        1 => t2.unhorsed += 1,
+                        2 => {
+                            t2.casualties += 1;
+                            t2.leader |= marked == Some(fi);
+                            if fi >= riders {
+                                t2.foot_down += 1;
+                            }
+                        }
+                        _ => {}
+                    }
+                    next.push(((used + m, t2), q * share * f));
+                }
+            }
+        }
+        next.sort_by_key(|a| a.0);
+        cur.clear();
+        for (key, q) in next {
+            match cur.last_mut() {
+                Some((lk, lq)) if *lk == key => *lq += q,
+                _ => cur.push((key, q)),
+            }
+        }
+    }
+    cur.into_iter()
+        .filter(|((used, _), _)| *used == h)
+        .map(|((_, t), q)| (t, q * fact[h]))
+        .collect()
+}
+
+/// What final defensive fire did to the attacking company it fell on (HT-MEL-07, HT-CAS-03).
+#[must_use]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct FireToll {
+    /// Figures down, killed or wounded.
+    pub casualties: u8,
+    /// Riders whose horse fell under the fire and who still stand, on foot.
+    pub unhorsed: u8,
+}
+
+impl fmt::Display for FireToll {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.casualties, self.unhorsed) {
+            (0, 0) => f.write_str("no loss to final defensive fire"),
+            (c, 0) => write!(f, "{c} down to final defensive fire"),
+            (0, u) => write!(f, "{u} unhorsed by final defensive fire"),
+            (c, u) => write!(f, "{c} down and {u} unhorsed by final defensive fire"),
+        }
     }
 }
 
@@ -1863,8 +2051,19 @@ pub struct CombinedAssault {
 }
 
 /// What the moves leave: the companies in contact, whether a partner dropped out, whether final defensive
-/// fire was spent, and the company it hit with its figures and LV after it.
-type Approach = (u8, bool, bool, Option<(usize, u8, Leadership)>);
+/// fire was spent, and the company it hit with its side of the melee after it.
+type Approach = (u8, bool, bool, Option<(usize, Left)>);
+
+/// A company's fighting figures, riders on foot among them, and LV after final defensive fire.
+type Left = (u8, u8, Leadership);
+
+impl FireHit {
+    /// [`FireHit::after`] as the key the exact odds merge on.
+    fn left(&self, side: &MeleeSide, lv: Leadership) -> Left {
+        let a = self.after(side, lv);
+        (a.figures, a.on_foot, a.lv)
+    }
+}
 
 impl CombinedAssault {
     /// A combined assault by `partners` (in declared order). Refuses no partners, more than
@@ -1926,25 +2125,25 @@ impl CombinedAssault {
         }
     }
 
-    /// The melee of the companies in `reached`, one of them (`hit`) with its figures and LV after final
-    /// defensive fire; a company with no figure left does not fight.
+    /// The melee of the companies in `reached`, one of them (`hit`) with its side as final defensive fire
+    /// left it; a company with no figure left does not fight.
     fn melee(
         &self,
         reached: u8,
         dropped: bool,
-        hit: Option<(usize, u8, Leadership)>,
+        hit: Option<(usize, Left)>,
     ) -> Result<CombinedMelee, crate::error::SetupError> {
         let mut sides = [self.defender; MAX_COMBINED];
         let mut n = 0;
         for (i, p) in self.partners().iter().enumerate() {
             if reached & (1 << i) != 0 {
                 let mut side = p.melee;
-                if let Some((h, figures, lv)) = hit
+                if let Some((h, (figures, on_foot, lv))) = hit
                     && h == i
                 {
                     side.figures = figures;
+                    side.on_foot = on_foot;
                     side.lv = lv;
-                    side.on_foot = side.on_foot.min(figures);
                 }
                 if side.figures == 0 {
                     continue;
@@ -2026,7 +2225,7 @@ impl Resolve for CombinedAssault {
         }
         let mut reached = 0u8;
         let mut fired = false;
-        let mut hit: Option<(usize, u8, Leadership)> = None;
+        let mut hit: Option<(usize, Left)> = None;
         for (i, p) in self.partners().iter().enumerate() {
             if going & (1 << i) == 0 {
                 continue;
@@ -2045,17 +2244,18 @@ impl Resolve for CombinedAssault {
             {
                 // final defensive fire at the first company short (HT-MEL-07)
                 fired = true;
-                let (cas, leader) = ff.roll_at(p, left, dice);
+                let fh = ff.roll_on(&p.melee, p.armour, p.leader, left, dice);
+                let cas = fh.casualties;
                 if cas > 0 && ff.options.fdf_confidence_test {
                     // its casualty confidence test: the level it may lose is no part of the end
                     dice.face(p.melee.quality.die());
                 }
                 let figures = p.melee.figures.saturating_sub(cas);
                 let mut lv = p.melee.lv;
-                if leader && figures > 0 {
+                if fh.leader && figures > 0 {
                     lv = crate::morale::ReplacementLeader { old: lv }.roll(dice);
                 }
-                hit = Some((i, figures, lv));
+                hit = Some((i, fh.left(&p.melee, lv)));
                 if cas > 0 {
                     go_on = self.after_fire_test(p, cas, lv, dropped).roll(dice);
                     if !go_on {
@@ -2147,9 +2347,10 @@ impl Resolve for CombinedAssault {
                         let left = (p.approach.distance() - f64::from(moved)).max(0.0);
                         let second = CombatMove::new(p.approach.die(), left)
                             .map_or(0.0, |s| s.odds().prob(|r| *r == MoveResult::Reached));
-                        for ((cas, leader), pf) in ff.odds_at(p, left) {
+                        for (fh, pf) in ff.odds_on(&p.melee, p.armour, p.leader, left) {
+                            let cas = fh.casualties;
                             let figures = p.melee.figures.saturating_sub(cas);
-                            let lvs: Vec<(Leadership, f64)> = if leader && figures > 0 {
+                            let lvs: Vec<(Leadership, f64)> = if fh.leader && figures > 0 {
                                 crate::morale::ReplacementLeader { old: p.melee.lv }
                                     .odds()
                                     .outcomes()
@@ -2166,7 +2367,7 @@ impl Resolve for CombinedAssault {
                                     1.0
                                 };
                                 let w = q * pm * pf * pl;
-                                let h = Some((i, figures, lv));
+                                let h = Some((i, fh.left(&p.melee, lv)));
                                 next.push((
                                     (reached | (1 << i), dropped, true, h),
                                     w * pass * second,
@@ -2272,14 +2473,39 @@ pub enum AssaultEnd {
         /// Levels the defender lost (a Broken defender routs: 1).
         levels: u8,
     },
-    /// The combat move fell short of contact (final defensive fire follows in the engine).
-    FellShort,
+    /// Hit by final defensive fire, the attacker failed its reaction test to go on and withdrew.
+    Faltered {
+        /// What the fire did.
+        fire: FireToll,
+    },
+    /// The attacker was still short of contact after its second move and abandoned the assault.
+    FellShort {
+        /// What final defensive fire did on the way.
+        fire: FireToll,
+    },
+    /// Final defensive fire left no attacker standing to fight: no melee.
+    CutDown {
+        /// What the fire did.
+        fire: FireToll,
+    },
     /// Contact: the melee's end.
-    Melee(MeleeOutcome),
+    Melee {
+        /// What final defensive fire did on the way (nothing if the first move reached).
+        fire: FireToll,
+        /// The melee's end.
+        melee: MeleeOutcome,
+    },
 }
 
 impl fmt::Display for AssaultEnd {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let lost = |f: &mut fmt::Formatter<'_>, fire: &FireToll| {
+            if *fire == FireToll::default() {
+                Ok(())
+            } else {
+                write!(f, " ({fire})")
+            }
+        };
         match self {
             AssaultEnd::AttackerRefused => f.write_str("the attackers refused to go in"),
             AssaultEnd::DefenderWithdrew { levels } => {
@@ -2288,16 +2514,57 @@ impl fmt::Display for AssaultEnd {
                     "the defenders withdrew, losing {levels} confidence level(s)"
                 )
             }
-            AssaultEnd::FellShort => f.write_str("the attackers fell short of contact"),
-            AssaultEnd::Melee(m) => write!(f, "melee: {m}"),
+            AssaultEnd::Faltered { fire } => {
+                write!(f, "the attackers faltered under fire and withdrew ({fire})")
+            }
+            AssaultEnd::FellShort { fire } => {
+                f.write_str("the attackers fell short of contact and abandoned the assault")?;
+                lost(f, fire)
+            }
+            AssaultEnd::CutDown { fire } => {
+                write!(f, "final defensive fire cut down every attacker ({fire})")
+            }
+            AssaultEnd::Melee { fire, melee } => {
+                write!(f, "melee: {melee}")?;
+                lost(f, fire)
+            }
         }
     }
 }
 
-/// A close assault from the attacker's test to the melee's end (HT-MEL-01, HT-SG2-35..40): the attacker's
-/// reaction test, the defender's stand test (none for a Broken defender, who routs, HT-MEL-16), one combat
-/// move to contact, and the melee. Final defensive fire after a short move needs the fire's facts, so the
-/// procedure stops at [`AssaultEnd::FellShort`]; the engine carries on from there.
+/// Final defensive fire in a [`CloseAssault`] (HT-MEL-07): the defender's fire and the attacking company's
+/// armour and leader.
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct AssaultFire {
+    /// The defender's fire.
+    pub fire: FinalFire,
+    /// The attacker's armour die against it (D4 for a Civil War soldier).
+    pub armour: DieType,
+    /// The attacker's leader's place among its fighting figures (None without a fit leader): a leader down
+    /// to the fire is replaced, and the new leader's LV rolled, if a figure is left.
+    pub leader: Option<u8>,
+}
+
+/// A close assault by one company from the attacker's test to its end (HT-MEL-01, HT-SG2-35..40), as the
+/// battle plays it: the attacker's reaction test, the defender's stand test (none for a Broken defender,
+/// who routs, HT-MEL-16), the combat move to contact and, short, a second one over what is left (short
+/// again, the attacker abandons the assault), then the melee.
+///
+/// With `final_fire` the defender stands with final defensive fire (HT-MEL-07, HT-SG2-37), read as the
+/// exact [`CombinedAssault`] reads it: after a short first move the fire falls on the company's fighting
+/// figures at the distance it has left (beyond the band's reach, no fire), a hit on a rider still on his
+/// horse rolls horse or rider (HT-CAS-03); a fallen leader's successor rolls his LV (HT-SG2-20) if a figure
+/// is left; a company with casualties takes a reaction test (TL casualties + its melee modifier) and,
+/// failing, withdraws ([`AssaultEnd::Faltered`]); otherwise it moves again. Its casualties leave the melee
+/// and its unhorsed riders fight it on foot.
+///
+/// Roll order: the reaction test, the stand test, the move; after a short move with final defensive fire,
+/// the fire (its roll, then per hit the allocation die, armour, impact and, for a rider, the D10 and the
+/// horse's state), its casualty confidence test's die (if `fdf_confidence_test`, and there are casualties),
+/// the successor's D6, the reaction test and, failing, its confidence test's die; the second move; the
+/// melee. The levels the two confidence tests cost are no part of the end.
 #[must_use]
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -2306,10 +2573,32 @@ pub struct CloseAssault {
     pub attack: ReactionTest,
     /// The defender's stand test; `None` for a Broken defender.
     pub stand: Option<ConfidenceTest>,
-    /// The combat move into contact.
+    /// The combat move into contact; one that falls short moves again over what is left.
     pub approach: CombatMove,
     /// The melee on contact.
     pub melee: Melee,
+    /// The defender's final defensive fire, if it stands with it (HT-MEL-07).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub final_fire: Option<AssaultFire>,
+}
+
+impl CloseAssault {
+    /// The attacker's reaction test after final defensive fire hit it (HT-MEL-07): +1 per casualty and its
+    /// melee modifier (colours); failing, it withdraws.
+    fn after_fire_test(&self, casualties: u8, lv: Leadership) -> ReactionTest {
+        let a = &self.melee.attacker;
+        ReactionTest {
+            quality: a.quality,
+            lv,
+            tl: i16::from(casualties) + a.modifier,
+        }
+    }
+
+    /// The chance a second move over `left` inches reaches.
+    fn second_reach(&self, left: f64) -> f64 {
+        CombatMove::new(self.approach.die(), left)
+            .map_or(0.0, |m| m.odds().prob(|r| *r == MoveResult::Reached))
+    }
 }
 
 impl Resolve for CloseAssault {
@@ -2328,35 +2617,156 @@ impl Resolve for CloseAssault {
                 }
             }
         }
-        if self.approach.roll(dice) != MoveResult::Reached {
-            return AssaultEnd::FellShort;
+        let moved = match self.approach.roll(dice) {
+            MoveResult::Reached => {
+                return AssaultEnd::Melee {
+                    fire: FireToll::default(),
+                    melee: self.melee.roll(dice),
+                };
+            }
+            MoveResult::Short(moved) => moved,
+        };
+        let left = (self.approach.distance() - f64::from(moved)).max(0.0);
+        let mut side = self.melee.attacker;
+        let mut toll = FireToll::default();
+        let mut faltered = false;
+        if let Some(af) = self.final_fire {
+            let fh = af.fire.roll_on(&side, af.armour, af.leader, left, dice);
+            let cas = fh.casualties;
+            if cas > 0 && af.fire.options.fdf_confidence_test {
+                // its casualty confidence test: the level it may lose is no part of the end
+                dice.face(side.quality.die());
+            }
+            let mut lv = side.lv;
+            if fh.leader && side.figures > cas {
+                lv = crate::morale::ReplacementLeader { old: lv }.roll(dice);
+            }
+            if cas > 0 && !self.after_fire_test(cas, lv).roll(dice) {
+                // withdrawing, it tests confidence: again only its level
+                dice.face(side.quality.die());
+                faltered = true;
+            }
+            toll = fh.toll();
+            side = fh.after(&side, lv);
         }
-        AssaultEnd::Melee(self.melee.roll(dice))
+        let reached = !faltered
+            && CombatMove::new(self.approach.die(), left)
+                .is_ok_and(|second| second.roll(dice) == MoveResult::Reached);
+        if side.figures == 0 {
+            AssaultEnd::CutDown { fire: toll }
+        } else if faltered {
+            AssaultEnd::Faltered { fire: toll }
+        } else if !reached {
+            AssaultEnd::FellShort { fire: toll }
+        } else {
+            AssaultEnd::Melee {
+                fire: toll,
+                melee: Melee {
+                    attacker: side,
+                    ..self.melee
+                }
+                .roll(dice),
+            }
+        }
     }
 
     fn odds(&self) -> Dist<AssaultEnd> {
-        let attack = self.attack.odds();
-        attack.and_then(|&go| {
-            if !go {
-                return Dist::certain(AssaultEnd::AttackerRefused);
+        let mut ends: std::collections::BTreeMap<AssaultEnd, f64> =
+            std::collections::BTreeMap::new();
+        let go = self.attack.odds().prob(|&b| b);
+        *ends.entry(AssaultEnd::AttackerRefused).or_default() += 1.0 - go;
+        let hold = match self.stand {
+            None => {
+                *ends
+                    .entry(AssaultEnd::DefenderWithdrew { levels: 1 })
+                    .or_default() += go;
+                0.0
             }
-            let stand = match self.stand {
-                None => return Dist::certain(AssaultEnd::DefenderWithdrew { levels: 1 }),
-                Some(s) => s.odds(),
-            };
-            stand.and_then(|r| {
-                if *r != Confidence::Pass {
-                    return Dist::certain(AssaultEnd::DefenderWithdrew { levels: r.levels() });
-                }
-                self.approach.odds().and_then(|m| {
-                    if *m != MoveResult::Reached {
-                        Dist::certain(AssaultEnd::FellShort)
+            Some(s) => {
+                let mut hold = 0.0;
+                for (r, p) in s.odds().outcomes() {
+                    if *r == Confidence::Pass {
+                        hold += p;
                     } else {
-                        self.melee.odds().map(|o| AssaultEnd::Melee(*o))
+                        *ends
+                            .entry(AssaultEnd::DefenderWithdrew { levels: r.levels() })
+                            .or_default() += go * p;
                     }
-                })
-            })
-        })
+                }
+                hold
+            }
+        };
+        let w = go * hold;
+        // the melees to fight: (the attacker's figures, riders on foot, LV; the fire's toll) -> chance
+        let mut melees: Vec<((Left, FireToll), f64)> = Vec::new();
+        let start = &self.melee.attacker;
+        for &(m, pm) in self.approach.odds().outcomes() {
+            let MoveResult::Short(moved) = m else {
+                melees.push((
+                    (
+                        (start.figures, start.on_foot, start.lv),
+                        FireToll::default(),
+                    ),
+                    w * pm,
+                ));
+                continue;
+            };
+            let left = (self.approach.distance() - f64::from(moved)).max(0.0);
+            let second = self.second_reach(left);
+            let hits = match self.final_fire {
+                Some(af) => af.fire.odds_on(start, af.armour, af.leader, left),
+                None => vec![(FireHit::default(), 1.0)],
+            };
+            for (fh, pf) in hits {
+                let toll = fh.toll();
+                let cas = fh.casualties;
+                if start.figures <= cas {
+                    *ends.entry(AssaultEnd::CutDown { fire: toll }).or_default() += w * pm * pf;
+                    continue;
+                }
+                let lvs: Vec<(Leadership, f64)> = if fh.leader {
+                    crate::morale::ReplacementLeader { old: start.lv }
+                        .odds()
+                        .outcomes()
+                        .to_vec()
+                } else {
+                    vec![(start.lv, 1.0)]
+                };
+                for (lv, pl) in lvs {
+                    let q = w * pm * pf * pl;
+                    let pass = if cas > 0 {
+                        self.after_fire_test(cas, lv).odds().prob(|&b| b)
+                    } else {
+                        1.0
+                    };
+                    *ends.entry(AssaultEnd::Faltered { fire: toll }).or_default() +=
+                        q * (1.0 - pass);
+                    *ends
+                        .entry(AssaultEnd::FellShort { fire: toll })
+                        .or_default() += q * pass * (1.0 - second);
+                    melees.push(((fh.left(start, lv), toll), q * pass * second));
+                }
+            }
+        }
+        let melees = merge(melees.into_iter().filter(|e| e.1 > 0.0).collect());
+        for (((figures, on_foot, lv), fire), q) in melees {
+            let m = Melee {
+                attacker: MeleeSide {
+                    figures,
+                    on_foot,
+                    lv,
+                    ..*start
+                },
+                ..self.melee
+            };
+            for (o, p) in m.odds().outcomes() {
+                *ends
+                    .entry(AssaultEnd::Melee { fire, melee: *o })
+                    .or_default() += q * p;
+            }
+        }
+        Dist::weighted(ends.into_iter().filter(|e| e.1 > 0.0))
+            .unwrap_or_else(|_| Dist::certain(AssaultEnd::AttackerRefused))
     }
 }
 

@@ -27,8 +27,8 @@ use crate::morale::{
 };
 use crate::movement::{CombatMove, MoveResult};
 use crate::options::AssaultTestCasualties;
+use crate::options::HorseStatusRoll;
 use crate::options::{BlastThroughCount, Options};
-use crate::options::{HorseStatusRoll, MountedCasualtyScope};
 use crate::setup::MenPerFigure;
 use crate::tables::{
     Armour, ConfidenceLevel, Fatigue, FieldPiece, GUN_ARMOUR, Leadership, MeleeWeapon, Motivation,
@@ -3860,35 +3860,7 @@ impl Battle {
         impact: DieType,
         dice: &mut D,
     ) -> (HitResult, bool) {
-        if hit == HitResult::NoEffect {
-            return (hit, false);
-        }
-        if hit == HitResult::Killed
-            && self.options.mounted_casualty_scope == MountedCasualtyScope::WoundsOnly
-        {
-            return (hit, false);
-        }
-        match (HorseOrRider { by_mounted: false }).roll(dice) {
-            Struck::Rider => (hit, false),
-            Struck::Horse => {
-                let state = match self.options.horse_status_roll {
-                    HorseStatusRoll::D6Table => HorseStatus.roll(dice),
-                    HorseStatusRoll::ImpactVsD4 => match (Impact {
-                        impact,
-                        armour: DieType::D4,
-                        armour_shift: 0,
-                        kill: self.options.kill_threshold,
-                    })
-                    .roll(dice)
-                    {
-                        HitResult::NoEffect => HorseState::Okay,
-                        HitResult::Wounded => HorseState::Wounded,
-                        HitResult::Killed => HorseState::Dead,
-                    },
-                };
-                (HitResult::NoEffect, state != HorseState::Okay)
-            }
-        }
+        crate::casualties::rider_hit(hit, impact, &self.options, dice)
     }
 
     /// A Green company's panic test the first time it is fired on (HT-SG2-19, HT-MOR-08): a reaction test at
@@ -4037,7 +4009,6 @@ impl Battle {
         dice: &mut D,
     ) -> Result<FireReport, RuleViolation> {
         self.idle()?;
-        let options = self.options;
         let g = self.gun(gun)?.clone();
         if g.loaded != Some(Ammunition::Canister) || g.disabled || g.abandoned {
             return Err(RuleViolation::GunRefused {
@@ -4047,11 +4018,100 @@ impl Battle {
             });
         }
         self.gun_ready(gun, facts.off_facing, "fire canister")?;
+        self.check_firer(g.crew, self.gun(team)?.crew)?;
+        let (range, ctx) =
+            self.team_canister_range(&g, team, &facts, 0, "fire canister at that team")?;
+        let RangeDie::Die { die, spill } = range else {
+            return Err(RuleViolation::GunRefused {
+                name: g.name.clone(),
+                what: "fire canister at that team",
+                why: "the team is beyond the reach of its canister",
+            });
+        };
+        let cost = self.gun_cost(gun)?;
+        transact(self, dice, |b, dice| {
+            b.spend(g.crew, cost, Action::Fire)?;
+            b.spend_round(gun);
+            b.guns[gun.0 as usize].loaded = None;
+            b.team_canister(gun, team, die, spill, &ctx, dice)
+        })
+    }
+
+    /// Carries a pending canister blast on to an unlimbered gun's detached team lying on the blast line
+    /// behind the last target (HT-ART-19 with HT-ART-22, HT-ART-16): the team's own range die (its distance
+    /// and cover; never In Position or in close formation) shifted up one per blast step that hit (or per
+    /// damaged company, under `blast_through_count = EveryDamagedCompany`), beyond D12 the blast stops;
+    /// every firer die is rolled again, and the team's sound horse figures are the whole pool, as
+    /// [`Battle::fire_canister_at_team`]: each hit horse rolls D4 armour against the D12 impact and, if
+    /// struck, its state; the crew is not hit and does not test. A hit (with a horse down, if
+    /// `blast_requires_casualties`) carries the blast on, the team counting as a step but not as a damaged
+    /// company. Refuses with no blast pending, a team of the gun's own side, a limbered gun's team (a blast
+    /// reaches it through its crew, [`Battle::blast_through`]), a team with no sound horse, skirmishers in
+    /// between and friends in the way; a refusal changes nothing and leaves the blast pending.
+    pub fn blast_through_team<D: Dice + ?Sized>(
+        &mut self,
+        team: GunId,
+        facts: CanisterFacts,
+        dice: &mut D,
+    ) -> Result<FireReport, RuleViolation> {
+        let Some(blast) = self.blast.clone() else {
+            return Err(RuleViolation::OutOfOrder(
+                "no canister blast is waiting to carry through",
+            ));
+        };
+        let g = self.gun(blast.gun)?.clone();
+        let (f, t) = (self.company(g.crew)?, self.company(self.gun(team)?.crew)?);
+        if f.side == t.side {
+            return Err(RuleViolation::SameSide {
+                firer: f.name.clone(),
+                target: t.name.clone(),
+            });
+        }
+        let k = match self.options.blast_through_count {
+            BlastThroughCount::PerBlastStep => blast.steps_hit,
+            BlastThroughCount::EveryDamagedCompany => {
+                u8::try_from(blast.damaged.len()).unwrap_or(u8::MAX)
+            }
+        };
+        let (range, ctx) = self.team_canister_range(
+            &g,
+            team,
+            &facts,
+            k,
+            "carry the blast through onto that team",
+        )?;
+        transact(self, dice, |b, dice| {
+            let RangeDie::Die { die, spill } = range else {
+                // Beyond D12: the blast stops, and the team could not be damaged.
+                b.blast = None;
+                return Ok(FireReport {
+                    firer: g.name.clone(),
+                    range: None,
+                    roll: None,
+                    effect: FireEffect {
+                        success: Success::Fail,
+                        potential: 0,
+                    },
+                    companies: Vec::new(),
+                });
+            };
+            b.team_canister(blast.gun, team, die, spill, &ctx, dice)
+        })
+    }
+
+    /// Whether canister from `g` can fall on `team` (an unlimbered gun's detached team with a sound horse, no
+    /// skirmishers fired through, no friends in the way), and if so the team's range die with `k` steps of
+    /// blast-through and what the fire brings (HT-ART-14, HT-ART-19, HT-ART-22).
+    fn team_canister_range(
+        &self,
+        g: &Gun,
+        team: GunId,
+        facts: &CanisterFacts,
+        k: u8,
+        what: &'static str,
+    ) -> Result<(RangeDie, FireContext), RuleViolation> {
+        let options = self.options;
         let t = self.gun(team)?;
-        self.check_firer(g.crew, t.crew)?;
-        let mut rf = RangeFacts::at(facts.distance, g.piece.canister_band());
-        rf.cover = facts.cover;
-        let range = range_die(&rf, FireKind::Canister, false, &options)?;
         let why = if facts.friendly_between {
             Some("canister is never fired through friendly companies")
         } else if t.limbered || t.sound_horses() == 0 || facts.through.is_some() {
@@ -4059,26 +4119,20 @@ impl Battle {
                 "only an unlimbered gun's detached team with a sound horse can be aimed at, and never \
                  through skirmishers",
             )
-        } else if range == RangeDie::OutOfReach {
-            Some("the team is beyond the reach of its canister")
         } else {
             None
         };
         if let Some(why) = why {
             return Err(RuleViolation::GunRefused {
                 name: g.name.clone(),
-                what: "fire canister at that team",
+                what,
                 why,
             });
         }
-        let RangeDie::Die { die, spill } = range else {
-            return Err(RuleViolation::OutOfOrder("the canister has no range die"));
-        };
-        let quality = self.company(g.crew)?.quality.die();
-        let fd = FireDice {
-            firer: canister_dice(quality, g.piece, spill),
-            range: die,
-        };
+        let mut rf = RangeFacts::at(facts.distance, g.piece.canister_band());
+        rf.cover = facts.cover;
+        rf.blast_through = k;
+        let range = range_die(&rf, FireKind::Canister, false, &options)?;
         let ctx = FireContext {
             impact: crate::tables::CANISTER_IMPACT,
             armour_shift: facts
@@ -4089,27 +4143,48 @@ impl Battle {
             enfilade: facts.enfilade,
             modern: None,
         };
-        let cost = self.gun_cost(gun)?;
-        transact(self, dice, |b, dice| {
-            b.spend(g.crew, cost, Action::Fire)?;
-            b.spend_round(gun);
-            b.guns[gun.0 as usize].loaded = None;
-            let effect = fd.roll_effect(dice);
-            let hurt = b.team_fire(effect, &ctx, team, dice)?;
-            let carries = effect.success != Success::Fail
-                && (hurt.horses_down > 0 || !options.blast_requires_casualties);
-            b.blast = carries.then(|| PendingBlast {
+        Ok((range, ctx))
+    }
+
+    /// Canister from `gun` rolled at `team` (HT-ART-14, HT-ART-22): the crew's quality and the canister
+    /// dice against `die`, the team's horses as the pool; a hit (with a horse down, if
+    /// `blast_requires_casualties`) leaves the blast pending, one step further on, or ends it.
+    fn team_canister<D: Dice + ?Sized>(
+        &mut self,
+        gun: GunId,
+        team: GunId,
+        die: DieType,
+        spill: Option<crate::fire::Spill>,
+        ctx: &FireContext,
+        dice: &mut D,
+    ) -> Result<FireReport, RuleViolation> {
+        let g = self.gun(gun)?.clone();
+        let quality = self.company(g.crew)?.quality.die();
+        let fd = FireDice {
+            firer: canister_dice(quality, g.piece, spill),
+            range: die,
+        };
+        let effect = fd.roll_effect(dice);
+        let hurt = self.team_fire(effect, ctx, team, dice)?;
+        let carries = effect.success != Success::Fail
+            && (hurt.horses_down > 0 || !self.options.blast_requires_casualties);
+        if !carries {
+            self.blast = None;
+        } else if let Some(p) = self.blast.as_mut() {
+            p.steps_hit = p.steps_hit.saturating_add(1);
+        } else {
+            self.blast = Some(PendingBlast {
                 gun,
                 steps_hit: 1,
                 damaged: Vec::new(),
             });
-            Ok(FireReport {
-                firer: g.name.clone(),
-                range: Some(die),
-                roll: Some(FireRoll::Dice(fd)),
-                effect,
-                companies: vec![hurt],
-            })
+        }
+        Ok(FireReport {
+            firer: g.name.clone(),
+            range: Some(die),
+            roll: Some(FireRoll::Dice(fd)),
+            effect,
+            companies: vec![hurt],
         })
     }
 
@@ -5577,8 +5652,9 @@ impl Battle {
     }
 
     /// Final defensive fire (HT-MEL-07, HT-SG2-37; with the First Volley if the defender still has it,
-    /// HT-OPT-14): a free fire with no fired-on result; the attacker takes the casualty
-    /// test (option `fdf_confidence_test`). Returns the effect and casualties.
+    /// HT-OPT-14): a free fire with no fired-on result; a hit on a rider still on his horse rolls horse or
+    /// rider (HT-CAS-03, HT-CAS-04: a rider whose horse falls is on foot and no casualty); the attacker takes
+    /// the casualty test (option `fdf_confidence_test`). Returns the effect and casualties.
     fn final_fire<D: Dice + ?Sized>(
         &mut self,
         defender: CompanyId,
@@ -5646,17 +5722,26 @@ impl Battle {
             .collect();
         let mut wounds = vec![0u8; pool.len()];
         let mut kill = vec![false; pool.len()];
+        let mut unhorsed = vec![false; pool.len()];
         if !pool.is_empty() {
             for _ in 0..effect.potential {
                 let s = allocate(pool.len(), dice);
-                match (Impact {
+                let hit = Impact {
                     impact: d.weapon.arm.impact(),
                     armour: a.armour.die(),
                     armour_shift: 0,
                     kill: options.kill_threshold,
-                })
-                .roll(dice)
-                {
+                }
+                .roll(dice);
+                // a rider still on his horse: horse or rider (HT-CAS-03, HT-MEL-07)
+                let rides = a.mounted() && !a.figures[pool[s]].unhorsed && !unhorsed[s];
+                let (hit, lost_horse) = if rides {
+                    self.horse_or_rider(hit, d.weapon.arm.impact(), dice)
+                } else {
+                    (hit, false)
+                };
+                unhorsed[s] |= lost_horse;
+                match hit {
                     HitResult::Killed => kill[s] = true,
                     HitResult::Wounded => wounds[s] += 1,
                     HitResult::NoEffect => {}
@@ -5667,6 +5752,9 @@ impl Battle {
         let mut leader = false;
         let ac = self.company_mut(attacker)?;
         for (s, &i) in pool.iter().enumerate() {
+            if unhorsed[s] {
+                ac.figures[i].unhorsed = true;
+            }
             let cond = if kill[s] || wounds[s] >= 2 {
                 Condition::Dead
             } else if wounds[s] == 1 {

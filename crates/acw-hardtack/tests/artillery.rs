@@ -740,3 +740,118 @@ fn canister_at_a_detached_team() {
             .is_err()
     );
 }
+
+/// The Union battery's gun and crew, a Confederate 3" rifle's gunners and the skirmishers beside them; the
+/// rifle has fired canister at a Union company of 4 in skirmish order 6" away, in front of the battery's
+/// detached team (band 1 of 6": D4): R 3, Q 4, canister 4 and 1, a major result, 9/4 = 2 rem 1, the remainder
+/// D4 shows 2 (no extra). Allocation 2: armour 1 against impact 12 kills the second man; allocation 3:
+/// armour 4 against 3, nothing. The company's canister test rolls 8. The hit leaves the blast pending.
+fn blast_from_the_front() -> (Battle, GunId, CompanyId, GunId, CompanyId) {
+    let (mut b, gun, crew) = battery(Options::default());
+    let front = b
+        .add_company(CompanySpec::new("1st Minnesota, Company A", Side::Union, 4))
+        .unwrap();
+    let gunners = rebels(&mut b, "rebel gunners", 3, Formation::Skirmish);
+    let skirmishers = rebels(&mut b, "skirmishers", 4, Formation::Skirmish);
+    let rifle = b
+        .add_gun(
+            "rebel 3-inch rifle",
+            FieldPiece::Rifle10lbOr3in,
+            true,
+            gunners,
+        )
+        .unwrap();
+    assert!(matches!(
+        b.blast_through_team(gun, canister_at(9.0), &mut ScriptedDice::faces([])),
+        Err(RuleViolation::OutOfOrder(_))
+    ));
+    b.activate(gunners).unwrap();
+    b.load(rifle, Ammunition::Canister).unwrap();
+    b.end_turn().unwrap();
+    b.activate(gunners).unwrap();
+    let mut dice = ScriptedDice::faces([3, 4, 4, 1, 2, 2, 1, 12, 3, 4, 3, 8]);
+    let rep = b
+        .fire_canister(rifle, front, canister_at(6.0), &mut dice)
+        .unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert_eq!((rep.companies[0].killed, rep.companies[0].wounded), (1, 0));
+    (b, gun, crew, rifle, skirmishers)
+}
+
+/// Canister facts for a target `distance` inches away, in the open.
+fn canister_at(distance: f64) -> CanisterFacts {
+    CanisterFacts {
+        distance,
+        ..CanisterFacts::default()
+    }
+}
+
+// HT-ART-19, HT-ART-22: a canister blast carries through a company onto an unlimbered gun's detached team
+// behind it (the company hit as `blast_from_the_front` says; with no blast pending, the team is refused).
+// The blast goes on to the Union battery's team 9" away (band 2: D6, up one for the step that hit: D8): the
+// firer's dice again, R 2, Q 8, canister 10 and 10, 28/8 = 3 rem 4, the remainder D8 shows 5 (no extra): 3
+// hits on the team's 2 horses (allocation D4). The first (1) falls on the first horse: armour 1 against
+// impact 12, and its state D6 2: dead. The second (3) falls on the same horse, already down: no roll. The
+// third (2) on the second horse: armour 4 against 3, unhurt. One horse down, no man of the crew hit and no
+// test; the blast is still pending.
+#[test]
+fn blast_through_onto_a_detached_team() {
+    let (mut b, gun, crew, rifle, skirmishers) = blast_from_the_front();
+    // refused, and the blast still pending: the gun's own team, skirmishers in between, friends in the
+    // way, dice that run out
+    let before = b.clone();
+    assert!(matches!(
+        b.blast_through_team(rifle, canister_at(9.0), &mut ScriptedDice::faces([])),
+        Err(RuleViolation::SameSide { .. })
+    ));
+    for f in [
+        CanisterFacts {
+            through: Some(skirmishers),
+            ..canister_at(9.0)
+        },
+        CanisterFacts {
+            friendly_between: true,
+            ..canister_at(9.0)
+        },
+    ] {
+        assert!(matches!(
+            b.blast_through_team(gun, f, &mut ScriptedDice::faces([])),
+            Err(RuleViolation::GunRefused { .. })
+        ));
+    }
+    assert!(matches!(
+        b.blast_through_team(gun, canister_at(9.0), &mut ScriptedDice::faces([2, 8, 10])),
+        Err(RuleViolation::Dice(_))
+    ));
+    assert_eq!(b, before);
+    let mut dice = ScriptedDice::faces([2, 8, 10, 10, 5, 1, 1, 12, 2, 3, 2, 4, 3]);
+    let step = b
+        .blast_through_team(gun, canister_at(9.0), &mut dice)
+        .unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert_eq!(step.range, Some(D8));
+    assert_eq!(step.effect.potential, 3);
+    let t = &step.companies[0];
+    assert_eq!(
+        (t.killed, t.wounded, t.horses_down, t.test),
+        (0, 0, 1, None)
+    );
+    assert_eq!(b.gun(gun).unwrap().horses(), (2, 1));
+    assert_eq!(b.company(crew).unwrap().fit(), 3);
+    // the team hit carries the blast on: it is still pending
+    b.end_blast().unwrap();
+}
+
+// HT-ART-19, HT-ART-22: a blast carried on to a team beyond D12 stops there: the team 30" away (band 5 of
+// 6", D12) is one step up, beyond D12; no die is rolled, no horse is hit, and the blast is over.
+#[test]
+fn blast_onto_a_team_beyond_d12_stops() {
+    let (mut b, gun, _, _, _) = blast_from_the_front();
+    let step = b
+        .blast_through_team(gun, canister_at(30.0), &mut ScriptedDice::faces([]))
+        .unwrap();
+    assert_eq!(step.range, None);
+    assert!(step.companies.is_empty());
+    assert_eq!(b.gun(gun).unwrap().horses(), (2, 0));
+    assert!(b.end_blast().is_err());
+}

@@ -1027,3 +1027,209 @@ fn final_defensive_fire_in_the_exact_combined_assault() {
         "{fired_on} {kinds:?}"
     );
 }
+
+/// Plays one company's assault on a defender standing with final defensive fire, in the battle (attack test
+/// and stand test rolled 8, then `seed`'s dice) and in the exact [`CloseAssault`] built from the same
+/// companies, fed the same faces, over 150 seeds; checks each seed ends alike and returns how often each end
+/// came: [melee after the fire hit, faltered, fell short, fire unhorsed a rider].
+fn replay_single_assault(mounted: bool, distance: f64) -> [usize; 4] {
+    use acw_core::dice::{Ask, Scripted, TableDice};
+    use acw_core::{Dice, GameRng};
+    use acw_hardtack::melee::{AssaultEnd, AssaultFire, CloseAssault, FinalFire};
+    use acw_hardtack::state::CompanySpec;
+    use acw_hardtack::tables::Mover;
+    let o = Options::default();
+    let mut attacker = CompanySpec::new("1st Vermont Cavalry, Company B", acw_core::Side::Union, 6);
+    if mounted {
+        attacker.cavalry = Some(true);
+        attacker.melee = MeleeWeapon::Sword;
+    }
+    let rebel = CompanySpec::new("8th Alabama, Company C", acw_core::Side::Confederate, 4);
+    let mover = if mounted {
+        Mover::MountedCavalry
+    } else {
+        Mover::Infantry
+    };
+    let assault = CloseAssault {
+        attack: ReactionTest {
+            quality: D8,
+            lv: Leadership::TWO,
+            tl: 0,
+        },
+        stand: Some(ConfidenceTest {
+            quality: D8,
+            lv: Leadership::TWO,
+            tl: 0,
+            two_level: o.confidence_two_level,
+        }),
+        approach: CombatMove::new(mover.shifted_die(false, false).unwrap(), distance).unwrap(),
+        melee: Melee {
+            attacker: MeleeSide {
+                figures: 6,
+                first_round: MeleeDie {
+                    mounted,
+                    weapon: attacker.melee,
+                    ..MeleeDie::plain(D8)
+                },
+                quality: D8,
+                lv: Leadership::TWO,
+                modifier: 0,
+                on_foot: 0,
+            },
+            defender: MeleeSide {
+                figures: 4,
+                first_round: MeleeDie::plain(D8),
+                quality: D8,
+                lv: Leadership::TWO,
+                modifier: 0,
+                on_foot: 0,
+            },
+            casualties: o.assault_test_casualties,
+            two_level: o.confidence_two_level,
+        },
+        final_fire: Some(AssaultFire {
+            fire: FinalFire {
+                firepower: acw_hardtack::fire::FirepowerFacts {
+                    quality: rebel.quality.die(),
+                    half_fp: 4 * rebel.weapon.half_fp(),
+                    skirmish: true,
+                    first_volley: false,
+                    spill: None,
+                },
+                band_inches: rebel.quality.band_inches(),
+                impact: rebel.weapon.arm.impact(),
+                options: o,
+            },
+            armour: attacker.armour.die(),
+            leader: Some(0),
+        }),
+    };
+    let mut seen = [0; 4];
+    for seed in 0..150u64 {
+        let mut b = acw_hardtack::Battle::new(o);
+        let a = b.add_company(attacker.clone()).unwrap();
+        let d = b.add_company(rebel.clone()).unwrap();
+        b.activate(a).unwrap();
+        assert!(b.assault(a, d, &mut ScriptedDice::faces([8])).unwrap());
+        b.defend(
+            DefenderChoice::Stand { final_fire: true },
+            &mut ScriptedDice::faces([8]),
+        )
+        .unwrap();
+        let rep = b.charge(distance, &mut GameRng::seed(seed)).unwrap();
+        let steps = rep.steps.join(" / ");
+
+        let mut rng = GameRng::seed(seed);
+        let mut asked = 0;
+        let mut dice = TableDice::new(|ask| {
+            asked += 1;
+            match ask {
+                Ask::Face(_) if asked <= 2 => Some(Scripted::Face(8)),
+                Ask::Face(die) => Some(Scripted::Face(rng.face(die))),
+                Ask::Index(n) => Some(Scripted::Index(rng.index(n))),
+                Ask::Card(_) => None,
+            }
+        });
+        let end = assault.roll(&mut dice);
+        let c = b.company(a).unwrap();
+        let down = c.figures().len() - c.fit();
+        let on_foot = c
+            .figures()
+            .iter()
+            .filter(|f| f.unhorsed && f.condition == Condition::Fit)
+            .count();
+        match end {
+            AssaultEnd::Melee { fire, melee } => {
+                assert!(
+                    rep.steps.contains(&format!("melee: {melee}")),
+                    "seed {seed}: {end} / {steps}"
+                );
+                seen[0] += usize::from(fire.casualties > 0);
+                seen[3] += usize::from(fire.unhorsed > 0);
+            }
+            AssaultEnd::Faltered { fire } | AssaultEnd::FellShort { fire } => {
+                let (said, k) = if matches!(end, AssaultEnd::Faltered { .. }) {
+                    ("falters and withdraws", 1)
+                } else {
+                    ("abandons the assault", 2)
+                };
+                assert!(steps.contains(said), "seed {seed}: {end} / {steps}");
+                assert_eq!(
+                    (down, on_foot),
+                    (usize::from(fire.casualties), usize::from(fire.unhorsed))
+                );
+                seen[k] += 1;
+                seen[3] += usize::from(fire.unhorsed > 0);
+            }
+            other => panic!("seed {seed}: {other} / {steps}"),
+        }
+    }
+    seen
+}
+
+// HT-MEL-01, HT-MEL-07: the exact single-company assault plays final defensive fire as the battle does. Six
+// Regulars charge four from 10" (a D6 doubled, short on 1-4); over 150 seeds the procedure, fed the battle's
+// faces, ends as the battle does: the same melee (its end and each side's figures down), or the company
+// faltering under the fire or still short after its second move with the same men down. Each end comes up.
+#[test]
+fn final_defensive_fire_in_the_exact_close_assault() {
+    let [hit_then_melee, faltered, short, _] = replay_single_assault(false, 10.0);
+    assert!(
+        hit_then_melee > 0 && faltered > 0 && short > 0,
+        "{hit_then_melee} {faltered} {short}"
+    );
+}
+
+// HT-MEL-07, HT-CAS-03: the same with six riders charging from 20" (a D12 doubled): the fire's hits on them
+// roll horse or rider in the battle and in the procedure alike, and riders whose horse fell stand on foot.
+#[test]
+fn final_defensive_fire_at_riders_in_the_exact_close_assault() {
+    let [hit_then_melee, _, short, unhorsed] = replay_single_assault(true, 20.0);
+    assert!(
+        hit_then_melee > 0 && short > 0 && unhorsed > 0,
+        "{hit_then_melee} {short} {unhorsed}"
+    );
+}
+
+// HT-MEL-07, HT-CAS-03, HT-CAS-04: final defensive fire at mounted attackers rolls horse or rider. Six
+// riders charge from 20": a D12 of 1 moves 2", leaving 18" (band 3 of the defender's 8": a D8 range die).
+// The fire, D8 + D4 (four muskets in skirmish order), rolls range 1, 8 and 4: a major result, 12/8 = 1
+// potential hit and 4 over, and the extra D8 of 1 (4 or less) makes 2. The first falls on the second rider
+// (D6 allocation 2): armour 1 and a D6 impact of 5 kills, but the D10 is 3: his horse is hit, and a D6 of 1
+// kills it; he stands on foot, unhurt. The second falls on the third rider (3): armour 1 and impact 3 kills,
+// and the D10 is 8: the rider is hit and dies. One casualty: the casualty test (8) and the reaction test at
+// TL 1 (8) pass; the second move, a 1, leaves the company short, and it abandons the assault.
+#[test]
+fn final_defensive_fire_at_riders_horse_or_rider() {
+    use acw_hardtack::state::CompanySpec;
+    let mut b = acw_hardtack::Battle::new(Options::default());
+    let mut riders = CompanySpec::new("1st Vermont Cavalry, Company B", acw_core::Side::Union, 6);
+    riders.cavalry = Some(true);
+    let a = b.add_company(riders).unwrap();
+    let d = b
+        .add_company(CompanySpec::new(
+            "8th Alabama, Company C",
+            acw_core::Side::Confederate,
+            4,
+        ))
+        .unwrap();
+    b.activate(a).unwrap();
+    assert!(b.assault(a, d, &mut ScriptedDice::faces([8])).unwrap());
+    b.defend(
+        DefenderChoice::Stand { final_fire: true },
+        &mut ScriptedDice::faces([8]),
+    )
+    .unwrap();
+    let mut dice = ScriptedDice::faces([1, 1, 8, 4, 1, 2, 1, 5, 3, 1, 3, 1, 3, 8, 8, 8, 1]);
+    let rep = b.charge(20.0, &mut dice).unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert!(rep.steps.iter().any(|s| s.contains("abandons the assault")));
+    let f = b.company(a).unwrap().figures();
+    let state = |i: usize| (f[i].condition, f[i].unhorsed);
+    assert_eq!(state(1), (Condition::Fit, true));
+    assert_eq!(state(2).0, Condition::Dead);
+    for i in [0, 3, 4, 5] {
+        assert_eq!(state(i), (Condition::Fit, false));
+    }
+    assert_eq!(b.company(a).unwrap().fit(), 5);
+}

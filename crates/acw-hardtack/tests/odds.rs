@@ -7,11 +7,12 @@ use acw_hardtack::DieType;
 use acw_hardtack::advanced::QuietMutiny;
 use acw_hardtack::artillery::{AreaDamage, BounceTest, ShotAccuracy, ShotBounces};
 use acw_hardtack::casualties::{HorseOrRider, HorseState, HorseStatus, Struck};
+use acw_hardtack::fire::FirepowerFacts;
 use acw_hardtack::fire::{FireDice, FirerDice, Impact, StandFire, Volley, allocation_odds};
 use acw_hardtack::ladder::Success;
 use acw_hardtack::melee::{
-    AssaultSide, CombinedAssault, CombinedEnd, CombinedMelee, DownedFates, Melee, MeleeDie,
-    MeleeEnd, MeleeSide, Partner,
+    AssaultEnd, AssaultFire, AssaultSide, CloseAssault, CombinedAssault, CombinedEnd,
+    CombinedMelee, DownedFates, FinalFire, Melee, MeleeDie, MeleeEnd, MeleeSide, Partner,
 };
 use acw_hardtack::morale::{Confidence, ConfidenceTest, Rally, ReactionTest, ReplacementLeader};
 use acw_hardtack::movement::{CombatMove, MoveResult};
@@ -287,6 +288,75 @@ fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
                 }
                 CombinedEnd::NoContact => s(&["nocontact"]),
                 CombinedEnd::Melee(_) => s(&["melee"]),
+            })
+        }
+        "close_assault" => {
+            let q = a.die("q")?;
+            let side = |figures: i64| -> Result<MeleeSide, String> {
+                Ok(MeleeSide {
+                    figures: u8::try_from(figures).map_err(|e| e.to_string())?,
+                    first_round: MeleeDie::plain(q),
+                    quality: q,
+                    lv: a.lv()?,
+                    modifier: 0,
+                    on_foot: 0,
+                })
+            };
+            let final_fire = if a.flag("fire") {
+                Some(AssaultFire {
+                    fire: FinalFire {
+                        firepower: FirepowerFacts {
+                            quality: a.die("fire_q")?,
+                            half_fp: u32::try_from(a.int("half_fp", 2)?)
+                                .map_err(|e| e.to_string())?,
+                            skirmish: a.flag("skirmish"),
+                            first_volley: false,
+                            spill: None,
+                        },
+                        band_inches: a.int("band", 10)? as f64,
+                        impact: a.die("impact")?,
+                        options: acw_hardtack::Options::default(),
+                    },
+                    armour: DieType::D4,
+                    leader: None,
+                })
+            } else {
+                None
+            };
+            let assault = CloseAssault {
+                attack: ReactionTest {
+                    quality: q,
+                    lv: a.lv()?,
+                    tl: a.small("tl", 0)?,
+                },
+                stand: Some(ConfidenceTest {
+                    quality: q,
+                    lv: a.lv()?,
+                    tl: a.small("stand_tl", 0)?,
+                    two_level: TwoLevelDrop::HalfOrLess,
+                }),
+                approach: CombatMove::new(a.die("move")?, a.int("distance", 0)? as f64)
+                    .map_err(|e| e.to_string())?,
+                melee: Melee {
+                    attacker: side(a.int("a", 1)?)?,
+                    defender: side(a.int("d", 1)?)?,
+                    casualties: AssaultTestCasualties::ThisRound,
+                    two_level: TwoLevelDrop::HalfOrLess,
+                },
+                final_fire,
+            };
+            labels(&assault.odds(), |e| match e {
+                AssaultEnd::AttackerRefused => s(&["refused"]),
+                AssaultEnd::DefenderWithdrew { .. } => s(&["withdrew"]),
+                AssaultEnd::Faltered { .. } => s(&["faltered"]),
+                AssaultEnd::FellShort { .. } => s(&["fellshort"]),
+                AssaultEnd::CutDown { .. } => s(&["cutdown"]),
+                AssaultEnd::Melee { fire, .. } => {
+                    vec![
+                        "melee".to_string(),
+                        format!("melee_fire{}", fire.casualties),
+                    ]
+                }
             })
         }
         "mutiny" => {

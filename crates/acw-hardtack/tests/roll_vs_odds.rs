@@ -8,8 +8,8 @@ use acw_hardtack::artillery::{AreaDamage, BounceTest, ShotAccuracy, ShotBounces}
 use acw_hardtack::fire::FirepowerFacts;
 use acw_hardtack::fire::{FireDice, FirerDice, Impact, StandFire, Volley};
 use acw_hardtack::melee::{
-    CloseAssault, CombinedAssault, CombinedEnd, CombinedMelee, DownedFates, FinalFire, Melee,
-    MeleeDie, MeleeSide, Partner,
+    AssaultEnd, AssaultFire, CloseAssault, CombinedAssault, CombinedEnd, CombinedMelee,
+    DownedFates, FinalFire, FireToll, Melee, MeleeDie, MeleeSide, Partner,
 };
 use acw_hardtack::morale::{ConfidenceTest, Rally, ReactionTest, ReplacementLeader};
 use acw_hardtack::movement::CombatMove;
@@ -170,9 +170,75 @@ fn close_assault_chain() {
             casualties: AssaultTestCasualties::ThisRound,
             two_level: TwoLevelDrop::HalfOrLess,
         },
+        final_fire: None,
     };
     assert_roll_matches_odds(&a);
     assert_roll_matches_odds(&CombatMove::new(D12, 13.0).unwrap());
+    // HT-MEL-07: the defender stands with final defensive fire (four Regular muskets in skirmish order) at
+    // a company of three from 9" away: a short first move meets the fire, a fallen leader is replaced, a
+    // company with casualties tests to go on, and what is left fights the melee
+    let fire = AssaultFire {
+        fire: FinalFire {
+            firepower: FirepowerFacts {
+                quality: D8,
+                half_fp: 4 * 2,
+                skirmish: true,
+                first_volley: false,
+                spill: None,
+            },
+            band_inches: 10.0,
+            impact: D8,
+            options: acw_hardtack::Options::default(),
+        },
+        armour: D4,
+        leader: Some(0),
+    };
+    let fdf = CloseAssault {
+        approach: CombatMove::new(D6, 9.0).unwrap(),
+        melee: Melee {
+            attacker: side(3, D8, MeleeWeapon::None),
+            ..a.melee
+        },
+        final_fire: Some(fire),
+        ..a
+    };
+    let odds = fdf.odds();
+    for end in [
+        AssaultEnd::CutDown {
+            fire: FireToll {
+                casualties: 3,
+                unhorsed: 0,
+            },
+        },
+        AssaultEnd::Faltered {
+            fire: FireToll {
+                casualties: 1,
+                unhorsed: 0,
+            },
+        },
+    ] {
+        assert!(odds.prob(|e| *e == end) > 0.0, "{end}");
+    }
+    assert_roll_matches_odds(&fdf);
+    // HT-CAS-03: three riders, one already on foot: the fire's hits on those still mounted roll horse or
+    // rider, and riders whose horse falls fight on foot
+    let mut riders = side(3, D8, MeleeWeapon::Sword);
+    riders.first_round.mounted = true;
+    riders.on_foot = 1;
+    let mounted = CloseAssault {
+        melee: Melee {
+            attacker: riders,
+            ..fdf.melee
+        },
+        ..fdf
+    };
+    assert!(
+        mounted
+            .odds()
+            .prob(|e| matches!(e, AssaultEnd::Melee { fire, .. } if fire.unhorsed > 0))
+            > 0.0
+    );
+    assert_roll_matches_odds(&mounted);
 }
 
 // HT-SG2-25: spotting a hidden unit.
@@ -342,6 +408,32 @@ fn combined_assault_chain() {
     let odds = stands.with_final_fire(fire).odds();
     assert!(odds.prob(|e| *e == CombinedEnd::NoContact) > 0.0);
     assert_roll_matches_odds(&stands.with_final_fire(fire));
+    // HT-CAS-03: the first company mounted, two riders: the fire's hits on them roll horse or rider
+    let mut riders = side(2, D8);
+    riders.first_round.mounted = true;
+    let mounted = CombinedAssault::new(
+        &[
+            Partner {
+                mounted: true,
+                melee: riders,
+                ..partner(D8, false, D4)
+            },
+            partner(D6, false, D6),
+        ],
+        Some(ConfidenceTest {
+            quality: D8,
+            lv: Leadership::TWO,
+            tl: 0,
+            two_level: TwoLevelDrop::HalfOrLess,
+        }),
+        false,
+        side(3, D8),
+        AssaultTestCasualties::ThisRound,
+        TwoLevelDrop::HalfOrLess,
+    )
+    .unwrap()
+    .with_final_fire(fire);
+    assert_roll_matches_odds(&mounted);
 }
 
 // HT-SG2-50, HT-CMD-03, HT-CMD-05, HT-CAS-03, HT-CAS-04, HT-OPT-26, HT-SET-08, HT-SG2-52, HT-FIR-24,

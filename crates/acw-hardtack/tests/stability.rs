@@ -196,3 +196,107 @@ fn fixed_seed_riders_sequence() {
 }
 
 const RIDERS_PINNED: &str = "the defender falls back, losing 1 confidence level(s); 0 attacking and 5 defending figures down | the defender has every figure down; 0 attacking and 6 defending figures down | the defender falls back, losing 1 confidence level(s); 0 attacking and 4 defending figures down; 1 attacking and 0 defending riders unhorsed | the defender falls back, losing 2 confidence level(s); 0 attacking and 2 defending figures down; 1 attacking and 1 defending riders unhorsed | the attacker falls back, losing 2 confidence level(s); 0 attacking and 2 defending figures down; 0 attacking and 1 defending riders unhorsed | the attacker falls back, losing 2 confidence level(s); 0 attacking and 3 defending figures down; 1 attacking and 0 defending riders unhorsed";
+
+/// A whole single-company assault with final defensive fire: six Regulars who always go in charging four
+/// muskets who always stand, from 10".
+fn whole_assault() -> acw_hardtack::melee::CloseAssault {
+    use acw_hardtack::melee::{AssaultFire, CloseAssault, FinalFire};
+    use acw_hardtack::morale::ReactionTest;
+    use acw_hardtack::movement::CombatMove;
+    let side = |n, mounted| MeleeSide {
+        figures: n,
+        first_round: MeleeDie {
+            mounted,
+            ..MeleeDie::plain(D8)
+        },
+        quality: D8,
+        lv: Leadership::TWO,
+        modifier: 0,
+        on_foot: 0,
+    };
+    CloseAssault {
+        attack: ReactionTest {
+            quality: D8,
+            lv: Leadership::TWO,
+            tl: -2,
+        },
+        stand: Some(ConfidenceTest {
+            quality: D8,
+            lv: Leadership::TWO,
+            tl: -2,
+            two_level: TwoLevelDrop::HalfOrLess,
+        }),
+        approach: CombatMove::new(D6, 10.0).unwrap(),
+        melee: Melee {
+            attacker: side(6, false),
+            defender: side(4, false),
+            casualties: AssaultTestCasualties::ThisRound,
+            two_level: TwoLevelDrop::HalfOrLess,
+        },
+        final_fire: Some(AssaultFire {
+            fire: FinalFire {
+                firepower: acw_hardtack::fire::FirepowerFacts {
+                    quality: D8,
+                    half_fp: 8,
+                    skirmish: true,
+                    first_volley: false,
+                    spill: None,
+                },
+                band_inches: 8.0,
+                impact: D8,
+                options: Options::default(),
+            },
+            armour: D4,
+            leader: Some(0),
+        }),
+    }
+}
+
+/// The whole single-company assault with final defensive fire (HT-MEL-01, HT-MEL-07): [`whole_assault`]
+/// eight times, then six riders charging from 20" (HT-CAS-03) eight times, from one seed.
+fn whole_assault_sequence(seed: u64) -> String {
+    use acw_hardtack::melee::CloseAssault;
+    use acw_hardtack::movement::CombatMove;
+    let mut rng = GameRng::seed(seed);
+    let on_foot = whole_assault();
+    let riders = CloseAssault {
+        approach: CombatMove::new(acw_hardtack::DieType::D12, 20.0).unwrap(),
+        melee: Melee {
+            attacker: MeleeSide {
+                first_round: MeleeDie {
+                    mounted: true,
+                    ..on_foot.melee.attacker.first_round
+                },
+                ..on_foot.melee.attacker
+            },
+            ..on_foot.melee
+        },
+        ..on_foot
+    };
+    let mut out: Vec<String> = (0..8).map(|_| on_foot.roll(&mut rng).to_string()).collect();
+    out.extend((0..8).map(|_| riders.roll(&mut rng).to_string()));
+    out.join(" | ")
+}
+
+#[test]
+fn fixed_seed_whole_assault_sequence() {
+    let got = whole_assault_sequence(1863);
+    assert_eq!(got, whole_assault_sequence(1863));
+    assert_eq!(got, WHOLE_ASSAULT_PINNED);
+}
+
+const WHOLE_ASSAULT_PINNED: &str = "melee: the defender falls back, losing 1 confidence level(s); 3 attacking and 3 defending figures down | melee: the attacker falls back, losing 1 confidence level(s); 2 attacking and 2 defending figures down | melee: the attacker falls back, losing 1 confidence level(s); 3 attacking and 1 defending figures down (1 down to final defensive fire) | melee: the attacker falls back, losing 2 confidence level(s); 5 attacking and 1 defending figures down | melee: the attacker falls back, losing 1 confidence level(s); 2 attacking and 3 defending figures down | the attackers faltered under fire and withdrew (1 down to final defensive fire) | melee: the defender falls back, losing 1 confidence level(s); 2 attacking and 3 defending figures down | melee: the defender falls back, losing 2 confidence level(s); 1 attacking and 3 defending figures down | melee: the defender falls back, losing 2 confidence level(s); 1 attacking and 2 defending figures down; 2 attacking and 0 defending riders unhorsed | melee: the defender falls back, losing 1 confidence level(s); 0 attacking and 3 defending figures down; 2 attacking and 0 defending riders unhorsed | melee: the defender falls back, losing 1 confidence level(s); 1 attacking and 3 defending figures down; 1 attacking and 0 defending riders unhorsed (1 down to final defensive fire) | the attackers fell short of contact and abandoned the assault | melee: the defender has every figure down; 1 attacking and 4 defending figures down; 3 attacking and 0 defending riders unhorsed | the attackers fell short of contact and abandoned the assault | melee: the defender falls back, losing 1 confidence level(s); 2 attacking and 2 defending figures down; 1 attacking and 0 defending riders unhorsed | melee: the defender falls back, losing 1 confidence level(s); 1 attacking and 3 defending figures down; 1 attacking and 0 defending riders unhorsed";
+
+// A whole assault with final defensive fire writes and reads back as itself; one written before the fire
+// was part of it (no `final_fire`) reads as one without it.
+#[test]
+fn whole_assault_saves_and_loads() {
+    use acw_hardtack::melee::CloseAssault;
+    let json = serde_json::to_string(&whole_assault()).unwrap();
+    let back: CloseAssault = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, whole_assault());
+    let mut old: serde_json::Value = serde_json::from_str(&json).unwrap();
+    old.as_object_mut().unwrap().remove("final_fire");
+    let old: CloseAssault = serde_json::from_value(old).unwrap();
+    assert_eq!(old.final_fire, None);
+}
