@@ -1,7 +1,8 @@
 //! Playing cards: suits, ranks, colours and a 52-card deck (jokers optional) with draw, discard and reshuffle.
 //!
 //! Draws go through [`Dice`], so a simulation draws at random, a test scripts the exact cards, and a table-side
-//! app is told which card the player turned. Exact odds of draws without replacement come from
+//! app is told which card the player turned. A hand is dealt in one call ([`Deck::deal`]: the cards of as many
+//! draws) and discarded in one ([`Deck::discard_all`]). Exact odds of draws without replacement come from
 //! [`Deck::next_card_odds`] and [`Deck::count_odds`].
 //!
 //! ```
@@ -194,6 +195,14 @@ pub enum CardError {
     /// A custom deck needs at least one card.
     #[error("a deck needs at least one card")]
     NoCards,
+    /// A deal asked for more cards than the draw pile holds.
+    #[error("{asked} cards were asked for, but the draw pile holds only {left}")]
+    TooFew {
+        /// Cards asked for.
+        asked: usize,
+        /// Cards in the draw pile.
+        left: usize,
+    },
 }
 
 /// A deck: a draw pile and a discard pile.
@@ -277,8 +286,7 @@ impl Deck {
     /// one word of the source, a multiply and two moves, whatever the card drawn.
     #[inline]
     pub fn draw<D: Dice + ?Sized>(&mut self, dice: &mut D) -> Result<Card, CardError> {
-        let len = self.pile.len();
-        if len == 0 {
+        if self.pile.is_empty() {
             return Err(CardError::Empty);
         }
         let had_fault = dice.fault().is_some();
@@ -286,13 +294,56 @@ impl Deck {
         if !had_fault && let Some(e) = dice.fault() {
             return Err(CardError::Source(e.clone()));
         }
-        Ok(self.pile.swap_remove(i.min(len - 1)))
+        Ok(self.pile.swap_remove(i.min(self.pile.len() - 1)))
+    }
+
+    /// Draws `hand.len()` cards into `hand`, in the order drawn: the same cards, from the same words of the
+    /// source, as that many calls of [`Deck::draw`], in one loop (from a random source: no call and no check
+    /// a card beyond the index's range). Asking for more cards than the draw pile holds is an error and changes
+    /// nothing; so is a source that fails on any card of the deal (a script run out, a card not in the pile):
+    /// the draw pile is then as it was. A source that can fail is dealt from a copy of the pile, so only a
+    /// random source deals without allocating.
+    pub fn deal<D: Dice + ?Sized>(
+        &mut self,
+        dice: &mut D,
+        hand: &mut [Card],
+    ) -> Result<(), CardError> {
+        let left = self.pile.len();
+        if hand.len() > left {
+            return Err(CardError::TooFew {
+                asked: hand.len(),
+                left,
+            });
+        }
+        if dice.never_faults() {
+            deal_from(&mut self.pile, dice, hand);
+            return Ok(());
+        }
+        let had_fault = dice.fault().is_some();
+        let mut pile = self.pile.clone();
+        for slot in hand.iter_mut() {
+            let card = draw_from(&mut pile, dice);
+            if !had_fault && let Some(e) = dice.fault() {
+                return Err(CardError::Source(e.clone()));
+            }
+            *slot = card.ok_or(CardError::Empty)?;
+        }
+        self.pile.clear();
+        self.pile.extend_from_slice(&pile);
+        Ok(())
     }
 
     /// Puts a card on the discard pile.
     #[inline]
     pub fn discard(&mut self, card: Card) {
         self.discards.push(card);
+    }
+
+    /// Puts `cards` on the discard pile, in order (the last of them on top): as many calls of
+    /// [`Deck::discard`], in one copy.
+    #[inline]
+    pub fn discard_all(&mut self, cards: &[Card]) {
+        self.discards.extend_from_slice(cards);
     }
 
     /// Returns every discard to the draw pile, after the cards still in it.
@@ -320,6 +371,38 @@ impl Deck {
         let marked = self.pile().iter().filter(|c| pred(c)).count() as u32;
         Dist::hypergeometric(self.pile.len() as u32, marked, draws)
     }
+}
+
+/// One draw: the card at the index the source gives (an index past the pile is taken as its last card), the
+/// last card of the pile taking its place; `None` from an empty pile.
+#[inline(always)]
+fn draw_from<D: Dice + ?Sized>(pile: &mut Vec<Card>, dice: &mut D) -> Option<Card> {
+    let i = dice.draw(pile);
+    let last = pile.len().checked_sub(1)?;
+    Some(pile.swap_remove(i.min(last)))
+}
+
+/// `hand.len()` draws (no more than the pile holds) from a source that never fails, one after another: the
+/// pile's length kept in a register and set once at the end, and no path that could panic, so the loop keeps
+/// the generator's state in registers too.
+#[inline(always)]
+fn deal_from<D: Dice + ?Sized>(pile: &mut Vec<Card>, dice: &mut D, hand: &mut [Card]) {
+    let mut len = pile.len();
+    for slot in hand.iter_mut() {
+        let Some(cards) = pile.get_mut(..len) else {
+            break;
+        };
+        let i = dice.draw(cards);
+        let Some((last, rest)) = cards.split_last_mut() else {
+            break;
+        };
+        *slot = match rest.get_mut(i) {
+            Some(card) => std::mem::replace(card, *last),
+            None => *last,
+        };
+        len -= 1;
+    }
+    pile.truncate(len);
 }
 
 #[cfg(test)]
@@ -414,6 +497,104 @@ mod tests {
         assert_eq!(saved["discards"].as_array().map(Vec::len), Some(0));
         let back: Deck = serde_json::from_value(saved).map_err(|_| CardError::NoCards)?;
         assert_eq!(back, a);
+        Ok(())
+    }
+
+    /// A deal gives the cards, the pile and the generator's state of as many draws, whatever the deck's
+    /// history; its hand can be discarded in one call, in order.
+    #[test]
+    fn a_deal_is_as_many_draws() -> Result<(), CardError> {
+        for (jokers, seed) in [(0u8, 1u64), (2, 7), (1, 99)] {
+            let mut dealt = Deck::standard(jokers)?;
+            let mut drawn = dealt.clone();
+            let mut a = crate::GameRng::seed(seed);
+            let mut b = a.clone();
+            for round in 0..6usize {
+                let size = [5usize, 13, 1, 0, 20, 2][round];
+                let mut hand = vec![Card::Joker(Colour::Red); size];
+                dealt.deal(&mut a, &mut hand)?;
+                let by_draws: Vec<Card> = (0..size)
+                    .map(|_| drawn.draw(&mut b))
+                    .collect::<Result<_, _>>()?;
+                assert_eq!(hand, by_draws, "round {round}");
+                assert_eq!(dealt, drawn);
+                assert_eq!(a, b, "the same words");
+                dealt.discard_all(&hand);
+                for c in by_draws {
+                    drawn.discard(c);
+                }
+                assert_eq!(dealt.discards(), drawn.discards());
+                if round % 2 == 1 {
+                    dealt.reshuffle();
+                    drawn.reshuffle();
+                }
+            }
+            // The whole pile at once, then nothing is left.
+            let mut all = vec![Card::Joker(Colour::Red); dealt.remaining()];
+            dealt.deal(&mut a, &mut all)?;
+            assert_eq!(dealt.remaining(), 0);
+            all.sort();
+            let mut expected: Vec<Card> = drawn.pile().to_vec();
+            expected.sort();
+            assert_eq!(all, expected);
+        }
+        // By hand: from 2♣ 3♣ 4♣ 5♣ the script deals 3♣ (5♣ fills its gap), then 2♣ (4♣ fills it).
+        let clubs: Vec<Card> = Card::all_suited().take(4).collect();
+        let mut four = Deck::of(clubs.iter().copied())?;
+        let mut hand = [Card::Joker(Colour::Black); 2];
+        four.deal(
+            &mut ScriptedDice::new([Scripted::Card(clubs[1]), Scripted::Card(clubs[0])]),
+            &mut hand,
+        )?;
+        assert_eq!(hand, [clubs[1], clubs[0]]);
+        let shown: Vec<String> = four.pile().iter().map(ToString::to_string).collect();
+        assert_eq!(shown, ["4♣", "5♣"]);
+        Ok(())
+    }
+
+    /// A deal of more cards than the pile holds, or one whose source fails on any card, is refused and
+    /// leaves the deck as it was.
+    #[test]
+    fn a_refused_deal_changes_nothing() -> Result<(), CardError> {
+        let mut deck = Deck::of(Card::all_suited().take(5))?;
+        let before = deck.clone();
+        let mut rng = crate::GameRng::seed(4);
+        let untouched = rng.clone();
+        let mut six = [Card::Joker(Colour::Red); 6];
+        let err = deck.deal(&mut rng, &mut six);
+        assert_eq!(err, Err(CardError::TooFew { asked: 6, left: 5 }));
+        assert_eq!(
+            err.err().map(|e| e.to_string()).unwrap_or_default(),
+            "6 cards were asked for, but the draw pile holds only 5"
+        );
+        assert_eq!(deck, before);
+        assert_eq!(rng, untouched, "no word taken");
+        assert_eq!(six, [Card::Joker(Colour::Red); 6]);
+        // The script's second card is the ace of spades, not in this pile: nothing is dealt.
+        let two = Card::Suited(Rank::Two, Suit::Clubs);
+        let ace = Card::Suited(Rank::Ace, Suit::Spades);
+        let mut script = ScriptedDice::new([Scripted::Card(two), Scripted::Card(ace)]);
+        let mut three = [Card::Joker(Colour::Red); 3];
+        assert!(matches!(
+            deck.deal(&mut script, &mut three),
+            Err(CardError::Source(_))
+        ));
+        assert_eq!(deck, before);
+        // A script that runs out partway is refused the same way.
+        let mut short = ScriptedDice::new([Scripted::Card(two)]);
+        assert!(matches!(
+            deck.deal(&mut short, &mut three),
+            Err(CardError::Source(_))
+        ));
+        assert_eq!(deck, before);
+        // Dealing nothing from an empty pile is fine; one card is not.
+        let mut empty = Deck::of([ace])?;
+        empty.draw(&mut rng)?;
+        assert_eq!(empty.deal(&mut rng, &mut []), Ok(()));
+        assert_eq!(
+            empty.deal(&mut rng, &mut [ace]),
+            Err(CardError::TooFew { asked: 1, left: 0 })
+        );
         Ok(())
     }
 
