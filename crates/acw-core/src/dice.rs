@@ -293,9 +293,8 @@ impl Tallied {
 /// [`uniform_below`] does. The loop holds no call and no rare path: a word that may be rejected (a chance below
 /// n in 2^64) leaves the loop, is settled exactly as `uniform_below` settles it, and the loop resumes with the
 /// next die. So the generator's state stays in registers and each die costs a word, a multiply, a compare and
-/// `step`. An odd die is thrown first, then the rest two a turn (the loop's count and branch paid once for
-/// both): the dice are still read in order, and the loop has one way out, so the generator's state is written
-/// back once a call.
+/// `step`. An odd die is thrown first, then the rest two a turn (the loop's count, an even number, is
+/// stepped down by two and tested for zero in one instruction): the dice are still read in order.
 #[inline(always)]
 fn each_face_below<R: rand::Rng + ?Sized>(
     rng: &mut R,
@@ -387,24 +386,6 @@ impl<R: rand::Rng + ?Sized> Dice for R {
     #[inline]
     fn index(&mut self, n: usize) -> usize {
         uniform_below(self, n as u64) as usize
-    }
-
-    /// [`Dice::index`] of the pile's length (the same words, the same card), with the rare word that may be
-    /// rejected settled in line, so a deck's draw from a random source makes no call.
-    #[inline(always)]
-    fn draw(&mut self, pile: &[Card]) -> usize {
-        let n = pile.len() as u64;
-        if n <= 1 {
-            return 0;
-        }
-        let mut m = u128::from(self.next_u64()) * u128::from(n);
-        if (m as u64) < n {
-            let threshold = n.wrapping_neg() % n;
-            while (m as u64) < threshold {
-                m = u128::from(self.next_u64()) * u128::from(n);
-            }
-        }
-        (m >> 64) as usize
     }
 
     #[inline(always)]
@@ -1508,8 +1489,8 @@ mod tests {
         }
     }
 
-    /// A random source's card draw (the index settled in line) picks the same card, from the same words, as
-    /// `Dice::index` of the pile's length, rejected words included; a pile of one card takes no word.
+    /// A random source's card draw picks the same card, from the same words, as `Dice::index` of the pile's
+    /// length, rejected words included; a pile of one card takes no word.
     #[test]
     fn a_random_draw_is_the_index_of_the_piles_length() {
         let cards: Vec<Card> = Card::all_suited().collect();
