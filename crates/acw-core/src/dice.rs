@@ -292,7 +292,7 @@ impl Tallied {
 /// Feeds `count` faces of a die of `n` sides, each less one, to `step`, reading words exactly as
 /// [`uniform_below`] does. The loop holds no call and no rare path: a word that may be rejected (a chance below
 /// n in 2^64) leaves the loop, is settled exactly as `uniform_below` settles it, and the loop resumes with the
-/// next die. So the generator's state stays in registers and each die costs a word, a multiply, a compare and
+/// next die. So the generator's state stays in registers in the loop and each die costs a word, a multiply, a compare and
 /// `step`. An odd die is thrown first, then the rest two a turn (the loop's count, an even number, is
 /// stepped down by two and tested for zero in one instruction): the dice are still read in order.
 #[inline(always)]
@@ -1566,6 +1566,14 @@ mod tests {
         // The default path saturates the sum, then takes off the highest face (at most 1000).
         let less_highest = OneByOne(&mut rng).tally(big, 10_000_000, Tally::SumLessHighest);
         assert!(less_highest >= u32::MAX - 1000);
+        // The most dice whose total always fits a u32 (the saturation left out): the same total as the
+        // default path, which saturates.
+        let most = u32::MAX / u32::from(Die::MAX_SIDES);
+        let mut fast = Words(words.clone(), 0);
+        let mut slow = Words(words.clone(), 0);
+        let total = fast.tally(big, most, Tally::Sum);
+        assert_eq!(total, OneByOne(&mut slow).tally(big, most, Tally::Sum));
+        assert!(total < u32::MAX);
         // The zero words were rejected: a d6 from words 0, 0, w reads w.
         let mut w = Words(vec![0, 0, u64::MAX], 0);
         assert_eq!(w.face(Die::D6), 6);
