@@ -390,11 +390,10 @@ fn draw_from<D: Dice + ?Sized>(pile: &mut Vec<Card>, dice: &mut D) -> Option<Car
 /// as [`Deck::draw`] makes it: the pile's length kept in a register and set once at the end, and no path that
 /// could panic.
 ///
-/// The last card is read at a place worked out from the index drawn (always the last place, whatever the
-/// index), so the processor cannot read it before it knows the index. A read of the last place at a fixed
-/// address would run ahead of the previous draw's write, and when that write lands on the same place (about
-/// once in as many draws as there are cards) the processor throws its work away and starts again: a deal of
-/// 52 cards took about a sixth less time once the read waited for the index.
+/// The last card's place is written `top.max(i & top)`, which is always `top`: the compiler folds it back to
+/// the last place, and from that form it also proves the pile's slice and the drawn index in bounds, so two
+/// checks a card are left out (a 52-card deal: 2116 instructions against 2222 with a plain `get(top)`, and
+/// 1.75 CPU seconds against 1.85 for 20 million deals).
 #[inline(always)]
 fn deal_from<D: Dice + ?Sized>(pile: &mut Vec<Card>, dice: &mut D, hand: &mut [Card]) {
     let mut len = pile.len();
