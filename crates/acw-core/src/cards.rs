@@ -562,6 +562,36 @@ mod tests {
         Ok(())
     }
 
+    /// A deck saves as its draw pile, then its discard pile oldest first, whether its cards were drawn one by
+    /// one or dealt: the saved text of both is the same, pinned here, and loads back equal.
+    #[test]
+    fn a_dealt_deck_saves_as_a_drawn_one() -> Result<(), CardError> {
+        let clubs: Vec<Card> = Card::all_suited().take(4).collect();
+        let script = || ScriptedDice::new([Scripted::Card(clubs[1]), Scripted::Card(clubs[0])]);
+        let mut dealt = Deck::of(clubs.iter().copied())?;
+        let mut hand = [Card::Joker(Colour::Red); 2];
+        dealt.deal(&mut script(), &mut hand)?;
+        dealt.discard_all(&hand);
+        let mut drawn = Deck::of(clubs.iter().copied())?;
+        let mut dice = script();
+        for _ in 0..2 {
+            let card = drawn.draw(&mut dice)?;
+            drawn.discard(card);
+        }
+        let saved = serde_json::to_string(&dealt).map_err(|_| CardError::NoCards)?;
+        assert_eq!(
+            saved,
+            r#"{"pile":[{"Suited":["Four","Clubs"]},{"Suited":["Five","Clubs"]}],"discards":[{"Suited":["Three","Clubs"]},{"Suited":["Two","Clubs"]}]}"#
+        );
+        assert_eq!(
+            serde_json::to_string(&drawn).map_err(|_| CardError::NoCards)?,
+            saved
+        );
+        let back: Deck = serde_json::from_str(&saved).map_err(|_| CardError::NoCards)?;
+        assert_eq!(back, dealt);
+        Ok(())
+    }
+
     /// A deal of more cards than the pile holds, or one whose source fails on any card, is refused and
     /// leaves the deck as it was.
     #[test]
