@@ -3,11 +3,12 @@
 //!
 //! - `raw N words`: N calls of `GameRng::next_u64` (xoshiro256++), summed so none is optimised away;
 //! - roll paths: a d6, 3d6 and 20d6 totals, 20d6 drop highest, 30d8 counting 4+, one card drawn and discarded,
-//!   52 cards dealt; each consumes one word per die or card (a rejection is rarer than one in 2^58);
+//!   52 cards dealt (one `Deck::deal` into a hand, then `Deck::discard_all`) and 52 cards drawn and discarded one
+//!   by one; each consumes one word per die or card (a rejection is rarer than one in 2^58);
 //! - exact builds: `Dist` of 20d6, of 20d6 drop highest, of 30d8 counting 4+, and `sum_n` of 20 single d6.
 #![allow(missing_docs)]
 
-use acw::cards::Deck;
+use acw::cards::{Card, Colour, Deck};
 use acw::dice::{Die, Pool, SuccessPool};
 use acw::odds::Dist;
 use acw::{Dice, GameRng, Resolve};
@@ -94,7 +95,20 @@ fn core(c: &mut Criterion) {
     let Ok(mut deck) = Deck::standard(0) else {
         return;
     };
-    g.bench_function("52 cards dealt (52 words)", |b| {
+    let mut hand = [Card::Joker(Colour::Red); 52];
+    g.bench_function("52 cards dealt by Deck::deal (52 words)", |b| {
+        b.iter(|| {
+            if deck.deal(&mut rng, &mut hand).is_ok() {
+                deck.discard_all(black_box(&hand));
+            }
+            deck.reshuffle();
+        })
+    });
+    let mut rng = GameRng::seed(1);
+    let Ok(mut deck) = Deck::standard(0) else {
+        return;
+    };
+    g.bench_function("52 cards drawn one by one (52 words)", |b| {
         b.iter(|| {
             while let Ok(card) = deck.draw(&mut rng) {
                 deck.discard(black_box(card));

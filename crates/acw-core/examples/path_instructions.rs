@@ -9,9 +9,10 @@
 //! The instructions of one call of a path are (I(path, N) − I(path, 0)) / N; its ratio to the raw words is that
 //! figure over the same figure of `raw<W>`, W the words the path consumes (one a die or card). Each call is
 //! made as the criterion benches make it (`benches/core.rs`): the pool passed through `black_box`, the result
-//! kept by `black_box`. Paths: raw1, raw3, raw20, raw30, raw52, d6, 3d6, 20d6, 20d6dh, 30d8hits, card, deal52.
+//! kept by `black_box`. Paths: raw1, raw3, raw20, raw30, raw52, d6, 3d6, 20d6, 20d6dh, 30d8hits, card, deal52 (52 draws one by one), deal52hand
+//! (one `Deck::deal` of 52 cards into a hand, then `Deck::discard_all`).
 
-use acw_core::cards::Deck;
+use acw_core::cards::{Card, CardError, Colour, Deck};
 use acw_core::dice::{DiceError, Die, Pool, SuccessPool};
 use acw_core::{GameRng, Resolve};
 use rand::Rng;
@@ -34,6 +35,19 @@ fn rolls<R: Resolve>(rng: &mut GameRng, what: R, times: u64) {
     for _ in 0..times {
         black_box(black_box(&what).roll(rng));
     }
+}
+
+/// `times` deals of a whole 52-card deck into a hand, each hand discarded and the discards returned.
+#[inline(never)]
+fn deal_hands(rng: &mut GameRng, times: u64) -> Result<(), CardError> {
+    let mut deck = Deck::standard(0)?;
+    let mut hand = [Card::Joker(Colour::Red); 52];
+    for _ in 0..times {
+        deck.deal(rng, &mut hand)?;
+        deck.discard_all(black_box(&hand));
+        deck.reshuffle();
+    }
+    Ok(())
 }
 
 fn run(path: &str, times: u64) -> Result<(), String> {
@@ -84,6 +98,7 @@ fn run(path: &str, times: u64) -> Result<(), String> {
                 deck.reshuffle();
             }
         }
+        "deal52hand" => deal_hands(&mut rng, times).map_err(|e| e.to_string())?,
         other => return Err(format!("no path called {other:?}")),
     }
     Ok(())

@@ -186,6 +186,15 @@ pub trait Dice {
         None
     }
 
+    /// Whether this source can never report a [`Dice::fault`]: `true` for random sources, `false` (the
+    /// default, always safe) for any other. A procedure that must leave things unchanged when its source fails
+    /// partway (a deck's [`Deck::deal`](crate::cards::Deck::deal)) works in place for a source that never
+    /// fails, and on a copy otherwise.
+    #[inline]
+    fn never_faults(&self) -> bool {
+        false
+    }
+
     /// Says what the dice rolled next are for ("morale toss of 2nd Regiment"), until the next call.
     ///
     /// Rules engines announce each roll; a source that asks a person (the game driver's dice thrown at the
@@ -283,8 +292,9 @@ impl Tallied {
 /// Feeds `count` faces of a die of `n` sides, each less one, to `step`, reading words exactly as
 /// [`uniform_below`] does. The loop holds no call and no rare path: a word that may be rejected (a chance below
 /// n in 2^64) leaves the loop, is settled exactly as `uniform_below` settles it, and the loop resumes with the
-/// next die. So the generator's state stays in registers and each die costs a word, a multiply, a compare and
-/// `step`; the loop takes two dice a turn, so its count and branch are paid once for both.
+/// next die. So the generator's state stays in registers in the loop and each die costs a word, a multiply, a compare and
+/// `step`. An odd die is thrown first, then the rest two a turn (the loop's count, an even number, is
+/// stepped down by two and tested for zero in one instruction): the dice are still read in order.
 #[inline(always)]
 fn each_face_below<R: rand::Rng + ?Sized>(
     rng: &mut R,
@@ -295,7 +305,16 @@ fn each_face_below<R: rand::Rng + ?Sized>(
     let mut left = count;
     loop {
         let rare = 'fast: {
-            while left >= 2 {
+            if left % 2 == 1 {
+                let m = u128::from(rng.next_u64()) * u128::from(n);
+                if (m as u64) < n {
+                    break 'fast m;
+                }
+                step((m >> 64) as u64);
+                left -= 1;
+            }
+            // `left` is even from here on.
+            while left != 0 {
                 let m = u128::from(rng.next_u64()) * u128::from(n);
                 if (m as u64) < n {
                     break 'fast m;
@@ -308,13 +327,6 @@ fn each_face_below<R: rand::Rng + ?Sized>(
                 }
                 step((m >> 64) as u64);
                 left -= 2;
-            }
-            if left == 1 {
-                let m = u128::from(rng.next_u64()) * u128::from(n);
-                if (m as u64) < n {
-                    break 'fast m;
-                }
-                step((m >> 64) as u64);
             }
             return;
         };
@@ -376,6 +388,11 @@ impl<R: rand::Rng + ?Sized> Dice for R {
         uniform_below(self, n as u64) as usize
     }
 
+    #[inline(always)]
+    fn never_faults(&self) -> bool {
+        true
+    }
+
     /// The faces of [`uniform_below`], in one loop over the dice (see `each_face_below`).
     #[inline]
     fn fill_faces(&mut self, die: Die, out: &mut [u16]) {
@@ -416,7 +433,7 @@ impl<R: rand::Rng + ?Sized> Dice for R {
 fn tally_sum<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, count: u32) -> u32 {
     let mut sum = u64::from(count);
     each_face_below(rng, n, count, |f| sum += f);
-    saturated(sum)
+    saturated(sum, count)
 }
 
 /// The total less the highest of `count >= 1` faces.
@@ -429,7 +446,7 @@ fn tally_less_highest<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, count: u32) ->
             sum += f;
             seen |= 1 << f;
         });
-        return saturated(sum - u64::from(63 - seen.leading_zeros()));
+        return saturated(sum - u64::from(63 - seen.leading_zeros()), count);
     }
     less_highest_wide(rng, n, count)
 }
@@ -443,7 +460,7 @@ fn less_highest_wide<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, count: u32) -> 
         sum += f;
         high = high.max(f);
     });
-    saturated(sum - high + u64::from(count) - 1)
+    saturated(sum - high + u64::from(count) - 1, count)
 }
 
 /// The total less the lowest of `count >= 1` faces.
@@ -456,7 +473,7 @@ fn tally_less_lowest<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, count: u32) -> 
             sum += f;
             seen |= 1 << f;
         });
-        return saturated(sum - u64::from(seen.trailing_zeros()));
+        return saturated(sum - u64::from(seen.trailing_zeros()), count);
     }
     less_lowest_wide(rng, n, count)
 }
@@ -470,13 +487,19 @@ fn less_lowest_wide<R: rand::Rng + ?Sized>(rng: &mut R, n: u64, count: u32) -> u
         sum += f;
         low = low.min(f);
     });
-    saturated(sum - low + u64::from(count) - 1)
+    saturated(sum - low + u64::from(count) - 1, count)
 }
 
-/// `x` as a `u32`, or `u32::MAX` if larger (a tally of more than four million dice).
-#[inline]
-fn saturated(x: u64) -> u32 {
-    u32::try_from(x).unwrap_or(u32::MAX)
+/// `x`, a total of `count` faces, as a `u32`, or `u32::MAX` if larger (a tally of more than four million
+/// dice). Totals of up to `u32::MAX / Die::MAX_SIDES` dice always fit, so for a pool (at most 128 dice, a count
+/// the compiler sees) the check is left out of the code.
+#[inline(always)]
+fn saturated(x: u64, count: u32) -> u32 {
+    if count <= u32::MAX / u32::from(Die::MAX_SIDES) {
+        x as u32
+    } else {
+        u32::try_from(x).unwrap_or(u32::MAX)
+    }
 }
 
 /// The highest of `count >= 1` faces.
@@ -911,14 +934,20 @@ impl Pool {
     /// small pool costs no call; the other keep/drop pools are one call.
     #[inline(always)]
     pub fn total<D: Dice + ?Sized>(self, dice: &mut D) -> u32 {
-        let n = u32::from(self.count);
+        self.total_in_place(dice)
+    }
+
+    /// [`Pool::total`] of a pool read where it lies: its keep, count and die are each read as they are needed
+    /// rather than the whole pool copied first (one load a field).
+    #[inline(always)]
+    fn total_in_place<D: Dice + ?Sized>(&self, dice: &mut D) -> u32 {
         match self.keep {
-            Keep::All => dice.tally(self.die, n, Tally::Sum),
-            Keep::Lowest(k) if u32::from(k) + 1 == n => {
-                dice.tally(self.die, n, Tally::SumLessHighest)
+            Keep::All => dice.tally(self.die, u32::from(self.count), Tally::Sum),
+            Keep::Lowest(k) if k.wrapping_add(1) == self.count => {
+                dice.tally(self.die, u32::from(self.count), Tally::SumLessHighest)
             }
-            Keep::Highest(k) if u32::from(k) + 1 == n => {
-                dice.tally(self.die, n, Tally::SumLessLowest)
+            Keep::Highest(k) if k.wrapping_add(1) == self.count => {
+                dice.tally(self.die, u32::from(self.count), Tally::SumLessLowest)
             }
             _ => self.kept_total(dice),
         }
@@ -1285,7 +1314,7 @@ impl Resolve for Pool {
 
     #[inline(always)]
     fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> u32 {
-        self.total(dice)
+        self.total_in_place(dice)
     }
 
     fn odds(&self) -> Dist<u32> {
@@ -1460,6 +1489,38 @@ mod tests {
         }
     }
 
+    /// A random source's card draw picks the same card, from the same words, as `Dice::index` of the pile's
+    /// length, rejected words included; a pile of one card takes no word.
+    #[test]
+    fn a_random_draw_is_the_index_of_the_piles_length() {
+        let cards: Vec<Card> = Card::all_suited().collect();
+        // 2^64 mod 52 = 16 and 2^64 mod 3 = 1: a zero word is rejected for both (so is 2^63 for 52), and
+        // `kept_low` times 52 leaves a low word of 20: in the band that is checked (below 52) but kept (not
+        // below 16), giving 2.
+        let kept_low = 0x09D8_9D89_D89D_89D9_u64;
+        assert_eq!(u128::from(kept_low) * 52 % (1 << 64), 20);
+        let words = vec![0, 0, 7 << 58, kept_low, u64::MAX, 0, 1 << 63, 12345];
+        for len in [1usize, 2, 3, 5, 52] {
+            let mut fast = Words(words.clone(), 0);
+            let mut slow = Words(words.clone(), 0);
+            for _ in 0..6 {
+                let got = fast.draw(&cards[..len]);
+                let want = OneByOne(&mut slow).index(len);
+                assert_eq!(got, want, "pile of {len}");
+                assert!(got < len);
+                assert_eq!(fast.1, slow.1, "words used, pile of {len}");
+            }
+        }
+        // By hand: the first two words (zeros) are rejected for a pile of 52, the third gives
+        // (7 * 2^58 * 52) / 2^64 = 7 * 52 / 64 = 5 (rounded down).
+        let mut w = Words(words.clone(), 0);
+        assert_eq!(w.draw(&cards), 5);
+        assert_eq!(w.1, 3);
+        let mut w = Words(words, 0);
+        assert_eq!(w.draw(&cards[..1]), 0);
+        assert_eq!(w.1, 0, "a pile of one card takes no word");
+    }
+
     /// The fast loops of a random source give the same faces, tallies and words used as one `face` at a time,
     /// rejected words included.
     #[test]
@@ -1505,6 +1566,14 @@ mod tests {
         // The default path saturates the sum, then takes off the highest face (at most 1000).
         let less_highest = OneByOne(&mut rng).tally(big, 10_000_000, Tally::SumLessHighest);
         assert!(less_highest >= u32::MAX - 1000);
+        // The most dice whose total always fits a u32 (the saturation left out): the same total as the
+        // default path, which saturates.
+        let most = u32::MAX / u32::from(Die::MAX_SIDES);
+        let mut fast = Words(words.clone(), 0);
+        let mut slow = Words(words.clone(), 0);
+        let total = fast.tally(big, most, Tally::Sum);
+        assert_eq!(total, OneByOne(&mut slow).tally(big, most, Tally::Sum));
+        assert!(total < u32::MAX);
         // The zero words were rejected: a d6 from words 0, 0, w reads w.
         let mut w = Words(vec![0, 0, u64::MAX], 0);
         assert_eq!(w.face(Die::D6), 6);

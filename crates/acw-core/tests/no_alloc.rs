@@ -1,7 +1,7 @@
 //! The roll paths allocate nothing: every die, pool, success count and card draw runs under an allocator that
 //! counts the allocations of the thread making them.
 
-use acw_core::cards::Deck;
+use acw_core::cards::{Card, Colour, Deck};
 use acw_core::dice::{DiceExpr, Die, Pool, SuccessPool};
 use acw_core::odds::Dist;
 use acw_core::{GameRng, Resolve};
@@ -85,4 +85,28 @@ fn card_draws_and_built_samplers_allocate_nothing() {
     assert_eq!(n, 0, "allocations while drawing");
     assert_eq!(deck.remaining(), 54);
     assert!(seen > 0);
+}
+
+#[test]
+fn deals_from_a_random_source_allocate_nothing() {
+    let mut deck = Deck::standard(2).unwrap_or_else(|e| panic!("{e}"));
+    let mut rng = GameRng::seed(13);
+    let mut hand = [Card::Joker(Colour::Red); 54];
+    let mut seen = 0u64;
+    let n = allocations(|| {
+        for size in 0..=54 {
+            // A hand of `size` cards, then the rest of the pile, discarded in two calls and returned.
+            let (first, rest) = hand.split_at_mut(size);
+            for part in [first, rest] {
+                if deck.deal(&mut rng, part).is_ok() {
+                    seen += part.iter().filter(|c| c.is_joker()).count() as u64;
+                    deck.discard_all(part);
+                }
+            }
+            deck.reshuffle();
+        }
+    });
+    assert_eq!(n, 0, "allocations while dealing");
+    assert_eq!(deck.remaining(), 54);
+    assert_eq!(seen, 2 * 55, "both jokers dealt in every round");
 }
