@@ -1,9 +1,13 @@
 //! Artillery on the table: canister's dice, round shot's accuracy, deviation and bounces, and damage to
 //! every figure in a shot's area.
 
-use crate::fire::{Cover, FirerDice, Impact, Spill};
-use crate::ladder::DieType;
-use crate::options::{KillThreshold, Options, ShotCover};
+use crate::casualties::{HorseState, HorseStatus};
+use crate::fire::{
+    Cover, FireDice, FireEffect, FirerDice, HitResult, Impact, Spill, Volley, VolleyOutcome,
+};
+use crate::ladder::{DieType, Success};
+use crate::options::{BlastThroughCount, HorseStatusRoll, KillThreshold, Options, ShotCover};
+use crate::state::FireRoll;
 use crate::tables::{FieldPiece, Leadership, SHOT_IMPACT};
 use acw_core::{Dice, Die, Dist, Resolve};
 use std::fmt;
@@ -330,5 +334,278 @@ impl Resolve for AreaDamage {
             acc = acc.product(&one).map(|(a, b)| (a.0 + b.0, a.1 + b.1));
         }
         acc
+    }
+}
+
+/// Fire at an unlimbered gun's detached team (HT-ART-22), small arms or canister alike: the fire roll, then
+/// each potential hit allocated over the team's sound horse figures (HT-SG2-33); a horse not yet down rolls
+/// its D4 armour (with the cover's shift) against the impact die and, if struck, its state (HT-CAS-04: the
+/// D6 table, or under `horse_status_roll = ImpactVsD4` the impact roll itself); a horse down takes no
+/// further dice. Under Quick Combat Resolution (HT-OPT-22) every hit horse is down, with no dice. The crew is
+/// not hit and does not test. Roll order: the fire roll, then per hit the allocation die, armour, impact and
+/// the horse's D6 — as [`crate::Battle::fire_at_team`] and [`crate::Battle::fire_canister_at_team`] roll it.
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TeamFire {
+    /// The fire roll: the firer's dice against the team's range die (or stand by stand).
+    pub fire: FireRoll,
+    /// The impact die: the small arm's, or canister's D12.
+    pub impact: DieType,
+    /// The cover's shift on the horses' D4 armour.
+    pub armour_shift: i16,
+    /// The team's sound horse figures (1 to [`crate::fire::MAX_POOL`]).
+    pub horses: u8,
+    /// The options in force: the kill threshold, `horse_status_roll`, `quick_combat_resolution`.
+    pub options: Options,
+}
+
+/// What a [`TeamFire`] did.
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct TeamFireOutcome {
+    /// The fire roll's result.
+    pub effect: FireEffect,
+    /// Horses dead or wounded.
+    pub horses_down: u8,
+}
+
+impl fmt::Display for TeamFireOutcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.horses_down {
+            1 => write!(f, "{}: 1 team horse down", self.effect),
+            n => write!(f, "{}: {n} team horses down", self.effect),
+        }
+    }
+}
+
+impl TeamFire {
+    fn pool(&self) -> usize {
+        usize::from(self.horses).min(crate::fire::MAX_POOL)
+    }
+
+    /// Whether a hit horse goes down (dead or wounded), rolled.
+    fn struck<D: Dice + ?Sized>(&self, dice: &mut D) -> bool {
+        if self.options.quick_combat_resolution {
+            return true;
+        }
+        let hit = self.horse_impact().roll(dice);
+        match (hit, self.options.horse_status_roll) {
+            (HitResult::NoEffect, _) => false,
+            (_, HorseStatusRoll::D6Table) => HorseStatus.roll(dice) != HorseState::Okay,
+            (_, HorseStatusRoll::ImpactVsD4) => true,
+        }
+    }
+
+    fn horse_impact(&self) -> Impact {
+        Impact {
+            impact: self.impact,
+            armour: DieType::D4,
+            armour_shift: self.armour_shift,
+            kill: self.options.kill_threshold,
+        }
+    }
+
+    /// The chance one hit on a horse not yet down puts it down.
+    fn struck_chance(&self) -> f64 {
+        if self.options.quick_combat_resolution {
+            return 1.0;
+        }
+        let hit = 1.0 - self.horse_impact().probabilities()[0];
+        match self.options.horse_status_roll {
+            HorseStatusRoll::D6Table => hit * HorseStatus.odds().prob(|s| *s != HorseState::Okay),
+            HorseStatusRoll::ImpactVsD4 => hit,
+        }
+    }
+
+    /// Rolls the hits of a fire result that has `effect` on the team.
+    fn roll_hits<D: Dice + ?Sized>(&self, effect: FireEffect, dice: &mut D) -> TeamFireOutcome {
+        let n = self.pool();
+        let mut down = [false; crate::fire::MAX_POOL];
+        let mut horses_down = 0u8;
+        if n > 0 {
+            for _ in 0..effect.potential {
+                let h = crate::fire::allocate(n, dice);
+                if !down[h] && self.struck(dice) {
+                    down[h] = true;
+                    horses_down += 1;
+                }
+            }
+        }
+        TeamFireOutcome {
+            effect,
+            horses_down,
+        }
+    }
+
+    /// The exact odds of the hits of a fire result `effect`: a horse taking m hits is down unless every one
+    /// misses, the horses' counts multinomial under the allocation die.
+    fn hit_odds(&self, effect: FireEffect) -> Vec<(TeamFireOutcome, f64)> {
+        let n = self.pool();
+        if n == 0 || effect.potential == 0 {
+            return vec![(
+                TeamFireOutcome {
+                    effect,
+                    horses_down: 0,
+                },
+                1.0,
+            )];
+        }
+        let q = self.struck_chance();
+        crate::fire::casualty_odds(n, u32::from(effect.potential), [1.0 - q, 0.0, q])
+            .into_iter()
+            .map(|((_, down), p)| {
+                (
+                    TeamFireOutcome {
+                        effect,
+                        horses_down: down,
+                    },
+                    p,
+                )
+            })
+            .collect()
+    }
+}
+
+impl Resolve for TeamFire {
+    type Outcome = TeamFireOutcome;
+
+    fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> TeamFireOutcome {
+        let effect = match self.fire {
+            FireRoll::Dice(fd) => fd.roll_effect(dice),
+            FireRoll::Stands(s) => s.roll_effect(dice),
+        };
+        self.roll_hits(effect, dice)
+    }
+
+    fn odds(&self) -> Dist<TeamFireOutcome> {
+        self.fire.effect_odds().and_then(|&e| {
+            Dist::weighted(self.hit_odds(e)).unwrap_or_else(|_| {
+                Dist::certain(TeamFireOutcome {
+                    effect: e,
+                    horses_down: 0,
+                })
+            })
+        })
+    }
+}
+
+/// A canister blast carried through a company onto an unlimbered gun's detached team behind it (HT-ART-14,
+/// HT-ART-19, HT-ART-22), from the gun's first roll to the horses down. The canister at the company is a
+/// [`Volley`] (its fire roll, each hit allocated over the company's figures against its armour, two wounds
+/// killing). A hit carries the blast on (with casualties, under `blast_requires_casualties`); the team's
+/// range die is then shifted up one per blast step that hit — one — or, under `blast_through_count =
+/// EveryDamagedCompany`, one if the company took casualties and none if not (HT-INT-11); past
+/// D12 the blast stops. Every firer die is rolled again at the team ([`TeamFire`]). Roll order: the company's
+/// volley, then the team's fire — as [`crate::Battle::fire_canister`] and then
+/// [`crate::Battle::blast_through_team`] roll them (the company's tests, which the battle rolls in between,
+/// play no part in the blast).
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BlastOntoTeam {
+    /// The canister at the company in front.
+    pub company: Volley,
+    /// The canister at the team with no blast step counted (`[0]`) and with one (`[1]`): `None` where the
+    /// range die passed D12.
+    pub team: [Option<TeamFire>; 2],
+    /// The options in force (`blast_through_count`, `blast_requires_casualties`).
+    pub options: Options,
+}
+
+/// What a [`BlastOntoTeam`] did: the company's casualties, and the team's fire if the blast reached it.
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct BlastOutcome {
+    /// The canister at the company.
+    pub company: VolleyOutcome,
+    /// The canister at the team; `None` when the blast stopped at the company or went past D12.
+    pub team: Option<TeamFireOutcome>,
+}
+
+impl fmt::Display for BlastOutcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the company: {}", self.company)?;
+        match self.team {
+            Some(t) => write!(f, "; the team behind: {t}"),
+            None => f.write_str("; the blast stops"),
+        }
+    }
+}
+
+impl BlastOntoTeam {
+    /// The chain from the company's canister `company` on to a team of `horses` sound horse figures whose
+    /// range die, with no blast step counted, is `team_range`, in `cover`'s armour shift; the crew's
+    /// `quality` and the gun's `piece` give the canister dice at the team.
+    pub fn new(
+        company: Volley,
+        quality: DieType,
+        piece: FieldPiece,
+        team_range: DieType,
+        armour_shift: i16,
+        horses: u8,
+        options: Options,
+    ) -> BlastOntoTeam {
+        let at = |k: i16| {
+            DieType::from_index(team_range.index() + k).map(|range| TeamFire {
+                fire: FireRoll::Dice(FireDice {
+                    firer: canister_dice(quality, piece, None),
+                    range,
+                }),
+                impact: crate::tables::CANISTER_IMPACT,
+                armour_shift,
+                horses,
+                options,
+            })
+        };
+        BlastOntoTeam {
+            company,
+            team: [at(0), at(1)],
+            options,
+        }
+    }
+
+    /// The blast steps the team's range die counts after the company's result, if the blast carries on and
+    /// its range die stays on the ladder.
+    fn steps(&self, company: &VolleyOutcome) -> Option<usize> {
+        let hit = company.effect.success != Success::Fail;
+        let hurt = company.casualties() > 0;
+        if !hit || (self.options.blast_requires_casualties && !hurt) {
+            return None;
+        }
+        let k = match self.options.blast_through_count {
+            BlastThroughCount::PerBlastStep => 1,
+            BlastThroughCount::EveryDamagedCompany => usize::from(hurt),
+        };
+        self.team[k].is_some().then_some(k)
+    }
+}
+
+impl Resolve for BlastOntoTeam {
+    type Outcome = BlastOutcome;
+
+    fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> BlastOutcome {
+        let company = self.company.roll(dice);
+        let team = self
+            .steps(&company)
+            .and_then(|k| self.team[k])
+            .map(|t| t.roll(dice));
+        BlastOutcome { company, team }
+    }
+
+    fn odds(&self) -> Dist<BlastOutcome> {
+        let team = self.team.map(|t| t.map(|t| t.odds()));
+        self.company
+            .odds()
+            .and_then(|c| match self.steps(c).and_then(|k| team[k].as_ref()) {
+                None => Dist::certain(BlastOutcome {
+                    company: *c,
+                    team: None,
+                }),
+                Some(d) => d.map(|&t| BlastOutcome {
+                    company: *c,
+                    team: Some(t),
+                }),
+            })
     }
 }

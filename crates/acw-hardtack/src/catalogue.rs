@@ -34,7 +34,8 @@
 
 use crate::advanced::QuietMutiny;
 use crate::artillery::{
-    AreaDamage, BounceTest, ShotAccuracy, ShotBounces, ShotRange, canister_dice,
+    AreaDamage, BlastOntoTeam, BounceTest, ShotAccuracy, ShotBounces, ShotRange, TeamFire,
+    canister_dice,
 };
 use crate::casualties::{HorseOrRider, HorseState, HorseStatus, Treatment};
 use crate::command::{CommunicationRoll, RegimentalCombatMove, Successor};
@@ -52,7 +53,10 @@ use crate::options::{
     TravelRate, TwoLevelDrop,
 };
 use crate::setup::{QualityDraw, UnderStrength, WarYear};
-use crate::tables::{ConfidenceLevel, Fatigue, FieldPiece, Leadership, MeleeWeapon, Quality};
+use crate::state::FireRoll;
+use crate::tables::{
+    CANISTER_IMPACT, ConfidenceLevel, Fatigue, FieldPiece, Leadership, MeleeWeapon, Quality,
+};
 use acw_core::catalogue::{Built, Catalogue, Entry, Param, Values};
 
 acw_core::choice_words!(AssaultTestCasualties {
@@ -277,20 +281,93 @@ fn stand_fire(v: &Values) -> Result<Built, String> {
 }
 
 fn canister(v: &Values) -> Result<Built, String> {
-    let piece = match v.choice("piece") {
-        0 => FieldPiece::Napoleon12lb,
-        1 => FieldPiece::Rifle10lbOr3in,
-        2 => FieldPiece::Rifle20lb,
-        _ => FieldPiece::Gun6lb,
-    };
     Ok(Built::new(Volley {
         fire: FireDice {
-            firer: canister_dice(die(v, "quality"), piece, None),
+            firer: canister_dice(die(v, "quality"), piece(v), None),
             range: die(v, "range"),
         },
         impact: impact_of(v)?,
         pool: small(v, "figures")?,
     }))
+}
+
+fn piece(v: &Values) -> FieldPiece {
+    match v.choice("piece") {
+        0 => FieldPiece::Napoleon12lb,
+        1 => FieldPiece::Rifle10lbOr3in,
+        2 => FieldPiece::Rifle20lb,
+        _ => FieldPiece::Gun6lb,
+    }
+}
+
+/// The options a fire at a gun's team reads: the kill threshold, how a struck horse's state is rolled,
+/// Quick Combat Resolution, and how a blast counts its steps and whether it needs casualties to carry on.
+fn team_options(v: &Values) -> Options {
+    Options {
+        kill_threshold: kill(v),
+        horse_status_roll: if v.choice("horse_status") == 1 {
+            HorseStatusRoll::ImpactVsD4
+        } else {
+            HorseStatusRoll::D6Table
+        },
+        quick_combat_resolution: v.bool("quick"),
+        blast_through_count: if v.choice("blast_count") == 1 {
+            BlastThroughCount::EveryDamagedCompany
+        } else {
+            BlastThroughCount::PerBlastStep
+        },
+        blast_requires_casualties: v.bool("requires_casualties"),
+        ..Options::default()
+    }
+}
+
+fn team_fire(v: &Values) -> Result<Built, String> {
+    Ok(Built::new(TeamFire {
+        fire: FireRoll::Dice(fire_dice(v)),
+        impact: die(v, "impact"),
+        armour_shift: signed(v, "armour_shift")?,
+        horses: small(v, "horses")?,
+        options: team_options(v),
+    }))
+}
+
+fn team_canister(v: &Values) -> Result<Built, String> {
+    Ok(Built::new(TeamFire {
+        fire: FireRoll::Dice(FireDice {
+            firer: canister_dice(die(v, "quality"), piece(v), None),
+            range: die(v, "range"),
+        }),
+        impact: CANISTER_IMPACT,
+        armour_shift: signed(v, "armour_shift")?,
+        horses: small(v, "horses")?,
+        options: team_options(v),
+    }))
+}
+
+fn blast_onto_team(v: &Values) -> Result<Built, String> {
+    let options = team_options(v);
+    let company = Volley {
+        fire: FireDice {
+            firer: canister_dice(die(v, "quality"), piece(v), None),
+            range: die(v, "range"),
+        },
+        impact: Impact {
+            impact: CANISTER_IMPACT,
+            armour: die(v, "armour"),
+            armour_shift: signed(v, "company_armour_shift")?,
+            kill: options.kill_threshold,
+        },
+        pool: small(v, "figures")?,
+    };
+    Ok(Built::new(BlastOntoTeam::new(
+        company,
+        die(v, "quality"),
+        piece(v),
+        die(v, "team_range"),
+        signed(v, "armour_shift")?,
+        small(v, "horses")?,
+        options,
+    )))
 }
 
 fn observation(v: &Values) -> Result<Built, String> {
@@ -727,6 +804,83 @@ const CANISTER: [Param; 8] = [
     Param::int("figures", 1, 48, 8, "figures in the target"),
 ];
 
+const HORSES: Param = Param::int("horses", 1, 48, 6, "the team's sound horse figures");
+const HORSE_STATUS: Param = Param::choice(
+    "horse_status",
+    &["d6-table", "impact-vs-d4"],
+    0,
+    "how a struck horse's state is rolled",
+);
+const QUICK: Param = Param::bool(
+    "quick",
+    false,
+    "Quick Combat Resolution: every hit horse is down",
+);
+const TEAM_SHIFT: Param = Param::int(
+    "armour_shift",
+    -2,
+    4,
+    0,
+    "steps cover adds to the horses' D4 armour",
+);
+const TEAM_FIRE: [Param; 9] = [
+    FIRE[0],
+    FIRE[1],
+    FIRE[2],
+    Param::choice("impact", DICE, 2, "the small arm's impact die"),
+    TEAM_SHIFT,
+    KILL,
+    HORSES,
+    HORSE_STATUS,
+    QUICK,
+];
+const TEAM_CANISTER: [Param; 8] = [
+    CANISTER[0],
+    CANISTER[1],
+    CANISTER[2],
+    TEAM_SHIFT,
+    KILL,
+    HORSES,
+    HORSE_STATUS,
+    QUICK,
+];
+const BLAST_ONTO_TEAM: [Param; 14] = [
+    CANISTER[0],
+    CANISTER[1],
+    Param::choice("range", DICE, 1, "the company's range die"),
+    Param::choice("armour", DICE, 0, "the company's armour die"),
+    Param::int(
+        "company_armour_shift",
+        -2,
+        4,
+        0,
+        "steps the company's cover adds to its armour die",
+    ),
+    Param::int("figures", 1, 48, 8, "figures in the company"),
+    Param::choice(
+        "team_range",
+        DICE,
+        1,
+        "the team's range die before the blast's shift",
+    ),
+    TEAM_SHIFT,
+    KILL,
+    HORSES,
+    HORSE_STATUS,
+    QUICK,
+    Param::choice(
+        "blast_count",
+        &["per-blast-step", "every-damaged-company"],
+        0,
+        "what shifts the team's range die: a step that hit, or a company with casualties",
+    ),
+    Param::bool(
+        "requires_casualties",
+        false,
+        "the blast carries on only after casualties",
+    ),
+];
+
 const WEAPONS: &[&str] = &["none", "pistol", "sword", "shotgun"];
 
 macro_rules! side_params {
@@ -894,6 +1048,27 @@ static ENTRIES: &[Entry] = &[
         summary: "a canister volley: the crew and piece dice against the range die, to casualties",
         params: &CANISTER,
         build: canister,
+    },
+    Entry {
+        name: "team-fire",
+        rules: &["HT-ART-22", "HT-CAS-04"],
+        summary: "small arms at an unlimbered gun's detached team: the fire dice, hits allocated over its horses, each struck horse's state",
+        params: &TEAM_FIRE,
+        build: team_fire,
+    },
+    Entry {
+        name: "team-canister",
+        rules: &["HT-ART-22", "HT-ART-14", "HT-CAS-04"],
+        summary: "canister at an unlimbered gun's detached team: the crew and piece dice, hits over its horses",
+        params: &TEAM_CANISTER,
+        build: team_canister,
+    },
+    Entry {
+        name: "blast-onto-team",
+        rules: &["HT-ART-19", "HT-ART-22", "HT-INT-11"],
+        summary: "a canister blast through a company onto a gun team behind it: the company's casualties, then its horses down",
+        params: &BLAST_ONTO_TEAM,
+        build: blast_onto_team,
     },
     Entry {
         name: "observation",

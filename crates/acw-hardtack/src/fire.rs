@@ -847,7 +847,7 @@ impl Volley {
 
 /// (wounded, killed) from `hits` hits on a pool of `n`, each hit allocated by the SGII die and resolved with
 /// per-hit probabilities `p` = (none, wound, kill). Exact: a multinomial allocation, figure by figure.
-fn casualty_odds(n: usize, hits: u32, p: [f64; 3]) -> Vec<((u8, u8), f64)> {
+pub(crate) fn casualty_odds(n: usize, hits: u32, p: [f64; 3]) -> Vec<((u8, u8), f64)> {
     let alloc = allocation_odds(n);
     let h = hits as usize;
     // factorials for the multinomial

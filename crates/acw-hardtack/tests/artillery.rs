@@ -855,3 +855,192 @@ fn blast_onto_a_team_beyond_d12_stops() {
     assert_eq!(b.gun(gun).unwrap().horses(), (2, 0));
     assert!(b.end_blast().is_err());
 }
+
+/// Rolls `f` with `seed`'s dice and returns its result and every face it drew, in order.
+fn recorded<T>(seed: u64, f: impl FnOnce(&mut dyn acw_core::Dice) -> T) -> (T, Vec<u16>) {
+    use acw_core::dice::{Ask, Scripted, TableDice};
+    let mut rng = acw_core::GameRng::seed(seed);
+    let mut faces = Vec::new();
+    let out = {
+        let mut dice = TableDice::new(|ask| match ask {
+            Ask::Face(die) => {
+                let face = acw_core::Dice::face(&mut rng, die);
+                faces.push(face);
+                Some(Scripted::Face(face))
+            }
+            _ => None,
+        });
+        f(&mut dice)
+    };
+    (out, faces)
+}
+
+// HT-ART-22, HT-CAS-04: the exact procedure of fire at a gun's detached team plays as the battle does. Over
+// 200 seeds each, small arms (the Confederate line 6" away) and canister (a Confederate 3" rifle 3" away)
+// at the Union rifle's team of two horses: the procedure built from the battle's own fire roll, fed the
+// faces the battle drew, gives the battle's fire result and horses down; both ends come up.
+#[test]
+fn the_team_fire_procedure_plays_as_the_battle() {
+    use acw_core::Resolve;
+    use acw_core::dice::ScriptedDice;
+    use acw_hardtack::artillery::TeamFire;
+    let mut seen = [0usize; 3];
+    for seed in 0..200u64 {
+        let (mut b, gun, _) = battery(Options::default());
+        let line = rebels(&mut b, "8th Alabama", 8, Formation::Line);
+        b.activate(line).unwrap();
+        let (rep, faces) = recorded(seed, |d| b.fire_at_team(line, gun, at(6.0), d).unwrap());
+        let team = TeamFire {
+            fire: rep.roll.unwrap(),
+            impact: CompanySpec::new("x", Side::Confederate, 1)
+                .weapon
+                .arm
+                .impact(),
+            armour_shift: 0,
+            horses: 2,
+            options: Options::default(),
+        };
+        let mut dice = ScriptedDice::faces(faces);
+        let out = team.roll(&mut dice);
+        assert_eq!(dice.remaining(), 0, "seed {seed}");
+        assert_eq!(
+            (out.effect, u32::from(out.horses_down)),
+            (rep.effect, rep.companies[0].horses_down),
+            "seed {seed}"
+        );
+        seen[usize::from(out.horses_down)] += 1;
+    }
+    assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
+    let mut seen = [0usize; 3];
+    for seed in 0..200u64 {
+        let (mut b, gun, _) = battery(Options::default());
+        let gunners = rebels(&mut b, "rebel gunners", 3, Formation::Skirmish);
+        let rifle = b
+            .add_gun("rebel rifle", FieldPiece::Rifle10lbOr3in, true, gunners)
+            .unwrap();
+        b.activate(gunners).unwrap();
+        b.load(rifle, Ammunition::Canister).unwrap();
+        b.end_turn().unwrap();
+        b.activate(gunners).unwrap();
+        let (rep, faces) = recorded(seed, |d| {
+            b.fire_canister_at_team(rifle, gun, canister_at(3.0), d)
+                .unwrap()
+        });
+        let team = TeamFire {
+            fire: rep.roll.unwrap(),
+            impact: acw_hardtack::tables::CANISTER_IMPACT,
+            armour_shift: 0,
+            horses: 2,
+            options: Options::default(),
+        };
+        let mut dice = ScriptedDice::faces(faces);
+        let out = team.roll(&mut dice);
+        assert_eq!(dice.remaining(), 0, "seed {seed}");
+        assert_eq!(
+            (out.effect, u32::from(out.horses_down)),
+            (rep.effect, rep.companies[0].horses_down),
+            "seed {seed}"
+        );
+        seen[usize::from(out.horses_down)] += 1;
+    }
+    assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
+}
+
+// HT-ART-19, HT-ART-22, HT-INT-11: the exact chain of a canister blast through a company onto the gun team
+// behind it plays as the battle does. The Confederate 3" rifle fires canister at a Union company of four 6"
+// away (a D4), then the blast goes on to the Union battery's team 9" away (a D6 before the blast's shift).
+// Over 200 seeds under each way of counting the steps (a step that hit; a company with casualties, the
+// blast carrying on only after casualties), the chain fed the faces the battle drew for the company's
+// canister and then for the team gives the battle's casualties in the company, whether the blast reached
+// the team, and its horses down. The blast stops at the company in some seeds and reaches the team in
+// others, with a horse down in some.
+#[test]
+fn the_blast_procedure_plays_as_the_battle() {
+    use acw_core::Resolve;
+    use acw_core::dice::ScriptedDice;
+    use acw_hardtack::artillery::{BlastOntoTeam, canister_dice};
+    use acw_hardtack::fire::{Impact, Volley};
+    use acw_hardtack::options::BlastThroughCount;
+    use acw_hardtack::state::FireRoll;
+    let mut counted = Options::default();
+    counted.blast_through_count = BlastThroughCount::EveryDamagedCompany;
+    counted.blast_requires_casualties = true;
+    for options in [Options::default(), counted] {
+        let (mut stopped, mut reached, mut down) = (0, 0, 0);
+        for seed in 0..200u64 {
+            let (mut b, gun, _) = battery(options);
+            let front = b
+                .add_company(CompanySpec::new("1st Minnesota, Company A", Side::Union, 4))
+                .unwrap();
+            let gunners = rebels(&mut b, "rebel gunners", 3, Formation::Skirmish);
+            let rifle = b
+                .add_gun("rebel rifle", FieldPiece::Rifle10lbOr3in, true, gunners)
+                .unwrap();
+            b.activate(gunners).unwrap();
+            b.load(rifle, Ammunition::Canister).unwrap();
+            b.end_turn().unwrap();
+            b.activate(gunners).unwrap();
+            let (first, at_company) = recorded(seed, |d| {
+                b.fire_canister(rifle, front, canister_at(6.0), d).unwrap()
+            });
+            let (second, at_team) = recorded(seed + 1000, |d| {
+                b.blast_through_team(gun, canister_at(9.0), d)
+            });
+            let Some(FireRoll::Dice(fire)) = first.roll else {
+                panic!("seed {seed}: {first}");
+            };
+            assert_eq!(
+                fire.firer,
+                canister_dice(D8, FieldPiece::Rifle10lbOr3in, None)
+            );
+            let company = Volley {
+                fire,
+                impact: Impact {
+                    impact: acw_hardtack::tables::CANISTER_IMPACT,
+                    armour: acw_hardtack::DieType::D4,
+                    armour_shift: 0,
+                    kill: options.kill_threshold,
+                },
+                pool: 4,
+            };
+            let chain =
+                BlastOntoTeam::new(company, D8, FieldPiece::Rifle10lbOr3in, D6, 0, 2, options);
+            // the faces of the company's volley (the battle then rolls the company's tests), then the team's
+            let used = {
+                let mut d = ScriptedDice::faces(at_company.clone());
+                let _ = company.roll(&mut d);
+                at_company.len() - d.remaining()
+            };
+            let mut dice = ScriptedDice::faces(at_company[..used].iter().chain(&at_team).copied());
+            let out = chain.roll(&mut dice);
+            assert_eq!(dice.remaining(), 0, "seed {seed}");
+            let c = &first.companies[0];
+            assert_eq!(
+                (out.company.effect, out.company.killed, out.company.wounded),
+                (
+                    first.effect,
+                    u8::try_from(c.killed).unwrap(),
+                    u8::try_from(c.wounded).unwrap()
+                ),
+                "seed {seed}"
+            );
+            match (out.team, second) {
+                (None, Err(RuleViolation::OutOfOrder(_))) => stopped += 1,
+                (Some(t), Ok(step)) => {
+                    assert_eq!(
+                        (t.effect, u32::from(t.horses_down)),
+                        (step.effect, step.companies[0].horses_down),
+                        "seed {seed}"
+                    );
+                    reached += 1;
+                    down += usize::from(t.horses_down > 0);
+                }
+                (t, s) => panic!("seed {seed}: {t:?} / {s:?}"),
+            }
+        }
+        assert!(
+            stopped > 0 && reached > 0 && down > 0,
+            "{stopped} {reached} {down}"
+        );
+    }
+}

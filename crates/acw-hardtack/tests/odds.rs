@@ -4,8 +4,11 @@
 
 use acw_core::{Dist, Resolve};
 use acw_hardtack::DieType;
+use acw_hardtack::Options;
 use acw_hardtack::advanced::QuietMutiny;
-use acw_hardtack::artillery::{AreaDamage, BounceTest, ShotAccuracy, ShotBounces};
+use acw_hardtack::artillery::{
+    AreaDamage, BlastOntoTeam, BounceTest, ShotAccuracy, ShotBounces, TeamFire,
+};
 use acw_hardtack::casualties::{HorseOrRider, HorseState, HorseStatus, Struck};
 use acw_hardtack::fire::FirepowerFacts;
 use acw_hardtack::fire::{FireDice, FirerDice, Impact, StandFire, Volley, allocation_odds};
@@ -18,6 +21,8 @@ use acw_hardtack::morale::{Confidence, ConfidenceTest, Rally, ReactionTest, Repl
 use acw_hardtack::movement::{CombatMove, MoveResult};
 use acw_hardtack::options::{AssaultTestCasualties, KillThreshold, TwoLevelDrop};
 use acw_hardtack::setup::{QualityDraw, WarYear};
+use acw_hardtack::state::FireRoll;
+use acw_hardtack::tables::FieldPiece;
 use acw_hardtack::tables::{Leadership, Quality};
 use std::collections::BTreeMap;
 
@@ -170,6 +175,62 @@ fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
                     ]
                 })
             }
+        }
+        "team" => {
+            let t = TeamFire {
+                fire: FireRoll::Dice(FireDice {
+                    firer: FirerDice::new(&a.dice("dice")?).map_err(|e| e.to_string())?,
+                    range: a.die("range")?,
+                }),
+                impact: a.die("impact")?,
+                armour_shift: 0,
+                horses: u8::try_from(a.int("horses", 1)?).map_err(|e| e.to_string())?,
+                options: {
+                    let mut o = Options::default();
+                    o.kill_threshold = kill(a);
+                    o.quick_combat_resolution = a.flag("quick");
+                    o
+                },
+            };
+            labels(&t.odds(), |o| vec![format!("down{}", o.horses_down)])
+        }
+        "blast" => {
+            let dice = a.dice("dice")?;
+            let firer = FirerDice::new(&dice).map_err(|e| e.to_string())?;
+            let mut options = Options::default();
+            options.quick_combat_resolution = a.flag("quick");
+            options.blast_requires_casualties = a.flag("requires_casualties");
+            let company = Volley {
+                fire: FireDice {
+                    firer,
+                    range: a.die("range")?,
+                },
+                impact: Impact {
+                    impact: DieType::D12,
+                    armour: DieType::D4,
+                    armour_shift: 0,
+                    kill: kill(a),
+                },
+                pool: u8::try_from(a.int("pool", 8)?).map_err(|e| e.to_string())?,
+            };
+            let piece = match dice.get(1).map(|d| d.faces()) {
+                Some(8) => FieldPiece::Gun6lb,
+                Some(10) => FieldPiece::Rifle10lbOr3in,
+                _ => FieldPiece::Napoleon12lb,
+            };
+            let b = BlastOntoTeam::new(
+                company,
+                dice[0],
+                piece,
+                a.die("team_range")?,
+                0,
+                u8::try_from(a.int("horses", 1)?).map_err(|e| e.to_string())?,
+                options,
+            );
+            labels(&b.odds(), |o| match o.team {
+                None => vec!["stops".to_string()],
+                Some(t) => vec!["reaches".to_string(), format!("down{}", t.horses_down)],
+            })
         }
         "stands" => {
             let fire = FireDice {

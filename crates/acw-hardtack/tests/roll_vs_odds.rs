@@ -544,3 +544,94 @@ fn melee_with_a_rider_already_on_foot() {
     };
     assert_roll_matches_odds(&melee);
 }
+
+// HT-ART-22, HT-CAS-04: fire at an unlimbered gun's detached team, small arms (one roll and stand by
+// stand) and canister: hits allocated over the horses (two sound horses on a D4: the second horse takes
+// faces 2 and 4; five on a D6, the first taking the 6), each struck horse's state on the D6 table or by
+// the impact itself; under Quick Combat Resolution (HT-OPT-22) every hit horse is down.
+#[test]
+fn fire_at_a_gun_team() {
+    use acw_hardtack::Options;
+    use acw_hardtack::artillery::{TeamFire, canister_dice};
+    use acw_hardtack::options::HorseStatusRoll;
+    use acw_hardtack::state::FireRoll;
+    use acw_hardtack::tables::FieldPiece;
+    let small_arms = FireRoll::Dice(FireDice {
+        firer: FirerDice::two(D8, D10),
+        range: D4,
+    });
+    let team = |fire, impact, horses, options| TeamFire {
+        fire,
+        impact,
+        armour_shift: 0,
+        horses,
+        options,
+    };
+    let o = Options::default();
+    assert_roll_matches_odds(&team(small_arms, D8, 2, o));
+    assert_roll_matches_odds(&team(small_arms, D6, 5, o));
+    let mut by_impact = o;
+    by_impact.horse_status_roll = HorseStatusRoll::ImpactVsD4;
+    by_impact.kill_threshold = KillThreshold::MoreThanDouble;
+    assert_roll_matches_odds(&TeamFire {
+        armour_shift: 1,
+        ..team(small_arms, D8, 4, by_impact)
+    });
+    let mut quick = o;
+    quick.quick_combat_resolution = true;
+    assert_roll_matches_odds(&team(small_arms, D8, 3, quick));
+    let canister = FireRoll::Dice(FireDice {
+        firer: canister_dice(D8, FieldPiece::Rifle10lbOr3in, None),
+        range: D6,
+    });
+    assert_roll_matches_odds(&team(canister, D12, 6, o));
+    let stands = StandFire::new(
+        &[FireDice {
+            firer: FirerDice::two(D8, D8),
+            range: D6,
+        }; 2],
+        impact(D8, 0),
+        4,
+    )
+    .unwrap();
+    assert_roll_matches_odds(&team(FireRoll::Stands(stands), D8, 4, o));
+}
+
+// HT-ART-19, HT-ART-22, HT-INT-11: a canister blast through a company onto the gun team behind it, from
+// the first roll to the horses down: every step count and the blast that needs casualties to carry on, a
+// team range die the shift takes past D12.
+#[test]
+fn blast_through_a_company_onto_a_gun_team() {
+    use acw_hardtack::Options;
+    use acw_hardtack::artillery::{BlastOntoTeam, canister_dice};
+    use acw_hardtack::options::BlastThroughCount;
+    use acw_hardtack::tables::FieldPiece;
+    let company = |range, pool| Volley {
+        fire: FireDice {
+            firer: canister_dice(D6, FieldPiece::Napoleon12lb, None),
+            range,
+        },
+        impact: impact(D12, 0),
+        pool,
+    };
+    let o = Options::default();
+    let blast = |range, pool, team_range, options| {
+        BlastOntoTeam::new(
+            company(range, pool),
+            D6,
+            FieldPiece::Napoleon12lb,
+            team_range,
+            0,
+            4,
+            options,
+        )
+    };
+    assert_roll_matches_odds(&blast(D8, 6, D6, o));
+    let mut damaged = o;
+    damaged.blast_through_count = BlastThroughCount::EveryDamagedCompany;
+    assert_roll_matches_odds(&blast(D10, 4, D6, damaged));
+    let mut needs_casualties = damaged;
+    needs_casualties.blast_requires_casualties = true;
+    assert_roll_matches_odds(&blast(D12, 3, D4, needs_casualties));
+    assert_roll_matches_odds(&blast(D6, 6, D12, o));
+}
