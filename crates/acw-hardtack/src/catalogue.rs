@@ -5,7 +5,8 @@
 //! procedures run to their end: `volley` and `stand-fire` from the fire dice to the wounded and killed,
 //! `melee` round by round to a fall-back or destruction, `combined-melee` and `combined-assault` with two or
 //! three attacking companies, `close-assault` from the attacker's test through the defender's stand-fire test
-//! and the approach to the melee. Exact odds of large melees take long to build, so the defaults are small
+//! and the approach to the melee, `blast-onto-team` from the canister at a company to the horses of the
+//! gun team behind it. Exact odds of large melees take long to build, so the defaults are small
 //! companies (4 figures a side); the ranges allow up to 12. Options are set by field name through
 //! [`acw_core::catalogue::OptionsByName`] (`first_volley=false`, `kill_threshold=more-than-double`): every
 //! field.
