@@ -298,6 +298,7 @@ fn assault(c: &mut Criterion) {
             },
             armour: acw_hardtack::DieType::D4,
             leader: Some(0),
+            on_foot_at: 0,
         }),
         ..whole
     };
@@ -417,6 +418,7 @@ fn combined(c: &mut Criterion) {
         melee: side(4),
         armour: acw_hardtack::DieType::D4,
         leader: Some(0),
+        on_foot_at: 0,
     };
     let stand = ConfidenceTest {
         quality: D8,

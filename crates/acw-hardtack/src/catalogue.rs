@@ -708,6 +708,7 @@ fn combined_assault(v: &Values) -> Result<Built, String> {
         melee: melee_side(v, "attacker")?,
         armour: DieType::D4,
         leader: Some(0),
+        on_foot_at: 0,
     };
     let partners = vec![partner; usize::from(small(v, "companies")?)];
     CombinedAssault::new(

@@ -1693,6 +1693,10 @@ pub struct Partner {
     /// Its leader's place among its figures (None without a fit leader): a leader down to final defensive
     /// fire is replaced, and the new leader's LV rolled, if a figure is left.
     pub leader: Option<u8>,
+    /// The places among its figures, in the order they stand in the company (bit i for the i-th), of the
+    /// riders already on foot (`melee.on_foot` of them), which final defensive fire counts along; 0 stands
+    /// them after the riders still mounted.
+    pub on_foot_at: u64,
 }
 
 /// Final defensive fire in a [`CombinedAssault`] (HT-MEL-07, HT-SG2-37, First Volley HT-OPT-14): the
@@ -1748,14 +1752,16 @@ impl FinalFire {
     }
 
     /// Rolls the fire at a company whose fighting figures are `side`, from `distance` (HT-MEL-07): each
-    /// potential hit allocated over them and rolled against `armour`; a hit on a rider still on his horse
-    /// rolls horse or rider (HT-CAS-03). The company's riders line up mounted first, then those already on
-    /// foot; `leader` is the leader's place among them.
+    /// potential hit allocated over them (counting along them as they stand in the company, HT-SG2-33) and
+    /// rolled against `armour`; a hit on a rider still on his horse rolls horse or rider (HT-CAS-03). The
+    /// riders already on foot stand at the places `on_foot_at` gives (0: after those still mounted);
+    /// `leader` is the leader's place.
     fn roll_on<D: Dice + ?Sized>(
         &self,
         side: &MeleeSide,
         armour: DieType,
         leader: Option<u8>,
+        on_foot_at: u64,
         distance: f64,
         dice: &mut D,
     ) -> FireHit {
@@ -1764,7 +1770,8 @@ impl FinalFire {
         };
         let effect = fd.roll_effect(dice);
         let n = usize::from(side.figures).clamp(1, crate::fire::MAX_POOL);
-        let riders = riders_of(side, n);
+        let rides = riders_of(side, on_foot_at, n);
+        let on_horse = |i: usize| rides >> i & 1 == 1;
         let mut wounds = [0u8; crate::fire::MAX_POOL];
         let mut killed = [false; crate::fire::MAX_POOL];
         let mut unhorsed = [false; crate::fire::MAX_POOL];
@@ -1772,7 +1779,7 @@ impl FinalFire {
         for _ in 0..effect.potential {
             let s = crate::fire::allocate(n, dice);
             let mut hit = impact.roll(dice);
-            if s < riders && !unhorsed[s] {
+            if on_horse(s) && !unhorsed[s] {
                 let (h, lost) = crate::casualties::rider_hit(hit, self.impact, &self.options, dice);
                 hit = h;
                 unhorsed[s] |= lost;
@@ -1790,8 +1797,8 @@ impl FinalFire {
         FireHit {
             casualties: count(&down),
             leader: leader.is_some_and(|l| usize::from(l) < n && down(usize::from(l))),
-            unhorsed: count(&|i| i < riders && unhorsed[i] && !down(i)),
-            foot_down: count(&|i| i >= riders && down(i)),
+            unhorsed: count(&|i| on_horse(i) && unhorsed[i] && !down(i)),
+            foot_down: count(&|i| !on_horse(i) && down(i)),
         }
     }
 
@@ -1801,6 +1808,7 @@ impl FinalFire {
         side: &MeleeSide,
         armour: DieType,
         leader: Option<u8>,
+        on_foot_at: u64,
         distance: f64,
     ) -> Vec<(FireHit, f64)> {
         let Some(fd) = self.dice_at(distance) else {
@@ -1814,7 +1822,7 @@ impl FinalFire {
         for (e, q) in fd.odds().outcomes() {
             for (k, r) in hit_odds(
                 n,
-                riders_of(side, n),
+                riders_of(side, on_foot_at, n),
                 u32::from(e.potential),
                 probs,
                 rider,
@@ -1827,13 +1835,20 @@ impl FinalFire {
     }
 }
 
-/// Of a pool of `n` fighting figures, how many ride: a mounted side's figures less its riders on foot.
-fn riders_of(side: &MeleeSide, n: usize) -> usize {
-    if side.first_round.mounted {
-        n - usize::from(side.on_foot).min(n)
-    } else {
-        0
+/// Of a pool of `n` fighting figures, which ride (bit i for the i-th): a mounted side's figures but its
+/// riders on foot, at the places `on_foot_at` gives, or with none given its last `side.on_foot`.
+fn riders_of(side: &MeleeSide, on_foot_at: u64, n: usize) -> u64 {
+    if !side.first_round.mounted {
+        return 0;
     }
+    let all = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+    let foot = if on_foot_at != 0 {
+        on_foot_at
+    } else {
+        let k = usize::from(side.on_foot).min(n);
+        all & !(all >> k)
+    };
+    all & !foot
 }
 
 /// What final defensive fire did to a company, as the exact odds follow it.
@@ -1879,13 +1894,13 @@ impl FireHit {
     }
 }
 
-/// The exact odds of `hits` hits on a pool of `n` figures, the first `riders` of them on horseback
+/// The exact odds of `hits` hits on a pool of `n` figures, those in `rides` (bit i for the i-th) on horseback
 /// (HT-SG2-33 allocation, HT-CAS-03 horse or rider): `foot` = one hit's (no effect, wounded, killed) on a
 /// man on foot, `rider` = one hit's (rides on, unhorsed, down) on a man on his horse. Figure by figure,
 /// a multinomial over the hits each takes.
 fn hit_odds(
     n: usize,
-    riders: usize,
+    rides: u64,
     hits: u32,
     foot: [f64; 3],
     rider: [f64; 3],
@@ -1912,7 +1927,8 @@ fn hit_odds(
                 }
                 let stay_on_foot = foot[0].powi(m as i32);
                 // (stands as he was, stands unhorsed, down) after m hits
-                let fates = if fi < riders {
+                let on_horse = rides >> fi & 1 == 1;
+                let fates = if on_horse {
                     let ride = rider[0].powi(m as i32);
                     let unhorsed: f64 = (0..m)
                         .map(|j| {
@@ -1933,7 +1949,7 @@ fn hit_odds(
                         2 => {
                             t2.casualties += 1;
                             t2.leader |= marked == Some(fi);
-                            if fi >= riders {
+                            if !on_horse {
                                 t2.foot_down += 1;
                             }
                         }
@@ -2244,7 +2260,7 @@ impl Resolve for CombinedAssault {
             {
                 // final defensive fire at the first company short (HT-MEL-07)
                 fired = true;
-                let fh = ff.roll_on(&p.melee, p.armour, p.leader, left, dice);
+                let fh = ff.roll_on(&p.melee, p.armour, p.leader, p.on_foot_at, left, dice);
                 let cas = fh.casualties;
                 if cas > 0 && ff.options.fdf_confidence_test {
                     // its casualty confidence test: the level it may lose is no part of the end
@@ -2347,7 +2363,8 @@ impl Resolve for CombinedAssault {
                         let left = (p.approach.distance() - f64::from(moved)).max(0.0);
                         let second = CombatMove::new(p.approach.die(), left)
                             .map_or(0.0, |s| s.odds().prob(|r| *r == MoveResult::Reached));
-                        for (fh, pf) in ff.odds_on(&p.melee, p.armour, p.leader, left) {
+                        for (fh, pf) in ff.odds_on(&p.melee, p.armour, p.leader, p.on_foot_at, left)
+                        {
                             let cas = fh.casualties;
                             let figures = p.melee.figures.saturating_sub(cas);
                             let lvs: Vec<(Leadership, f64)> = if fh.leader && figures > 0 {
@@ -2545,6 +2562,11 @@ pub struct AssaultFire {
     /// The attacker's leader's place among its fighting figures (None without a fit leader): a leader down
     /// to the fire is replaced, and the new leader's LV rolled, if a figure is left.
     pub leader: Option<u8>,
+    /// The places among its fighting figures, in the order they stand in the company (bit i for the i-th),
+    /// of the riders already on foot (`melee.attacker.on_foot` of them), which the fire counts along; 0
+    /// stands them after the riders still mounted.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub on_foot_at: u64,
 }
 
 /// A close assault by one company from the attacker's test to its end (HT-MEL-01, HT-SG2-35..40), as the
@@ -2631,7 +2653,9 @@ impl Resolve for CloseAssault {
         let mut toll = FireToll::default();
         let mut faltered = false;
         if let Some(af) = self.final_fire {
-            let fh = af.fire.roll_on(&side, af.armour, af.leader, left, dice);
+            let fh = af
+                .fire
+                .roll_on(&side, af.armour, af.leader, af.on_foot_at, left, dice);
             let cas = fh.casualties;
             if cas > 0 && af.fire.options.fdf_confidence_test {
                 // its casualty confidence test: the level it may lose is no part of the end
@@ -2714,7 +2738,9 @@ impl Resolve for CloseAssault {
             let left = (self.approach.distance() - f64::from(moved)).max(0.0);
             let second = self.second_reach(left);
             let hits = match self.final_fire {
-                Some(af) => af.fire.odds_on(start, af.armour, af.leader, left),
+                Some(af) => af
+                    .fire
+                    .odds_on(start, af.armour, af.leader, af.on_foot_at, left),
                 None => vec![(FireHit::default(), 1.0)],
             };
             for (fh, pf) in hits {

@@ -5652,7 +5652,9 @@ impl Battle {
     }
 
     /// Final defensive fire (HT-MEL-07, HT-SG2-37; with the First Volley if the defender still has it,
-    /// HT-OPT-14): a free fire with no fired-on result; a hit on a rider still on his horse rolls horse or
+    /// HT-OPT-14): a free fire with no fired-on result at the attacker's figures making the assault (its
+    /// horse holders, who take no part in an assault their company makes, are not among them, HT-SET-04),
+    /// counted along as they stand; a hit on a rider still on his horse rolls horse or
     /// rider (HT-CAS-03, HT-CAS-04: a rider whose horse falls is on foot and no casualty); the attacker takes
     /// the casualty test (option `fdf_confidence_test`). Returns the effect and casualties.
     fn final_fire<D: Dice + ?Sized>(
@@ -5713,11 +5715,12 @@ impl Battle {
         };
         let effect = fd.roll_effect(dice);
         let a = self.company(attacker)?;
+        // the figures making the assault, as they stand: horse holders stay with the horses (HT-SET-04)
         let pool: Vec<usize> = a
             .figures
             .iter()
             .enumerate()
-            .filter(|(_, f)| f.condition == Condition::Fit)
+            .filter(|(_, f)| f.condition == Condition::Fit && f.role != Role::HorseHolder)
             .map(|(i, _)| i)
             .collect();
         let mut wounds = vec![0u8; pool.len()];

@@ -619,6 +619,7 @@ fn combined_melee_procedure_matches_the_battle() {
         melee: side,
         armour: acw_hardtack::DieType::D4,
         leader: Some(0),
+        on_foot_at: 0,
     };
     let assault = CombinedAssault::new(
         &[partner, partner],
@@ -910,8 +911,36 @@ fn a_rider_unhorsed_earlier_fights_on_foot() {
 // the fire falls in most of them and each side wins some.
 #[test]
 fn final_defensive_fire_in_the_exact_combined_assault() {
+    let (fired_on, kinds) = replay_combined_assault(Attackers::Foot);
+    assert!(
+        fired_on > 40 && kinds[0] > 0 && kinds[1] > 0,
+        "{fired_on} {kinds:?}"
+    );
+}
+
+// HT-MEL-07, HT-SET-04, HT-CAS-03, HT-SG2-33: the same with the first company eight cavalrymen dismounted
+// (six go in, two hold the horses: the fire falls on the six), and then five riders charging from 10", the
+// second and the fourth already on foot (the fire counts along them as they stand): the procedure ends as
+// the battle does, the fire falling in many seeds and each side winning some.
+#[test]
+fn final_defensive_fire_at_cavalry_in_the_exact_combined_assault() {
+    for kind in [Attackers::Dismounted, Attackers::RidersPartlyOnFoot] {
+        let (fired_on, kinds) = replay_combined_assault(kind);
+        assert!(
+            fired_on > 20 && kinds[0] > 0 && kinds[1] > 0,
+            "{fired_on} {kinds:?}"
+        );
+    }
+}
+
+/// Plays a combined assault of `kind`'s company A (from 10") and a Regular company B of four (from 6") on a
+/// Regular company of four standing with final defensive fire, in the battle and in the exact
+/// [`CombinedAssault`] fed the same faces, over 120 seeds; checks each ends alike and returns how often the
+/// fire fell and how often [the attackers won, the defenders held, no melee].
+fn replay_combined_assault(kind: Attackers) -> (usize, [usize; 3]) {
     use acw_core::dice::{Ask, Scripted, TableDice};
     use acw_core::{Dice, GameRng};
+    use acw_hardtack::tables::Mover;
     let o = Options::default();
     let spec = |name: &str, side| acw_hardtack::state::CompanySpec::new(name, side, 4);
     let rebel = spec("D", acw_core::Side::Confederate);
@@ -947,9 +976,44 @@ fn final_defensive_fire_in_the_exact_combined_assault() {
         melee: side,
         armour: D4,
         leader: Some(0),
+        on_foot_at: 0,
+    };
+    let mounted = kind == Attackers::RidersPartlyOnFoot;
+    let (figures, fighters, on_foot, on_foot_at) = match kind {
+        Attackers::Foot | Attackers::Riders => (4, 4, 0, 0),
+        Attackers::Dismounted => (8, 6, 0, 0),
+        Attackers::RidersPartlyOnFoot => (5, 5, 2, 0b01010),
+    };
+    let mut first = acw_hardtack::state::CompanySpec::new("A", acw_core::Side::Union, figures);
+    if kind != Attackers::Foot {
+        first.cavalry = Some(true);
+    }
+    if mounted {
+        first.melee = MeleeWeapon::Sword;
+    }
+    let mover = if mounted {
+        Mover::MountedCavalry
+    } else {
+        Mover::Infantry
+    };
+    let a = Partner {
+        mounted,
+        approach: CombatMove::new(mover.shifted_die(false, false).unwrap(), 10.0).unwrap(),
+        melee: MeleeSide {
+            figures: fighters,
+            first_round: MeleeDie {
+                mounted,
+                weapon: first.melee,
+                ..MeleeDie::plain(D8)
+            },
+            on_foot,
+            ..side
+        },
+        on_foot_at,
+        ..partner(10.0)
     };
     let assault = CombinedAssault::new(
-        &[partner(10.0), partner(6.0)],
+        &[a, partner(6.0)],
         Some(ConfidenceTest {
             quality: D8,
             lv: Leadership::TWO,
@@ -966,9 +1030,10 @@ fn final_defensive_fire_in_the_exact_combined_assault() {
     let (mut fired_on, mut kinds) = (0, [0; 3]);
     for seed in 0..120u64 {
         let mut b = acw_hardtack::Battle::new(o);
-        let a1 = b.add_company(spec("A", acw_core::Side::Union)).unwrap();
+        let a1 = b.add_company(first.clone()).unwrap();
         let a2 = b.add_company(spec("B", acw_core::Side::Union)).unwrap();
         let d = b.add_company(rebel.clone()).unwrap();
+        the_turn_before(kind, &mut b, a1, &rebel);
         b.assault_together(&[a1, a2], d, &mut ScriptedDice::faces([8, 8]))
             .unwrap();
         let stand = b
@@ -1009,39 +1074,137 @@ fn final_defensive_fire_in_the_exact_combined_assault() {
             attackers.iter().any(|s| rep.contains(s)),
             defenders.iter().any(|s| rep.contains(s)),
         );
-        let kind = match end {
+        let end_kind = match end {
             CombinedEnd::Melee(out) if out.winner == Some(AssaultSide::Attacker) => 0,
             CombinedEnd::Melee(out) if out.winner == Some(AssaultSide::Defender) => 1,
             _ => 2,
         };
         assert_eq!(
             (won, held),
-            (kind == 0, kind == 1),
+            (end_kind == 0, end_kind == 1),
             "seed {seed}: {end} / {rep}"
         );
-        kinds[kind] += 1;
+        kinds[end_kind] += 1;
         fired_on += usize::from(rep.contains("final defensive fire"));
     }
-    assert!(
-        fired_on > 40 && kinds[0] > 0 && kinds[1] > 0,
-        "{fired_on} {kinds:?}"
+    (fired_on, kinds)
+}
+
+/// The attacking company of [`replay_single_assault`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Attackers {
+    /// Six on foot.
+    Foot,
+    /// Six riders.
+    Riders,
+    /// Eight cavalrymen dismounted: six go in, and the last two hold the horses.
+    Dismounted,
+    /// Five riders, the second and the fourth already on foot (their horses hit by an earlier fire).
+    RidersPartlyOnFoot,
+}
+
+/// The battle before the assault: the attacker and the defender, the attacker activated with both actions.
+/// A dismounted company dismounted in the turn before; riders partly on foot lost their horses to a fire in
+/// the turn before, by another Confederate company 6" off (a D4): R 1, Q 4, FP 4, a major result, 8/4 = 2
+/// potential hits; the first on the second rider (D6 2): armour 2 against impact 3 wounds, the D10 1 hits
+/// his horse and its D6 3 wounds it; the second on the fourth (D6 4): armour 2, impact 3, D10 1, D6 1, the
+/// horse dead. Both stand on foot, unhurt; the company's tests then roll the highest faces and pass.
+fn before_the_assault(
+    kind: Attackers,
+    attacker: &acw_hardtack::state::CompanySpec,
+    rebel: &acw_hardtack::state::CompanySpec,
+) -> (
+    acw_hardtack::Battle,
+    acw_hardtack::CompanyId,
+    acw_hardtack::CompanyId,
+) {
+    let mut b = acw_hardtack::Battle::new(Options::default());
+    let a = b.add_company(attacker.clone()).unwrap();
+    let d = b.add_company(rebel.clone()).unwrap();
+    the_turn_before(kind, &mut b, a, rebel);
+    b.activate(a).unwrap();
+    (b, a, d)
+}
+
+/// What `kind`'s company `a` did in the turn before, as [`before_the_assault`] says; checks its riders on
+/// foot and that every figure is fit.
+fn the_turn_before(
+    kind: Attackers,
+    b: &mut acw_hardtack::Battle,
+    a: acw_hardtack::CompanyId,
+    rebel: &acw_hardtack::state::CompanySpec,
+) {
+    use acw_core::dice::{Ask, Scripted, TableDice};
+    match kind {
+        Attackers::Foot | Attackers::Riders => {}
+        Attackers::Dismounted => {
+            b.activate(a).unwrap();
+            b.dismount(a, false, Formation::Skirmish).unwrap();
+            b.end_turn().unwrap();
+        }
+        Attackers::RidersPartlyOnFoot => {
+            let mut other = rebel.clone();
+            other.name = "8th Alabama, Company D".into();
+            let f = b.add_company(other).unwrap();
+            b.activate(f).unwrap();
+            let mut script = [1u16, 4, 4, 2, 2, 3, 1, 3, 4, 2, 3, 1, 1].into_iter();
+            let mut dice = TableDice::new(|ask| match ask {
+                Ask::Face(die) => Some(Scripted::Face(script.next().unwrap_or(die.sides()))),
+                _ => None,
+            });
+            let rep = b
+                .fire(
+                    f,
+                    a,
+                    acw_hardtack::state::FireFacts {
+                        distance: 6.0,
+                        ..acw_hardtack::state::FireFacts::default()
+                    },
+                    &mut dice,
+                )
+                .unwrap();
+            assert_eq!(rep.effect.potential, 2, "{rep}");
+            b.end_turn().unwrap();
+        }
+    }
+    let figs = b.company(a).unwrap().figures();
+    let on_foot: Vec<bool> = figs.iter().map(|f| f.unhorsed).collect();
+    let want = kind == Attackers::RidersPartlyOnFoot;
+    assert_eq!(
+        on_foot,
+        (0..figs.len())
+            .map(|i| want && (i == 1 || i == 3))
+            .collect::<Vec<_>>()
     );
+    assert!(figs.iter().all(|f| f.condition == Condition::Fit));
 }
 
 /// Plays one company's assault on a defender standing with final defensive fire, in the battle (attack test
 /// and stand test rolled 8, then `seed`'s dice) and in the exact [`CloseAssault`] built from the same
 /// companies, fed the same faces, over 150 seeds; checks each seed ends alike and returns how often each end
 /// came: [melee after the fire hit, faltered, fell short, fire unhorsed a rider].
-fn replay_single_assault(mounted: bool, distance: f64) -> [usize; 4] {
+fn replay_single_assault(kind: Attackers, distance: f64) -> [usize; 4] {
     use acw_core::dice::{Ask, Scripted, TableDice};
     use acw_core::{Dice, GameRng};
     use acw_hardtack::melee::{AssaultEnd, AssaultFire, CloseAssault, FinalFire};
     use acw_hardtack::state::CompanySpec;
     use acw_hardtack::tables::Mover;
     let o = Options::default();
-    let mut attacker = CompanySpec::new("1st Vermont Cavalry, Company B", acw_core::Side::Union, 6);
-    if mounted {
+    let mounted = matches!(kind, Attackers::Riders | Attackers::RidersPartlyOnFoot);
+    let (figures, fighters, on_foot, on_foot_at) = match kind {
+        Attackers::Foot | Attackers::Riders => (6, 6, 0, 0),
+        Attackers::Dismounted => (8, 6, 0, 0),
+        Attackers::RidersPartlyOnFoot => (5, 5, 2, 0b01010),
+    };
+    let mut attacker = CompanySpec::new(
+        "1st Vermont Cavalry, Company B",
+        acw_core::Side::Union,
+        figures,
+    );
+    if kind != Attackers::Foot {
         attacker.cavalry = Some(true);
+    }
+    if mounted {
         attacker.melee = MeleeWeapon::Sword;
     }
     let rebel = CompanySpec::new("8th Alabama, Company C", acw_core::Side::Confederate, 4);
@@ -1065,7 +1228,7 @@ fn replay_single_assault(mounted: bool, distance: f64) -> [usize; 4] {
         approach: CombatMove::new(mover.shifted_die(false, false).unwrap(), distance).unwrap(),
         melee: Melee {
             attacker: MeleeSide {
-                figures: 6,
+                figures: fighters,
                 first_round: MeleeDie {
                     mounted,
                     weapon: attacker.melee,
@@ -1074,7 +1237,7 @@ fn replay_single_assault(mounted: bool, distance: f64) -> [usize; 4] {
                 quality: D8,
                 lv: Leadership::TWO,
                 modifier: 0,
-                on_foot: 0,
+                on_foot,
             },
             defender: MeleeSide {
                 figures: 4,
@@ -1102,14 +1265,12 @@ fn replay_single_assault(mounted: bool, distance: f64) -> [usize; 4] {
             },
             armour: attacker.armour.die(),
             leader: Some(0),
+            on_foot_at,
         }),
     };
     let mut seen = [0; 4];
     for seed in 0..150u64 {
-        let mut b = acw_hardtack::Battle::new(o);
-        let a = b.add_company(attacker.clone()).unwrap();
-        let d = b.add_company(rebel.clone()).unwrap();
-        b.activate(a).unwrap();
+        let (mut b, a, d) = before_the_assault(kind, &attacker, &rebel);
         assert!(b.assault(a, d, &mut ScriptedDice::faces([8])).unwrap());
         b.defend(
             DefenderChoice::Stand { final_fire: true },
@@ -1133,10 +1294,14 @@ fn replay_single_assault(mounted: bool, distance: f64) -> [usize; 4] {
         let end = assault.roll(&mut dice);
         let c = b.company(a).unwrap();
         let down = c.figures().len() - c.fit();
+        // riders the fire unhorsed: those on foot and standing who were not before
         let on_foot = c
             .figures()
             .iter()
-            .filter(|f| f.unhorsed && f.condition == Condition::Fit)
+            .enumerate()
+            .filter(|&(i, f)| {
+                f.unhorsed && f.condition == Condition::Fit && on_foot_at >> i & 1 == 0
+            })
             .count();
         match end {
             AssaultEnd::Melee { fire, melee } => {
@@ -1173,7 +1338,7 @@ fn replay_single_assault(mounted: bool, distance: f64) -> [usize; 4] {
 // faltering under the fire or still short after its second move with the same men down. Each end comes up.
 #[test]
 fn final_defensive_fire_in_the_exact_close_assault() {
-    let [hit_then_melee, faltered, short, _] = replay_single_assault(false, 10.0);
+    let [hit_then_melee, faltered, short, _] = replay_single_assault(Attackers::Foot, 10.0);
     assert!(
         hit_then_melee > 0 && faltered > 0 && short > 0,
         "{hit_then_melee} {faltered} {short}"
@@ -1184,7 +1349,34 @@ fn final_defensive_fire_in_the_exact_close_assault() {
 // roll horse or rider in the battle and in the procedure alike, and riders whose horse fell stand on foot.
 #[test]
 fn final_defensive_fire_at_riders_in_the_exact_close_assault() {
-    let [hit_then_melee, _, short, unhorsed] = replay_single_assault(true, 20.0);
+    let [hit_then_melee, _, short, unhorsed] = replay_single_assault(Attackers::Riders, 20.0);
+    assert!(
+        hit_then_melee > 0 && short > 0 && unhorsed > 0,
+        "{hit_then_melee} {short} {unhorsed}"
+    );
+}
+
+// HT-MEL-07, HT-SET-04: the same with a company of eight cavalrymen dismounted, two of them horse holders:
+// six go in on foot from 10", and the fire falls on those six only, in the battle and in the procedure alike
+// (holders take no part in an assault their company makes); each end comes up.
+#[test]
+fn final_defensive_fire_at_a_dismounted_company_in_the_exact_close_assault() {
+    let [hit_then_melee, faltered, short, unhorsed] =
+        replay_single_assault(Attackers::Dismounted, 10.0);
+    assert!(
+        hit_then_melee > 0 && faltered > 0 && short > 0 && unhorsed == 0,
+        "{hit_then_melee} {faltered} {short} {unhorsed}"
+    );
+}
+
+// HT-MEL-07, HT-CAS-03, HT-SG2-33: the same with five riders charging from 20", the second and the fourth
+// already on foot. Five figures take the D6 allocation die, whose 6 wraps to the first: the fire counts
+// along the riders as they stand, the two on foot among them, in the battle and in the procedure alike; a
+// hit on one on foot rolls no horse or rider. Each end comes up, and fire unhorses a rider still mounted.
+#[test]
+fn final_defensive_fire_at_riders_partly_on_foot_in_the_exact_close_assault() {
+    let [hit_then_melee, _, short, unhorsed] =
+        replay_single_assault(Attackers::RidersPartlyOnFoot, 20.0);
     assert!(
         hit_then_melee > 0 && short > 0 && unhorsed > 0,
         "{hit_then_melee} {short} {unhorsed}"

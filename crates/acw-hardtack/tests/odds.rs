@@ -326,6 +326,7 @@ fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
                 melee: side(a.int("a", 1)?)?,
                 armour: acw_hardtack::DieType::D4,
                 leader: Some(0),
+                on_foot_at: 0,
             };
             let n = usize::try_from(a.int("n", 2)?).map_err(|e| e.to_string())?;
             let assault = CombinedAssault::new(
@@ -380,6 +381,7 @@ fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
                     },
                     armour: DieType::D4,
                     leader: None,
+                    on_foot_at: 0,
                 })
             } else {
                 None

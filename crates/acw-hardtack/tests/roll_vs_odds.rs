@@ -192,6 +192,7 @@ fn close_assault_chain() {
         },
         armour: D4,
         leader: Some(0),
+        on_foot_at: 0,
     };
     let fdf = CloseAssault {
         approach: CombatMove::new(D6, 9.0).unwrap(),
@@ -239,6 +240,33 @@ fn close_assault_chain() {
             > 0.0
     );
     assert_roll_matches_odds(&mounted);
+    // HT-SG2-33: five riders, the first and the third already on foot: the D6 allocation counts along them
+    // as they stand (its 6 wrapping onto the first, on foot: a hit falls on a mounted rider 3/6 of the time),
+    // against the same riders lined up mounted first (4/6)
+    let mut five = riders;
+    five.figures = 5;
+    five.on_foot = 2;
+    let as_they_stand = CloseAssault {
+        melee: Melee {
+            attacker: five,
+            ..fdf.melee
+        },
+        final_fire: Some(AssaultFire {
+            on_foot_at: 0b00101,
+            ..fire
+        }),
+        ..fdf
+    };
+    assert_roll_matches_odds(&as_they_stand);
+    let mounted_first = CloseAssault {
+        final_fire: Some(fire),
+        ..as_they_stand
+    };
+    let unhorsed = |a: &CloseAssault| {
+        a.odds()
+            .prob(|e| matches!(e, AssaultEnd::Melee { fire, .. } if fire.unhorsed > 0))
+    };
+    assert!(unhorsed(&as_they_stand) < unhorsed(&mounted_first));
 }
 
 // HT-SG2-25: spotting a hidden unit.
@@ -349,6 +377,7 @@ fn combined_assault_chain() {
         melee: side(3, quality),
         armour: acw_hardtack::DieType::D4,
         leader: Some(0),
+        on_foot_at: 0,
     };
     let assault = CombinedAssault::new(
         &[partner(D8, true, D4), partner(D6, false, D6)],

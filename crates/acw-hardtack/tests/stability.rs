@@ -248,6 +248,7 @@ fn whole_assault() -> acw_hardtack::melee::CloseAssault {
             },
             armour: D4,
             leader: Some(0),
+            on_foot_at: 0,
         }),
     }
 }
