@@ -1,12 +1,12 @@
 #![allow(missing_docs)]
 //! Hot paths of Hardtack: fire (one roll, the whole chain, and exact odds), round shot with bounces,
-//! canister, a confidence test, a close assault (the melee to its end, rolled and exact), stand-based fire,
+//! canister (and a blast carried through a company onto a gun team), a confidence test, a close assault (the melee to its end, rolled and exact), stand-based fire,
 //! and a combined assault.
 
 use acw_core::dice::ScriptedDice;
 use acw_core::{GameRng, Resolve, Side};
 use acw_hardtack::DieType::{D4, D6, D8, D10};
-use acw_hardtack::artillery::{AreaDamage, ShotBounces};
+use acw_hardtack::artillery::{AreaDamage, BlastOntoTeam, ShotBounces};
 use acw_hardtack::fire::{FireDice, FirerDice, Impact, StandFire, Volley};
 use acw_hardtack::melee::{
     AssaultFire, CloseAssault, CombinedAssault, CombinedMelee, FinalFire, Melee, MeleeDie,
@@ -184,6 +184,25 @@ fn canister(c: &mut Criterion) {
     g.bench_function("exact: 3-inch rifle at D8 to casualties", |b| {
         b.iter(|| black_box(&volley).odds())
     });
+    // HT-ART-19, HT-ART-22: the same canister at a company of 12 carried on to a gun team of four horses
+    // behind it (its range die a D6 before the blast's shift)
+    let blast = BlastOntoTeam::new(
+        volley,
+        D8,
+        FieldPiece::Rifle10lbOr3in,
+        D6,
+        0,
+        4,
+        Options::default(),
+    );
+    g.bench_function(
+        "roll: blast through 12 figures onto a team of 4 horses",
+        |b| b.iter(|| black_box(&blast).roll(&mut rng)),
+    );
+    g.bench_function(
+        "exact: blast through 12 figures onto a team of 4 horses",
+        |b| b.iter(|| black_box(&blast).odds()),
+    );
     let mut battle = Battle::new(Options::default());
     let crew = battle
         .add_company(CompanySpec::new("crew", Side::Union, 3))
