@@ -176,6 +176,31 @@ fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
                 })
             }
         }
+        "remainder" => {
+            // the fire roll with the range roll and the firer's faces fixed: the engine's roll over each
+            // face of the re-rolled range die, equally likely
+            let fire = FireDice {
+                firer: FirerDice::new(&a.dice("dice")?).map_err(|e| e.to_string())?,
+                range: a.die("range")?,
+            };
+            let faces: Vec<u16> =
+                a.0.get("faces")
+                    .ok_or("missing faces")?
+                    .split(',')
+                    .map(|f| f.parse().map_err(|e| format!("faces: {e}")))
+                    .collect::<Result<_, String>>()?;
+            let roll = u16::try_from(a.int("roll", 1)?).map_err(|e| e.to_string())?;
+            let sides = fire.range.faces();
+            (1..=sides)
+                .map(|k| {
+                    let script = std::iter::once(roll)
+                        .chain(faces.iter().copied())
+                        .chain([k]);
+                    let e = fire.roll(&mut acw_core::dice::ScriptedDice::faces(script));
+                    (vec![format!("hits{}", e.potential)], 1.0 / f64::from(sides))
+                })
+                .collect()
+        }
         "team" => {
             let t = TeamFire {
                 fire: FireRoll::Dice(FireDice {
