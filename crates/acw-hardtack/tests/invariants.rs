@@ -150,6 +150,47 @@ proptest! {
         prop_assert!(o.outcomes().iter().all(|(x, _)| usize::from(x.casualties()) <= pool && x.casualties() <= x.effect.potential));
     }
 
+    // HT-ART-22, HT-ART-19: fire at a gun's team, and a canister blast through a company onto it: the odds
+    // are distributions; horses down never exceed the team nor the hits, and a blast reaches the team only
+    // after a hit on the company (with casualties, if it needs them) and within D12.
+    #[test]
+    fn team_fire_odds(q in die(), fp in die(), r in die(), horses in 1u8..9, shift in -1i16..3, quick: bool,
+                      company in die(), team_range in die(), pool in 1u8..9, per_step: bool, needs: bool) {
+        let mut o = Options::default();
+        o.quick_combat_resolution = quick;
+        o.blast_requires_casualties = needs;
+        if !per_step {
+            o.blast_through_count = acw_hardtack::options::BlastThroughCount::EveryDamagedCompany;
+        }
+        let team = acw_hardtack::artillery::TeamFire {
+            fire: acw_hardtack::state::FireRoll::Dice(FireDice { firer: FirerDice::two(q, fp), range: r }),
+            impact: DieType::D6, armour_shift: shift, horses, options: o,
+        };
+        let d = team.odds();
+        let total: f64 = d.outcomes().iter().map(|(_, p)| p).sum();
+        prop_assert!((total - 1.0).abs() < 1e-9);
+        prop_assert!(d.outcomes().iter().all(|(x, _)| x.horses_down <= horses && x.horses_down <= x.effect.potential));
+        let volley = Volley {
+            fire: FireDice { firer: FirerDice::three(q, DieType::D8, DieType::D8), range: company },
+            impact: Impact { impact: DieType::D12, armour: DieType::D4, armour_shift: 0, kill: KillThreshold::DoubleOrMore },
+            pool,
+        };
+        let blast = acw_hardtack::artillery::BlastOntoTeam::new(volley, q,
+            acw_hardtack::tables::FieldPiece::Gun6lb, team_range, shift, horses, o);
+        let d = blast.odds();
+        let total: f64 = d.outcomes().iter().map(|(_, p)| p).sum();
+        prop_assert!((total - 1.0).abs() < 1e-9);
+        for (x, _) in d.outcomes() {
+            if let Some(t) = x.team {
+                prop_assert!(x.company.effect.success != acw_hardtack::ladder::Success::Fail);
+                prop_assert!(!needs || x.company.casualties() > 0);
+                // past D12 after a step counted; a D12 only with none (no casualties, counted by company)
+                let counted = per_step || x.company.casualties() > 0;
+                prop_assert!(!(counted && team_range == DieType::D12) && t.horses_down <= horses);
+            }
+        }
+    }
+
     // The engine: fire never creates or loses figures, never raises confidence, and a fire whose dice run
     // out leaves the battle as it was.
     #[test]
