@@ -875,9 +875,10 @@ fn recorded<T>(seed: u64, f: impl FnOnce(&mut dyn acw_core::Dice) -> T) -> (T, V
     (out, faces)
 }
 
-// HT-ART-22, HT-CAS-04: the exact procedure of fire at a gun's detached team plays as the battle does. Over
-// 200 seeds each, small arms (the Confederate line 6" away) and canister (a Confederate 3" rifle 3" away)
-// at the Union rifle's team of two horses: the procedure built from the battle's own fire roll, fed the
+// HT-ART-22, HT-CAS-04, HT-OPT-33: the exact procedure of fire at a gun's detached team plays as the
+// battle does. Over 200 seeds each, small arms (the Confederate line 6" away; then a line of 24 under
+// stand-based fire, three stands) and canister (a Confederate 3" rifle 3" away) at the Union rifle's team
+// of two horses: the procedure built from the battle's own fire roll, fed the
 // faces the battle drew, gives the battle's fire result and horses down; both ends come up.
 #[test]
 fn the_team_fire_procedure_plays_as_the_battle() {
@@ -911,6 +912,40 @@ fn the_team_fire_procedure_plays_as_the_battle() {
         seen[usize::from(out.horses_down)] += 1;
     }
     assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
+    // stand-based fire (HT-OPT-33): a line of 24 fires in three stands, their hits pooled on the team
+    let mut stands = Options::default();
+    stands.stand_based_fire = true;
+    let mut seen = [0usize; 3];
+    for seed in 0..200u64 {
+        let (mut b, gun, _) = battery(stands);
+        let line = rebels(&mut b, "8th Alabama", 24, Formation::Line);
+        b.activate(line).unwrap();
+        let (rep, faces) = recorded(seed, |d| b.fire_at_team(line, gun, at(6.0), d).unwrap());
+        let Some(fire @ acw_hardtack::state::FireRoll::Stands(s)) = rep.roll else {
+            panic!("seed {seed}: {rep}");
+        };
+        assert_eq!(s.stands().len(), 3);
+        let team = TeamFire {
+            fire,
+            impact: CompanySpec::new("x", Side::Confederate, 1)
+                .weapon
+                .arm
+                .impact(),
+            armour_shift: 0,
+            horses: 2,
+            options: stands,
+        };
+        let mut dice = ScriptedDice::faces(faces);
+        let out = team.roll(&mut dice);
+        assert_eq!(dice.remaining(), 0, "seed {seed}");
+        assert_eq!(
+            (out.effect, u32::from(out.horses_down)),
+            (rep.effect, rep.companies[0].horses_down),
+            "seed {seed}"
+        );
+        seen[usize::from(out.horses_down)] += 1;
+    }
+    assert!(seen[2] > 0, "{seen:?}");
     let mut seen = [0usize; 3];
     for seed in 0..200u64 {
         let (mut b, gun, _) = battery(Options::default());
