@@ -1,12 +1,12 @@
 //! Artillery on the table: canister's dice, round shot's accuracy, deviation and bounces, and damage to
 //! every figure in a shot's area.
 
-use crate::casualties::{HorseState, HorseStatus};
+use crate::casualties::HorseState;
 use crate::fire::{
     Cover, FireDice, FireEffect, FirerDice, HitResult, Impact, Spill, Volley, VolleyOutcome,
 };
 use crate::ladder::{DieType, Success};
-use crate::options::{BlastThroughCount, HorseStatusRoll, KillThreshold, Options, ShotCover};
+use crate::options::{BlastThroughCount, KillThreshold, Options, ShotCover};
 use crate::state::FireRoll;
 use crate::tables::{FieldPiece, Leadership, SHOT_IMPACT};
 use acw_core::{Dice, Die, Dist, Resolve};
@@ -340,10 +340,10 @@ impl Resolve for AreaDamage {
 /// Fire at an unlimbered gun's detached team (HT-ART-22), small arms or canister alike: the fire roll, then
 /// each potential hit allocated over the team's sound horse figures (HT-SG2-33); a horse not yet down rolls
 /// its D4 armour (with the cover's shift) against the impact die and, if struck, its state (HT-CAS-04: the
-/// D6 table, or under `horse_status_roll = ImpactVsD4` the impact roll itself); a horse down takes no
-/// further dice. Under Quick Combat Resolution (HT-OPT-22) every hit horse is down, with no dice. The crew is
-/// not hit and does not test. Roll order: the fire roll, then per hit the allocation die, armour, impact and
-/// the horse's D6 — as [`crate::Battle::fire_at_team`] and [`crate::Battle::fire_canister_at_team`] roll it.
+/// D6 table, or under `horse_status_roll = ImpactVsD4` the impact die rolled again against D4); a horse down
+/// takes no further dice. Under Quick Combat Resolution (HT-OPT-22) every hit horse is down, with no dice.
+/// The crew is not hit and does not test. Roll order: the fire roll, then per hit the allocation die,
+/// armour, impact and the horse's D6 (or its D4 and impact die again) — as [`crate::Battle::fire_at_team`] and [`crate::Battle::fire_canister_at_team`] roll it.
 #[must_use]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TeamFire {
@@ -389,12 +389,8 @@ impl TeamFire {
         if self.options.quick_combat_resolution {
             return true;
         }
-        let hit = self.horse_impact().roll(dice);
-        match (hit, self.options.horse_status_roll) {
-            (HitResult::NoEffect, _) => false,
-            (_, HorseStatusRoll::D6Table) => HorseStatus.roll(dice) != HorseState::Okay,
-            (_, HorseStatusRoll::ImpactVsD4) => true,
-        }
+        self.horse_impact().roll(dice) != HitResult::NoEffect
+            && crate::casualties::horse_state(self.impact, &self.options, dice) != HorseState::Okay
     }
 
     fn horse_impact(&self) -> Impact {
@@ -412,10 +408,7 @@ impl TeamFire {
             return 1.0;
         }
         let hit = 1.0 - self.horse_impact().probabilities()[0];
-        match self.options.horse_status_roll {
-            HorseStatusRoll::D6Table => hit * HorseStatus.odds().prob(|s| *s != HorseState::Okay),
-            HorseStatusRoll::ImpactVsD4 => hit,
-        }
+        hit * crate::casualties::horse_down_chance(self.impact, &self.options)
     }
 
     /// Rolls the hits of a fire result that has `effect` on the team.

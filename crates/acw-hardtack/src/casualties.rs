@@ -96,11 +96,62 @@ impl Resolve for HorseStatus {
     }
 }
 
+/// The state of a horse just hit (HT-CAS-04), rolled at once: the D6 table (1–2 dead, 3–5 wounded, 6
+/// unhurt), or under `horse_status_roll = ImpactVsD4` a fresh roll of the hit's impact die against the
+/// horse's D4 armour with no shift (at or under the armour unhurt, over it wounded, at the kill threshold
+/// dead). The hit itself — the D10 that chose the horse, or a team horse's armour roll — is never reused:
+/// the state is a roll of its own. Every hit horse goes through here: riders' horses under fire and in
+/// close combat, and the horses of a gun's team.
+pub(crate) fn horse_state<D: Dice + ?Sized>(
+    impact: crate::ladder::DieType,
+    options: &crate::options::Options,
+    dice: &mut D,
+) -> HorseState {
+    use crate::fire::HitResult;
+    use crate::options::HorseStatusRoll;
+    match options.horse_status_roll {
+        HorseStatusRoll::D6Table => HorseStatus.roll(dice),
+        HorseStatusRoll::ImpactVsD4 => match horse_status_impact(impact, options).roll(dice) {
+            HitResult::NoEffect => HorseState::Okay,
+            HitResult::Wounded => HorseState::Wounded,
+            HitResult::Killed => HorseState::Dead,
+        },
+    }
+}
+
+/// The chance a horse just hit is down (dead or wounded) by [`horse_state`].
+pub(crate) fn horse_down_chance(
+    impact: crate::ladder::DieType,
+    options: &crate::options::Options,
+) -> f64 {
+    use crate::options::HorseStatusRoll;
+    match options.horse_status_roll {
+        HorseStatusRoll::D6Table => HorseStatus.odds().prob(|s| *s != HorseState::Okay),
+        HorseStatusRoll::ImpactVsD4 => {
+            let h = horse_status_impact(impact, options).probabilities();
+            h[1] + h[2]
+        }
+    }
+}
+
+/// The impact die rolled again against the horse's D4 under `horse_status_roll = ImpactVsD4`.
+fn horse_status_impact(
+    impact: crate::ladder::DieType,
+    options: &crate::options::Options,
+) -> crate::fire::Impact {
+    crate::fire::Impact {
+        impact,
+        armour: crate::ladder::DieType::D4,
+        armour_shift: 0,
+        kill: options.kill_threshold,
+    }
+}
+
 /// A hit on a rider still on his horse (HT-CAS-03, HT-CAS-04, HT-CAS-05), as fire plays it: before the
-/// result is marked, a D10 — 1–6 the horse, 7–10 the rider. A hit horse rolls its state (D6 1–2 dead, 3–5
-/// wounded, 6 unhurt; or, by option, the hit's impact die again against D4); dead or wounded, the rider is on
-/// foot and unhurt (a leader stays leader). Under `WoundsOnly` a kill kills the rider without the D10.
-/// Returns the result for the rider and whether he lost his horse.
+/// result is marked, a D10 — 1–6 the horse, 7–10 the rider. A hit horse rolls its state ([`horse_state`]:
+/// D6 1–2 dead, 3–5 wounded, 6 unhurt; or, by option, the hit's impact die rolled again against D4); dead or
+/// wounded, the rider is on foot and unhurt (a leader stays leader). Under `WoundsOnly` a kill kills the
+/// rider without the D10. Returns the result for the rider and whether he lost his horse.
 pub(crate) fn rider_hit<D: Dice + ?Sized>(
     hit: crate::fire::HitResult,
     impact: crate::ladder::DieType,
@@ -108,7 +159,7 @@ pub(crate) fn rider_hit<D: Dice + ?Sized>(
     dice: &mut D,
 ) -> (crate::fire::HitResult, bool) {
     use crate::fire::HitResult;
-    use crate::options::{HorseStatusRoll, MountedCasualtyScope};
+    use crate::options::MountedCasualtyScope;
     if hit == HitResult::NoEffect {
         return (hit, false);
     }
@@ -119,24 +170,10 @@ pub(crate) fn rider_hit<D: Dice + ?Sized>(
     }
     match (HorseOrRider { by_mounted: false }).roll(dice) {
         Struck::Rider => (hit, false),
-        Struck::Horse => {
-            let state = match options.horse_status_roll {
-                HorseStatusRoll::D6Table => HorseStatus.roll(dice),
-                HorseStatusRoll::ImpactVsD4 => match (crate::fire::Impact {
-                    impact,
-                    armour: crate::ladder::DieType::D4,
-                    armour_shift: 0,
-                    kill: options.kill_threshold,
-                })
-                .roll(dice)
-                {
-                    HitResult::NoEffect => HorseState::Okay,
-                    HitResult::Wounded => HorseState::Wounded,
-                    HitResult::Killed => HorseState::Dead,
-                },
-            };
-            (HitResult::NoEffect, state != HorseState::Okay)
-        }
+        Struck::Horse => (
+            HitResult::NoEffect,
+            horse_state(impact, options, dice) != HorseState::Okay,
+        ),
     }
 }
 
@@ -147,20 +184,8 @@ pub(crate) fn rider_hit_chances(
     impact: crate::ladder::DieType,
     options: &crate::options::Options,
 ) -> [f64; 3] {
-    use crate::options::{HorseStatusRoll, MountedCasualtyScope};
-    let horse_down = match options.horse_status_roll {
-        HorseStatusRoll::D6Table => 5.0 / 6.0,
-        HorseStatusRoll::ImpactVsD4 => {
-            let h = crate::fire::Impact {
-                impact,
-                armour: crate::ladder::DieType::D4,
-                armour_shift: 0,
-                kill: options.kill_threshold,
-            }
-            .probabilities();
-            h[1] + h[2]
-        }
-    };
+    use crate::options::MountedCasualtyScope;
+    let horse_down = horse_down_chance(impact, options);
     let (rolled, killed_outright) = match options.mounted_casualty_scope {
         MountedCasualtyScope::AllCasualties => (p[1] + p[2], 0.0),
         MountedCasualtyScope::WoundsOnly => (p[1], p[2]),

@@ -11,7 +11,7 @@ use crate::advanced::Modern;
 use crate::artillery::{
     BounceTest, Landing, ShotAccuracy, ShotRange, canister_dice, shot_armour_shift, shot_impact,
 };
-use crate::casualties::{HorseOrRider, HorseState, HorseStatus, Struck};
+use crate::casualties::{HorseOrRider, HorseState, Struck};
 use crate::error::{RuleViolation, SetupError};
 use crate::fire::{
     Cover, FireDice, FireEffect, FireKind, FirepowerFacts, HitResult, Impact, RangeDie, RangeFacts,
@@ -27,7 +27,6 @@ use crate::morale::{
 };
 use crate::movement::{CombatMove, MoveResult};
 use crate::options::AssaultTestCasualties;
-use crate::options::HorseStatusRoll;
 use crate::options::{BlastThroughCount, Options};
 use crate::setup::MenPerFigure;
 use crate::tables::{
@@ -4533,7 +4532,7 @@ impl Battle {
 
     /// One gun-team horse struck by fire (HT-ART-22): the impact die against the horse's D4 armour (with the
     /// cover's shift); a hit horse rolls its state at once on the D6 table (1–2 dead, 3–5 wounded, 6 unhurt),
-    /// or under `horse_status_roll = ImpactVsD4` the impact roll itself is its state.
+    /// or under `horse_status_roll = ImpactVsD4` the impact die rolled again against D4 (HT-CAS-04).
     fn team_horse<D: Dice + ?Sized>(
         &self,
         impact: DieType,
@@ -4547,12 +4546,10 @@ impl Battle {
             kill: self.options.kill_threshold,
         }
         .roll(dice);
-        match (hit, self.options.horse_status_roll) {
-            (HitResult::NoEffect, _) => HorseState::Okay,
-            (_, HorseStatusRoll::D6Table) => HorseStatus.roll(dice),
-            (HitResult::Wounded, HorseStatusRoll::ImpactVsD4) => HorseState::Wounded,
-            (HitResult::Killed, HorseStatusRoll::ImpactVsD4) => HorseState::Dead,
+        if hit == HitResult::NoEffect {
+            return HorseState::Okay;
         }
+        crate::casualties::horse_state(impact, &self.options, dice)
     }
 
     /// Cut a dead or wounded horse from a gun's team with a Reorganise of its crew (HT-ART-22, HT-MOV-12): the

@@ -664,6 +664,45 @@ fn small_arms_at_a_detached_team() {
     ));
 }
 
+// HT-CAS-04, HT-ART-22: under `horse_status_roll = ImpactVsD4` a team horse that is hit rolls its state
+// afresh — its D4 and the impact die again — rather than keeping the hit's own roll. The Confederate line
+// fires at the team 6" away: R 1, Q 5, FP 7, 3 hits over the 2 horses (a D2). The first on horse 1: armour 1
+// against impact 6, hit (a kill by the hit's own roll); the state roll is armour 3 against impact 2: unhurt.
+// The second on horse 2: armour 1 against impact 5, hit; state armour 2 against impact 4: down. The third on
+// horse 1 again, still sound: armour 4 against impact 2, no effect. One horse down, and every face used; had
+// the hit's own roll been its state, horse 1 would be down and the faces would not fit.
+#[test]
+fn impact_vs_d4_rolls_a_team_horse_state_afresh() {
+    use acw_core::Resolve;
+    use acw_hardtack::options::HorseStatusRoll;
+    let mut o = Options::default();
+    o.horse_status_roll = HorseStatusRoll::ImpactVsD4;
+    let (mut b, gun, _) = battery(o);
+    let line = rebels(&mut b, "8th Alabama", 8, Formation::Line);
+    b.activate(line).unwrap();
+    let faces = [1, 5, 7, 1, 1, 6, 3, 2, 2, 1, 5, 2, 4, 1, 4, 2];
+    let mut dice = ScriptedDice::faces(faces);
+    let rep = b.fire_at_team(line, gun, at(6.0), &mut dice).unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert_eq!(rep.effect.potential, 3);
+    assert_eq!(rep.companies[0].horses_down, 1);
+    assert_eq!(b.gun(gun).unwrap().horses(), (2, 1));
+    // the exact procedure rolls the same faces to the same horses down
+    let team = acw_hardtack::artillery::TeamFire {
+        fire: rep.roll.unwrap(),
+        impact: CompanySpec::new("x", Side::Confederate, 1)
+            .weapon
+            .arm
+            .impact(),
+        armour_shift: 0,
+        horses: 2,
+        options: o,
+    };
+    let mut dice = ScriptedDice::faces(faces);
+    let out = team.roll(&mut dice);
+    assert_eq!((dice.remaining(), out.horses_down), (0, 1));
+}
+
 // HT-ART-22, HT-ART-14: canister at an unlimbered gun's detached team. A Confederate 3" rifle at the Union
 // rifle's team 3" away (D4): R 3, Q 4, canister 4 and 1, a major result, 9/4 = 2 rem 1, the remainder D4
 // shows 2 (no extra). The pool is the team's 2 horse figures (a D2): allocation 1, armour 1 against impact
