@@ -2,8 +2,10 @@
 //! every figure in a shot's area.
 
 use crate::casualties::HorseState;
+use crate::error::SetupError;
 use crate::fire::{
-    Cover, FireDice, FireEffect, FirerDice, HitResult, Impact, Spill, Volley, VolleyOutcome,
+    Cover, FireDice, FireEffect, FireKind, FirerDice, HitResult, Impact, RangeDie, RangeFacts,
+    Spill, Volley, VolleyOutcome, range_die,
 };
 use crate::ladder::{DieType, Success};
 use crate::options::{BlastThroughCount, KillThreshold, Options, ShotCover};
@@ -600,5 +602,252 @@ impl Resolve for BlastOntoTeam {
                     team: Some(t),
                 }),
             })
+    }
+}
+
+/// Most companies a [`BlastChain`] carries through before the team (or the end of the line).
+pub const MAX_BLAST: usize = 4;
+
+/// A company on a canister blast's line (HT-ART-14, HT-ART-19): its range facts as the gun sees it with no
+/// blast step counted (distance, the gun's canister band, cover, In Position, line or column), the armour
+/// of its figures, and its fit figures (1 to [`crate::fire::MAX_POOL`]).
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BlastCompany {
+    /// The range facts (the blast-through count is set by the chain).
+    pub range: RangeFacts,
+    /// The figures' armour die.
+    pub armour: DieType,
+    /// Fit figures.
+    pub pool: u8,
+}
+
+/// A gun's detached team at the end of a blast's line: its range facts with no blast step counted (never In
+/// Position or in close formation) and its sound horse figures.
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BlastTeam {
+    /// The range facts (the blast-through count is set by the chain).
+    pub range: RangeFacts,
+    /// Sound horse figures (1 to [`crate::fire::MAX_POOL`]).
+    pub horses: u8,
+}
+
+/// A whole canister blast (HT-ART-14, HT-ART-16, HT-ART-19, HT-INT-11, HT-ART-22): the gun's canister at
+/// the first company, then on through each company behind it on the line, and at the end, if one lies
+/// there, an unlimbered gun's detached team — from the first roll to every company's casualties and the
+/// team's horses down. Each step's range die is the company's own (`range_die` with its facts) shifted up one
+/// per blast step that hit before it (`blast_through_count = PerBlastStep`), or one per company in front
+/// that took casualties (`EveryDamagedCompany`); a range die past D12 stops the blast there (that company is
+/// not fired at). A step carries the blast on if its fire did not fail (and, under
+/// `blast_requires_casualties`, if it caused a casualty); every firer die is rolled again at each step, with
+/// a formation shift spilled onto the crew's quality die as at the first. Each company is on foot with one
+/// armour for its figures; blasts through skirmishers (two companies in one step, their figures in one pool)
+/// are not part of the chain. Roll order: step by step, each the fire roll then per hit the allocation die,
+/// armour and impact (the team's horses as [`TeamFire`]) — as [`crate::Battle::fire_canister`],
+/// [`crate::Battle::blast_through`] and [`crate::Battle::blast_through_team`] roll them, without the
+/// companies' tests.
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BlastChain {
+    /// `volleys[i][k]`: the canister at company `i` with `k` blast steps counted; `None` past D12.
+    volleys: [[Option<Volley>; MAX_BLAST]; MAX_BLAST],
+    /// `team[k]`: the canister at the team with `k` blast steps counted; `None` past D12 or with no team.
+    team: [Option<TeamFire>; MAX_BLAST + 1],
+    companies: u8,
+    options: Options,
+}
+
+/// What a [`BlastChain`] did: each company's canister, in line order (`None` where the blast had stopped or
+/// its range die went past D12, and after the last company), and the team's if the blast reached it.
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct BlastChainOutcome {
+    /// The canister at each company.
+    pub companies: [Option<VolleyOutcome>; MAX_BLAST],
+    /// The canister at the team.
+    pub team: Option<TeamFireOutcome>,
+}
+
+impl fmt::Display for BlastChainOutcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut first = true;
+        for (i, c) in self.companies.iter().enumerate() {
+            if let Some(c) = c {
+                if !first {
+                    f.write_str("; ")?;
+                }
+                first = false;
+                write!(f, "company {}: {c}", i + 1)?;
+            }
+        }
+        if first {
+            f.write_str("the blast reaches no company")?;
+        }
+        match self.team {
+            Some(t) => write!(f, "; the team behind: {t}"),
+            None => Ok(()),
+        }
+    }
+}
+
+impl BlastChain {
+    /// The blast of a gun whose crew's quality die is `quality` and whose piece is `piece` through
+    /// `companies` (first the one fired at, then those behind it in line order; 1 to [`MAX_BLAST`]) and on
+    /// to `team` if one lies at the end. Refuses an empty line or a longer one, a company or team with no
+    /// figure or more than the largest pool, and facts with no range band.
+    pub fn new(
+        quality: DieType,
+        piece: FieldPiece,
+        companies: &[BlastCompany],
+        team: Option<BlastTeam>,
+        options: Options,
+    ) -> Result<BlastChain, SetupError> {
+        let pool_ok = |n: u8| (1..=crate::fire::MAX_POOL).contains(&usize::from(n));
+        if companies.is_empty()
+            || companies.len() > MAX_BLAST
+            || companies.iter().any(|c| !pool_ok(c.pool))
+            || team.is_some_and(|t| !pool_ok(t.horses))
+        {
+            return Err(SetupError::BlastLine(companies.len()));
+        }
+        let shifted = |rf: &RangeFacts, k: usize| -> Result<Option<FireDice>, SetupError> {
+            let mut rf = *rf;
+            rf.blast_through = u8::try_from(k).unwrap_or(u8::MAX);
+            Ok(match range_die(&rf, FireKind::Canister, false, &options)? {
+                RangeDie::OutOfReach => None,
+                RangeDie::Die { die, spill } => Some(FireDice {
+                    firer: canister_dice(quality, piece, spill),
+                    range: die,
+                }),
+            })
+        };
+        let mut volleys = [[None; MAX_BLAST]; MAX_BLAST];
+        for (i, (c, row)) in companies.iter().zip(volleys.iter_mut()).enumerate() {
+            for (k, slot) in row.iter_mut().enumerate().take(i + 1) {
+                *slot = shifted(&c.range, k)?.map(|fire| Volley {
+                    fire,
+                    impact: Impact {
+                        impact: crate::tables::CANISTER_IMPACT,
+                        armour: c.armour,
+                        armour_shift: c
+                            .range
+                            .cover
+                            .armour_shift(options.fortification_armour, false),
+                        kill: options.kill_threshold,
+                    },
+                    pool: c.pool,
+                });
+            }
+        }
+        let mut teams = [None; MAX_BLAST + 1];
+        if let Some(t) = team {
+            for (k, slot) in teams.iter_mut().enumerate().take(companies.len() + 1) {
+                *slot = shifted(&t.range, k)?.map(|fd| TeamFire {
+                    fire: FireRoll::Dice(fd),
+                    impact: crate::tables::CANISTER_IMPACT,
+                    armour_shift: t
+                        .range
+                        .cover
+                        .armour_shift(options.fortification_armour, false),
+                    horses: t.horses,
+                    options,
+                });
+            }
+        }
+        Ok(BlastChain {
+            volleys,
+            team: teams,
+            companies: u8::try_from(companies.len()).unwrap_or(0),
+            options,
+        })
+    }
+
+    /// The blast steps counted after a step that ends in `out` with `k` counted before it, or `None` if the
+    /// blast stops there.
+    fn carry(&self, k: usize, out: &VolleyOutcome) -> Option<usize> {
+        let hurt = out.casualties() > 0;
+        if out.effect.success == Success::Fail || (self.options.blast_requires_casualties && !hurt)
+        {
+            return None;
+        }
+        Some(match self.options.blast_through_count {
+            BlastThroughCount::PerBlastStep => k + 1,
+            BlastThroughCount::EveryDamagedCompany => k + usize::from(hurt),
+        })
+    }
+
+    fn odds_from(
+        &self,
+        i: usize,
+        k: usize,
+        acc: BlastChainOutcome,
+        volleys: &[[Option<Dist<VolleyOutcome>>; MAX_BLAST]; MAX_BLAST],
+        team: &[Option<Dist<TeamFireOutcome>>; MAX_BLAST + 1],
+    ) -> Dist<BlastChainOutcome> {
+        if i == usize::from(self.companies) {
+            return match &team[k] {
+                None => Dist::certain(acc),
+                Some(d) => {
+                    let companies = acc.companies;
+                    d.map(move |&t| BlastChainOutcome {
+                        companies,
+                        team: Some(t),
+                    })
+                }
+            };
+        }
+        let Some(d) = &volleys[i][k] else {
+            return Dist::certain(acc);
+        };
+        d.and_then(|c| {
+            let mut next = acc;
+            next.companies[i] = Some(*c);
+            match self.carry(k, c) {
+                None => Dist::certain(next),
+                Some(k2) => self.odds_from(i + 1, k2, next, volleys, team),
+            }
+        })
+    }
+}
+
+impl Resolve for BlastChain {
+    type Outcome = BlastChainOutcome;
+
+    fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> BlastChainOutcome {
+        let mut out = BlastChainOutcome {
+            companies: [None; MAX_BLAST],
+            team: None,
+        };
+        let mut k = 0;
+        for i in 0..usize::from(self.companies) {
+            let Some(v) = self.volleys[i][k] else {
+                return out;
+            };
+            let c = v.roll(dice);
+            out.companies[i] = Some(c);
+            match self.carry(k, &c) {
+                Some(k2) => k = k2,
+                None => return out,
+            }
+        }
+        out.team = self.team[k].map(|t| t.roll(dice));
+        out
+    }
+
+    fn odds(&self) -> Dist<BlastChainOutcome> {
+        let volleys = self.volleys.map(|row| row.map(|v| v.map(|v| v.odds())));
+        let team = self.team.map(|t| t.map(|t| t.odds()));
+        self.odds_from(
+            0,
+            0,
+            BlastChainOutcome {
+                companies: [None; MAX_BLAST],
+                team: None,
+            },
+            &volleys,
+            &team,
+        )
     }
 }

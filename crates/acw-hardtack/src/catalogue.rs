@@ -6,7 +6,7 @@
 //! `melee` round by round to a fall-back or destruction, `combined-melee` and `combined-assault` with two or
 //! three attacking companies, `close-assault` from the attacker's test through the defender's stand-fire test
 //! and the approach to the melee, `blast-onto-team` from the canister at a company to the horses of the
-//! gun team behind it. Exact odds of large melees take long to build, so the defaults are small
+//! gun team behind it, `blast-chain` through up to four companies and on to a team. Exact odds of large melees take long to build, so the defaults are small
 //! companies (4 figures a side); the ranges allow up to 12. Options are set by field name through
 //! [`acw_core::catalogue::OptionsByName`] (`first_volley=false`, `kill_threshold=more-than-double`): every
 //! field.
@@ -35,12 +35,14 @@
 
 use crate::advanced::QuietMutiny;
 use crate::artillery::{
-    AreaDamage, BlastOntoTeam, BounceTest, ShotAccuracy, ShotBounces, ShotRange, TeamFire,
-    canister_dice,
+    AreaDamage, BlastChain, BlastCompany, BlastOntoTeam, BlastTeam, BounceTest, ShotAccuracy,
+    ShotBounces, ShotRange, TeamFire, canister_dice,
 };
 use crate::casualties::{HorseOrRider, HorseState, HorseStatus, Treatment};
 use crate::command::{CommunicationRoll, RegimentalCombatMove, Successor};
-use crate::fire::{FireDice, FirerDice, Impact, Observation, Sharpshot, StandFire, Volley};
+use crate::fire::{
+    FireDice, FirerDice, Impact, Observation, RangeFacts, Sharpshot, StandFire, Volley,
+};
 use crate::ladder::DieType;
 use crate::melee::{
     CloseAssault, CombinedAssault, CombinedMelee, DownedFates, Melee, MeleeDie, MeleeSide, Partner,
@@ -369,6 +371,39 @@ fn blast_onto_team(v: &Values) -> Result<Built, String> {
         small(v, "horses")?,
         options,
     )))
+}
+
+fn blast_chain(v: &Values) -> Result<Built, String> {
+    let options = team_options(v);
+    let band = piece(v).canister_band();
+    let first = f64::from(small(v, "distance")?);
+    let spacing = f64::from(small(v, "spacing")?);
+    let companies = small(v, "companies")?;
+    let horses = small(v, "horses")?;
+    let mut line = [BlastCompany {
+        range: RangeFacts::at(first, band),
+        armour: die(v, "armour"),
+        pool: small(v, "figures")?,
+    }; crate::artillery::MAX_BLAST];
+    let mut at = first;
+    for c in &mut line {
+        c.range.distance = at;
+        c.range.close_formation_target = v.bool("close");
+        at += spacing;
+    }
+    let team = v.bool("team").then(|| BlastTeam {
+        range: RangeFacts::at(first + spacing * f64::from(companies), band),
+        horses,
+    });
+    let chain = BlastChain::new(
+        die(v, "quality"),
+        piece(v),
+        &line[..usize::from(companies).min(line.len())],
+        team,
+        options,
+    )
+    .map_err(|e| e.to_string())?;
+    Ok(Built::new(chain))
 }
 
 fn observation(v: &Values) -> Result<Built, String> {
@@ -883,6 +918,46 @@ const BLAST_ONTO_TEAM: [Param; 14] = [
     ),
 ];
 
+const BLAST_CHAIN: [Param; 15] = [
+    CANISTER[0],
+    CANISTER[1],
+    Param::int(
+        "companies",
+        1,
+        4,
+        2,
+        "companies on the blast's line, the first fired at",
+    ),
+    Param::int(
+        "distance",
+        0,
+        60,
+        3,
+        "inches from the gun to the first company",
+    ),
+    Param::int(
+        "spacing",
+        0,
+        24,
+        3,
+        "inches from each company (or the last, to the team) to the next",
+    ),
+    Param::bool("close", false, "the companies are in line or column"),
+    Param::choice("armour", DICE, 0, "the companies' armour die"),
+    Param::int("figures", 1, 48, 4, "figures in each company"),
+    Param::bool(
+        "team",
+        false,
+        "a gun's detached team lies behind the last company",
+    ),
+    HORSES,
+    KILL,
+    HORSE_STATUS,
+    QUICK,
+    BLAST_ONTO_TEAM[12],
+    BLAST_ONTO_TEAM[13],
+];
+
 const WEAPONS: &[&str] = &["none", "pistol", "sword", "shotgun"];
 
 macro_rules! side_params {
@@ -1071,6 +1146,13 @@ static ENTRIES: &[Entry] = &[
         summary: "a canister blast through a company onto a gun team behind it: the company's casualties, then its horses down",
         params: &BLAST_ONTO_TEAM,
         build: blast_onto_team,
+    },
+    Entry {
+        name: "blast-chain",
+        rules: &["HT-ART-19", "HT-ART-16", "HT-INT-11", "HT-ART-22"],
+        summary: "a whole canister blast through up to four companies in the open and on to a gun team behind them",
+        params: &BLAST_CHAIN,
+        build: blast_chain,
     },
     Entry {
         name: "observation",

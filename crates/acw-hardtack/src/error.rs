@@ -56,6 +56,12 @@ pub enum SetupError {
         /// Target figures given.
         pool: usize,
     },
+    /// A canister blast's line with no company or more than four, or a company or team with no figure or
+    /// over 48.
+    #[error(
+        "a canister blast's line takes 1 to 4 companies of 1 to 48 figures, and a team of 1 to 48 horses; {0} companies were given"
+    )]
+    BlastLine(usize),
 }
 
 /// An action or step the rules refuse. A refused call changes nothing.

@@ -1118,3 +1118,145 @@ fn the_blast_procedure_plays_as_the_battle() {
         );
     }
 }
+
+// HT-ART-19, HT-ART-16, HT-INT-11, HT-ART-22: the exact chain of a whole canister blast — through two
+// companies and on to a gun team behind them — plays as the battle does. The Confederate 3" rifle fires
+// canister at a Union company of four 6" away, the blast carries through a second company of four 9" away
+// (`blast_through`) and on to the Union battery's team 12" away (`blast_through_team`). Over 300 seeds under
+// each way of counting the steps (a step that hit; a company with casualties, the blast carrying on only
+// after casualties), `BlastChain` built from the companies' facts and fed the faces the battle drew for each
+// step's fire (not the companies' tests) gives the battle's fire result and casualties in each company,
+// where the blast stopped, and the team's horses down. The blast stops at the first company in some seeds,
+// at the second in others, and reaches the team in others.
+#[test]
+fn the_blast_chain_plays_as_the_battle() {
+    use acw_core::Resolve;
+    use acw_hardtack::artillery::{BlastChain, BlastCompany, BlastTeam};
+    use acw_hardtack::fire::{RangeFacts, Volley};
+    use acw_hardtack::options::BlastThroughCount;
+    use acw_hardtack::state::FireRoll;
+    let mut counted = Options::default();
+    counted.blast_through_count = BlastThroughCount::EveryDamagedCompany;
+    counted.blast_requires_casualties = true;
+    let band = FieldPiece::Rifle10lbOr3in.canister_band();
+    for options in [Options::default(), counted] {
+        let mut ends = [0usize; 3];
+        let mut down = 0;
+        for seed in 0..300u64 {
+            let (mut b, gun, _) = battery(options);
+            let union = |b: &mut Battle, name: &str| {
+                b.add_company(CompanySpec::new(name, Side::Union, 4))
+                    .unwrap()
+            };
+            let front = union(&mut b, "1st Minnesota, Company A");
+            let behind = union(&mut b, "1st Minnesota, Company B");
+            let close = b.company(front).unwrap().formation().is_close();
+            let gunners = rebels(&mut b, "rebel gunners", 3, Formation::Skirmish);
+            let rifle = b
+                .add_gun("rebel rifle", FieldPiece::Rifle10lbOr3in, true, gunners)
+                .unwrap();
+            b.activate(gunners).unwrap();
+            b.load(rifle, Ammunition::Canister).unwrap();
+            b.end_turn().unwrap();
+            b.activate(gunners).unwrap();
+            let (first, f1) = recorded(seed, |d| {
+                b.fire_canister(rifle, front, canister_at(6.0), d).unwrap()
+            });
+            let (second, f2) = recorded(seed + 10_000, |d| {
+                b.blast_through(behind, canister_at(9.0), d)
+            });
+            let (third, f3) = recorded(seed + 20_000, |d| {
+                b.blast_through_team(gun, canister_at(12.0), d)
+            });
+            let company = |d: f64| BlastCompany {
+                range: RangeFacts {
+                    close_formation_target: close,
+                    ..RangeFacts::at(d, band)
+                },
+                armour: acw_hardtack::DieType::D4,
+                pool: 4,
+            };
+            let chain = BlastChain::new(
+                D8,
+                FieldPiece::Rifle10lbOr3in,
+                &[company(6.0), company(9.0)],
+                Some(BlastTeam {
+                    range: RangeFacts::at(12.0, band),
+                    horses: 2,
+                }),
+                options,
+            )
+            .unwrap();
+            // each company's faces up to its tests: the volley its own fire roll makes on them
+            let volley_faces = |rep: &acw_hardtack::state::FireReport, faces: &[u16]| {
+                let Some(FireRoll::Dice(fire)) = rep.roll else {
+                    return Vec::new();
+                };
+                let v = Volley {
+                    fire,
+                    impact: acw_hardtack::fire::Impact {
+                        impact: acw_hardtack::tables::CANISTER_IMPACT,
+                        armour: acw_hardtack::DieType::D4,
+                        armour_shift: 0,
+                        kill: options.kill_threshold,
+                    },
+                    pool: 4,
+                };
+                let mut d = ScriptedDice::faces(faces.to_vec());
+                let _ = v.roll(&mut d);
+                faces[..faces.len() - d.remaining()].to_vec()
+            };
+            let mut faces = volley_faces(&first, &f1);
+            if let Ok(s) = &second {
+                faces.extend(volley_faces(s, &f2));
+            }
+            if third.is_ok() {
+                faces.extend(&f3);
+            }
+            let mut dice = ScriptedDice::faces(faces);
+            let out = chain.roll(&mut dice);
+            assert_eq!(dice.remaining(), 0, "seed {seed}");
+            let same = |o: Option<acw_hardtack::fire::VolleyOutcome>,
+                        rep: &acw_hardtack::state::FireReport| {
+                match (o, rep.companies.first()) {
+                    (None, None) => assert_eq!(rep.range, None, "seed {seed}"),
+                    (Some(o), Some(c)) => assert_eq!(
+                        (o.effect, u32::from(o.killed), u32::from(o.wounded)),
+                        (rep.effect, c.killed, c.wounded),
+                        "seed {seed}"
+                    ),
+                    (o, _) => panic!("seed {seed}: {o:?} / {rep}"),
+                }
+            };
+            same(out.companies[0], &first);
+            assert_eq!(out.companies[2..], [None, None]);
+            match &second {
+                Err(RuleViolation::OutOfOrder(_)) => {
+                    assert_eq!(out.companies[1], None, "seed {seed}");
+                    ends[0] += 1;
+                }
+                Ok(s) => same(out.companies[1], s),
+                Err(e) => panic!("seed {seed}: {e}"),
+            }
+            match (out.team, &third) {
+                (None, Err(RuleViolation::OutOfOrder(_))) => {
+                    if second.is_ok() {
+                        ends[1] += 1;
+                    }
+                }
+                (None, Ok(step)) => assert_eq!(step.range, None, "seed {seed}"),
+                (Some(t), Ok(step)) => {
+                    assert_eq!(
+                        (t.effect, u32::from(t.horses_down)),
+                        (step.effect, step.companies[0].horses_down),
+                        "seed {seed}"
+                    );
+                    ends[2] += 1;
+                    down += usize::from(t.horses_down > 0);
+                }
+                (t, s) => panic!("seed {seed}: {t:?} / {s:?}"),
+            }
+        }
+        assert!(ends.iter().all(|&n| n > 0) && down > 0, "{ends:?} {down}");
+    }
+}

@@ -7,7 +7,8 @@ use acw_hardtack::DieType;
 use acw_hardtack::Options;
 use acw_hardtack::advanced::QuietMutiny;
 use acw_hardtack::artillery::{
-    AreaDamage, BlastOntoTeam, BounceTest, ShotAccuracy, ShotBounces, TeamFire,
+    AreaDamage, BlastChain, BlastCompany, BlastOntoTeam, BlastTeam, BounceTest, ShotAccuracy,
+    ShotBounces, TeamFire,
 };
 use acw_hardtack::casualties::{HorseOrRider, HorseState, HorseStatus, Struck};
 use acw_hardtack::fire::FirepowerFacts;
@@ -218,6 +219,51 @@ fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
                 },
             };
             labels(&t.odds(), |o| vec![format!("down{}", o.horses_down)])
+        }
+        "chain" => {
+            let dice = a.dice("dice")?;
+            let piece = match dice.get(1).map(|d| d.faces()) {
+                Some(8) => FieldPiece::Gun6lb,
+                Some(10) => FieldPiece::Rifle10lbOr3in,
+                _ => FieldPiece::Napoleon12lb,
+            };
+            let mut options = Options::default();
+            options.quick_combat_resolution = a.flag("quick");
+            options.blast_requires_casualties = a.flag("requires_casualties");
+            let band = piece.canister_band();
+            let distance = a.int("distance", 1)? as f64;
+            let spacing = a.int("spacing", 0)? as f64;
+            let pool = u8::try_from(a.int("pool", 4)?).map_err(|e| e.to_string())?;
+            let n = usize::try_from(a.int("companies", 2)?).map_err(|e| e.to_string())?;
+            let line: Vec<BlastCompany> = (0..n)
+                .map(|i| BlastCompany {
+                    range: acw_hardtack::fire::RangeFacts::at(distance + spacing * i as f64, band),
+                    armour: DieType::D4,
+                    pool,
+                })
+                .collect();
+            let horses = u8::try_from(a.int("horses", 0)?).map_err(|e| e.to_string())?;
+            let team = (horses > 0).then(|| BlastTeam {
+                range: acw_hardtack::fire::RangeFacts::at(distance + spacing * n as f64, band),
+                horses,
+            });
+            let b =
+                BlastChain::new(dice[0], piece, &line, team, options).map_err(|e| e.to_string())?;
+            labels(&b.odds(), |o| {
+                let reached = o.companies.iter().filter(|c| c.is_some()).count();
+                let last = o.companies.iter().flatten().last();
+                let through =
+                    last.is_some_and(|c| c.effect.success != Success::Fail) && reached == n;
+                let mut l = vec![if through {
+                    "through".to_string()
+                } else {
+                    format!("stops{reached}")
+                }];
+                if let Some(t) = o.team {
+                    l.push(format!("down{}", t.horses_down));
+                }
+                l
+            })
         }
         "blast" => {
             let dice = a.dice("dice")?;

@@ -664,3 +664,70 @@ fn blast_through_a_company_onto_a_gun_team() {
     assert_roll_matches_odds(&blast(D12, 3, D4, needs_casualties));
     assert_roll_matches_odds(&blast(D6, 6, D12, o));
 }
+
+// HT-ART-19, HT-ART-16, HT-INT-11, HT-ART-22: the whole canister blast rolls as its exact odds say, from the
+// first roll through two and three companies to the team's horses: each way of counting the steps, the blast
+// that needs casualties to carry on, companies in line (the formation shift spilling onto the crew's die at
+// close range), and a line whose later companies or team the shift takes past D12.
+#[test]
+fn a_whole_canister_blast() {
+    use acw_hardtack::Options;
+    use acw_hardtack::artillery::{BlastChain, BlastCompany, BlastTeam};
+    use acw_hardtack::fire::RangeFacts;
+    use acw_hardtack::options::BlastThroughCount;
+    use acw_hardtack::tables::FieldPiece;
+    let piece = FieldPiece::Napoleon12lb;
+    let band = piece.canister_band();
+    let company = |d: f64, close, pool| BlastCompany {
+        range: RangeFacts {
+            close_formation_target: close,
+            ..RangeFacts::at(d, band)
+        },
+        armour: D4,
+        pool,
+    };
+    let team = |d: f64| {
+        Some(BlastTeam {
+            range: RangeFacts::at(d, band),
+            horses: 2,
+        })
+    };
+    let o = Options::default();
+    let mut damaged = o;
+    damaged.blast_through_count = BlastThroughCount::EveryDamagedCompany;
+    let mut needs_casualties = damaged;
+    needs_casualties.blast_requires_casualties = true;
+    for (line, t, options) in [
+        (
+            vec![company(2.0, false, 3), company(5.0, false, 2)],
+            None,
+            o,
+        ),
+        (
+            vec![company(2.0, true, 2), company(4.0, true, 3)],
+            team(8.0),
+            damaged,
+        ),
+        (
+            vec![company(3.0, false, 2), company(6.0, false, 2)],
+            team(9.0),
+            needs_casualties,
+        ),
+        (
+            vec![
+                company(20.0, false, 2),
+                company(24.0, false, 1),
+                company(27.0, false, 1),
+            ],
+            team(30.0),
+            o,
+        ),
+    ] {
+        let chain = BlastChain::new(D6, piece, &line, t, options).unwrap();
+        assert_roll_matches_odds(&chain);
+    }
+    // refused: no company, five, a company of no figures
+    assert!(BlastChain::new(D6, piece, &[], None, o).is_err());
+    assert!(BlastChain::new(D6, piece, &[company(2.0, false, 1); 5], None, o).is_err());
+    assert!(BlastChain::new(D6, piece, &[company(2.0, false, 0)], None, o).is_err());
+}
