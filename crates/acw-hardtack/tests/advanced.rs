@@ -273,7 +273,7 @@ fn regroup_in_the_engine() {
     assert!(b.regroup(ida, idc).is_err());
 }
 
-// HT-ACC-13, HT-ACC-14, HT-OPT-29, HT-OPT-30, HT-OPT-31, HT-OPT-32, HT-INT-10: an AK-47 squad of 3 Regular
+// HT-OPT-32: an AK-47 squad of 3 Regular
 // figures at 1:3 (FP 18 -> D12, no skirmish shift) against skirmishers at 2 bands (D6): Q 3, FP 6 against
 // 4: minor; a suppression marker and the fired-on test at 0 + 1 = 1 (Medium). Two figures against a line at 2
 // bands (D4): R 2, Q 4, FP 7: 11/4 = 2 + remainder 3; no marker; the test 1/0/NTR + 1 + 1 - 1.
@@ -299,10 +299,15 @@ fn modern_weapons() {
             &mut ScriptedDice::faces([4, 3, 6, 8]),
         )
         .unwrap();
+    // HT-ACC-13, the first printed AK-47 example: a minor result and the test at 1.
     assert_eq!(rep.range, Some(D6));
+    // HT-OPT-30: no skirmish shift on the squad's firepower: its D12 firepower die rolled the 6 (a D10 or
+    // lower would still allow it, but the Q 3 + FP 6 against R 4 is only a minor result with both dice).
     assert_eq!(rep.effect.success, Success::Minor);
+    // HT-OPT-31, HT-INT-10: modern fire adds +1 to the skirmishers' fired-on test (0 + 1), not -1.
     assert_eq!(rep.companies[0].test.map(|t| t.0), Some(1));
     assert_eq!(b.company(skirm).unwrap().suppression(), 1);
+    // HT-OPT-29: modern weapons never need reloading.
     assert!(!b.company(squad).unwrap().needs_reload());
     let e = TestEvent {
         fired_on: Some(FiredOn::SmallArms),
@@ -349,11 +354,14 @@ fn modern_weapons() {
         )
         .unwrap();
     assert_eq!(dice.remaining(), 0);
+    // HT-ACC-14, the second printed AK-47 example; HT-OPT-30: the formation shift on the range die still
+    // applies to modern fire at a line (D6 - 1 = D4).
     assert_eq!(rep.range, Some(D4));
     assert_eq!(
         (rep.effect.success, rep.effect.potential),
         (Success::Major, 3)
     );
+    // HT-OPT-31: 0 + 1 (modern) - 1 (in formation) = 0.
     assert_eq!(rep.companies[0].test.map(|t| t.0), Some(0));
     assert_eq!(b.company(line).unwrap().suppression(), 0);
 }

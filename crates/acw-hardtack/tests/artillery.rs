@@ -33,7 +33,7 @@ fn rebels(b: &mut Battle, name: &str, n: usize, formation: Formation) -> Company
     b.add_company(c).unwrap()
 }
 
-// HT-ACC-06, HT-ACC-07, HT-ART-14, HT-ART-15, HT-ART-16, HT-ART-17, HT-ART-18, HT-ART-19, HT-ART-20,
+// HT-ACC-06, HT-ACC-07, HT-ART-14, HT-ART-16, HT-ART-18, HT-ART-19, HT-ART-20,
 // HT-SEQ-08, HT-ART-03: the printed canister example. A 3" rifle, Regular crew, at a line company 22" away
 // (band 4 = D10, line -1 = D8) through 4 skirmishers. R 2; Q 6, FP 4, FP 9: major, 19/8 = 2 rem 3; the
 // remainder D8 rolls 3: a third casualty. Allocation over 8 + 4 = 12 figures (D12): 2 and 3 (line), 10
@@ -63,7 +63,17 @@ fn canister_example() {
     };
     let rep = b.fire_canister(gun, line, facts, &mut dice).unwrap();
     assert_eq!(dice.remaining(), 0);
+    // HT-ART-17: band 4's D10 shifted down one for a line: D8.
     assert_eq!(rep.range, Some(D8));
+    // HT-ART-15: the 3" rifle's canister dice are two D10s (the 9 rolled) beside the Regular crew's D8, and
+    // its 6" band puts 22" in band 4.
+    assert_eq!(
+        rep.roll.map(|r| match r {
+            acw_hardtack::state::FireRoll::Dice(fd) => fd.firer,
+            acw_hardtack::state::FireRoll::Stands(_) => panic!("{r:?}"),
+        }),
+        Some(acw_hardtack::fire::FirerDice::three(D8, D10, D10))
+    );
     assert_eq!(rep.effect.potential, 3);
     assert_eq!((rep.companies[0].killed, rep.companies[0].wounded), (1, 1));
     assert_eq!((rep.companies[1].killed, rep.companies[1].wounded), (1, 0));
@@ -165,8 +175,8 @@ fn blast_requires_casualties_option() {
     assert!(matches!(b.end_blast(), Err(RuleViolation::OutOfOrder(_))));
 }
 
-// HT-ACC-05, HT-ART-01, HT-ART-06, HT-ART-07, HT-ART-08, HT-ART-09, HT-ART-10, HT-ART-11, HT-ART-12,
-// HT-ART-13, HT-SG2-44, HT-SG2-45, HT-INT-18: round shot with two bounces, each carried on along the line. Regular LV2 crew: Q 1 misses; D12 11, D8 5
+// HT-ACC-05, HT-ART-06, HT-ART-08, HT-ART-09, HT-ART-10, HT-ART-12: round shot with two bounces, each
+// carried on along the line. Regular LV2 crew: Q 1 misses; D12 11, D8 5
 // (5" toward 11 o'clock). First impact: two figures, (4, 6) wounded and (2, 9) killed; the company tests at
 // 0 + 1 = 1. Bounce: Q 5 > 4; 49" from the gun gives 24"; D12 12, D4 1. Second impact: four figures in light
 // cover (D6 armour against D8): (3, 5), (2, 3) wounded, (5, 4), (6, 2) nothing; test at 1. Bounce: Q 8 > 6,
@@ -184,6 +194,7 @@ fn shot_with_two_bounces() {
     let second = rebels(&mut b, "second company", 8, Formation::Skirmish);
     b.activate(crew).unwrap();
     b.load(gun, Ammunition::Shot).unwrap();
+    assert_eq!(b.company(crew).unwrap().actions_left(), 1);
     let landing = b
         .fire_shot(
             gun,
@@ -192,6 +203,10 @@ fn shot_with_two_bounces() {
             &mut ScriptedDice::faces([1, 11, 5]),
         )
         .unwrap();
+    // HT-ART-01: firing takes the crew's one action left (not two) and uses up the load.
+    assert_eq!(b.company(crew).unwrap().actions_left(), 0);
+    assert_eq!(b.gun(gun).unwrap().loaded(), None);
+    // HT-SG2-44: over open sights the miss deviates D12 11 o'clock and D8 5", not multiplied by the roll.
     assert_eq!(
         landing,
         Landing::Deviated {
@@ -227,11 +242,14 @@ fn shot_with_two_bounces() {
     let one = b.shot_impact(&facts, &mut dice).unwrap();
     assert_eq!(dice.remaining(), 0);
     assert_eq!(one.impact, D10);
+    // HT-SG2-45: each figure in the area rolls its own armour against the impact, two wounds or 2x killing:
+    // (4, 6) wounded, (2, 9) killed.
     assert_eq!((one.companies[0].wounded, one.companies[0].killed), (1, 1));
     assert_eq!(
         one.companies[0].test,
         Some((1, Confidence::Pass, ConfidenceLevel::Confident))
     );
+    // HT-ART-11: the first bounce is half the gun's 49" to the impact point, rounded down.
     assert_eq!(
         one.bounce,
         Some((
@@ -266,6 +284,9 @@ fn shot_with_two_bounces() {
     assert_eq!(two.impact, D8);
     assert_eq!(two.companies[0].wounded, 2);
     assert_eq!(two.companies[0].test.map(|t| t.0), Some(1));
+    // HT-ART-11, HT-INT-18: the second bounce is half the first's 24", reported as inches on along the ball's
+    // line of travel from this impact point (never back toward the previous one), with its D12/D4 deviation;
+    // the caller measures that line on the table.
     assert_eq!(
         two.bounce,
         Some((
@@ -276,6 +297,8 @@ fn shot_with_two_bounces() {
             }
         ))
     );
+    // HT-ART-13: a ball that meets a building strikes it with the current impact die (D6 after two bounces)
+    // and goes no further: no bounce, and the shot is over.
     let building = ShotImpactFacts {
         gun_distance: 88.0,
         ..ShotImpactFacts::default()
@@ -1259,4 +1282,55 @@ fn the_blast_chain_plays_as_the_battle() {
         }
         assert!(ends.iter().all(|&n| n > 0) && down > 0, "{ends:?} {down}");
     }
+}
+
+// HT-ART-07: every figure the caller finds in a shot's ½" × 2" area is a potential casualty, horse figures
+// and gun models included, each rolling once against the ball's D10: a rebel skirmisher (armour 1 against
+// impact 10: killed), a gun model (D8 armour 2 against 10: disabled) and a horse of a limbered team (armour 1
+// against 10, struck, D6 1: dead), in that order, then the skirmishers' test (8). The area's shape and which figures lie in it are measured by the caller
+// (the crate keeps no table positions for round shot).
+#[test]
+fn everything_in_a_shot_area_rolls() {
+    let (mut b, gun, crew) = battery(Options::default());
+    let sk = rebels(&mut b, "skirmishers", 4, Formation::Skirmish);
+    let rebel_crew = rebels(&mut b, "rebel crew", 3, Formation::Skirmish);
+    let target = b
+        .add_gun(
+            "rebel Napoleon",
+            FieldPiece::Napoleon12lb,
+            false,
+            rebel_crew,
+        )
+        .unwrap();
+    let limbered = b
+        .add_gun("rebel 6lb", FieldPiece::Gun6lb, true, rebel_crew)
+        .unwrap();
+    b.activate(crew).unwrap();
+    b.load(gun, Ammunition::Shot).unwrap();
+    assert_eq!(
+        b.fire_shot(gun, ShotRange::Medium, 0.0, &mut ScriptedDice::faces([8]))
+            .unwrap(),
+        Landing::OnTarget
+    );
+    let facts = ShotImpactFacts {
+        gun_distance: 30.0,
+        figures: vec![(
+            FigureRef {
+                company: sk,
+                index: 1,
+            },
+            Cover::Open,
+            false,
+        )],
+        guns: vec![target],
+        horses: vec![limbered],
+        ground_allows_bounce: false,
+    };
+    let mut dice = ScriptedDice::faces([1, 10, 2, 10, 1, 10, 1, 8]);
+    let rep = b.shot_impact(&facts, &mut dice).unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert_eq!(rep.companies[0].killed, 1);
+    assert_eq!(rep.guns_disabled, vec!["rebel Napoleon".to_string()]);
+    assert_eq!(b.gun(limbered).unwrap().horses(), (2, 1));
+    assert_eq!(rep.bounce, None);
 }

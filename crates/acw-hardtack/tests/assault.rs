@@ -285,7 +285,7 @@ fn riders_in_a_melee_in_the_engine() {
     assert_eq!(d.confidence(), ConfidenceLevel::Steady);
 }
 
-// HT-MEL-01, HT-MEL-06, HT-MEL-11, HT-MEL-13, HT-MEL-15, HT-SG2-21, HT-FRM-09: a Regular line of 8 assaults 4
+// HT-MEL-01, HT-MEL-15, HT-SG2-21, HT-FRM-09: a Regular line of 8 assaults 4
 // skirmishers. Attack test T = 1: roll 2 passes. Stand test: odds 2 + 1 (charged by a line) = 3, T = 5:
 // roll 6 holds. Combat move D4 (a line): 3 -> 6", contact; the attacker is disordered. Each defender faces
 // two attackers and rolls 1 against 2, 2: all four defenders down, destroyed. Fates: 1 dead, 3 wounded,
@@ -309,6 +309,8 @@ fn an_assault_in_the_engine() {
         )
         .unwrap();
     assert!(!stand.over);
+    // HT-MEL-06: the combat move's D4 of 3 carries the line 6" into contact: the melee is fought (every
+    // scripted face is drawn) and the assault is over.
     let mut dice = ScriptedDice::faces([3, 1, 2, 2, 1, 2, 2, 1, 2, 2, 1, 2, 2, 1, 3, 5, 6]);
     let rep = b.charge(6.0, &mut dice).unwrap();
     assert_eq!(dice.remaining(), 0);
@@ -323,6 +325,7 @@ fn an_assault_in_the_engine() {
         ),
         (1, 1, 2)
     );
+    // HT-MEL-11, HT-MEL-06: after the first round the line is in skirmish formation (disordered).
     assert_eq!(b.company(a).unwrap().formation(), Formation::Skirmish);
     assert_eq!(b.company(a).unwrap().actions_left(), 0);
     assert!(rep.to_string().contains("melee"));
@@ -1356,7 +1359,7 @@ fn final_defensive_fire_at_riders_in_the_exact_close_assault() {
     );
 }
 
-// HT-MEL-07, HT-SET-04: the same with a company of eight cavalrymen dismounted, two of them horse holders:
+// HT-MEL-07, HT-SET-04, HT-MEL-13: the same with a company of eight cavalrymen dismounted, two of them horse holders:
 // six go in on foot from 10", and the fire falls on those six only, in the battle and in the procedure alike
 // (holders take no part in an assault their company makes); each end comes up.
 #[test]

@@ -253,7 +253,7 @@ fn potential_hits_example() {
     assert_eq!(potential_hits(3, D6), (0, 3));
 }
 
-// HT-FIR-01, HT-FIR-02, HT-FIR-16, HT-FIR-18, HT-FIR-19, HT-FIR-20, HT-FIR-26, HT-MOR-02, HT-MOR-10,
+// HT-FIR-01, HT-FIR-02, HT-FIR-18, HT-FIR-19, HT-FIR-26, HT-MOR-02, HT-MOR-10,
 // HT-SG2-20, HT-SG2-33, HT-CAS-01: a Regular line of 8 fires at 8 skirmishers 6" away (R D4; Q D8 + FP D8).
 // Scripted: R 2, Q 5, FP 7 -> major, 12/4 = 3 potential casualties. Hits: figure 1 (the leader), armour 2,
 // impact 5 -> killed; figure 3, armour 3, impact 4 -> wounded; figure 3 again, armour 1, impact 1 -> nothing.
@@ -279,6 +279,7 @@ fn a_volley_in_the_engine() {
         .unwrap();
     assert_eq!(dice.remaining(), 0);
     assert_eq!(rep.range, Some(D4));
+    // HT-FIR-16: a major result brings potential casualties (12/4 = 3) and the fired-on test below.
     assert_eq!(rep.effect.success, Success::Major);
     assert_eq!(rep.effect.potential, 3);
     let c = &rep.companies[0];
@@ -292,6 +293,7 @@ fn a_volley_in_the_engine() {
     assert_eq!((target.fit(), target.dead(), target.wounded()), (6, 1, 1));
     assert_eq!(target.lv(), Leadership::ONE);
     let firer = b.company(a).unwrap();
+    // HT-FIR-20: every figure that fired carries a Reload marker (the second fire below is refused).
     assert!(firer.needs_reload());
     assert_eq!(firer.actions_left(), 1);
     assert!(rep.to_string().contains("killed"));
