@@ -20,8 +20,7 @@ fn company(b: &mut Battle, name: &str, formation: Formation) -> acw_hardtack::Co
     b.add_company(s).unwrap()
 }
 
-// HT-ACC-28, HT-CMD-01, HT-SG2-05, HT-SET-06, HT-SEQ-10, HT-INT-17: a regimental commander within 6" of a gun
-// crew spends one action; the crew, already activated, takes a full activation and loads its gun; beyond 6"
+// A regimental commander within 6" of a gun crew spends one action; the crew, already activated, takes a full activation and loads its gun; beyond 6"
 // refused; at most two transfers a turn.
 #[test]
 fn transfer_to_a_gun_crew() {
@@ -32,13 +31,18 @@ fn transfer_to_a_gun_crew() {
         .add_gun("Napoleon", FieldPiece::Napoleon12lb, false, crew)
         .unwrap();
     let other = company(&mut b, "Company K", Formation::Skirmish);
+    // HT-SEQ-10, HT-SET-06: the gun crew activates as a company.
     b.activate(crew).unwrap();
     b.end_activation().unwrap();
     b.activate(colonel).unwrap();
+    // HT-CMD-01: no communication roll, but a transfer only within 6".
     assert!(matches!(
         b.transfer(colonel, crew, 6.5),
         Err(RuleViolation::Refused { .. })
     ));
+    // HT-ACC-28, HT-SET-06, HT-SG2-05, HT-INT-17: the colonel transfers to the crew as to one of his
+    // companies; already activated, it takes a full activation of two actions and loads its gun, for one
+    // of the colonel's actions.
     b.transfer(colonel, crew, 5.0).unwrap();
     assert_eq!(b.company(crew).unwrap().actions_left(), 2);
     b.load(gun, Ammunition::Canister).unwrap();
@@ -48,6 +52,7 @@ fn transfer_to_a_gun_crew() {
     b.activate(colonel).unwrap();
     b.transfer(colonel, other, 3.0).unwrap();
     b.transfer(colonel, crew, 3.0).unwrap();
+    // HT-SG2-05, HT-CMD-01: at most two transfers a turn.
     let third = b.transfer(colonel, crew, 3.0).unwrap_err();
     assert!(third.to_string().contains("at most two"), "{third}");
 }
