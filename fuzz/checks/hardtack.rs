@@ -7,7 +7,7 @@ use acw_core::measure::{Heading, Point};
 use acw_core::{BySide, Side};
 use acw_hardtack::CompanyId;
 use acw_hardtack::bots::{Holder, Thruster};
-use acw_hardtack::game::{Hardtack, Order, Scenario, State};
+use acw_hardtack::game::{Hardtack, Order, Retreat, Scenario, State};
 use acw_hardtack::state::Formation;
 
 /// Orders played at most per input, so no input runs long.
@@ -90,7 +90,7 @@ fn company(data: &mut &[u8]) -> CompanyId {
 }
 
 fn order_from(data: &mut &[u8], state: &State) -> Order {
-    match next(data) % 14 {
+    match next(data) % 17 {
         0 => Order::GoFirst(if next(data).is_multiple_of(2) {
             Side::Union
         } else {
@@ -138,6 +138,13 @@ fn order_from(data: &mut &[u8], state: &State) -> Order {
         }),
         // any heading, in steps of about 1.4 degrees
         12 => Order::Withdraw(Heading::NORTH.turned(f64::from(next(data)) * 360.0 / 256.0)),
+        13 => Order::StayMidDash,
+        14 => Order::AbortAssault,
+        15 => Order::FallBack(if next(data).is_multiple_of(2) {
+            Retreat::Cover
+        } else {
+            Retreat::StartPoint
+        }),
         _ => Order::EndActivation,
     }
 }

@@ -671,9 +671,11 @@ fn hardtack_simulate_is_the_same_on_one_and_two_threads() {
     assert_eq!(one["ruleset"], "hardtack");
     assert_eq!(one["loss_unit"], "figures");
     assert_eq!(one["games"], 50);
-    assert_eq!(one["wins"]["union"], 8);
-    assert_eq!(one["wins"]["confederate"], 23);
-    assert_eq!(one["draws"], 19);
+    // an attacker short of contact stays mid-dash or aborts, and falls back to cover or its start point, by its
+    // side's choice (the bots': the thruster stays, the holder aborts, both fall back to cover when any)
+    assert_eq!(one["wins"]["union"], 9);
+    assert_eq!(one["wins"]["confederate"], 21);
+    assert_eq!(one["draws"], 20);
 }
 
 #[test]

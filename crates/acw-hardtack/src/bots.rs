@@ -7,7 +7,7 @@
 //! - [`Holder`] makes for the wood and holds a firing line: it lets the enemy move first, fires at the
 //!   nearest target it can see, reloads, rallies, never assaults; assaulted, it stands only when it has at
 //!   least as many fit figures as the attacker.
-use crate::game::{Hardtack, Order, Question, State};
+use crate::game::{Hardtack, Order, Question, Retreat, State};
 use crate::state::CompanyId;
 use crate::tables::ConfidenceLevel;
 use acw_core::measure::{Inches, Point};
@@ -108,6 +108,19 @@ impl Bot {
                 .withdrawals()
                 .first()
                 .map_or(Order::EndActivation, |&h| Order::Withdraw(h)),
+            // an attacker short of contact: the thruster stays mid-dash, ready to go in again; the holder aborts
+            Question::MidDash { .. } => match self.plan {
+                Plan::Thrust => Order::StayMidDash,
+                Plan::Hold => Order::AbortAssault,
+            },
+            // falling back short of contact: to cover when there is any within reach
+            Question::FallBack { .. } => {
+                Order::FallBack(if state.cover_for_fall_back().is_some() {
+                    Retreat::Cover
+                } else {
+                    Retreat::StartPoint
+                })
+            }
             Question::React { .. } => {
                 // both plans fire when they can, with the nearest company able to
                 let Some(mover) = state.active() else {

@@ -7,7 +7,10 @@
 //! sides then alternate activating one company for two actions (HT-SG2-04), a side with fewer companies
 //! waiting may pass, and when every company has acted the turn ends. An [`Order`] is one activation, one
 //! action, or one decision. A close assault pauses for the defender (HT-SG2-36): [`Ruleset::owed`] names the
-//! defending side, which answers with [`Order::Defend`] before the attacker's combat move is rolled.
+//! defending side, which answers with [`Order::Defend`] before the attacker's combat move is rolled. An
+//! attacker that stops short of contact owes its side's choice (HT-SG2-37, HT-MEL-07): one still short after
+//! its second combat move stays mid-dash or aborts ([`Question::MidDash`]), and one that faltered under final
+//! defensive fire or aborted withdraws to the nearest cover or to its start point ([`Question::FallBack`]).
 //!
 //! Victory (HT-SG2-51, HT-VIC-01: Hardtack adds none): the primary objective is to break the enemy — a side
 //! with half or more of its companies Broken, Routed or without a fit figure has lost; at the turn limit the
@@ -19,6 +22,7 @@ use crate::options::Options;
 use crate::setup::Going;
 use crate::state::{
     Battle, CompanyId, CompanySpec, DefenderChoice, FireFacts, FireReport, Formation, MoveOrder,
+    ShortOfContact,
 };
 use crate::tables::ConfidenceLevel;
 use acw_core::Resolve;
@@ -337,6 +341,22 @@ pub enum Question {
         /// The defending company.
         defender: String,
     },
+    /// An attacker still short of contact after its second combat move (HT-SG2-37, HT-MEL-07): does it stay
+    /// mid-dash ([`Order::StayMidDash`]) or abort as if it had faltered ([`Order::AbortAssault`])?
+    MidDash {
+        /// The attacking company.
+        company: String,
+        /// The company it assaulted.
+        defender: String,
+    },
+    /// An attacker that faltered under final defensive fire, or aborted, withdraws (HT-SG2-37, HT-MEL-07): to
+    /// the nearest cover or to its start point ([`Order::FallBack`])?
+    FallBack {
+        /// The attacking company.
+        company: String,
+        /// The company it assaulted.
+        defender: String,
+    },
     /// A company that failed its stand test, withdrew before an assault or was Broken by a melee withdraws 6"
     /// (HT-SG2-36, HT-SG2-40): which way, not closing on the company it falls back from?
     Withdraw {
@@ -371,11 +391,39 @@ impl fmt::Display for Question {
                 f,
                 "{defender} is assaulted: does it stand (and fire at attackers who fall short) or withdraw?"
             ),
+            Question::MidDash { company, defender } => write!(
+                f,
+                "{company} is still short of {defender} after its second combat move: does it stay mid-dash or abort the assault?"
+            ),
+            Question::FallBack { company, defender } => write!(
+                f,
+                "{company} falls back short of {defender}: to the nearest cover or to its start point?"
+            ),
             Question::Withdraw { company, from } => write!(
                 f,
                 "{company} withdraws 6 inches from {from}: which way does it go, not closing on {from}?"
             ),
         }
+    }
+}
+
+/// Where an attacker that stopped short of contact falls back to (HT-SG2-37, HT-MEL-07).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Retreat {
+    /// The nearest cover within 6" that does not close on the defender ([`State::cover_for_fall_back`]).
+    Cover,
+    /// The point it started its assault from (where it stands on the table: the game does not move an
+    /// attacker during its combat moves).
+    StartPoint,
+}
+
+impl fmt::Display for Retreat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Retreat::Cover => "the nearest cover",
+            Retreat::StartPoint => "its start point",
+        })
     }
 }
 
@@ -426,6 +474,12 @@ pub enum Order {
     /// +y), at most 90 degrees off straight away from the company it withdraws from ([`State::withdrawals`]
     /// lists the usual answers).
     Withdraw(Heading),
+    /// The answer to [`Question::MidDash`]: stay where the two combat moves left it.
+    StayMidDash,
+    /// The answer to [`Question::MidDash`]: abort as if it had faltered (a test, then a fall back).
+    AbortAssault,
+    /// The answer to [`Question::FallBack`].
+    FallBack(Retreat),
     /// End the activation, giving up any actions left.
     EndActivation,
 }
@@ -607,6 +661,26 @@ pub enum Event {
         /// Degrees off straight away from `from` (0 to 90).
         off: f64,
     },
+    /// An attacker short of contact stayed mid-dash (HT-SG2-37).
+    StayedMidDash {
+        /// The attacking company.
+        company: String,
+        /// The company it assaulted.
+        defender: String,
+        /// Inches its two combat moves carried it on the table (less where the ground was taken).
+        distance: f64,
+    },
+    /// An attacker short of contact fell back (HT-SG2-37, HT-MEL-07).
+    FellBack {
+        /// The attacking company.
+        company: String,
+        /// The company it assaulted.
+        defender: String,
+        /// Where it went.
+        to: Retreat,
+        /// Inches it went (0 when it was already there).
+        distance: f64,
+    },
     /// The other side let a second move go by without reaction fire.
     NoReaction(String),
     /// An activation ended.
@@ -715,6 +789,32 @@ impl fmt::Display for Event {
                     rolls_text(rolls),
                     tests_text(tests)
                 )
+            }
+            Event::StayedMidDash {
+                company,
+                defender,
+                distance,
+            } => write!(
+                f,
+                "{company} stays mid-dash, {distance:.0}\" on toward {defender}."
+            ),
+            Event::FellBack {
+                company,
+                defender,
+                to,
+                distance,
+            } => {
+                if *distance < 0.05 {
+                    write!(
+                        f,
+                        "{company} falls back short of {defender} and stays at {to}."
+                    )
+                } else {
+                    write!(
+                        f,
+                        "{company} falls back {distance:.1}\" from short of {defender} to {to}."
+                    )
+                }
             }
             Event::NoReaction(c) => write!(f, "{c} moves again without drawing reaction fire."),
             Event::ActivationEnded(c) => write!(f, "{c}'s activation ends."),
@@ -879,6 +979,7 @@ impl TryFrom<StateData> for State {
             if d.first.is_none()
                 || (c.actions_left() == 0
                     && d.battle.assault_defender().is_none()
+                    && d.battle.short_of_contact().is_none()
                     && d.withdrawal.is_none())
             {
                 return bad("a company is active out of its activation");
@@ -893,6 +994,13 @@ impl TryFrom<StateData> for State {
         }
         if d.battle.assault_defender().is_some() && d.active.is_none() {
             return bad("an assault waits for its defender with no attacker active");
+        }
+        if let Some((who, _, _)) = d.battle.short_of_contact()
+            && (d.active != Some(who) || d.reaction.is_some() || d.withdrawal.is_some())
+        {
+            return bad(
+                "an attacker short of contact owes a choice while it is not the company acting, or with another question open",
+            );
         }
         if let Some((who, from)) = d.withdrawal {
             let side = |id| {
@@ -1058,6 +1166,16 @@ impl State {
                 question: Question::Withdraw {
                     company: self.name(who),
                     from: self.name(from),
+                },
+            });
+        }
+        if let Some((who, def, kind)) = self.battle.short_of_contact() {
+            let (company, defender) = (self.name(who), self.name(def));
+            return Some(Decision {
+                side: self.side_of(who),
+                question: match kind {
+                    ShortOfContact::StillShort { .. } => Question::MidDash { company, defender },
+                    ShortOfContact::Withdraws => Question::FallBack { company, defender },
                 },
             });
         }
@@ -1497,7 +1615,9 @@ impl State {
                     let r = self.battle.charge(a.distance(&d).0, &mut rec)?;
                     steps.extend(r.steps);
                     let (ca, cd) = (self.battle.company(att)?, self.battle.company(def)?);
-                    if cd.confidence() >= ConfidenceLevel::Broken || cd.fit() == 0 {
+                    if self.battle.short_of_contact().is_some() {
+                        // the attacker stopped short: its side's choice comes first, and no melee was fought
+                    } else if cd.confidence() >= ConfidenceLevel::Broken || cd.fit() == 0 {
                         self.withdraw(def, att);
                     } else if ca.confidence() >= ConfidenceLevel::Broken || ca.fit() == 0 {
                         self.withdraw(att, def);
@@ -1522,6 +1642,58 @@ impl State {
                     from: self.name(from),
                     distance,
                     off: away.angle_to(*heading),
+                });
+            }
+            (Question::MidDash { .. }, Order::StayMidDash) => {
+                let Some((who, def, ShortOfContact::StillShort { moved })) =
+                    self.battle.short_of_contact()
+                else {
+                    return Err(not_asked());
+                };
+                self.battle.stay_mid_dash()?;
+                let distance = self.mid_dash(who, def, moved);
+                log.push(Event::StayedMidDash {
+                    company: self.name(who),
+                    defender: self.name(def),
+                    distance,
+                });
+            }
+            (Question::MidDash { .. }, Order::AbortAssault) => {
+                let Some((who, _, _)) = self.battle.short_of_contact() else {
+                    return Err(not_asked());
+                };
+                rec.about(format_args!("the abort test of {}", self.name(who)));
+                let step = self.battle.abort_dash(&mut rec)?;
+                log.push(Event::Assault {
+                    steps: vec![step],
+                    rolls: std::mem::take(&mut rec.rolls),
+                    tests: self.tests_luck(rec.narrate),
+                });
+            }
+            (Question::FallBack { .. }, Order::FallBack(to)) => {
+                let Some((who, def, _)) = self.battle.short_of_contact() else {
+                    return Err(not_asked());
+                };
+                let old = self.field.at[who.0 as usize];
+                let fp = match to {
+                    Retreat::StartPoint => old,
+                    Retreat::Cover => {
+                        self.cover_for(who, def).ok_or_else(|| GameError::Ground {
+                            company: self.name(who),
+                            why: format!(
+                                "no cover lies within 6 inches that does not close on {}",
+                                self.name(def)
+                            ),
+                        })?
+                    }
+                };
+                self.battle.withdraw_short()?;
+                self.field.at[who.0 as usize] = fp;
+                log.push(Event::FellBack {
+                    company: self.name(who),
+                    defender: self.name(def),
+                    to: *to,
+                    distance: old.centre.distance(fp.centre).0,
                 });
             }
             (Question::Act { .. }, Order::EndActivation) => {
@@ -1737,6 +1909,66 @@ impl State {
             .map_or_else(Vec::new, |(who, from)| self.withdrawals_for(who, from))
     }
 
+    /// Whether a company standing on `fp` is in cover from `from`: in a wood, or behind a fence (HT-SG2-13).
+    fn covered(&self, fp: &Footprint, from: CompanyId) -> bool {
+        self.field.in_woods(fp.centre)
+            || self
+                .field
+                .table
+                .in_cover(fp, self.field.at[from.0 as usize].centre, Inches(BEHIND))
+    }
+
+    /// The nearest cover for `who` falling back from `from` (HT-SG2-37, HT-MEL-07): where it stands if that is
+    /// cover; else the nearest of the places 1" to 6" (in whole inches) along straight away from `from`, then
+    /// 45 and 90 degrees to either side, that is cover from `from` and free ground; `None` when there is none.
+    fn cover_for(&self, who: CompanyId, from: CompanyId) -> Option<Footprint> {
+        let w = self.field.at[who.0 as usize];
+        if self.covered(&w, from) {
+            return Some(w);
+        }
+        let away = self.away(who, from);
+        (1..=6).find_map(|d| {
+            [0.0, -45.0, 45.0, -90.0, 90.0].into_iter().find_map(|t| {
+                let fp = w.placed(
+                    w.centre.moved(away.turned(t), Inches(f64::from(d))),
+                    w.facing,
+                );
+                (self.ground(who, &fp) == Ground::Free && self.covered(&fp, from)).then_some(fp)
+            })
+        })
+    }
+
+    /// Where a pending [`Question::FallBack`] would take the company to the nearest cover
+    /// ([`Retreat::Cover`]); `None` when no fall back is asked for or no cover lies within reach, and then
+    /// only [`Retreat::StartPoint`] is accepted.
+    #[must_use]
+    pub fn cover_for_fall_back(&self) -> Option<Point> {
+        match self.battle.short_of_contact() {
+            Some((who, from, ShortOfContact::Withdraws)) => {
+                self.cover_for(who, from).map(|f| f.centre)
+            }
+            _ => None,
+        }
+    }
+
+    /// Places an attacker that stays mid-dash (HT-SG2-37): its centre `moved` inches along the line to the
+    /// defender's centre, facing it; where that ground is taken, a whole inch shorter at a time, down to where
+    /// it stands. Returns how far it went.
+    fn mid_dash(&mut self, who: CompanyId, def: CompanyId, moved: f64) -> f64 {
+        let (w, d) = (self.field.at[who.0 as usize], self.field.at[def.0 as usize]);
+        let toward = w.centre.heading_to(d.centre);
+        let mut step = moved;
+        while step > 0.0 {
+            let fp = w.placed(w.centre.moved(toward, Inches(step)), toward);
+            if self.ground(who, &fp) == Ground::Free {
+                self.field.at[who.0 as usize] = fp;
+                return step;
+            }
+            step -= 1.0;
+        }
+        0.0
+    }
+
     /// A Routed company falls back 6" straight away from the other (or as far as the table allows; it stays
     /// where it is if the ground behind is taken).
     fn fall_back(&mut self, who: CompanyId, from: CompanyId) {
@@ -1758,6 +1990,7 @@ impl State {
     /// when every company has acted, and checks victory.
     fn after(&mut self, log: &mut Vec<Event>) {
         if self.battle.assault_defender().is_some()
+            || self.battle.short_of_contact().is_some()
             || self.reaction.is_some()
             || self.withdrawal.is_some()
         {

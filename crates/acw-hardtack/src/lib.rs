@@ -135,7 +135,7 @@ pub mod prelude {
         VolleyOutcome,
     };
     pub use crate::game::{
-        Event, GameError, GameSetupError, Hardtack, Order, Question, Scenario, State,
+        Event, GameError, GameSetupError, Hardtack, Order, Question, Retreat, Scenario, State,
     };
     pub use crate::ladder::{DieType, Success};
     pub use crate::melee::{
@@ -145,7 +145,8 @@ pub mod prelude {
     pub use crate::options::{KillThreshold, Options};
     pub use crate::state::{
         Action, AssaultReport, Battle, CanisterFacts, Company, CompanyId, CompanySpec,
-        DefenderChoice, FireFacts, FireReport, Formation, Gun, GunId, MoveOrder, ShotImpactReport,
+        DefenderChoice, FireFacts, FireReport, Formation, Gun, GunId, MoveOrder, ShortOfContact,
+        ShotImpactReport,
     };
     pub use crate::tables::{ConfidenceLevel, Leadership, Motivation, Quality};
     pub use acw_core::Resolve;

@@ -1024,6 +1024,22 @@ pub enum DefenderChoice {
     Withdraw,
 }
 
+/// What an attacking company that stopped short of contact in a close assault owes (HT-SG2-37, HT-MEL-07):
+/// its side's choice, asked with [`Battle::short_of_contact`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum ShortOfContact {
+    /// It faltered under final defensive fire, or aborted: it withdraws to the nearest cover or to its start
+    /// point, its side's choice ([`Battle::withdraw_short`]).
+    Withdraws,
+    /// Still short after its second combat move, having covered `moved` inches: it stays mid-dash
+    /// ([`Battle::stay_mid_dash`]) or aborts as if it had faltered ([`Battle::abort_dash`]), its side's choice.
+    StillShort {
+        /// Inches its two combat moves covered.
+        moved: f64,
+    },
+}
+
 /// What a close assault step did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AssaultReport {
@@ -1110,6 +1126,11 @@ pub struct Battle {
         serde(default, skip_serializing_if = "Vec::is_empty")
     )]
     dummies: Vec<Dummy>,
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    short: Option<(CompanyId, CompanyId, ShortOfContact)>,
     #[cfg_attr(feature = "serde", serde(skip))]
     tests_rolled: TestsRolled,
 }
@@ -1147,6 +1168,11 @@ struct BattleData {
         serde(default, skip_serializing_if = "Vec::is_empty")
     )]
     dummies: Vec<Dummy>,
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    short: Option<(CompanyId, CompanyId, ShortOfContact)>,
 }
 
 /// Why a saved battle was refused: it holds something the rules could never reach.
@@ -1241,6 +1267,15 @@ impl TryFrom<BattleData> for Battle {
                 known(a.defender)
                     && !a.attackers.is_empty()
                     && a.attackers.iter().all(|&i| known(i))
+            })
+            && d.short.is_none_or(|(a, b, kind)| {
+                known(a)
+                    && known(b)
+                    && d.assault.is_none()
+                    && match kind {
+                        ShortOfContact::Withdraws => true,
+                        ShortOfContact::StillShort { moved } => moved.is_finite() && moved >= 0.0,
+                    }
             });
         if !ids_ok {
             return bad("a step under way names a unit that is not in the battle".to_string());
@@ -1266,6 +1301,7 @@ impl TryFrom<BattleData> for Battle {
             assault: d.assault,
             tests_rolled: TestsRolled::default(),
             dummies: d.dummies,
+            short: d.short,
         })
     }
 }
@@ -1355,6 +1391,7 @@ impl Battle {
             assault: None,
             tests_rolled: TestsRolled::default(),
             dummies: Vec::new(),
+            short: None,
         }
     }
 
@@ -1501,6 +1538,66 @@ impl Battle {
         (0..self.companies.len()).map(|i| CompanyId(u32::try_from(i).unwrap_or(u32::MAX)))
     }
 
+    /// An attacking company that stopped short of contact in a single-company assault and owes its side's
+    /// choice (HT-SG2-37, HT-MEL-07): the company, the defender it assaulted, and what it owes. Nothing else
+    /// happens in the battle until the choice is made.
+    #[must_use]
+    pub fn short_of_contact(&self) -> Option<(CompanyId, CompanyId, ShortOfContact)> {
+        self.short
+    }
+
+    /// An attacker still short after its second combat move stays mid-dash (HT-SG2-37): it is out of the
+    /// assault and takes no test. Refused unless [`Battle::short_of_contact`] asks that choice.
+    pub fn stay_mid_dash(&mut self) -> Result<String, RuleViolation> {
+        let Some((id, _, ShortOfContact::StillShort { .. })) = self.short else {
+            return Err(RuleViolation::OutOfOrder(
+                "no attacker is short of contact after its second combat move",
+            ));
+        };
+        self.short = None;
+        Ok(format!("{} stays mid-dash", self.company(id)?.name))
+    }
+
+    /// An attacker still short after its second combat move aborts as if it had faltered under final
+    /// defensive fire (HT-SG2-37, HT-MEL-07): it takes the 1/0/NTR test in place of suppression, and then
+    /// withdraws ([`ShortOfContact::Withdraws`]). Refused unless [`Battle::short_of_contact`] asks that choice;
+    /// a refusal rolls nothing.
+    pub fn abort_dash<D: Dice + ?Sized>(&mut self, dice: &mut D) -> Result<String, RuleViolation> {
+        let Some((id, def, ShortOfContact::StillShort { .. })) = self.short else {
+            return Err(RuleViolation::OutOfOrder(
+                "no attacker is short of contact after its second combat move",
+            ));
+        };
+        transact(self, dice, |b, dice| {
+            let event = TestEvent {
+                fired_on: Some(FiredOn::Suppression),
+                ..TestEvent::default()
+            };
+            let r = b.test(id, event, dice)?;
+            b.short = Some((id, def, ShortOfContact::Withdraws));
+            let c = b.company(id)?;
+            Ok(match r {
+                Some((tl, res, cl)) => format!(
+                    "{} aborts the assault: it {res} its test at TL {tl}, is now {cl} and withdraws",
+                    c.name
+                ),
+                None => format!("{} aborts the assault and withdraws", c.name),
+            })
+        })
+    }
+
+    /// An attacker that faltered or aborted has withdrawn (to cover or to its start point, its side's choice,
+    /// HT-SG2-37): the battle waits no longer. Refused unless [`Battle::short_of_contact`] asks for it.
+    pub fn withdraw_short(&mut self) -> Result<(), RuleViolation> {
+        let Some((_, _, ShortOfContact::Withdraws)) = self.short else {
+            return Err(RuleViolation::OutOfOrder(
+                "no attacker withdraws short of contact",
+            ));
+        };
+        self.short = None;
+        Ok(())
+    }
+
     /// Whether a close assault waits for its defender's answer, and which company defends.
     #[must_use]
     pub fn assault_defender(&self) -> Option<CompanyId> {
@@ -1531,6 +1628,11 @@ impl Battle {
         if self.assault.is_some() {
             return Err(RuleViolation::OutOfOrder(
                 "a close assault is under way: finish it first",
+            ));
+        }
+        if self.short.is_some() {
+            return Err(RuleViolation::OutOfOrder(
+                "an attacker short of contact owes its choice: settle it first",
             ));
         }
         Ok(())
@@ -5159,7 +5261,8 @@ impl Battle {
     /// die doubled (D4 for a line, HT-MOV-02) toward the defender `distance` inches away, after which the
     /// attacker is disordered (HT-MEL-06); if it falls short and the defender chose to, final defensive fire
     /// at the remaining distance (HT-MEL-07: a casualty test, then a reaction test at +1 per casualty; a
-    /// failure withdraws), then a second combat move; short again, the attacker aborts. On contact the melee
+    /// failure withdraws, [`ShortOfContact::Withdraws`]), then a second combat move; short again, the attacker
+    /// stays mid-dash or aborts, its side's choice ([`ShortOfContact::StillShort`]). On contact the melee
     /// ([`Melee`]), both sides skirmishers afterwards (HT-MEL-11), and the downed figures' fates (HT-SG2-41,
     /// HT-MEL-15): dead, wounded, or stunned — back with a winner, captured from a loser. For an assault by
     /// several companies give each one's distance to [`Battle::charge_each`].
@@ -5175,7 +5278,9 @@ impl Battle {
     /// The combat moves of every attacking company (HT-MEL-01, HT-MEL-05, HT-SG2-42), `distances` in the order
     /// the companies were declared: each rolls its own move and is disordered; the defender's final defensive
     /// fire (one fire) goes at the first to fall short; a company that falters, or is short after its second
-    /// move, drops out, and every company still in adds +1 to its later tests. The rest fight the melee.
+    /// move, drops out, and every company still in adds +1 to its later tests. The rest fight the melee. With
+    /// a single attacker the battle then waits for its side's choice ([`Battle::short_of_contact`]); with
+    /// several, one short after its second move abandons the assault without a test.
     pub fn charge_each<D: Dice + ?Sized>(
         &mut self,
         distances: &[f64],
@@ -5208,6 +5313,7 @@ impl Battle {
             moves.push((id, distance, die, CombatMove::new(die, distance)?));
         }
         let options = self.options;
+        let single = p.attackers.len() == 1;
         transact(self, dice, |b, dice| {
             let mut steps = Vec::new();
             b.assault = None;
@@ -5255,20 +5361,36 @@ impl Battle {
                             b.test(id, event, dice)?;
                             steps.push(format!("{} falters and withdraws", b.company(id)?.name));
                             go_on = false;
+                            if single {
+                                b.short = Some((id, p.defender, ShortOfContact::Withdraws));
+                            }
                         }
                     }
                 }
                 if go_on {
                     let second = CombatMove::new(die, left)?.roll(dice);
                     steps.push(format!("{} {second}", b.company(id)?.name));
-                    if second == MoveResult::Reached {
-                        reached.push(id);
-                    } else {
-                        steps.push(format!(
-                            "{} abandons the assault short of contact",
-                            b.company(id)?.name
-                        ));
+                    if let MoveResult::Short(more) = second {
+                        if single {
+                            // its side chooses: stay mid-dash or abort (HT-SG2-37)
+                            steps
+                                .push(format!("{} is still short of contact", b.company(id)?.name));
+                            b.short = Some((
+                                id,
+                                p.defender,
+                                ShortOfContact::StillShort {
+                                    moved: f64::from(moved) + f64::from(more),
+                                },
+                            ));
+                        } else {
+                            steps.push(format!(
+                                "{} abandons the assault short of contact",
+                                b.company(id)?.name
+                            ));
+                        }
                         go_on = false;
+                    } else {
+                        reached.push(id);
                     }
                 }
                 dropped |= !go_on;

@@ -1319,7 +1319,7 @@ fn replay_single_assault(kind: Attackers, distance: f64) -> [usize; 4] {
                 let (said, k) = if matches!(end, AssaultEnd::Faltered { .. }) {
                     ("falters and withdraws", 1)
                 } else {
-                    ("abandons the assault", 2)
+                    ("is still short of contact", 2)
                 };
                 assert!(steps.contains(said), "seed {seed}: {end} / {steps}");
                 assert_eq!(
@@ -1393,7 +1393,8 @@ fn final_defensive_fire_at_riders_partly_on_foot_in_the_exact_close_assault() {
 // (D6 allocation 2): armour 1 and a D6 impact of 5 kills, but the D10 is 3: his horse is hit, and a D6 of 1
 // kills it; he stands on foot, unhurt. The second falls on the third rider (3): armour 1 and impact 3 kills,
 // and the D10 is 8: the rider is hit and dies. One casualty: the casualty test (8) and the reaction test at
-// TL 1 (8) pass; the second move, a 1, leaves the company short, and it abandons the assault.
+// TL 1 (8) pass; the second move, a 1, leaves the company short: the battle waits for its side's choice,
+// to stay mid-dash or abort, having come 2" + 2".
 #[test]
 fn final_defensive_fire_at_riders_horse_or_rider() {
     use acw_hardtack::state::CompanySpec;
@@ -1418,7 +1419,19 @@ fn final_defensive_fire_at_riders_horse_or_rider() {
     let mut dice = ScriptedDice::faces([1, 1, 8, 4, 1, 2, 1, 5, 3, 1, 3, 1, 3, 8, 8, 8, 1]);
     let rep = b.charge(20.0, &mut dice).unwrap();
     assert_eq!(dice.remaining(), 0);
-    assert!(rep.steps.iter().any(|s| s.contains("abandons the assault")));
+    assert!(
+        rep.steps
+            .iter()
+            .any(|s| s.contains("is still short of contact"))
+    );
+    assert_eq!(
+        b.short_of_contact(),
+        Some((
+            a,
+            d,
+            acw_hardtack::state::ShortOfContact::StillShort { moved: 4.0 }
+        ))
+    );
     let f = b.company(a).unwrap().figures();
     let state = |i: usize| (f[i].condition, f[i].unhorsed);
     assert_eq!(state(1), (Condition::Fit, true));
