@@ -930,9 +930,16 @@ impl State {
         if u.flags().skirmished || self.skirmish.iter().any(|o| o.firer == id) {
             return Vec::new();
         }
+        // Only a unit exactly 2 areas directly in front can be a target: the full check is asked
+        // of the units there alone.
+        let two = self.battle.board().directly_in_front(
+            u.area(),
+            u.facing(),
+            crate::tables::SKIRMISH_RANGE,
+        );
         self.battle
             .units()
-            .filter(|e| e.side() != side)
+            .filter(|e| e.side() != side && e.area() == two)
             .map(Unit::id)
             .filter(|&t| {
                 self.battle
@@ -1250,7 +1257,7 @@ impl State {
             }
             (Order::Retreat(path), _) => {
                 let p = self.retreats.remove(0);
-                self.retreat_along(&p, path, log)?;
+                self.retreat_along(&p, path, None, log)?;
                 self.next_retreat(log)?;
             }
             (Order::Pursue { unit, into, facing }, _) => {
@@ -1605,16 +1612,20 @@ impl State {
                 return Ok(());
             }
             self.retreats.remove(0);
-            let path = match plan {
-                Some(plan) => match plan? {
-                    RetreatPlan::Clear(v) | RetreatPlan::Blocked(v) => {
-                        v.into_iter().next().unwrap_or_default()
-                    }
-                    RetreatPlan::Surrender => Vec::new(),
-                },
-                None => Vec::new(),
+            let plan = plan.transpose()?;
+            let path = match &plan {
+                Some(RetreatPlan::Clear(v) | RetreatPlan::Blocked(v)) => {
+                    v.first().cloned().unwrap_or_default()
+                }
+                Some(RetreatPlan::Surrender) | None => Vec::new(),
             };
-            self.retreat_along(&p, &path, log)?;
+            // The plan just worked out is handed on rather than worked out again.
+            let known = p
+                .cause
+                .kind()
+                .zip(plan)
+                .map(|(kind, plan)| (kind, p.enemies.as_slice(), plan));
+            self.retreat_along(&p, &path, known, log)?;
         }
         self.cavalry_contact(log)?;
         self.begin_pursuit(log)
@@ -1624,10 +1635,11 @@ impl State {
         &mut self,
         p: &Pending,
         path: &[Area],
+        known: Option<(RetreatKind, &[Area], RetreatPlan)>,
         log: &mut Vec<Event>,
     ) -> Result<(), RuleViolation> {
         let name = self.name(p.unit);
-        let r = self.battle.retreat(p.unit, path, None)?;
+        let r = self.battle.retreat_planned(p.unit, path, None, known)?;
         let end = self.retreat_end(r);
         log.push(Event::Retreat {
             unit: name,
