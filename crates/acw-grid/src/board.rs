@@ -572,6 +572,17 @@ impl Board {
         Ok(())
     }
 
+    /// For `to` next to `from`: whether a road and whether an obstacle cross the side between them (both false
+    /// if `from` is off the board); `None` if they are not adjacent.
+    #[inline]
+    pub(crate) fn side_between(&self, from: Area, to: Area) -> Option<(bool, bool)> {
+        let side = self.side_towards(from, to)?;
+        let bit = 1u8 << side.0;
+        Some(self.cell(from).map_or((false, false), |c| {
+            (c.roads & bit != 0, c.obstacles & bit != 0)
+        }))
+    }
+
     /// Whether an obstacle lies on the side between `a` and `b`.
     #[must_use]
     pub fn obstacle_between(&self, a: Area, b: Area) -> bool {

@@ -43,6 +43,7 @@ use acw_core::game::{Decision, EndReason, GameResult, Outcome, Ruleset};
 use acw_core::{BySide, GameRng, Resolve, Side};
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
 /// The grid rules, as a [`Ruleset`]. The options travel with the scenario and the state.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -180,13 +181,24 @@ pub struct State {
     step: Step,
     victory: Victory,
     start: BySide<u32>,
-    names: BTreeMap<UnitId, String>,
+    /// Shared between copies of the state (it changes only when a unit splits or detaches, copied then):
+    /// saved, compared and shown as the map itself.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "save_names"))]
+    names: Arc<BTreeMap<UnitId, String>>,
     bombard: Vec<BombardOrder>,
     skirmish: Vec<SkirmishOrder>,
     allocations: Vec<(usize, Vec<(UnitId, u32)>)>,
     retreats: Vec<Pending>,
     pursued: Vec<UnitId>,
     outcome: Option<Outcome>,
+}
+
+#[cfg(feature = "serde")]
+fn save_names<S: serde::Serializer>(
+    names: &Arc<BTreeMap<UnitId, String>>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&**names, s)
 }
 
 #[cfg(feature = "serde")]
@@ -216,7 +228,7 @@ impl TryFrom<StateData> for State {
             step: d.step,
             victory: d.victory,
             start: d.start,
-            names: d.names,
+            names: Arc::new(d.names),
             bombard: d.bombard,
             skirmish: d.skirmish,
             allocations: d.allocations,
@@ -769,7 +781,7 @@ impl State {
             step: Step::Initiative,
             victory: scenario.victory.clone(),
             start,
-            names,
+            names: Arc::new(names),
             bombard: Vec::new(),
             skirmish: Vec::new(),
             allocations: Vec::new(),
@@ -1235,7 +1247,8 @@ impl State {
                 let name = self.name(o.unit);
                 let r = self.battle.move_unit(o)?;
                 if r.unit != o.unit && !self.names.contains_key(&r.unit) && r.joined.is_none() {
-                    self.names.insert(r.unit, format!("a detachment of {name}"));
+                    Arc::make_mut(&mut self.names)
+                        .insert(r.unit, format!("a detachment of {name}"));
                 }
                 log.push(Event::Moved {
                     unit: name,
@@ -1576,7 +1589,7 @@ impl State {
                 });
                 for (part, result) in outcome.parts {
                     if part != id {
-                        self.names.insert(part, format!("part of {unit_name}"));
+                        Arc::make_mut(&mut self.names).insert(part, format!("part of {unit_name}"));
                     }
                     if result != MoraleResult::Steady {
                         self.retreats.push(Pending {

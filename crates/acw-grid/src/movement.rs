@@ -157,11 +157,11 @@ impl Battle {
         column: bool,
     ) -> Result<u32, RuleViolation> {
         let t = *self.board.terrain(to)?;
-        if !self.board.adjacent(from, to) {
+        let Some((road, obstacle)) = self.board.side_between(from, to) else {
             return Err(RuleViolation::NotAdjacentStep(from, to));
-        }
+        };
         let all_wagons = !movers.is_empty() && movers.iter().all(|m| *m == Mover::Wagons);
-        if (column || all_wagons) && self.board.road_between(from, to) {
+        if (column || all_wagons) && road {
             return Ok(1);
         }
         let ground = t.effective_ground();
@@ -169,7 +169,7 @@ impl Battle {
             return Err(RuleViolation::Prohibited(to));
         }
         let mut conditions = 0u32;
-        if self.board.obstacle_between(from, to) {
+        if obstacle {
             conditions += 1;
         }
         if movers
