@@ -11,7 +11,7 @@ use crate::options::{FrontArc, HexFlanks, LosTie, Options, SquareDistance};
 use crate::tables::{self, Aspect, Ground};
 use acw_core::measure::{Arc, Heading, Inches, Point};
 use hexx::{Hex, HexLayout};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::fmt;
 
 /// The shape of the areas (GRID-SET-01).
@@ -218,14 +218,44 @@ pub const MAX_BOARD_SIDE: u32 = 512;
 pub const MAX_AREA_COORDINATE: i32 = MAX_BOARD_SIDE as i32;
 
 /// The board: which areas exist, their terrain, obstacles on sides and road connections.
+///
+/// Held as a dense array over the smallest rectangle of columns and rows that holds every area (column-major,
+/// so walking it goes through the areas in their order), each cell with its terrain and, per side, whether a
+/// road or an obstacle crosses it (set on both areas of the side). The rectangle is fixed by the set of areas,
+/// so two boards are equal exactly when their areas, terrain, obstacles and roads are.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(try_from = "BoardRepr", into = "BoardRepr"))]
 pub struct Board {
     kind: GridKind,
-    areas: BTreeMap<Area, Terrain>,
-    obstacles: BTreeSet<(Area, Area)>,
-    roads: BTreeSet<(Area, Area)>,
+    /// The lowest column and row of any area.
+    origin: Area,
+    /// Rows in the rectangle (the column stride).
+    rows: i32,
+    /// Columns in the rectangle.
+    columns: i32,
+    cells: Vec<Cell>,
+}
+
+/// One cell of the board's rectangle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Cell {
+    /// The cell is an area of the board.
+    on: bool,
+    terrain: Terrain,
+    /// Bit `i`: a road crosses side `i`.
+    roads: u8,
+    /// Bit `i`: an obstacle lies on side `i`.
+    obstacles: u8,
+}
+
+impl Cell {
+    const OFF: Cell = Cell {
+        on: false,
+        terrain: Terrain::OPEN,
+        roads: 0,
+        obstacles: 0,
+    };
 }
 
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -258,15 +288,14 @@ impl From<Board> for BoardRepr {
     fn from(b: Board) -> BoardRepr {
         BoardRepr {
             kind: b.kind,
-            areas: b.areas.into_iter().collect(),
-            obstacles: b.obstacles.into_iter().collect(),
-            roads: b.roads.into_iter().collect(),
+            areas: b
+                .areas()
+                .filter_map(|a| b.terrain(a).ok().map(|t| (a, *t)))
+                .collect(),
+            obstacles: b.edges(|c| c.obstacles),
+            roads: b.edges(|c| c.roads),
         }
     }
-}
-
-fn edge(a: Area, b: Area) -> (Area, Area) {
-    if a <= b { (a, b) } else { (b, a) }
 }
 
 fn cross(a: (i64, i64), b: (i64, i64)) -> i64 {
@@ -295,26 +324,127 @@ impl Board {
             width.clamp(1, MAX_BOARD_SIDE) as i32,
             height.clamp(1, MAX_BOARD_SIDE) as i32,
         );
-        let areas = (0..w)
-            .flat_map(move |x| {
-                (0..h).map(move |row| match kind {
-                    GridKind::Square => Area::new(x, row),
-                    GridKind::Hex => Area::new(x, row - x.div_euclid(2)),
-                })
+        let areas = (0..w).flat_map(move |x| {
+            (0..h).map(move |row| match kind {
+                GridKind::Square => Area::new(x, row),
+                GridKind::Hex => Area::new(x, row - x.div_euclid(2)),
             })
-            .map(|a| (a, Terrain::OPEN))
-            .collect();
-        Board {
+        });
+        Board::dense(kind, areas)
+    }
+
+    /// The board of the given areas (already checked to lie within [`MAX_AREA_COORDINATE`]; at least one),
+    /// all open, with no obstacle or road.
+    fn dense(kind: GridKind, areas: impl Iterator<Item = Area> + Clone) -> Board {
+        let (mut lo, mut hi) = ((i32::MAX, i32::MAX), (i32::MIN, i32::MIN));
+        for a in areas.clone() {
+            lo = (lo.0.min(a.x), lo.1.min(a.y));
+            hi = (hi.0.max(a.x), hi.1.max(a.y));
+        }
+        if lo.0 > hi.0 {
+            (lo, hi) = ((0, 0), (0, 0));
+        }
+        let (columns, rows) = (hi.0 - lo.0 + 1, hi.1 - lo.1 + 1);
+        let mut b = Board {
             kind,
-            areas,
-            obstacles: BTreeSet::new(),
-            roads: BTreeSet::new(),
+            origin: Area::new(lo.0, lo.1),
+            rows,
+            columns,
+            cells: vec![Cell::OFF; (columns as usize) * (rows as usize)],
+        };
+        for a in areas {
+            if let Some(c) = b.slot(a).and_then(|i| b.cells.get_mut(i)) {
+                c.on = true;
+            }
+        }
+        b
+    }
+
+    /// The index in `cells` of the rectangle's cell at `a`, if `a` lies in the rectangle.
+    #[inline]
+    fn slot(&self, a: Area) -> Option<usize> {
+        let dx = i64::from(a.x) - i64::from(self.origin.x);
+        let dy = i64::from(a.y) - i64::from(self.origin.y);
+        if dx < 0 || dy < 0 || dx >= i64::from(self.columns) || dy >= i64::from(self.rows) {
+            return None;
+        }
+        usize::try_from(dx * i64::from(self.rows) + dy).ok()
+    }
+
+    /// The cell of area `a`, if it is on the board.
+    #[inline]
+    fn cell(&self, a: Area) -> Option<&Cell> {
+        self.slot(a)
+            .and_then(|i| self.cells.get(i))
+            .filter(|c| c.on)
+    }
+
+    fn cell_mut(&mut self, a: Area) -> Option<&mut Cell> {
+        self.slot(a)
+            .and_then(|i| self.cells.get_mut(i))
+            .filter(|c| c.on)
+    }
+
+    /// The area of the rectangle's cell `i`.
+    fn area_at(&self, i: usize) -> Area {
+        let rows = self.rows.max(1) as usize;
+        Area::new(
+            self.origin.x + (i / rows) as i32,
+            self.origin.y + (i % rows) as i32,
+        )
+    }
+
+    /// The sides marked in `bits` of the cells, as pairs of areas (lower first), in order.
+    fn edges(&self, bits: impl Fn(&Cell) -> u8) -> Vec<(Area, Area)> {
+        let mut out: Vec<(Area, Area)> = Vec::new();
+        for a in self.areas() {
+            let Some(c) = self.cell(a) else { continue };
+            let marked = bits(c);
+            for (i, &d) in self.dirs().iter().enumerate() {
+                let n = a.offset(d);
+                if marked & (1 << i) != 0 && a < n {
+                    out.push((a, n));
+                }
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
+    /// Marks the side between adjacent areas `a` and `b` on both, in the bits `bits` picks.
+    fn mark(&mut self, a: Area, b: Area, bits: fn(&mut Cell) -> &mut u8) {
+        for (x, y) in [(a, b), (b, a)] {
+            if let Some(side) = self.side_towards(x, y)
+                && let Some(c) = self.cell_mut(x)
+            {
+                *bits(c) |= 1 << side.0;
+            }
+        }
+    }
+
+    /// Whether the side between `a` and `b` is marked in the bits `bits` picks (false unless adjacent).
+    #[inline]
+    fn marked(&self, a: Area, b: Area, bits: fn(&Cell) -> u8) -> bool {
+        match (self.side_towards(a, b), self.cell(a)) {
+            (Some(side), Some(c)) => bits(c) & (1 << side.0) != 0,
+            _ => false,
         }
     }
 
     /// Every area's terrain, to change in place (setup on a board the crate built itself).
     pub(crate) fn terrain_mut(&mut self) -> impl Iterator<Item = (Area, &mut Terrain)> + '_ {
-        self.areas.iter_mut().map(|(a, t)| (*a, t))
+        let rows = self.rows.max(1) as usize;
+        let origin = self.origin;
+        self.cells
+            .iter_mut()
+            .enumerate()
+            .filter(|(_, c)| c.on)
+            .map(move |(i, c)| {
+                (
+                    Area::new(origin.x + (i / rows) as i32, origin.y + (i % rows) as i32),
+                    &mut c.terrain,
+                )
+            })
     }
 
     /// Connects each consecutive pair of `path` that are both on the board and adjacent by road, and says
@@ -348,7 +478,7 @@ impl Board {
         kind: GridKind,
         areas: impl IntoIterator<Item = Area>,
     ) -> Result<Board, GridError> {
-        let mut checked = BTreeMap::new();
+        let mut checked = BTreeSet::new();
         for a in areas {
             if a.x.unsigned_abs() > MAX_AREA_COORDINATE.unsigned_abs()
                 || a.y.unsigned_abs() > MAX_AREA_COORDINATE.unsigned_abs()
@@ -358,21 +488,15 @@ impl Board {
                     limit: MAX_AREA_COORDINATE,
                 });
             }
-            checked.insert(a, Terrain::OPEN);
+            checked.insert(a);
         }
-        let areas = checked;
-        if areas.is_empty() {
+        if checked.is_empty() {
             return Err(GridError::BadBoardSize {
                 given: 0,
                 max: MAX_BOARD_SIDE,
             });
         }
-        Ok(Board {
-            kind,
-            areas,
-            obstacles: BTreeSet::new(),
-            roads: BTreeSet::new(),
-        })
+        Ok(Board::dense(kind, checked.iter().copied()))
     }
 
     /// Squares or hexes.
@@ -383,38 +507,46 @@ impl Board {
 
     /// Whether the area is on the board (off the board is the table edge).
     #[must_use]
+    #[inline]
     pub fn contains(&self, a: Area) -> bool {
-        self.areas.contains_key(&a)
+        self.cell(a).is_some()
     }
 
     /// Every area, in order.
     pub fn areas(&self) -> impl Iterator<Item = Area> + '_ {
-        self.areas.keys().copied()
+        self.cells
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.on)
+            .map(|(i, _)| self.area_at(i))
     }
 
     /// The terrain of an area.
+    #[inline]
     pub fn terrain(&self, a: Area) -> Result<&Terrain, GridError> {
-        self.areas.get(&a).ok_or(GridError::OffBoard(a))
+        self.cell(a)
+            .map(|c| &c.terrain)
+            .ok_or(GridError::OffBoard(a))
     }
 
     /// Sets the terrain of an area.
     pub fn set_terrain(&mut self, a: Area, t: Terrain) -> Result<(), GridError> {
-        let slot = self.areas.get_mut(&a).ok_or(GridError::OffBoard(a))?;
-        *slot = t;
+        let c = self.cell_mut(a).ok_or(GridError::OffBoard(a))?;
+        c.terrain = t;
         Ok(())
     }
 
     /// Puts an obstacle (stream, wall, fence …) on the side between two adjacent areas (GRID-SET-09).
     pub fn add_obstacle(&mut self, a: Area, b: Area) -> Result<(), GridError> {
         self.check_pair(a, b)?;
-        self.obstacles.insert(edge(a, b));
+        self.mark(a, b, |c| &mut c.obstacles);
         Ok(())
     }
 
     /// Connects two adjacent areas by road (GRID-SET-09).
     pub fn add_road(&mut self, a: Area, b: Area) -> Result<(), GridError> {
         self.check_pair(a, b)?;
-        self.roads.insert(edge(a, b));
+        self.mark(a, b, |c| &mut c.roads);
         Ok(())
     }
 
@@ -440,16 +572,27 @@ impl Board {
         Ok(())
     }
 
+    /// For `to` next to `from`: whether a road and whether an obstacle cross the side between them (both false
+    /// if `from` is off the board); `None` if they are not adjacent.
+    #[inline]
+    pub(crate) fn side_between(&self, from: Area, to: Area) -> Option<(bool, bool)> {
+        let side = self.side_towards(from, to)?;
+        let bit = 1u8 << side.0;
+        Some(self.cell(from).map_or((false, false), |c| {
+            (c.roads & bit != 0, c.obstacles & bit != 0)
+        }))
+    }
+
     /// Whether an obstacle lies on the side between `a` and `b`.
     #[must_use]
     pub fn obstacle_between(&self, a: Area, b: Area) -> bool {
-        self.obstacles.contains(&edge(a, b))
+        self.marked(a, b, |c| c.obstacles)
     }
 
     /// Whether a road connects `a` and `b` (GRID-MOV-06).
     #[must_use]
     pub fn road_between(&self, a: Area, b: Area) -> bool {
-        self.roads.contains(&edge(a, b))
+        self.marked(a, b, |c| c.roads)
     }
 
     fn dirs(&self) -> &'static [(i32, i32)] {

@@ -131,7 +131,7 @@ impl Battle {
     /// running total; each time it reaches 2 a stand is removed (chosen by [`next_stand_to_remove`]) and 2
     /// come off. A unit with no stands left is destroyed and removed. Lost stands and destroyed units are
     /// counted for the owner (GRID-CAS-08). Hits are never recovered (GRID-CAS-07).
-    pub fn apply_hits(&mut self, id: UnitId, hits: u32) -> Result<HitReport, RuleViolation> {
+    pub(crate) fn apply_hits(&mut self, id: UnitId, hits: u32) -> Result<HitReport, RuleViolation> {
         let fighting = self.options.scale.fighting_stands();
         let u = self.unit_mut(id)?;
         let side = u.side();

@@ -43,6 +43,7 @@ use acw_core::game::{Decision, EndReason, GameResult, Outcome, Ruleset};
 use acw_core::{BySide, GameRng, Resolve, Side};
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
 /// The grid rules, as a [`Ruleset`]. The options travel with the scenario and the state.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -180,13 +181,24 @@ pub struct State {
     step: Step,
     victory: Victory,
     start: BySide<u32>,
-    names: BTreeMap<UnitId, String>,
+    /// Shared between copies of the state (it changes only when a unit splits or detaches, copied then):
+    /// saved, compared and shown as the map itself.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "save_names"))]
+    names: Arc<BTreeMap<UnitId, String>>,
     bombard: Vec<BombardOrder>,
     skirmish: Vec<SkirmishOrder>,
     allocations: Vec<(usize, Vec<(UnitId, u32)>)>,
     retreats: Vec<Pending>,
     pursued: Vec<UnitId>,
     outcome: Option<Outcome>,
+}
+
+#[cfg(feature = "serde")]
+fn save_names<S: serde::Serializer>(
+    names: &Arc<BTreeMap<UnitId, String>>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&**names, s)
 }
 
 #[cfg(feature = "serde")]
@@ -216,7 +228,7 @@ impl TryFrom<StateData> for State {
             step: d.step,
             victory: d.victory,
             start: d.start,
-            names: d.names,
+            names: Arc::new(d.names),
             bombard: d.bombard,
             skirmish: d.skirmish,
             allocations: d.allocations,
@@ -769,7 +781,7 @@ impl State {
             step: Step::Initiative,
             victory: scenario.victory.clone(),
             start,
-            names,
+            names: Arc::new(names),
             bombard: Vec::new(),
             skirmish: Vec::new(),
             allocations: Vec::new(),
@@ -930,9 +942,16 @@ impl State {
         if u.flags().skirmished || self.skirmish.iter().any(|o| o.firer == id) {
             return Vec::new();
         }
+        // Only a unit exactly 2 areas directly in front can be a target: the full check is asked
+        // of the units there alone.
+        let two = self.battle.board().directly_in_front(
+            u.area(),
+            u.facing(),
+            crate::tables::SKIRMISH_RANGE,
+        );
         self.battle
             .units()
-            .filter(|e| e.side() != side)
+            .filter(|e| e.side() != side && e.area() == two)
             .map(Unit::id)
             .filter(|&t| {
                 self.battle
@@ -1228,7 +1247,8 @@ impl State {
                 let name = self.name(o.unit);
                 let r = self.battle.move_unit(o)?;
                 if r.unit != o.unit && !self.names.contains_key(&r.unit) && r.joined.is_none() {
-                    self.names.insert(r.unit, format!("a detachment of {name}"));
+                    Arc::make_mut(&mut self.names)
+                        .insert(r.unit, format!("a detachment of {name}"));
                 }
                 log.push(Event::Moved {
                     unit: name,
@@ -1250,7 +1270,7 @@ impl State {
             }
             (Order::Retreat(path), _) => {
                 let p = self.retreats.remove(0);
-                self.retreat_along(&p, path, log)?;
+                self.retreat_along(&p, path, None, log)?;
                 self.next_retreat(log)?;
             }
             (Order::Pursue { unit, into, facing }, _) => {
@@ -1569,7 +1589,7 @@ impl State {
                 });
                 for (part, result) in outcome.parts {
                     if part != id {
-                        self.names.insert(part, format!("part of {unit_name}"));
+                        Arc::make_mut(&mut self.names).insert(part, format!("part of {unit_name}"));
                     }
                     if result != MoraleResult::Steady {
                         self.retreats.push(Pending {
@@ -1605,16 +1625,20 @@ impl State {
                 return Ok(());
             }
             self.retreats.remove(0);
-            let path = match plan {
-                Some(plan) => match plan? {
-                    RetreatPlan::Clear(v) | RetreatPlan::Blocked(v) => {
-                        v.into_iter().next().unwrap_or_default()
-                    }
-                    RetreatPlan::Surrender => Vec::new(),
-                },
-                None => Vec::new(),
+            let plan = plan.transpose()?;
+            let path = match &plan {
+                Some(RetreatPlan::Clear(v) | RetreatPlan::Blocked(v)) => {
+                    v.first().cloned().unwrap_or_default()
+                }
+                Some(RetreatPlan::Surrender) | None => Vec::new(),
             };
-            self.retreat_along(&p, &path, log)?;
+            // The plan just worked out is handed on rather than worked out again.
+            let known = p
+                .cause
+                .kind()
+                .zip(plan)
+                .map(|(kind, plan)| (kind, p.enemies.as_slice(), plan));
+            self.retreat_along(&p, &path, known, log)?;
         }
         self.cavalry_contact(log)?;
         self.begin_pursuit(log)
@@ -1624,10 +1648,11 @@ impl State {
         &mut self,
         p: &Pending,
         path: &[Area],
+        known: Option<(RetreatKind, &[Area], RetreatPlan)>,
         log: &mut Vec<Event>,
     ) -> Result<(), RuleViolation> {
         let name = self.name(p.unit);
-        let r = self.battle.retreat(p.unit, path, None)?;
+        let r = self.battle.retreat_planned(p.unit, path, None, known)?;
         let end = self.retreat_end(r);
         log.push(Event::Retreat {
             unit: name,

@@ -451,9 +451,27 @@ impl Battle {
         path: &[Area],
         facing: Option<Facing>,
     ) -> Result<RetreatReport, RuleViolation> {
+        self.retreat_planned(id, path, facing, None)
+    }
+
+    /// [`Battle::retreat`], given the plan the caller has just worked out on this same battle for the same
+    /// retreat (`kind` away from `enemies`): it is used only if the owed retreat is exactly that one, and
+    /// otherwise worked out again, so the result is the same either way.
+    pub(crate) fn retreat_planned(
+        &mut self,
+        id: UnitId,
+        path: &[Area],
+        facing: Option<Facing>,
+        known: Option<(RetreatKind, &[Area], RetreatPlan)>,
+    ) -> Result<RetreatReport, RuleViolation> {
         let owed = self.owed_retreat(id)?;
+        let known = known
+            .filter(|(kind, enemies, _)| {
+                owed.cause.kind() == Some(*kind) && owed.enemies.as_slice() == *enemies
+            })
+            .map(|(_, _, plan)| plan);
         let mut next = self.clone();
-        let r = next.retreat_by(id, owed.cause, &owed.enemies, path, facing)?;
+        let r = next.retreat_by_planned(id, owed.cause, &owed.enemies, path, facing, known)?;
         if let Some(i) = next.owed_retreats.iter().position(|o| o.unit == id) {
             next.owed_retreats.remove(i);
         }
@@ -492,6 +510,19 @@ impl Battle {
         path: &[Area],
         facing: Option<Facing>,
     ) -> Result<RetreatReport, RuleViolation> {
+        self.retreat_by_planned(id, cause, enemies, path, facing, None)
+    }
+
+    /// [`Battle::retreat_by`] with the retreat's plan, if already worked out on this battle.
+    fn retreat_by_planned(
+        &mut self,
+        id: UnitId,
+        cause: RetreatCause,
+        enemies: &[Area],
+        path: &[Area],
+        facing: Option<Facing>,
+        known: Option<RetreatPlan>,
+    ) -> Result<RetreatReport, RuleViolation> {
         let Some(kind) = cause.kind() else {
             return if path.is_empty() {
                 Ok(RetreatReport::Held)
@@ -504,7 +535,10 @@ impl Battle {
                 "a retreat is away from some enemy",
             ));
         }
-        let plan = self.retreat_plan(id, kind, enemies)?;
+        let plan = match known {
+            Some(plan) => plan,
+            None => self.retreat_plan(id, kind, enemies)?,
+        };
         let u = self.unit(id)?;
         let side = u.side();
         let start = u.area();

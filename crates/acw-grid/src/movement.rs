@@ -157,11 +157,11 @@ impl Battle {
         column: bool,
     ) -> Result<u32, RuleViolation> {
         let t = *self.board.terrain(to)?;
-        if !self.board.adjacent(from, to) {
+        let Some((road, obstacle)) = self.board.side_between(from, to) else {
             return Err(RuleViolation::NotAdjacentStep(from, to));
-        }
+        };
         let all_wagons = !movers.is_empty() && movers.iter().all(|m| *m == Mover::Wagons);
-        if (column || all_wagons) && self.board.road_between(from, to) {
+        if (column || all_wagons) && road {
             return Ok(1);
         }
         let ground = t.effective_ground();
@@ -169,7 +169,7 @@ impl Battle {
             return Err(RuleViolation::Prohibited(to));
         }
         let mut conditions = 0u32;
-        if self.board.obstacle_between(from, to) {
+        if obstacle {
             conditions += 1;
         }
         if movers
@@ -500,10 +500,11 @@ impl Battle {
         let in_arc = |a: Area| self.board.in_front_arc(start, facing, a, &self.options);
         // What the search asks of every area, gathered once: where the enemy stands, which areas are next to a
         // visible enemy or to any enemy (adjacency is symmetric), and the stands in each area.
-        let mut enemy_at: Vec<Area> = Vec::new();
-        let mut near_any: Vec<Area> = Vec::new();
-        let mut near_visible: Vec<Area> = Vec::new();
-        let mut stands_at: Vec<(Area, u32)> = Vec::new();
+        let n_units = self.units.len();
+        let mut enemy_at: Vec<Area> = Vec::with_capacity(n_units);
+        let mut near_any: Vec<Area> = Vec::with_capacity(6 * n_units);
+        let mut near_visible: Vec<Area> = Vec::with_capacity(6 * n_units);
+        let mut stands_at: Vec<(Area, u32)> = Vec::with_capacity(n_units);
         for e in self.units() {
             stands_at.push((e.area(), e.stand_count()));
             if e.side() == side {
@@ -591,37 +592,45 @@ impl Battle {
             road: false,
             path_in_arc: true,
         };
-        let mut seen: Vec<Area> = vec![start];
-        let mut out: Vec<Reach> = Vec::new();
-        // The search's queue is `out` itself (from index `next`), after the start.
-        let mut next_index = 0usize;
-        let mut current = Some(root);
-        loop {
-            let from = match current.take() {
-                Some(r) => r,
-                None => match out.get(next_index) {
-                    Some(r) => {
-                        next_index += 1;
-                        r.clone()
-                    }
-                    None => break,
-                },
-            };
-            if from.path.len() >= max_steps {
-                continue;
-            }
-            // GRID-MOV-18: a route may not go on from an area next to the enemy (hidden ones too).
-            if !from.path.is_empty() && has(&near_any, from.end(start)) {
-                continue;
-            }
-            for n in self.board.neighbours(from.end(start)) {
+        let mut seen: Vec<Area> = Vec::with_capacity(32);
+        seen.push(start);
+        let mut out: Vec<Reach> = Vec::with_capacity(32);
+        if max_steps > 0 {
+            for n in self.board.neighbours(start) {
                 if seen.contains(&n) {
                     continue;
                 }
-                if let Some(r) = step_ok(&from, n) {
+                if let Some(r) = step_ok(&root, n) {
                     seen.push(n);
                     out.push(r);
                 }
+            }
+        }
+        // The search's queue is `out` itself (from index `next_index`), after the start's own steps.
+        let mut next_index = 0usize;
+        while next_index < out.len() {
+            let i = next_index;
+            next_index += 1;
+            let (len, end) = match out.get(i) {
+                Some(from) => (from.path.len(), from.end(start)),
+                None => break,
+            };
+            if len >= max_steps {
+                continue;
+            }
+            // GRID-MOV-18: a route may not go on from an area next to the enemy (hidden ones too).
+            if has(&near_any, end) {
+                continue;
+            }
+            for n in self.board.neighbours(end) {
+                if seen.contains(&n) {
+                    continue;
+                }
+                let Some(r) = out.get(i).and_then(|from| step_ok(from, n)) else {
+                    continue;
+                };
+                seen.push(n);
+                out.push(r);
             }
         }
         out

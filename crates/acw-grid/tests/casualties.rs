@@ -22,7 +22,7 @@ fn cas_01_two_hits_a_stand() {
     // GRID-CAS-01: a stand absorbs 2 hits.
     let mut b = square();
     let u = put_inf(&mut b, Side::Union, a(2, 2), 3, 0);
-    let r = b.apply_hits(u, 2).unwrap();
+    let r = bombard_hits(&mut b, &[(u, 2)])[0];
     assert_eq!((r.stands_removed, r.leftover, r.destroyed), (1, 0, false));
     assert_eq!(b.unit(u).unwrap().stand_count(), 2);
 }
@@ -32,10 +32,10 @@ fn cas_02_one_running_total() {
     // GRID-CAS-02: hits add to one total; each 2 removes a stand; at most 1 left over.
     let mut b = square();
     let u = put_inf(&mut b, Side::Union, a(2, 2), 3, 0);
-    assert_eq!(b.apply_hits(u, 1).unwrap().stands_removed, 0);
+    assert_eq!(bombard_hits(&mut b, &[(u, 1)])[0].stands_removed, 0);
     assert_eq!(b.unit(u).unwrap().hits(), 1);
-    assert_eq!(b.apply_hits(u, 1).unwrap().stands_removed, 1);
-    let r = b.apply_hits(u, 3).unwrap();
+    assert_eq!(bombard_hits(&mut b, &[(u, 1)])[0].stands_removed, 1);
+    let r = bombard_hits(&mut b, &[(u, 3)])[0];
     assert_eq!((r.stands_removed, r.leftover), (1, 1));
     assert_eq!(b.unit(u).unwrap().stand_count(), 1);
     assert_eq!(b.losses(Side::Union).stands_lost, 2);
@@ -47,9 +47,9 @@ fn cas_03_destroyed_units() {
     let mut b = square();
     let u = put_inf(&mut b, Side::Union, a(2, 2), 3, 0);
     assert_eq!(b.unit(u).unwrap().hits_to_destroy(), 6);
-    b.apply_hits(u, 1).unwrap();
+    bombard_hits(&mut b, &[(u, 1)]);
     assert_eq!(b.unit(u).unwrap().hits_to_destroy(), 5);
-    let r = b.apply_hits(u, 9).unwrap();
+    let r = bombard_hits(&mut b, &[(u, 9)])[0];
     assert!(r.destroyed);
     assert_eq!(r.stands_removed, 3);
     assert!(b.unit(u).is_err());
@@ -72,13 +72,13 @@ fn cas_04_which_stand_goes() {
         Some(3),
         "the supporting stand"
     );
-    b.apply_hits(u, 2).unwrap();
+    bombard_hits(&mut b, &[(u, 2)]);
     assert_eq!(
         next_stand_to_remove(b.unit(u).unwrap(), 3),
         Some(1),
         "unsteady, no marker"
     );
-    b.apply_hits(u, 2).unwrap();
+    bombard_hits(&mut b, &[(u, 2)]);
     let left: Vec<_> = b
         .unit(u)
         .unwrap()
@@ -216,10 +216,10 @@ fn cas_06_tenacity_markers() {
         Err(RuleViolation::NoMarker(u)),
         "no hit to cancel"
     );
-    b.apply_hits(u, 1).unwrap();
+    bombard_hits(&mut b, &[(u, 1)]);
     b.spend_marker(u, 0).unwrap();
     assert_eq!(b.unit(u).unwrap().hits(), 0);
-    b.apply_hits(u, 1).unwrap();
+    bombard_hits(&mut b, &[(u, 1)]);
     assert_eq!(
         b.spend_marker(u, 0),
         Err(RuleViolation::NoMarker(u)),
@@ -238,10 +238,10 @@ fn cas_06_tenacity_markers() {
             .count()
     };
     assert_eq!(markers(&b), 2);
-    b.apply_hits(u, 1).unwrap();
+    bombard_hits(&mut b, &[(u, 1)]);
     // The stand without a marker went first; next one takes a marker with it.
     assert_eq!(markers(&b), 2);
-    b.apply_hits(u, 2).unwrap();
+    bombard_hits(&mut b, &[(u, 2)]);
     assert_eq!(markers(&b), 1);
 }
 
@@ -252,7 +252,7 @@ fn cas_07_no_recovery() {
     let u = b
         .deploy(UnitSpec::new(Side::Union, a(2, 2), vec![inf(Side::Union); 3]).disordered())
         .unwrap();
-    b.apply_hits(u, 3).unwrap();
+    bombard_hits(&mut b, &[(u, 3)]);
     go_to(&mut b, Side::Union, Phase::FirstMovement);
     b.rally(u).unwrap();
     let v = b.unit(u).unwrap();
@@ -292,8 +292,7 @@ fn cas_09_merging_and_detaching_hits() {
     let mut b = square();
     let host = put_inf(&mut b, Side::Union, a(2, 3), 2, 0);
     let u = put_inf(&mut b, Side::Union, a(2, 2), 3, 0);
-    b.apply_hits(host, 1).unwrap();
-    b.apply_hits(u, 1).unwrap();
+    bombard_hits(&mut b, &[(host, 1), (u, 1)]);
     let mut chooser = b.clone();
     set_opt(&mut chooser, |o| o.detached_hit = DetachedHit::OwnerChooses);
     go_to(&mut b, Side::Union, Phase::FirstMovement);

@@ -667,7 +667,7 @@ fn mel_17_wagons() {
         m.move_unit(&MoveOrder::along(m.unit(w).unwrap(), vec![a(5, 5)])),
         Err(RuleViolation::WagonsMayNotAttack)
     );
-    let r = b.apply_hits(w, 3).unwrap();
+    let r = bombard_hits(&mut b, &[(w, 3)])[0];
     assert_eq!((r.stands_removed, r.leftover), (1, 1));
 }
 

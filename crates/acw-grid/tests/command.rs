@@ -335,12 +335,15 @@ fn cmd_08_commanders_go_with_their_units() {
     set_opt(&mut captured, |o| {
         o.commander_fate = CommanderFate::Captured
     });
-    b.apply_hits(u, 4).unwrap();
+    // The enemy's combat dice destroy the unit (4 hits on its 2 stands).
+    let destroyed =
+        |t: &acw_grid::Battle| t.unit(u).is_err() && t.losses(Side::Union).stands_lost == 2;
+    fight_until(&mut b, destroyed);
     assert_eq!(
         b.commander(UNION_DC).unwrap().area(),
         b.unit(friend).unwrap().area()
     );
-    captured.apply_hits(u, 4).unwrap();
+    fight_until(&mut captured, destroyed);
     assert!(!captured.commander(UNION_DC).unwrap().present());
     assert_eq!(captured.losses(Side::Union).commanders_lost, 2);
     // Retreat: the commanders follow.

@@ -470,8 +470,7 @@ fn mov_14_detaching_and_joining() {
         .deploy(UnitSpec::new(Side::Union, a(1, 3), vec![inf(Side::Union); 2]).disordered())
         .unwrap();
     let i = put_inf(&mut b, Side::Union, a(1, 1), 3, 0);
-    b.apply_hits(host, 1).unwrap();
-    b.apply_hits(i, 1).unwrap();
+    bombard_hits(&mut b, &[(host, 1), (i, 1)]);
     ready(&mut b);
     let o = MoveOrder::along(b.unit(i).unwrap(), vec![a(1, 2)]).detaching(vec![2]);
     let r = b.move_unit(&o).unwrap();

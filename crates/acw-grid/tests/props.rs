@@ -35,7 +35,7 @@ proptest! {
             if b.unit(u).is_err() {
                 break;
             }
-            let r = b.apply_hits(u, h).unwrap();
+            let r = bombard_hits(&mut b, &[(u, h)])[0];
             taken += h;
             prop_assert!(r.leftover < 2);
             let lost = b.losses(Side::Union).stands_lost;

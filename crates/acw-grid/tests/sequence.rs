@@ -235,9 +235,10 @@ fn seq_08_per_turn_flags_reset() {
     // GRID-SEQ-08: turn flags reset; disorder, hits and entrenchment progress persist.
     let mut b = square();
     let u = put_inf(&mut b, Side::Union, a(2, 2), 3, 0);
-    go_to(&mut b, Side::Union, Phase::FirstMovement);
+    // A hit recorded the turn before (a bombarded unit may not entrench that turn).
+    bombard_hits(&mut b, &[(u, 1)]);
+    next_turn(&mut b, Side::Union, Phase::FirstMovement);
     b.entrench(u, &mut dice(&[3])).unwrap();
-    b.apply_hits(u, 1).unwrap();
     assert!(b.unit(u).unwrap().flags().entrenched);
     end_turn(&mut b);
     let v = b.unit(u).unwrap();

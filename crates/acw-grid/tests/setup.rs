@@ -8,7 +8,7 @@ use acw_core::Side;
 use acw_core::vocab::{Formation, Mount};
 use acw_grid::board::{GridKind, Terrain};
 use acw_grid::error::{GridError, RuleViolation};
-use acw_grid::options::Scale;
+use acw_grid::options::{Scale, SquareDistance};
 use acw_grid::setup::{
     ArmyScale, RosterLine, Scenario, UnitSpec, roster_stands, standard_unit, stands,
 };
@@ -356,10 +356,41 @@ fn opt_04_variable_unit_sizes() {
 #[test]
 fn vic_01_victory_information() {
     // GRID-VIC-01: losses, who holds each area, the turn.
-    let mut b = square();
+    // Counted diagonally (Chebyshev), the battery on its hill at (8, 8) is 5 areas from (3, 3).
+    let mut b = battle_with(
+        GridKind::Square,
+        12,
+        12,
+        opts(|o| o.square_distance = SquareDistance::Chebyshev),
+    );
+    b.board_mut()
+        .set_terrain(
+            a(8, 8),
+            Terrain {
+                elevation: 1,
+                ..Terrain::OPEN
+            },
+        )
+        .unwrap();
     let u = put_inf(&mut b, Side::Union, a(3, 3), 3, 0);
-    put_inf(&mut b, Side::Confederate, a(8, 8), 2, 2);
-    b.apply_hits(u, 3).unwrap();
+    let g = put(
+        &mut b,
+        Side::Confederate,
+        a(8, 8),
+        &stand(Side::Confederate, StandType::Artillery),
+        2,
+        2,
+    );
+    // The battery on its hill reaches 5 areas (GRID-ART-04) with a die a stand: two hits take a stand.
+    go_to(&mut b, Side::Union, Phase::Bombardment);
+    b.bombardment_phase(
+        &[acw_grid::fire::BombardOrder {
+            battery: g,
+            target: u,
+        }],
+        &mut dice(&[6, 6]),
+    )
+    .unwrap();
     let r = b.victory_report();
     assert_eq!(r.turn, 1);
     assert_eq!(r.losses.union.stands_lost, 1);

@@ -103,11 +103,16 @@ pub fn roll_command(b: &mut Battle) {
         .expect("command rolls");
 }
 
-/// [`go_to`] without the command dice: the moving side's command rolls are still to be made.
+/// [`go_to`] without the command dice: the moving side's command rolls are still to be made. A battle already
+/// past its Initiative phase (after [`bombard_hits`]) goes on from where it is, `first` having moved first.
 pub fn go_to_unrolled(b: &mut Battle, first: Side, phase: Phase) {
-    let mut d = ScriptedDice::faces([6, 1]);
-    b.roll_initiative(&mut d).expect("initiative");
-    b.choose_first_player(Side::Union, first).expect("choose");
+    if b.phase() == Phase::Initiative {
+        let mut d = ScriptedDice::faces([6, 1]);
+        b.roll_initiative(&mut d).expect("initiative");
+        b.choose_first_player(Side::Union, first).expect("choose");
+    } else {
+        assert_eq!(b.first_player(), Some(first), "the turn's first player");
+    }
     while b.phase() != phase {
         b.advance().expect("advance");
     }
@@ -212,4 +217,151 @@ pub fn lose_and_test(
         .into_iter()
         .flat_map(|o| o.parts)
         .collect()
+}
+
+/// Records hits on units the way the engine records them: by bombardment. The battle is taken to a Bombardment
+/// Phase (this turn's if it is still in its Initiative phase, else the next turn's, this one ended with
+/// [`end_turn`]; the Union moves first). Each target is bombarded by the enemy artillery already able to fire
+/// at it and, if their dice are too few, by new batteries of the other side (up to 3 stands each, 2 dice a
+/// stand at 2 areas), each deployed 2 areas from its target in the free area farthest from every other unit (the nearest, then
+/// all of them),
+/// facing it. The dice are scripted: `hits` 6s a target, every other die a 1. Every unit must be out of cover
+/// (the hits are checked to land whole). The report of each target, in the order given.
+pub fn bombard_hits(
+    b: &mut Battle,
+    targets: &[(UnitId, u32)],
+) -> Vec<acw_grid::casualties::HitReport> {
+    use acw_grid::fire::BombardOrder;
+    if b.phase() != Phase::Initiative {
+        end_turn(b);
+    }
+    go_to_unrolled(b, Side::Union, Phase::Bombardment);
+    let mut orders: Vec<BombardOrder> = Vec::new();
+    let mut faces: Vec<u16> = Vec::new();
+    for &(target, hits) in targets {
+        let enemy = b
+            .unit(target)
+            .expect("a target on the board")
+            .side()
+            .enemy();
+        let dice_of = |b: &Battle, orders: &mut Vec<BombardOrder>, battery: UnitId| -> u32 {
+            if orders.iter().any(|o| o.battery == battery) {
+                return 0;
+            }
+            match b.bombard_dice(BombardOrder { battery, target }) {
+                Ok(d) => {
+                    orders.push(BombardOrder { battery, target });
+                    d.pool.dice()
+                }
+                Err(_) => 0,
+            }
+        };
+        let mut n = 0u32;
+        let existing: Vec<UnitId> = b
+            .units()
+            .filter(|u| u.side() == enemy && u.has(StandType::Artillery))
+            .map(|u| u.id())
+            .collect();
+        for battery in existing {
+            if n < hits.max(1) {
+                n += dice_of(b, &mut orders, battery);
+            }
+        }
+        while n < hits.max(1) {
+            let at = b.unit(target).expect("target").area();
+            let others: Vec<Area> = b.units().map(|u| u.area()).filter(|x| *x != at).collect();
+            let area = b
+                .board()
+                .areas()
+                .filter(|x| {
+                    b.board().distance(*x, at, b.options()) == 2
+                        && !b.occupied_by(*x, Side::Union)
+                        && !b.occupied_by(*x, Side::Confederate)
+                })
+                .max_by_key(|x| {
+                    let d: Vec<u32> = others
+                        .iter()
+                        .map(|o| b.board().distance(*x, *o, b.options()))
+                        .collect();
+                    let near = d.iter().min().copied().unwrap_or(u32::MAX);
+                    (near, d.iter().sum::<u32>(), std::cmp::Reverse((x.x, x.y)))
+                })
+                .expect("a free area 2 from the target");
+            let stands_needed = (hits - n).div_ceil(2).clamp(1, 3) as u8;
+            let kind = b.board().kind();
+            let battery = (0..8)
+                .filter_map(|k| Facing::new(kind, k).ok())
+                .find_map(|f| {
+                    let mut t = b.clone();
+                    let g = t
+                        .deploy(
+                            UnitSpec::new(
+                                enemy,
+                                area,
+                                stands(stands_needed, &stand(enemy, StandType::Artillery)),
+                            )
+                            .facing(f),
+                        )
+                        .ok()?;
+                    t.bombard_dice(BombardOrder { battery: g, target })
+                        .is_ok()
+                        .then_some((t, g))
+                });
+            let (t, g) = battery.expect("a battery that can fire at the target");
+            *b = t;
+            n += dice_of(b, &mut orders, g);
+        }
+        faces.extend((0..n).map(|i| if i < hits { 6 } else { 1 }));
+    }
+    let results = b
+        .bombardment_phase(&orders, &mut dice(&faces))
+        .expect("the bombardment");
+    targets
+        .iter()
+        .map(|&(target, hits)| {
+            let r = results
+                .iter()
+                .find(|r| r.target == target)
+                .expect("the target's result");
+            assert_eq!((r.raw, r.after_cover, r.cancelled), (hits, hits, 0));
+            r.recorded.expect("the hits recorded")
+        })
+        .collect()
+}
+
+/// Fights the Combat Phase (the battle must be in it, its combats not yet fought) with every die a 2 (a miss,
+/// and no effect on a commander's table) but up to four 6s, placed at each die in turn until `done` holds of
+/// the battle afterwards: hits reached through the engine's own combat, not recorded by hand.
+pub fn fight_until(b: &mut Battle, done: impl Fn(&Battle) -> bool) {
+    const N: usize = 16;
+    let mut sets: Vec<Vec<usize>> = vec![vec![]];
+    for _ in 0..4 {
+        let next: Vec<Vec<usize>> = sets
+            .iter()
+            .flat_map(|s| {
+                let from = s.last().map_or(0, |l| l + 1);
+                (from..N).map(move |k| {
+                    let mut t = s.clone();
+                    t.push(k);
+                    t
+                })
+            })
+            .collect();
+        for six in &next {
+            let mut faces = vec![2u16; 240];
+            for &k in six {
+                faces[k] = 6;
+            }
+            let mut t = b.clone();
+            if t.resolve_combats(&acw_grid::combat::CombatPlan::default(), &mut dice(&faces))
+                .is_ok()
+                && done(&t)
+            {
+                *b = t;
+                return;
+            }
+        }
+        sets = next;
+    }
+    panic!("no combat dice gave the result wanted");
 }
