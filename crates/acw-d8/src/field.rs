@@ -602,10 +602,39 @@ impl Field {
     }
 
     /// D8-ENV-01: whether sight from `from` to `to` is blocked by woods, farms or hills between them, or by
-    /// another unit's footprint (`others`).
+    /// another unit's footprint (`others`): the negation of acw-core's [`Table::line_of_sight`], with the
+    /// cheapest tests first. The footprints are tried before the terrain, and a sight-blocking feature is
+    /// measured exactly (its polygon against the segment) only when its corners' bounding box, grown by a
+    /// margin far above rounding, meets the segment's: a feature outside that box cannot touch the segment.
     #[must_use]
     pub fn sight_blocked(&self, from: Point, to: Point, others: &[Footprint]) -> bool {
-        !self.table.line_of_sight(from, to, others)
+        if others.iter().any(|o| o.blocks(from, to)) {
+            return true;
+        }
+        const ROOM: f64 = 1e-6;
+        let (x0, x1) = (from.x.min(to.x) - ROOM, from.x.max(to.x) + ROOM);
+        let (y0, y1) = (from.y.min(to.y) - ROOM, from.y.max(to.y) + ROOM);
+        self.table
+            .terrain()
+            .iter()
+            .filter(|t| t.effects().blocks_sight)
+            .any(|t| {
+                let (Shape::Area(points) | Shape::Line(points)) = t.shape();
+                let (lo, hi) = points.iter().fold(
+                    (
+                        (f64::INFINITY, f64::INFINITY),
+                        (f64::NEG_INFINITY, f64::NEG_INFINITY),
+                    ),
+                    |(lo, hi), p| {
+                        (
+                            (lo.0.min(p.x), lo.1.min(p.y)),
+                            (hi.0.max(p.x), hi.1.max(p.y)),
+                        )
+                    },
+                );
+                let near = hi.0 >= x0 && lo.0 <= x1 && hi.1 >= y0 && lo.1 <= y1;
+                near && t.touches_segment(from, to) && !t.contains(from) && !t.contains(to)
+            })
     }
 
     /// D8-FIR-03, D8-FIR-05: the distance in cm from each figure of `u` that can fire on `target` to the target:
@@ -828,39 +857,33 @@ impl Field {
         )
     }
 
-    /// The footprints of the units in play, but those listed, that could lie across the segment from `a` to `b`
-    /// (their centre within half their diagonal of it): the only ones that can block sight along it.
+    /// D8-ENV-01, D8-CMD-09: whether the footprint of a unit in play, but those listed, lies across the segment
+    /// from `a` to `b` ([`Footprint::blocks`]). A unit whose centre lies farther from the segment than half its
+    /// footprint's diagonal (with room far above rounding) cannot, and is passed over without building its
+    /// footprint; nothing is allocated.
     #[must_use]
-    pub fn others_near(
-        &self,
-        battle: &Battle,
-        except: &[UnitId],
-        a: Point,
-        b: Point,
-    ) -> Vec<Footprint> {
+    pub fn units_block(&self, battle: &Battle, except: &[UnitId], a: Point, b: Point) -> bool {
         let (dx, dy) = (b.x - a.x, b.y - a.y);
         let len2 = dx * dx + dy * dy;
-        let units = battle.units();
-        // Room for every unit and every smoke marker (a volley adds the smoke to these), so the list is
-        // allocated once and never grown.
-        let mut out = Vec::with_capacity(units.len() + self.smoke.len());
-        out.extend(
-            units
-                .iter()
-                .filter(|u| !u.removed && !except.contains(&u.id))
-                .filter_map(|u| self.footprint(u))
-                .filter(|fp| {
-                    let c = fp.centre;
-                    let t = if len2 > 0.0 {
-                        (((c.x - a.x) * dx + (c.y - a.y) * dy) / len2).clamp(0.0, 1.0)
-                    } else {
-                        0.0
-                    };
-                    let p = Point::new(a.x + dx * t, a.y + dy * t);
-                    apart(p, c) <= span(fp.frontage.0, fp.depth.0) / 2.0 + 1e-9
-                }),
-        );
-        out
+        battle
+            .units()
+            .iter()
+            .filter(|u| !u.removed && !except.contains(&u.id))
+            .any(|u| {
+                let Some(p) = self.place(u.id) else {
+                    return false;
+                };
+                let c = p.centre;
+                let t = if len2 > 0.0 {
+                    (((c.x - a.x) * dx + (c.y - a.y) * dy) / len2).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                };
+                let (ex, ey) = (a.x + dx * t - c.x, a.y + dy * t - c.y);
+                let (w, d) = size_cm(u);
+                let reach = inches(span(w, d)) / 2.0 + 1e-6;
+                ex * ex + ey * ey <= reach * reach && Field::footprint_at(u, p).blocks(a, b)
+            })
     }
 
     /// The distance in cm between two units' footprints (base edge to base edge).

@@ -2043,15 +2043,15 @@ fn officer_fire_facts(
     };
     let (ds, bearing) = f.fire_distances(u, &uf, &figure);
     let from = uf.front_centre();
-    let screens = f.others_near(b, &[u.id], from, at);
     let mut facts = FireFacts {
         figures: ds.len().min(24),
         bearing_degrees: bearing,
-        sight_blocked: f.sight_blocked(from, at, &f.smoke(b).map(|(_, m)| m).collect::<Vec<_>>()),
+        sight_blocked: f.smoke(b).any(|(_, m)| m.blocks(from, at))
+            || f.sight_blocked(from, at, &[]),
         firer_deep_in_wood: f.deep_in_wood(uf.centre),
         target_deep_in_wood: f.deep_in_wood(at),
         target_cover: f.cover_at(at, b.options().broken_ground_soft),
-        officer_screened: screens.iter().any(|s| s.blocks(from, at)),
+        officer_screened: f.units_block(b, &[u.id], from, at),
         crew_at_gun: u.figures,
         ..FireFacts::default()
     };
@@ -2091,9 +2091,10 @@ fn fire_facts(b: &Battle, f: &Field, u: &Unit, t: &Unit) -> Result<FireFacts, Ga
         bearing_degrees: bearing,
         sight_blocked: in_reach && {
             let (from, to) = (uf.front_centre(), tf.centre);
-            let mut others = f.others_near(b, &[u.id, t.id], from, to);
-            others.extend(f.smoke(b).map(|(_, m)| m));
-            f.sight_blocked(from, to, &others)
+            // The units and smoke between first (cheap), the terrain only if they leave the line clear.
+            f.units_block(b, &[u.id, t.id], from, to)
+                || f.smoke(b).any(|(_, m)| m.blocks(from, to))
+                || f.sight_blocked(from, to, &[])
         },
         firer_deep_in_wood: f.deep_in_wood(uf.centre),
         target_deep_in_wood: f.deep_in_wood(tf.centre),
