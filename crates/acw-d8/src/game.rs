@@ -1142,18 +1142,20 @@ impl State {
             return Err(GameError::Over);
         };
         if matches!(order, Order::EndPhase) {
-            // Several rules calls: made on a copy of the battle, committed when all are accepted.
-            let mut copy = b.clone();
             let mut events = Vec::new();
             let mut officers = Vec::new();
             let mut arrived = Vec::new();
             let mut end = None;
-            let b = &mut copy;
             match b.phase() {
+                // Made on the battle itself: the officers' moves change nothing in the battle but the
+                // attachment of officers that are not attached (`move_officers` moves only those), so a refusal
+                // among them leaves it as it was, and ending the phase is one rules call that checks before it
+                // changes anything.
                 Phase::Movement => {
                     officers = move_officers(b, f)?;
                     b.end_movement()?;
                 }
+                // One rules call that rolls every die and checks the dice before it changes anything.
                 Phase::Firing => {
                     let killed = b.end_firing(dice)?;
                     events.push(Event::FiringEnded {
@@ -1163,21 +1165,21 @@ impl State {
                             .collect(),
                     });
                 }
+                // Several rules calls: made on a copy of the battle, committed when all are accepted.
                 Phase::Melee => {
-                    end_melee(b, f, &self.attacked, dice, &mut events)?;
-                    if b.phase() == Phase::Over {
-                        end = Some(finish(b, f, &mut events));
+                    let mut copy = b.clone();
+                    end_melee(&mut copy, f, &self.attacked, dice, &mut events)?;
+                    if copy.phase() == Phase::Over {
+                        end = Some(finish(&copy, f, &mut events));
                     } else {
-                        arrived = begin_turn(b, f, dice, &mut events)?;
+                        arrived = begin_turn(&mut copy, f, dice, &mut events)?;
                     }
+                    *b = copy;
                 }
                 p => return Err(GameError::NotNow(format!("it is {p}"))),
             }
-            if copy.phase() != Phase::Firing && copy.phase() != Phase::Melee {
+            if b.phase() != Phase::Firing && b.phase() != Phase::Melee {
                 self.attacked.clear();
-            }
-            if let Some(battle) = self.battle.as_mut() {
-                *battle = copy;
             }
             if let Some(f) = self.field.as_mut() {
                 for (id, p) in officers {
