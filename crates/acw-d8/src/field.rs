@@ -696,7 +696,16 @@ impl Field {
                 let (dx, dy) = (p.x - target.centre.x, p.y - target.centre.y);
                 let x = (dx * across.0 + dy * across.1).abs() - half_w;
                 let y = (dx * ahead.0 + dy * ahead.1).abs() - half_d;
-                out.push(cm(x.max(0.0).hypot(y.max(0.0))));
+                // `hypot(x, 0)` is `x` exactly (C99 F.9.4.3), so the square root is taken only off the
+                // target's corners.
+                let (x, y) = (x.max(0.0), y.max(0.0));
+                out.push(cm(if y == 0.0 {
+                    x
+                } else if x == 0.0 {
+                    y
+                } else {
+                    x.hypot(y)
+                }));
             }
         }
         (out, bearing)

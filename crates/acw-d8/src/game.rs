@@ -1880,17 +1880,22 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
     };
     let half_u = half(u);
     for o in b.units().iter().filter(|o| !o.removed && o.id != unit) {
-        let Some(of) = f.footprint(o) else { continue };
-        let bound = cm(crate::field::apart(dest.centre, of.centre)) - half_u - half(o);
-        if bound < GAP_CM && cm(fp.distance(&of).0) < GAP_CM {
+        let Some(op) = f.place(o.id) else { continue };
+        // The footprint is built only for a unit near enough to touch the destination, or a friend the move
+        // could pass through: the same footprint `Field::footprint` gives.
+        let bound = cm(crate::field::apart(dest.centre, op.centre)) - half_u - half(o);
+        if bound < GAP_CM && cm(fp.distance(&Field::footprint_at(o, op)).0) < GAP_CM {
             return Err(GameError::Table(format!(
                 "the {} would end in contact with the {}; only a charge makes contact",
                 name(u),
                 name(o)
             )));
         }
-        if o.side == u.side
-            && crate::field::near_segment(&of, from.centre, dest.centre)
+        if o.side != u.side {
+            continue;
+        }
+        let of = Field::footprint_at(o, op);
+        if crate::field::near_segment(&of, from.centre, dest.centre)
             && of.blocks(from.centre, dest.centre)
         {
             if o.formation == Formation::Skirmish {
@@ -1906,25 +1911,40 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
     let nearest = |p: Place, beat: f64| {
         let me = Field::footprint_at(u, p);
         let half_me = crate::field::span(me.frontage.0, me.depth.0) / 2.0;
-        let mut cands: Vec<(f64, acw_core::table::Footprint)> = Vec::with_capacity(b.units().len());
-        cands.extend(
-            b.units()
-                .iter()
-                .filter(|o| !o.removed && o.side != u.side)
-                .filter_map(|o| f.footprint(o))
-                .map(|o| {
-                    let bound = crate::field::apart(me.centre, o.centre)
-                        - half_me
-                        - crate::field::span(o.frontage.0, o.depth.0) / 2.0;
-                    (bound, o)
-                }),
-        );
+        // Each candidate's bound with its footprint's index in `b.units()`, on the stack for up to 64 units;
+        // sorted stably by bound, so in the same order as the footprints themselves sorted.
+        let units = b.units();
+        let (mut stack, mut heap) = ([(0.0, 0u32); 64], Vec::new());
+        let slots: &mut [(f64, u32)] = if units.len() <= stack.len() {
+            &mut stack[..units.len()]
+        } else {
+            heap.resize(units.len(), (0.0, 0u32));
+            &mut heap
+        };
+        let mut n = 0;
+        for (i, o) in units.iter().enumerate() {
+            if o.removed || o.side == u.side {
+                continue;
+            }
+            let Some(o) = f.footprint(o) else { continue };
+            slots[n] = (
+                crate::field::apart(me.centre, o.centre)
+                    - half_me
+                    - crate::field::span(o.frontage.0, o.depth.0) / 2.0,
+                i as u32,
+            );
+            n += 1;
+        }
+        let cands = &mut slots[..n];
         cands.sort_by(|a, b| a.0.total_cmp(&b.0));
         let mut best = f64::INFINITY;
-        for (bound, o) in cands {
+        for &(bound, i) in cands.iter() {
             if bound > best || bound >= beat {
                 break;
             }
+            let Some(o) = f.footprint(&units[i as usize]) else {
+                continue;
+            };
             best = best.min(me.distance(&o).0);
             if best < beat {
                 break;
