@@ -602,38 +602,47 @@ impl Field {
     }
 
     /// D8-ENV-01: whether sight from `from` to `to` is blocked by woods, farms or hills between them, or by
-    /// another unit's footprint (`others`): the negation of acw-core's [`Table::line_of_sight`], with the
-    /// cheapest tests first. The footprints are tried before the terrain, and a sight-blocking feature is
-    /// measured exactly (its polygon against the segment) only when its corners' bounding box, grown by a
-    /// margin far above rounding, meets the segment's: a feature outside that box cannot touch the segment.
+    /// another unit's footprint (`others`): the negation of acw-core's [`Table::line_of_sight`] (a feature
+    /// blocks when the segment touches it and neither end lies in it), with the cheapest tests first. The
+    /// footprints are tried before the terrain. A feature that is a rectangle square to the table (every map
+    /// piece is) is decided by clipping the segment to the rectangle grown and shrunk by a margin far above
+    /// rounding: only a segment or an end within that margin of its outline needs acw-core's exact test. Any
+    /// other feature is measured exactly when its bounding box, grown by the margin, meets the segment's.
     #[must_use]
     pub fn sight_blocked(&self, from: Point, to: Point, others: &[Footprint]) -> bool {
         if others.iter().any(|o| o.blocks(from, to)) {
             return true;
         }
-        const ROOM: f64 = 1e-6;
-        let (x0, x1) = (from.x.min(to.x) - ROOM, from.x.max(to.x) + ROOM);
-        let (y0, y1) = (from.y.min(to.y) - ROOM, from.y.max(to.y) + ROOM);
+        const ROOM: f64 = 1e-7;
         self.table
             .terrain()
             .iter()
             .filter(|t| t.effects().blocks_sight)
             .any(|t| {
+                let exact = || t.touches_segment(from, to) && !t.contains(from) && !t.contains(to);
                 let (Shape::Area(points) | Shape::Line(points)) = t.shape();
-                let (lo, hi) = points.iter().fold(
-                    (
-                        (f64::INFINITY, f64::INFINITY),
-                        (f64::NEG_INFINITY, f64::NEG_INFINITY),
-                    ),
-                    |(lo, hi), p| {
-                        (
-                            (lo.0.min(p.x), lo.1.min(p.y)),
-                            (hi.0.max(p.x), hi.1.max(p.y)),
-                        )
-                    },
-                );
-                let near = hi.0 >= x0 && lo.0 <= x1 && hi.1 >= y0 && lo.1 <= y1;
-                near && t.touches_segment(from, to) && !t.contains(from) && !t.contains(to)
+                let Some((lo, hi)) = bounds(points) else {
+                    return exact();
+                };
+                let grown = (lo.0 - ROOM, hi.0 + ROOM, lo.1 - ROOM, hi.1 + ROOM);
+                if !clips(from, to, grown) {
+                    return false;
+                }
+                if !matches!(t.shape(), Shape::Area(_)) || !square_rectangle(points, lo, hi) {
+                    return exact();
+                }
+                let shrunk = (lo.0 + ROOM, hi.0 - ROOM, lo.1 + ROOM, hi.1 - ROOM);
+                let within = |p: Point, (x0, x1, y0, y1): (f64, f64, f64, f64)| {
+                    p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1
+                };
+                if within(from, shrunk) || within(to, shrunk) {
+                    // An end inside the feature: it does not block.
+                    return false;
+                }
+                if !within(from, grown) && !within(to, grown) && clips(from, to, shrunk) {
+                    return true;
+                }
+                exact()
             })
     }
 
@@ -976,6 +985,59 @@ impl Field {
         out.push_str("   H hill, F farm, W wood, B broken ground, E field; = road, ~ river, # bridge, f ford\n");
         out
     }
+}
+
+/// The least and greatest x and y of some points, or `None` if there are none.
+fn bounds(points: &[Point]) -> Option<((f64, f64), (f64, f64))> {
+    let first = points.first()?;
+    Some(
+        points
+            .iter()
+            .fold(((first.x, first.y), (first.x, first.y)), |(lo, hi), p| {
+                (
+                    (lo.0.min(p.x), lo.1.min(p.y)),
+                    (hi.0.max(p.x), hi.1.max(p.y)),
+                )
+            }),
+    )
+}
+
+/// Whether four points are, in order, the corners of the rectangle square to the table from `lo` to `hi`
+/// (each side runs along x or along y).
+fn square_rectangle(points: &[Point], lo: (f64, f64), hi: (f64, f64)) -> bool {
+    let corner = |p: &Point| (p.x == lo.0 || p.x == hi.0) && (p.y == lo.1 || p.y == hi.1);
+    points.len() == 4
+        && lo.0 < hi.0
+        && lo.1 < hi.1
+        && points.iter().all(corner)
+        && (0..4).all(|i| {
+            let (p, q) = (points[i], points[(i + 1) % 4]);
+            (p.x == q.x) != (p.y == q.y)
+        })
+}
+
+/// Whether the segment from `a` to `b` meets the rectangle `(x0, x1, y0, y1)` (its inside or outline), by
+/// clipping the segment's parameter to each pair of sides.
+fn clips(a: Point, b: Point, (x0, x1, y0, y1): (f64, f64, f64, f64)) -> bool {
+    let (mut t0, mut t1) = (0.0_f64, 1.0_f64);
+    for (p, d, lo, hi) in [(a.x, b.x - a.x, x0, x1), (a.y, b.y - a.y, y0, y1)] {
+        if d == 0.0 {
+            if p < lo || p > hi {
+                return false;
+            }
+            continue;
+        }
+        let (mut ta, mut tb) = ((lo - p) / d, (hi - p) / d);
+        if ta > tb {
+            std::mem::swap(&mut ta, &mut tb);
+        }
+        t0 = t0.max(ta);
+        t1 = t1.min(tb);
+        if t0 > t1 {
+            return false;
+        }
+    }
+    true
 }
 
 /// The side a unit belongs to, and whether both armies still have units.
