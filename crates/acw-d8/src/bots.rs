@@ -220,7 +220,14 @@ impl Attacker {
                 return Some(o);
             }
         }
-        if !u.mounted && in_range(b, f, u) {
+        // `in_range`, from the list's bounds (each is `least_gap_cm`, bit for bit): the same enemies measured.
+        let reach = reach(b, u);
+        if !u.mounted
+            && enemies.iter().any(|&(bound, t)| {
+                bound.partial_cmp(&reach) != Some(std::cmp::Ordering::Greater)
+                    && b.unit(t).is_ok_and(|o| f.gap_cm(u, o) <= reach)
+            })
+        {
             return None;
         }
         let &(gap, t) = enemies.first()?;

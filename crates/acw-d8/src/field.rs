@@ -310,6 +310,18 @@ impl Field {
         self.place(u.id).map(|p| Field::footprint_at(u, p))
     }
 
+    /// Whether every footprint whose corners lie within `reach` (inches) of a point of the segment from `a` to
+    /// `b` is wholly on the table: both ends lie farther than `reach` (with room far above rounding) inside
+    /// every edge, and the table is a rectangle.
+    #[must_use]
+    pub(crate) fn holds_around(&self, a: Point, b: Point, reach: f64) -> bool {
+        let r = reach + 1e-6;
+        let (w, d) = (self.table.width().0, self.table.depth().0);
+        [a, b]
+            .iter()
+            .all(|p| p.x >= r && p.x <= w - r && p.y >= r && p.y <= d - r)
+    }
+
     /// Whether a footprint lies wholly on the table.
     #[must_use]
     pub fn on_table(&self, f: &Footprint) -> bool {

@@ -1066,7 +1066,16 @@ impl State {
             // A charge: measured, then the rules' checks of it (a charge rolls no dice).
             Order::Charge { unit, target } => {
                 let (u, t) = (live(b, unit)?, live(b, target)?);
-                let (facts, _) = plan_charge(b, f, u, t)?;
+                let (facts, uf, tf) = charge_facts(b, f, u, t)?;
+                // Where the charger would end is worked out only when it could be off the table: it ends on the
+                // line between the two centres, so with both centres farther inside every edge than its
+                // half-diagonal it is on the table.
+                let reach = crate::field::span(uf.frontage.0, uf.depth.0) / 2.0;
+                if !f.holds_around(uf.centre, tf.centre, reach)
+                    && !f.on_table(&uf.placed_in_contact(&tf))
+                {
+                    return Err(GameError::Table(OFF_TABLE_CHARGE.into()));
+                }
                 b.check_charge(unit, target, &facts)?;
                 Ok(())
             }
@@ -1995,6 +2004,31 @@ fn plan_charge(
     u: &Unit,
     t: &Unit,
 ) -> Result<(ChargeFacts, acw_core::table::Footprint), GameError> {
+    let (facts, uf, tf) = charge_facts(b, f, u, t)?;
+    let placed = uf.placed_in_contact(&tf);
+    if !f.on_table(&placed) {
+        return Err(GameError::Table(OFF_TABLE_CHARGE.into()));
+    }
+    Ok((facts, placed))
+}
+
+/// Why a charge that would end off the table is refused.
+const OFF_TABLE_CHARGE: &str = "the charge would leave the table";
+
+/// [`plan_charge`]'s facts, with the charger's and the target's footprints.
+fn charge_facts(
+    b: &Battle,
+    f: &Field,
+    u: &Unit,
+    t: &Unit,
+) -> Result<
+    (
+        ChargeFacts,
+        acw_core::table::Footprint,
+        acw_core::table::Footprint,
+    ),
+    GameError,
+> {
     let (Some(uf), Some(tf)) = (f.footprint(u), f.footprint(t)) else {
         return Err(GameError::Table("the units are not placed".into()));
     };
@@ -2006,11 +2040,7 @@ fn plan_charge(
         target_in_cover: f.cover_at(tf.centre, b.options().broken_ground_soft) != Cover::Open,
         in_contact_order: u.formation != Formation::Skirmish,
     };
-    let placed = uf.placed_in_contact(&tf);
-    if !f.on_table(&placed) {
-        return Err(GameError::Table("the charge would leave the table".into()));
-    }
-    Ok((facts, placed))
+    Ok((facts, uf, tf))
 }
 
 /// One volley: planned (for its exact odds), rolled and applied by the rules, and logged.
