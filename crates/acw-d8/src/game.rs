@@ -1914,53 +1914,6 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
             }
         }
     }
-    // The nearest enemy's distance from a place, or (with `beat`) only whether some enemy is nearer than `beat`:
-    // exact, measured only for the enemies whose cheap lower bound (centre distance less the half-diagonals)
-    // could beat the best so far.
-    let nearest = |p: Place, beat: f64| {
-        let me = Field::footprint_at(u, p);
-        let half_me = crate::field::span(me.frontage.0, me.depth.0) / 2.0;
-        // Each candidate's bound with its footprint's index in `b.units()`, on the stack for up to 64 units;
-        // sorted stably by bound, so in the same order as the footprints themselves sorted.
-        let units = b.units();
-        let (mut stack, mut heap) = ([(0.0, 0u32); 64], Vec::new());
-        let slots: &mut [(f64, u32)] = if units.len() <= stack.len() {
-            &mut stack[..units.len()]
-        } else {
-            heap.resize(units.len(), (0.0, 0u32));
-            &mut heap
-        };
-        let mut n = 0;
-        for (i, o) in units.iter().enumerate() {
-            if o.removed || o.side == u.side {
-                continue;
-            }
-            let Some(o) = f.footprint(o) else { continue };
-            slots[n] = (
-                crate::field::apart(me.centre, o.centre)
-                    - half_me
-                    - crate::field::span(o.frontage.0, o.depth.0) / 2.0,
-                i as u32,
-            );
-            n += 1;
-        }
-        let cands = &mut slots[..n];
-        cands.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let mut best = f64::INFINITY;
-        for &(bound, i) in cands.iter() {
-            if bound > best || bound >= beat {
-                break;
-            }
-            let Some(o) = f.footprint(&units[i as usize]) else {
-                continue;
-            };
-            best = best.min(me.distance(&o).0);
-            if best < beat {
-                break;
-            }
-        }
-        best
-    };
     let towards = match u.side {
         Side::Union => dest.centre.y < from.centre.y,
         Side::Confederate => dest.centre.y > from.centre.y,
@@ -1974,8 +1927,32 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
         // Only a unit out of influence is asked whether it moves nearer the enemy (D8-CMD-04), so only
         // its move is measured for it.
         nearer_enemy: !u.in_influence && {
-            let now = nearest(from, f64::INFINITY);
-            nearest(dest, now) < now
+            // The enemies' centres and half-diagonals, gathered once for both places (on the stack for up to
+            // 64 units).
+            let units = b.units();
+            let (mut stack, mut heap) = ([(Point::new(0.0, 0.0), 0.0, 0u32); 64], Vec::new());
+            let slots: &mut [(Point, f64, u32)] = if units.len() <= stack.len() {
+                &mut stack[..units.len()]
+            } else {
+                heap.resize(units.len(), (Point::new(0.0, 0.0), 0.0, 0u32));
+                &mut heap
+            };
+            let mut n = 0;
+            for (i, o) in units.iter().enumerate() {
+                if o.removed || o.side == u.side {
+                    continue;
+                }
+                let Some(o) = f.footprint(o) else { continue };
+                slots[n] = (
+                    o.centre,
+                    crate::field::span(o.frontage.0, o.depth.0) / 2.0,
+                    i as u32,
+                );
+                n += 1;
+            }
+            let enemies = &slots[..n];
+            let now = nearest_enemy(f, units, enemies, u, from, f64::INFINITY);
+            nearest_enemy(f, units, enemies, u, dest, now) < now
         },
         into_contact: false,
         crossed,
@@ -1993,6 +1970,58 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
         through_formed,
         through_skirmishers,
     })
+}
+
+/// The nearest enemy's distance from a place `p` of `u`, or (with `beat`) only whether some enemy is nearer than
+/// `beat`: exact, measured only for the enemies whose cheap lower bound (centre distance less the
+/// half-diagonals) could beat the best so far. `enemies` holds each enemy's centre, half-diagonal and index in
+/// `units`. They are taken in order of bound, ties in the list's order (as a stable sort would put them), the
+/// least left picked each time: the few taken before the search stops are all that are ordered.
+fn nearest_enemy(
+    f: &Field,
+    units: &[Unit],
+    enemies: &[(Point, f64, u32)],
+    u: &Unit,
+    p: Place,
+    beat: f64,
+) -> f64 {
+    let me = Field::footprint_at(u, p);
+    let half_me = crate::field::span(me.frontage.0, me.depth.0) / 2.0;
+    let (mut stack, mut heap) = ([(0.0, false); 64], Vec::new());
+    let bounds: &mut [(f64, bool)] = if enemies.len() <= stack.len() {
+        &mut stack[..enemies.len()]
+    } else {
+        heap.resize(enemies.len(), (0.0, false));
+        &mut heap
+    };
+    for (slot, &(centre, half, _)) in bounds.iter_mut().zip(enemies) {
+        *slot = (
+            crate::field::apart(me.centre, centre) - half_me - half,
+            false,
+        );
+    }
+    let mut best = f64::INFINITY;
+    loop {
+        let mut pick: Option<(usize, f64)> = None;
+        for (j, &(bound, taken)) in bounds.iter().enumerate() {
+            if !taken && pick.is_none_or(|(_, least)| bound.total_cmp(&least).is_lt()) {
+                pick = Some((j, bound));
+            }
+        }
+        let Some((j, bound)) = pick else { break };
+        bounds[j].1 = true;
+        if bound > best || bound >= beat {
+            break;
+        }
+        let Some(o) = f.footprint(&units[enemies[j].2 as usize]) else {
+            continue;
+        };
+        best = best.min(me.distance(&o).0);
+        if best < beat {
+            break;
+        }
+    }
+    best
 }
 
 /// D8-MOV-20 to D8-MOV-22: measures a charge on the table: the distance base edge to base edge, whether the
