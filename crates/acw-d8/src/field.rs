@@ -887,19 +887,25 @@ impl Field {
         )
     }
 
-    /// D8-ENV-01, D8-CMD-09: whether the footprint of a unit in play, but those listed, lies across the segment
-    /// from `a` to `b` ([`Footprint::blocks`]). A unit whose centre lies farther from the segment than half its
-    /// footprint's diagonal (with room far above rounding) cannot, and is passed over without building its
-    /// footprint; nothing is allocated.
+    /// D8-ENV-01, D8-CMD-09: the first unit in play, but those listed, whose footprint lies across the segment
+    /// from `a` to `b` ([`Footprint::blocks`]), if any. A unit whose centre lies farther from the segment than
+    /// half its footprint's diagonal (with room far above rounding) cannot, and is passed over without building
+    /// its footprint; nothing is allocated.
     #[must_use]
-    pub fn units_block(&self, battle: &Battle, except: &[UnitId], a: Point, b: Point) -> bool {
+    pub fn unit_across(
+        &self,
+        battle: &Battle,
+        except: &[UnitId],
+        a: Point,
+        b: Point,
+    ) -> Option<UnitId> {
         let (dx, dy) = (b.x - a.x, b.y - a.y);
         let len2 = dx * dx + dy * dy;
         battle
             .units()
             .iter()
             .filter(|u| !u.removed && !except.contains(&u.id))
-            .any(|u| {
+            .find(|u| {
                 let Some(p) = self.place(u.id) else {
                     return false;
                 };
@@ -914,6 +920,7 @@ impl Field {
                 let reach = inches(span(w, d)) / 2.0 + 1e-6;
                 ex * ex + ey * ey <= reach * reach && Field::footprint_at(u, p).blocks(a, b)
             })
+            .map(|u| u.id)
     }
 
     /// The distance in cm between two units' footprints (base edge to base edge).

@@ -976,6 +976,19 @@ impl State {
         self.end
     }
 
+    /// D8-ENV-01: a unit in play, neither `unit` nor `target`, standing across the line a volley from `unit` at
+    /// `target` is sighted along (from the middle of the firer's front to the target's centre), if any. While
+    /// the three units stand where they are with the same footprints, that volley is refused whatever else
+    /// holds: no figure has the target in its arc, or none reaches it, or the unit across blocks the sight.
+    /// `None` if no unit stands across the line or either unit is unknown or not placed.
+    #[must_use]
+    pub fn unit_across_fire(&self, unit: UnitId, target: UnitId) -> Option<UnitId> {
+        let (b, f) = (self.battle.as_ref()?, self.field.as_ref()?);
+        let (u, t) = (b.unit(unit).ok()?, b.unit(target).ok()?);
+        let (uf, tf) = (f.footprint(u)?, f.footprint(t)?);
+        f.unit_across(b, &[unit, target], uf.front_centre(), tf.centre)
+    }
+
     /// Whether a unit already fought as the attacker in this Melee phase.
     #[must_use]
     pub fn attacked(&self, id: UnitId) -> bool {
@@ -2132,7 +2145,7 @@ fn officer_fire_facts(
         firer_deep_in_wood: f.deep_in_wood(uf.centre),
         target_deep_in_wood: f.deep_in_wood(at),
         target_cover: f.cover_at(at, b.options().broken_ground_soft),
-        officer_screened: f.units_block(b, &[u.id], from, at),
+        officer_screened: f.unit_across(b, &[u.id], from, at).is_some(),
         crew_at_gun: u.figures,
         ..FireFacts::default()
     };
@@ -2173,7 +2186,7 @@ fn fire_facts(b: &Battle, f: &Field, u: &Unit, t: &Unit) -> Result<FireFacts, Ga
         sight_blocked: in_reach && {
             let (from, to) = (uf.front_centre(), tf.centre);
             // The units and smoke between first (cheap), the terrain only if they leave the line clear.
-            f.units_block(b, &[u.id, t.id], from, to)
+            f.unit_across(b, &[u.id, t.id], from, to).is_some()
                 || f.smoke(b).any(|(_, m)| m.blocks(from, to))
                 || f.sight_blocked(from, to, &[])
         },
