@@ -11,6 +11,7 @@ use crate::state::{Battle, Unit, UnitId};
 use crate::tables::{Formation, Troop};
 use acw_core::game::Commander;
 use acw_core::measure::Inches;
+use acw_core::table::Footprint;
 use acw_core::{Die, GameRng, Side};
 
 /// The enemy units in play nearest to `u` (centre to centre, less half of each footprint's diagonal), nearest
@@ -60,6 +61,83 @@ impl Passed {
     }
 }
 
+/// The volleys the rules refused a commander, by firer: the target, and for a volley found screened the unit
+/// that stood across the line of fire ([`State::unit_across_fire`]) with the three units' footprints then.
+/// While all three stand as they were, the rules refuse that volley, so the commander does not ask again. A
+/// volley refused before is first asked about the unit across its line (cheaper than the whole check, and
+/// enough when one stands there); only a volley refused for the first time is not, as most are asked once.
+#[derive(Clone, Debug, Default)]
+struct Screens {
+    by_firer: Vec<Vec<(UnitId, Option<Screen>)>>,
+}
+
+/// The unit that stood across a volley's line of fire, and the firer's, the target's and its footprints then.
+type Screen = (UnitId, [Footprint; 3]);
+
+/// What a commander knows of a volley before asking the rules.
+enum Screened {
+    /// The rules refuse it: a unit stands across its line of fire.
+    Yes,
+    /// Refused before, and no unit across its line now: the rules must be asked.
+    Before,
+    /// Never refused.
+    No,
+}
+
+impl Screens {
+    /// The footprints of three units in play (not removed) where they stand.
+    fn prints(b: &Battle, f: &Field, ids: [UnitId; 3]) -> Option<[Footprint; 3]> {
+        let print = |id: UnitId| {
+            b.unit(id)
+                .ok()
+                .filter(|u| !u.removed)
+                .and_then(|u| f.footprint(u))
+        };
+        Some([print(ids[0])?, print(ids[1])?, print(ids[2])?])
+    }
+
+    /// Whether a volley from `firer` at `target` is screened (as when last noted, or by a unit across its line
+    /// now, if it was refused before).
+    fn screened(
+        &mut self,
+        state: &State,
+        b: &Battle,
+        f: &Field,
+        firer: UnitId,
+        target: UnitId,
+    ) -> Screened {
+        let Some(entry) = self
+            .by_firer
+            .get_mut(firer.0 as usize)
+            .and_then(|v| v.iter_mut().find(|s| s.0 == target))
+        else {
+            return Screened::No;
+        };
+        if let Some((across, prints)) = entry.1
+            && Screens::prints(b, f, [firer, target, across]) == Some(prints)
+        {
+            return Screened::Yes;
+        }
+        entry.1 = state.unit_across_fire(firer, target).and_then(|across| {
+            Screens::prints(b, f, [firer, target, across]).map(|prints| (across, prints))
+        });
+        if entry.1.is_some() {
+            Screened::Yes
+        } else {
+            Screened::Before
+        }
+    }
+
+    /// Notes a volley the rules refused for the first time.
+    fn refused(&mut self, firer: UnitId, target: UnitId) {
+        let i = firer.0 as usize;
+        if self.by_firer.len() <= i {
+            self.by_firer.resize(i + 1, Vec::new());
+        }
+        self.by_firer[i].push((target, None));
+    }
+}
+
 /// The sharpshooters a side asks for: `want`, or fewer until the rules accept it.
 fn sharpshooters(state: &State, want: u8) -> Order {
     (0..=want)
@@ -78,6 +156,7 @@ fn fire_order(
     side: Side,
     rng: &mut GameRng,
     passed: &mut Passed,
+    screens: &mut Screens,
 ) -> Option<Order> {
     passed.refresh(b);
     for u in b
@@ -94,12 +173,19 @@ fn fire_order(
             if d > reach {
                 break;
             }
+            let screened = screens.screened(state, b, f, u.id, t);
+            if let Screened::Yes = screened {
+                continue;
+            }
             let o = Order::Fire {
                 unit: u.id,
                 target: t,
             };
             if state.check_order(&o).is_ok() {
                 return Some(o);
+            }
+            if let Screened::No = screened {
+                screens.refused(u.id, t);
             }
         }
     }
@@ -151,6 +237,7 @@ fn reach(b: &Battle, u: &Unit) -> f64 {
 pub struct Attacker {
     rng: GameRng,
     passed: Passed,
+    screens: Screens,
 }
 
 impl Attacker {
@@ -160,6 +247,7 @@ impl Attacker {
         Attacker {
             rng: GameRng::seed(seed ^ 0xA77A_C4E5),
             passed: Passed::default(),
+            screens: Screens::default(),
         }
     }
 
@@ -220,7 +308,14 @@ impl Attacker {
                 return Some(o);
             }
         }
-        if !u.mounted && in_range(b, f, u) {
+        // `in_range`, from the list's bounds (each is `least_gap_cm`, bit for bit): the same enemies measured.
+        let reach = reach(b, u);
+        if !u.mounted
+            && enemies.iter().any(|&(bound, t)| {
+                bound.partial_cmp(&reach) != Some(std::cmp::Ordering::Greater)
+                    && b.unit(t).is_ok_and(|o| f.gap_cm(u, o) <= reach)
+            })
+        {
             return None;
         }
         let &(gap, t) = enemies.first()?;
@@ -273,9 +368,15 @@ impl Commander<D8> for Attacker {
         };
         let next = match state.decision().map(|d| d.question) {
             Some(Question::Movement) => self.movement(state, b, f, side),
-            Some(Question::Firing) => {
-                fire_order(state, b, f, side, &mut self.rng, &mut self.passed)
-            }
+            Some(Question::Firing) => fire_order(
+                state,
+                b,
+                f,
+                side,
+                &mut self.rng,
+                &mut self.passed,
+                &mut self.screens,
+            ),
             Some(Question::Melee) => melee_order(state, b, f, side),
             _ => None,
         };
@@ -288,6 +389,7 @@ impl Commander<D8> for Attacker {
 pub struct Holder {
     rng: GameRng,
     passed: Passed,
+    screens: Screens,
 }
 
 impl Holder {
@@ -297,6 +399,7 @@ impl Holder {
         Holder {
             rng: GameRng::seed(seed ^ 0x401D_E125),
             passed: Passed::default(),
+            screens: Screens::default(),
         }
     }
 
@@ -359,9 +462,15 @@ impl Commander<D8> for Holder {
         }
         let next = match state.decision().map(|d| d.question) {
             Some(Question::Movement) => self.movement(state, b, f, side),
-            Some(Question::Firing) => {
-                fire_order(state, b, f, side, &mut self.rng, &mut self.passed)
-            }
+            Some(Question::Firing) => fire_order(
+                state,
+                b,
+                f,
+                side,
+                &mut self.rng,
+                &mut self.passed,
+                &mut self.screens,
+            ),
             Some(Question::Melee) => melee_order(state, b, f, side),
             _ => None,
         };

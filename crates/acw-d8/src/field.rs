@@ -310,6 +310,18 @@ impl Field {
         self.place(u.id).map(|p| Field::footprint_at(u, p))
     }
 
+    /// Whether every footprint whose corners lie within `reach` (inches) of a point of the segment from `a` to
+    /// `b` is wholly on the table: both ends lie farther than `reach` (with room far above rounding) inside
+    /// every edge, and the table is a rectangle.
+    #[must_use]
+    pub(crate) fn holds_around(&self, a: Point, b: Point, reach: f64) -> bool {
+        let r = reach + 1e-6;
+        let (w, d) = (self.table.width().0, self.table.depth().0);
+        [a, b]
+            .iter()
+            .all(|p| p.x >= r && p.x <= w - r && p.y >= r && p.y <= d - r)
+    }
+
     /// Whether a footprint lies wholly on the table.
     #[must_use]
     pub fn on_table(&self, f: &Footprint) -> bool {
@@ -602,10 +614,48 @@ impl Field {
     }
 
     /// D8-ENV-01: whether sight from `from` to `to` is blocked by woods, farms or hills between them, or by
-    /// another unit's footprint (`others`).
+    /// another unit's footprint (`others`): the negation of acw-core's [`Table::line_of_sight`] (a feature
+    /// blocks when the segment touches it and neither end lies in it), with the cheapest tests first. The
+    /// footprints are tried before the terrain. A feature that is a rectangle square to the table (every map
+    /// piece is) is decided by clipping the segment to the rectangle grown and shrunk by a margin far above
+    /// rounding: only a segment or an end within that margin of its outline needs acw-core's exact test. Any
+    /// other feature is measured exactly when its bounding box, grown by the margin, meets the segment's.
     #[must_use]
     pub fn sight_blocked(&self, from: Point, to: Point, others: &[Footprint]) -> bool {
-        !self.table.line_of_sight(from, to, others)
+        if others.iter().any(|o| o.blocks(from, to)) {
+            return true;
+        }
+        const ROOM: f64 = 1e-7;
+        self.table
+            .terrain()
+            .iter()
+            .filter(|t| t.effects().blocks_sight)
+            .any(|t| {
+                let exact = || t.touches_segment(from, to) && !t.contains(from) && !t.contains(to);
+                let (Shape::Area(points) | Shape::Line(points)) = t.shape();
+                let Some((lo, hi)) = bounds(points) else {
+                    return exact();
+                };
+                let grown = (lo.0 - ROOM, hi.0 + ROOM, lo.1 - ROOM, hi.1 + ROOM);
+                if !clips(from, to, grown) {
+                    return false;
+                }
+                if !matches!(t.shape(), Shape::Area(_)) || !square_rectangle(points, lo, hi) {
+                    return exact();
+                }
+                let shrunk = (lo.0 + ROOM, hi.0 - ROOM, lo.1 + ROOM, hi.1 - ROOM);
+                let within = |p: Point, (x0, x1, y0, y1): (f64, f64, f64, f64)| {
+                    p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1
+                };
+                if within(from, shrunk) || within(to, shrunk) {
+                    // An end inside the feature: it does not block.
+                    return false;
+                }
+                if !within(from, grown) && !within(to, grown) && clips(from, to, shrunk) {
+                    return true;
+                }
+                exact()
+            })
     }
 
     /// D8-FIR-03, D8-FIR-05: the distance in cm from each figure of `u` that can fire on `target` to the target:
@@ -667,7 +717,16 @@ impl Field {
                 let (dx, dy) = (p.x - target.centre.x, p.y - target.centre.y);
                 let x = (dx * across.0 + dy * across.1).abs() - half_w;
                 let y = (dx * ahead.0 + dy * ahead.1).abs() - half_d;
-                out.push(cm(x.max(0.0).hypot(y.max(0.0))));
+                // `hypot(x, 0)` is `x` exactly (C99 F.9.4.3), so the square root is taken only off the
+                // target's corners.
+                let (x, y) = (x.max(0.0), y.max(0.0));
+                out.push(cm(if y == 0.0 {
+                    x
+                } else if x == 0.0 {
+                    y
+                } else {
+                    x.hypot(y)
+                }));
             }
         }
         (out, bearing)
@@ -828,39 +887,40 @@ impl Field {
         )
     }
 
-    /// The footprints of the units in play, but those listed, that could lie across the segment from `a` to `b`
-    /// (their centre within half their diagonal of it): the only ones that can block sight along it.
+    /// D8-ENV-01, D8-CMD-09: the first unit in play, but those listed, whose footprint lies across the segment
+    /// from `a` to `b` ([`Footprint::blocks`]), if any. A unit whose centre lies farther from the segment than
+    /// half its footprint's diagonal (with room far above rounding) cannot, and is passed over without building
+    /// its footprint; nothing is allocated.
     #[must_use]
-    pub fn others_near(
+    pub fn unit_across(
         &self,
         battle: &Battle,
         except: &[UnitId],
         a: Point,
         b: Point,
-    ) -> Vec<Footprint> {
+    ) -> Option<UnitId> {
         let (dx, dy) = (b.x - a.x, b.y - a.y);
         let len2 = dx * dx + dy * dy;
-        let units = battle.units();
-        // Room for every unit and every smoke marker (a volley adds the smoke to these), so the list is
-        // allocated once and never grown.
-        let mut out = Vec::with_capacity(units.len() + self.smoke.len());
-        out.extend(
-            units
-                .iter()
-                .filter(|u| !u.removed && !except.contains(&u.id))
-                .filter_map(|u| self.footprint(u))
-                .filter(|fp| {
-                    let c = fp.centre;
-                    let t = if len2 > 0.0 {
-                        (((c.x - a.x) * dx + (c.y - a.y) * dy) / len2).clamp(0.0, 1.0)
-                    } else {
-                        0.0
-                    };
-                    let p = Point::new(a.x + dx * t, a.y + dy * t);
-                    apart(p, c) <= span(fp.frontage.0, fp.depth.0) / 2.0 + 1e-9
-                }),
-        );
-        out
+        battle
+            .units()
+            .iter()
+            .filter(|u| !u.removed && !except.contains(&u.id))
+            .find(|u| {
+                let Some(p) = self.place(u.id) else {
+                    return false;
+                };
+                let c = p.centre;
+                let t = if len2 > 0.0 {
+                    (((c.x - a.x) * dx + (c.y - a.y) * dy) / len2).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                };
+                let (ex, ey) = (a.x + dx * t - c.x, a.y + dy * t - c.y);
+                let (w, d) = size_cm(u);
+                let reach = inches(span(w, d)) / 2.0 + 1e-6;
+                ex * ex + ey * ey <= reach * reach && Field::footprint_at(u, p).blocks(a, b)
+            })
+            .map(|u| u.id)
     }
 
     /// The distance in cm between two units' footprints (base edge to base edge).
@@ -944,6 +1004,59 @@ impl Field {
         out.push_str("   H hill, F farm, W wood, B broken ground, E field; = road, ~ river, # bridge, f ford\n");
         out
     }
+}
+
+/// The least and greatest x and y of some points, or `None` if there are none.
+fn bounds(points: &[Point]) -> Option<((f64, f64), (f64, f64))> {
+    let first = points.first()?;
+    Some(
+        points
+            .iter()
+            .fold(((first.x, first.y), (first.x, first.y)), |(lo, hi), p| {
+                (
+                    (lo.0.min(p.x), lo.1.min(p.y)),
+                    (hi.0.max(p.x), hi.1.max(p.y)),
+                )
+            }),
+    )
+}
+
+/// Whether four points are, in order, the corners of the rectangle square to the table from `lo` to `hi`
+/// (each side runs along x or along y).
+fn square_rectangle(points: &[Point], lo: (f64, f64), hi: (f64, f64)) -> bool {
+    let corner = |p: &Point| (p.x == lo.0 || p.x == hi.0) && (p.y == lo.1 || p.y == hi.1);
+    points.len() == 4
+        && lo.0 < hi.0
+        && lo.1 < hi.1
+        && points.iter().all(corner)
+        && (0..4).all(|i| {
+            let (p, q) = (points[i], points[(i + 1) % 4]);
+            (p.x == q.x) != (p.y == q.y)
+        })
+}
+
+/// Whether the segment from `a` to `b` meets the rectangle `(x0, x1, y0, y1)` (its inside or outline), by
+/// clipping the segment's parameter to each pair of sides.
+fn clips(a: Point, b: Point, (x0, x1, y0, y1): (f64, f64, f64, f64)) -> bool {
+    let (mut t0, mut t1) = (0.0_f64, 1.0_f64);
+    for (p, d, lo, hi) in [(a.x, b.x - a.x, x0, x1), (a.y, b.y - a.y, y0, y1)] {
+        if d == 0.0 {
+            if p < lo || p > hi {
+                return false;
+            }
+            continue;
+        }
+        let (mut ta, mut tb) = ((lo - p) / d, (hi - p) / d);
+        if ta > tb {
+            std::mem::swap(&mut ta, &mut tb);
+        }
+        t0 = t0.max(ta);
+        t1 = t1.min(tb);
+        if t0 > t1 {
+            return false;
+        }
+    }
+    true
 }
 
 /// The side a unit belongs to, and whether both armies still have units.

@@ -976,6 +976,19 @@ impl State {
         self.end
     }
 
+    /// D8-ENV-01: a unit in play, neither `unit` nor `target`, standing across the line a volley from `unit` at
+    /// `target` is sighted along (from the middle of the firer's front to the target's centre), if any. While
+    /// the three units stand where they are with the same footprints, that volley is refused whatever else
+    /// holds: no figure has the target in its arc, or none reaches it, or the unit across blocks the sight.
+    /// `None` if no unit stands across the line or either unit is unknown or not placed.
+    #[must_use]
+    pub fn unit_across_fire(&self, unit: UnitId, target: UnitId) -> Option<UnitId> {
+        let (b, f) = (self.battle.as_ref()?, self.field.as_ref()?);
+        let (u, t) = (b.unit(unit).ok()?, b.unit(target).ok()?);
+        let (uf, tf) = (f.footprint(u)?, f.footprint(t)?);
+        f.unit_across(b, &[unit, target], uf.front_centre(), tf.centre)
+    }
+
     /// Whether a unit already fought as the attacker in this Melee phase.
     #[must_use]
     pub fn attacked(&self, id: UnitId) -> bool {
@@ -1066,7 +1079,16 @@ impl State {
             // A charge: measured, then the rules' checks of it (a charge rolls no dice).
             Order::Charge { unit, target } => {
                 let (u, t) = (live(b, unit)?, live(b, target)?);
-                let (facts, _) = plan_charge(b, f, u, t)?;
+                let (facts, uf, tf) = charge_facts(b, f, u, t)?;
+                // Where the charger would end is worked out only when it could be off the table: it ends on the
+                // line between the two centres, so with both centres farther inside every edge than its
+                // half-diagonal it is on the table.
+                let reach = crate::field::span(uf.frontage.0, uf.depth.0) / 2.0;
+                if !f.holds_around(uf.centre, tf.centre, reach)
+                    && !f.on_table(&uf.placed_in_contact(&tf))
+                {
+                    return Err(GameError::Table(OFF_TABLE_CHARGE.into()));
+                }
                 b.check_charge(unit, target, &facts)?;
                 Ok(())
             }
@@ -1142,18 +1164,20 @@ impl State {
             return Err(GameError::Over);
         };
         if matches!(order, Order::EndPhase) {
-            // Several rules calls: made on a copy of the battle, committed when all are accepted.
-            let mut copy = b.clone();
             let mut events = Vec::new();
             let mut officers = Vec::new();
             let mut arrived = Vec::new();
             let mut end = None;
-            let b = &mut copy;
             match b.phase() {
+                // Made on the battle itself: the officers' moves change nothing in the battle but the
+                // attachment of officers that are not attached (`move_officers` moves only those), so a refusal
+                // among them leaves it as it was, and ending the phase is one rules call that checks before it
+                // changes anything.
                 Phase::Movement => {
                     officers = move_officers(b, f)?;
                     b.end_movement()?;
                 }
+                // One rules call that rolls every die and checks the dice before it changes anything.
                 Phase::Firing => {
                     let killed = b.end_firing(dice)?;
                     events.push(Event::FiringEnded {
@@ -1163,21 +1187,21 @@ impl State {
                             .collect(),
                     });
                 }
+                // Several rules calls: made on a copy of the battle, committed when all are accepted.
                 Phase::Melee => {
-                    end_melee(b, f, &self.attacked, dice, &mut events)?;
-                    if b.phase() == Phase::Over {
-                        end = Some(finish(b, f, &mut events));
+                    let mut copy = b.clone();
+                    end_melee(&mut copy, f, &self.attacked, dice, &mut events)?;
+                    if copy.phase() == Phase::Over {
+                        end = Some(finish(&copy, f, &mut events));
                     } else {
-                        arrived = begin_turn(b, f, dice, &mut events)?;
+                        arrived = begin_turn(&mut copy, f, dice, &mut events)?;
                     }
+                    *b = copy;
                 }
                 p => return Err(GameError::NotNow(format!("it is {p}"))),
             }
-            if copy.phase() != Phase::Firing && copy.phase() != Phase::Melee {
+            if b.phase() != Phase::Firing && b.phase() != Phase::Melee {
                 self.attacked.clear();
-            }
-            if let Some(battle) = self.battle.as_mut() {
-                *battle = copy;
             }
             if let Some(f) = self.field.as_mut() {
                 for (id, p) in officers {
@@ -1878,17 +1902,22 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
     };
     let half_u = half(u);
     for o in b.units().iter().filter(|o| !o.removed && o.id != unit) {
-        let Some(of) = f.footprint(o) else { continue };
-        let bound = cm(crate::field::apart(dest.centre, of.centre)) - half_u - half(o);
-        if bound < GAP_CM && cm(fp.distance(&of).0) < GAP_CM {
+        let Some(op) = f.place(o.id) else { continue };
+        // The footprint is built only for a unit near enough to touch the destination, or a friend the move
+        // could pass through: the same footprint `Field::footprint` gives.
+        let bound = cm(crate::field::apart(dest.centre, op.centre)) - half_u - half(o);
+        if bound < GAP_CM && cm(fp.distance(&Field::footprint_at(o, op)).0) < GAP_CM {
             return Err(GameError::Table(format!(
                 "the {} would end in contact with the {}; only a charge makes contact",
                 name(u),
                 name(o)
             )));
         }
-        if o.side == u.side
-            && crate::field::near_segment(&of, from.centre, dest.centre)
+        if o.side != u.side {
+            continue;
+        }
+        let of = Field::footprint_at(o, op);
+        if crate::field::near_segment(&of, from.centre, dest.centre)
             && of.blocks(from.centre, dest.centre)
         {
             if o.formation == Formation::Skirmish {
@@ -1898,38 +1927,6 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
             }
         }
     }
-    // The nearest enemy's distance from a place, or (with `beat`) only whether some enemy is nearer than `beat`:
-    // exact, measured only for the enemies whose cheap lower bound (centre distance less the half-diagonals)
-    // could beat the best so far.
-    let nearest = |p: Place, beat: f64| {
-        let me = Field::footprint_at(u, p);
-        let half_me = crate::field::span(me.frontage.0, me.depth.0) / 2.0;
-        let mut cands: Vec<(f64, acw_core::table::Footprint)> = Vec::with_capacity(b.units().len());
-        cands.extend(
-            b.units()
-                .iter()
-                .filter(|o| !o.removed && o.side != u.side)
-                .filter_map(|o| f.footprint(o))
-                .map(|o| {
-                    let bound = crate::field::apart(me.centre, o.centre)
-                        - half_me
-                        - crate::field::span(o.frontage.0, o.depth.0) / 2.0;
-                    (bound, o)
-                }),
-        );
-        cands.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let mut best = f64::INFINITY;
-        for (bound, o) in cands {
-            if bound > best || bound >= beat {
-                break;
-            }
-            best = best.min(me.distance(&o).0);
-            if best < beat {
-                break;
-            }
-        }
-        best
-    };
     let towards = match u.side {
         Side::Union => dest.centre.y < from.centre.y,
         Side::Confederate => dest.centre.y > from.centre.y,
@@ -1943,8 +1940,32 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
         // Only a unit out of influence is asked whether it moves nearer the enemy (D8-CMD-04), so only
         // its move is measured for it.
         nearer_enemy: !u.in_influence && {
-            let now = nearest(from, f64::INFINITY);
-            nearest(dest, now) < now
+            // The enemies' centres and half-diagonals, gathered once for both places (on the stack for up to
+            // 64 units).
+            let units = b.units();
+            let (mut stack, mut heap) = ([(Point::new(0.0, 0.0), 0.0, 0u32); 64], Vec::new());
+            let slots: &mut [(Point, f64, u32)] = if units.len() <= stack.len() {
+                &mut stack[..units.len()]
+            } else {
+                heap.resize(units.len(), (Point::new(0.0, 0.0), 0.0, 0u32));
+                &mut heap
+            };
+            let mut n = 0;
+            for (i, o) in units.iter().enumerate() {
+                if o.removed || o.side == u.side {
+                    continue;
+                }
+                let Some(o) = f.footprint(o) else { continue };
+                slots[n] = (
+                    o.centre,
+                    crate::field::span(o.frontage.0, o.depth.0) / 2.0,
+                    i as u32,
+                );
+                n += 1;
+            }
+            let enemies = &slots[..n];
+            let now = nearest_enemy(f, units, enemies, u, from, f64::INFINITY);
+            nearest_enemy(f, units, enemies, u, dest, now) < now
         },
         into_contact: false,
         crossed,
@@ -1964,6 +1985,58 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
     })
 }
 
+/// The nearest enemy's distance from a place `p` of `u`, or (with `beat`) only whether some enemy is nearer than
+/// `beat`: exact, measured only for the enemies whose cheap lower bound (centre distance less the
+/// half-diagonals) could beat the best so far. `enemies` holds each enemy's centre, half-diagonal and index in
+/// `units`. They are taken in order of bound, ties in the list's order (as a stable sort would put them), the
+/// least left picked each time: the few taken before the search stops are all that are ordered.
+fn nearest_enemy(
+    f: &Field,
+    units: &[Unit],
+    enemies: &[(Point, f64, u32)],
+    u: &Unit,
+    p: Place,
+    beat: f64,
+) -> f64 {
+    let me = Field::footprint_at(u, p);
+    let half_me = crate::field::span(me.frontage.0, me.depth.0) / 2.0;
+    let (mut stack, mut heap) = ([(0.0, false); 64], Vec::new());
+    let bounds: &mut [(f64, bool)] = if enemies.len() <= stack.len() {
+        &mut stack[..enemies.len()]
+    } else {
+        heap.resize(enemies.len(), (0.0, false));
+        &mut heap
+    };
+    for (slot, &(centre, half, _)) in bounds.iter_mut().zip(enemies) {
+        *slot = (
+            crate::field::apart(me.centre, centre) - half_me - half,
+            false,
+        );
+    }
+    let mut best = f64::INFINITY;
+    loop {
+        let mut pick: Option<(usize, f64)> = None;
+        for (j, &(bound, taken)) in bounds.iter().enumerate() {
+            if !taken && pick.is_none_or(|(_, least)| bound.total_cmp(&least).is_lt()) {
+                pick = Some((j, bound));
+            }
+        }
+        let Some((j, bound)) = pick else { break };
+        bounds[j].1 = true;
+        if bound > best || bound >= beat {
+            break;
+        }
+        let Some(o) = f.footprint(&units[enemies[j].2 as usize]) else {
+            continue;
+        };
+        best = best.min(me.distance(&o).0);
+        if best < beat {
+            break;
+        }
+    }
+    best
+}
+
 /// D8-MOV-20 to D8-MOV-22: measures a charge on the table: the distance base edge to base edge, whether the
 /// path crosses anything but open ground, the target's cover, and where the charger ends, in contact; refused if
 /// that is off the table.
@@ -1973,6 +2046,31 @@ fn plan_charge(
     u: &Unit,
     t: &Unit,
 ) -> Result<(ChargeFacts, acw_core::table::Footprint), GameError> {
+    let (facts, uf, tf) = charge_facts(b, f, u, t)?;
+    let placed = uf.placed_in_contact(&tf);
+    if !f.on_table(&placed) {
+        return Err(GameError::Table(OFF_TABLE_CHARGE.into()));
+    }
+    Ok((facts, placed))
+}
+
+/// Why a charge that would end off the table is refused.
+const OFF_TABLE_CHARGE: &str = "the charge would leave the table";
+
+/// [`plan_charge`]'s facts, with the charger's and the target's footprints.
+fn charge_facts(
+    b: &Battle,
+    f: &Field,
+    u: &Unit,
+    t: &Unit,
+) -> Result<
+    (
+        ChargeFacts,
+        acw_core::table::Footprint,
+        acw_core::table::Footprint,
+    ),
+    GameError,
+> {
     let (Some(uf), Some(tf)) = (f.footprint(u), f.footprint(t)) else {
         return Err(GameError::Table("the units are not placed".into()));
     };
@@ -1984,11 +2082,7 @@ fn plan_charge(
         target_in_cover: f.cover_at(tf.centre, b.options().broken_ground_soft) != Cover::Open,
         in_contact_order: u.formation != Formation::Skirmish,
     };
-    let placed = uf.placed_in_contact(&tf);
-    if !f.on_table(&placed) {
-        return Err(GameError::Table("the charge would leave the table".into()));
-    }
-    Ok((facts, placed))
+    Ok((facts, uf, tf))
 }
 
 /// One volley: planned (for its exact odds), rolled and applied by the rules, and logged.
@@ -2043,15 +2137,15 @@ fn officer_fire_facts(
     };
     let (ds, bearing) = f.fire_distances(u, &uf, &figure);
     let from = uf.front_centre();
-    let screens = f.others_near(b, &[u.id], from, at);
     let mut facts = FireFacts {
         figures: ds.len().min(24),
         bearing_degrees: bearing,
-        sight_blocked: f.sight_blocked(from, at, &f.smoke(b).map(|(_, m)| m).collect::<Vec<_>>()),
+        sight_blocked: f.smoke(b).any(|(_, m)| m.blocks(from, at))
+            || f.sight_blocked(from, at, &[]),
         firer_deep_in_wood: f.deep_in_wood(uf.centre),
         target_deep_in_wood: f.deep_in_wood(at),
         target_cover: f.cover_at(at, b.options().broken_ground_soft),
-        officer_screened: screens.iter().any(|s| s.blocks(from, at)),
+        officer_screened: f.unit_across(b, &[u.id], from, at).is_some(),
         crew_at_gun: u.figures,
         ..FireFacts::default()
     };
@@ -2091,9 +2185,10 @@ fn fire_facts(b: &Battle, f: &Field, u: &Unit, t: &Unit) -> Result<FireFacts, Ga
         bearing_degrees: bearing,
         sight_blocked: in_reach && {
             let (from, to) = (uf.front_centre(), tf.centre);
-            let mut others = f.others_near(b, &[u.id, t.id], from, to);
-            others.extend(f.smoke(b).map(|(_, m)| m));
-            f.sight_blocked(from, to, &others)
+            // The units and smoke between first (cheap), the terrain only if they leave the line clear.
+            f.unit_across(b, &[u.id, t.id], from, to).is_some()
+                || f.smoke(b).any(|(_, m)| m.blocks(from, to))
+                || f.sight_blocked(from, to, &[])
         },
         firer_deep_in_wood: f.deep_in_wood(uf.centre),
         target_deep_in_wood: f.deep_in_wood(tf.centre),

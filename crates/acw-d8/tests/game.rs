@@ -567,6 +567,39 @@ fn cover_and_sight_come_from_the_map() {
     panic!("no map with a wood between two open squares");
 }
 
+/// D8-ENV-01: a unit standing across the line of fire blocks the volley's sight: the state names it
+/// (`unit_across_fire`, what the commanders ask before they ask again about a volley refused before), and the
+/// volley is refused while it stands there and accepted with it out of the way.
+#[test]
+fn a_unit_across_the_line_of_fire_screens_the_volley() {
+    let (mut b, mut f) = opened(2);
+    let side = b.active();
+    let (a, e) = pair(&b);
+    let friend = b
+        .units()
+        .iter()
+        .find(|u| u.side == side && u.troop == Troop::Foot && u.id != a)
+        .unwrap()
+        .id;
+    let c = square_centre(open_square(&f));
+    let (x, y) = (cm(c.x), cm(c.y));
+    let way = if side == Side::Union { -1.0 } else { 1.0 };
+    put(&b, &mut f, a, x, y - way * 10.0);
+    put(&b, &mut f, e, x, y + way * 10.0);
+    b.end_movement().unwrap();
+    let fire = Order::Fire { unit: a, target: e };
+    let clear = State::from_battle(b.clone(), f.clone(), 5).unwrap();
+    assert_eq!(clear.unit_across_fire(a, e), None);
+    clear.check_order(&fire).unwrap();
+    // The friend steps between them.
+    put(&b, &mut f, friend, x, y);
+    let screened = State::from_battle(b, f, 5).unwrap();
+    assert_eq!(screened.unit_across_fire(a, e), Some(friend));
+    assert_eq!(screened.unit_across_fire(e, a), Some(friend));
+    let err = screened.check_order(&fire).unwrap_err();
+    assert!(err.to_string().contains("cannot see the target"), "{err}");
+}
+
 /// D8-MEL-01, D8-MOV-22: a melee needs base contact on the table, which a charge makes; a charge must cover
 /// more than 3/4 of the charge rate (22.5 cm for foot).
 #[test]
