@@ -570,10 +570,9 @@ impl Attacker {
         }
         let id = u.id();
         let enemies = self.memo.nearest.get(state, id, self.seed);
-        if let Some(&(target, _)) = enemies
-            .iter()
-            .find(|&&(t, _)| state.can_charge(id, t).is_ok())
-        {
+        if let Some(&(target, _)) = enemies.iter().find(|&&(t, _)| {
+            !state.surely_beyond_charge_reach(id, t) && state.can_charge(id, t).is_ok()
+        }) {
             return Some(Action::Charge { target });
         }
         let nearest = enemies.first().map_or(f64::INFINITY, |e| e.1);
@@ -685,7 +684,8 @@ impl Holder {
             .get(state, id, self.seed)
             .into_iter()
             .find(|&(t, _)| {
-                state.can_charge(id, t).is_ok()
+                !state.surely_beyond_charge_reach(id, t)
+                    && state.can_charge(id, t).is_ok()
                     && b.unit(t)
                         .is_ok_and(|e| !e.is_deployed() || e.current_stands() < u.current_stands())
             });

@@ -918,16 +918,33 @@ impl State {
             }
             _ => return false,
         };
-        let (Some(pa), Some(pt)) = (self.field.place(attacker), self.field.place(target)) else {
+        self.distance_at_least(a, t)
+            .is_some_and(|bound| bound > range + 1e-9)
+    }
+
+    /// Whether `unit` surely cannot charge `target` (NORTH-MEL-01), so that [`State::can_charge`] refuses
+    /// the pair: the lower bound of the distance between them (see [`State::surely_out_of_range`]) is beyond
+    /// the unit's charge reach. `false` says nothing.
+    pub(crate) fn surely_beyond_charge_reach(&self, unit: UnitId, target: UnitId) -> bool {
+        let (Ok(u), Ok(t)) = (self.battle.unit(unit), self.battle.unit(target)) else {
             return false;
         };
+        let reach =
+            crate::movement::charge_reach(u.troop(), self.battle.options()).unwrap_or(Inches(0.0));
+        self.distance_at_least(u, t)
+            .is_some_and(|bound| bound > reach.0 + 1e-9)
+    }
+
+    /// [`Footprint::distance_at_least`] of the two units' footprints, from their places and base sizes (the
+    /// same sums, without building the footprints); `None` when either has no place.
+    fn distance_at_least(&self, a: &Unit, b: &Unit) -> Option<f64> {
+        let (pa, pb) = (self.field.place(a.id())?, self.field.place(b.id())?);
         let reach = |u: &Unit| {
             let (w, d) = self.field.bases.size(u);
             (w.0 * w.0 + d.0 * d.0).sqrt() / 2.0
         };
-        let (dx, dy) = (pt.centre.x - pa.centre.x, pt.centre.y - pa.centre.y);
-        let bound = ((dx * dx + dy * dy).sqrt() - reach(a) - reach(t) - 1e-9).max(0.0);
-        bound > range + 1e-9
+        let (dx, dy) = (pb.centre.x - pa.centre.x, pb.centre.y - pa.centre.y);
+        Some(((dx * dx + dy * dy).sqrt() - reach(a) - reach(b) - 1e-9).max(0.0))
     }
 
     /// Whether unit `id` may charge `target` now: a legal charger, an enemy within reach (NORTH-MEL-01,
