@@ -888,12 +888,12 @@ impl State {
         Ok(sight)
     }
 
-    /// Whether `attacker` is surely out of range of `target` for `category` (NORTH-FIR-01, NORTH-ART-01), so
-    /// that [`State::can_attack`] refuses the pair: the distance between the centres less both half-diagonals
-    /// (the lower bound [`Footprint::distance_at_least`] gives, worked out from the places and base sizes
-    /// without building the footprints) is beyond the attacker's range. `false` says nothing (the attack may
-    /// still be refused); `true` only when the attack is refused, whatever else holds: every refusal comes
-    /// before acceptance, and the range is checked on a distance no less than this bound.
+    /// Whether `attacker` is surely out of range of `target` for `category`, so that [`State::can_attack`]
+    /// refuses the pair: the distance between the centres less both half-diagonals (the lower bound
+    /// [`Footprint::distance_at_least`] gives, worked out from the places and base sizes without building the
+    /// footprints) is beyond the attacker's range. `false` says nothing (the attack may still be refused);
+    /// `true` only when the attack is refused, whatever else holds: every refusal comes before acceptance, and
+    /// the range is checked on a distance no less than this bound.
     pub(crate) fn surely_out_of_range(
         &self,
         attacker: UnitId,
@@ -922,9 +922,9 @@ impl State {
             .is_some_and(|bound| bound > range + 1e-9)
     }
 
-    /// Whether `unit` surely cannot charge `target` (NORTH-MEL-01), so that [`State::can_charge`] refuses
-    /// the pair: the lower bound of the distance between them (see [`State::surely_out_of_range`]) is beyond
-    /// the unit's charge reach. `false` says nothing.
+    /// Whether `unit` surely cannot charge `target`, so that [`State::can_charge`] refuses the pair: the lower
+    /// bound of the distance between them (see [`State::surely_out_of_range`]) is beyond the unit's charge
+    /// reach. `false` says nothing.
     pub(crate) fn surely_beyond_charge_reach(&self, unit: UnitId, target: UnitId) -> bool {
         let (Ok(u), Ok(t)) = (self.battle.unit(unit), self.battle.unit(target)) else {
             return false;
@@ -2147,4 +2147,58 @@ impl Ruleset for North {
 #[must_use]
 pub fn narrate(state: &State, event: &Event) -> String {
     state.narrate(event).to_string()
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::bots::{Attacker, Holder};
+    use acw_core::game::Commander;
+
+    /// The bounds the bots pass pairs over on are refusals of the engine: over whole seeded games, at every
+    /// state, a pair surely out of range is refused by `can_attack` (both categories) and a pair surely beyond
+    /// charge reach by `can_charge`. The bounds pass over many pairs, and some pairs they leave are accepted.
+    #[test]
+    fn sure_refusals_are_refusals() {
+        let (mut out_of_range, mut beyond_reach, mut allowed) = (0u32, 0u32, 0u32);
+        for seed in [5u64, 9] {
+            let mut state = North.setup(&Scenario::default(), seed).unwrap();
+            let (mut attacker, mut holder) = (Attacker::new(seed), Holder::new(seed));
+            let mut log = Vec::new();
+            while let Some(side) = North.to_order(&state) {
+                let ids: Vec<(UnitId, Side)> = state
+                    .battle()
+                    .units()
+                    .iter()
+                    .filter(|u| u.in_play())
+                    .map(|u| (u.id(), u.side()))
+                    .collect();
+                for &(a, sa) in &ids {
+                    for &(t, _) in ids.iter().filter(|&&(_, st)| st != sa) {
+                        for category in [Category::Artillery, Category::Musketry] {
+                            if state.surely_out_of_range(a, t, category) {
+                                out_of_range += 1;
+                                assert!(state.can_attack(a, t, category).is_err());
+                            } else if state.can_attack(a, t, category).is_ok() {
+                                allowed += 1;
+                            }
+                        }
+                        if state.surely_beyond_charge_reach(a, t) {
+                            beyond_reach += 1;
+                            assert!(state.can_charge(a, t).is_err());
+                        }
+                    }
+                }
+                let order = match side {
+                    Side::Union => attacker.order(&North, &state, side),
+                    Side::Confederate => holder.order(&North, &state, side),
+                };
+                North.apply(&mut state, &order, &mut log).unwrap();
+            }
+        }
+        assert!(out_of_range > 10_000, "{out_of_range}");
+        assert!(beyond_reach > 10_000, "{beyond_reach}");
+        assert!(allowed > 100, "{allowed}");
+    }
 }
