@@ -192,9 +192,9 @@ fn same_place(a: &crate::field::Place, b: &crate::field::Place) -> bool {
 }
 
 impl AttackMemo {
-    /// Brings the memory up to `state`: versions raised for every unit that changed. `false` when the state's
-    /// units and places are not laid out by id (the memory is then not used).
-    fn refresh(&mut self, state: &State, category: Category) -> bool {
+    /// Brings the memory up to `state`: versions raised for every unit that changed. When the state's units
+    /// and places are not laid out by id the memory is emptied, and [`AttackMemo::ask`] then asks every time.
+    fn refresh(&mut self, state: &State, category: Category) {
         let b = state.battle();
         let f = state.field();
         let n = b.units().len();
@@ -205,7 +205,7 @@ impl AttackMemo {
                 .any(|(i, u)| u.id().0 as usize != i)
         {
             *self = AttackMemo::default();
-            return false;
+            return;
         }
         let same_world = self.category == Some(category)
             && self.units.len() == n
@@ -225,7 +225,7 @@ impl AttackMemo {
                 tick: 0,
                 answers: vec![None; n * n],
             };
-            return true;
+            return;
         }
         for (i, (u, p)) in b.units().iter().zip(&f.places).enumerate() {
             let moved = !same_place(p, &self.places[i]);
@@ -249,7 +249,6 @@ impl AttackMemo {
             self.units[i].clone_from(u);
             self.places[i] = *p;
         }
-        true
     }
 
     /// Whether `attacker` may attack `target` now: refused at once when it is surely out of range, else
@@ -318,9 +317,8 @@ fn next_attack(state: &State, side: Side, seed: u64, memory: &mut Memory) -> Ord
         attacks: memo,
         nearest,
     } = memory;
-    if !memo.refresh(state, category) {
-        return next_attack_unremembered(state, side, seed, category);
-    }
+    // A state whose units are not laid out by id leaves the memory empty: every answer is then asked.
+    memo.refresh(state, category);
     let b = state.battle();
     let first_enemy = b.units_in_play(side.enemy()).next().map(Unit::id);
     for u in b.units_in_play(side) {
@@ -343,37 +341,6 @@ fn next_attack(state: &State, side: Side, seed: u64, memory: &mut Memory) -> Ord
                 .units_in_play(side)
                 .filter(|o| o.phase().attacked.is_none())
                 .filter(|o| memo.ask_ok(state, o.id(), target, category))
-                .map(Unit::id)
-                .collect();
-            return Order::Attack { target, attackers };
-        }
-    }
-    Order::EndStep
-}
-
-/// [`next_attack`] asking the engine every time (for a state whose units are not laid out by id).
-fn next_attack_unremembered(state: &State, side: Side, seed: u64, category: Category) -> Order {
-    let b = state.battle();
-    let first_enemy = b.units_in_play(side.enemy()).next().map(Unit::id);
-    for u in b.units_in_play(side) {
-        if u.phase().attacked.is_some() {
-            continue;
-        }
-        if let Some(t) = first_enemy
-            && let Err(e) = state.can_attack(u.id(), t, category)
-            && refuses_every_target(&e)
-        {
-            continue;
-        }
-        let target = enemies_by_distance(state, u.id(), seed)
-            .into_iter()
-            .map(|(t, _)| t)
-            .find(|&t| state.can_attack(u.id(), t, category).is_ok());
-        if let Some(target) = target {
-            let attackers = b
-                .units_in_play(side)
-                .filter(|o| o.phase().attacked.is_none())
-                .filter(|o| state.can_attack(o.id(), target, category).is_ok())
                 .map(Unit::id)
                 .collect();
             return Order::Attack { target, attackers };
