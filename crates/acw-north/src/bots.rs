@@ -30,15 +30,84 @@ fn enemies_by_distance(state: &State, id: UnitId, seed: u64) -> Vec<(UnitId, f64
     let (Ok(side), Some(me)) = (b.unit(id).map(Unit::side), state.field().place(id)) else {
         return Vec::new();
     };
-    let mut v: Vec<(UnitId, f64)> = b
-        .units_in_play(side.enemy())
-        .filter_map(|e| {
-            let d = me.centre.distance(state.field().place(e.id())?.centre).0;
-            Some((e.id(), d + 0.01 * jitter(seed, id, e.id())))
-        })
-        .collect();
+    let mut v: Vec<(UnitId, f64)> = Vec::with_capacity(b.units().len());
+    v.extend(b.units_in_play(side.enemy()).filter_map(|e| {
+        let d = me.centre.distance(state.field().place(e.id())?.centre).0;
+        Some((e.id(), d + 0.01 * jitter(seed, id, e.id())))
+    }));
     v.sort_by(|a, b| a.1.total_cmp(&b.1));
     v
+}
+
+/// A commander's memory of [`enemies_by_distance`], by unit: the list is read back while the unit and every
+/// enemy in play stand where they stood (their centres to the bit, the same enemies in the same order), which
+/// is all the list is worked out from. Not part of any game state.
+#[derive(Clone, Debug, Default)]
+struct NearestMemo {
+    by_unit: Vec<Option<NearestEntry>>,
+}
+
+/// One unit's remembered list and what it was worked out from.
+#[derive(Clone, Debug)]
+struct NearestEntry {
+    side: Side,
+    me: (u64, u64),
+    /// Each enemy in play, in order, with its centre's bits (`None`: not placed).
+    enemies: Vec<(UnitId, Option<(u64, u64)>)>,
+    sorted: Vec<(UnitId, f64)>,
+}
+
+fn centre_bits(state: &State, id: UnitId) -> Option<(u64, u64)> {
+    state
+        .field()
+        .place(id)
+        .map(|p| (p.centre.x.to_bits(), p.centre.y.to_bits()))
+}
+
+impl NearestMemo {
+    /// [`enemies_by_distance`], remembered.
+    fn get(&mut self, state: &State, id: UnitId, seed: u64) -> Vec<(UnitId, f64)> {
+        let b = state.battle();
+        let (Ok(side), Some(me)) = (b.unit(id).map(Unit::side), centre_bits(state, id)) else {
+            return enemies_by_distance(state, id, seed);
+        };
+        let i = id.0 as usize;
+        if self.by_unit.len() <= i {
+            self.by_unit.resize(i + 1, None);
+        }
+        let entry = self.by_unit[i].get_or_insert_with(|| NearestEntry {
+            side,
+            me,
+            enemies: Vec::with_capacity(b.units().len()),
+            sorted: Vec::new(),
+        });
+        if entry.side == side && entry.me == me && !entry.sorted.is_empty() {
+            let mut kept = entry.enemies.iter();
+            let same = b
+                .units_in_play(side.enemy())
+                .all(|u| kept.next() == Some(&(u.id(), centre_bits(state, u.id()))))
+                && kept.next().is_none();
+            if same {
+                return entry.sorted.clone();
+            }
+        }
+        entry.side = side;
+        entry.me = me;
+        entry.enemies.clear();
+        entry.enemies.extend(
+            b.units_in_play(side.enemy())
+                .map(|u| (u.id(), centre_bits(state, u.id()))),
+        );
+        entry.sorted = enemies_by_distance(state, id, seed);
+        entry.sorted.clone()
+    }
+}
+
+/// What a commander remembers between its orders to spare asking the engine again (no part of the game).
+#[derive(Clone, Debug, Default)]
+struct Memory {
+    attacks: AttackMemo,
+    nearest: NearestMemo,
 }
 
 /// Whether a refusal of an attack comes from the attacker's own state alone (it has attacked, has no gun, is not
@@ -58,14 +127,198 @@ fn refuses_every_target(e: &RuleViolation) -> bool {
     )
 }
 
+/// What one unit's attack on one target came to when last asked of the engine, and on what it depended.
+#[derive(Clone, Copy, Debug)]
+struct PairAnswer {
+    /// The attack was allowed.
+    ok: bool,
+    /// The refusal comes from the attacker's own state ([`refuses_every_target`]).
+    every: bool,
+    /// The answer read no unit but the two (see [`reads_only_the_pair`]).
+    local: bool,
+    /// The attacker's and the target's versions when it was asked.
+    versions: (u64, u64),
+    /// The ground's version when it was asked (read only when the answer is not `local`).
+    geometry: u64,
+}
+
+/// Whether an answer of [`State::can_attack`] (for fire or artillery) stays what it is while neither unit
+/// changes, whatever the others do: every refusal but a blocked line of sight or a screen. The check reads
+/// the other units only to find the line of sight and the screen, and only once every other condition has
+/// passed (with the arc and the range as they are); a refusal after that (a target in melee) is still a
+/// refusal, not by the attacker's own state, whatever the line of sight becomes.
+fn reads_only_the_pair(answer: &Result<crate::combat::Sight, RuleViolation>) -> bool {
+    !matches!(
+        answer,
+        Ok(_)
+            | Err(RuleViolation::CannotAttack {
+                reason: AttackRefusal::NoLineOfSight | AttackRefusal::Screened,
+                ..
+            })
+    )
+}
+
+/// A commander's memory of the engine's answers to "may this unit attack that one" within a combat step, so
+/// the attack after the first does not ask again of units that did not change. Not part of any game state:
+/// every answer is checked against the state it is asked of, and a stale one is asked again, so the choice is
+/// the one the engine's answers give, bit for bit.
+///
+/// An answer depends on the attacker and the target (every field of each and their places) and, when it
+/// reads the line of sight, on where every unit in play stands and how large it is. Each unit carries a
+/// version, raised when anything of it changes; the ground carries one, raised when a unit moves, changes
+/// size, enters or leaves play, or goes into or out of skirmish order.
+#[derive(Clone, Debug, Default)]
+struct AttackMemo {
+    /// What the answers were asked under; any change starts the memory afresh.
+    category: Option<Category>,
+    options: Option<crate::options::Options>,
+    ground: Option<acw_core::table::Table>,
+    bases: Option<crate::field::Bases>,
+    /// Each unit and its place as last seen, by id.
+    units: Vec<Unit>,
+    places: Vec<crate::field::Place>,
+    versions: Vec<u64>,
+    geometry: u64,
+    tick: u64,
+    /// Answers by attacker and target (`attacker * units + target`).
+    answers: Vec<Option<PairAnswer>>,
+}
+
+/// The same place, to the bit.
+fn same_place(a: &crate::field::Place, b: &crate::field::Place) -> bool {
+    a.centre.x.to_bits() == b.centre.x.to_bits()
+        && a.centre.y.to_bits() == b.centre.y.to_bits()
+        && a.facing.as_degrees().to_bits() == b.facing.as_degrees().to_bits()
+}
+
+impl AttackMemo {
+    /// Brings the memory up to `state`: versions raised for every unit that changed. When the state's units
+    /// and places are not laid out by id the memory is emptied, and [`AttackMemo::ask`] then asks every time.
+    fn refresh(&mut self, state: &State, category: Category) {
+        let b = state.battle();
+        let f = state.field();
+        let n = b.units().len();
+        if f.places.len() != n
+            || b.units()
+                .iter()
+                .enumerate()
+                .any(|(i, u)| u.id().0 as usize != i)
+        {
+            *self = AttackMemo::default();
+            return;
+        }
+        let same_world = self.category == Some(category)
+            && self.units.len() == n
+            && self.options.as_ref() == Some(b.options())
+            && self.ground.as_ref() == Some(&f.ground)
+            && self.bases == Some(f.bases);
+        if !same_world {
+            *self = AttackMemo {
+                category: Some(category),
+                options: Some(b.options().clone()),
+                ground: Some(f.ground.clone()),
+                bases: Some(f.bases),
+                units: b.units().to_vec(),
+                places: f.places.clone(),
+                versions: vec![0; n],
+                geometry: 0,
+                tick: 0,
+                answers: vec![None; n * n],
+            };
+            return;
+        }
+        for (i, (u, p)) in b.units().iter().zip(&f.places).enumerate() {
+            let moved = !same_place(p, &self.places[i]);
+            if !moved && *u == self.units[i] {
+                continue;
+            }
+            let old = &self.units[i];
+            let (ow, od) = f.bases.size(old);
+            let (nw, nd) = f.bases.size(u);
+            let reshaped = moved
+                || old.in_play() != u.in_play()
+                || old.is_skirmishers() != u.is_skirmishers()
+                || old.side() != u.side()
+                || ow.0.to_bits() != nw.0.to_bits()
+                || od.0.to_bits() != nd.0.to_bits();
+            self.tick += 1;
+            self.versions[i] = self.tick;
+            if reshaped {
+                self.geometry = self.tick;
+            }
+            self.units[i].clone_from(u);
+            self.places[i] = *p;
+        }
+    }
+
+    /// Whether `attacker` may attack `target` now: refused at once when it is surely out of range, else
+    /// [`AttackMemo::ask`].
+    fn ask_ok(
+        &mut self,
+        state: &State,
+        attacker: UnitId,
+        target: UnitId,
+        category: Category,
+    ) -> bool {
+        !state.surely_out_of_range(attacker, target, category)
+            && self.ask(state, attacker, target, category).0
+    }
+
+    /// Whether `attacker` may attack `target` now (`ok`), and whether a refusal comes from the attacker's own
+    /// state (`every`): the engine's answer, remembered.
+    fn ask(
+        &mut self,
+        state: &State,
+        attacker: UnitId,
+        target: UnitId,
+        category: Category,
+    ) -> (bool, bool) {
+        let n = self.units.len();
+        let (a, t) = (attacker.0 as usize, target.0 as usize);
+        let versions = match (self.versions.get(a), self.versions.get(t)) {
+            (Some(&va), Some(&vt)) => (va, vt),
+            _ => {
+                let r = state.can_attack(attacker, target, category);
+                return (
+                    r.is_ok(),
+                    r.as_ref().err().is_some_and(refuses_every_target),
+                );
+            }
+        };
+        if let Some(Some(m)) = self.answers.get(a * n + t)
+            && m.versions == versions
+            && (m.local || m.geometry == self.geometry)
+        {
+            return (m.ok, m.every);
+        }
+        let r = state.can_attack(attacker, target, category);
+        let answer = PairAnswer {
+            ok: r.is_ok(),
+            every: r.as_ref().err().is_some_and(refuses_every_target),
+            local: reads_only_the_pair(&r),
+            versions,
+            geometry: self.geometry,
+        };
+        self.answers[a * n + t] = Some(answer);
+        (answer.ok, answer.every)
+    }
+}
+
 /// The next attack of the step: the first unit (by id) with a legal target attacks its nearest one, with every
-/// other unit that may attack the same target; `EndStep` when nobody can.
-fn next_attack(state: &State, side: Side, seed: u64) -> Order {
+/// other unit that may attack the same target; `EndStep` when nobody can. The engine's answers are taken
+/// through `memo`, which gives each one as the engine would give it now.
+fn next_attack(state: &State, side: Side, seed: u64, memory: &mut Memory) -> Order {
     let category = match state.step() {
         Step::Artillery => Category::Artillery,
         Step::Musketry => Category::Musketry,
         _ => return Order::EndStep,
     };
+    let Memory {
+        attacks: memo,
+        nearest,
+    } = memory;
+    // A state whose units are not laid out by id leaves the memory empty: every answer is then asked.
+    memo.refresh(state, category);
     let b = state.battle();
     let first_enemy = b.units_in_play(side.enemy()).next().map(Unit::id);
     for u in b.units_in_play(side) {
@@ -74,20 +327,20 @@ fn next_attack(state: &State, side: Side, seed: u64) -> Order {
         }
         // A unit whose own state refuses one enemy refuses them all: no need to sort them.
         if let Some(t) = first_enemy
-            && let Err(e) = state.can_attack(u.id(), t, category)
-            && refuses_every_target(&e)
+            && let (false, true) = memo.ask(state, u.id(), t, category)
         {
             continue;
         }
-        let target = enemies_by_distance(state, u.id(), seed)
+        let target = nearest
+            .get(state, u.id(), seed)
             .into_iter()
             .map(|(t, _)| t)
-            .find(|&t| state.can_attack(u.id(), t, category).is_ok());
+            .find(|&t| memo.ask_ok(state, u.id(), t, category));
         if let Some(target) = target {
             let attackers = b
                 .units_in_play(side)
                 .filter(|o| o.phase().attacked.is_none())
-                .filter(|o| state.can_attack(o.id(), target, category).is_ok())
+                .filter(|o| memo.ask_ok(state, o.id(), target, category))
                 .map(Unit::id)
                 .collect();
             return Order::Attack { target, attackers };
@@ -98,12 +351,15 @@ fn next_attack(state: &State, side: Side, seed: u64) -> Order {
 
 /// The heading of an advance: toward the nearest enemy if that gains ground toward the enemy's edge, else
 /// straight at the edge.
-fn advance_heading(state: &State, id: UnitId, seed: u64) -> Option<Heading> {
+fn advance_heading(
+    state: &State,
+    id: UnitId,
+    seed: u64,
+    memo: &mut NearestMemo,
+) -> Option<Heading> {
     let straight = state.ordered_heading(id)?;
     let me = state.footprint(id)?;
-    let nearest = enemies_by_distance(state, id, seed)
-        .first()
-        .map(|&(e, _)| e)?;
+    let nearest = memo.get(state, id, seed).first().map(|&(e, _)| e)?;
     let them = state.footprint(nearest)?;
     let h = me.centre.heading_to(them.centre);
     (h.angle_to(straight) < 60.0)
@@ -136,7 +392,7 @@ fn goes_somewhere(state: &State, id: UnitId, heading: Heading, march: Action) ->
 
 /// What a unit that is free to act does in common: re-man a gun, turn a gun toward the enemy, stand in
 /// contact. `None` when the bot has nothing particular for it.
-fn common_action(state: &State, u: &Unit, seed: u64) -> Option<Action> {
+fn common_action(state: &State, u: &Unit, seed: u64, memo: &mut NearestMemo) -> Option<Action> {
     let id = u.id();
     if u.in_contact() {
         return state.may_stand(id).is_ok().then_some(Action::Stand);
@@ -158,7 +414,7 @@ fn common_action(state: &State, u: &Unit, seed: u64) -> Option<Action> {
         }
         if u.formation() == Formation::Unlimbered {
             let me = state.footprint(id)?;
-            let (nearest, _) = *enemies_by_distance(state, id, seed).first()?;
+            let (nearest, _) = *memo.get(state, id, seed).first()?;
             let them = state.footprint(nearest)?;
             let arc = state.battle().options().artillery_arc_degrees;
             if !me.in_front_arc(&them, arc) && !state.battle().options().no_artillery_pivot {
@@ -204,7 +460,7 @@ pub fn reactions_answer(state: &State, side: Side) -> Option<Order> {
 fn next_action(
     state: &State,
     side: Side,
-    choose: impl Fn(&State, &Unit) -> Option<Action>,
+    mut choose: impl FnMut(&State, &Unit) -> Option<Action>,
 ) -> Order {
     for u in state.battle().units_in_play(side) {
         if u.has_acted() || state.stood(u.id()) {
@@ -222,16 +478,30 @@ fn next_action(
 
 /// Closes with the enemy: keeps every brigade on Advance, marches at the nearest enemy, charges whatever
 /// comes within reach, re-forms line after a fall-back when the enemy is near, fires at the nearest target.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Attacker {
     seed: u64,
+    /// What it remembers of the engine's answers between orders (no part of the game).
+    memo: Memory,
 }
+
+impl PartialEq for Attacker {
+    /// Two commanders are equal when they decide alike: by their seeds (the memory changes no decision).
+    fn eq(&self, other: &Self) -> bool {
+        self.seed == other.seed
+    }
+}
+
+impl Eq for Attacker {}
 
 impl Attacker {
     /// An attacker whose ties are broken by `seed`.
     #[must_use]
     pub fn new(seed: u64) -> Self {
-        Attacker { seed }
+        Attacker {
+            seed,
+            memo: Memory::default(),
+        }
     }
 
     fn command(&self, state: &State, side: Side) -> Order {
@@ -261,16 +531,15 @@ impl Attacker {
         Order::Command(actions)
     }
 
-    fn choose(&self, state: &State, u: &Unit) -> Option<Action> {
-        if let Some(a) = common_action(state, u, self.seed) {
+    fn choose(&mut self, state: &State, u: &Unit) -> Option<Action> {
+        if let Some(a) = common_action(state, u, self.seed, &mut self.memo.nearest) {
             return Some(a);
         }
         let id = u.id();
-        let enemies = enemies_by_distance(state, id, self.seed);
-        if let Some(&(target, _)) = enemies
-            .iter()
-            .find(|&&(t, _)| state.can_charge(id, t).is_ok())
-        {
+        let enemies = self.memo.nearest.get(state, id, self.seed);
+        if let Some(&(target, _)) = enemies.iter().find(|&&(t, _)| {
+            !state.surely_beyond_charge_reach(id, t) && state.can_charge(id, t).is_ok()
+        }) {
             return Some(Action::Charge { target });
         }
         let nearest = enemies.first().map_or(f64::INFINITY, |e| e.1);
@@ -284,7 +553,7 @@ impl Attacker {
             BrigadeOrder::Hold => state.may_stand(id).is_ok().then_some(Action::Stand),
             BrigadeOrder::Withdraw => None,
             BrigadeOrder::Advance => {
-                let heading = advance_heading(state, id, self.seed)?;
+                let heading = advance_heading(state, id, self.seed, &mut self.memo.nearest)?;
                 let march = Action::March {
                     heading,
                     distance: None,
@@ -306,7 +575,7 @@ impl Commander<North> for Attacker {
         match state.step() {
             Step::Command => self.command(state, side),
             Step::Units => next_action(state, side, |s, u| self.choose(s, u)),
-            Step::Artillery | Step::Musketry => next_attack(state, side, self.seed),
+            Step::Artillery | Step::Musketry => next_attack(state, side, self.seed, &mut self.memo),
             Step::Melee => Order::EndStep,
         }
     }
@@ -314,16 +583,30 @@ impl Commander<North> for Attacker {
 
 /// Holds its ground: asks for Hold (the Army Commander sets it for his brigade, the MGs toss for the rest),
 /// stands and fires, and charges only an enemy that comes within reach in column or weaker than itself.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Holder {
     seed: u64,
+    /// What it remembers of the engine's answers between orders (no part of the game).
+    memo: Memory,
 }
+
+impl PartialEq for Holder {
+    /// Two commanders are equal when they decide alike: by their seeds (the memory changes no decision).
+    fn eq(&self, other: &Self) -> bool {
+        self.seed == other.seed
+    }
+}
+
+impl Eq for Holder {}
 
 impl Holder {
     /// A holder whose ties are broken by `seed`.
     #[must_use]
     pub fn new(seed: u64) -> Self {
-        Holder { seed }
+        Holder {
+            seed,
+            memo: Memory::default(),
+        }
     }
 
     fn command(&self, state: &State, side: Side) -> Order {
@@ -356,16 +639,20 @@ impl Holder {
         Order::Command(actions)
     }
 
-    fn choose(&self, state: &State, u: &Unit) -> Option<Action> {
-        if let Some(a) = common_action(state, u, self.seed) {
+    fn choose(&mut self, state: &State, u: &Unit) -> Option<Action> {
+        if let Some(a) = common_action(state, u, self.seed, &mut self.memo.nearest) {
             return Some(a);
         }
         let id = u.id();
         let b = state.battle();
-        let tempting = enemies_by_distance(state, id, self.seed)
+        let tempting = self
+            .memo
+            .nearest
+            .get(state, id, self.seed)
             .into_iter()
             .find(|&(t, _)| {
-                state.can_charge(id, t).is_ok()
+                !state.surely_beyond_charge_reach(id, t)
+                    && state.can_charge(id, t).is_ok()
                     && b.unit(t)
                         .is_ok_and(|e| !e.is_deployed() || e.current_stands() < u.current_stands())
             });
@@ -388,7 +675,7 @@ impl Commander<North> for Holder {
         match state.step() {
             Step::Command => self.command(state, side),
             Step::Units => next_action(state, side, |s, u| self.choose(s, u)),
-            Step::Artillery | Step::Musketry => next_attack(state, side, self.seed),
+            Step::Artillery | Step::Musketry => next_attack(state, side, self.seed, &mut self.memo),
             Step::Melee => Order::EndStep,
         }
     }

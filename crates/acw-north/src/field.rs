@@ -268,12 +268,16 @@ impl Field {
     /// Footprints of every unit in play except those in `skip`.
     #[must_use]
     pub fn others(&self, battle: &Battle, skip: &[UnitId]) -> Vec<(UnitId, Footprint)> {
-        battle
-            .units()
-            .iter()
-            .filter(|u| u.in_play() && !skip.contains(&u.id()))
-            .filter_map(|u| self.footprint(battle, u.id()).map(|f| (u.id(), f)))
-            .collect()
+        // Sized for every unit at once: grown from empty, the list was copied three times on the way.
+        let mut v = Vec::with_capacity(battle.units().len());
+        v.extend(
+            battle
+                .units()
+                .iter()
+                .filter(|u| u.in_play() && !skip.contains(&u.id()))
+                .filter_map(|u| self.footprint(battle, u.id()).map(|f| (u.id(), f))),
+        );
+        v
     }
 
     /// NORTH-MOV-14: edge-to-edge distance between two units.
@@ -528,11 +532,14 @@ impl Field {
             self.slide(&me, heading, distance, blockers, gap).0 <= got.0 + 1e-9
         };
         let enemies: Vec<Footprint> = if enemy {
-            others
-                .iter()
-                .filter(|(o, _)| battle.unit(*o).is_ok_and(|u| u.side() != side))
-                .map(|(_, f)| *f)
-                .collect()
+            let mut v = Vec::with_capacity(others.len());
+            v.extend(
+                others
+                    .iter()
+                    .filter(|(o, _)| battle.unit(*o).is_ok_and(|u| u.side() != side))
+                    .map(|(_, f)| *f),
+            );
+            v
         } else {
             Vec::new()
         };
@@ -661,11 +668,13 @@ impl Field {
         };
         let others = self.others(battle, &[id]);
         let prints: Vec<Footprint> = others.iter().map(|(_, f)| *f).collect();
-        let enemies: Vec<Footprint> = others
-            .iter()
-            .filter(|(o, _)| battle.unit(*o).is_ok_and(|u| u.side() != side))
-            .map(|(_, f)| *f)
-            .collect();
+        let mut enemies: Vec<Footprint> = Vec::with_capacity(others.len());
+        enemies.extend(
+            others
+                .iter()
+                .filter(|(o, _)| battle.unit(*o).is_ok_and(|u| u.side() != side))
+                .map(|(_, f)| *f),
+        );
         let slide = |f: &Footprint, h: Heading, d: f64, blockers: &[Footprint]| {
             self.slide(f, h, Inches(d), blockers, gap).0
         };

@@ -265,10 +265,13 @@ pub struct ActionChoice {
 #[derive(Default)]
 struct NoDice {
     fault: Option<acw_core::dice::DiceError>,
+    /// Whether anything was asked of it (a face, an index, what the next dice are for).
+    asked: bool,
 }
 
 impl Dice for NoDice {
     fn face(&mut self, die: acw_core::dice::Die) -> u16 {
+        self.asked = true;
         if self.fault.is_none() {
             self.fault = Some(acw_core::dice::DiceError::Exhausted(die));
         }
@@ -276,7 +279,12 @@ impl Dice for NoDice {
     }
 
     fn index(&mut self, _n: usize) -> usize {
+        self.asked = true;
         0
+    }
+
+    fn about(&mut self, _purpose: std::fmt::Arguments<'_>) {
+        self.asked = true;
     }
 
     fn fault(&self) -> Option<&acw_core::dice::DiceError> {
@@ -484,6 +492,60 @@ pub struct State {
     /// Whether the first phase has been announced in the log.
     started: bool,
     rng: GameRng,
+    /// The last march tried by [`State::march_preview`] (no part of the game; see [`PreviewMemo`]).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    preview: PreviewMemo,
+}
+
+/// The last march tried by [`State::march_preview`] and what it came to, so that the same order given next on
+/// the same state is not worked out a second time: a bot previews a march and then orders it. No part of the
+/// game: a copy of the state starts without it, equality and saves pass it over, and [`North`] takes it (once)
+/// only for that very order on a state equal in every field to the one it was tried on, and only when the
+/// trial asked nothing of the dice, so the order comes to the same state and events as worked out afresh.
+#[derive(Default)]
+struct PreviewMemo(std::sync::Mutex<Option<Box<Preview>>>);
+
+/// One tried march (see [`PreviewMemo`]).
+struct Preview {
+    order: Order,
+    before: State,
+    after: State,
+    events: Vec<Event>,
+}
+
+impl PreviewMemo {
+    /// Remembers a trial, in place of any before it.
+    fn keep(&self, preview: Preview) {
+        if let Ok(mut slot) = self.0.lock() {
+            *slot = Some(Box::new(preview));
+        }
+    }
+
+    /// The trial of `order` on a state equal to `state`, if that is the one remembered; forgets it either way.
+    fn take(&self, order: &Order, state: &State) -> Option<Box<Preview>> {
+        let kept = self.0.lock().ok()?.take()?;
+        (kept.order == *order && kept.before == *state).then_some(kept)
+    }
+}
+
+impl Clone for PreviewMemo {
+    /// A copy starts with nothing remembered.
+    fn clone(&self) -> Self {
+        PreviewMemo::default()
+    }
+}
+
+impl PartialEq for PreviewMemo {
+    /// No part of the game: states are equal whatever their memos hold.
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for PreviewMemo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PreviewMemo")
+    }
 }
 
 /// An attack waiting for the morale decisions of its target's owner: what the game layer needs to finish it.
@@ -571,6 +633,7 @@ impl TryFrom<StateData> for State {
             melee_owed: d.melee_owed,
             started: d.started,
             rng: d.rng,
+            preview: PreviewMemo::default(),
         })
     }
 }
@@ -654,6 +717,7 @@ impl State {
             melee_owed: false,
             started: false,
             rng: GameRng::seed(seed),
+            preview: PreviewMemo::default(),
         };
         state.refresh_generals();
         Ok(state)
@@ -824,6 +888,65 @@ impl State {
         Ok(sight)
     }
 
+    /// Whether `attacker` is surely out of range of `target` for `category`, so that [`State::can_attack`]
+    /// refuses the pair: the distance between the centres less both half-diagonals (the lower bound
+    /// [`Footprint::distance_at_least`] gives, worked out from the places and base sizes without building the
+    /// footprints) is beyond the attacker's range. `false` says nothing (the attack may still be refused);
+    /// `true` only when the attack is refused, whatever else holds: every refusal comes before acceptance, and
+    /// the range is checked on a distance no less than this bound.
+    pub(crate) fn surely_out_of_range(
+        &self,
+        attacker: UnitId,
+        target: UnitId,
+        category: Category,
+    ) -> bool {
+        use acw_core::Arm;
+        let (Ok(a), Ok(t)) = (self.battle.unit(attacker), self.battle.unit(target)) else {
+            return false;
+        };
+        let options = self.battle.options();
+        let range = match (category, a.arm()) {
+            (Category::Artillery, Arm::Artillery) => match options.artillery_max_range {
+                Some(r) => r.0,
+                None => return false,
+            },
+            (Category::Musketry, Arm::Infantry | Arm::Cavalry) => {
+                match crate::combat::firer_kind(a) {
+                    Some(firer) => crate::tables::musketry_range(firer, options).0,
+                    None => return false,
+                }
+            }
+            _ => return false,
+        };
+        self.distance_at_least(a, t)
+            .is_some_and(|bound| bound > range + 1e-9)
+    }
+
+    /// Whether `unit` surely cannot charge `target`, so that [`State::can_charge`] refuses the pair: the lower
+    /// bound of the distance between them (see [`State::surely_out_of_range`]) is beyond the unit's charge
+    /// reach. `false` says nothing.
+    pub(crate) fn surely_beyond_charge_reach(&self, unit: UnitId, target: UnitId) -> bool {
+        let (Ok(u), Ok(t)) = (self.battle.unit(unit), self.battle.unit(target)) else {
+            return false;
+        };
+        let reach =
+            crate::movement::charge_reach(u.troop(), self.battle.options()).unwrap_or(Inches(0.0));
+        self.distance_at_least(u, t)
+            .is_some_and(|bound| bound > reach.0 + 1e-9)
+    }
+
+    /// [`Footprint::distance_at_least`] of the two units' footprints, from their places and base sizes (the
+    /// same sums, without building the footprints); `None` when either has no place.
+    fn distance_at_least(&self, a: &Unit, b: &Unit) -> Option<f64> {
+        let (pa, pb) = (self.field.place(a.id())?, self.field.place(b.id())?);
+        let reach = |u: &Unit| {
+            let (w, d) = self.field.bases.size(u);
+            (w.0 * w.0 + d.0 * d.0).sqrt() / 2.0
+        };
+        let (dx, dy) = (pb.centre.x - pa.centre.x, pb.centre.y - pa.centre.y);
+        Some(((dx * dx + dy * dy).sqrt() - reach(a) - reach(b) - 1e-9).max(0.0))
+    }
+
     /// Whether unit `id` may charge `target` now: a legal charger, an enemy within reach (NORTH-MEL-01,
     /// NORTH-MEL-03). Gives the measured charge.
     pub fn can_charge(&self, unit: UnitId, target: UnitId) -> Result<ChargeOrder, RuleViolation> {
@@ -890,18 +1013,24 @@ impl State {
         }
         let mut copy = self.clone();
         let mut log = Vec::new();
-        copy.apply_order(
-            &Order::Act { unit, action },
-            &mut NoDice::default(),
-            &mut log,
-        )
-        .ok()?;
-        log.iter().find_map(|e| match e {
+        let order = Order::Act { unit, action };
+        let mut dice = NoDice::default();
+        copy.apply_order(&order, &mut dice, &mut log).ok()?;
+        let moved = log.iter().find_map(|e| match e {
             Event::Moved {
                 unit: u, report, ..
             } if *u == unit => Some(report.moved),
             _ => None,
-        })
+        });
+        if !dice.asked {
+            self.preview.keep(Preview {
+                order,
+                before: self.clone(),
+                after: copy,
+                events: log,
+            });
+        }
+        moved
     }
 
     /// What unit `id` may do now (NORTH-SEQ-03 (b)): every action of the units step, each allowed or refused
@@ -1979,6 +2108,13 @@ impl Ruleset for North {
         log: &mut Vec<Event>,
     ) -> Result<(), RuleViolation> {
         fault_check(dice)?;
+        // The march a bot has just tried on this very state comes to what it came to then (no dice were asked).
+        if let Some(tried) = state.preview.take(order, state) {
+            let Preview { after, events, .. } = *tried;
+            *state = after;
+            log.extend(events);
+            return Ok(());
+        }
         let mut next = state.clone();
         let mut events = Vec::new();
         next.apply_order(order, dice, &mut events)?;
@@ -2011,4 +2147,58 @@ impl Ruleset for North {
 #[must_use]
 pub fn narrate(state: &State, event: &Event) -> String {
     state.narrate(event).to_string()
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::bots::{Attacker, Holder};
+    use acw_core::game::Commander;
+
+    /// The bounds the bots pass pairs over on are refusals of the engine: over whole seeded games, at every
+    /// state, a pair surely out of range is refused by `can_attack` (both categories) and a pair surely beyond
+    /// charge reach by `can_charge`. The bounds pass over many pairs, and some pairs they leave are accepted.
+    #[test]
+    fn sure_refusals_are_refusals() {
+        let (mut out_of_range, mut beyond_reach, mut allowed) = (0u32, 0u32, 0u32);
+        for seed in [5u64, 9] {
+            let mut state = North.setup(&Scenario::default(), seed).unwrap();
+            let (mut attacker, mut holder) = (Attacker::new(seed), Holder::new(seed));
+            let mut log = Vec::new();
+            while let Some(side) = North.to_order(&state) {
+                let ids: Vec<(UnitId, Side)> = state
+                    .battle()
+                    .units()
+                    .iter()
+                    .filter(|u| u.in_play())
+                    .map(|u| (u.id(), u.side()))
+                    .collect();
+                for &(a, sa) in &ids {
+                    for &(t, _) in ids.iter().filter(|&&(_, st)| st != sa) {
+                        for category in [Category::Artillery, Category::Musketry] {
+                            if state.surely_out_of_range(a, t, category) {
+                                out_of_range += 1;
+                                assert!(state.can_attack(a, t, category).is_err());
+                            } else if state.can_attack(a, t, category).is_ok() {
+                                allowed += 1;
+                            }
+                        }
+                        if state.surely_beyond_charge_reach(a, t) {
+                            beyond_reach += 1;
+                            assert!(state.can_charge(a, t).is_err());
+                        }
+                    }
+                }
+                let order = match side {
+                    Side::Union => attacker.order(&North, &state, side),
+                    Side::Confederate => holder.order(&North, &state, side),
+                };
+                North.apply(&mut state, &order, &mut log).unwrap();
+            }
+        }
+        assert!(out_of_range > 10_000, "{out_of_range}");
+        assert!(beyond_reach > 10_000, "{beyond_reach}");
+        assert!(allowed > 100, "{allowed}");
+    }
 }
