@@ -338,8 +338,10 @@ impl Deck {
         self.cards.get(..self.pile).unwrap_or_default()
     }
 
-    /// The places of the cards out (drawn and not yet discarded), one a card, holding the cards last drawn,
-    /// the last drawn first. A discard takes the last place.
+    /// The places of the cards out (drawn and not yet discarded), one a card, the last drawn first: each holds
+    /// the card drawn into it. A discard takes the last place (that of the oldest card out) whichever card it
+    /// discards, so when cards are discarded in another order than drawn these are no longer the cards a player
+    /// holds; the deck keeps how many are out, the player which.
     #[inline]
     #[must_use]
     pub fn out(&self) -> &[Card] {
