@@ -205,32 +205,80 @@ pub enum CardError {
     },
 }
 
-/// A deck: a draw pile and a discard pile.
+/// A deck: a draw pile and a discard pile, and the cards out of both (drawn and not yet discarded).
 ///
-/// A draw takes a uniformly random card of the draw pile (from the [`Dice`] source), which is the same as
-/// drawing the top card of a well-shuffled pile. The gap it leaves is filled by the last card of the pile
-/// (a swap, not a shift of every card after it), so a draw costs the same whatever the card drawn.
+/// Every card lies in one vector: the draw pile at the front, then a place for each card out, then the
+/// discard pile (its top card, the last discarded, first). A draw takes a uniformly random card of the draw
+/// pile (from the [`Dice`] source), which is the same as drawing the top card of a well-shuffled pile: the card
+/// drawn and the last card of the pile change places and the pile ends one place sooner, so a draw costs the
+/// same whatever the card drawn, and the card's place is then the first place out. A discard writes its card
+/// into the last place out (that of the oldest card out) and moves the boundary of the discard pile, so a card
+/// moves only when drawn. Returning the discards to the draw pile moves no card when none is out.
 ///
-/// The cards a seed draws changed once, when draws became swaps (earlier releases closed the gap by moving
-/// every later card up one place, so the rest of the pile was in another order for the next draw); the dice
-/// faces a seed gives did not change.
+/// The cards a seed draws changed twice: once when draws became swaps (earlier releases closed the gap by
+/// moving every later card up one place), and once when the deck became one vector: the discards now come back
+/// to the draw pile last discarded first (they came back oldest first), so the draws after a reshuffle of
+/// discards differ. Draws before any discard is returned, and the dice faces a seed gives, did not change.
 ///
-/// Saved and loaded (feature `serde`) as its draw pile and discard pile.
+/// Saved and loaded (feature `serde`) as its draw pile in order, the places out (the cards last drawn into
+/// them, the last drawn first) and its discard pile oldest first. A deck saved before the places out were kept
+/// (no `out` list) loads with none out: its next discards make room for themselves, as every discard did then.
+/// Loading refuses a deck of no cards ([`CardError::NoCards`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "SavedDeck", into = "SavedDeck")
+)]
 pub struct Deck {
-    /// The draw pile; a draw takes any card of it.
+    /// Every card: `cards[..pile]` the draw pile, `cards[pile..held]` the places of the cards out (holding the
+    /// cards last drawn, the last drawn first), `cards[held..]` the discard pile (the last discarded first).
+    cards: Vec<Card>,
+    /// The end of the draw pile.
+    pile: usize,
+    /// The end of the places out, where the discard pile starts.
+    held: usize,
+}
+
+/// A deck as saved: its draw pile, its places out and its discards, oldest first.
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+struct SavedDeck {
     pile: Vec<Card>,
-    /// The discard pile, oldest first.
+    #[serde(default)]
+    out: Vec<Card>,
     discards: Vec<Card>,
 }
 
+#[cfg(feature = "serde")]
+impl TryFrom<SavedDeck> for Deck {
+    type Error = CardError;
+
+    fn try_from(saved: SavedDeck) -> Result<Deck, CardError> {
+        Deck::from_parts(&saved.pile, &saved.out, &saved.discards)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl From<Deck> for SavedDeck {
+    fn from(deck: Deck) -> SavedDeck {
+        SavedDeck {
+            pile: deck.pile().to_vec(),
+            out: deck.out().to_vec(),
+            discards: deck.discards().iter().rev().copied().collect(),
+        }
+    }
+}
+
 impl Deck {
-    /// A deck whose draw pile is `pile` (in that order) and whose discard pile is empty, with room to discard
-    /// the whole pile without growing.
+    /// A deck whose draw pile is `pile` (in that order), with nothing out or discarded.
     fn with_pile(pile: Vec<Card>) -> Deck {
-        let discards = Vec::with_capacity(pile.len());
-        Deck { pile, discards }
+        let pile_len = pile.len();
+        Deck {
+            cards: pile,
+            pile: pile_len,
+            held: pile_len,
+        }
     }
 
     /// The 52-card deck with `jokers` jokers (0–2: red first, then black), all in the draw pile.
@@ -249,7 +297,7 @@ impl Deck {
         Ok(Deck::with_pile(pile))
     }
 
-    /// A deck of any cards (a ruleset's own deck, say, or a part of a standard deck).
+    /// A deck of any cards (a ruleset's own deck, say, a part of a standard deck, or two decks together).
     pub fn of(cards: impl IntoIterator<Item = Card>) -> Result<Deck, CardError> {
         let pile: Vec<Card> = cards.into_iter().collect();
         if pile.is_empty() {
@@ -258,106 +306,178 @@ impl Deck {
         Ok(Deck::with_pile(pile))
     }
 
+    /// A deck part way through play, as it is saved: its draw pile in order, its places out (the cards last
+    /// drawn into them, the last drawn first, as [`Deck::out`] lists them) and its discard pile oldest first.
+    /// A deck of no cards is refused ([`CardError::NoCards`]).
+    pub fn from_parts(pile: &[Card], out: &[Card], discards: &[Card]) -> Result<Deck, CardError> {
+        let mut cards = Vec::with_capacity(pile.len() + out.len() + discards.len());
+        cards.extend_from_slice(pile);
+        cards.extend_from_slice(out);
+        cards.extend(discards.iter().rev());
+        if cards.is_empty() {
+            return Err(CardError::NoCards);
+        }
+        Ok(Deck {
+            cards,
+            pile: pile.len(),
+            held: pile.len() + out.len(),
+        })
+    }
+
     /// Cards left to draw.
     #[inline]
     #[must_use]
     pub fn remaining(&self) -> usize {
-        self.pile.len()
+        self.pile
     }
 
     /// The draw pile, in its current order.
     #[inline]
     #[must_use]
     pub fn pile(&self) -> &[Card] {
-        &self.pile
+        self.cards.get(..self.pile).unwrap_or_default()
     }
 
-    /// The discard pile, oldest first.
+    /// The places of the cards out (drawn and not yet discarded), one a card, the last drawn first: each holds
+    /// the card drawn into it. A discard takes the last place (that of the oldest card out) whichever card it
+    /// discards, so when cards are discarded in another order than drawn these are no longer the cards a player
+    /// holds; the deck keeps how many are out, the player which.
+    #[inline]
+    #[must_use]
+    pub fn out(&self) -> &[Card] {
+        self.cards.get(self.pile..self.held).unwrap_or_default()
+    }
+
+    /// The discard pile, its top card (the last discarded) first.
     #[inline]
     #[must_use]
     pub fn discards(&self) -> &[Card] {
-        &self.discards
+        self.cards.get(self.held..).unwrap_or_default()
     }
 
-    /// Draws one card. An empty pile is an error and changes nothing; so is a scripted card that is not in
-    /// the pile.
+    /// Draws one card. An empty pile is an error and changes nothing; so is a source that fails (a script run
+    /// out, a scripted card that is not in the pile).
     ///
-    /// The card is taken out of the pile and the last card of the pile takes its place (swap and shorten):
-    /// one word of the source, a multiply and two moves, whatever the card drawn. [`Deck::deal`] draws a hand
-    /// in one call.
+    /// The card drawn and the last card of the pile change places and the pile ends one place sooner, so the
+    /// card's place is the first place out: one word of the source, a multiply and two swapped cards, whatever
+    /// the card drawn. [`Deck::deal`] draws a hand in one call.
     #[inline]
     pub fn draw<D: Dice + ?Sized>(&mut self, dice: &mut D) -> Result<Card, CardError> {
-        if self.pile.is_empty() {
-            return Err(CardError::Empty);
+        let top = self.pile.wrapping_sub(1);
+        // A pile of one card or none is settled out of line, so the common draw knows it has two or more.
+        if top == 0 || top == usize::MAX {
+            let card = draw_last(self.pile(), dice)?;
+            self.pile = 0;
+            return Ok(card);
         }
+        let Some(pile) = self.cards.get_mut(..=top) else {
+            return Err(CardError::Empty);
+        };
         let had_fault = dice.fault().is_some();
-        let i = dice.draw(&self.pile);
+        let i = dice.draw(pile);
         if !had_fault && let Some(e) = dice.fault() {
             return Err(CardError::Source(e.clone()));
         }
-        Ok(self.pile.swap_remove(i.min(self.pile.len() - 1)))
+        self.pile = top;
+        // An index past the pile is taken as its last card.
+        pile.swap(i.min(top), top);
+        Ok(pile[top])
     }
 
     /// Draws `hand.len()` cards into `hand`, in the order drawn: the same cards, from the same words of the
-    /// source, as that many calls of [`Deck::draw`], in one loop. Asking for more cards than the draw pile
-    /// holds is an error and changes nothing; so is a source that fails on any card of the deal (a script run
-    /// out, a card not in the pile): the draw pile and `hand` are then as they were. A source that can fail
-    /// ([`Dice::never_faults`] is `false`) is dealt from copies, so only a random source deals without
-    /// allocating.
+    /// source, as that many calls of [`Deck::draw`], in one loop ([`Dice::draw_many`]). Asking for more cards
+    /// than the draw pile holds is an error and changes nothing; so is a source that fails on any card of the
+    /// deal (a script run out, a card not in the pile): the deck and `hand` are then as they were. A source
+    /// that can fail ([`Dice::never_faults`] is `false`) is dealt from a copy of the pile, so only a random
+    /// source deals without allocating.
     pub fn deal<D: Dice + ?Sized>(
         &mut self,
         dice: &mut D,
         hand: &mut [Card],
     ) -> Result<(), CardError> {
-        let left = self.pile.len();
-        if hand.len() > left {
-            return Err(CardError::TooFew {
-                asked: hand.len(),
-                left,
-            });
+        let left = self.pile;
+        let count = hand.len();
+        if count > left {
+            return Err(CardError::TooFew { asked: count, left });
         }
+        let Some(pile) = self.cards.get_mut(..left) else {
+            return Err(CardError::TooFew { asked: count, left });
+        };
         if dice.never_faults() {
-            deal_from(&mut self.pile, dice, hand);
-            return Ok(());
-        }
-        // A source that can fail deals from copies of the pile and the hand, kept only if it did not fail.
-        let had_fault = dice.fault().is_some();
-        let mut pile = self.pile.clone();
-        let mut dealt = Vec::with_capacity(hand.len());
-        for _ in 0..hand.len() {
-            let card = draw_from(&mut pile, dice);
+            dice.draw_many(pile, count);
+        } else {
+            // A source that can fail deals from a copy of the pile, kept only if it did not fail.
+            let had_fault = dice.fault().is_some();
+            let mut copy = pile.to_vec();
+            dice.draw_many(&mut copy, count);
             if !had_fault && let Some(e) = dice.fault() {
                 return Err(CardError::Source(e.clone()));
             }
-            dealt.push(card.ok_or(CardError::Empty)?);
+            pile.copy_from_slice(&copy);
         }
-        hand.copy_from_slice(&dealt);
-        self.pile.clear();
-        self.pile.extend_from_slice(&pile);
+        let rest = left - count;
+        // The cards dealt lie at the end of the pile, the last dealt first.
+        for (slot, card) in hand.iter_mut().zip(pile[rest..].iter().rev()) {
+            *slot = *card;
+        }
+        self.pile = rest;
         Ok(())
     }
 
-    /// Puts a card on the discard pile.
+    /// Puts a card on the discard pile: any card, as a table allows (normally one drawn from this deck).
+    ///
+    /// A card drawn and not yet discarded leaves its place free; a discard takes the free place of the
+    /// oldest such card, so it moves only the boundary of the discard pile and writes the card. A discard with
+    /// no card out (more discards than draws) makes room for it.
     #[inline]
     pub fn discard(&mut self, card: Card) {
-        self.discards.push(card);
+        if self.held > self.pile
+            && let Some(slot) = self.cards.get_mut(self.held - 1)
+        {
+            *slot = card;
+            self.held -= 1;
+        } else {
+            discard_extra(&mut self.cards, self.held, card);
+        }
     }
 
     /// Puts `cards` on the discard pile, in order (the last of them on top): as many calls of
-    /// [`Deck::discard`], in one copy.
+    /// [`Deck::discard`], in one copy when as many cards are out (a hand dealt or drawn).
     #[inline]
     pub fn discard_all(&mut self, cards: &[Card]) {
-        self.discards.extend_from_slice(cards);
+        let out = self.held - self.pile;
+        if cards.len() <= out
+            && let Some(free) = self.cards.get_mut(self.held - cards.len()..self.held)
+        {
+            for (slot, card) in free.iter_mut().rev().zip(cards) {
+                *slot = *card;
+            }
+            self.held -= cards.len();
+        } else {
+            for card in cards {
+                self.discard(*card);
+            }
+        }
     }
 
-    /// Returns every discard to the draw pile, after the cards still in it.
+    /// Returns every discard to the draw pile, after the cards still in it: the top card of the discard pile
+    /// (the last discarded) first. Moves no card when no card is out; cards out stay out.
+    #[inline]
     pub fn reshuffle(&mut self) {
-        self.pile.append(&mut self.discards);
+        let end = self.cards.len();
+        if self.pile != self.held {
+            self.pile = discards_past_out(&mut self.cards, self.pile, self.held);
+        } else {
+            self.pile = end;
+        }
+        self.held = end;
     }
 
     /// Shuffles the draw pile in place (Fisher–Yates), e.g. to show a physical order.
     pub fn shuffle<D: Dice + ?Sized>(&mut self, dice: &mut D) {
-        let pile = &mut self.pile;
+        let Some(pile) = self.cards.get_mut(..self.pile) else {
+            return;
+        };
         for i in (1..pile.len()).rev() {
             let j = dice.index(i + 1);
             pile.swap(i, j.min(i));
@@ -372,47 +492,48 @@ impl Deck {
 
     /// The exact distribution of how many of the next `draws` cards (without replacement) satisfy `pred`.
     pub fn count_odds(&self, draws: u32, pred: impl Fn(&Card) -> bool) -> Dist<u32> {
-        let marked = self.pile().iter().filter(|c| pred(c)).count() as u32;
-        Dist::hypergeometric(self.pile.len() as u32, marked, draws)
+        let pile = self.pile();
+        let marked = pile.iter().filter(|c| pred(c)).count() as u32;
+        Dist::hypergeometric(pile.len() as u32, marked, draws)
     }
 }
 
-/// One draw: the card at the index the source gives (an index past the pile is taken as its last card), the
-/// last card of the pile taking its place; `None` from an empty pile.
-#[inline(always)]
-fn draw_from<D: Dice + ?Sized>(pile: &mut Vec<Card>, dice: &mut D) -> Option<Card> {
-    let i = dice.draw(pile);
-    let last = pile.len().checked_sub(1)?;
-    Some(pile.swap_remove(i.min(last)))
+/// [`Deck::draw`] from a pile of one card (which the source still picks: a random source takes no word for it,
+/// a script names it) or of none. Out of line, and given the pile alone, so that in a loop of draws the
+/// deck's boundaries can stay in registers.
+#[cold]
+#[inline(never)]
+fn draw_last<D: Dice + ?Sized>(pile: &[Card], dice: &mut D) -> Result<Card, CardError> {
+    let Some(&only) = pile.first() else {
+        return Err(CardError::Empty);
+    };
+    let had_fault = dice.fault().is_some();
+    dice.draw(pile);
+    if !had_fault && let Some(e) = dice.fault() {
+        return Err(CardError::Source(e.clone()));
+    }
+    Ok(only)
 }
 
-/// `hand.len()` draws (no more than the pile holds) from a source that never fails, one after another, each
-/// as [`Deck::draw`] makes it: the pile's length kept in a register and set once at the end, and no path that
-/// could panic.
-///
-/// The last card's place is written `top.max(i & top)`, which is always `top`: the compiler folds it back to
-/// the last place, and from that form it also proves the pile's slice and the drawn index in bounds, so two
-/// checks a card are left out (a 52-card deal: 2116 instructions against 2222 with a plain `get(top)`, and
-/// 1.75 CPU seconds against 1.85 for 20 million deals).
-#[inline(always)]
-fn deal_from<D: Dice + ?Sized>(pile: &mut Vec<Card>, dice: &mut D, hand: &mut [Card]) {
-    let mut len = pile.len();
-    for slot in hand.iter_mut() {
-        let Some(cards) = pile.get_mut(..len) else {
-            break;
-        };
-        let i = dice.draw(cards);
-        let top = len.wrapping_sub(1);
-        let Some(&last) = cards.get(top.max(i & top)) else {
-            break;
-        };
-        let Some(card) = cards.get_mut(i.min(top)) else {
-            break;
-        };
-        *slot = std::mem::replace(card, last);
-        len -= 1;
+/// [`Deck::discard`] with no card out: the deck grows by the card, on top of the discard pile (which starts
+/// at `held`).
+#[cold]
+#[inline(never)]
+fn discard_extra(cards: &mut Vec<Card>, held: usize, card: Card) {
+    let at = held.min(cards.len());
+    cards.insert(at, card);
+}
+
+/// [`Deck::reshuffle`] with cards out: the places out (`cards[pile..held]`), then the discards, become the
+/// discards, then the places out, each in its order. Gives the new end of the draw pile.
+#[cold]
+#[inline(never)]
+fn discards_past_out(cards: &mut [Card], pile: usize, held: usize) -> usize {
+    let back = cards.len().saturating_sub(held);
+    if let Some(after) = cards.get_mut(pile..) {
+        after.rotate_left(held.saturating_sub(pile).min(after.len()));
     }
-    pile.truncate(len);
+    pile + back
 }
 
 #[cfg(test)]
@@ -444,9 +565,24 @@ mod tests {
         let mut d = Deck::standard(0)?;
         let mut dice = ScriptedDice::new([Scripted::Card(ace), Scripted::Card(ace)]);
         assert_eq!(d.draw(&mut dice)?, ace);
-        // The ace is gone: the second scripted draw is refused and the pile is unchanged.
+        // The ace is gone: the second scripted draw is refused and the deck is unchanged.
+        let before = d.clone();
         assert!(matches!(d.draw(&mut dice), Err(CardError::Source(_))));
+        assert_eq!(d, before);
         assert_eq!(d.remaining(), 51);
+        // So is a draw from a script run out, from a pile of many cards or of one.
+        assert!(matches!(
+            d.draw(&mut ScriptedDice::new([])),
+            Err(CardError::Source(_))
+        ));
+        assert_eq!(d, before);
+        let mut one = Deck::of([ace])?;
+        let lone = one.clone();
+        assert!(matches!(
+            one.draw(&mut ScriptedDice::new([])),
+            Err(CardError::Source(_))
+        ));
+        assert_eq!(one, lone);
         d.discard(ace);
         d.reshuffle();
         assert_eq!(d.remaining(), 52);
@@ -489,21 +625,23 @@ mod tests {
         );
         let shown: Vec<String> = four.pile().iter().map(ToString::to_string).collect();
         assert_eq!(shown, ["2♣", "5♣", "4♣"]);
-        // Two decks with the same piles are equal whatever their history.
+        // The card drawn is out: its place follows the pile until it is discarded.
         let mut a = Deck::standard(0)?;
         let first = a.draw(&mut ScriptedDice::new([Scripted::Card(Card::Suited(
             Rank::Two,
             Suit::Clubs,
         ))]))?;
         // The ace of spades, last, took the place of the two of clubs.
-        let b = Deck::of(
-            std::iter::once(Card::Suited(Rank::Ace, Suit::Spades))
-                .chain(Card::all_suited().skip(1).take(50)),
-        )?;
+        let rest: Vec<Card> = std::iter::once(Card::Suited(Rank::Ace, Suit::Spades))
+            .chain(Card::all_suited().skip(1).take(50))
+            .collect();
         assert_eq!(first, Card::Suited(Rank::Two, Suit::Clubs));
-        assert_eq!(a, b);
+        assert_eq!(a.pile(), &rest[..]);
+        assert_eq!(a.out(), [first]);
+        assert!(a.discards().is_empty());
         let saved = serde_json::to_value(&a).map_err(|_| CardError::NoCards)?;
         assert_eq!(saved["pile"].as_array().map(Vec::len), Some(51));
+        assert_eq!(saved["out"].as_array().map(Vec::len), Some(1));
         assert_eq!(saved["discards"].as_array().map(Vec::len), Some(0));
         let back: Deck = serde_json::from_value(saved).map_err(|_| CardError::NoCards)?;
         assert_eq!(back, a);
@@ -562,8 +700,9 @@ mod tests {
         Ok(())
     }
 
-    /// A deck saves as its draw pile, then its discard pile oldest first, whether its cards were drawn one by
-    /// one or dealt: the saved text of both is the same, pinned here, and loads back equal.
+    /// A deck saves as its draw pile, its places out and its discard pile oldest first, whether its cards were
+    /// drawn one by one or dealt: the saved text of both is the same, pinned here, and loads back equal; so does
+    /// the text a deck saved before the places out were kept (no `out`).
     #[test]
     fn a_dealt_deck_saves_as_a_drawn_one() -> Result<(), CardError> {
         let clubs: Vec<Card> = Card::all_suited().take(4).collect();
@@ -571,6 +710,8 @@ mod tests {
         let mut dealt = Deck::of(clubs.iter().copied())?;
         let mut hand = [Card::Joker(Colour::Red); 2];
         dealt.deal(&mut script(), &mut hand)?;
+        assert_eq!(hand, [clubs[1], clubs[0]]);
+        assert_eq!(dealt.out(), [clubs[0], clubs[1]], "the last dealt first");
         dealt.discard_all(&hand);
         let mut drawn = Deck::of(clubs.iter().copied())?;
         let mut dice = script();
@@ -578,10 +719,11 @@ mod tests {
             let card = drawn.draw(&mut dice)?;
             drawn.discard(card);
         }
+        assert_eq!(dealt, drawn);
         let saved = serde_json::to_string(&dealt).map_err(|_| CardError::NoCards)?;
         assert_eq!(
             saved,
-            r#"{"pile":[{"Suited":["Four","Clubs"]},{"Suited":["Five","Clubs"]}],"discards":[{"Suited":["Three","Clubs"]},{"Suited":["Two","Clubs"]}]}"#
+            r#"{"pile":[{"Suited":["Four","Clubs"]},{"Suited":["Five","Clubs"]}],"out":[],"discards":[{"Suited":["Three","Clubs"]},{"Suited":["Two","Clubs"]}]}"#
         );
         assert_eq!(
             serde_json::to_string(&drawn).map_err(|_| CardError::NoCards)?,
@@ -589,6 +731,104 @@ mod tests {
         );
         let back: Deck = serde_json::from_str(&saved).map_err(|_| CardError::NoCards)?;
         assert_eq!(back, dealt);
+        // The form saved before: no places out.
+        let old = r#"{"pile":[{"Suited":["Four","Clubs"]},{"Suited":["Five","Clubs"]}],"discards":[{"Suited":["Three","Clubs"]},{"Suited":["Two","Clubs"]}]}"#;
+        let back: Deck = serde_json::from_str(old).map_err(|_| CardError::NoCards)?;
+        assert_eq!(back, dealt);
+        Ok(())
+    }
+
+    /// A deck saved part way through play (cards in the pile, out and discarded) loads back equal and goes on
+    /// exactly as the deck it was saved from: the same draws, discards and reshuffles give the same cards. A
+    /// deck of no cards is refused, by `Deck::from_parts` and by loading.
+    #[test]
+    fn a_saved_deck_goes_on_exactly() -> Result<(), CardError> {
+        let mut deck = Deck::standard(2)?;
+        let mut rng = crate::GameRng::seed(11);
+        let mut hand = [Card::Joker(Colour::Red); 7];
+        deck.deal(&mut rng, &mut hand)?;
+        deck.discard_all(&hand[..3]);
+        for _ in 0..5 {
+            let card = deck.draw(&mut rng)?;
+            deck.discard(card);
+        }
+        deck.draw(&mut rng)?;
+        assert_eq!(
+            (deck.remaining(), deck.out().len(), deck.discards().len()),
+            (41, 5, 8)
+        );
+        let text = serde_json::to_string(&deck).map_err(|_| CardError::NoCards)?;
+        let mut loaded: Deck = serde_json::from_str(&text).map_err(|_| CardError::NoCards)?;
+        assert_eq!(loaded, deck);
+        let mut again = rng.clone();
+        let play = |d: &mut Deck, r: &mut crate::GameRng| -> Result<Vec<Card>, CardError> {
+            let mut seen = Vec::new();
+            for round in 0..4 {
+                while d.remaining() > round * 3 {
+                    let card = d.draw(r)?;
+                    seen.push(card);
+                    d.discard(card);
+                }
+                d.reshuffle();
+            }
+            let mut dealt = [Card::Joker(Colour::Red); 9];
+            d.deal(r, &mut dealt)?;
+            seen.extend(dealt);
+            Ok(seen)
+        };
+        assert_eq!(play(&mut loaded, &mut again)?, play(&mut deck, &mut rng)?);
+        assert_eq!(loaded, deck);
+        assert_eq!(Deck::from_parts(&[], &[], &[]), Err(CardError::NoCards));
+        let refused = serde_json::from_str::<Deck>(r#"{"pile":[],"out":[],"discards":[]}"#)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(
+            refused.contains("a deck needs at least one card"),
+            "{refused}"
+        );
+        Ok(())
+    }
+
+    /// Discards come back to the draw pile after the cards still in it, the last discarded first, moving no
+    /// card when none is out; cards out when the discards come back stay out, and a discard takes the place
+    /// of the oldest card out. A discard with no card out makes room for itself.
+    #[test]
+    fn discards_come_back_last_discarded_first() -> Result<(), CardError> {
+        let clubs: Vec<Card> = Card::all_suited().take(5).collect();
+        let shown =
+            |cards: &[Card]| -> Vec<String> { cards.iter().map(ToString::to_string).collect() };
+        let mut deck = Deck::of(clubs.iter().copied())?;
+        // Draw 6♣, then 2♣ (5♣ takes its place), then 3♣: out are 3♣ 2♣ 6♣, the last drawn first.
+        let mut script = ScriptedDice::new([
+            Scripted::Card(clubs[4]),
+            Scripted::Card(clubs[0]),
+            Scripted::Card(clubs[1]),
+        ]);
+        for _ in 0..3 {
+            deck.draw(&mut script)?;
+        }
+        assert_eq!(shown(deck.pile()), ["5♣", "4♣"]);
+        assert_eq!(shown(deck.out()), ["3♣", "2♣", "6♣"]);
+        // 6♣ and 2♣ are discarded; 3♣ stays out through the reshuffle.
+        deck.discard(clubs[4]);
+        deck.discard(clubs[0]);
+        assert_eq!(shown(deck.discards()), ["2♣", "6♣"], "the top card first");
+        deck.reshuffle();
+        assert_eq!(shown(deck.pile()), ["5♣", "4♣", "2♣", "6♣"]);
+        assert_eq!(shown(deck.out()), ["3♣"]);
+        assert!(deck.discards().is_empty());
+        deck.discard(clubs[1]);
+        deck.reshuffle();
+        assert_eq!(shown(deck.pile()), ["5♣", "4♣", "2♣", "6♣", "3♣"]);
+        // A card discarded with none out (a joker from elsewhere) grows the deck, on top of the discards.
+        deck.discard(Card::Joker(Colour::Black));
+        assert_eq!(shown(deck.discards()), ["Black joker"]);
+        deck.discard_all(&[clubs[0], clubs[1]]);
+        assert_eq!(shown(deck.discards()), ["3♣", "2♣", "Black joker"]);
+        assert_eq!(deck.remaining(), 5);
+        deck.reshuffle();
+        assert_eq!(deck.remaining(), 8);
         Ok(())
     }
 

@@ -214,6 +214,25 @@ pub trait Dice {
         }
     }
 
+    /// Draws `count` cards (no more than `cards` holds) from `cards`, one after another, each as
+    /// [`Dice::draw`] picks it from the cards not yet drawn, `cards[..n]`: the card picked changes places with
+    /// `cards[n - 1]`, so after the call the cards drawn lie at the end of `cards`, the last drawn first, and
+    /// the rest in front of them. The default makes `count` calls of [`Dice::draw`] (an index past the cards
+    /// not yet drawn is taken as the last of them); random sources do it in one loop over their words, the
+    /// same words and the same cards. An override must pick the same cards as `draw` would. A source that can
+    /// fail reports it through [`Dice::fault`] afterwards, as for single draws.
+    fn draw_many(&mut self, cards: &mut [Card], count: usize) {
+        let stop = cards.len() - count.min(cards.len());
+        for n in (stop + 1..=cards.len()).rev() {
+            let Some(left) = cards.get_mut(..n) else {
+                return;
+            };
+            let top = n - 1;
+            let i = self.draw(left);
+            left.swap(i.min(top), top);
+        }
+    }
+
     /// Throws `count` dice of `die` and reduces their faces as `tally` says (their total, the total less the
     /// highest, the number at or above a target, ...): exactly what `count` calls of [`Dice::face`] reduced
     /// that way give, which is what the default does. Random sources run one tight loop per kind of tally,
@@ -389,8 +408,36 @@ impl<R: rand::Rng + ?Sized> Dice for R {
     }
 
     #[inline(always)]
+    fn draw(&mut self, pile: &[Card]) -> usize {
+        uniform_below(self, pile.len() as u64) as usize
+    }
+
+    #[inline(always)]
     fn never_faults(&self) -> bool {
         true
+    }
+
+    /// The cards of as many [`Dice::draw`]s, in one loop: each card of two or more left takes one word, mapped
+    /// to an index by [`uniform_below`] with its rare path in line (so the generator's state stays in registers
+    /// across the loop), and a last card left takes none.
+    #[inline]
+    fn draw_many(&mut self, cards: &mut [Card], count: usize) {
+        let floor = (cards.len() - count.min(cards.len())).max(1);
+        let mut left = cards;
+        while left.len() > floor {
+            let n = left.len();
+            let top = n - 1;
+            let mut m = u128::from(self.next_u64()) * n as u128;
+            if (m as u64) < n as u64 {
+                let threshold = (n as u64).wrapping_neg() % n as u64;
+                while (m as u64) < threshold {
+                    m = u128::from(self.next_u64()) * n as u128;
+                }
+            }
+            // The index is below `n`, so the clamp changes nothing; it lets the compiler leave out the checks.
+            left.swap(((m >> 64) as usize).min(top), top);
+            left = std::mem::take(&mut left).split_at_mut(top).0;
+        }
     }
 
     /// The faces of [`uniform_below`], in one loop over the dice (see `each_face_below`).
@@ -1519,6 +1566,52 @@ mod tests {
         let mut w = Words(words, 0);
         assert_eq!(w.draw(&cards[..1]), 0);
         assert_eq!(w.1, 0, "a pile of one card takes no word");
+    }
+
+    /// A random source's `draw_many` (one loop, its rare path in line) leaves the cards in the same places,
+    /// from the same words, as the trait's default of one `draw` a card, rejected words included, for every
+    /// count up to the whole pile; a last card left takes no word.
+    #[test]
+    fn draw_many_agrees_with_one_draw_at_a_time() {
+        let cards: Vec<Card> = Card::all_suited().collect();
+        let kept_low = 0x09D8_9D89_D89D_89D9_u64;
+        let words = vec![
+            0,
+            0,
+            7 << 58,
+            kept_low,
+            u64::MAX,
+            0,
+            1 << 63,
+            12345,
+            3 << 60,
+        ];
+        for len in [1usize, 2, 3, 5, 52] {
+            for count in 0..=len {
+                for start in 0..words.len() {
+                    let mut fast = Words(words.clone(), start);
+                    let mut slow = Words(words.clone(), start);
+                    let mut a = cards[..len].to_vec();
+                    let mut b = a.clone();
+                    fast.draw_many(&mut a, count);
+                    OneByOne(&mut slow).draw_many(&mut b, count);
+                    assert_eq!(a, b, "{count} of {len} from word {start}");
+                    assert_eq!(
+                        fast.1, slow.1,
+                        "words used, {count} of {len} from word {start}"
+                    );
+                }
+            }
+        }
+        // By hand: from 2♣ 3♣ 4♣ the zero words are rejected, 7 * 2^58 picks 7 * 3 / 64 = 0 (2♣, which
+        // changes places with 4♣), and the last two cards take `kept_low`: 2 * kept_low / 2^64 = 0 (4♣, which
+        // changes places with 3♣); the last card takes no word.
+        let mut three = cards[..3].to_vec();
+        let mut w = Words(words, 0);
+        w.draw_many(&mut three, 3);
+        let shown: Vec<String> = three.iter().map(ToString::to_string).collect();
+        assert_eq!(shown, ["3♣", "4♣", "2♣"]);
+        assert_eq!(w.1, 4);
     }
 
     /// The fast loops of a random source give the same faces, tallies and words used as one `face` at a time,
