@@ -265,13 +265,10 @@ pub struct ActionChoice {
 #[derive(Default)]
 struct NoDice {
     fault: Option<acw_core::dice::DiceError>,
-    /// Whether anything was asked of it (a face, an index, what the next dice are for).
-    asked: bool,
 }
 
 impl Dice for NoDice {
     fn face(&mut self, die: acw_core::dice::Die) -> u16 {
-        self.asked = true;
         if self.fault.is_none() {
             self.fault = Some(acw_core::dice::DiceError::Exhausted(die));
         }
@@ -279,12 +276,7 @@ impl Dice for NoDice {
     }
 
     fn index(&mut self, _n: usize) -> usize {
-        self.asked = true;
         0
-    }
-
-    fn about(&mut self, _purpose: std::fmt::Arguments<'_>) {
-        self.asked = true;
     }
 
     fn fault(&self) -> Option<&acw_core::dice::DiceError> {
@@ -492,60 +484,6 @@ pub struct State {
     /// Whether the first phase has been announced in the log.
     started: bool,
     rng: GameRng,
-    /// The last march tried by [`State::march_preview`] (no part of the game; see [`PreviewMemo`]).
-    #[cfg_attr(feature = "serde", serde(skip))]
-    preview: PreviewMemo,
-}
-
-/// The last march tried by [`State::march_preview`] and what it came to, so that the same order given next on
-/// the same state is not worked out a second time: a bot previews a march and then orders it. No part of the
-/// game: a copy of the state starts without it, equality and saves pass it over, and [`North`] takes it (once)
-/// only for that very order on a state equal in every field to the one it was tried on, and only when the
-/// trial asked nothing of the dice, so the order comes to the same state and events as worked out afresh.
-#[derive(Default)]
-struct PreviewMemo(std::sync::Mutex<Option<Box<Preview>>>);
-
-/// One tried march (see [`PreviewMemo`]).
-struct Preview {
-    order: Order,
-    before: State,
-    after: State,
-    events: Vec<Event>,
-}
-
-impl PreviewMemo {
-    /// Remembers a trial, in place of any before it.
-    fn keep(&self, preview: Preview) {
-        if let Ok(mut slot) = self.0.lock() {
-            *slot = Some(Box::new(preview));
-        }
-    }
-
-    /// The trial of `order` on a state equal to `state`, if that is the one remembered; forgets it either way.
-    fn take(&self, order: &Order, state: &State) -> Option<Box<Preview>> {
-        let kept = self.0.lock().ok()?.take()?;
-        (kept.order == *order && kept.before == *state).then_some(kept)
-    }
-}
-
-impl Clone for PreviewMemo {
-    /// A copy starts with nothing remembered.
-    fn clone(&self) -> Self {
-        PreviewMemo::default()
-    }
-}
-
-impl PartialEq for PreviewMemo {
-    /// No part of the game: states are equal whatever their memos hold.
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-
-impl std::fmt::Debug for PreviewMemo {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("PreviewMemo")
-    }
 }
 
 /// An attack waiting for the morale decisions of its target's owner: what the game layer needs to finish it.
@@ -633,7 +571,6 @@ impl TryFrom<StateData> for State {
             melee_owed: d.melee_owed,
             started: d.started,
             rng: d.rng,
-            preview: PreviewMemo::default(),
         })
     }
 }
@@ -717,7 +654,6 @@ impl State {
             melee_owed: false,
             started: false,
             rng: GameRng::seed(seed),
-            preview: PreviewMemo::default(),
         };
         state.refresh_generals();
         Ok(state)
@@ -1013,24 +949,18 @@ impl State {
         }
         let mut copy = self.clone();
         let mut log = Vec::new();
-        let order = Order::Act { unit, action };
-        let mut dice = NoDice::default();
-        copy.apply_order(&order, &mut dice, &mut log).ok()?;
-        let moved = log.iter().find_map(|e| match e {
+        copy.apply_order(
+            &Order::Act { unit, action },
+            &mut NoDice::default(),
+            &mut log,
+        )
+        .ok()?;
+        log.iter().find_map(|e| match e {
             Event::Moved {
                 unit: u, report, ..
             } if *u == unit => Some(report.moved),
             _ => None,
-        });
-        if !dice.asked {
-            self.preview.keep(Preview {
-                order,
-                before: self.clone(),
-                after: copy,
-                events: log,
-            });
-        }
-        moved
+        })
     }
 
     /// What unit `id` may do now (NORTH-SEQ-03 (b)): every action of the units step, each allowed or refused
@@ -2108,13 +2038,6 @@ impl Ruleset for North {
         log: &mut Vec<Event>,
     ) -> Result<(), RuleViolation> {
         fault_check(dice)?;
-        // The march a bot has just tried on this very state comes to what it came to then (no dice were asked).
-        if let Some(tried) = state.preview.take(order, state) {
-            let Preview { after, events, .. } = *tried;
-            *state = after;
-            log.extend(events);
-            return Ok(());
-        }
         let mut next = state.clone();
         let mut events = Vec::new();
         next.apply_order(order, dice, &mut events)?;
