@@ -1,7 +1,7 @@
 //! What an option is worth: the same games played under two sets of options, compared seed by seed.
 //!
 //! [`paired`] takes two batches of games played from the same seeds (game `i` of each batch from the same
-//! seed, as [`crate::game::simulate`] plays them) and, for each measure (each side's win, the draw, each
+//! seed, as `simulate` (feature `parallel`) plays them) and, for each measure (each side's win, the draw, each
 //! side's losses), takes the difference `changed − base` game by game. The estimate is the mean difference;
 //! its 95% interval is `mean ± 1.96·s/√n`, with `s` the standard deviation of the `n` paired differences (the
 //! normal approximation: trust it from a few dozen games on). Pairing removes what the two batches share (the

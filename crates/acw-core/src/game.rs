@@ -1,11 +1,11 @@
 //! The game layer every ruleset shares: the [`Ruleset`] and [`Commander`] traits, the [`Game`] driver, [`play`]
-//! for one game and [`simulate`] for many.
+//! for one game and `simulate` for many (feature `parallel`).
 //!
 //! A ruleset owns its state, orders, questions and events; acw-core owns the loop. [`Game`] holds a game in
 //! progress and says what it waits for ([`Owed`]): a decision of a named side — the side in its phase, or the
 //! other side answering in the middle of it — or, when played with real dice ([`Dicing::AtTheTable`]), the face
 //! of a die and what it is for. [`play`] and [`resume`] are loops over it that ask [`Commander`]s for the
-//! decisions; [`simulate`] plays many games in parallel, each from a seed derived from (batch seed, game
+//! decisions; `simulate` plays many games in parallel, each from a seed derived from (batch seed, game
 //! index), so the summary never depends on the thread count.
 
 mod driver;
