@@ -379,8 +379,11 @@ impl Deck {
             return Err(CardError::Source(e.clone()));
         }
         self.pile = top;
-        // An index past the pile is taken as its last card.
-        pile.swap(i.min(top), top);
+        // An index past the pile is taken as its last card, which stays where it is (a random source's index
+        // is always in the pile: for it the test is a branch never taken).
+        if i <= top {
+            pile.swap(i, top);
+        }
         Ok(pile[top])
     }
 
