@@ -310,7 +310,9 @@ impl Attacker {
         let enemies = enemies_by_distance(b, f, u, &mut self.rng);
         // A charge on the nearest enemies the rules allow.
         let charge_rate = if u.mounted { 60.0 } else { 30.0 };
-        for &(bound, t) in enemies.iter().take(3) {
+        // A charge the rules refuse whatever its target (`Battle::charge_barred`) is not asked about.
+        let charges = if b.charge_barred(u.id) { 0 } else { 3 };
+        for &(bound, t) in enemies.iter().take(charges) {
             if bound > charge_rate {
                 break;
             }
@@ -348,10 +350,15 @@ impl Attacker {
             let p = me
                 .centre
                 .moved(heading, Inches(crate::field::inches(step * frac)));
+            let (x_cm, y_cm) = (cm(p.x), cm(p.y));
+            // A move the rules refuse unmeasured (`State::move_barred`) is not asked about.
+            if state.move_barred(u.id, x_cm, y_cm) {
+                continue;
+            }
             let o = Order::Move {
                 unit: u.id,
-                x_cm: cm(p.x),
-                y_cm: cm(p.y),
+                x_cm,
+                y_cm,
             };
             if state.check_order(&o).is_ok() {
                 return Some(o);
@@ -362,10 +369,15 @@ impl Attacker {
             let p = me
                 .centre
                 .moved(facing(side), Inches(crate::field::inches(step * frac)));
+            let (x_cm, y_cm) = (cm(p.x), cm(p.y));
+            // A move the rules refuse unmeasured (`State::move_barred`) is not asked about.
+            if state.move_barred(u.id, x_cm, y_cm) {
+                continue;
+            }
             let o = Order::Move {
                 unit: u.id,
-                x_cm: cm(p.x),
-                y_cm: cm(p.y),
+                x_cm,
+                y_cm,
             };
             if state.check_order(&o).is_ok() {
                 return Some(o);

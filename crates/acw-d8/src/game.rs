@@ -1041,6 +1041,22 @@ impl State {
         }
     }
 
+    /// D8-CMD-04: whether the rules refuse the [`Order::Move`] of `unit` to (`x_cm`, `y_cm`) without measuring
+    /// it: it goes towards the enemy's base line and [`Battle::advance_barred`] holds, or the game is not at a
+    /// battle. `false` says nothing: the move must still be checked ([`State::check_order`]).
+    #[must_use]
+    pub fn move_barred(&self, unit: UnitId, x_cm: f64, y_cm: f64) -> bool {
+        let (None, None, Some(b), Some(f)) = (&self.end, &self.muster, &self.battle, &self.field)
+        else {
+            return true;
+        };
+        let (Ok(u), Some(from)) = (b.unit(unit), f.place(unit)) else {
+            return true;
+        };
+        b.advance_barred(unit)
+            && towards_base_line(u.side, from.centre, crate::field::at_cm(x_cm, y_cm))
+    }
+
     /// Whether a unit already fought as the attacker in this Melee phase.
     #[must_use]
     pub fn attacked(&self, id: UnitId) -> bool {
@@ -1979,10 +1995,7 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
             }
         }
     }
-    let towards = match u.side {
-        Side::Union => dest.centre.y < from.centre.y,
-        Side::Confederate => dest.centre.y > from.centre.y,
-    };
+    let towards = towards_base_line(u.side, from.centre, dest.centre);
     let (crossed, at_crossing) = f.crossed(from.centre, dest.centre);
     let facts = MoveFacts {
         distance_cm: cm(from.centre.distance(dest.centre).0),
@@ -2035,6 +2048,14 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
         through_formed,
         through_skirmishers,
     })
+}
+
+/// D8-CMD-04: whether a move of a unit of `side` from `from` to `to` goes towards the enemy's base line.
+fn towards_base_line(side: Side, from: Point, to: Point) -> bool {
+    match side {
+        Side::Union => to.y < from.y,
+        Side::Confederate => to.y > from.y,
+    }
 }
 
 /// The nearest enemy's distance from a place `p` of `u`, or (with `beat`) only whether some enemy is nearer than

@@ -400,6 +400,71 @@ fn check_fire_agrees_with_check_order_and_its_lasting_refusals_last() {
     assert!(ground > 1_000 && across > 100, "{ground} {across}");
 }
 
+/// D8-CMD-04, D8-MOV-20, D8-MOV-21, D8-FRM-05: over whole games, at every Movement decision, a charge by a unit
+/// for which `charge_barred` holds is refused by `check_order` at every enemy, and a move for which
+/// `move_barred` holds (steps towards and away from the enemy's base line and sideways) is refused; both bars
+/// are met often, and a barred move is one towards the base line.
+#[test]
+fn barred_charges_and_moves_are_refused() {
+    let (mut charges, mut moves, mut free) = (0, 0, 0);
+    for seed in [41u64, 42] {
+        let mut game = Game::new(D8, &Scenario::default(), seed).unwrap();
+        let mut union = bots(Side::Union, seed);
+        let mut rebels = bots(Side::Confederate, seed);
+        while let Owed::Decision(d) = game.owed() {
+            let side = d.side;
+            let state = game.state();
+            if let (Some(b), Some(f), Question::Movement) =
+                (state.battle(), state.field(), d.question)
+            {
+                for u in b.units().iter().filter(|u| u.side == side && !u.removed) {
+                    if b.charge_barred(u.id) {
+                        for t in b.units().iter().filter(|t| t.side != side && !t.removed) {
+                            let o = Order::Charge {
+                                unit: u.id,
+                                target: t.id,
+                            };
+                            assert!(state.check_order(&o).is_err(), "{o:?}");
+                            charges += 1;
+                        }
+                    }
+                    let p = f.place(u.id).unwrap();
+                    let ahead = if side == Side::Union { -1.0 } else { 1.0 };
+                    for (dx, dy) in [
+                        (0.0, 8.0 * ahead),
+                        (3.0, 2.0 * ahead),
+                        (0.0, -8.0 * ahead),
+                        (5.0, 0.0),
+                    ] {
+                        let (x_cm, y_cm) = (cm(p.centre.x) + dx, cm(p.centre.y) + dy);
+                        if state.move_barred(u.id, x_cm, y_cm) {
+                            assert!(dy * ahead > 0.0, "{dx} {dy}");
+                            let o = Order::Move {
+                                unit: u.id,
+                                x_cm,
+                                y_cm,
+                            };
+                            assert!(state.check_order(&o).is_err(), "{o:?}");
+                            moves += 1;
+                        } else {
+                            free += 1;
+                        }
+                    }
+                }
+            }
+            let order = match side {
+                Side::Union => union.order(game.rules(), game.state(), side),
+                Side::Confederate => rebels.order(game.rules(), game.state(), side),
+            };
+            game.submit(side, order).unwrap();
+        }
+    }
+    assert!(
+        charges > 1_000 && moves > 1_000 && free > 1_000,
+        "{charges} {moves} {free}"
+    );
+}
+
 #[test]
 fn events_and_questions_read_as_sentences() {
     let mut u = bots(Side::Union, 77);
