@@ -996,8 +996,8 @@ impl State {
     /// D8-FIR-03, D8-FIR-05, D8-ENV-01: what the rules make of a volley from `unit` at `target` now, for a
     /// commander weighing it: accepted exactly when [`State::check_order`] accepts the [`Order::Fire`], and when
     /// refused, whether the refusal lasts while the units stand as they are ([`FireCheck`]). The ground is
-    /// measured first (arc, reach, the terrain), then the units across the line of fire, then the smoke; nothing
-    /// changes.
+    /// measured first (the terrain, then each figure's arc and reach up to the first in reach), then the units
+    /// across the line of fire, then the smoke; nothing changes.
     #[must_use]
     pub fn check_fire(&self, unit: UnitId, target: UnitId) -> FireCheck {
         if self.end.is_some() || self.muster.is_some() {
@@ -1012,18 +1012,17 @@ impl State {
         let (Some(uf), Some(tf)) = (f.footprint(u), f.footprint(t)) else {
             return FireCheck::Refused;
         };
-        let (ds, bearing) = f.fire_distances(u, &uf, &tf);
-        // No figure has the target in its arc, or none within its weapon's reach: refused (`fire_facts`, then
-        // the range in `Battle::planned_volley`, which counts a subset of these figures).
-        if !ds
-            .iter()
-            .any(|&d| crate::fire::band(u.weapon, d, b.options()).is_some())
-        {
-            return FireCheck::Ground;
-        }
         // The sight: refused if either stands deep in a wood or the terrain lies between.
         let (from, to) = (uf.front_centre(), tf.centre);
         if f.deep_in_wood(uf.centre) || f.deep_in_wood(tf.centre) || f.sight_blocked(from, to, &[])
+        {
+            return FireCheck::Ground;
+        }
+        // No figure has the target in its arc, or none within its weapon's reach: refused (`fire_facts`, then
+        // the range in `Battle::planned_volley`, which counts a subset of these figures). Measured only up to
+        // the first figure in reach.
+        if !crate::field::figure_distances(u, &uf, &tf)
+            .any(|d| crate::fire::band(u.weapon, d, b.options()).is_some())
         {
             return FireCheck::Ground;
         }
@@ -1033,6 +1032,7 @@ impl State {
         if f.smoke(b).any(|(_, m)| m.blocks(from, to)) {
             return FireCheck::Refused;
         }
+        let (ds, bearing) = f.fire_distances(u, &uf, &tf);
         match volley_facts(b, f, u, t, (&uf, &tf), ds, bearing, false)
             .and_then(|facts| Ok(b.planned_volley(unit, Target::Unit(target), &facts)?))
         {
