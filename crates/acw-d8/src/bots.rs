@@ -208,23 +208,19 @@ fn fire_order(
 
 /// The first melee of the active side not yet fought.
 fn melee_order(state: &State, b: &Battle, f: &Field, side: Side) -> Option<Order> {
+    let enemies = f.enemies_placed(b, side);
     for u in b
         .units()
         .iter()
         .filter(|u| u.side == side && !u.removed && !state.attacked(u.id))
     {
-        let gap = f.least_gap_from(u);
-        for d in b.units().iter().filter(|d| d.side != side && !d.removed) {
-            // `gap_within`, with the unit's own place and size looked up once.
-            let contact = crate::field::CONTACT_CM;
-            if gap(d) <= contact && f.gap_cm(u, d) <= contact {
-                let o = Order::Melee {
-                    attacker: u.id,
-                    defender: d.id,
-                };
-                if state.check_order(&o).is_ok() {
-                    return Some(o);
-                }
+        for d in f.within(u, &enemies, crate::field::CONTACT_CM) {
+            let o = Order::Melee {
+                attacker: u.id,
+                defender: d.id,
+            };
+            if state.check_order(&o).is_ok() {
+                return Some(o);
             }
         }
     }

@@ -899,6 +899,48 @@ impl Field {
         }
     }
 
+    /// The units in play not of `side` that stand on the table, in the battle's order, each with its centre and
+    /// half-diagonal in cm: the terms of [`Field::least_gap_cm`], gathered once to measure many units against
+    /// them ([`Field::within`]).
+    #[must_use]
+    pub fn enemies_placed<'a>(
+        &self,
+        battle: &'a Battle,
+        side: Side,
+    ) -> Vec<(&'a Unit, Point, f64)> {
+        battle
+            .units()
+            .iter()
+            .filter(|o| !o.removed && o.side != side)
+            .filter_map(|o| {
+                let (w, d) = size_cm(o);
+                self.place(o.id).map(|p| (o, p.centre, span(w, d) / 2.0))
+            })
+            .collect()
+    }
+
+    /// The units of `enemies` ([`Field::enemies_placed`]) within `limit` cm of `a`, in their order: each one
+    /// [`Field::gap_within`] finds within it, the cheap bound (bit for bit [`Field::least_gap_cm`]) tried
+    /// first.
+    pub fn within<'s, 'a: 's>(
+        &'s self,
+        a: &'s Unit,
+        enemies: &'s [(&'a Unit, Point, f64)],
+        limit: f64,
+    ) -> impl Iterator<Item = &'a Unit> + 's {
+        let (w, d) = size_cm(a);
+        let from = self.place(a.id).map(|p| (p.centre, span(w, d) / 2.0));
+        enemies
+            .iter()
+            .filter(move |&&(o, centre, half_o)| {
+                from.is_some_and(|(c, half_a)| {
+                    (cm(apart(c, centre)) - half_a - half_o).max(0.0) <= limit
+                        && self.gap_cm(a, o) <= limit
+                })
+            })
+            .map(|&(o, _, _)| o)
+    }
+
     /// The distance in cm between two units' footprints if it is at most `limit`, else `None`; the cheap bound
     /// is tried first.
     #[must_use]

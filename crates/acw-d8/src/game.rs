@@ -1565,6 +1565,7 @@ fn end_melee(
 ) -> Result<(), GameError> {
     let side = b.active();
     let mut pending = Vec::new();
+    let enemies = f.enemies_placed(b, side);
     for a in b
         .units()
         .iter()
@@ -1573,17 +1574,11 @@ fn end_melee(
         if attacked.contains(&a.id) {
             continue;
         }
-        // `gap_within`, with the attacker's own place and size looked up once.
-        let gap = f.least_gap_from(a);
-        if let Some(d) = b
-            .units()
-            .iter()
-            .filter(|d| d.side != side && !d.removed)
-            .find(|d| gap(d) <= CONTACT_CM && f.gap_cm(a, d) <= CONTACT_CM)
-        {
+        if let Some(d) = f.within(a, &enemies, CONTACT_CM).next() {
             pending.push((a.id, d.id));
         }
     }
+    drop(enemies);
     for (a, d) in pending {
         // An earlier melee may have removed either unit, or cost one figures and so narrowed its front until
         // the two no longer touch.

@@ -1135,6 +1135,34 @@ fn flank_marches_by_one_edge_cancel_in_the_game() {
     assert!(off.unwrap_err().to_string().contains("not in play"));
 }
 
+/// The enemies within a distance of a unit, measured against the enemies gathered once (`enemies_placed`,
+/// `within`), are those `gap_within` finds, in the battle's order, at the contact distance and at longer ones.
+#[test]
+fn enemies_within_a_distance_are_those_gap_within_finds() {
+    let mut found = 0;
+    for seed in 1..6 {
+        let (b, f) = opened(seed);
+        for side in [Side::Union, Side::Confederate] {
+            let enemies = f.enemies_placed(&b, side);
+            for a in b.units().iter().filter(|u| !u.removed && u.side == side) {
+                for limit in [0.1, 60.0, 110.0, 200.0] {
+                    let near: Vec<UnitId> = f.within(a, &enemies, limit).map(|o| o.id).collect();
+                    let want: Vec<UnitId> = b
+                        .units()
+                        .iter()
+                        .filter(|o| !o.removed && o.side != side)
+                        .filter(|o| f.gap_within(a, o, limit).is_some())
+                        .map(|o| o.id)
+                        .collect();
+                    assert_eq!(near, want, "{limit}");
+                    found += near.len();
+                }
+            }
+        }
+    }
+    assert!(found > 100, "{found}");
+}
+
 /// The cheap bound between two units' bases, measured from one unit to many, is the pairwise bound bit for bit,
 /// never more than the exact gap, and 0 from a unit to itself.
 #[test]
