@@ -5,10 +5,11 @@
 //! by the commander's own seeded generator.
 
 use crate::field::{Field, cm, facing};
-use crate::game::{D8, Order, Question, State};
+use crate::game::{D8, FireCheck, Order, Question, State};
+use crate::map::Map;
 use crate::sequence::Phase;
 use crate::state::{Battle, Unit, UnitId};
-use crate::tables::{Formation, Troop};
+use crate::tables::{Formation, Troop, Weapon};
 use acw_core::game::Commander;
 use acw_core::measure::Inches;
 use acw_core::table::Footprint;
@@ -61,80 +62,94 @@ impl Passed {
     }
 }
 
-/// The volleys the rules refused a commander, by firer: the target, and for a volley found screened the unit
-/// that stood across the line of fire ([`State::unit_across_fire`]) with the three units' footprints then.
-/// While all three stand as they were, the rules refuse that volley, so the commander does not ask again. A
-/// volley refused before is first asked about the unit across its line (cheaper than the whole check, and
-/// enough when one stands there); only a volley refused for the first time is not, as most are asked once.
+/// The volleys the rules refused a commander for a lasting reason ([`FireCheck::Ground`] or
+/// [`FireCheck::Across`]), by firer: the target and what must stay as it was for the refusal to hold. While it
+/// does, the rules refuse that volley whatever else holds, so the commander does not ask again. The map the
+/// refusals were measured on is kept, and they are forgotten on another.
 #[derive(Clone, Debug, Default)]
 struct Screens {
-    by_firer: Vec<Vec<(UnitId, Option<Screen>)>>,
+    map: Option<Map>,
+    by_firer: Vec<Vec<(UnitId, Lasting)>>,
 }
 
-/// The unit that stood across a volley's line of fire, and the firer's, the target's and its footprints then.
-type Screen = (UnitId, [Footprint; 3]);
-
-/// What a commander knows of a volley before asking the rules.
-enum Screened {
-    /// The rules refuse it: a unit stands across its line of fire.
-    Yes,
-    /// Refused before, and no unit across its line now: the rules must be asked.
-    Before,
-    /// Never refused.
-    No,
+/// Why a volley stays refused.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Lasting {
+    /// The ground: the firer's and the target's footprints, and the firer's troop, formation, figures and
+    /// weapon.
+    Ground([Footprint; 2], (Troop, Formation, u32, Weapon)),
+    /// A unit across the line of fire, and the firer's, the target's and its footprints.
+    Across(UnitId, [Footprint; 3]),
 }
 
 impl Screens {
-    /// The footprints of three units in play (not removed) where they stand.
-    fn prints(b: &Battle, f: &Field, ids: [UnitId; 3]) -> Option<[Footprint; 3]> {
-        let print = |id: UnitId| {
-            b.unit(id)
-                .ok()
-                .filter(|u| !u.removed)
-                .and_then(|u| f.footprint(u))
-        };
-        Some([print(ids[0])?, print(ids[1])?, print(ids[2])?])
+    /// The footprint of a unit in play (not removed) where it stands.
+    fn print(b: &Battle, f: &Field, id: UnitId) -> Option<Footprint> {
+        b.unit(id)
+            .ok()
+            .filter(|u| !u.removed)
+            .and_then(|u| f.footprint(u))
     }
 
-    /// Whether a volley from `firer` at `target` is screened (as when last noted, or by a unit across its line
-    /// now, if it was refused before).
-    fn screened(
-        &mut self,
-        state: &State,
-        b: &Battle,
-        f: &Field,
-        firer: UnitId,
-        target: UnitId,
-    ) -> Screened {
-        let Some(entry) = self
-            .by_firer
-            .get_mut(firer.0 as usize)
-            .and_then(|v| v.iter_mut().find(|s| s.0 == target))
-        else {
-            return Screened::No;
+    /// Whether `lasting` holds now for a volley from `firer` at `target`.
+    fn holds(b: &Battle, f: &Field, firer: &Unit, target: UnitId, lasting: &Lasting) -> bool {
+        let Some(uf) = f.footprint(firer) else {
+            return false;
         };
-        if let Some((across, prints)) = entry.1
-            && Screens::prints(b, f, [firer, target, across]) == Some(prints)
-        {
-            return Screened::Yes;
+        match lasting {
+            Lasting::Ground(prints, facts) => {
+                prints[0] == uf
+                    && *facts == (firer.troop, firer.formation, firer.figures, firer.weapon)
+                    && Screens::print(b, f, target) == Some(prints[1])
+            }
+            Lasting::Across(across, prints) => {
+                prints[0] == uf
+                    && Screens::print(b, f, target) == Some(prints[1])
+                    && Screens::print(b, f, *across) == Some(prints[2])
+            }
         }
-        entry.1 = state.unit_across_fire(firer, target).and_then(|across| {
-            Screens::prints(b, f, [firer, target, across]).map(|prints| (across, prints))
+    }
+
+    /// Forgets everything if the battle is fought on another map than the one remembered.
+    fn refresh(&mut self, f: &Field) {
+        if self.map.as_ref() != Some(f.map()) {
+            self.map = Some(f.map().clone());
+            self.by_firer.clear();
+        }
+    }
+
+    /// Whether the rules refuse a volley from `firer` at `target` for a reason noted before that still holds.
+    fn screened(&self, b: &Battle, f: &Field, firer: &Unit, target: UnitId) -> bool {
+        self.by_firer
+            .get(firer.id.0 as usize)
+            .and_then(|v| v.iter().find(|s| s.0 == target))
+            .is_some_and(|s| Screens::holds(b, f, firer, target, &s.1))
+    }
+
+    /// Notes what the rules made of a refused volley: a lasting reason is kept (replacing any earlier one), any
+    /// other forgets the volley.
+    fn refused(&mut self, b: &Battle, f: &Field, firer: &Unit, target: UnitId, why: FireCheck) {
+        let lasting = f.footprint(firer).and_then(|uf| match why {
+            FireCheck::Ground => Screens::print(b, f, target).map(|tf| {
+                Lasting::Ground(
+                    [uf, tf],
+                    (firer.troop, firer.formation, firer.figures, firer.weapon),
+                )
+            }),
+            FireCheck::Across(across) => Screens::print(b, f, target)
+                .zip(Screens::print(b, f, across))
+                .map(|(tf, af)| Lasting::Across(across, [uf, tf, af])),
+            FireCheck::Accepted | FireCheck::Refused => None,
         });
-        if entry.1.is_some() {
-            Screened::Yes
-        } else {
-            Screened::Before
-        }
-    }
-
-    /// Notes a volley the rules refused for the first time.
-    fn refused(&mut self, firer: UnitId, target: UnitId) {
-        let i = firer.0 as usize;
+        let i = firer.id.0 as usize;
         if self.by_firer.len() <= i {
             self.by_firer.resize(i + 1, Vec::new());
         }
-        self.by_firer[i].push((target, None));
+        let v = &mut self.by_firer[i];
+        v.retain(|s| s.0 != target);
+        if let Some(l) = lasting {
+            v.push((target, l));
+        }
     }
 }
 
@@ -159,6 +174,7 @@ fn fire_order(
     screens: &mut Screens,
 ) -> Option<Order> {
     passed.refresh(b);
+    screens.refresh(f);
     for u in b
         .units()
         .iter()
@@ -173,19 +189,17 @@ fn fire_order(
             if d > reach {
                 break;
             }
-            let screened = screens.screened(state, b, f, u.id, t);
-            if let Screened::Yes = screened {
+            if screens.screened(b, f, u, t) {
                 continue;
             }
-            let o = Order::Fire {
-                unit: u.id,
-                target: t,
-            };
-            if state.check_order(&o).is_ok() {
-                return Some(o);
-            }
-            if let Screened::No = screened {
-                screens.refused(u.id, t);
+            match state.check_fire(u.id, t) {
+                FireCheck::Accepted => {
+                    return Some(Order::Fire {
+                        unit: u.id,
+                        target: t,
+                    });
+                }
+                why => screens.refused(b, f, u, t, why),
             }
         }
     }
@@ -194,23 +208,19 @@ fn fire_order(
 
 /// The first melee of the active side not yet fought.
 fn melee_order(state: &State, b: &Battle, f: &Field, side: Side) -> Option<Order> {
+    let enemies = f.enemies_placed(b, side);
     for u in b
         .units()
         .iter()
         .filter(|u| u.side == side && !u.removed && !state.attacked(u.id))
     {
-        let gap = f.least_gap_from(u);
-        for d in b.units().iter().filter(|d| d.side != side && !d.removed) {
-            // `gap_within`, with the unit's own place and size looked up once.
-            let contact = crate::field::CONTACT_CM;
-            if gap(d) <= contact && f.gap_cm(u, d) <= contact {
-                let o = Order::Melee {
-                    attacker: u.id,
-                    defender: d.id,
-                };
-                if state.check_order(&o).is_ok() {
-                    return Some(o);
-                }
+        for d in f.within(u, &enemies, crate::field::CONTACT_CM) {
+            let o = Order::Melee {
+                attacker: u.id,
+                defender: d.id,
+            };
+            if state.check_order(&o).is_ok() {
+                return Some(o);
             }
         }
     }
@@ -296,7 +306,9 @@ impl Attacker {
         let enemies = enemies_by_distance(b, f, u, &mut self.rng);
         // A charge on the nearest enemies the rules allow.
         let charge_rate = if u.mounted { 60.0 } else { 30.0 };
-        for &(bound, t) in enemies.iter().take(3) {
+        // A charge the rules refuse whatever its target (`Battle::charge_barred`) is not asked about.
+        let charges = if b.charge_barred(u.id) { 0 } else { 3 };
+        for &(bound, t) in enemies.iter().take(charges) {
             if bound > charge_rate {
                 break;
             }
@@ -334,10 +346,15 @@ impl Attacker {
             let p = me
                 .centre
                 .moved(heading, Inches(crate::field::inches(step * frac)));
+            let (x_cm, y_cm) = (cm(p.x), cm(p.y));
+            // A move the rules refuse unmeasured (`State::move_barred`) is not asked about.
+            if state.move_barred(u.id, x_cm, y_cm) {
+                continue;
+            }
             let o = Order::Move {
                 unit: u.id,
-                x_cm: cm(p.x),
-                y_cm: cm(p.y),
+                x_cm,
+                y_cm,
             };
             if state.check_order(&o).is_ok() {
                 return Some(o);
@@ -348,10 +365,15 @@ impl Attacker {
             let p = me
                 .centre
                 .moved(facing(side), Inches(crate::field::inches(step * frac)));
+            let (x_cm, y_cm) = (cm(p.x), cm(p.y));
+            // A move the rules refuse unmeasured (`State::move_barred`) is not asked about.
+            if state.move_barred(u.id, x_cm, y_cm) {
+                continue;
+            }
             let o = Order::Move {
                 unit: u.id,
-                x_cm: cm(p.x),
-                y_cm: cm(p.y),
+                x_cm,
+                y_cm,
             };
             if state.check_order(&o).is_ok() {
                 return Some(o);

@@ -670,65 +670,9 @@ impl Field {
             let d = d.rem_euclid(360.0);
             if d > 180.0 { 360.0 - d } else { d }
         };
-        if u.troop.is_battery() {
-            return (vec![cm(target.distance_to(front).0)], bearing);
-        }
-        let figures = match u.formation {
-            Formation::Column => u.figures.min(2),
-            _ => u.figures,
-        } as usize;
-        let width = f.frontage.0;
-        // The sines and cosines of the two sideways headings and of the target's axes, taken once for all the
-        // figures: each point and distance below is, bit for bit, what `Point::moved` and
-        // `Footprint::distance_to` give.
-        let unit = |h: Heading| {
-            let r = h.as_degrees().to_radians();
-            (r.sin(), r.cos())
-        };
-        let left = unit(f.facing.turned(-90.0));
-        let right = unit(f.facing.turned(90.0));
-        let (ts, tc) = target.facing.as_degrees().to_radians().sin_cos();
-        let (fs, fc) = f.facing.as_degrees().to_radians().sin_cos();
-        let (ahead, across) = ((ts, tc), (tc, -ts));
-        let (half_w, half_d) = (target.frontage.0 / 2.0, target.depth.0 / 2.0);
-        let mut out = Vec::with_capacity(figures);
-        for i in 0..figures {
-            let off = width * ((i as f64 + 0.5) / figures as f64) - width / 2.0;
-            let ((s, c), d) = if off < 0.0 {
-                (left, -off)
-            } else {
-                (right, off)
-            };
-            let p = Point::new(front.x + d * s, front.y + d * c);
-            // Within 45° of the front: decided on the dot product with the facing's axis (the bearing's cosine
-            // against √½, no arc tangent) unless the bearing lies within about a millionth of a radian of 45°,
-            // where the heading is measured as before so that the boundary falls exactly where it did.
-            let (vx, vy) = (target.centre.x - p.x, target.centre.y - p.y);
-            let dot = vx * fs + vy * fc;
-            let (lhs, len2) = (2.0 * dot * dot, vx * vx + vy * vy);
-            let in_arc = if len2 > 0.0 && (lhs - len2).abs() > 1e-6 * len2 {
-                dot > 0.0 && lhs > len2
-            } else {
-                let d = p.heading_to(target.centre).as_degrees() - f.facing.as_degrees();
-                let d = d.rem_euclid(360.0);
-                (if d > 180.0 { 360.0 - d } else { d }) <= 45.0
-            };
-            if in_arc {
-                let (dx, dy) = (p.x - target.centre.x, p.y - target.centre.y);
-                let x = (dx * across.0 + dy * across.1).abs() - half_w;
-                let y = (dx * ahead.0 + dy * ahead.1).abs() - half_d;
-                // `hypot(x, 0)` is `x` exactly (C99 F.9.4.3), so the square root is taken only off the
-                // target's corners.
-                let (x, y) = (x.max(0.0), y.max(0.0));
-                out.push(cm(if y == 0.0 {
-                    x
-                } else if x == 0.0 {
-                    y
-                } else {
-                    x.hypot(y)
-                }));
-            }
-        }
+        let figures = figure_distances(u, f, target);
+        let mut out = Vec::with_capacity(figures.size_hint().1.unwrap_or(0));
+        out.extend(figures);
         (out, bearing)
     }
 
@@ -955,6 +899,48 @@ impl Field {
         }
     }
 
+    /// The units in play not of `side` that stand on the table, in the battle's order, each with its centre and
+    /// half-diagonal in cm: the terms of [`Field::least_gap_cm`], gathered once to measure many units against
+    /// them ([`Field::within`]).
+    #[must_use]
+    pub fn enemies_placed<'a>(
+        &self,
+        battle: &'a Battle,
+        side: Side,
+    ) -> Vec<(&'a Unit, Point, f64)> {
+        battle
+            .units()
+            .iter()
+            .filter(|o| !o.removed && o.side != side)
+            .filter_map(|o| {
+                let (w, d) = size_cm(o);
+                self.place(o.id).map(|p| (o, p.centre, span(w, d) / 2.0))
+            })
+            .collect()
+    }
+
+    /// The units of `enemies` ([`Field::enemies_placed`]) within `limit` cm of `a`, in their order: each one
+    /// [`Field::gap_within`] finds within it, the cheap bound (bit for bit [`Field::least_gap_cm`]) tried
+    /// first.
+    pub fn within<'s, 'a: 's>(
+        &'s self,
+        a: &'s Unit,
+        enemies: &'s [(&'a Unit, Point, f64)],
+        limit: f64,
+    ) -> impl Iterator<Item = &'a Unit> + 's {
+        let (w, d) = size_cm(a);
+        let from = self.place(a.id).map(|p| (p.centre, span(w, d) / 2.0));
+        enemies
+            .iter()
+            .filter(move |&&(o, centre, half_o)| {
+                from.is_some_and(|(c, half_a)| {
+                    (cm(apart(c, centre)) - half_a - half_o).max(0.0) <= limit
+                        && self.gap_cm(a, o) <= limit
+                })
+            })
+            .map(|&(o, _, _)| o)
+    }
+
     /// The distance in cm between two units' footprints if it is at most `limit`, else `None`; the cheap bound
     /// is tried first.
     #[must_use]
@@ -1004,6 +990,84 @@ impl Field {
         out.push_str("   H hill, F farm, W wood, B broken ground, E field; = road, ~ river, # bridge, f ford\n");
         out
     }
+}
+
+/// D8-FIR-03, D8-FIR-05: [`Field::fire_distances`] figure by figure, measured as they are taken (a caller that
+/// needs only the first in reach stops there).
+pub(crate) fn figure_distances<'a>(
+    u: &Unit,
+    f: &'a Footprint,
+    target: &'a Footprint,
+) -> impl Iterator<Item = f64> + 'a {
+    let front = f.front_centre();
+    let battery = u.troop.is_battery();
+    let figures = if battery {
+        1
+    } else {
+        (match u.formation {
+            Formation::Column => u.figures.min(2),
+            _ => u.figures,
+        }) as usize
+    };
+    let width = f.frontage.0;
+    // The sines and cosines of the two sideways headings and of the target's axes, taken once for all the
+    // figures (not for a battery): each point and distance below is, bit for bit, what `Point::moved` and
+    // `Footprint::distance_to` give.
+    let unit = |h: Heading| {
+        let r = h.as_degrees().to_radians();
+        (r.sin(), r.cos())
+    };
+    let ((left, right), (ts, tc), (fs, fc)) = if battery {
+        (((0.0, 0.0), (0.0, 0.0)), (0.0, 0.0), (0.0, 0.0))
+    } else {
+        (
+            (unit(f.facing.turned(-90.0)), unit(f.facing.turned(90.0))),
+            target.facing.as_degrees().to_radians().sin_cos(),
+            f.facing.as_degrees().to_radians().sin_cos(),
+        )
+    };
+    let (ahead, across) = ((ts, tc), (tc, -ts));
+    let (half_w, half_d) = (target.frontage.0 / 2.0, target.depth.0 / 2.0);
+    (0..figures).filter_map(move |i| {
+        if battery {
+            return Some(cm(target.distance_to(front).0));
+        }
+        let off = width * ((i as f64 + 0.5) / figures as f64) - width / 2.0;
+        let ((s, c), d) = if off < 0.0 {
+            (left, -off)
+        } else {
+            (right, off)
+        };
+        let p = Point::new(front.x + d * s, front.y + d * c);
+        // Within 45° of the front: decided on the dot product with the facing's axis (the bearing's cosine
+        // against √½, no arc tangent) unless the bearing lies within about a millionth of a radian of 45°,
+        // where the heading is measured as before so that the boundary falls exactly where it did.
+        let (vx, vy) = (target.centre.x - p.x, target.centre.y - p.y);
+        let dot = vx * fs + vy * fc;
+        let (lhs, len2) = (2.0 * dot * dot, vx * vx + vy * vy);
+        let in_arc = if len2 > 0.0 && (lhs - len2).abs() > 1e-6 * len2 {
+            dot > 0.0 && lhs > len2
+        } else {
+            let d = p.heading_to(target.centre).as_degrees() - f.facing.as_degrees();
+            let d = d.rem_euclid(360.0);
+            (if d > 180.0 { 360.0 - d } else { d }) <= 45.0
+        };
+        in_arc.then(|| {
+            let (dx, dy) = (p.x - target.centre.x, p.y - target.centre.y);
+            let x = (dx * across.0 + dy * across.1).abs() - half_w;
+            let y = (dx * ahead.0 + dy * ahead.1).abs() - half_d;
+            // `hypot(x, 0)` is `x` exactly (C99 F.9.4.3), so the square root is taken only off the target's
+            // corners.
+            let (x, y) = (x.max(0.0), y.max(0.0));
+            cm(if y == 0.0 {
+                x
+            } else if x == 0.0 {
+                y
+            } else {
+                x.hypot(y)
+            })
+        })
+    })
 }
 
 /// The least and greatest x and y of some points, or `None` if there are none.

@@ -760,6 +760,23 @@ impl fmt::Display for Event {
     }
 }
 
+/// What the rules make of a volley ([`State::check_fire`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FireCheck {
+    /// Accepted, as [`State::check_order`] accepts the [`Order::Fire`].
+    Accepted,
+    /// Refused by the ground where the two units stand: no figure of the firer has the target in its arc or
+    /// within its weapon's reach, either stands deep in a wood, or woods, farms or hills lie between. While both
+    /// units keep their footprints and the firer its troop, formation, figures and weapon, the volley is refused
+    /// whatever else holds (the ground does not change during a battle).
+    Ground,
+    /// Refused: this unit stands across the line of fire. While the three units keep their footprints, the
+    /// volley is refused whatever else holds.
+    Across(UnitId),
+    /// Refused for a reason that may not last (the firer's state, smoke, the target, ...).
+    Refused,
+}
+
 /// The muster: the side deciding its sharpshooters, its first rolls, and the Union army once complete.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
@@ -976,17 +993,68 @@ impl State {
         self.end
     }
 
-    /// D8-ENV-01: a unit in play, neither `unit` nor `target`, standing across the line a volley from `unit` at
-    /// `target` is sighted along (from the middle of the firer's front to the target's centre), if any. While
-    /// the three units stand where they are with the same footprints, that volley is refused whatever else
-    /// holds: no figure has the target in its arc, or none reaches it, or the unit across blocks the sight.
-    /// `None` if no unit stands across the line or either unit is unknown or not placed.
+    /// D8-FIR-03, D8-FIR-05, D8-ENV-01: what the rules make of a volley from `unit` at `target` now, for a
+    /// commander weighing it: accepted exactly when [`State::check_order`] accepts the [`Order::Fire`], and when
+    /// refused, whether the refusal lasts while the units stand as they are ([`FireCheck`]). The ground is
+    /// measured first (the terrain, then each figure's arc and reach up to the first in reach), then the units
+    /// across the line of fire, then the smoke; nothing changes.
     #[must_use]
-    pub fn unit_across_fire(&self, unit: UnitId, target: UnitId) -> Option<UnitId> {
-        let (b, f) = (self.battle.as_ref()?, self.field.as_ref()?);
-        let (u, t) = (b.unit(unit).ok()?, b.unit(target).ok()?);
-        let (uf, tf) = (f.footprint(u)?, f.footprint(t)?);
-        f.unit_across(b, &[unit, target], uf.front_centre(), tf.centre)
+    pub fn check_fire(&self, unit: UnitId, target: UnitId) -> FireCheck {
+        if self.end.is_some() || self.muster.is_some() {
+            return FireCheck::Refused;
+        }
+        let (Some(b), Some(f)) = (&self.battle, &self.field) else {
+            return FireCheck::Refused;
+        };
+        let (Ok(u), Ok(t)) = (live(b, unit), live(b, target)) else {
+            return FireCheck::Refused;
+        };
+        let (Some(uf), Some(tf)) = (f.footprint(u), f.footprint(t)) else {
+            return FireCheck::Refused;
+        };
+        // The sight: refused if either stands deep in a wood or the terrain lies between.
+        let (from, to) = (uf.front_centre(), tf.centre);
+        if f.deep_in_wood(uf.centre) || f.deep_in_wood(tf.centre) || f.sight_blocked(from, to, &[])
+        {
+            return FireCheck::Ground;
+        }
+        // No figure has the target in its arc, or none within its weapon's reach: refused (`fire_facts`, then
+        // the range in `Battle::planned_volley`, which counts a subset of these figures). Measured only up to
+        // the first figure in reach.
+        if !crate::field::figure_distances(u, &uf, &tf)
+            .any(|d| crate::fire::band(u.weapon, d, b.options()).is_some())
+        {
+            return FireCheck::Ground;
+        }
+        if let Some(across) = f.unit_across(b, &[unit, target], from, to) {
+            return FireCheck::Across(across);
+        }
+        if f.smoke(b).any(|(_, m)| m.blocks(from, to)) {
+            return FireCheck::Refused;
+        }
+        let (ds, bearing) = f.fire_distances(u, &uf, &tf);
+        match volley_facts(b, f, u, t, (&uf, &tf), ds, bearing, false)
+            .and_then(|facts| Ok(b.planned_volley(unit, Target::Unit(target), &facts)?))
+        {
+            Ok(_) => FireCheck::Accepted,
+            Err(_) => FireCheck::Refused,
+        }
+    }
+
+    /// D8-CMD-04: whether the rules refuse the [`Order::Move`] of `unit` to (`x_cm`, `y_cm`) without measuring
+    /// it: it goes towards the enemy's base line and [`Battle::advance_barred`] holds, or the game is not at a
+    /// battle. `false` says nothing: the move must still be checked ([`State::check_order`]).
+    #[must_use]
+    pub fn move_barred(&self, unit: UnitId, x_cm: f64, y_cm: f64) -> bool {
+        let (None, None, Some(b), Some(f)) = (&self.end, &self.muster, &self.battle, &self.field)
+        else {
+            return true;
+        };
+        let (Ok(u), Some(from)) = (b.unit(unit), f.place(unit)) else {
+            return true;
+        };
+        b.advance_barred(unit)
+            && towards_base_line(u.side, from.centre, crate::field::at_cm(x_cm, y_cm))
     }
 
     /// Whether a unit already fought as the attacker in this Melee phase.
@@ -1497,6 +1565,7 @@ fn end_melee(
 ) -> Result<(), GameError> {
     let side = b.active();
     let mut pending = Vec::new();
+    let enemies = f.enemies_placed(b, side);
     for a in b
         .units()
         .iter()
@@ -1505,17 +1574,11 @@ fn end_melee(
         if attacked.contains(&a.id) {
             continue;
         }
-        // `gap_within`, with the attacker's own place and size looked up once.
-        let gap = f.least_gap_from(a);
-        if let Some(d) = b
-            .units()
-            .iter()
-            .filter(|d| d.side != side && !d.removed)
-            .find(|d| gap(d) <= CONTACT_CM && f.gap_cm(a, d) <= CONTACT_CM)
-        {
+        if let Some(d) = f.within(a, &enemies, CONTACT_CM).next() {
             pending.push((a.id, d.id));
         }
     }
+    drop(enemies);
     for (a, d) in pending {
         // An earlier melee may have removed either unit, or cost one figures and so narrowed its front until
         // the two no longer touch.
@@ -1927,10 +1990,7 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
             }
         }
     }
-    let towards = match u.side {
-        Side::Union => dest.centre.y < from.centre.y,
-        Side::Confederate => dest.centre.y > from.centre.y,
-    };
+    let towards = towards_base_line(u.side, from.centre, dest.centre);
     let (crossed, at_crossing) = f.crossed(from.centre, dest.centre);
     let facts = MoveFacts {
         distance_cm: cm(from.centre.distance(dest.centre).0),
@@ -1983,6 +2043,14 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
         through_formed,
         through_skirmishers,
     })
+}
+
+/// D8-CMD-04: whether a move of a unit of `side` from `from` to `to` goes towards the enemy's base line.
+fn towards_base_line(side: Side, from: Point, to: Point) -> bool {
+    match side {
+        Side::Union => to.y < from.y,
+        Side::Confederate => to.y > from.y,
+    }
 }
 
 /// The nearest enemy's distance from a place `p` of `u`, or (with `beat`) only whether some enemy is nearer than
@@ -2180,16 +2248,33 @@ fn fire_facts(b: &Battle, f: &Field, u: &Unit, t: &Unit) -> Result<FireFacts, Ga
     let in_reach = ds
         .iter()
         .any(|&d| crate::fire::band(u.weapon, d, b.options()).is_some());
+    let sight_blocked = in_reach && {
+        let (from, to) = (uf.front_centre(), tf.centre);
+        // The units and smoke between first (cheap), the terrain only if they leave the line clear.
+        f.unit_across(b, &[u.id, t.id], from, to).is_some()
+            || f.smoke(b).any(|(_, m)| m.blocks(from, to))
+            || f.sight_blocked(from, to, &[])
+    };
+    volley_facts(b, f, u, t, (&uf, &tf), ds, bearing, sight_blocked)
+}
+
+/// [`fire_facts`] from what is already measured: the two footprints, each firing figure's distance (at least
+/// one), the bearing and whether the sight is blocked.
+#[allow(clippy::too_many_arguments)]
+fn volley_facts(
+    b: &Battle,
+    f: &Field,
+    u: &Unit,
+    t: &Unit,
+    (uf, tf): (&acw_core::table::Footprint, &acw_core::table::Footprint),
+    ds: Vec<f64>,
+    bearing: f64,
+    sight_blocked: bool,
+) -> Result<FireFacts, GameError> {
     let mut facts = FireFacts {
         figures: ds.len().min(24),
         bearing_degrees: bearing,
-        sight_blocked: in_reach && {
-            let (from, to) = (uf.front_centre(), tf.centre);
-            // The units and smoke between first (cheap), the terrain only if they leave the line clear.
-            f.unit_across(b, &[u.id, t.id], from, to).is_some()
-                || f.smoke(b).any(|(_, m)| m.blocks(from, to))
-                || f.sight_blocked(from, to, &[])
-        },
+        sight_blocked,
         firer_deep_in_wood: f.deep_in_wood(uf.centre),
         target_deep_in_wood: f.deep_in_wood(tf.centre),
         target_cover: if inside(t) {

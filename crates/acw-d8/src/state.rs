@@ -1686,6 +1686,53 @@ impl Battle {
         Ok(now)
     }
 
+    /// D8-CMD-04, D8-MOV-20, D8-MOV-21, D8-FRM-05: whether the rules refuse every charge by `id` now, whatever
+    /// its target and path: the checks of [`Battle::charge`] that need nothing measured (not its side's Movement
+    /// phase, removed, moved, out of its commander's influence, guns, skirmishers, a column unless the option
+    /// allows, a formation fail, a change of formation this move, or too soon after its last charge). `false`
+    /// says nothing: the charge must still be checked. Nothing is built.
+    #[must_use]
+    pub fn charge_barred(&self, id: UnitId) -> bool {
+        let Some(u) = self.units.get(id.0 as usize) else {
+            return true;
+        };
+        let gap = if self.options.charge_interval_four {
+            4
+        } else {
+            3
+        };
+        self.phase != Phase::Movement
+            || u.removed
+            || u.side != self.active
+            || u.moved
+            || !u.in_influence
+            || u.troop.is_battery()
+            || crate::tables::rate_cm(u.mover(), Pace::Charge).is_none()
+            || u.formation == Formation::Skirmish
+            || (u.formation == Formation::Column && !self.options.column_may_charge)
+            || u.ff.is_some()
+            || u.changed_formation
+            || u.last_charge
+                .is_some_and(|t| *self.turns.get(u.side) < t + gap)
+    }
+
+    /// D8-CMD-04: whether the rules refuse every move by `id` now that goes towards the enemy's base line (as
+    /// [`MoveFacts::towards_base_line`]), without measuring it: not its side's Movement phase, removed, moved,
+    /// in a boat, or out of its commander's influence where moving towards the base line counts as moving
+    /// towards the enemy. `false` says nothing: the move must still be checked. Nothing is built.
+    #[must_use]
+    pub fn advance_barred(&self, id: UnitId) -> bool {
+        let Some(u) = self.units.get(id.0 as usize) else {
+            return true;
+        };
+        self.phase != Phase::Movement
+            || u.removed
+            || u.side != self.active
+            || u.moved
+            || u.boat.is_some()
+            || (!u.in_influence && !self.options.towards_enemy_distance_only)
+    }
+
     /// D8-MOV-20 to D8-MOV-22, D8-CMD-04, D8-FRM-05: charges into contact with `target`. Refused for skirmishers,
     /// columns (unless the option), a unit with a formation fail or that changed formation, out of influence, on
     /// a path not all open, at a target in cover, within 3 moves of its last charge, or not covering more than ¾

@@ -5,6 +5,7 @@
 
 use acw_core::game::{Commander, Game, Owed, Ruleset, play};
 use acw_core::measure::Inches;
+use acw_core::table::Footprint;
 use acw_core::testing::conformance::{self, Suite};
 use acw_core::{BySide, GameRng, Side};
 use acw_d8::army::Army;
@@ -12,13 +13,13 @@ use acw_d8::bots::{Attacker, Holder};
 use acw_d8::field::{Field, Place, at_cm, cm, facing, inches, square_at, square_centre};
 use acw_d8::flank::{Flank, FlankMarch};
 use acw_d8::game::{
-    D8, Event, GameError, Order, Question, Scenario, ScenarioData, SetupError, State,
+    D8, Event, FireCheck, GameError, Order, Question, Scenario, ScenarioData, SetupError, State,
 };
 use acw_d8::map::{Map, Piece, Square};
 use acw_d8::morale::OfficerAt;
 use acw_d8::sequence::Phase;
 use acw_d8::state::UnitId;
-use acw_d8::tables::{Class, Cover, Formation, Troop};
+use acw_d8::tables::{Class, Cover, Formation, Troop, Weapon};
 use acw_d8::{Battle, Options, Refusal};
 
 fn bots(side: Side, seed: u64) -> Box<dyn Commander<D8>> {
@@ -307,6 +308,163 @@ fn check_order_agrees_with_applying() {
     assert!(checked > 5_000, "{checked}");
 }
 
+/// D8-FIR-03, D8-FIR-05, D8-ENV-01: over whole games, at every Firing decision, `check_fire` accepts a volley
+/// from each unit of the side at each enemy exactly when `check_order` accepts it; and a volley it refused for
+/// a lasting reason (the ground, or a unit across the line of fire) is refused by `check_order` at every later
+/// decision while what that reason names stands as it was.
+#[test]
+fn check_fire_agrees_with_check_order_and_its_lasting_refusals_last() {
+    type Lasting = (
+        UnitId,
+        UnitId,
+        FireCheck,
+        Vec<Option<Footprint>>,
+        (Troop, Formation, u32, Weapon),
+    );
+    let (mut checked, mut lasting_checked, mut ground, mut across) = (0, 0, 0, 0);
+    for seed in [31u64, 32] {
+        let mut game = Game::new(D8, &Scenario::default(), seed).unwrap();
+        let mut union = bots(Side::Union, seed);
+        let mut rebels = bots(Side::Confederate, seed);
+        let mut noted: Vec<Lasting> = Vec::new();
+        while let Owed::Decision(d) = game.owed() {
+            let side = d.side;
+            let state = game.state();
+            if let (Some(b), Some(f), Question::Firing) =
+                (state.battle(), state.field(), d.question)
+            {
+                let print = |id: UnitId| {
+                    b.unit(id)
+                        .ok()
+                        .filter(|u| !u.removed)
+                        .and_then(|u| f.footprint(u))
+                };
+                let facts = |id: UnitId| {
+                    let u = b.unit(id).unwrap();
+                    (u.troop, u.formation, u.figures, u.weapon)
+                };
+                for (u, t, why, prints, was) in &noted {
+                    let ids: Vec<UnitId> = match why {
+                        FireCheck::Across(a) => vec![*u, *t, *a],
+                        _ => vec![*u, *t],
+                    };
+                    let now: Vec<_> = ids.iter().map(|&id| print(id)).collect();
+                    if &now == prints && (!matches!(why, FireCheck::Ground) || facts(*u) == *was) {
+                        let fire = Order::Fire {
+                            unit: *u,
+                            target: *t,
+                        };
+                        assert!(state.check_order(&fire).is_err(), "{fire:?} {why:?}");
+                        lasting_checked += 1;
+                    }
+                }
+                for u in b.units().iter().filter(|u| u.side == side && !u.removed) {
+                    for t in b.units().iter().filter(|t| t.side != side && !t.removed) {
+                        let fire = Order::Fire {
+                            unit: u.id,
+                            target: t.id,
+                        };
+                        let why = state.check_fire(u.id, t.id);
+                        assert_eq!(
+                            why == FireCheck::Accepted,
+                            state.check_order(&fire).is_ok(),
+                            "{fire:?} {why:?}"
+                        );
+                        checked += 1;
+                        let ids = match why {
+                            FireCheck::Ground => {
+                                ground += 1;
+                                vec![u.id, t.id]
+                            }
+                            FireCheck::Across(a) => {
+                                across += 1;
+                                vec![u.id, t.id, a]
+                            }
+                            _ => continue,
+                        };
+                        noted.retain(|n| (n.0, n.1) != (u.id, t.id));
+                        let prints = ids.iter().map(|&id| print(id)).collect();
+                        noted.push((u.id, t.id, why, prints, facts(u.id)));
+                    }
+                }
+            }
+            let order = match side {
+                Side::Union => union.order(game.rules(), game.state(), side),
+                Side::Confederate => rebels.order(game.rules(), game.state(), side),
+            };
+            game.submit(side, order).unwrap();
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+    assert!(lasting_checked > 1_000, "{lasting_checked}");
+    assert!(ground > 1_000 && across > 100, "{ground} {across}");
+}
+
+/// D8-CMD-04, D8-MOV-20, D8-MOV-21, D8-FRM-05: over whole games, at every Movement decision, a charge by a unit
+/// for which `charge_barred` holds is refused by `check_order` at every enemy, and a move for which
+/// `move_barred` holds (steps towards and away from the enemy's base line and sideways) is refused; both bars
+/// are met often, and a barred move is one towards the base line.
+#[test]
+fn barred_charges_and_moves_are_refused() {
+    let (mut charges, mut moves, mut free) = (0, 0, 0);
+    for seed in [41u64, 42] {
+        let mut game = Game::new(D8, &Scenario::default(), seed).unwrap();
+        let mut union = bots(Side::Union, seed);
+        let mut rebels = bots(Side::Confederate, seed);
+        while let Owed::Decision(d) = game.owed() {
+            let side = d.side;
+            let state = game.state();
+            if let (Some(b), Some(f), Question::Movement) =
+                (state.battle(), state.field(), d.question)
+            {
+                for u in b.units().iter().filter(|u| u.side == side && !u.removed) {
+                    if b.charge_barred(u.id) {
+                        for t in b.units().iter().filter(|t| t.side != side && !t.removed) {
+                            let o = Order::Charge {
+                                unit: u.id,
+                                target: t.id,
+                            };
+                            assert!(state.check_order(&o).is_err(), "{o:?}");
+                            charges += 1;
+                        }
+                    }
+                    let p = f.place(u.id).unwrap();
+                    let ahead = if side == Side::Union { -1.0 } else { 1.0 };
+                    for (dx, dy) in [
+                        (0.0, 8.0 * ahead),
+                        (3.0, 2.0 * ahead),
+                        (0.0, -8.0 * ahead),
+                        (5.0, 0.0),
+                    ] {
+                        let (x_cm, y_cm) = (cm(p.centre.x) + dx, cm(p.centre.y) + dy);
+                        if state.move_barred(u.id, x_cm, y_cm) {
+                            assert!(dy * ahead > 0.0, "{dx} {dy}");
+                            let o = Order::Move {
+                                unit: u.id,
+                                x_cm,
+                                y_cm,
+                            };
+                            assert!(state.check_order(&o).is_err(), "{o:?}");
+                            moves += 1;
+                        } else {
+                            free += 1;
+                        }
+                    }
+                }
+            }
+            let order = match side {
+                Side::Union => union.order(game.rules(), game.state(), side),
+                Side::Confederate => rebels.order(game.rules(), game.state(), side),
+            };
+            game.submit(side, order).unwrap();
+        }
+    }
+    assert!(
+        charges > 1_000 && moves > 1_000 && free > 1_000,
+        "{charges} {moves} {free}"
+    );
+}
+
 #[test]
 fn events_and_questions_read_as_sentences() {
     let mut u = bots(Side::Union, 77);
@@ -568,8 +726,8 @@ fn cover_and_sight_come_from_the_map() {
 }
 
 /// D8-ENV-01: a unit standing across the line of fire blocks the volley's sight: the state names it
-/// (`unit_across_fire`, what the commanders ask before they ask again about a volley refused before), and the
-/// volley is refused while it stands there and accepted with it out of the way.
+/// (`check_fire`, what the commanders ask), and the volley is refused while it stands there and accepted with it
+/// out of the way.
 #[test]
 fn a_unit_across_the_line_of_fire_screens_the_volley() {
     let (mut b, mut f) = opened(2);
@@ -589,13 +747,12 @@ fn a_unit_across_the_line_of_fire_screens_the_volley() {
     b.end_movement().unwrap();
     let fire = Order::Fire { unit: a, target: e };
     let clear = State::from_battle(b.clone(), f.clone(), 5).unwrap();
-    assert_eq!(clear.unit_across_fire(a, e), None);
+    assert_eq!(clear.check_fire(a, e), FireCheck::Accepted);
     clear.check_order(&fire).unwrap();
     // The friend steps between them.
     put(&b, &mut f, friend, x, y);
     let screened = State::from_battle(b, f, 5).unwrap();
-    assert_eq!(screened.unit_across_fire(a, e), Some(friend));
-    assert_eq!(screened.unit_across_fire(e, a), Some(friend));
+    assert_eq!(screened.check_fire(a, e), FireCheck::Across(friend));
     let err = screened.check_order(&fire).unwrap_err();
     assert!(err.to_string().contains("cannot see the target"), "{err}");
 }
@@ -976,6 +1133,34 @@ fn flank_marches_by_one_edge_cancel_in_the_game() {
         units: 1,
     });
     assert!(off.unwrap_err().to_string().contains("not in play"));
+}
+
+/// The enemies within a distance of a unit, measured against the enemies gathered once (`enemies_placed`,
+/// `within`), are those `gap_within` finds, in the battle's order, at the contact distance and at longer ones.
+#[test]
+fn enemies_within_a_distance_are_those_gap_within_finds() {
+    let mut found = 0;
+    for seed in 1..6 {
+        let (b, f) = opened(seed);
+        for side in [Side::Union, Side::Confederate] {
+            let enemies = f.enemies_placed(&b, side);
+            for a in b.units().iter().filter(|u| !u.removed && u.side == side) {
+                for limit in [0.1, 60.0, 110.0, 200.0] {
+                    let near: Vec<UnitId> = f.within(a, &enemies, limit).map(|o| o.id).collect();
+                    let want: Vec<UnitId> = b
+                        .units()
+                        .iter()
+                        .filter(|o| !o.removed && o.side != side)
+                        .filter(|o| f.gap_within(a, o, limit).is_some())
+                        .map(|o| o.id)
+                        .collect();
+                    assert_eq!(near, want, "{limit}");
+                    found += near.len();
+                }
+            }
+        }
+    }
+    assert!(found > 100, "{found}");
 }
 
 /// The cheap bound between two units' bases, measured from one unit to many, is the pairwise bound bit for bit,
