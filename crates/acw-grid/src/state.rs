@@ -619,7 +619,10 @@ pub struct Battle {
     #[cfg_attr(feature = "serde", serde(serialize_with = "serialize_board"))]
     pub(crate) board: Arc<Board>,
     pub(crate) options: Options,
-    pub(crate) units: BTreeMap<UnitId, Unit>,
+    /// Each unit shared between copies of the battle until one of them changes it ([`Battle::unit_mut`] copies
+    /// that unit first if another battle still shares it): a copy of the battle copies no unit.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "serialize_units"))]
+    pub(crate) units: BTreeMap<UnitId, Arc<Unit>>,
     pub(crate) commanders: BTreeMap<CommanderId, Leader>,
     pub(crate) losses: BySide<Losses>,
     pub(crate) turn: u32,
@@ -641,6 +644,14 @@ pub struct Battle {
     pub(crate) owed_tests: Vec<crate::morale::OwedTest>,
     #[cfg_attr(feature = "serde", serde(default))]
     pub(crate) owed_retreats: Vec<crate::morale::OwedRetreat>,
+}
+
+#[cfg(feature = "serde")]
+fn serialize_units<S: serde::Serializer>(
+    units: &BTreeMap<UnitId, Arc<Unit>>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.collect_map(units.iter().map(|(k, u)| (k, &**u)))
 }
 
 #[cfg(feature = "serde")]
@@ -684,7 +695,7 @@ impl TryFrom<BattleRepr> for Battle {
         let b = Battle {
             board: Arc::new(r.board),
             options: r.options,
-            units: r.units,
+            units: r.units.into_iter().map(|(k, u)| (k, Arc::new(u))).collect(),
             commanders: r.commanders,
             losses: r.losses,
             turn: r.turn,
@@ -802,16 +813,20 @@ impl Battle {
 
     /// A unit.
     pub fn unit(&self, id: UnitId) -> Result<&Unit, RuleViolation> {
-        self.units.get(&id).ok_or(RuleViolation::UnknownUnit(id))
+        self.units
+            .get(&id)
+            .map(|u| &**u)
+            .ok_or(RuleViolation::UnknownUnit(id))
     }
     pub(crate) fn unit_mut(&mut self, id: UnitId) -> Result<&mut Unit, RuleViolation> {
         self.units
             .get_mut(&id)
+            .map(Arc::make_mut)
             .ok_or(RuleViolation::UnknownUnit(id))
     }
     /// Every unit, by id.
     pub fn units(&self) -> impl Iterator<Item = &Unit> {
-        self.units.values()
+        self.units.values().map(|u| &**u)
     }
     /// A commander.
     pub fn commander(&self, id: CommanderId) -> Result<&Leader, RuleViolation> {
@@ -826,7 +841,7 @@ impl Battle {
 
     /// The units in an area (normally at most one; a unit splitting on a morale result is briefly two).
     pub fn units_at(&self, area: Area) -> impl Iterator<Item = &Unit> {
-        self.units.values().filter(move |u| u.area == area)
+        self.units().filter(move |u| u.area == area)
     }
 
     /// The unit of `side` in `area`, if any.
@@ -888,8 +903,7 @@ impl Battle {
         side: Side,
         area: Area,
     ) -> impl Iterator<Item = &Unit> {
-        self.units
-            .values()
+        self.units()
             .filter(move |e| e.side != side && !e.hidden && self.board.adjacent(area, e.area))
     }
 
@@ -923,7 +937,7 @@ impl Battle {
 
     /// Removes a unit from the table, moving or removing the commanders with it (GRID-CMD-08).
     pub(crate) fn remove_unit(&mut self, id: UnitId) -> Option<Unit> {
-        let u = self.units.remove(&id)?;
+        let u = Arc::unwrap_or_clone(self.units.remove(&id)?);
         self.owed_tests.retain(|t| t.unit != id);
         self.owed_retreats.retain(|r| r.unit != id);
         self.vacated.push((u.side, u.area));
@@ -977,7 +991,7 @@ impl Battle {
     }
 
     pub(crate) fn insert_unit(&mut self, u: Unit) {
-        self.units.insert(u.id, u);
+        self.units.insert(u.id, Arc::new(u));
     }
 
     pub(crate) fn insert_commander(&mut self, c: Leader) {
