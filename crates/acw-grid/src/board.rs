@@ -371,6 +371,35 @@ impl Board {
         usize::try_from(dx * i64::from(self.rows) + dy).ok()
     }
 
+    /// The index of area `a` among the cells of the board's rectangle (below [`Board::cell_count`]), if `a` is
+    /// on the board: for tables with an entry per area.
+    #[inline]
+    pub(crate) fn index_of(&self, a: Area) -> Option<usize> {
+        self.slot(a)
+            .filter(|&i| self.cells.get(i).is_some_and(|c| c.on))
+    }
+
+    /// The number of cells in the board's rectangle (every [`Board::index_of`] is below it).
+    #[inline]
+    pub(crate) fn cell_count(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// The neighbours of `a` on the board, as [`Board::neighbours`] lists them, each with the side of `a` it
+    /// lies across and whether a road and an obstacle cross that side (as [`Board::side_between`] says).
+    pub(crate) fn neighbours_across(
+        &self,
+        a: Area,
+    ) -> impl Iterator<Item = (Area, bool, bool)> + '_ {
+        let bits = self.cell(a).map_or((0, 0), |c| (c.roads, c.obstacles));
+        self.dirs()
+            .iter()
+            .enumerate()
+            .map(move |(i, &d)| (a.offset(d), i))
+            .filter(|(n, _)| self.contains(*n))
+            .map(move |(n, i)| (n, bits.0 & (1 << i) != 0, bits.1 & (1 << i) != 0))
+    }
+
     /// The cell of area `a`, if it is on the board.
     #[inline]
     fn cell(&self, a: Area) -> Option<&Cell> {

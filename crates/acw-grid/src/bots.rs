@@ -177,22 +177,24 @@ impl Commander<Grid> for Attacker {
                         continue;
                     }
                     let now = distance_to_enemy(state, &enemies, u.area());
-                    let best = state
-                        .moves(id)
-                        .into_iter()
-                        .enumerate()
-                        .min_by_key(|(i, m)| {
-                            let end = m.path.last().copied().unwrap_or(u.area());
-                            (
-                                distance_to_enemy(state, &enemies, end),
-                                mix(self.seed, turn, (u64::from(id.0) << 16) | *i as u64),
-                            )
+                    // No move ends in an enemy's area, so a unit next to the enemy cannot get nearer:
+                    // skip its search.
+                    if now <= 1 {
+                        continue;
+                    }
+                    // The facing a move ends with does not enter the choice: it is worked out for the
+                    // chosen route alone.
+                    let routes = state.move_routes(id);
+                    let best = (0..routes.len())
+                        .map(|i| (distance_to_enemy(state, &enemies, routes.end(i)), i))
+                        .min_by_key(|&(d, i)| {
+                            (d, mix(self.seed, turn, (u64::from(id.0) << 16) | i as u64))
                         });
-                    if let Some((_, m)) = best {
-                        let end = m.path.last().copied().unwrap_or(u.area());
-                        if distance_to_enemy(state, &enemies, end) < now {
-                            return Order::Move(m);
-                        }
+                    if let Some((d, i)) = best
+                        && d < now
+                        && let Some(m) = state.move_along(id, routes.path(i))
+                    {
+                        return Order::Move(m);
                     }
                 }
                 Order::Done
@@ -249,26 +251,25 @@ impl Commander<Grid> for Holder {
                 if now <= 1 {
                     continue;
                 }
-                let best = state
-                    .moves(id)
-                    .into_iter()
-                    .filter(|m| {
-                        let end = m.path.last().copied().unwrap_or(u.area());
-                        distance_to_enemy(state, &enemies, end) > 1
-                    })
+                let routes = state.move_routes(id);
+                let best = (0..routes.len())
+                    .filter(|&r| distance_to_enemy(state, &enemies, routes.end(r)) > 1)
                     .enumerate()
-                    .min_by_key(|(i, m)| {
-                        let end = m.path.last().copied().unwrap_or(u.area());
+                    .map(|(i, r)| {
                         (
-                            distance_to_objective(state, end).unwrap_or(u32::MAX),
-                            mix(self.seed, turn, (u64::from(id.0) << 16) | *i as u64),
+                            distance_to_objective(state, routes.end(r)).unwrap_or(u32::MAX),
+                            i,
+                            r,
                         )
+                    })
+                    .min_by_key(|&(d, i, _)| {
+                        (d, mix(self.seed, turn, (u64::from(id.0) << 16) | i as u64))
                     });
-                if let Some((_, m)) = best {
-                    let end = m.path.last().copied().unwrap_or(u.area());
-                    if distance_to_objective(state, end).unwrap_or(u32::MAX) < now {
-                        return Order::Move(m);
-                    }
+                if let Some((d, _, r)) = best
+                    && d < now
+                    && let Some(m) = state.move_along(id, routes.path(r))
+                {
+                    return Order::Move(m);
                 }
             }
         }

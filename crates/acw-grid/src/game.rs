@@ -31,7 +31,7 @@ use crate::combat::{CombatPlan, OwedAllocation};
 use crate::error::{RuleViolation, fault_check};
 use crate::fire::{BombardOrder, SkirmishOrder};
 use crate::morale::{RetreatCause, RetreatKind, RetreatPlan, RetreatReport, UnitMorale};
-use crate::movement::MoveOrder;
+use crate::movement::{MoveOrder, Routes};
 use crate::options::SkirmishTiming;
 use crate::pool::HitPool;
 use crate::sequence::{Initiative, InitiativeOutcome, TieBreak};
@@ -968,11 +968,26 @@ impl State {
     /// a legal move), one move, facing the nearest enemy or, if the rules refuse that, keeping its facing.
     #[must_use]
     pub fn moves(&self, id: UnitId) -> Vec<MoveOrder> {
-        let Step::Move(side) = self.step else {
+        let Ok(u) = self.battle.unit(id) else {
             return Vec::new();
         };
+        let enemies = self.enemy_areas(u.side());
+        let routes = self.move_routes(id);
+        (0..routes.len())
+            .map(|i| self.move_with_facing(u, &enemies, routes.path(i)))
+            .collect()
+    }
+
+    /// The routes of the moves unit `id` may make now, in the order [`State::moves`] offers them (the `i`-th
+    /// route is the path of its `i`-th move), without working out the facing each would end with;
+    /// [`State::move_along`] makes the move of one of them.
+    #[must_use]
+    pub fn move_routes(&self, id: UnitId) -> Routes {
+        let Step::Move(side) = self.step else {
+            return Routes::default();
+        };
         let Ok(u) = self.own(id, side) else {
-            return Vec::new();
+            return Routes::default();
         };
         // What the move rules refuse whatever the path (GRID-MOV-11, GRID-CMD-02, GRID-MOR-13): skip the search.
         let f = u.flags();
@@ -983,24 +998,32 @@ impl State {
             || u.disordered()
             || u.stands().iter().all(|s| !s.passed_command_roll())
         {
-            return Vec::new();
+            return Routes::default();
         }
         let reach = (u.allowance_halves() as usize).min(6);
-        let enemies: Vec<Area> = self
-            .battle
+        self.battle.routes(id, reach)
+    }
+
+    /// The move [`State::moves`] offers unit `id` along `path` (one of [`State::move_routes`]): ending facing
+    /// the nearest enemy. `None` if there is no such unit.
+    #[must_use]
+    pub fn move_along(&self, id: UnitId, path: Vec<Area>) -> Option<MoveOrder> {
+        let u = self.battle.unit(id).ok()?;
+        let enemies = self.enemy_areas(u.side());
+        Some(self.move_with_facing(u, &enemies, path))
+    }
+
+    fn enemy_areas(&self, side: Side) -> Vec<Area> {
+        self.battle
             .units()
             .filter(|e| e.side() != side)
             .map(Unit::area)
-            .collect();
-        self.battle
-            .reachable(id, reach)
-            .into_iter()
-            .map(|r| {
-                let facing =
-                    self.facing_at(u, &enemies, r.path.last().copied().unwrap_or(u.area()));
-                MoveOrder::along(u, r.path).facing(facing)
-            })
             .collect()
+    }
+
+    fn move_with_facing(&self, u: &Unit, enemies: &[Area], path: Vec<Area>) -> MoveOrder {
+        let facing = self.facing_at(u, enemies, path.last().copied().unwrap_or(u.area()));
+        MoveOrder::along(u, path).facing(facing)
     }
 
     /// The side a unit ending a move in `at` faces: towards the nearest of `enemies` (the first such side), or
@@ -1206,7 +1229,38 @@ impl State {
         dice: &mut Tally<'_>,
         log: &mut Vec<Event>,
     ) -> Result<(), RuleViolation> {
-        self.check_order(order)?;
+        // A move's check is its plan, and a retreat's is its routes: each is then carried out as worked out
+        // here rather than worked out again.
+        let mut move_plan = None;
+        let mut retreat_plan = None;
+        match (order, self.step) {
+            (Order::Move(o), Step::Move(s)) => {
+                self.own(o.unit, s)?;
+                move_plan = Some(self.battle.plan_move(o)?);
+            }
+            (Order::Retreat(path), Step::Retreat(_)) => {
+                if self.asking().is_none() {
+                    // Refused as `check_order` refuses it (nobody is asked).
+                    self.check_order(order)?;
+                }
+                let planned = self.retreats.first().and_then(|p| {
+                    let kind = p.cause.kind()?;
+                    let plan = self.battle.retreat_plan(p.unit, kind, &p.enemies).ok()?;
+                    Some((kind, plan))
+                });
+                let listed = match &planned {
+                    Some((_, RetreatPlan::Clear(v))) => v.iter().any(|r| r == path),
+                    _ => false,
+                };
+                if !listed {
+                    return Err(RuleViolation::BadRetreat(
+                        "that is not one of the unit's retreat routes",
+                    ));
+                }
+                retreat_plan = planned;
+            }
+            _ => self.check_order(order)?,
+        }
         match (order, self.step) {
             (Order::RollInitiative, _) => {
                 dice.about(format_args!(
@@ -1245,7 +1299,10 @@ impl State {
             (Order::Move(o), _) => {
                 let from = self.battle.unit(o.unit)?.area();
                 let name = self.name(o.unit);
-                let r = self.battle.move_unit(o)?;
+                let r = match move_plan.take() {
+                    Some(plan) => self.battle.move_planned(o, plan)?,
+                    None => self.battle.move_unit(o)?,
+                };
                 if r.unit != o.unit && !self.names.contains_key(&r.unit) && r.joined.is_none() {
                     Arc::make_mut(&mut self.names)
                         .insert(r.unit, format!("a detachment of {name}"));
@@ -1270,7 +1327,10 @@ impl State {
             }
             (Order::Retreat(path), _) => {
                 let p = self.retreats.remove(0);
-                self.retreat_along(&p, path, None, log)?;
+                let known = retreat_plan
+                    .take()
+                    .map(|(kind, plan)| (kind, p.enemies.as_slice(), plan));
+                self.retreat_along(&p, path, known, log)?;
                 self.next_retreat(log)?;
             }
             (Order::Pursue { unit, into, facing }, _) => {
@@ -1689,20 +1749,22 @@ impl State {
                 .iter()
                 .filter_map(|e| self.battle.unit(*e).ok().map(Unit::area))
                 .collect();
-            let mut candidates =
-                match self
-                    .battle
-                    .retreat_plan(id, RetreatKind::FullMove, &enemies)?
-                {
-                    RetreatPlan::Clear(v) | RetreatPlan::Blocked(v) => v,
-                    RetreatPlan::Surrender => Vec::new(),
-                };
+            let plan = self
+                .battle
+                .retreat_plan(id, RetreatKind::FullMove, &enemies)?;
+            let mut candidates = match &plan {
+                RetreatPlan::Clear(v) | RetreatPlan::Blocked(v) => v.clone(),
+                RetreatPlan::Surrender => Vec::new(),
+            };
             candidates.push(Vec::new());
             let name = self.name(id);
             for path in candidates {
-                let mut probe = self.battle.clone();
-                if probe.forced_cavalry_retreat(id, &path).is_ok() {
-                    let (_, r) = self.battle.forced_cavalry_retreat(id, &path)?;
+                // A refused retreat changes nothing, so the next candidate is tried on the same battle (and
+                // the plan just worked out still holds for it).
+                if let Ok((_, r)) =
+                    self.battle
+                        .forced_cavalry_retreat_planned(id, &path, Some(&plan))
+                {
                     let end = self.retreat_end(r);
                     log.push(Event::Retreat {
                         unit: name,

@@ -220,7 +220,6 @@ const PATH_CAP: usize = 20_000;
 
 struct Search<'a> {
     battle: &'a Battle,
-    side: acw_core::Side,
     movers: Vec<Mover>,
     column: bool,
     enemies: &'a [Area],
@@ -234,7 +233,12 @@ struct Search<'a> {
     /// The areas holding enemy stands, gathered once per search (empty when they are ignored).
     enemy_held: Vec<Area>,
     /// The legal steps out of each area met so far.
-    steps: Vec<(Area, Steps)>,
+    steps: Vec<Steps>,
+    /// For each area of the board (by [`crate::board::Board::index_of`]): 1 + the index in `steps` of its
+    /// legal steps, or 0 if not yet worked out.
+    step_slot: Vec<u16>,
+    /// The stands of the retreating side in each area of the board (by index), gathered once per plan.
+    friends: &'a [u32],
 }
 
 /// The legal steps out of one area and their costs: at most one per side of an area (six on hexes).
@@ -267,7 +271,12 @@ impl Search<'_> {
     /// The legal steps out of `at` and their costs, worked out once per area of a search (they depend on the
     /// area alone, not on the route that reached it).
     fn nexts(&mut self, at: Area) -> Steps {
-        if let Some((_, v)) = self.steps.iter().find(|(a, _)| *a == at) {
+        let slot = self.battle.board.index_of(at);
+        if let Some(v) = slot
+            .and_then(|i| self.step_slot.get(i))
+            .and_then(|&k| usize::from(k).checked_sub(1))
+            .and_then(|k| self.steps.get(k))
+        {
             return *v;
         }
         let mut v = Steps {
@@ -282,17 +291,23 @@ impl Search<'_> {
                 v.len += 1;
             }
         }
-        self.steps.push((at, v));
+        if let Some(k) = slot.and_then(|i| self.step_slot.get_mut(i))
+            && let Ok(n) = u16::try_from(self.steps.len() + 1)
+        {
+            *k = n;
+            self.steps.push(v);
+        }
         v
     }
 
     fn room(&self, at: Area) -> bool {
         let b = self.battle;
         let friends = b
-            .units_at(at)
-            .filter(|u| u.side() == self.side)
-            .map(Unit::stand_count)
-            .sum::<u32>();
+            .board
+            .index_of(at)
+            .and_then(|i| self.friends.get(i))
+            .copied()
+            .unwrap_or(0);
         friends + self.need_room <= u32::from(b.options.scale.stack_limit())
     }
 
@@ -387,6 +402,17 @@ impl Battle {
     ) -> Result<RetreatPlan, RuleViolation> {
         let u = self.unit(id)?;
         let enemy = u.side().enemy();
+        let cells = self.board.cell_count();
+        let mut friends = vec![0u32; cells];
+        for f in self.units().filter(|f| f.side() == u.side()) {
+            if let Some(n) = self
+                .board
+                .index_of(f.area())
+                .and_then(|i| friends.get_mut(i))
+            {
+                *n += f.stand_count();
+            }
+        }
         let run = |ignore_enemy: bool| {
             let enemy_held = if ignore_enemy {
                 Vec::new()
@@ -398,7 +424,6 @@ impl Battle {
             };
             let mut s = Search {
                 battle: self,
-                side: u.side(),
                 movers: u.movers(),
                 column: u.in_column(),
                 enemies,
@@ -409,7 +434,9 @@ impl Battle {
                 partial: Vec::new(),
                 origin: None,
                 enemy_held,
-                steps: Vec::new(),
+                steps: Vec::with_capacity(16),
+                step_slot: vec![0; cells],
+                friends: &friends,
             };
             s.run(u.area());
             (s.complete, s.partial)
@@ -813,6 +840,19 @@ impl Battle {
         id: UnitId,
         path: &[Area],
     ) -> Result<(UnitId, RetreatReport), RuleViolation> {
+        self.forced_cavalry_retreat_planned(id, path, None)
+    }
+
+    /// [`Battle::forced_cavalry_retreat`], given the plan of the whole unit's full-move retreat away from its
+    /// adjacent enemies that the caller has just worked out on this same battle: used only if the whole unit
+    /// goes (a mixed unit's cavalry retreats as a unit of its own, with a plan of its own), so the result is the
+    /// same either way.
+    pub(crate) fn forced_cavalry_retreat_planned(
+        &mut self,
+        id: UnitId,
+        path: &[Area],
+        known: Option<&RetreatPlan>,
+    ) -> Result<(UnitId, RetreatReport), RuleViolation> {
         self.phase_is(crate::state::Phase::Combat)?;
         let u = self.unit(id)?;
         if !u.has_mounted_cavalry() {
@@ -840,20 +880,22 @@ impl Battle {
             .map(|(i, _)| i)
             .collect();
         let whole = cav.len() == u.stands().len();
-        // Check the retreat before splitting anything.
-        let mut probe = self.clone();
-        let mover = if whole {
-            id
+        // Carried out on a copy, which replaces the battle only if nothing refused it.
+        let mut next = self.clone();
+        let (mover, known) = if whole {
+            (id, known.cloned())
         } else {
-            probe.detach(id, &cav, false)?
+            (next.detach(id, &cav, false)?, None)
         };
-        probe.retreat_by(mover, RetreatCause::CavalryContact, &enemies, path, None)?;
-        let mover = if whole {
-            id
-        } else {
-            self.detach(id, &cav, false)?
-        };
-        let r = self.retreat_by(mover, RetreatCause::CavalryContact, &enemies, path, None)?;
+        let r = next.retreat_by_planned(
+            mover,
+            RetreatCause::CavalryContact,
+            &enemies,
+            path,
+            None,
+            known,
+        )?;
+        *self = next;
         Ok((mover, r))
     }
 

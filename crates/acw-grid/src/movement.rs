@@ -1,7 +1,7 @@
 //! Movement: allowances and terrain costs, roads and march columns, facing and formation, detaching and joining,
 //! attacks and halting, refusing a flank, and entrenching.
 
-use crate::board::{Area, Facing, FlankSide};
+use crate::board::{Area, Facing, FlankSide, Terrain};
 use crate::error::{GridError, RuleViolation};
 use crate::options::{AttackFrontCheck, BombardedMeans, DetachedHit};
 use crate::state::{Battle, Stand, Unit, UnitId};
@@ -113,9 +113,60 @@ pub struct Reach {
     path_in_arc: bool,
 }
 
-impl Reach {
-    fn end(&self, start: Area) -> Area {
-        self.path.last().copied().unwrap_or(start)
+/// The areas a unit may move to now and the route to each, as [`Battle::routes`] finds them: route `i` ends in
+/// area [`Routes::end`]`(i)`, in the order [`Battle::reachable`] lists them.
+#[derive(Clone, Debug, Default)]
+pub struct Routes {
+    start: Area,
+    nodes: Vec<RouteNode>,
+}
+
+/// One area of a [`Routes`] search: the route to it is its parent's and one more step.
+#[derive(Clone, Copy, Debug)]
+struct RouteNode {
+    area: Area,
+    /// The route this one extends (`None`: a first step from the start).
+    parent: Option<u32>,
+    depth: u8,
+    cost_halves: u32,
+    attack: bool,
+    road: bool,
+    path_in_arc: bool,
+}
+
+impl Routes {
+    /// How many areas the unit may move to.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether the unit may move nowhere.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// Where route `i` ends (the unit's own area if there is no such route).
+    #[must_use]
+    pub fn end(&self, i: usize) -> Area {
+        self.nodes.get(i).map_or(self.start, |n| n.area)
+    }
+
+    /// The areas route `i` enters, in order (empty if there is no such route).
+    #[must_use]
+    pub fn path(&self, i: usize) -> Vec<Area> {
+        let mut path = Vec::new();
+        let mut at = self.nodes.get(i);
+        while let Some(n) = at {
+            path.push(n.area);
+            at = n
+                .parent
+                .and_then(|p| usize::try_from(p).ok())
+                .and_then(|p| self.nodes.get(p));
+        }
+        path.reverse();
+        path
     }
 }
 
@@ -130,7 +181,8 @@ struct MoveBasis<'a> {
     allowance: u32,
 }
 
-struct MovePlan {
+/// What [`Battle::move_unit`] carries out once every check has passed (see [`Battle::check_move`]).
+pub(crate) struct MovePlan {
     moving: Vec<usize>,
     whole: bool,
     cost: u32,
@@ -160,6 +212,21 @@ impl Battle {
         let Some((road, obstacle)) = self.board.side_between(from, to) else {
             return Err(RuleViolation::NotAdjacentStep(from, to));
         };
+        self.cost_across(movers, &t, road, obstacle, to, column)
+    }
+
+    /// [`Battle::step_cost`] of a step into `to` (terrain `t`) across a side with or without a road and an
+    /// obstacle.
+    #[inline]
+    fn cost_across(
+        &self,
+        movers: &[Mover],
+        t: &Terrain,
+        road: bool,
+        obstacle: bool,
+        to: Area,
+        column: bool,
+    ) -> Result<u32, RuleViolation> {
         let all_wagons = !movers.is_empty() && movers.iter().all(|m| *m == Mover::Wagons);
         if (column || all_wagons) && road {
             return Ok(1);
@@ -316,7 +383,7 @@ impl Battle {
         })
     }
 
-    fn plan_move(&self, o: &MoveOrder) -> Result<MovePlan, RuleViolation> {
+    pub(crate) fn plan_move(&self, o: &MoveOrder) -> Result<MovePlan, RuleViolation> {
         let MoveBasis {
             unit: u,
             moving,
@@ -482,70 +549,106 @@ impl Battle {
     /// unit may not move at all now (wrong step, already acted, disordered, bombarded, out of command).
     #[must_use]
     pub fn reachable(&self, id: UnitId, max_steps: usize) -> Vec<Reach> {
+        let routes = self.routes(id, max_steps);
+        (0..routes.len())
+            .map(|i| {
+                let n = routes.nodes[i];
+                Reach {
+                    path: routes.path(i),
+                    cost_halves: n.cost_halves,
+                    attack: n.attack,
+                    road: n.road,
+                    path_in_arc: n.path_in_arc,
+                }
+            })
+            .collect()
+    }
+
+    /// The search of [`Battle::reachable`], its routes kept as a tree (each area's route is its parent's and one
+    /// more step), so that a caller weighing the areas alone builds no route it does not take.
+    #[must_use]
+    pub fn routes(&self, id: UnitId, max_steps: usize) -> Routes {
         let Ok(u) = self.unit(id) else {
-            return Vec::new();
+            return Routes::default();
+        };
+        let start = u.area();
+        let mut out = Routes {
+            start,
+            nodes: Vec::new(),
         };
         let probe = MoveOrder::along(u, Vec::new());
         let Ok(basis) = self.move_basis(&probe) else {
-            return Vec::new();
+            return out;
         };
         let Ok(started_engaged) = self.engaged(id) else {
-            return Vec::new();
+            return out;
         };
-        let (start, side, facing) = (u.area(), u.side(), u.facing());
+        let (side, facing) = (u.side(), u.facing());
         let wagons_only = basis.stands.iter().all(|s| s.kind == StandType::Wagons);
         let column_kept = probe.end_formation == Formation::MarchColumn || wagons_only;
         let limit = u32::from(self.options.scale.stack_limit());
         let count = basis.moving.len() as u32;
         let in_arc = |a: Area| self.board.in_front_arc(start, facing, a, &self.options);
-        // What the search asks of every area, gathered once: where the enemy stands, which areas are next to a
-        // visible enemy or to any enemy (adjacency is symmetric), and the stands in each area.
-        let n_units = self.units.len();
-        let mut enemy_at: Vec<Area> = Vec::with_capacity(n_units);
-        let mut near_any: Vec<Area> = Vec::with_capacity(6 * n_units);
-        let mut near_visible: Vec<Area> = Vec::with_capacity(6 * n_units);
-        let mut stands_at: Vec<(Area, u32)> = Vec::with_capacity(n_units);
+        // What the search asks of every area, gathered once into tables indexed by area: where the enemy
+        // stands, which areas are next to a visible enemy or to any enemy (adjacency is symmetric), the stands
+        // in each area, and which areas the search has reached.
+        const ENEMY: u8 = 1;
+        const NEAR_ANY: u8 = 2;
+        const NEAR_VISIBLE: u8 = 4;
+        const SEEN: u8 = 8;
+        let board = &*self.board;
+        let cells = board.cell_count();
+        let mut marks: Vec<u8> = vec![0; cells];
+        let mut stands: Vec<u32> = vec![0; cells];
         for e in self.units() {
-            stands_at.push((e.area(), e.stand_count()));
+            let Some(i) = board.index_of(e.area()) else {
+                continue;
+            };
+            if let Some(n) = stands.get_mut(i) {
+                *n += e.stand_count();
+            }
             if e.side() == side {
                 continue;
             }
-            enemy_at.push(e.area());
-            for n in self.board.neighbours(e.area()) {
-                near_any.push(n);
-                if !e.hidden() {
-                    near_visible.push(n);
+            if let Some(m) = marks.get_mut(i) {
+                *m |= ENEMY;
+            }
+            let near = if e.hidden() {
+                NEAR_ANY
+            } else {
+                NEAR_ANY | NEAR_VISIBLE
+            };
+            for n in board.neighbours(e.area()) {
+                if let Some(m) = board.index_of(n).and_then(|j| marks.get_mut(j)) {
+                    *m |= near;
                 }
             }
         }
-        for v in [&mut enemy_at, &mut near_any, &mut near_visible] {
-            v.sort_unstable();
-            v.dedup();
-        }
-        let has = |v: &[Area], a: Area| v.binary_search(&a).is_ok();
-        let stands_in = |a: Area| -> u32 {
-            stands_at
-                .iter()
-                .filter(|(x, _)| *x == a)
-                .map(|(_, n)| n)
-                .sum()
-        };
-        let step_ok = |from: &Reach, next: Area| -> Option<Reach> {
-            if has(&enemy_at, next) {
+        let mark = |marks: &[u8], i: usize| marks.get(i).copied().unwrap_or(0);
+        let step_ok = |from: &RouteNode,
+                       next: Area,
+                       i: usize,
+                       road_side: bool,
+                       obstacle: bool,
+                       marks: &[u8]|
+         -> Option<RouteNode> {
+            let m = mark(marks, i);
+            if m & ENEMY != 0 {
                 return None;
             }
+            let t = board.terrain(next).ok()?;
             let c = self
-                .step_cost(&basis.movers, from.end(start), next, basis.column)
+                .cost_across(&basis.movers, t, road_side, obstacle, next, basis.column)
                 .ok()?;
             let cost = from.cost_halves + c;
-            let steps = from.path.len() + 1;
+            let steps = usize::from(from.depth) + 1;
             if cost > basis.allowance && !(self.options.minimum_move && steps == 1) {
                 return None;
             }
-            if started_engaged && has(&near_visible, next) {
+            if started_engaged && m & NEAR_VISIBLE != 0 {
                 return None;
             }
-            let attack = has(&near_any, next);
+            let attack = m & NEAR_ANY != 0;
             let path_in_arc = from.path_in_arc && in_arc(next);
             if attack {
                 if wagons_only {
@@ -554,7 +657,7 @@ impl Battle {
                 let mut visible = self
                     .units()
                     .filter(|e| e.side() != side && !e.hidden())
-                    .filter(|e| self.board.adjacent(next, e.area()))
+                    .filter(|e| board.adjacent(next, e.area()))
                     .peekable();
                 let any_visible = visible.peek().is_some();
                 let ok = match self.options.attack_front_check {
@@ -571,67 +674,77 @@ impl Battle {
             if road && !column_kept {
                 return None;
             }
-            if stands_in(next) + count > limit {
+            if stands.get(i).copied().unwrap_or(0) + count > limit {
                 return None;
             }
-            let mut path = Vec::with_capacity(steps);
-            path.extend_from_slice(&from.path);
-            path.push(next);
-            Some(Reach {
-                path,
+            Some(RouteNode {
+                area: next,
+                parent: None,
+                depth: u8::try_from(steps).unwrap_or(u8::MAX),
                 cost_halves: cost,
                 attack,
                 road,
                 path_in_arc,
             })
         };
-        let root = Reach {
-            path: Vec::new(),
+        let root = RouteNode {
+            area: start,
+            parent: None,
+            depth: 0,
             cost_halves: 0,
             attack: false,
             road: false,
             path_in_arc: true,
         };
-        let mut seen: Vec<Area> = Vec::with_capacity(32);
-        seen.push(start);
-        let mut out: Vec<Reach> = Vec::with_capacity(32);
-        if max_steps > 0 {
-            for n in self.board.neighbours(start) {
-                if seen.contains(&n) {
-                    continue;
-                }
-                if let Some(r) = step_ok(&root, n) {
-                    seen.push(n);
-                    out.push(r);
-                }
-            }
+        if let Some(m) = board.index_of(start).and_then(|i| marks.get_mut(i)) {
+            *m |= SEEN;
         }
-        // The search's queue is `out` itself (from index `next_index`), after the start's own steps.
-        let mut next_index = 0usize;
-        while next_index < out.len() {
-            let i = next_index;
-            next_index += 1;
-            let (len, end) = match out.get(i) {
-                Some(from) => (from.path.len(), from.end(start)),
-                None => break,
-            };
-            if len >= max_steps {
-                continue;
-            }
-            // GRID-MOV-18: a route may not go on from an area next to the enemy (hidden ones too).
-            if has(&near_any, end) {
-                continue;
-            }
-            for n in self.board.neighbours(end) {
-                if seen.contains(&n) {
+        let max_steps = max_steps.min(usize::from(u8::MAX));
+        // The search's queue is the routes found (from index `next_index`), after the start's own steps.
+        let mut next_index = usize::MAX;
+        loop {
+            let (from, parent) = if next_index == usize::MAX {
+                if max_steps == 0 {
+                    break;
+                }
+                (root, None)
+            } else {
+                let Some(&from) = out.nodes.get(next_index) else {
+                    break;
+                };
+                if usize::from(from.depth) >= max_steps {
+                    next_index += 1;
                     continue;
                 }
-                let Some(r) = out.get(i).and_then(|from| step_ok(from, n)) else {
+                // GRID-MOV-18: a route may not go on from an area next to the enemy (hidden ones too).
+                let at = board.index_of(from.area).map_or(0, |i| mark(&marks, i));
+                if at & NEAR_ANY != 0 {
+                    next_index += 1;
+                    continue;
+                }
+                (from, u32::try_from(next_index).ok())
+            };
+            for (n, road_side, obstacle) in board.neighbours_across(from.area) {
+                let Some(i) = board.index_of(n) else {
                     continue;
                 };
-                seen.push(n);
-                out.push(r);
+                if mark(&marks, i) & SEEN != 0 {
+                    continue;
+                }
+                let Some(mut r) = step_ok(&from, n, i, road_side, obstacle, &marks) else {
+                    continue;
+                };
+                r.parent = parent;
+                if let Some(m) = marks.get_mut(i) {
+                    *m |= SEEN;
+                }
+                out.nodes.push(r);
             }
+            next_index = if next_index == usize::MAX {
+                0
+            } else {
+                next_index + 1
+            };
         }
         out
     }
@@ -643,6 +756,15 @@ impl Battle {
     /// rate (GRID-MOV-09).
     pub fn move_unit(&mut self, o: &MoveOrder) -> Result<MoveReport, RuleViolation> {
         let plan = self.plan_move(o)?;
+        self.move_planned(o, plan)
+    }
+
+    /// [`Battle::move_unit`] with the plan [`Battle::plan_move`] has just made of `o` on this same battle.
+    pub(crate) fn move_planned(
+        &mut self,
+        o: &MoveOrder,
+        plan: MovePlan,
+    ) -> Result<MoveReport, RuleViolation> {
         let end = o.path.last().copied().unwrap_or(self.unit(o.unit)?.area());
         let mover_id = if plan.whole {
             o.unit

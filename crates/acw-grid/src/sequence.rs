@@ -222,7 +222,7 @@ impl Battle {
         self.combat_done = false;
         self.vacated.clear();
         self.command_checked = Default::default();
-        for u in self.units.values_mut() {
+        for u in self.units.values_mut().map(std::sync::Arc::make_mut) {
             *u.flags_mut() = Default::default();
             u.set_attacked_areas(Vec::new());
             for s in u.stands_mut() {

@@ -619,7 +619,10 @@ pub struct Battle {
     #[cfg_attr(feature = "serde", serde(serialize_with = "serialize_board"))]
     pub(crate) board: Arc<Board>,
     pub(crate) options: Options,
-    pub(crate) units: BTreeMap<UnitId, Unit>,
+    /// Each unit shared between copies of the battle until one of them changes it ([`Battle::unit_mut`] copies
+    /// that unit first if another battle still shares it): a copy of the battle copies no unit.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "serialize_units"))]
+    pub(crate) units: Units,
     pub(crate) commanders: BTreeMap<CommanderId, Leader>,
     pub(crate) losses: BySide<Losses>,
     pub(crate) turn: u32,
@@ -641,6 +644,59 @@ pub struct Battle {
     pub(crate) owed_tests: Vec<crate::morale::OwedTest>,
     #[cfg_attr(feature = "serde", serde(default))]
     pub(crate) owed_retreats: Vec<crate::morale::OwedRetreat>,
+}
+
+/// The units of a battle, ordered by id: a short vector (a few dozen units at most) walked far more often than
+/// changed, so a scan of the slice beats a tree, and a copy is one allocation.
+#[derive(Clone, Default, PartialEq)]
+pub(crate) struct Units(Vec<Arc<Unit>>);
+
+impl fmt::Debug for Units {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map()
+            .entries(self.iter().map(|(k, u)| (k, &**u)))
+            .finish()
+    }
+}
+
+impl Units {
+    fn find(&self, id: UnitId) -> Result<usize, usize> {
+        self.0.binary_search_by(|u| u.id.cmp(&id))
+    }
+    pub(crate) fn get(&self, id: &UnitId) -> Option<&Arc<Unit>> {
+        self.find(*id).ok().and_then(|i| self.0.get(i))
+    }
+    pub(crate) fn get_mut(&mut self, id: &UnitId) -> Option<&mut Arc<Unit>> {
+        self.find(*id).ok().and_then(|i| self.0.get_mut(i))
+    }
+    pub(crate) fn remove(&mut self, id: &UnitId) -> Option<Arc<Unit>> {
+        self.find(*id).ok().map(|i| self.0.remove(i))
+    }
+    /// Adds `u` under its own id, replacing any unit with that id.
+    pub(crate) fn insert(&mut self, u: Arc<Unit>) {
+        match self.find(u.id) {
+            Ok(i) => {
+                if let Some(slot) = self.0.get_mut(i) {
+                    *slot = u;
+                }
+            }
+            Err(i) => self.0.insert(i, u),
+        }
+    }
+    pub(crate) fn values(&self) -> std::slice::Iter<'_, Arc<Unit>> {
+        self.0.iter()
+    }
+    pub(crate) fn values_mut(&mut self) -> std::slice::IterMut<'_, Arc<Unit>> {
+        self.0.iter_mut()
+    }
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&UnitId, &Arc<Unit>)> {
+        self.0.iter().map(|u| (&u.id, u))
+    }
+}
+
+#[cfg(feature = "serde")]
+fn serialize_units<S: serde::Serializer>(units: &Units, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_map(units.iter().map(|(k, u)| (k, &**u)))
 }
 
 #[cfg(feature = "serde")]
@@ -681,10 +737,11 @@ struct BattleRepr {
 impl TryFrom<BattleRepr> for Battle {
     type Error = RuleViolation;
     fn try_from(r: BattleRepr) -> Result<Battle, RuleViolation> {
+        let keys_match = r.units.iter().all(|(k, u)| *k == u.id);
         let b = Battle {
             board: Arc::new(r.board),
             options: r.options,
-            units: r.units,
+            units: Units(r.units.into_values().map(Arc::new).collect()),
             commanders: r.commanders,
             losses: r.losses,
             turn: r.turn,
@@ -703,7 +760,7 @@ impl TryFrom<BattleRepr> for Battle {
             owed_retreats: r.owed_retreats,
         };
         b.validate()?;
-        if b.units.keys().any(|id| id.0 >= b.next_unit) || b.units.iter().any(|(k, u)| *k != u.id) {
+        if !keys_match || b.units.values().any(|u| u.id.0 >= b.next_unit) {
             return Err(RuleViolation::Inconsistent("unit ids do not match"));
         }
         Ok(b)
@@ -717,7 +774,7 @@ impl Battle {
         Battle {
             board: Arc::new(board),
             options,
-            units: BTreeMap::new(),
+            units: Units::default(),
             commanders: BTreeMap::new(),
             losses: BySide::default(),
             turn: 1,
@@ -802,16 +859,20 @@ impl Battle {
 
     /// A unit.
     pub fn unit(&self, id: UnitId) -> Result<&Unit, RuleViolation> {
-        self.units.get(&id).ok_or(RuleViolation::UnknownUnit(id))
+        self.units
+            .get(&id)
+            .map(|u| &**u)
+            .ok_or(RuleViolation::UnknownUnit(id))
     }
     pub(crate) fn unit_mut(&mut self, id: UnitId) -> Result<&mut Unit, RuleViolation> {
         self.units
             .get_mut(&id)
+            .map(Arc::make_mut)
             .ok_or(RuleViolation::UnknownUnit(id))
     }
     /// Every unit, by id.
     pub fn units(&self) -> impl Iterator<Item = &Unit> {
-        self.units.values()
+        self.units.values().map(|u| &**u)
     }
     /// A commander.
     pub fn commander(&self, id: CommanderId) -> Result<&Leader, RuleViolation> {
@@ -826,7 +887,7 @@ impl Battle {
 
     /// The units in an area (normally at most one; a unit splitting on a morale result is briefly two).
     pub fn units_at(&self, area: Area) -> impl Iterator<Item = &Unit> {
-        self.units.values().filter(move |u| u.area == area)
+        self.units().filter(move |u| u.area == area)
     }
 
     /// The unit of `side` in `area`, if any.
@@ -888,8 +949,7 @@ impl Battle {
         side: Side,
         area: Area,
     ) -> impl Iterator<Item = &Unit> {
-        self.units
-            .values()
+        self.units()
             .filter(move |e| e.side != side && !e.hidden && self.board.adjacent(area, e.area))
     }
 
@@ -923,7 +983,7 @@ impl Battle {
 
     /// Removes a unit from the table, moving or removing the commanders with it (GRID-CMD-08).
     pub(crate) fn remove_unit(&mut self, id: UnitId) -> Option<Unit> {
-        let u = self.units.remove(&id)?;
+        let u = Arc::unwrap_or_clone(self.units.remove(&id)?);
         self.owed_tests.retain(|t| t.unit != id);
         self.owed_retreats.retain(|r| r.unit != id);
         self.vacated.push((u.side, u.area));
@@ -977,7 +1037,7 @@ impl Battle {
     }
 
     pub(crate) fn insert_unit(&mut self, u: Unit) {
-        self.units.insert(u.id, u);
+        self.units.insert(Arc::new(u));
     }
 
     pub(crate) fn insert_commander(&mut self, c: Leader) {
