@@ -692,7 +692,20 @@ impl Field {
         if !by_friend {
             return straight((got, stop));
         }
-        let prints: Vec<Footprint> = others.iter().map(|(_, f)| *f).collect();
+        // Every slide of the detours below starts within `distance` of the unit's centre and goes no farther
+        // than what is left of it: a footprint whose centre lies farther than that, both half-diagonals, the
+        // gap and an inch (far above rounding) is passed over by every one of them (the table's slide skips
+        // it as out of reach, and it is never near enough to be judged), so it is left out once here.
+        let half_diagonal = |f: &Footprint| f.frontage.0.hypot(f.depth.0) / 2.0;
+        let own_reach = half_diagonal(&me);
+        let prints: Vec<Footprint> = others
+            .iter()
+            .map(|(_, f)| *f)
+            .filter(|f| {
+                me.centre.distance(f.centre).0
+                    <= distance.0 + own_reach + half_diagonal(f) + gap.0 + 1.0
+            })
+            .collect();
         let mut enemies: Vec<Footprint> = Vec::with_capacity(others.len());
         enemies.extend(
             others
