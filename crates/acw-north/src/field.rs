@@ -522,6 +522,24 @@ impl Field {
             return (Inches(0.0), None);
         };
         let others = self.others(battle, &[id]);
+        self.room_among(battle, &me, side, &others, heading, distance, gap, enemy)
+    }
+
+    /// [`Field::room_with`] for footprint `me` of a unit of `side`, among the footprints `others` of every
+    /// other unit in play (as [`Field::others`] lists them).
+    #[allow(clippy::too_many_arguments)]
+    fn room_among(
+        &self,
+        battle: &Battle,
+        me: &Footprint,
+        side: Side,
+        others: &[(UnitId, Footprint)],
+        heading: Heading,
+        distance: Inches,
+        gap: Inches,
+        enemy: bool,
+    ) -> (Inches, Option<Stop>) {
+        let me = *me;
         let prints: Vec<Footprint> = others.iter().map(|(_, f)| *f).collect();
         let got = self.slide(&me, heading, distance, &prints, gap);
         if got.0 >= distance.0 - 1e-9 {
@@ -572,7 +590,9 @@ impl Field {
         // A route is a function of the footprints, the sides, the table's size and the request alone: the last
         // few searches are remembered by exactly those inputs (bit for bit), so a search repeated on an
         // identical field (a bot's preview of a march, then the march) is read back, not searched again.
-        let key = self.route_key(battle, id, heading, distance, gap, keep);
+        // The footprints of every other unit in play, listed once for the key and the search.
+        let others = self.others(battle, &[id]);
+        let key = self.route_key(battle, id, heading, distance, gap, keep, &others);
         if let Some(route) = ROUTES.with(|memo| {
             memo.borrow()
                 .iter()
@@ -581,7 +601,7 @@ impl Field {
         }) {
             return route;
         }
-        let route = self.search_route(battle, id, heading, distance, gap, keep);
+        let route = self.search_route(battle, id, heading, distance, gap, keep, &others);
         ROUTES.with(|memo| {
             let mut memo = memo.borrow_mut();
             if memo.len() >= ROUTES_KEPT {
@@ -593,7 +613,9 @@ impl Field {
     }
 
     /// Everything [`Field::route`] reads, as bits: the request, the table's size, the unit's footprint and
-    /// side, and every other unit in play (in order) with its footprint and whether it is an enemy.
+    /// side, and every other unit in play (in order, `others` as [`Field::others`] lists them) with its
+    /// footprint and whether it is an enemy.
+    #[allow(clippy::too_many_arguments)]
     fn route_key(
         &self,
         battle: &Battle,
@@ -602,6 +624,7 @@ impl Field {
         distance: Inches,
         gap: Inches,
         keep: Option<Heading>,
+        others: &[(UnitId, Footprint)],
     ) -> Vec<u64> {
         let print = |key: &mut Vec<u64>, f: &Footprint| {
             key.extend([
@@ -629,7 +652,7 @@ impl Field {
             Some(me) => print(&mut key, &me),
             None => key.push(u64::MAX),
         }
-        for (o, f) in self.others(battle, &[id]) {
+        for &(o, f) in others {
             let enemy = battle.unit(o).is_ok_and(|u| Some(u.side()) != side);
             key.push(u64::from(o.0) << 1 | u64::from(enemy));
             print(&mut key, &f);
@@ -637,7 +660,9 @@ impl Field {
         key
     }
 
-    /// The search [`Field::route`] makes.
+    /// The search [`Field::route`] makes, among `others` (every other unit in play, as [`Field::others`]
+    /// lists them).
+    #[allow(clippy::too_many_arguments)]
     fn search_route(
         &self,
         battle: &Battle,
@@ -646,12 +671,17 @@ impl Field {
         distance: Inches,
         gap: Inches,
         keep: Option<Heading>,
+        others: &[(UnitId, Footprint)],
     ) -> Route {
         let straight = |(got, stop): (Inches, Option<Stop>)| Route {
             legs: [(heading, got), (heading, Inches(0.0))],
             stop,
         };
-        let (got, stop) = self.room(battle, id, heading, distance, gap);
+        let (Some(me), Ok(side)) = (self.footprint(battle, id), battle.unit(id).map(Unit::side))
+        else {
+            return straight((Inches(0.0), None));
+        };
+        let (got, stop) = self.room_among(battle, &me, side, others, heading, distance, gap, true);
         let by_friend = matches!(
             stop,
             Some(Stop {
@@ -659,15 +689,23 @@ impl Field {
                 enemy: false
             })
         );
-        let (Some(me), Ok(side), true) = (
-            self.footprint(battle, id),
-            battle.unit(id).map(Unit::side),
-            by_friend,
-        ) else {
+        if !by_friend {
             return straight((got, stop));
-        };
-        let others = self.others(battle, &[id]);
-        let prints: Vec<Footprint> = others.iter().map(|(_, f)| *f).collect();
+        }
+        // Every slide of the detours below starts within `distance` of the unit's centre and goes no farther
+        // than what is left of it: a footprint whose centre lies farther than that, both half-diagonals, the
+        // gap and an inch (far above rounding) is passed over by every one of them (the table's slide skips
+        // it as out of reach, and it is never near enough to be judged), so it is left out once here.
+        let half_diagonal = |f: &Footprint| f.frontage.0.hypot(f.depth.0) / 2.0;
+        let own_reach = half_diagonal(&me);
+        let prints: Vec<Footprint> = others
+            .iter()
+            .map(|(_, f)| *f)
+            .filter(|f| {
+                me.centre.distance(f.centre).0
+                    <= distance.0 + own_reach + half_diagonal(f) + gap.0 + 1.0
+            })
+            .collect();
         let mut enemies: Vec<Footprint> = Vec::with_capacity(others.len());
         enemies.extend(
             others
