@@ -269,6 +269,7 @@ fn assault(c: &mut Criterion) {
         two_level: TwoLevelDrop::HalfOrLess,
     };
     let whole = CloseAssault {
+        at_short: acw_hardtack::melee::AtShort::StayMidDash,
         attack: ReactionTest {
             quality: D8,
             lv: Leadership::TWO,
@@ -302,6 +303,7 @@ fn assault(c: &mut Criterion) {
     });
     // final defensive fire (HT-MEL-07) at the single company: six Regular muskets in skirmish order
     let single = CloseAssault {
+        at_short: acw_hardtack::melee::AtShort::StayMidDash,
         final_fire: Some(AssaultFire {
             fire: FinalFire {
                 firepower: acw_hardtack::fire::FirepowerFacts {

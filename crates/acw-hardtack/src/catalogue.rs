@@ -45,7 +45,8 @@ use crate::fire::{
 };
 use crate::ladder::DieType;
 use crate::melee::{
-    CloseAssault, CombinedAssault, CombinedMelee, DownedFates, Melee, MeleeDie, MeleeSide, Partner,
+    AtShort, CloseAssault, CombinedAssault, CombinedMelee, DownedFates, Melee, MeleeDie, MeleeSide,
+    Partner,
 };
 use crate::morale::{ConfidenceTest, Rally, ReactionTest, ReplacementLeader};
 use crate::movement::CombatMove;
@@ -53,7 +54,7 @@ use crate::options::{
     AssaultTestCasualties, BlastThroughCount, CasualtyTl, FiredOnTl, FormationSpill,
     FortificationArmour, FpDieRounding, GgRangeCheck, HorseStatusRoll, KillThreshold,
     LeaderCasualtyTl, MountedCasualtyScope, Options, OverwhelmedTrigger, RangeOverflow, ShotCover,
-    TravelRate, TwoLevelDrop,
+    TransferGrants, TravelRate, TwoLevelDrop,
 };
 use crate::setup::{QualityDraw, UnderStrength, WarYear};
 use crate::state::FireRoll;
@@ -144,6 +145,11 @@ acw_core::choice_words!(TravelRate {
     PerAction => "per-action",
 });
 
+acw_core::choice_words!(TransferGrants {
+    FullActivation => "full-activation",
+    SingleAction => "single-action",
+});
+
 acw_core::choice_words!(TwoLevelDrop {
     HalfOrLess => "half-or-less",
     LessThanHalf => "less-than-half",
@@ -170,6 +176,7 @@ acw_core::options_by_name!(
         assault_test_casualties,
         shot_cover,
         travel_rate,
+        transfer_grants,
         sgii_follow_through,
         mounted_casualty_scope,
         horse_status_roll,
@@ -765,6 +772,14 @@ fn close_assault(v: &Values) -> Result<Built, String> {
         approach: approach(v)?,
         melee: melee_of(v)?,
         final_fire: None,
+        at_short: if v.choice("short") == 1 {
+            AtShort::Abort {
+                tl: Some(signed(v, "abort_tl")?),
+                two_level: two_level(v),
+            }
+        } else {
+            AtShort::StayMidDash
+        },
     }))
 }
 
@@ -1055,10 +1070,39 @@ const ASSAULT: [Param; 6] = [
         "the attacker is in close formation",
     ),
 ];
-const CLOSE_ASSAULT: [Param; 19] = [
-    MELEE[0], MELEE[1], MELEE[2], MELEE[3], MELEE[4], MELEE[5], MELEE[6], MELEE[7], MELEE[8],
-    MELEE[9], MELEE[10], MELEE[11], MELEE[12], MELEE[13], ASSAULT[0], ASSAULT[1], ASSAULT[2],
-    ASSAULT[3], ASSAULT[4],
+const CLOSE_ASSAULT: [Param; 21] = [
+    MELEE[0],
+    MELEE[1],
+    MELEE[2],
+    MELEE[3],
+    MELEE[4],
+    MELEE[5],
+    MELEE[6],
+    MELEE[7],
+    MELEE[8],
+    MELEE[9],
+    MELEE[10],
+    MELEE[11],
+    MELEE[12],
+    MELEE[13],
+    ASSAULT[0],
+    ASSAULT[1],
+    ASSAULT[2],
+    ASSAULT[3],
+    ASSAULT[4],
+    Param::choice(
+        "short",
+        &["stay-mid-dash", "abort"],
+        0,
+        "still short after the second move: stay mid-dash, or abort with a test",
+    ),
+    Param::int(
+        "abort_tl",
+        -2,
+        6,
+        0,
+        "the abort test's threat level (1/0/NTR by motivation, -1 in close formation)",
+    ),
 ];
 const COMBINED_ASSAULT: [Param; 21] = [
     COMBINED_MELEE[0],
@@ -1399,8 +1443,8 @@ static ENTRIES: &[Entry] = &[
     },
     Entry {
         name: "close-assault",
-        rules: &["HT-MEL-01", "HT-MEL-03", "HT-MEL-16"],
-        summary: "a whole close assault: the attacker's test, the defender's stand test, the approach (and a second move if short), the melee",
+        rules: &["HT-MEL-01", "HT-MEL-03", "HT-MEL-16", "HT-SG2-37"],
+        summary: "a whole close assault: the attacker's test, the defender's stand test, the approach (and a second move if short; short again, staying mid-dash or aborting with a test), the melee",
         params: &CLOSE_ASSAULT,
         build: close_assault,
     },

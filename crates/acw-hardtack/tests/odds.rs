@@ -458,6 +458,14 @@ fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
                 None
             };
             let assault = CloseAssault {
+                at_short: if a.flag("abort") {
+                    acw_hardtack::melee::AtShort::Abort {
+                        tl: Some(a.small("abort_tl", 0)?),
+                        two_level: TwoLevelDrop::HalfOrLess,
+                    }
+                } else {
+                    acw_hardtack::melee::AtShort::StayMidDash
+                },
                 attack: ReactionTest {
                     quality: q,
                     lv: a.lv()?,
@@ -484,6 +492,16 @@ fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
                 AssaultEnd::DefenderWithdrew { .. } => s(&["withdrew"]),
                 AssaultEnd::Faltered { .. } => s(&["faltered"]),
                 AssaultEnd::FellShort { .. } => s(&["fellshort"]),
+                AssaultEnd::Aborted { test, .. } => vec![
+                    "aborted".to_string(),
+                    match test {
+                        None => "aborted_notest",
+                        Some(Confidence::Pass) => "aborted_pass",
+                        Some(Confidence::LoseOne) => "aborted_lose1",
+                        Some(Confidence::LoseTwo) => "aborted_lose2",
+                    }
+                    .to_string(),
+                ],
                 AssaultEnd::CutDown { .. } => s(&["cutdown"]),
                 AssaultEnd::Melee { fire, .. } => {
                     vec![

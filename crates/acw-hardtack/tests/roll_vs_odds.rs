@@ -11,7 +11,7 @@ use acw_hardtack::melee::{
     AssaultEnd, AssaultFire, CloseAssault, CombinedAssault, CombinedEnd, CombinedMelee,
     DownedFates, FinalFire, FireToll, Melee, MeleeDie, MeleeSide, Partner,
 };
-use acw_hardtack::morale::{ConfidenceTest, Rally, ReactionTest, ReplacementLeader};
+use acw_hardtack::morale::{Confidence, ConfidenceTest, Rally, ReactionTest, ReplacementLeader};
 use acw_hardtack::movement::CombatMove;
 use acw_hardtack::options::{AssaultTestCasualties, KillThreshold, TwoLevelDrop};
 use acw_hardtack::tables::{Leadership, MeleeWeapon};
@@ -152,6 +152,7 @@ fn melee_with_riders() {
 #[test]
 fn close_assault_chain() {
     let a = CloseAssault {
+        at_short: acw_hardtack::melee::AtShort::StayMidDash,
         attack: ReactionTest {
             quality: D8,
             lv: Leadership::TWO,
@@ -221,6 +222,51 @@ fn close_assault_chain() {
         assert!(odds.prob(|e| *e == end) > 0.0, "{end}");
     }
     assert_roll_matches_odds(&fdf);
+    // HT-SG2-37: the same company aborting when still short after its second move takes the 1/0/NTR
+    // test (TL 0) with the LV it then has (a leader the fire cut down is replaced first), then falls back
+    let aborts = CloseAssault {
+        at_short: acw_hardtack::melee::AtShort::Abort {
+            tl: Some(0),
+            two_level: TwoLevelDrop::HalfOrLess,
+        },
+        ..fdf
+    };
+    let odds = aborts.odds();
+    assert_eq!(
+        odds.prob(|e| matches!(e, AssaultEnd::FellShort { .. })),
+        0.0
+    );
+    assert!(
+        (odds.prob(|e| matches!(e, AssaultEnd::Aborted { .. }))
+            - fdf
+                .odds()
+                .prob(|e| matches!(e, AssaultEnd::FellShort { .. })))
+        .abs()
+            < 1e-12
+    );
+    for test in [Confidence::Pass, Confidence::LoseOne, Confidence::LoseTwo] {
+        assert!(
+            odds.prob(
+                |e| matches!(e, AssaultEnd::Aborted { fire, test: Some(t) } if fire.casualties > 0 && *t == test)
+            ) > 0.0,
+            "{test}"
+        );
+    }
+    assert_roll_matches_odds(&aborts);
+    let no_test = CloseAssault {
+        at_short: acw_hardtack::melee::AtShort::Abort {
+            tl: None,
+            two_level: TwoLevelDrop::HalfOrLess,
+        },
+        ..fdf
+    };
+    assert!(
+        no_test
+            .odds()
+            .prob(|e| matches!(e, AssaultEnd::Aborted { test: None, .. }))
+            > 0.0
+    );
+    assert_roll_matches_odds(&no_test);
     // HT-CAS-03: three riders, one already on foot: the fire's hits on those still mounted roll horse or
     // rider, and riders whose horse falls fight on foot
     let mut riders = side(3, D8, MeleeWeapon::Sword);
