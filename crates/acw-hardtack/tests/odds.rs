@@ -12,7 +12,9 @@ use acw_hardtack::artillery::{
 };
 use acw_hardtack::casualties::{HorseOrRider, HorseState, HorseStatus, Struck};
 use acw_hardtack::fire::FirepowerFacts;
-use acw_hardtack::fire::{FireDice, FirerDice, Impact, StandFire, Volley, allocation_odds};
+use acw_hardtack::fire::{
+    FireDice, FirerDice, Impact, ScreenedVolley, StandFire, Volley, allocation_odds,
+};
 use acw_hardtack::ladder::Success;
 use acw_hardtack::melee::{
     AssaultEnd, AssaultFire, AssaultSide, CloseAssault, CombinedAssault, CombinedEnd,
@@ -261,6 +263,39 @@ fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
                 }];
                 if let Some(t) = o.team {
                     l.push(format!("down{}", t.horses_down));
+                }
+                l
+            })
+        }
+        "screened" => {
+            let v = ScreenedVolley {
+                volley: Volley {
+                    fire: FireDice {
+                        firer: FirerDice::new(&a.dice("dice")?).map_err(|e| e.to_string())?,
+                        range: a.die("range")?,
+                    },
+                    impact: Impact {
+                        impact: a.die("impact")?,
+                        armour: a.die("armour")?,
+                        armour_shift: 0,
+                        kill: kill(a),
+                    },
+                    pool: u8::try_from(a.int("pool", 1)?).map_err(|e| e.to_string())?,
+                },
+                screen_armour: a.die("screen_armour")?,
+                screen: u8::try_from(a.int("screen", 1)?).map_err(|e| e.to_string())?,
+            };
+            labels(&v.odds(), |o| {
+                let (t, sk) = (o.target.casualties() == 0, o.screen.casualties() == 0);
+                let mut l = vec![format!("screen_killed{}", o.screen.killed)];
+                if t {
+                    l.push("target_clear".to_string());
+                }
+                if sk {
+                    l.push("screen_clear".to_string());
+                }
+                if t && sk {
+                    l.push("both_clear".to_string());
                 }
                 l
             })
