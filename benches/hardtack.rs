@@ -1,13 +1,18 @@
 #![allow(missing_docs)]
 //! Hot paths of Hardtack: fire (one roll, the whole chain, and exact odds), round shot with bounces,
-//! canister (and a blast carried through a company onto a gun team), a confidence test, a close assault (the melee to its end, rolled and exact), stand-based fire,
+//! canister (and through skirmishers, a blast carried through a company onto a gun team, a whole blast with
+//! and without skirmishers), a confidence test, a close assault (the melee to its end, rolled and exact), stand-based fire,
 //! and a combined assault.
 
 use acw_core::dice::ScriptedDice;
 use acw_core::{GameRng, Resolve, Side};
 use acw_hardtack::DieType::{D4, D6, D8, D10};
-use acw_hardtack::artillery::{AreaDamage, BlastOntoTeam, ShotBounces};
-use acw_hardtack::fire::{FireDice, FirerDice, Impact, StandFire, Volley};
+use acw_hardtack::artillery::{
+    AreaDamage, BlastChain, BlastCompany, BlastOntoTeam, BlastScreen, BlastTeam, ShotBounces,
+};
+use acw_hardtack::fire::{
+    FireDice, FirerDice, Impact, RangeFacts, ScreenedVolley, StandFire, Volley,
+};
 use acw_hardtack::melee::{
     AssaultFire, CloseAssault, CombinedAssault, CombinedMelee, FinalFire, Melee, MeleeDie,
     MeleeSide, Partner,
@@ -203,6 +208,60 @@ fn canister(c: &mut Criterion) {
         "exact: blast through 12 figures onto a team of 4 horses",
         |b| b.iter(|| black_box(&blast).odds()),
     );
+    // HT-ART-18, HT-FIR-23: the same canister at 12 figures through 4 skirmishers in breastplates (D6)
+    // in front of them, the pool split over the two companies' armours
+    let screened = ScreenedVolley {
+        volley,
+        screen_armour: D6,
+        screen: 4,
+    };
+    g.bench_function(
+        "roll: 3-inch rifle at D8 through 4 skirmishers to 12 figures",
+        |b| b.iter(|| black_box(&screened).roll(&mut rng)),
+    );
+    g.bench_function(
+        "exact: 3-inch rifle at D8 through 4 skirmishers to 12 figures",
+        |b| b.iter(|| black_box(&screened).odds()),
+    );
+    // HT-ART-19, HT-INT-11: a whole blast through two companies of 8 in the open (3" and 6") and on to a
+    // team of 4 horses (9"), without and with 4 skirmishers in front of the first, counting every damaged
+    // company
+    let band = FieldPiece::Rifle10lbOr3in.canister_band();
+    let company = |d: f64| BlastCompany {
+        range: RangeFacts::at(d, band),
+        armour: D4,
+        pool: 8,
+    };
+    let team = Some(BlastTeam {
+        range: RangeFacts::at(9.0, band),
+        horses: 4,
+    });
+    let mut damaged = Options::default();
+    damaged.blast_through_count = acw_hardtack::options::BlastThroughCount::EveryDamagedCompany;
+    let line = [company(3.0), company(6.0)];
+    let chains = (
+        BlastChain::new(D8, FieldPiece::Rifle10lbOr3in, &line, team, damaged),
+        BlastChain::with_screens(
+            D8,
+            FieldPiece::Rifle10lbOr3in,
+            &line,
+            &[Some(BlastScreen {
+                armour: D4,
+                pool: 4,
+            })],
+            team,
+            damaged,
+        ),
+    );
+    if let (Ok(open), Ok(screened)) = chains {
+        g.bench_function("exact: blast through 8 and 8 onto a team of 4", |b| {
+            b.iter(|| black_box(&open).odds())
+        });
+        g.bench_function(
+            "exact: blast through 4 skirmishers, 8 and 8 onto a team of 4",
+            |b| b.iter(|| black_box(&screened).odds()),
+        );
+    }
     let mut battle = Battle::new(Options::default());
     let crew = battle
         .add_company(CompanySpec::new("crew", Side::Union, 3))
@@ -269,6 +328,7 @@ fn assault(c: &mut Criterion) {
         two_level: TwoLevelDrop::HalfOrLess,
     };
     let whole = CloseAssault {
+        at_short: acw_hardtack::melee::AtShort::StayMidDash,
         attack: ReactionTest {
             quality: D8,
             lv: Leadership::TWO,
@@ -302,6 +362,7 @@ fn assault(c: &mut Criterion) {
     });
     // final defensive fire (HT-MEL-07) at the single company: six Regular muskets in skirmish order
     let single = CloseAssault {
+        at_short: acw_hardtack::melee::AtShort::StayMidDash,
         final_fire: Some(AssaultFire {
             fire: FinalFire {
                 firepower: acw_hardtack::fire::FirepowerFacts {
@@ -327,6 +388,18 @@ fn assault(c: &mut Criterion) {
     g.bench_function("exact: whole assault with final fire", |b| {
         b.iter(|| black_box(&single).odds())
     });
+    // HT-SG2-37: the same, the attacker aborting when still short (the 1/0/NTR test at TL 0)
+    let aborting = CloseAssault {
+        at_short: acw_hardtack::melee::AtShort::Abort {
+            tl: Some(0),
+            two_level: TwoLevelDrop::HalfOrLess,
+        },
+        ..single
+    };
+    g.bench_function(
+        "exact: whole assault with final fire, aborting when short",
+        |b| b.iter(|| black_box(&aborting).odds()),
+    );
     // riders (HT-MEL-12): twelve mounted against twelve on foot, one company each
     let riders = Melee {
         attacker: MeleeSide {

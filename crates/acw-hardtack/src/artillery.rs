@@ -5,7 +5,7 @@ use crate::casualties::HorseState;
 use crate::error::SetupError;
 use crate::fire::{
     Cover, FireDice, FireEffect, FireKind, FirerDice, HitResult, Impact, RangeDie, RangeFacts,
-    Spill, Volley, VolleyOutcome, range_die,
+    ScreenLosses, ScreenedOutcome, ScreenedVolley, Spill, Volley, VolleyOutcome, range_die,
 };
 use crate::ladder::{DieType, Success};
 use crate::options::{BlastThroughCount, KillThreshold, Options, ShotCover};
@@ -633,6 +633,22 @@ pub struct BlastTeam {
     pub horses: u8,
 }
 
+/// Enemy skirmishers the canister at a company of a blast's line is fired through (HT-ART-18, HT-ART-19,
+/// HT-FIR-23): their armour and their fit figures not In Position (1 to [`crate::fire::MAX_POOL`]; those In
+/// Position take no casualties, so a screen of only such figures is no screen).
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BlastScreen {
+    /// The skirmishers' armour die.
+    pub armour: DieType,
+    /// Their fit figures not In Position.
+    pub pool: u8,
+}
+
+/// Most blast steps a [`BlastChain`] counts: two a company (the company and the skirmishers fired through
+/// in front of it, under `blast_through_count = EveryDamagedCompany`).
+const MAX_STEPS: usize = 2 * MAX_BLAST;
+
 /// A whole canister blast (HT-ART-14, HT-ART-16, HT-ART-19, HT-INT-11, HT-ART-22): the gun's canister at
 /// the first company, then on through each company behind it on the line, and at the end, if one lies
 /// there, an unlimbered gun's detached team — from the first roll to every company's casualties and the
@@ -642,19 +658,24 @@ pub struct BlastTeam {
 /// not fired at). A step carries the blast on if its fire did not fail (and, under
 /// `blast_requires_casualties`, if it caused a casualty); every firer die is rolled again at each step, with
 /// a formation shift spilled onto the crew's quality die as at the first. Each company is on foot with one
-/// armour for its figures; blasts through skirmishers (two companies in one step, their figures in one pool)
-/// are not part of the chain. Roll order: step by step, each the fire roll then per hit the allocation die,
-/// armour and impact (the team's horses as [`TeamFire`]) — as [`crate::Battle::fire_canister`],
-/// [`crate::Battle::blast_through`] and [`crate::Battle::blast_through_team`] roll them, without the
-/// companies' tests.
+/// armour for its figures. A step may be fired through enemy skirmishers in front of its company
+/// ([`BlastChain::with_screens`], HT-ART-18): two companies in one step, each with its own armour, their
+/// figures in one pool ([`ScreenedVolley`]); the skirmishers' casualties count towards the step's
+/// casualties, and under `EveryDamagedCompany` they are a damaged company of their own. Roll order: step by
+/// step, each the fire roll then per hit the allocation die, armour and impact (the team's horses as
+/// [`TeamFire`]) — as [`crate::Battle::fire_canister`], [`crate::Battle::blast_through`] and
+/// [`crate::Battle::blast_through_team`] roll them, without the companies' tests.
 #[must_use]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BlastChain {
-    /// `volleys[i][k]`: the canister at company `i` with `k` blast steps counted; `None` past D12.
-    volleys: [[Option<Volley>; MAX_BLAST]; MAX_BLAST],
+    /// `volleys[i][k]`: the canister at company `i` (and the skirmishers in front of it) with `k` blast
+    /// steps counted; `None` past D12.
+    volleys: [[Option<ScreenedVolley>; MAX_STEPS]; MAX_BLAST],
     /// `team[k]`: the canister at the team with `k` blast steps counted; `None` past D12 or with no team.
-    team: [Option<TeamFire>; MAX_BLAST + 1],
+    team: [Option<TeamFire>; MAX_STEPS + 1],
     companies: u8,
+    /// Bit `i`: company `i` is fired at through skirmishers.
+    screened: u8,
     options: Options,
 }
 
@@ -666,6 +687,9 @@ pub struct BlastChain {
 pub struct BlastChainOutcome {
     /// The canister at each company.
     pub companies: [Option<VolleyOutcome>; MAX_BLAST],
+    /// The casualties of the skirmishers fired through in front of each company (`None` where there were
+    /// none, or the blast did not reach that company).
+    pub screens: [Option<ScreenLosses>; MAX_BLAST],
     /// The canister at the team.
     pub team: Option<TeamFireOutcome>,
 }
@@ -680,6 +704,9 @@ impl fmt::Display for BlastChainOutcome {
                 }
                 first = false;
                 write!(f, "company {}: {c}", i + 1)?;
+                if let Some(sk) = self.screens[i] {
+                    write!(f, " ({sk})")?;
+                }
             }
         }
         if first {
@@ -704,14 +731,31 @@ impl BlastChain {
         team: Option<BlastTeam>,
         options: Options,
     ) -> Result<BlastChain, SetupError> {
+        Self::with_screens(quality, piece, companies, &[], team, options)
+    }
+
+    /// [`BlastChain::new`] with enemy skirmishers fired through: `screens[i]` lies in front of company `i`
+    /// (`None`, or a missing entry, for none). Refuses, besides, more screens than companies and a screen
+    /// with no figure or more than the largest pool.
+    pub fn with_screens(
+        quality: DieType,
+        piece: FieldPiece,
+        companies: &[BlastCompany],
+        screens: &[Option<BlastScreen>],
+        team: Option<BlastTeam>,
+        options: Options,
+    ) -> Result<BlastChain, SetupError> {
         let pool_ok = |n: u8| (1..=crate::fire::MAX_POOL).contains(&usize::from(n));
         if companies.is_empty()
             || companies.len() > MAX_BLAST
+            || screens.len() > companies.len()
             || companies.iter().any(|c| !pool_ok(c.pool))
+            || screens.iter().flatten().any(|s| !pool_ok(s.pool))
             || team.is_some_and(|t| !pool_ok(t.horses))
         {
             return Err(SetupError::BlastLine(companies.len()));
         }
+        let screen = |i: usize| screens.get(i).copied().flatten();
         let shifted = |rf: &RangeFacts, k: usize| -> Result<Option<FireDice>, SetupError> {
             let mut rf = *rf;
             rf.blast_through = u8::try_from(k).unwrap_or(u8::MAX);
@@ -723,27 +767,35 @@ impl BlastChain {
                 }),
             })
         };
-        let mut volleys = [[None; MAX_BLAST]; MAX_BLAST];
+        let mut volleys = [[None; MAX_STEPS]; MAX_BLAST];
+        // the most steps counted before company i: one for each company in front, and one for each screen
+        let mut most = 0;
         for (i, (c, row)) in companies.iter().zip(volleys.iter_mut()).enumerate() {
-            for (k, slot) in row.iter_mut().enumerate().take(i + 1) {
-                *slot = shifted(&c.range, k)?.map(|fire| Volley {
-                    fire,
-                    impact: Impact {
-                        impact: crate::tables::CANISTER_IMPACT,
-                        armour: c.armour,
-                        armour_shift: c
-                            .range
-                            .cover
-                            .armour_shift(options.fortification_armour, false),
-                        kill: options.kill_threshold,
+            let sk = screen(i);
+            for (k, slot) in row.iter_mut().enumerate().take(most + 1) {
+                *slot = shifted(&c.range, k)?.map(|fire| ScreenedVolley {
+                    volley: Volley {
+                        fire,
+                        impact: Impact {
+                            impact: crate::tables::CANISTER_IMPACT,
+                            armour: c.armour,
+                            armour_shift: c
+                                .range
+                                .cover
+                                .armour_shift(options.fortification_armour, false),
+                            kill: options.kill_threshold,
+                        },
+                        pool: c.pool,
                     },
-                    pool: c.pool,
+                    screen_armour: sk.map_or(c.armour, |s| s.armour),
+                    screen: sk.map_or(0, |s| s.pool),
                 });
             }
+            most += 1 + usize::from(sk.is_some());
         }
-        let mut teams = [None; MAX_BLAST + 1];
+        let mut teams = [None; MAX_STEPS + 1];
         if let Some(t) = team {
-            for (k, slot) in teams.iter_mut().enumerate().take(companies.len() + 1) {
+            for (k, slot) in teams.iter_mut().enumerate().take(most + 1) {
                 *slot = shifted(&t.range, k)?.map(|fd| TeamFire {
                     fire: FireRoll::Dice(fd),
                     impact: crate::tables::CANISTER_IMPACT,
@@ -760,22 +812,37 @@ impl BlastChain {
             volleys,
             team: teams,
             companies: u8::try_from(companies.len()).unwrap_or(0),
+            screened: (0..companies.len())
+                .filter(|&i| screen(i).is_some())
+                .fold(0, |b, i| b | 1 << i),
             options,
         })
     }
 
     /// The blast steps counted after a step that ends in `out` with `k` counted before it, or `None` if the
     /// blast stops there.
-    fn carry(&self, k: usize, out: &VolleyOutcome) -> Option<usize> {
-        let hurt = out.casualties() > 0;
-        if out.effect.success == Success::Fail || (self.options.blast_requires_casualties && !hurt)
+    fn carry(&self, k: usize, out: &ScreenedOutcome) -> Option<usize> {
+        let hurt = out.target.casualties() > 0;
+        let screen_hurt = out.screen.casualties() > 0;
+        if out.target.effect.success == Success::Fail
+            || (self.options.blast_requires_casualties && !hurt && !screen_hurt)
         {
             return None;
         }
         Some(match self.options.blast_through_count {
             BlastThroughCount::PerBlastStep => k + 1,
-            BlastThroughCount::EveryDamagedCompany => k + usize::from(hurt),
+            BlastThroughCount::EveryDamagedCompany => {
+                k + usize::from(hurt) + usize::from(screen_hurt)
+            }
         })
+    }
+
+    /// Records a step's outcome at company `i`.
+    fn record(&self, acc: &mut BlastChainOutcome, i: usize, c: &ScreenedOutcome) {
+        acc.companies[i] = Some(c.target);
+        if self.screened >> i & 1 == 1 {
+            acc.screens[i] = Some(c.screen);
+        }
     }
 
     fn odds_from(
@@ -783,16 +850,17 @@ impl BlastChain {
         i: usize,
         k: usize,
         acc: BlastChainOutcome,
-        volleys: &[[Option<Dist<VolleyOutcome>>; MAX_BLAST]; MAX_BLAST],
-        team: &[Option<Dist<TeamFireOutcome>>; MAX_BLAST + 1],
+        volleys: &[[Option<Dist<ScreenedOutcome>>; MAX_STEPS]; MAX_BLAST],
+        team: &[Option<Dist<TeamFireOutcome>>; MAX_STEPS + 1],
     ) -> Dist<BlastChainOutcome> {
         if i == usize::from(self.companies) {
             return match &team[k] {
                 None => Dist::certain(acc),
                 Some(d) => {
-                    let companies = acc.companies;
+                    let (companies, screens) = (acc.companies, acc.screens);
                     d.map(move |&t| BlastChainOutcome {
                         companies,
+                        screens,
                         team: Some(t),
                     })
                 }
@@ -803,7 +871,7 @@ impl BlastChain {
         };
         d.and_then(|c| {
             let mut next = acc;
-            next.companies[i] = Some(*c);
+            self.record(&mut next, i, c);
             match self.carry(k, c) {
                 None => Dist::certain(next),
                 Some(k2) => self.odds_from(i + 1, k2, next, volleys, team),
@@ -818,6 +886,7 @@ impl Resolve for BlastChain {
     fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> BlastChainOutcome {
         let mut out = BlastChainOutcome {
             companies: [None; MAX_BLAST],
+            screens: [None; MAX_BLAST],
             team: None,
         };
         let mut k = 0;
@@ -826,7 +895,7 @@ impl Resolve for BlastChain {
                 return out;
             };
             let c = v.roll(dice);
-            out.companies[i] = Some(c);
+            self.record(&mut out, i, &c);
             match self.carry(k, &c) {
                 Some(k2) => k = k2,
                 None => return out,
@@ -844,6 +913,7 @@ impl Resolve for BlastChain {
             0,
             BlastChainOutcome {
                 companies: [None; MAX_BLAST],
+                screens: [None; MAX_BLAST],
                 team: None,
             },
             &volleys,

@@ -2,11 +2,12 @@
 //!
 //! [`catalogue`] lists each [`acw_core::Resolve`] procedure of this crate with its rule IDs and typed
 //! parameters, built from text as `acw odds hardtack volley quality=d8 firepower=d10` builds it. The chained
-//! procedures run to their end: `volley` and `stand-fire` from the fire dice to the wounded and killed,
+//! procedures run to their end: `volley`, `fire-through-skirmishers` (the target's and the skirmishers'
+//! casualties) and `stand-fire` from the fire dice to the wounded and killed,
 //! `melee` round by round to a fall-back or destruction, `combined-melee` and `combined-assault` with two or
 //! three attacking companies, `close-assault` from the attacker's test through the defender's stand-fire test
-//! and the approach to the melee, `blast-onto-team` from the canister at a company to the horses of the
-//! gun team behind it, `blast-chain` through up to four companies and on to a team. Exact odds of large melees take long to build, so the defaults are small
+//! and the approach (staying mid-dash or aborting with a test when short) to the melee, `blast-onto-team` from the canister at a company to the horses of the
+//! gun team behind it, `blast-chain` through up to four companies (the first behind skirmishers, if any) and on to a team. Exact odds of large melees take long to build, so the defaults are small
 //! companies (4 figures a side); the ranges allow up to 12. Options are set by field name through
 //! [`acw_core::catalogue::OptionsByName`] (`first_volley=false`, `kill_threshold=more-than-double`): every
 //! field.
@@ -35,17 +36,19 @@
 
 use crate::advanced::QuietMutiny;
 use crate::artillery::{
-    AreaDamage, BlastChain, BlastCompany, BlastOntoTeam, BlastTeam, BounceTest, ShotAccuracy,
-    ShotBounces, ShotRange, TeamFire, canister_dice,
+    AreaDamage, BlastChain, BlastCompany, BlastOntoTeam, BlastScreen, BlastTeam, BounceTest,
+    ShotAccuracy, ShotBounces, ShotRange, TeamFire, canister_dice,
 };
 use crate::casualties::{HorseOrRider, HorseState, HorseStatus, Treatment};
 use crate::command::{CommunicationRoll, RegimentalCombatMove, Successor};
 use crate::fire::{
-    FireDice, FirerDice, Impact, Observation, RangeFacts, Sharpshot, StandFire, Volley,
+    FireDice, FirerDice, Impact, Observation, RangeFacts, ScreenedVolley, Sharpshot, StandFire,
+    Volley,
 };
 use crate::ladder::DieType;
 use crate::melee::{
-    CloseAssault, CombinedAssault, CombinedMelee, DownedFates, Melee, MeleeDie, MeleeSide, Partner,
+    AtShort, CloseAssault, CombinedAssault, CombinedMelee, DownedFates, Melee, MeleeDie, MeleeSide,
+    Partner,
 };
 use crate::morale::{ConfidenceTest, Rally, ReactionTest, ReplacementLeader};
 use crate::movement::CombatMove;
@@ -53,7 +56,7 @@ use crate::options::{
     AssaultTestCasualties, BlastThroughCount, CasualtyTl, FiredOnTl, FormationSpill,
     FortificationArmour, FpDieRounding, GgRangeCheck, HorseStatusRoll, KillThreshold,
     LeaderCasualtyTl, MountedCasualtyScope, Options, OverwhelmedTrigger, RangeOverflow, ShotCover,
-    TravelRate, TwoLevelDrop,
+    TransferGrants, TravelRate, TwoLevelDrop,
 };
 use crate::setup::{QualityDraw, UnderStrength, WarYear};
 use crate::state::FireRoll;
@@ -144,6 +147,11 @@ acw_core::choice_words!(TravelRate {
     PerAction => "per-action",
 });
 
+acw_core::choice_words!(TransferGrants {
+    FullActivation => "full-activation",
+    SingleAction => "single-action",
+});
+
 acw_core::choice_words!(TwoLevelDrop {
     HalfOrLess => "half-or-less",
     LessThanHalf => "less-than-half",
@@ -170,6 +178,7 @@ acw_core::options_by_name!(
         assault_test_casualties,
         shot_cover,
         travel_rate,
+        transfer_grants,
         sgii_follow_through,
         mounted_casualty_scope,
         horse_status_roll,
@@ -272,6 +281,18 @@ fn volley(v: &Values) -> Result<Built, String> {
         fire: fire_dice(v),
         impact: impact_of(v)?,
         pool: small(v, "figures")?,
+    }))
+}
+
+fn screened_volley(v: &Values) -> Result<Built, String> {
+    Ok(Built::new(ScreenedVolley {
+        volley: Volley {
+            fire: fire_dice(v),
+            impact: impact_of(v)?,
+            pool: small(v, "figures")?,
+        },
+        screen_armour: die(v, "screen_armour"),
+        screen: small(v, "screen")?,
     }))
 }
 
@@ -395,10 +416,16 @@ fn blast_chain(v: &Values) -> Result<Built, String> {
         range: RangeFacts::at(first + spacing * f64::from(companies), band),
         horses,
     });
-    let chain = BlastChain::new(
+    let screen = small(v, "screen")?;
+    let screens = [(screen > 0).then(|| BlastScreen {
+        armour: die(v, "screen_armour"),
+        pool: screen,
+    })];
+    let chain = BlastChain::with_screens(
         die(v, "quality"),
         piece(v),
         &line[..usize::from(companies).min(line.len())],
+        &screens,
         team,
         options,
     )
@@ -765,6 +792,14 @@ fn close_assault(v: &Values) -> Result<Built, String> {
         approach: approach(v)?,
         melee: melee_of(v)?,
         final_fire: None,
+        at_short: if v.choice("short") == 1 {
+            AtShort::Abort {
+                tl: Some(signed(v, "abort_tl")?),
+                two_level: two_level(v),
+            }
+        } else {
+            AtShort::StayMidDash
+        },
     }))
 }
 
@@ -918,7 +953,7 @@ const BLAST_ONTO_TEAM: [Param; 14] = [
     ),
 ];
 
-const BLAST_CHAIN: [Param; 15] = [
+const BLAST_CHAIN: [Param; 17] = [
     CANISTER[0],
     CANISTER[1],
     Param::int(
@@ -956,6 +991,22 @@ const BLAST_CHAIN: [Param; 15] = [
     QUICK,
     BLAST_ONTO_TEAM[12],
     BLAST_ONTO_TEAM[13],
+    SCREEN[0],
+    SCREEN[1],
+];
+const SCREEN: [Param; 2] = [
+    Param::int(
+        "screen",
+        0,
+        48,
+        0,
+        "enemy skirmishers (not In Position) fired through in front of the first company",
+    ),
+    Param::choice("screen_armour", DICE, 0, "the skirmishers' armour die"),
+];
+const SCREENED_VOLLEY: [Param; 10] = [
+    VOLLEY[0], VOLLEY[1], VOLLEY[2], VOLLEY[3], VOLLEY[4], VOLLEY[5], VOLLEY[6], VOLLEY[7],
+    SCREEN[0], SCREEN[1],
 ];
 
 const WEAPONS: &[&str] = &["none", "pistol", "sword", "shotgun"];
@@ -1055,10 +1106,39 @@ const ASSAULT: [Param; 6] = [
         "the attacker is in close formation",
     ),
 ];
-const CLOSE_ASSAULT: [Param; 19] = [
-    MELEE[0], MELEE[1], MELEE[2], MELEE[3], MELEE[4], MELEE[5], MELEE[6], MELEE[7], MELEE[8],
-    MELEE[9], MELEE[10], MELEE[11], MELEE[12], MELEE[13], ASSAULT[0], ASSAULT[1], ASSAULT[2],
-    ASSAULT[3], ASSAULT[4],
+const CLOSE_ASSAULT: [Param; 21] = [
+    MELEE[0],
+    MELEE[1],
+    MELEE[2],
+    MELEE[3],
+    MELEE[4],
+    MELEE[5],
+    MELEE[6],
+    MELEE[7],
+    MELEE[8],
+    MELEE[9],
+    MELEE[10],
+    MELEE[11],
+    MELEE[12],
+    MELEE[13],
+    ASSAULT[0],
+    ASSAULT[1],
+    ASSAULT[2],
+    ASSAULT[3],
+    ASSAULT[4],
+    Param::choice(
+        "short",
+        &["stay-mid-dash", "abort"],
+        0,
+        "still short after the second move: stay mid-dash, or abort with a test",
+    ),
+    Param::int(
+        "abort_tl",
+        -2,
+        6,
+        0,
+        "the abort test's threat level (1/0/NTR by motivation, -1 in close formation)",
+    ),
 ];
 const COMBINED_ASSAULT: [Param; 21] = [
     COMBINED_MELEE[0],
@@ -1113,6 +1193,13 @@ static ENTRIES: &[Entry] = &[
         build: volley,
     },
     Entry {
+        name: "fire-through-skirmishers",
+        rules: &["HT-FIR-23", "HT-ART-18", "HT-FIR-19", "HT-CAS-07"],
+        summary: "a whole fire at a company through enemy skirmishers in front of it: the fire dice, the hits allocated over both companies' figures, each against its own armour",
+        params: &SCREENED_VOLLEY,
+        build: screened_volley,
+    },
+    Entry {
         name: "stand-fire",
         rules: &["HT-OPT-33"],
         summary: "stand-based fire: every stand's fire dice, the hits pooled, their impacts",
@@ -1149,8 +1236,14 @@ static ENTRIES: &[Entry] = &[
     },
     Entry {
         name: "blast-chain",
-        rules: &["HT-ART-19", "HT-ART-16", "HT-INT-11", "HT-ART-22"],
-        summary: "a whole canister blast through up to four companies in the open and on to a gun team behind them",
+        rules: &[
+            "HT-ART-19",
+            "HT-ART-16",
+            "HT-INT-11",
+            "HT-ART-22",
+            "HT-ART-18",
+        ],
+        summary: "a whole canister blast through up to four companies in the open (the first behind enemy skirmishers, if any) and on to a gun team behind them",
         params: &BLAST_CHAIN,
         build: blast_chain,
     },
@@ -1399,8 +1492,8 @@ static ENTRIES: &[Entry] = &[
     },
     Entry {
         name: "close-assault",
-        rules: &["HT-MEL-01", "HT-MEL-03", "HT-MEL-16"],
-        summary: "a whole close assault: the attacker's test, the defender's stand test, the approach (and a second move if short), the melee",
+        rules: &["HT-MEL-01", "HT-MEL-03", "HT-MEL-16", "HT-SG2-37"],
+        summary: "a whole close assault: the attacker's test, the defender's stand test, the approach (and a second move if short; short again, staying mid-dash or aborting with a test), the melee",
         params: &CLOSE_ASSAULT,
         build: close_assault,
     },

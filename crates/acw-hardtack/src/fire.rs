@@ -948,6 +948,242 @@ impl Resolve for Volley {
     }
 }
 
+/// Casualties among skirmishers fired through ([`ScreenedVolley`]).
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ScreenLosses {
+    /// Figures wounded.
+    pub wounded: u8,
+    /// Figures killed.
+    pub killed: u8,
+}
+
+impl ScreenLosses {
+    /// Casualties: killed and wounded.
+    #[must_use]
+    pub const fn casualties(&self) -> u8 {
+        self.wounded + self.killed
+    }
+}
+
+impl fmt::Display for ScreenLosses {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the skirmishers fired through: {} killed, {} wounded",
+            self.killed, self.wounded
+        )
+    }
+}
+
+/// What a [`ScreenedVolley`] did: the target's casualties (with the fire's result) and the skirmishers'.
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ScreenedOutcome {
+    /// The fire's result and the target's casualties.
+    pub target: VolleyOutcome,
+    /// The skirmishers' casualties.
+    pub screen: ScreenLosses,
+}
+
+impl fmt::Display for ScreenedOutcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}; {}", self.target, self.screen)
+    }
+}
+
+/// Fire through enemy skirmishers at the company behind them (HT-FIR-23 for small arms, HT-ART-18 for
+/// canister and a canister blast's step, HT-ART-19), from the fire roll to both companies' casualties. The
+/// fire roll is the target's (its range die, with the skirmishers' cover); the skirmishers not In Position
+/// join the allocation pool after the target's figures (`screen` of them; those In Position take no
+/// casualties and are left out), each hit allocated over the whole pool by the Stargrunt II die and rolled
+/// against the armour of the company whose figure it falls on (the cover's shift alike for both); two
+/// wounds on one figure kill it. Roll order: the fire roll, then per hit the allocation die, armour,
+/// impact — as [`crate::Battle::fire`], [`crate::Battle::fire_canister`] and [`crate::Battle::blast_through`]
+/// roll them through skirmishers (before either company's test). The companies are on foot.
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ScreenedVolley {
+    /// The fire at the target: its roll, impact against the target's armour, the target's fit figures
+    /// (1 to [`MAX_POOL`]).
+    pub volley: Volley,
+    /// The skirmishers' armour die.
+    pub screen_armour: DieType,
+    /// The skirmishers' fit figures not In Position (0 to [`MAX_POOL`]).
+    pub screen: u8,
+}
+
+impl ScreenedVolley {
+    fn pools(&self) -> (usize, usize) {
+        (
+            usize::from(self.volley.pool).clamp(1, MAX_POOL),
+            usize::from(self.screen).min(MAX_POOL),
+        )
+    }
+
+    fn screen_impact(&self) -> Impact {
+        Impact {
+            armour: self.screen_armour,
+            ..self.volley.impact
+        }
+    }
+}
+
+impl Resolve for ScreenedVolley {
+    type Outcome = ScreenedOutcome;
+
+    fn roll<D: Dice + ?Sized>(&self, dice: &mut D) -> ScreenedOutcome {
+        let (n, m) = self.pools();
+        let effect = self.volley.fire.roll_effect(dice);
+        let mut wounds = [0u8; 2 * MAX_POOL];
+        let mut killed = [false; 2 * MAX_POOL];
+        for _ in 0..effect.potential {
+            let slot = allocate(n + m, dice);
+            let impact = if slot < n {
+                self.volley.impact
+            } else {
+                self.screen_impact()
+            };
+            match impact.roll(dice) {
+                HitResult::Killed => killed[slot] = true,
+                HitResult::Wounded => wounds[slot] = wounds[slot].saturating_add(1),
+                HitResult::NoEffect => {}
+            }
+        }
+        let mut out = ScreenedOutcome {
+            target: VolleyOutcome {
+                effect,
+                wounded: 0,
+                killed: 0,
+            },
+            screen: ScreenLosses::default(),
+        };
+        for slot in 0..n + m {
+            let (w, k) = if slot < n {
+                (&mut out.target.wounded, &mut out.target.killed)
+            } else {
+                (&mut out.screen.wounded, &mut out.screen.killed)
+            };
+            if killed[slot] || wounds[slot] >= 2 {
+                *k += 1;
+            } else if wounds[slot] == 1 {
+                *w += 1;
+            }
+        }
+        out
+    }
+
+    fn odds(&self) -> Dist<ScreenedOutcome> {
+        let (n, m) = self.pools();
+        if m == 0 {
+            return self.volley.odds().map(|&target| ScreenedOutcome {
+                target,
+                screen: ScreenLosses::default(),
+            });
+        }
+        let (pa, pb) = (
+            self.volley.impact.probabilities(),
+            self.screen_impact().probabilities(),
+        );
+        self.volley.fire.odds().and_then(|e| {
+            let split = split_casualty_odds(n, m, u32::from(e.potential), pa, pb);
+            Dist::weighted(split.into_iter().map(|((wa, ka, wb, kb), p)| {
+                (
+                    ScreenedOutcome {
+                        target: VolleyOutcome {
+                            effect: *e,
+                            wounded: wa,
+                            killed: ka,
+                        },
+                        screen: ScreenLosses {
+                            wounded: wb,
+                            killed: kb,
+                        },
+                    },
+                    p,
+                )
+            }))
+            .unwrap_or_else(|_| {
+                Dist::certain(ScreenedOutcome {
+                    target: VolleyOutcome {
+                        effect: *e,
+                        wounded: 0,
+                        killed: 0,
+                    },
+                    screen: ScreenLosses::default(),
+                })
+            })
+        })
+    }
+}
+
+/// (wounded, killed) of the first `n` figures and of the `m` after them, when `hits` hits fall on the pool
+/// of `n + m` by the Stargrunt II die, each resolved with (none, wound, kill) probabilities `pa` on the
+/// first and `pb` on the rest. Exact: a multinomial allocation, figure by figure, as [`casualty_odds`].
+fn split_casualty_odds(
+    n: usize,
+    m: usize,
+    hits: u32,
+    pa: [f64; 3],
+    pb: [f64; 3],
+) -> Vec<((u8, u8, u8, u8), f64)> {
+    type Key = (usize, u8, u8, u8, u8);
+    let alloc = allocation_odds(n + m);
+    let h = hits as usize;
+    let mut fact = vec![1.0f64; h + 1];
+    for i in 1..=h {
+        fact[i] = fact[i - 1] * i as f64;
+    }
+    let mut cur: Vec<(Key, f64)> = vec![((0, 0, 0, 0, 0), 1.0)];
+    for (fi, &share_p) in alloc.iter().enumerate() {
+        let last = fi + 1 == alloc.len();
+        let p = if fi < n { pa } else { pb };
+        let mut next: Vec<(Key, f64)> = Vec::new();
+        for &((used, wa, ka, wb, kb), q) in &cur {
+            let left = h - used;
+            let from = if last { left } else { 0 };
+            for (k, &fk) in fact.iter().enumerate().take(left + 1).skip(from) {
+                let share = share_p.powi(k as i32) / fk;
+                if share == 0.0 && k > 0 {
+                    continue;
+                }
+                let ok = p[0].powi(k as i32);
+                let one = if k == 0 {
+                    0.0
+                } else {
+                    k as f64 * p[1] * p[0].powi(k as i32 - 1)
+                };
+                let dead = (1.0 - ok - one).max(0.0);
+                for (dw, dk, pr) in [(0u8, 0u8, ok), (1, 0, one), (0, 1, dead)] {
+                    if pr > 0.0 {
+                        let key = if fi < n {
+                            (used + k, wa + dw, ka + dk, wb, kb)
+                        } else {
+                            (used + k, wa, ka, wb + dw, kb + dk)
+                        };
+                        next.push((key, q * share * pr));
+                    }
+                }
+            }
+        }
+        next.sort_by_key(|a| a.0);
+        cur.clear();
+        for (key, q) in next {
+            match cur.last_mut() {
+                Some((lk, lq)) if *lk == key => *lq += q,
+                _ => cur.push((key, q)),
+            }
+        }
+    }
+    cur.into_iter()
+        .filter(|((used, ..), _)| *used == h)
+        .map(|((_, wa, ka, wb, kb), q)| ((wa, ka, wb, kb), q * fact[h]))
+        .collect()
+}
+
 /// Figures on one 6mm stand under stand-based fire (HT-OPT-33): ten, each a man.
 pub const STAND_FIGURES: usize = 10;
 

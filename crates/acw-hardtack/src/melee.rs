@@ -2500,6 +2500,14 @@ pub enum AssaultEnd {
         /// What final defensive fire did on the way.
         fire: FireToll,
     },
+    /// Still short of contact after its second move, the attacker aborted (its side's choice,
+    /// [`AtShort::Abort`]): it took the 1/0/NTR test in place of suppression and fell back (HT-SG2-37).
+    Aborted {
+        /// What final defensive fire did on the way.
+        fire: FireToll,
+        /// The test's result; `None` where its threat level calls for no test.
+        test: Option<Confidence>,
+    },
     /// Final defensive fire left no attacker standing to fight: no melee.
     CutDown {
         /// What the fire did.
@@ -2538,6 +2546,14 @@ impl fmt::Display for AssaultEnd {
                 f.write_str("the attackers fell short of contact and abandoned the assault")?;
                 lost(f, fire)
             }
+            AssaultEnd::Aborted { fire, test } => {
+                f.write_str("the attackers, still short of contact, aborted the assault")?;
+                match test {
+                    Some(t) => write!(f, " (their test {t}) and fell back")?,
+                    None => f.write_str(" and fell back")?,
+                }
+                lost(f, fire)
+            }
             AssaultEnd::CutDown { fire } => {
                 write!(f, "final defensive fire cut down every attacker ({fire})")
             }
@@ -2569,10 +2585,48 @@ pub struct AssaultFire {
     pub on_foot_at: u64,
 }
 
+/// What an attacker still short of contact after its second combat move does (HT-SG2-37): its side's
+/// choice, which the game asks (`Order::StayMidDash`, `Order::AbortAssault`).
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum AtShort {
+    /// It stays mid-dash where its two moves left it, with no test ([`AssaultEnd::FellShort`]).
+    #[default]
+    StayMidDash,
+    /// It aborts as if it had faltered: the test that replaces suppression (HT-INT-04: 1/0/NTR by
+    /// motivation, with its modifiers — close formation −1 and the rest), then it falls back
+    /// ([`AssaultEnd::Aborted`]). `tl` is that test's threat level (`None`: no test), `two_level` the
+    /// two-level threshold; the test rolls the company's quality die against its LV as it then stands (a
+    /// leader replaced under final defensive fire rolls with his own).
+    Abort {
+        /// The threat level of the test, or `None` where the company's row calls for none.
+        tl: Option<i16>,
+        /// The two-level threshold (HT-SG2-16).
+        two_level: TwoLevelDrop,
+    },
+}
+
+impl AtShort {
+    /// The abort's test for a company of `quality` led at `lv`, or `None` (staying, or no test).
+    fn test(self, quality: DieType, lv: Leadership) -> Option<ConfidenceTest> {
+        match self {
+            AtShort::StayMidDash => None,
+            AtShort::Abort { tl, two_level } => tl.map(|tl| ConfidenceTest {
+                quality,
+                lv,
+                tl,
+                two_level,
+            }),
+        }
+    }
+}
+
 /// A close assault by one company from the attacker's test to its end (HT-MEL-01, HT-SG2-35..40), as the
 /// battle plays it: the attacker's reaction test, the defender's stand test (none for a Broken defender,
 /// who routs, HT-MEL-16), the combat move to contact and, short, a second one over what is left (short
-/// again, the attacker abandons the assault), then the melee.
+/// again, its side chooses, [`AtShort`]: it stays mid-dash, or aborts, taking its test and falling back),
+/// then the melee.
 ///
 /// With `final_fire` the defender stands with final defensive fire (HT-MEL-07, HT-SG2-37), read as the
 /// exact [`CombinedAssault`] reads it: after a short first move the fire falls on the company's fighting
@@ -2585,8 +2639,9 @@ pub struct AssaultFire {
 /// Roll order: the reaction test, the stand test, the move; after a short move with final defensive fire,
 /// the fire (its roll, then per hit the allocation die, armour, impact and, for a rider, the D10 and the
 /// horse's state), its casualty confidence test's die (if `fdf_confidence_test`, and there are casualties),
-/// the successor's D6, the reaction test and, failing, its confidence test's die; the second move; the
-/// melee. The levels the two confidence tests cost are no part of the end.
+/// the successor's D6, the reaction test and, failing, its confidence test's die; the second move; short
+/// again, the abort's test if it aborts; the melee. The levels the fire's two confidence tests cost are no
+/// part of the end; the abort's test is ([`AssaultEnd::Aborted`]).
 #[must_use]
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -2602,6 +2657,9 @@ pub struct CloseAssault {
     /// The defender's final defensive fire, if it stands with it (HT-MEL-07).
     #[cfg_attr(feature = "serde", serde(default))]
     pub final_fire: Option<AssaultFire>,
+    /// What it does if still short after its second move (HT-SG2-37).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub at_short: AtShort,
 }
 
 impl CloseAssault {
@@ -2681,7 +2739,16 @@ impl Resolve for CloseAssault {
         } else if faltered {
             AssaultEnd::Faltered { fire: toll }
         } else if !reached {
-            AssaultEnd::FellShort { fire: toll }
+            match self.at_short {
+                AtShort::StayMidDash => AssaultEnd::FellShort { fire: toll },
+                AtShort::Abort { .. } => AssaultEnd::Aborted {
+                    fire: toll,
+                    test: self
+                        .at_short
+                        .test(side.quality, side.lv)
+                        .map(|t| t.roll(dice)),
+                },
+            }
         } else {
             AssaultEnd::Melee {
                 fire: toll,
@@ -2767,9 +2834,32 @@ impl Resolve for CloseAssault {
                     };
                     *ends.entry(AssaultEnd::Faltered { fire: toll }).or_default() +=
                         q * (1.0 - pass);
-                    *ends
-                        .entry(AssaultEnd::FellShort { fire: toll })
-                        .or_default() += q * pass * (1.0 - second);
+                    let short = q * pass * (1.0 - second);
+                    match (self.at_short, self.at_short.test(start.quality, lv)) {
+                        (AtShort::StayMidDash, _) => {
+                            *ends
+                                .entry(AssaultEnd::FellShort { fire: toll })
+                                .or_default() += short;
+                        }
+                        (AtShort::Abort { .. }, None) => {
+                            *ends
+                                .entry(AssaultEnd::Aborted {
+                                    fire: toll,
+                                    test: None,
+                                })
+                                .or_default() += short;
+                        }
+                        (AtShort::Abort { .. }, Some(t)) => {
+                            for (r, p) in t.odds().outcomes() {
+                                *ends
+                                    .entry(AssaultEnd::Aborted {
+                                        fire: toll,
+                                        test: Some(*r),
+                                    })
+                                    .or_default() += short * p;
+                            }
+                        }
+                    }
                     melees.push(((fh.left(start, lv), toll), q * pass * second));
                 }
             }

@@ -212,6 +212,18 @@ pub enum GgRangeCheck {
     WithLoneFigureShift,
 }
 
+/// What a transfer of an action gives the unit that receives it (HT-INT-17, HT-CMD-01, HT-SG2-05).
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum TransferGrants {
+    /// Stargrunt II, which Hardtack leaves unchanged: a full activation of two actions.
+    #[default]
+    FullActivation,
+    /// Hardtack's wording read literally: the one action the commander gave, so nothing that costs two.
+    SingleAction,
+}
+
 /// Every reading and advanced rule of the crate. `#[non_exhaustive]`: start from `Options::default()` and set
 /// the fields you want (`let mut o = Options::default(); o.first_volley = true;`).
 #[must_use]
@@ -254,6 +266,8 @@ pub struct Options {
     pub shot_cover: ShotCover,
     /// HT-INT-16.
     pub travel_rate: TravelRate,
+    /// HT-INT-17.
+    pub transfer_grants: TransferGrants,
     /// Stargrunt II's optional follow-through after a won assault (HT-SG2-43).
     pub sgii_follow_through: bool,
     /// HT-CAS-03.
@@ -311,6 +325,7 @@ impl Default for Options {
             assault_test_casualties: AssaultTestCasualties::default(),
             shot_cover: ShotCover::default(),
             travel_rate: TravelRate::PerTurn,
+            transfer_grants: TransferGrants::FullActivation,
             sgii_follow_through: false,
             mounted_casualty_scope: MountedCasualtyScope::AllCasualties,
             horse_status_roll: HorseStatusRoll::D6Table,

@@ -2511,7 +2511,8 @@ impl Battle {
     }
 
     /// Transfer an action (HT-CMD-01, HT-SG2-05, HT-INT-08, HT-INT-17; to a gun crew, HT-SET-06): the commander spends one action and the
-    /// receiver, within 6", at once takes a full two-action activation, even if it has already activated; at
+    /// receiver, within 6", at once takes a fresh activation, even if it has already activated: two actions,
+    /// or under `transfer_grants = SingleAction` the one action given (so nothing that costs two); at
     /// most two transfers per commander per turn, and no communication roll.
     pub fn transfer(
         &mut self,
@@ -2547,9 +2548,13 @@ impl Battle {
         }
         self.spend(commander, 1, Action::Transfer)?;
         self.company_mut(commander)?.transfers += 1;
+        let granted = match self.options.transfer_grants {
+            crate::options::TransferGrants::FullActivation => 2,
+            crate::options::TransferGrants::SingleAction => 1,
+        };
         let r = self.company_mut(to)?;
         r.activated = true;
-        r.actions = 2;
+        r.actions = granted;
         r.done.clear();
         r.moves = 0;
         for f in &mut r.figures {

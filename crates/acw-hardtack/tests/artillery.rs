@@ -1284,6 +1284,176 @@ fn the_blast_chain_plays_as_the_battle() {
     }
 }
 
+// HT-ART-18, HT-ART-19, HT-FIR-23, HT-INT-11: a canister blast through enemy skirmishers plays as the exact
+// chain does. The Confederate 3" rifle fires canister at a Union line company of four 6" away through three
+// Union skirmishers in breastplates (D6 armour) in front of it, not In Position: the seven figures are one
+// pool, the line's against D4 armour and the skirmishers' against D6. The blast carries through a second
+// company of four 9" away and on to the Union battery's team 12" away. Over 300 seeds under each way of
+// counting the steps (a step that hit; every damaged company, the skirmishers one of their own, with and
+// without the blast needing casualties), `BlastChain::with_screens` built from the companies' facts and fed
+// the faces the battle drew for each step's fire (not the companies' tests) gives the battle's fire result
+// and casualties in each company, the skirmishers' casualties, where the blast stopped and the team's
+// horses down. The skirmishers are hit in some seeds, the blast stops at each company in some and reaches
+// the team in others.
+#[test]
+fn a_blast_through_skirmishers_plays_as_the_battle() {
+    use acw_core::Resolve;
+    use acw_hardtack::artillery::{BlastChain, BlastCompany, BlastScreen, BlastTeam};
+    use acw_hardtack::fire::{Impact, RangeFacts, ScreenedVolley, Volley};
+    use acw_hardtack::options::BlastThroughCount;
+    use acw_hardtack::state::{FireReport, FireRoll};
+    use acw_hardtack::tables::Armour;
+    let mut damaged = Options::default();
+    damaged.blast_through_count = BlastThroughCount::EveryDamagedCompany;
+    let mut counted = damaged;
+    counted.blast_requires_casualties = true;
+    let band = FieldPiece::Rifle10lbOr3in.canister_band();
+    for options in [Options::default(), damaged, counted] {
+        let mut ends = [0usize; 3];
+        let (mut screen_hit, mut down) = (0, 0);
+        for seed in 0..300u64 {
+            let (mut b, gun, _) = battery(options);
+            let mut line = CompanySpec::new("1st Minnesota, Company A", Side::Union, 4);
+            line.formation = Formation::Line;
+            let front = b.add_company(line).unwrap();
+            let mut sk = CompanySpec::new("Berdan's Sharpshooters, Company C", Side::Union, 3);
+            sk.armour = Armour::Breastplate;
+            let screen = b.add_company(sk).unwrap();
+            let behind = b
+                .add_company(CompanySpec::new("1st Minnesota, Company B", Side::Union, 4))
+                .unwrap();
+            let gunners = rebels(&mut b, "rebel gunners", 3, Formation::Skirmish);
+            let rifle = b
+                .add_gun("rebel rifle", FieldPiece::Rifle10lbOr3in, true, gunners)
+                .unwrap();
+            b.activate(gunners).unwrap();
+            b.load(rifle, Ammunition::Canister).unwrap();
+            b.end_turn().unwrap();
+            b.activate(gunners).unwrap();
+            let (first, f1) = recorded(seed, |d| {
+                let facts = CanisterFacts {
+                    through: Some(screen),
+                    ..canister_at(6.0)
+                };
+                b.fire_canister(rifle, front, facts, d).unwrap()
+            });
+            let (second, f2) = recorded(seed + 10_000, |d| {
+                b.blast_through(behind, canister_at(9.0), d)
+            });
+            let (third, f3) = recorded(seed + 20_000, |d| {
+                b.blast_through_team(gun, canister_at(12.0), d)
+            });
+            let company = |d: f64, close| BlastCompany {
+                range: RangeFacts {
+                    close_formation_target: close,
+                    ..RangeFacts::at(d, band)
+                },
+                armour: acw_hardtack::DieType::D4,
+                pool: 4,
+            };
+            let chain = BlastChain::with_screens(
+                D8,
+                FieldPiece::Rifle10lbOr3in,
+                &[company(6.0, true), company(9.0, false)],
+                &[Some(BlastScreen {
+                    armour: acw_hardtack::DieType::D6,
+                    pool: 3,
+                })],
+                Some(BlastTeam {
+                    range: RangeFacts::at(12.0, band),
+                    horses: 2,
+                }),
+                options,
+            )
+            .unwrap();
+            // each step's faces up to its companies' tests: what its own fire makes of them
+            let step_faces = |rep: &FireReport, faces: &[u16], screen: u8| {
+                let Some(FireRoll::Dice(fire)) = rep.roll else {
+                    return Vec::new();
+                };
+                let v = ScreenedVolley {
+                    volley: Volley {
+                        fire,
+                        impact: Impact {
+                            impact: acw_hardtack::tables::CANISTER_IMPACT,
+                            armour: acw_hardtack::DieType::D4,
+                            armour_shift: 0,
+                            kill: options.kill_threshold,
+                        },
+                        pool: 4,
+                    },
+                    screen_armour: acw_hardtack::DieType::D6,
+                    screen,
+                };
+                let mut d = ScriptedDice::faces(faces.to_vec());
+                let _ = v.roll(&mut d);
+                faces[..faces.len() - d.remaining()].to_vec()
+            };
+            let mut faces = step_faces(&first, &f1, 3);
+            if let Ok(s) = &second {
+                faces.extend(step_faces(s, &f2, 0));
+            }
+            if third.is_ok() {
+                faces.extend(&f3);
+            }
+            let mut dice = ScriptedDice::faces(faces);
+            let out = chain.roll(&mut dice);
+            assert_eq!(dice.remaining(), 0, "seed {seed}");
+            let same = |o: Option<acw_hardtack::fire::VolleyOutcome>, rep: &FireReport| match (
+                o,
+                rep.companies.first(),
+            ) {
+                (None, None) => assert_eq!(rep.range, None, "seed {seed}"),
+                (Some(o), Some(c)) => assert_eq!(
+                    (o.effect, u32::from(o.killed), u32::from(o.wounded)),
+                    (rep.effect, c.killed, c.wounded),
+                    "seed {seed}"
+                ),
+                (o, _) => panic!("seed {seed}: {o:?} / {rep}"),
+            };
+            same(out.companies[0], &first);
+            let sk = out.screens[0].unwrap();
+            assert_eq!(
+                (u32::from(sk.killed), u32::from(sk.wounded)),
+                (first.companies[1].killed, first.companies[1].wounded),
+                "seed {seed}"
+            );
+            screen_hit += usize::from(sk.casualties() > 0);
+            assert_eq!(out.screens[1..], [None, None, None]);
+            match &second {
+                Err(RuleViolation::OutOfOrder(_)) => {
+                    assert_eq!(out.companies[1], None, "seed {seed}");
+                    ends[0] += 1;
+                }
+                Ok(s) => same(out.companies[1], s),
+                Err(e) => panic!("seed {seed}: {e}"),
+            }
+            match (out.team, &third) {
+                (None, Err(RuleViolation::OutOfOrder(_))) => {
+                    if second.is_ok() {
+                        ends[1] += 1;
+                    }
+                }
+                (None, Ok(step)) => assert_eq!(step.range, None, "seed {seed}"),
+                (Some(t), Ok(step)) => {
+                    assert_eq!(
+                        (t.effect, u32::from(t.horses_down)),
+                        (step.effect, step.companies[0].horses_down),
+                        "seed {seed}"
+                    );
+                    ends[2] += 1;
+                    down += usize::from(t.horses_down > 0);
+                }
+                (t, s) => panic!("seed {seed}: {t:?} / {s:?}"),
+            }
+        }
+        assert!(
+            ends.iter().all(|&n| n > 0) && screen_hit > 0 && down > 0,
+            "{ends:?} {screen_hit} {down}"
+        );
+    }
+}
+
 // HT-ART-07: every figure the caller finds in a shot's ½" × 2" area is a potential casualty, horse figures
 // and gun models included, each rolling once against the ball's D10: a rebel skirmisher (armour 1 against
 // impact 10: killed), a gun model (D8 armour 2 against 10: disabled) and a horse of a limbered team (armour 1

@@ -11,7 +11,7 @@ use acw_hardtack::melee::{
     AssaultBar, AssaultSide, CombinedAssault, CombinedEnd, CombinedMelee, CombinedOutcome,
     DownedFate, Melee, MeleeDie, MeleeEnd, MeleeSide, Partner, attacker_tl, odds_tl, opposed_dice,
 };
-use acw_hardtack::morale::{ConfidenceTest, ReactionTest, TestEvent, threat_level};
+use acw_hardtack::morale::{Confidence, ConfidenceTest, ReactionTest, TestEvent, threat_level};
 use acw_hardtack::movement::CombatMove;
 use acw_hardtack::options::{AssaultTestCasualties, TwoLevelDrop};
 use acw_hardtack::state::{Condition, DefenderChoice, Formation};
@@ -1187,6 +1187,16 @@ fn the_turn_before(
 /// companies, fed the same faces, over 150 seeds; checks each seed ends alike and returns how often each end
 /// came: [melee after the fire hit, faltered, fell short, fire unhorsed a rider].
 fn replay_single_assault(kind: Attackers, distance: f64) -> [usize; 4] {
+    replay_single_assault_short(kind, distance, acw_hardtack::melee::AtShort::StayMidDash)
+}
+
+/// [`replay_single_assault`] with the attacker's choice when still short after its second move: staying
+/// mid-dash, or aborting (the battle's `abort_dash`, rolled on with the same seed's dice).
+fn replay_single_assault_short(
+    kind: Attackers,
+    distance: f64,
+    at_short: acw_hardtack::melee::AtShort,
+) -> [usize; 4] {
     use acw_core::dice::{Ask, Scripted, TableDice};
     use acw_core::{Dice, GameRng};
     use acw_hardtack::melee::{AssaultEnd, AssaultFire, CloseAssault, FinalFire};
@@ -1217,6 +1227,7 @@ fn replay_single_assault(kind: Attackers, distance: f64) -> [usize; 4] {
         Mover::Infantry
     };
     let assault = CloseAssault {
+        at_short,
         attack: ReactionTest {
             quality: D8,
             lv: Leadership::TWO,
@@ -1280,8 +1291,18 @@ fn replay_single_assault(kind: Attackers, distance: f64) -> [usize; 4] {
             &mut ScriptedDice::faces([8]),
         )
         .unwrap();
-        let rep = b.charge(distance, &mut GameRng::seed(seed)).unwrap();
-        let steps = rep.steps.join(" / ");
+        let mut battle_dice = GameRng::seed(seed);
+        let rep = b.charge(distance, &mut battle_dice).unwrap();
+        let mut steps = rep.steps.join(" / ");
+        if at_short != acw_hardtack::melee::AtShort::StayMidDash
+            && matches!(
+                b.short_of_contact(),
+                Some((_, _, acw_hardtack::state::ShortOfContact::StillShort { .. }))
+            )
+        {
+            steps.push_str(" / ");
+            steps.push_str(&b.abort_dash(&mut battle_dice).unwrap());
+        }
 
         let mut rng = GameRng::seed(seed);
         let mut asked = 0;
@@ -1329,6 +1350,19 @@ fn replay_single_assault(kind: Attackers, distance: f64) -> [usize; 4] {
                 seen[k] += 1;
                 seen[3] += usize::from(fire.unhorsed > 0);
             }
+            AssaultEnd::Aborted { fire, test } => {
+                let said = match test {
+                    Some(t) => format!("aborts the assault: it {t} its test at TL 0"),
+                    None => "aborts the assault and withdraws".to_string(),
+                };
+                assert!(steps.contains(&said), "seed {seed}: {end} / {steps}");
+                assert_eq!(
+                    (down, on_foot),
+                    (usize::from(fire.casualties), usize::from(fire.unhorsed))
+                );
+                seen[2] += 1;
+                seen[3] += usize::from(test.is_some_and(|t| t != Confidence::Pass));
+            }
             other => panic!("seed {seed}: {other} / {steps}"),
         }
     }
@@ -1345,6 +1379,27 @@ fn final_defensive_fire_in_the_exact_close_assault() {
     assert!(
         hit_then_melee > 0 && faltered > 0 && short > 0,
         "{hit_then_melee} {faltered} {short}"
+    );
+}
+
+// HT-SG2-37, HT-MEL-07: the same six Regulars from 10", their side aborting the assault whenever they are
+// still short after the second move: the battle's abort (the 1/0/NTR test in place of suppression, a
+// Medium company in skirmish order at TL 0) and the exact procedure's `AtShort::Abort` at TL 0, fed the
+// same faces, give the same test result and the same men down to the fire. Aborts that pass and aborts
+// that fail both come up, as do the melee and a company faltering under the fire.
+#[test]
+fn the_abort_test_in_the_exact_close_assault() {
+    let [hit_then_melee, faltered, aborted, failed] = replay_single_assault_short(
+        Attackers::Foot,
+        10.0,
+        acw_hardtack::melee::AtShort::Abort {
+            tl: Some(0),
+            two_level: Options::default().confidence_two_level,
+        },
+    );
+    assert!(
+        hit_then_melee > 0 && faltered > 0 && aborted > failed && failed > 0,
+        "{hit_then_melee} {faltered} {aborted} {failed}"
     );
 }
 

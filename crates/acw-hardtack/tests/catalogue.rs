@@ -7,7 +7,7 @@ use acw_hardtack::catalogue::catalogue;
 #[test]
 fn every_procedure_rolls_as_its_odds_say() {
     let c = catalogue();
-    assert_eq!(c.entries().len(), 34);
+    assert_eq!(c.entries().len(), 35);
     c.check_every_entry(acw_core::testing::DEFAULT_SAMPLES)
         .unwrap();
 }

@@ -264,3 +264,70 @@ fn regimental_shape_and_membership() {
         .unwrap();
     assert_eq!(chosen, c1);
 }
+
+// HT-INT-17, HT-CMD-01, HT-SG2-05, HT-SEQ-06: what a transfer gives, under each setting of `transfer_grants`.
+// A brigadier gives one action to his colonel, whose regiment's first two companies have already activated
+// with him. By default (`FullActivation`) the colonel takes a fresh activation of two actions and spends both
+// on Activate Regiment for the other two companies, each then taking its own two. Under `SingleAction` he
+// has the one action given: Activate Regiment (two actions) is refused and changes nothing, and the one
+// action goes on a move; a second move is then refused for want of an action.
+#[test]
+fn what_a_transfer_grants_under_each_setting() {
+    use acw_hardtack::options::TransferGrants;
+    use acw_hardtack::state::MoveOrder;
+    for grants in [TransferGrants::FullActivation, TransferGrants::SingleAction] {
+        let mut o = Options::default();
+        o.transfer_grants = grants;
+        let mut b = Battle::new(o);
+        let col = company(&mut b, "colonel", Formation::Skirmish);
+        let brig = company(&mut b, "brigadier", Formation::Skirmish);
+        let ids: Vec<_> = (0..4)
+            .map(|i| company(&mut b, &format!("company {i}"), Formation::Line))
+            .collect();
+        b.activate(col).unwrap();
+        b.activate_regiment(col, &[(ids[0], 3.0), (ids[1], 3.0)])
+            .unwrap();
+        b.end_activation().unwrap();
+        b.activate(brig).unwrap();
+        b.transfer(brig, col, 4.0).unwrap();
+        assert_eq!(b.company(brig).unwrap().actions_left(), 1);
+        let second = [(ids[2], 3.0), (ids[3], 3.0)];
+        match grants {
+            TransferGrants::FullActivation => {
+                assert_eq!(b.company(col).unwrap().actions_left(), 2);
+                b.activate_regiment(col, &second).unwrap();
+                assert_eq!(b.company(col).unwrap().actions_left(), 0);
+                for &id in &ids[2..] {
+                    assert!(b.company(id).unwrap().activated());
+                    assert_eq!(b.company(id).unwrap().actions_left(), 2);
+                }
+            }
+            TransferGrants::SingleAction => {
+                assert_eq!(b.company(col).unwrap().actions_left(), 1);
+                let before = b.clone();
+                let refused = b.activate_regiment(col, &second).unwrap_err();
+                assert!(
+                    matches!(refused, RuleViolation::NoActionLeft { .. }),
+                    "{refused}"
+                );
+                assert_eq!(b, before);
+                for &id in &ids[2..] {
+                    assert!(!b.company(id).unwrap().activated());
+                }
+                let step = MoveOrder {
+                    distance: 2.0,
+                    ..MoveOrder::default()
+                };
+                b.move_company(col, step, &mut ScriptedDice::faces([]))
+                    .unwrap();
+                assert_eq!(b.company(col).unwrap().actions_left(), 0);
+                let before = b.clone();
+                assert!(matches!(
+                    b.move_company(col, step, &mut ScriptedDice::faces([])),
+                    Err(RuleViolation::NoActionLeft { .. })
+                ));
+                assert_eq!(b, before);
+            }
+        }
+    }
+}

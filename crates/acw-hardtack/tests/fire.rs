@@ -777,3 +777,91 @@ fn visibility_is_unlimited_in_daylight() {
         Err(RuleViolation::CannotFire { .. })
     ));
 }
+
+// HT-FIR-23, HT-FIR-19, HT-CAS-07: small-arms fire through skirmishers plays as the exact `ScreenedVolley`
+// says. Twelve Union muskets in line fire at a Confederate line company of eight 12" away through four
+// skirmishers in breastplates (D6 armour) not In Position. Over 300 seeds the procedure, built from the
+// battle's own fire roll and fed the faces the battle drew (up to the companies' tests), gives the battle's
+// fire result and the casualties of each company; both companies take casualties in some seeds.
+#[test]
+fn fire_through_skirmishers_plays_as_the_exact_procedure() {
+    use acw_core::Resolve;
+    use acw_core::dice::{Ask, Scripted, TableDice};
+    use acw_hardtack::fire::{Impact, ScreenedVolley, Volley};
+    use acw_hardtack::state::{CompanySpec, FireRoll};
+    use acw_hardtack::tables::Armour;
+    let (mut line_hit, mut screen_hit) = (0, 0);
+    for seed in 0..300u64 {
+        let mut b = acw_hardtack::Battle::new(Options::default());
+        let mut u = CompanySpec::new("20th Maine, Company A", acw_core::Side::Union, 12);
+        u.formation = Formation::Line;
+        let a = b.add_company(u).unwrap();
+        let mut l = CompanySpec::new("15th Alabama, Company B", acw_core::Side::Confederate, 8);
+        l.formation = Formation::Line;
+        let line = b.add_company(l).unwrap();
+        let mut s = CompanySpec::new("15th Alabama, Company G", acw_core::Side::Confederate, 4);
+        s.armour = Armour::Breastplate;
+        let sk = b.add_company(s).unwrap();
+        b.activate(a).unwrap();
+        let mut rng = acw_core::GameRng::seed(seed);
+        let mut faces = Vec::new();
+        let rep = {
+            let mut dice = TableDice::new(|ask| match ask {
+                Ask::Face(die) => {
+                    let face = acw_core::Dice::face(&mut rng, die);
+                    faces.push(face);
+                    Some(Scripted::Face(face))
+                }
+                _ => None,
+            });
+            let facts = FireFacts {
+                distance: 12.0,
+                through: Some(sk),
+                ..FireFacts::default()
+            };
+            b.fire(a, line, facts, &mut dice).unwrap()
+        };
+        let Some(FireRoll::Dice(fire)) = rep.roll else {
+            panic!("seed {seed}: {rep}");
+        };
+        let v = ScreenedVolley {
+            volley: Volley {
+                fire,
+                impact: Impact {
+                    impact: CompanySpec::new("x", acw_core::Side::Union, 1)
+                        .weapon
+                        .arm
+                        .impact(),
+                    armour: D4,
+                    armour_shift: 0,
+                    kill: Options::default().kill_threshold,
+                },
+                pool: 8,
+            },
+            screen_armour: D6,
+            screen: 4,
+        };
+        let mut dice = ScriptedDice::faces(faces.clone());
+        let out = v.roll(&mut dice);
+        assert!(dice.remaining() < faces.len(), "seed {seed}");
+        assert_eq!(out.target.effect, rep.effect, "seed {seed}");
+        assert_eq!(
+            (
+                u32::from(out.target.killed),
+                u32::from(out.target.wounded),
+                u32::from(out.screen.killed),
+                u32::from(out.screen.wounded)
+            ),
+            (
+                rep.companies[0].killed,
+                rep.companies[0].wounded,
+                rep.companies[1].killed,
+                rep.companies[1].wounded
+            ),
+            "seed {seed}"
+        );
+        line_hit += usize::from(out.target.casualties() > 0);
+        screen_hit += usize::from(out.screen.casualties() > 0);
+    }
+    assert!(line_hit > 0 && screen_hit > 0, "{line_hit} {screen_hit}");
+}

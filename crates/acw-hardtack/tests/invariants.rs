@@ -9,11 +9,14 @@ use acw_core::{GameRng, Resolve};
 use acw_hardtack::DieType;
 use acw_hardtack::Options;
 use acw_hardtack::fire::{
-    Cover, FireDice, FireKind, FirepowerFacts, FirerDice, Impact, RangeDie, RangeFacts, StandFire,
-    Volley, firer_dice, range_die,
+    Cover, FireDice, FireKind, FirepowerFacts, FirerDice, Impact, RangeDie, RangeFacts,
+    ScreenedVolley, StandFire, Volley, firer_dice, range_die,
 };
-use acw_hardtack::melee::{CombinedMelee, Melee, MeleeDie, MeleeSide};
-use acw_hardtack::morale::ConfidenceTest;
+use acw_hardtack::melee::{
+    AssaultEnd, AtShort, CloseAssault, CombinedMelee, Melee, MeleeDie, MeleeSide,
+};
+use acw_hardtack::morale::{ConfidenceTest, ReactionTest};
+use acw_hardtack::movement::CombatMove;
 use acw_hardtack::options::{AssaultTestCasualties, KillThreshold, TwoLevelDrop};
 use acw_hardtack::state::{FireFacts, Formation};
 use acw_hardtack::tables::{ConfidenceLevel, Leadership};
@@ -87,6 +90,65 @@ proptest! {
         let total: f64 = o.outcomes().iter().map(|(_, p)| p).sum();
         prop_assert!((total - 1.0).abs() < 1e-9);
         prop_assert!(o.outcomes().iter().all(|(x, _)| x.casualties() <= pool && x.casualties() <= x.effect.potential));
+    }
+
+    // HT-FIR-23, HT-ART-18: fire through skirmishers: the odds are a distribution; no company loses more
+    // figures than it has, the two together no more than the potential hits; with no skirmisher in the
+    // pool it is the volley at the target alone, and the target never fares worse for a screen in front.
+    #[test]
+    fn screened_volley_odds(q in die(), fp in die(), r in die(), i in die(), armour in die(),
+                            pool in 1u8..9, screen in 0u8..7) {
+        let volley = Volley {
+            fire: FireDice { firer: FirerDice::two(q, fp), range: r },
+            impact: Impact { impact: i, armour: DieType::D4, armour_shift: 0, kill: KillThreshold::DoubleOrMore },
+            pool,
+        };
+        let v = ScreenedVolley { volley, screen_armour: armour, screen };
+        let o = v.odds();
+        let total: f64 = o.outcomes().iter().map(|(_, p)| p).sum();
+        prop_assert!((total - 1.0).abs() < 1e-9);
+        prop_assert!(o.outcomes().iter().all(|(x, _)| x.target.casualties() <= pool
+            && x.screen.casualties() <= screen
+            && x.target.casualties() + x.screen.casualties() <= x.target.effect.potential));
+        let clear = o.prob(|x| x.target.casualties() == 0);
+        let alone = volley.odds().prob(|x| x.casualties() == 0);
+        prop_assert!(clear >= alone - 1e-9);
+        if screen == 0 {
+            prop_assert!((clear - alone).abs() < 1e-12);
+        }
+    }
+
+    // HT-SG2-37: an attacker aborting when still short ends where one staying mid-dash would have ended,
+    // its test's results sharing that chance; every other end keeps its chance.
+    #[test]
+    fn the_abort_takes_the_place_of_staying(q in die(), distance in 0u8..16, a in 1u8..4, d in 1u8..4,
+                                            tl in proptest::option::of(-1i16..3)) {
+        let side = |figures| MeleeSide {
+            figures, first_round: MeleeDie::plain(q), quality: q, lv: Leadership::TWO, modifier: 0, on_foot: 0,
+        };
+        let stay = CloseAssault {
+            attack: ReactionTest { quality: q, lv: Leadership::TWO, tl: 0 },
+            stand: Some(ConfidenceTest { quality: q, lv: Leadership::TWO, tl: 0, two_level: TwoLevelDrop::HalfOrLess }),
+            approach: CombatMove::new(DieType::D4, f64::from(distance)).unwrap(),
+            melee: Melee { attacker: side(a), defender: side(d), casualties: AssaultTestCasualties::ThisRound,
+                           two_level: TwoLevelDrop::HalfOrLess },
+            final_fire: None,
+            at_short: AtShort::StayMidDash,
+        };
+        let abort = CloseAssault { at_short: AtShort::Abort { tl, two_level: TwoLevelDrop::HalfOrLess }, ..stay };
+        let (s, t) = (stay.odds(), abort.odds());
+        let short = s.prob(|e| matches!(e, AssaultEnd::FellShort { .. }));
+        let aborted = t.prob(|e| matches!(e, AssaultEnd::Aborted { .. }));
+        let stayed = t.prob(|e| matches!(e, AssaultEnd::FellShort { .. }));
+        let tested = t.prob(|e| matches!(e, AssaultEnd::Aborted { test: Some(_), .. }));
+        prop_assert!((aborted - short).abs() < 1e-12, "{} {}", aborted, short);
+        prop_assert!(stayed == 0.0, "{}", stayed);
+        prop_assert!((tested - if tl.is_some() { short } else { 0.0 }).abs() < 1e-12, "{}", tested);
+        for (e, p) in s.outcomes() {
+            if !matches!(e, AssaultEnd::FellShort { .. }) {
+                prop_assert!((t.prob(|x| x == e) - p).abs() < 1e-12);
+            }
+        }
     }
 
     // HT-SG2-16: a higher threat level never makes a pass likelier.

@@ -12,7 +12,9 @@ use acw_hardtack::artillery::{
 };
 use acw_hardtack::casualties::{HorseOrRider, HorseState, HorseStatus, Struck};
 use acw_hardtack::fire::FirepowerFacts;
-use acw_hardtack::fire::{FireDice, FirerDice, Impact, StandFire, Volley, allocation_odds};
+use acw_hardtack::fire::{
+    FireDice, FirerDice, Impact, ScreenedVolley, StandFire, Volley, allocation_odds,
+};
 use acw_hardtack::ladder::Success;
 use acw_hardtack::melee::{
     AssaultEnd, AssaultFire, AssaultSide, CloseAssault, CombinedAssault, CombinedEnd,
@@ -265,6 +267,39 @@ fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
                 l
             })
         }
+        "screened" => {
+            let v = ScreenedVolley {
+                volley: Volley {
+                    fire: FireDice {
+                        firer: FirerDice::new(&a.dice("dice")?).map_err(|e| e.to_string())?,
+                        range: a.die("range")?,
+                    },
+                    impact: Impact {
+                        impact: a.die("impact")?,
+                        armour: a.die("armour")?,
+                        armour_shift: 0,
+                        kill: kill(a),
+                    },
+                    pool: u8::try_from(a.int("pool", 1)?).map_err(|e| e.to_string())?,
+                },
+                screen_armour: a.die("screen_armour")?,
+                screen: u8::try_from(a.int("screen", 1)?).map_err(|e| e.to_string())?,
+            };
+            labels(&v.odds(), |o| {
+                let (t, sk) = (o.target.casualties() == 0, o.screen.casualties() == 0);
+                let mut l = vec![format!("screen_killed{}", o.screen.killed)];
+                if t {
+                    l.push("target_clear".to_string());
+                }
+                if sk {
+                    l.push("screen_clear".to_string());
+                }
+                if t && sk {
+                    l.push("both_clear".to_string());
+                }
+                l
+            })
+        }
         "blast" => {
             let dice = a.dice("dice")?;
             let firer = FirerDice::new(&dice).map_err(|e| e.to_string())?;
@@ -458,6 +493,14 @@ fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
                 None
             };
             let assault = CloseAssault {
+                at_short: if a.flag("abort") {
+                    acw_hardtack::melee::AtShort::Abort {
+                        tl: Some(a.small("abort_tl", 0)?),
+                        two_level: TwoLevelDrop::HalfOrLess,
+                    }
+                } else {
+                    acw_hardtack::melee::AtShort::StayMidDash
+                },
                 attack: ReactionTest {
                     quality: q,
                     lv: a.lv()?,
@@ -484,6 +527,16 @@ fn compute(name: &str, a: &Args) -> Result<Labelled, String> {
                 AssaultEnd::DefenderWithdrew { .. } => s(&["withdrew"]),
                 AssaultEnd::Faltered { .. } => s(&["faltered"]),
                 AssaultEnd::FellShort { .. } => s(&["fellshort"]),
+                AssaultEnd::Aborted { test, .. } => vec![
+                    "aborted".to_string(),
+                    match test {
+                        None => "aborted_notest",
+                        Some(Confidence::Pass) => "aborted_pass",
+                        Some(Confidence::LoseOne) => "aborted_lose1",
+                        Some(Confidence::LoseTwo) => "aborted_lose2",
+                    }
+                    .to_string(),
+                ],
                 AssaultEnd::CutDown { .. } => s(&["cutdown"]),
                 AssaultEnd::Melee { fire, .. } => {
                     vec![

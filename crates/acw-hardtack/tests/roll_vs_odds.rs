@@ -11,7 +11,7 @@ use acw_hardtack::melee::{
     AssaultEnd, AssaultFire, CloseAssault, CombinedAssault, CombinedEnd, CombinedMelee,
     DownedFates, FinalFire, FireToll, Melee, MeleeDie, MeleeSide, Partner,
 };
-use acw_hardtack::morale::{ConfidenceTest, Rally, ReactionTest, ReplacementLeader};
+use acw_hardtack::morale::{Confidence, ConfidenceTest, Rally, ReactionTest, ReplacementLeader};
 use acw_hardtack::movement::CombatMove;
 use acw_hardtack::options::{AssaultTestCasualties, KillThreshold, TwoLevelDrop};
 use acw_hardtack::tables::{Leadership, MeleeWeapon};
@@ -152,6 +152,7 @@ fn melee_with_riders() {
 #[test]
 fn close_assault_chain() {
     let a = CloseAssault {
+        at_short: acw_hardtack::melee::AtShort::StayMidDash,
         attack: ReactionTest {
             quality: D8,
             lv: Leadership::TWO,
@@ -221,6 +222,51 @@ fn close_assault_chain() {
         assert!(odds.prob(|e| *e == end) > 0.0, "{end}");
     }
     assert_roll_matches_odds(&fdf);
+    // HT-SG2-37: the same company aborting when still short after its second move takes the 1/0/NTR
+    // test (TL 0) with the LV it then has (a leader the fire cut down is replaced first), then falls back
+    let aborts = CloseAssault {
+        at_short: acw_hardtack::melee::AtShort::Abort {
+            tl: Some(0),
+            two_level: TwoLevelDrop::HalfOrLess,
+        },
+        ..fdf
+    };
+    let odds = aborts.odds();
+    assert_eq!(
+        odds.prob(|e| matches!(e, AssaultEnd::FellShort { .. })),
+        0.0
+    );
+    assert!(
+        (odds.prob(|e| matches!(e, AssaultEnd::Aborted { .. }))
+            - fdf
+                .odds()
+                .prob(|e| matches!(e, AssaultEnd::FellShort { .. })))
+        .abs()
+            < 1e-12
+    );
+    for test in [Confidence::Pass, Confidence::LoseOne, Confidence::LoseTwo] {
+        assert!(
+            odds.prob(
+                |e| matches!(e, AssaultEnd::Aborted { fire, test: Some(t) } if fire.casualties > 0 && *t == test)
+            ) > 0.0,
+            "{test}"
+        );
+    }
+    assert_roll_matches_odds(&aborts);
+    let no_test = CloseAssault {
+        at_short: acw_hardtack::melee::AtShort::Abort {
+            tl: None,
+            two_level: TwoLevelDrop::HalfOrLess,
+        },
+        ..fdf
+    };
+    assert!(
+        no_test
+            .odds()
+            .prob(|e| matches!(e, AssaultEnd::Aborted { test: None, .. }))
+            > 0.0
+    );
+    assert_roll_matches_odds(&no_test);
     // HT-CAS-03: three riders, one already on foot: the fire's hits on those still mounted roll horse or
     // rider, and riders whose horse falls fight on foot
     let mut riders = side(3, D8, MeleeWeapon::Sword);
@@ -730,4 +776,103 @@ fn a_whole_canister_blast() {
     assert!(BlastChain::new(D6, piece, &[], None, o).is_err());
     assert!(BlastChain::new(D6, piece, &[company(2.0, false, 1); 5], None, o).is_err());
     assert!(BlastChain::new(D6, piece, &[company(2.0, false, 0)], None, o).is_err());
+}
+
+// HT-ART-18, HT-ART-19, HT-FIR-23, HT-INT-11: fire through enemy skirmishers, one step (the target's
+// figures then the skirmishers' in one pool, each company with its own armour) and a whole blast whose
+// steps go through skirmishers, rolls as its exact odds say: under each way of counting the steps (the
+// skirmishers a damaged company of their own under `EveryDamagedCompany`, which can take the team behind
+// past D12), and with the blast needing casualties in either company to carry on.
+#[test]
+fn a_canister_blast_through_skirmishers() {
+    use acw_hardtack::Options;
+    use acw_hardtack::artillery::{BlastChain, BlastCompany, BlastScreen, BlastTeam};
+    use acw_hardtack::fire::{
+        FireDice, FirerDice, Impact, RangeFacts, ScreenLosses, ScreenedVolley, Volley,
+    };
+    use acw_hardtack::options::BlastThroughCount;
+    use acw_hardtack::tables::FieldPiece;
+    let step = ScreenedVolley {
+        volley: Volley {
+            fire: FireDice {
+                firer: FirerDice::new(&[D8, D12, D12]).unwrap(),
+                range: D6,
+            },
+            impact: Impact {
+                impact: D12,
+                armour: D4,
+                armour_shift: 1,
+                kill: acw_hardtack::options::KillThreshold::DoubleOrMore,
+            },
+            pool: 3,
+        },
+        screen_armour: D6,
+        screen: 2,
+    };
+    assert!(
+        step.odds()
+            .prob(|o| o.screen.killed > 0 && o.target.killed > 0)
+            > 0.0
+    );
+    assert_roll_matches_odds(&step);
+    // with no skirmisher in the pool it is the volley at the target alone
+    let alone = ScreenedVolley { screen: 0, ..step };
+    assert!((alone.odds().prob(|o| o.screen == ScreenLosses::default()) - 1.0).abs() < 1e-12);
+    assert_roll_matches_odds(&alone);
+
+    let piece = FieldPiece::Napoleon12lb;
+    let band = piece.canister_band();
+    let company = |d: f64, pool| BlastCompany {
+        range: RangeFacts::at(d, band),
+        armour: D4,
+        pool,
+    };
+    let screen = Some(BlastScreen {
+        armour: D4,
+        pool: 2,
+    });
+    let o = Options::default();
+    let mut damaged = o;
+    damaged.blast_through_count = BlastThroughCount::EveryDamagedCompany;
+    let mut needs_casualties = o;
+    needs_casualties.blast_requires_casualties = true;
+    let team = Some(BlastTeam {
+        range: RangeFacts::at(8.0, band),
+        horses: 2,
+    });
+    for options in [o, damaged, needs_casualties] {
+        let chain = BlastChain::with_screens(
+            D6,
+            piece,
+            &[company(2.0, 2), company(5.0, 1)],
+            &[screen, screen],
+            team,
+            options,
+        )
+        .unwrap();
+        let odds = chain.odds();
+        assert!(odds.prob(|c| c.screens[0].is_some_and(|s| s.killed > 0)) > 0.0);
+        assert!(odds.prob(|c| c.team.is_some()) > 0.0);
+        assert_roll_matches_odds(&chain);
+    }
+    // a screen in front of the second company only; refused: more screens than companies, an empty screen
+    let second = BlastChain::with_screens(
+        D6,
+        piece,
+        &[company(2.0, 2), company(5.0, 2)],
+        &[None, screen],
+        None,
+        damaged,
+    )
+    .unwrap();
+    assert_eq!(second.odds().prob(|c| c.screens[0].is_some()), 0.0);
+    assert_roll_matches_odds(&second);
+    assert!(
+        BlastChain::with_screens(D6, piece, &[company(2.0, 2)], &[None, None], None, o).is_err()
+    );
+    let empty = Some(BlastScreen {
+        armour: D4,
+        pool: 0,
+    });
+    assert!(BlastChain::with_screens(D6, piece, &[company(2.0, 2)], &[empty], None, o).is_err());
 }

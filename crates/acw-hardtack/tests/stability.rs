@@ -215,6 +215,7 @@ fn whole_assault() -> acw_hardtack::melee::CloseAssault {
         on_foot: 0,
     };
     CloseAssault {
+        at_short: acw_hardtack::melee::AtShort::StayMidDash,
         attack: ReactionTest {
             quality: D8,
             lv: Leadership::TWO,
@@ -261,6 +262,7 @@ fn whole_assault_sequence(seed: u64) -> String {
     let mut rng = GameRng::seed(seed);
     let on_foot = whole_assault();
     let riders = CloseAssault {
+        at_short: acw_hardtack::melee::AtShort::StayMidDash,
         approach: CombatMove::new(acw_hardtack::DieType::D12, 20.0).unwrap(),
         melee: Melee {
             attacker: MeleeSide {
