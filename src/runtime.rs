@@ -141,8 +141,8 @@ impl RulesetId {
             RulesetId::Tsatf => "default scenario: three companies a side on a 48\" x 36\" table",
             #[cfg(feature = "hardtack")]
             RulesetId::Hardtack => {
-                "default scenario: five companies a side on a 48\" x 36\" table, a rail fence across the centre \
-                 and a wood, 10 turns"
+                "default scenario: five companies and a gun a side on a 48\" x 36\" table, a rail fence across \
+                 the centre and a wood, 10 turns"
             }
         }
     }

@@ -8,7 +8,7 @@ use acw_core::{BySide, Side};
 use acw_hardtack::CompanyId;
 use acw_hardtack::bots::{Holder, Thruster};
 use acw_hardtack::game::{Hardtack, Order, Retreat, Scenario, State};
-use acw_hardtack::state::Formation;
+use acw_hardtack::state::{Ammunition, Formation};
 
 /// Orders played at most per input, so no input runs long.
 const MAX_ORDERS: usize = 150;
@@ -84,13 +84,13 @@ fn float(data: &mut &[u8]) -> f64 {
     f64::from_le_bytes(bits)
 }
 
-/// A company id, mostly among the default scenario's ten, sometimes past them.
+/// A company id, mostly among the default scenario's twelve, sometimes past them.
 fn company(data: &mut &[u8]) -> CompanyId {
-    CompanyId(u32::from(next(data) % 14))
+    CompanyId(u32::from(next(data) % 16))
 }
 
 fn order_from(data: &mut &[u8], state: &State) -> Order {
-    match next(data) % 17 {
+    match next(data) % 19 {
         0 => Order::GoFirst(if next(data).is_multiple_of(2) {
             Side::Union
         } else {
@@ -145,6 +145,17 @@ fn order_from(data: &mut &[u8], state: &State) -> Order {
         } else {
             Retreat::StartPoint
         }),
+        16 => Order::Load(
+            [
+                Ammunition::Shot,
+                Ammunition::Canister,
+                Ammunition::Case,
+                Ammunition::SphericalCase,
+            ][usize::from(next(data) % 4)],
+        ),
+        17 => Order::FireGun {
+            target: company(data),
+        },
         _ => Order::EndActivation,
     }
 }

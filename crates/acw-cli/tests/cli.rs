@@ -617,7 +617,7 @@ fn hardtack_plays_by_name() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[0],
-        "Hardtack, default scenario: five companies a side on a 48\" x 36\" table, a rail fence across the centre and a wood, 10 turns."
+        "Hardtack, default scenario: five companies and a gun a side on a 48\" x 36\" table, a rail fence across the centre and a wood, 10 turns."
     );
     assert_eq!(
         lines[1],
@@ -632,8 +632,8 @@ fn hardtack_plays_by_name() {
     assert_eq!(
         &lines[lines.len() - 2..],
         [
-            "Confederate victory on turn 9: an army broke",
-            "Figures lost: Union 22, Confederate 8; 254 orders, 342 events."
+            "Confederate victory on turn 10: an army broke",
+            "Figures lost: Union 23, Confederate 20; 296 orders, 394 events."
         ]
     );
     let json = ok(&["battle", "hardtack", "--seed", "1", "--json"]);
@@ -641,12 +641,12 @@ fn hardtack_plays_by_name() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(events.len(), 343);
+    assert_eq!(events.len(), 395);
     assert_eq!(events[0], serde_json::json!({"GoesFirst": "Union"}));
-    let end = &events[342]["end"];
-    assert_eq!(end["losses"]["union"], 22);
-    assert_eq!(end["losses"]["confederate"], 8);
-    assert_eq!(end["orders"], 254);
+    let end = &events[394]["end"];
+    assert_eq!(end["losses"]["union"], 23);
+    assert_eq!(end["losses"]["confederate"], 20);
+    assert_eq!(end["orders"], 296);
 }
 
 #[test]
@@ -671,11 +671,10 @@ fn hardtack_simulate_is_the_same_on_one_and_two_threads() {
     assert_eq!(one["ruleset"], "hardtack");
     assert_eq!(one["loss_unit"], "figures");
     assert_eq!(one["games"], 50);
-    // an attacker short of contact stays mid-dash or aborts, and falls back to cover or its start point, by its
-    // side's choice (the bots': the thruster stays, the holder aborts, both fall back to cover when any)
-    assert_eq!(one["wins"]["union"], 9);
-    assert_eq!(one["wins"]["confederate"], 21);
-    assert_eq!(one["draws"], 20);
+    // the default scenario has a gun a side, which the bots load and fire (round shot and canister)
+    assert_eq!(one["wins"]["union"], 14);
+    assert_eq!(one["wins"]["confederate"], 22);
+    assert_eq!(one["draws"], 14);
 }
 
 #[test]
@@ -686,7 +685,8 @@ fn hardtack_scenario_loads_back_and_bad_ones_say_why() {
     let v: serde_json::Value = serde_json::from_str(&written).unwrap();
     assert_eq!(v["name"], "Meeting at the fence");
     assert_eq!(v["turns"], 10);
-    assert_eq!(v["companies"].as_array().unwrap().len(), 10);
+    assert_eq!(v["companies"].as_array().unwrap().len(), 12);
+    assert_eq!(v["guns"].as_array().unwrap().len(), 2);
     assert_eq!(
         ok(&["battle", "hardtack", "--seed", "1", "--json"]),
         ok(&[

@@ -7,8 +7,12 @@
 //! - [`Holder`] makes for the wood and holds a firing line: it lets the enemy move first, fires at the
 //!   nearest target it can see, reloads, rallies, never assaults; assaulted, it stands only when it has at
 //!   least as many fit figures as the attacker.
+//!
+//! Both serve their guns alike: a crew fires at the nearest enemy its gun can reach, loads canister when an
+//! enemy stands within three canister bands and round shot otherwise, and turns on the spot to face the
+//! nearest enemy when nothing lies in its gun's arc; a crew never advances.
 use crate::game::{Hardtack, Order, Question, Retreat, State};
-use crate::state::CompanyId;
+use crate::state::{Ammunition, CompanyId, GunId};
 use crate::tables::ConfidenceLevel;
 use acw_core::measure::{Inches, Point};
 use acw_core::{Commander, Dice, Die, GameRng, Side};
@@ -189,6 +193,59 @@ impl Bot {
         }
     }
 
+    /// A crew's action: fire at the nearest enemy the gun can reach, else load (canister when an enemy stands
+    /// within three canister bands, round shot otherwise), else turn on the spot toward the nearest enemy.
+    fn serve(
+        &self,
+        state: &State,
+        side: Side,
+        me: CompanyId,
+        gun: GunId,
+        mut orders: Vec<Order>,
+    ) -> Order {
+        let Ok(g) = state.battle().gun(gun) else {
+            return Order::EndActivation;
+        };
+        let loaded = g.loaded();
+        let mut targets: Vec<(f64, CompanyId)> = state
+            .battle()
+            .company_ids()
+            .filter(|&t| {
+                state
+                    .battle()
+                    .company(t)
+                    .is_ok_and(|tc| tc.side() != side && tc.fit() > 0)
+            })
+            .filter_map(|t| state.gun_aim(me, t).ok().map(|a| (a.distance, t)))
+            .collect();
+        targets.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        if loaded.is_some() {
+            orders.extend(targets.iter().map(|&(_, t)| Order::FireGun { target: t }));
+        }
+        let near = state
+            .nearest_enemy(me)
+            .is_some_and(|(_, d)| d <= 3.0 * g.piece().canister_band());
+        if near && loaded != Some(Ammunition::Canister) {
+            orders.push(Order::Load(Ammunition::Canister));
+        }
+        if loaded.is_none() {
+            orders.push(Order::Load(Ammunition::Shot));
+        }
+        // a turn on the spot, when the nearest enemy lies outside the gun's arc
+        let turn = state.nearest_enemy(me).and_then(|(e, _)| {
+            let (fp, efp) = (state.field().footprint(me)?, state.field().footprint(e)?);
+            (fp.facing.angle_to(fp.centre.heading_to(efp.centre)) > 15.0).then_some(fp)
+        });
+        if let (Some(fp), Ok(c)) = (turn, state.battle().company(me))
+            && c.moves_made() == 0
+        {
+            orders.push(Order::Move { to: fp.centre });
+        }
+        orders.push(Order::EndActivation);
+        self.first_legal(state, side, orders)
+            .unwrap_or(Order::EndActivation)
+    }
+
     fn act(&mut self, state: &State, side: Side) -> Order {
         let Some(me) = state.active() else {
             return Order::EndActivation;
@@ -202,6 +259,9 @@ impl Bot {
         }
         if c.confidence() >= ConfidenceLevel::Shaken {
             orders.push(Order::Rally { target: me });
+        }
+        if let Some(gun) = state.gun_of(me) {
+            return self.serve(state, side, me, gun, orders);
         }
         let enemy = state.nearest_enemy(me);
         if let (Plan::Thrust, Some((e, d))) = (self.plan, enemy)

@@ -15,16 +15,18 @@
 //! Victory (HT-SG2-51, HT-VIC-01: Hardtack adds none): the primary objective is to break the enemy — a side
 //! with half or more of its companies Broken, Routed or without a fit figure has lost; at the turn limit the
 //! secondary objective decides: the side with more fit figures in the wood wins, else neither.
+use crate::artillery::{Landing, ShotRange};
 use crate::error::RuleViolation;
 use crate::fire::Cover;
+use crate::fire::{FireKind, RangeDie, RangeFacts, range_die};
 use crate::morale::Confidence;
 use crate::options::Options;
 use crate::setup::Going;
 use crate::state::{
-    Battle, CompanyId, CompanySpec, DefenderChoice, FireFacts, FireReport, Formation, MoveOrder,
-    ShortOfContact,
+    Ammunition, Battle, CanisterFacts, CompanyId, CompanySpec, DefenderChoice, FigureRef,
+    FireFacts, FireReport, Formation, GunId, MoveOrder, ShortOfContact, ShotImpactFacts,
 };
-use crate::tables::ConfidenceLevel;
+use crate::tables::{ConfidenceLevel, FieldPiece};
 use acw_core::Resolve;
 use acw_core::dice::DiceError;
 use acw_core::game::{Decision, EndReason, GameResult, Outcome, Ruleset};
@@ -44,6 +46,16 @@ const BEHIND: f64 = 2.0;
 /// The front arc's spread either side of the front edge, in degrees (HT-FIR-21).
 const ARC: f64 = 45.0;
 
+/// The frontage of a gun crew's footprint, in inches: the gun and the men about it.
+const GUN_FRONTAGE: f64 = 2.0;
+
+/// Half the width of a round shot's damage area and of a canister blast line, in inches (HT-ART-07,
+/// HT-ART-16).
+const HALF_LINE: f64 = 0.25;
+
+/// The length of a round shot's damage area, in inches (HT-ART-07).
+const SHOT_AREA: f64 = 2.0;
+
 /// A company placed on the table at the start.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -52,6 +64,22 @@ pub struct Deployed {
     pub spec: CompanySpec,
     /// The centre of its footprint.
     pub at: Point,
+}
+
+/// A gun placed on the table at the start, served by one of the scenario's companies as its crew
+/// (HT-SET-05). The gun stands at the centre of its crew's footprint and faces as the crew faces; a crew's
+/// footprint is 2" wide (a gun and the men about it), whatever its formation.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct DeployedGun {
+    /// Its name.
+    pub name: String,
+    /// The piece (HT-ART-15).
+    pub piece: FieldPiece,
+    /// Rifled (for Rifled Artillery Bounces, HT-OPT-02).
+    pub rifled: bool,
+    /// The crew: an index into [`Scenario::companies`].
+    pub crew: usize,
 }
 
 /// Forces, terrain and turn limit of a Hardtack game.
@@ -73,14 +101,17 @@ pub struct Scenario {
     pub table: Table,
     /// Every company, both sides.
     pub companies: Vec<Deployed>,
+    /// The guns, each served by one of the companies (at most one gun a crew).
+    pub guns: Vec<DeployedGun>,
     /// The rules' options in force.
     pub options: Options,
 }
 
 impl Scenario {
     /// The default scenario: a Union regiment of four companies in line against a Confederate one, each with
-    /// a company of skirmishers ahead, on a 48" × 36" table with a fence line across the middle and a wood on
-    /// the Confederate right.
+    /// a company of skirmishers ahead and a gun on a flank (a Union 12lb Napoleon on the left, a Confederate 3"
+    /// rifle on the left of its line, each with a crew of four), on a 48" × 36" table with a fence line across
+    /// the middle and a wood on the Confederate right.
     ///
     /// # Errors
     /// None in practice; the terrain is checked like any other.
@@ -131,11 +162,42 @@ impl Scenario {
                 at: Point::new(24.0, skirmish_y),
             });
         }
+        let mut guns = Vec::new();
+        for (side, crew, at, gun, piece, rifled) in [
+            (
+                Side::Union,
+                "Battery B, 4th U.S., first section",
+                Point::new(1.5, 6.0),
+                "Battery B's Napoleon",
+                FieldPiece::Napoleon12lb,
+                false,
+            ),
+            (
+                Side::Confederate,
+                "Rutledge's Battery, first section",
+                Point::new(46.5, 30.0),
+                "Rutledge's 3-inch rifle",
+                FieldPiece::Rifle10lbOr3in,
+                true,
+            ),
+        ] {
+            guns.push(DeployedGun {
+                name: gun.to_string(),
+                piece,
+                rifled,
+                crew: companies.len(),
+            });
+            companies.push(Deployed {
+                spec: CompanySpec::new(crew, side, 4),
+                at,
+            });
+        }
         Ok(Scenario {
             name: "Meeting at the fence".to_string(),
             turns: 10,
             table,
             companies,
+            guns,
             options: Options::default(),
         })
     }
@@ -156,9 +218,15 @@ impl Scenario {
         if !(1..=50).contains(&self.turns) {
             return Err(GameSetupError::Turns(self.turns));
         }
+        for side in [Side::Union, Side::Confederate] {
+            if !self.companies.iter().any(|d| d.spec.side == side) {
+                return Err(GameSetupError::NoCompany(side));
+            }
+        }
         let mut battle = Battle::new(self.options);
         let mut at: Vec<Footprint> = Vec::new();
-        for d in &self.companies {
+        for (i, d) in self.companies.iter().enumerate() {
+            let crew = self.guns.iter().any(|g| g.crew == i);
             let facing = Heading::degrees(if d.spec.side == Side::Union {
                 0.0
             } else {
@@ -168,7 +236,11 @@ impl Scenario {
             let fp = Footprint::new(
                 d.at,
                 facing,
-                Inches(frontage(d.spec.formation, d.spec.figures)),
+                Inches(if crew {
+                    GUN_FRONTAGE
+                } else {
+                    frontage(d.spec.formation, d.spec.figures)
+                }),
                 Inches(DEPTH),
             )?;
             if !self.table.holds(&fp) {
@@ -183,10 +255,22 @@ impl Scenario {
             battle.add_company(d.spec.clone())?;
             at.push(fp);
         }
-        for side in [Side::Union, Side::Confederate] {
-            if !self.companies.iter().any(|d| d.spec.side == side) {
-                return Err(GameSetupError::NoCompany(side));
+        for (i, g) in self.guns.iter().enumerate() {
+            let why = if g.crew >= self.companies.len() {
+                Some("its crew is not among the companies")
+            } else if self.guns[..i].iter().any(|o| o.crew == g.crew) {
+                Some("its crew already serves another gun")
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                return Err(GameSetupError::Gun {
+                    gun: g.name.clone(),
+                    why,
+                });
             }
+            let crew = CompanyId(u32::try_from(g.crew).unwrap_or(u32::MAX));
+            battle.add_gun(&g.name, g.piece, g.rifled, crew)?;
         }
         Ok((battle, at))
     }
@@ -212,6 +296,8 @@ struct ScenarioData {
     turns: u32,
     table: Table,
     companies: Vec<Deployed>,
+    #[serde(default)]
+    guns: Vec<DeployedGun>,
     options: Options,
 }
 
@@ -223,6 +309,7 @@ impl From<Scenario> for ScenarioData {
             turns: s.turns,
             table: s.table,
             companies: s.companies,
+            guns: s.guns,
             options: s.options,
         }
     }
@@ -238,6 +325,7 @@ impl TryFrom<ScenarioData> for Scenario {
             turns: d.turns,
             table: d.table,
             companies: d.companies,
+            guns: d.guns,
             options: d.options,
         };
         scenario.check()?;
@@ -267,6 +355,14 @@ pub enum GameSetupError {
     /// A side with no company.
     #[error("the {0} side has no company")]
     NoCompany(Side),
+    /// A gun whose crew is not a company of the scenario, or serves another gun.
+    #[error("{gun} cannot be placed: {why}")]
+    Gun {
+        /// The gun.
+        gun: String,
+        /// Why not.
+        why: &'static str,
+    },
     /// A saved game that does not hold together.
     #[error("the saved game cannot be loaded: {0}")]
     Inconsistent(String),
@@ -480,6 +576,16 @@ pub enum Order {
     AbortAssault,
     /// The answer to [`Question::FallBack`].
     FallBack(Retreat),
+    /// The active company, a gun's crew, loads its gun (HT-SEQ-08): one action, two for a crew of one
+    /// (HT-ART-04).
+    Load(Ammunition),
+    /// The active company, a gun's crew, fires its gun at an enemy company with what it has loaded
+    /// (HT-ART-01, HT-ART-03): round shot aimed at, or canister at, the company's fit figure nearest the
+    /// gun's line of fire ([`State::gun_aim`]).
+    FireGun {
+        /// At whom.
+        target: CompanyId,
+    },
     /// End the activation, giving up any actions left.
     EndActivation,
 }
@@ -558,6 +664,44 @@ fn fire_chance(report: &FireReport, side: Side) -> Option<LuckyRoll> {
     ))
 }
 
+/// Where a round shot struck, or left the table, and what it did there (HT-ART-07..13).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ShotPoint {
+    /// The impact point (for a ball that left the table, the point off it where it would have come down).
+    pub at: Point,
+    /// The companies with a figure in the damage area, in the order of their ids.
+    pub companies: Vec<String>,
+    /// What the rules said there; `None` where the ball left the table.
+    pub report: Option<String>,
+    /// The ball met a wood and stopped at its edge (HT-ART-13).
+    pub wood_edge: bool,
+}
+
+impl fmt::Display for ShotPoint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.report {
+            None => write!(
+                f,
+                "the ball leaves the table toward ({:.1}, {:.1})",
+                self.at.x, self.at.y
+            ),
+            Some(r) => {
+                write!(f, "at ({:.1}, {:.1})", self.at.x, self.at.y)?;
+                if self.wood_edge {
+                    f.write_str(", the edge of a wood,")?;
+                }
+                if self.companies.is_empty() {
+                    f.write_str(" it touches no one: ")?;
+                } else {
+                    write!(f, " it reaches {}: ", self.companies.join(" and "))?;
+                }
+                f.write_str(r)
+            }
+        }
+    }
+}
+
 /// What happened.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -601,6 +745,29 @@ pub enum Event {
     },
     /// A company reloaded.
     Reloaded(String),
+    /// A crew loaded its gun (HT-SEQ-08).
+    Loaded {
+        /// The crew.
+        company: String,
+        /// The gun.
+        gun: String,
+        /// What it loaded.
+        ammunition: Ammunition,
+    },
+    /// A gun fired round shot (HT-ART-06..13): where it was aimed, and every point the ball struck.
+    Shot {
+        /// The gun, its target and the aim.
+        line: String,
+        /// How the ball landed against the aim point (HT-ART-06).
+        landing: Landing,
+        /// Each impact point in turn, the first where it landed, then each bounce.
+        impacts: Vec<ShotPoint>,
+        /// Dice.
+        rolls: Vec<Rolled>,
+        /// The chance of each confidence test's result the ball brought, for the side of the company testing.
+        #[cfg_attr(feature = "serde", serde(default))]
+        tests: Vec<LuckyRoll>,
+    },
     /// A company reorganised.
     Reorganised {
         /// Its name.
@@ -735,6 +902,24 @@ impl fmt::Display for Event {
                 tests_text(tests)
             ),
             Event::Reloaded(c) => write!(f, "{c} reloads."),
+            Event::Loaded {
+                company,
+                gun,
+                ammunition,
+            } => write!(f, "{company} loads {gun} with {ammunition}."),
+            Event::Shot {
+                line,
+                landing,
+                impacts,
+                rolls,
+                tests,
+            } => {
+                write!(f, "{line}; the ball lands {landing}")?;
+                for p in impacts {
+                    write!(f, "; {p}")?;
+                }
+                write!(f, "{}{}.", rolls_text(rolls), tests_text(tests))
+            }
             Event::Reorganised { company, formation } => {
                 write!(f, "{company} reorganises into {formation}.")
             }
@@ -932,6 +1117,50 @@ fn frontage(formation: Formation, figures: usize) -> f64 {
         Formation::Skirmish => 2.0 * n,
         Formation::Column => 2.0,
     }
+}
+
+/// Where figure `i` of `n` stands in a footprint (the rules give no base sizes): in line, in skirmish order
+/// and in a gun's crew, one rank across the frontage, evenly spaced from its left; in column, two files 1"
+/// apart, ranks evenly spaced through the depth from the front.
+fn figure_point(fp: &Footprint, column: bool, n: usize, i: usize) -> Point {
+    let right = fp.facing.turned(90.0);
+    let (across, along) = if column {
+        let rows = n.div_ceil(2).max(1) as f64;
+        let (row, file) = ((i / 2) as f64, (i % 2) as f64);
+        (
+            file - 0.5,
+            fp.depth.0 / 2.0 - fp.depth.0 * (row + 0.5) / rows,
+        )
+    } else {
+        let w = fp.frontage.0;
+        (-w / 2.0 + w * (i as f64 + 0.5) / n.max(1) as f64, 0.0)
+    };
+    fp.centre
+        .moved(right, Inches(across))
+        .moved(fp.facing, Inches(along))
+}
+
+/// A gun's line of fire at a company, measured on the table ([`State::gun_aim`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GunAim {
+    /// The gun.
+    pub gun: GunId,
+    /// Where the gun stands: the centre of its crew's footprint.
+    pub from: Point,
+    /// The aimed figure of the target (its index in [`crate::state::Company::figures`]) and where it stands.
+    pub figure: usize,
+    /// Where the aimed figure stands: the aim point of round shot, the aimed figure of canister.
+    pub at: Point,
+    /// Degrees between the gun's facing and the aimed figure (HT-ART-02: more than 15 is outside its arc).
+    pub off_facing: f64,
+    /// From the gun to the nearest point of the target's footprint, in inches.
+    pub distance: f64,
+    /// The target's cover from the gun: in a wood, or within 2" behind a fence seen across it (HT-SG2-13).
+    pub cover: Cover,
+    /// The gun stands outside the target's front arc.
+    pub enfilade: bool,
+    /// Companies whose footprints the line from the gun to the aimed figure crosses, nearest first.
+    pub between: Vec<CompanyId>,
 }
 
 /// A game as saved, checked by [`State::try_from`] before it is loaded.
@@ -1512,16 +1741,16 @@ impl State {
                 self.battle.reorganise(id, *formation)?;
                 let fit = self.battle.company(id)?.figures().len();
                 let old = self.field.at[id.0 as usize];
-                let fp = Footprint::new(
-                    old.centre,
-                    old.facing,
-                    Inches(frontage(*formation, fit)),
-                    Inches(DEPTH),
-                )
-                .map_err(|e| GameError::Ground {
-                    company: self.name(id),
-                    why: e.to_string(),
-                })?;
+                let width = if self.crews(id) {
+                    GUN_FRONTAGE
+                } else {
+                    frontage(*formation, fit)
+                };
+                let fp = Footprint::new(old.centre, old.facing, Inches(width), Inches(DEPTH))
+                    .map_err(|e| GameError::Ground {
+                        company: self.name(id),
+                        why: e.to_string(),
+                    })?;
                 self.check_ground(id, &fp)?;
                 self.field.at[id.0 as usize] = fp;
                 log.push(Event::Reorganised {
@@ -1696,6 +1925,39 @@ impl State {
                     distance: old.centre.distance(fp.centre).0,
                 });
             }
+            (Question::Act { .. }, Order::Load(ammunition)) => {
+                let id = self.active_or(&q)?;
+                let gun = self.gun_of(id).ok_or_else(|| {
+                    GameError::Company(format!("{} serves no gun", self.name(id)))
+                })?;
+                self.battle.load(gun, *ammunition)?;
+                log.push(Event::Loaded {
+                    company: self.name(id),
+                    gun: self.battle.gun(gun)?.name().to_string(),
+                    ammunition: *ammunition,
+                });
+            }
+            (Question::Act { .. }, Order::FireGun { target }) => {
+                let id = self.active_or(&q)?;
+                let aim = self.gun_aim(id, *target)?;
+                let gun = self.battle.gun(aim.gun)?;
+                match gun.loaded() {
+                    Some(Ammunition::Shot) => {
+                        self.fire_round_shot(id, *target, &aim, &mut rec, log)?;
+                    }
+                    Some(Ammunition::Canister) => {
+                        self.fire_canister_line(id, *target, &aim, &mut rec, log)?;
+                    }
+                    _ => {
+                        return Err(RuleViolation::GunRefused {
+                            name: gun.name().to_string(),
+                            what: "fire",
+                            why: "it has neither round shot nor canister loaded",
+                        }
+                        .into());
+                    }
+                }
+            }
             (Question::Act { .. }, Order::EndActivation) => {
                 self.battle.end_activation()?;
             }
@@ -1706,6 +1968,483 @@ impl State {
         }
         self.after(log);
         Ok(())
+    }
+
+    /// The gun `crew` serves and has not abandoned.
+    #[must_use]
+    pub fn gun_of(&self, crew: CompanyId) -> Option<GunId> {
+        self.battle.gun_ids().find(|&g| {
+            self.battle
+                .gun(g)
+                .is_ok_and(|x| x.crew() == crew && !x.abandoned())
+        })
+    }
+
+    /// Whether `id` crews a gun, abandoned or not (its footprint is then a gun's).
+    fn crews(&self, id: CompanyId) -> bool {
+        self.battle
+            .gun_ids()
+            .any(|g| self.battle.gun(g).is_ok_and(|x| x.crew() == id))
+    }
+
+    /// Where each figure of `id` stands on the table, by index ([`figure_point`]).
+    fn figure_points(&self, id: CompanyId) -> Vec<Point> {
+        let (Ok(c), Some(fp)) = (self.battle.company(id), self.field.footprint(id)) else {
+            return Vec::new();
+        };
+        let n = c.figures().len();
+        let column = c.formation() == Formation::Column && !self.crews(id);
+        (0..n).map(|i| figure_point(fp, column, n, i)).collect()
+    }
+
+    /// The line of fire of the gun `crew` serves at `target`, measured on the table (HT-ART-01, HT-ART-02,
+    /// HT-ART-14, HT-ART-16): the gun stands at its crew's centre and faces as its crew faces; it aims at the
+    /// target's fit figure least off its facing (the nearer on equal angles, then the lower index), within its
+    /// 30-degree arc or not (the rules refuse one outside); the distance runs to the target's footprint; a wood
+    /// between blocks the line, and the companies crossed are listed for the fire to judge.
+    ///
+    /// # Errors
+    /// An unknown company, a company that serves no gun, a target of the crew's own side or with no fit
+    /// figure, or a wood in the line.
+    pub fn gun_aim(&self, crew: CompanyId, target: CompanyId) -> Result<GunAim, GameError> {
+        let c = self.battle.company(crew)?;
+        let t = self.battle.company(target)?;
+        let gun = self
+            .gun_of(crew)
+            .ok_or_else(|| GameError::Company(format!("{} serves no gun", c.name())))?;
+        if t.side() == c.side() {
+            return Err(GameError::Company(format!(
+                "{} is of {}'s own side",
+                t.name(),
+                c.name()
+            )));
+        }
+        let (cf, tf) = (
+            self.field.at[crew.0 as usize],
+            self.field.at[target.0 as usize],
+        );
+        let from = cf.centre;
+        let mut best: Option<(f64, f64, usize, Point)> = None;
+        for (i, p) in self.figure_points(target).into_iter().enumerate() {
+            if t.figures()[i].condition != crate::state::Condition::Fit {
+                continue;
+            }
+            let (off, d) = (cf.facing.angle_to(from.heading_to(p)), from.distance(p).0);
+            if best
+                .is_none_or(|(bo, bd, _, _)| off < bo - 1e-9 || (off < bo + 1e-9 && d < bd - 1e-9))
+            {
+                best = Some((off, d, i, p));
+            }
+        }
+        let Some((off_facing, _, figure, at)) = best else {
+            return Err(GameError::Company(format!(
+                "{} has no fit figure left",
+                t.name()
+            )));
+        };
+        if !self.field.table.line_of_sight(from, at, &[]) {
+            return Err(GameError::NoSight {
+                firer: self.name(crew),
+                target: self.name(target),
+            });
+        }
+        let mut between: Vec<(f64, CompanyId)> = self
+            .field
+            .at
+            .iter()
+            .enumerate()
+            .filter(|&(i, f)| i != crew.0 as usize && i != target.0 as usize && f.blocks(from, at))
+            .map(|(i, f)| {
+                (
+                    f.centre.distance(from).0,
+                    CompanyId(u32::try_from(i).unwrap_or(u32::MAX)),
+                )
+            })
+            .collect();
+        between.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        Ok(GunAim {
+            gun,
+            from,
+            figure,
+            at,
+            off_facing,
+            distance: tf.distance_to(from).0,
+            cover: if self.field.table.in_cover(&tf, from, Inches(BEHIND)) {
+                Cover::Soft
+            } else {
+                Cover::Open
+            },
+            enfilade: !tf.in_front_arc(&cf, ARC),
+            between: between.into_iter().map(|b| b.1).collect(),
+        })
+    }
+
+    /// Round shot from `aim.gun` (HT-ART-06..13, HT-INT-18): the battle rolls accuracy and deviation; the ball
+    /// lands at the aim point, or deviated from it by the clock (12 along the line of fire, HT-ART-06's
+    /// default reference) and the inches rolled. At each impact point every figure whose centre lies in the
+    /// ½" × 2" area centred on it, its long axis along the ball's line of travel (toward the gun for the
+    /// first, HT-ART-07's default), is a potential casualty, with its company's cover from the point the ball
+    /// came from; gun models there too. A ball whose line meets a wood stops at its edge, with no bounce
+    /// (HT-ART-13); a ball in a wood or in rough ground does not bounce (HT-ART-10); a bounce goes on straight
+    /// along the line from the previous point through this one (HT-ART-11, HT-INT-18), its target point then
+    /// deviated by the battle's D12 and D4; a ball that comes down off the table is over (HT-ART-12).
+    fn fire_round_shot(
+        &mut self,
+        crew: CompanyId,
+        target: CompanyId,
+        aim: &GunAim,
+        rec: &mut Recording<'_>,
+        log: &mut Vec<Event>,
+    ) -> Result<(), GameError> {
+        if let Some(&b) = aim.between.first() {
+            return Err(GameError::NoSight {
+                firer: self.name(crew),
+                target: format!("{} past {}", self.name(target), self.name(b)),
+            });
+        }
+        let g = self.battle.gun(aim.gun)?.clone();
+        let range = if self.battle.options().artillery_shot_ranges {
+            crate::advanced::shot_range(g.piece(), aim.from.distance(aim.at).0)
+                .map_err(RuleViolation::from)?
+                .ok_or_else(|| RuleViolation::GunRefused {
+                    name: g.name().to_string(),
+                    what: "fire round shot",
+                    why: "the aim lies beyond its long range",
+                })?
+        } else {
+            ShotRange::Medium
+        };
+        rec.about(format_args!("the round shot of {}", g.name()));
+        let landing = self.battle.fire_shot(aim.gun, range, aim.off_facing, rec)?;
+        let mut line = aim.from.heading_to(aim.at);
+        let mut prev = aim.from;
+        let mut next = match landing {
+            Landing::OnTarget => aim.at,
+            Landing::Deviated { clock, inches } => aim.at.moved(
+                line.turned(30.0 * f64::from(clock)),
+                Inches(f64::from(inches)),
+            ),
+        };
+        let mut impacts = Vec::new();
+        // at most the first impact and three bounces (HT-ART-12)
+        for _ in 0..4 {
+            let (at, wood_edge) = match self.wood_edge(prev, next) {
+                Some(edge) => (edge, true),
+                None => (next, false),
+            };
+            if !self.field.table.contains(at) {
+                self.battle.shot_off_table()?;
+                impacts.push(ShotPoint {
+                    at,
+                    companies: Vec::new(),
+                    report: None,
+                    wood_edge: false,
+                });
+                break;
+            }
+            let facts = self.shot_area(aim.gun, prev, at, wood_edge);
+            let mut companies: Vec<CompanyId> = facts.figures.iter().map(|f| f.0.company).collect();
+            companies.dedup();
+            let report = self.battle.shot_impact(&facts, rec)?;
+            impacts.push(ShotPoint {
+                at,
+                companies: companies.iter().map(|&c| self.name(c)).collect(),
+                report: Some(report.to_string()),
+                wood_edge,
+            });
+            let Some((d, dev)) = report.bounce else {
+                break;
+            };
+            line = prev.heading_to(at);
+            let aim_point = at.moved(line, Inches(f64::from(d)));
+            next = match dev {
+                Landing::OnTarget => aim_point,
+                Landing::Deviated { clock, inches } => aim_point.moved(
+                    line.turned(30.0 * f64::from(clock)),
+                    Inches(f64::from(inches)),
+                ),
+            };
+            prev = at;
+        }
+        let tests = self.tests_luck(rec.narrate);
+        log.push(Event::Shot {
+            line: format!(
+                "{} fires round shot at {}, aimed {:.1}\" away",
+                g.name(),
+                self.name(target),
+                aim.from.distance(aim.at).0
+            ),
+            landing,
+            impacts,
+            rolls: std::mem::take(&mut rec.rolls),
+            tests,
+        });
+        Ok(())
+    }
+
+    /// Where the straight flight from `a` to `b` first meets a wood it did not start in (HT-ART-13), found by
+    /// halving the flight until within a thousandth of an inch; `None` when it meets none.
+    fn wood_edge(&self, a: Point, b: Point) -> Option<Point> {
+        let at = |s: f64| Point::new(a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s);
+        let mut first: Option<f64> = None;
+        for t in self.field.table.terrain() {
+            if !t.effects().blocks_sight || t.contains(a) || !t.touches_segment(a, b) {
+                continue;
+            }
+            let (mut lo, mut hi) = (0.0_f64, 1.0_f64);
+            let len = a.distance(b).0.max(1e-9);
+            while (hi - lo) * len > 1e-3 {
+                let mid = f64::midpoint(lo, hi);
+                if t.touches_segment(a, at(mid)) {
+                    hi = mid;
+                } else {
+                    lo = mid;
+                }
+            }
+            if first.is_none_or(|f| hi < f) {
+                first = Some(hi);
+            }
+        }
+        first.map(at)
+    }
+
+    /// The facts at a round shot's impact point `at`, the ball coming from `prev` (HT-ART-07, HT-ART-08,
+    /// HT-ART-10, HT-ART-21): every figure whose centre lies in the ½" × 2" area centred on `at`, its long
+    /// axis along the line from `prev`, with its company's cover from `prev` and whether it stands in a wood;
+    /// every other gun whose model (its crew's centre) lies in the area. The ground lets the ball bounce
+    /// unless it stopped at a wood's edge or lies in a wood or rough ground. Gun teams are not on the table.
+    fn shot_area(&self, gun: GunId, prev: Point, at: Point, wood_edge: bool) -> ShotImpactFacts {
+        let area = Footprint {
+            centre: at,
+            facing: prev.heading_to(at),
+            frontage: Inches(2.0 * HALF_LINE),
+            depth: Inches(SHOT_AREA),
+        };
+        let inside = |p: Point| area.distance_to(p).0 <= 1e-9;
+        let mut figures = Vec::new();
+        for (i, fp) in self.field.at.iter().enumerate() {
+            if fp.centre.distance(at).0 > reach(fp) + reach(&area) + 1e-6 {
+                continue;
+            }
+            let id = CompanyId(u32::try_from(i).unwrap_or(u32::MAX));
+            let cover = if self.field.table.in_cover(fp, prev, Inches(BEHIND)) {
+                Cover::Soft
+            } else {
+                Cover::Open
+            };
+            for (index, p) in self.figure_points(id).into_iter().enumerate() {
+                if inside(p) {
+                    figures.push((
+                        FigureRef { company: id, index },
+                        cover,
+                        self.field.in_woods(p),
+                    ));
+                }
+            }
+        }
+        let guns = self
+            .battle
+            .gun_ids()
+            .filter(|&g| g != gun)
+            .filter(|&g| {
+                self.battle
+                    .gun(g)
+                    .is_ok_and(|x| inside(self.field.at[x.crew().0 as usize].centre))
+            })
+            .collect();
+        ShotImpactFacts {
+            gun_distance: self.battle.gun(gun).map_or(0.0, |x| {
+                self.field.at[x.crew().0 as usize].centre.distance(at).0
+            }),
+            figures,
+            guns,
+            horses: Vec::new(),
+            ground_allows_bounce: !wood_edge
+                && !self.field.in_woods(at)
+                && !self.field.table.is_rough(at),
+        }
+    }
+
+    /// Canister from `aim.gun` (HT-ART-14..20): the battle's refusals and dice; the line measured here. Enemy
+    /// skirmishers crossed by the line are fired through (one company at most; the cover of either counts),
+    /// a friendly company crossed is reported to the battle (which refuses: never through friends), enemy
+    /// close formations crossed block the line. A target beyond the canister's reach is refused before any
+    /// action is spent. A hit carries the blast on (HT-ART-16, HT-ART-19) to the company with the nearest
+    /// figure whose centre lies within ¼" of the line from the gun through the aimed figure, beyond the last
+    /// one reached; the blast stops at a friendly company, and ends when no company lies on the line.
+    fn fire_canister_line(
+        &mut self,
+        crew: CompanyId,
+        target: CompanyId,
+        aim: &GunAim,
+        rec: &mut Recording<'_>,
+        log: &mut Vec<Event>,
+    ) -> Result<(), GameError> {
+        let side = self.side_of(crew);
+        let mut through = None;
+        let mut friendly_between = false;
+        for &b in &aim.between {
+            let c = self.battle.company(b)?;
+            if c.side() == side {
+                friendly_between = true;
+            } else if !c.formation().is_close() && through.is_none() {
+                through = Some(b);
+            } else {
+                return Err(GameError::NoSight {
+                    firer: self.name(crew),
+                    target: format!("{} past {}", self.name(target), self.name(b)),
+                });
+            }
+        }
+        let cover = if aim.cover == Cover::Soft
+            || through.is_some_and(|s| self.covered_from(s, aim.from))
+        {
+            Cover::Soft
+        } else {
+            Cover::Open
+        };
+        let facts = CanisterFacts {
+            distance: aim.distance,
+            cover,
+            through,
+            enfilade: aim.enfilade,
+            off_facing: aim.off_facing,
+            friendly_between,
+        };
+        let g = self.battle.gun(aim.gun)?.clone();
+        let t = self.battle.company(target)?;
+        let mut rf = RangeFacts::at(aim.distance, g.piece().canister_band());
+        rf.cover = cover;
+        rf.in_position = t.in_position();
+        rf.close_formation_target = t.formation().is_close();
+        if !friendly_between
+            && matches!(
+                range_die(&rf, FireKind::Canister, false, self.battle.options())
+                    .map_err(RuleViolation::from)?,
+                RangeDie::OutOfReach
+            )
+        {
+            return Err(RuleViolation::GunRefused {
+                name: g.name().to_string(),
+                what: "fire canister",
+                why: "the target lies beyond the reach of its canister",
+            }
+            .into());
+        }
+        rec.about(format_args!("the canister of {}", g.name()));
+        let report = self.battle.fire_canister(aim.gun, target, facts, rec)?;
+        self.canister_event(
+            format!(
+                "{} fires canister at {} {:.1}\" away{}{}{}",
+                g.name(),
+                self.name(target),
+                aim.distance,
+                through.map_or_else(String::new, |s| format!(", through {}", self.name(s))),
+                if cover == Cover::Soft {
+                    ", the target in cover"
+                } else {
+                    ""
+                },
+                if aim.enfilade { ", from its flank" } else { "" }
+            ),
+            &report,
+            rec,
+            log,
+        );
+        // the blast line: from the gun through the aimed figure, on beyond it, ½" wide
+        let dir = aim.from.heading_to(aim.at).as_degrees().to_radians();
+        let (ux, uy) = dir.sin_cos();
+        let mut beyond = aim.from.distance(aim.at).0;
+        let mut reached = vec![crew, target];
+        reached.extend(through);
+        while self.battle.blast_pending() {
+            let mut next: Option<(f64, CompanyId)> = None;
+            for id in self.battle.company_ids() {
+                if reached.contains(&id) || self.battle.company(id).map_or(0, |c| c.fit()) == 0 {
+                    continue;
+                }
+                let c = self.battle.company(id)?;
+                for (i, p) in self.figure_points(id).into_iter().enumerate() {
+                    if c.figures()[i].condition != crate::state::Condition::Fit {
+                        continue;
+                    }
+                    let (dx, dy) = (p.x - aim.from.x, p.y - aim.from.y);
+                    let along = dx * ux + dy * uy;
+                    let across = (dx * uy - dy * ux).abs();
+                    if along > beyond + 1e-9
+                        && across <= HALF_LINE + 1e-9
+                        && next.is_none_or(|(a, _)| along < a)
+                    {
+                        next = Some((along, id));
+                    }
+                }
+            }
+            let Some((along, id)) = next.filter(|&(_, id)| self.side_of(id) != side) else {
+                self.battle.end_blast()?;
+                break;
+            };
+            let fp = self.field.at[id.0 as usize];
+            let facts = CanisterFacts {
+                distance: fp.distance_to(aim.from).0,
+                cover: if self.covered_from(id, aim.from) {
+                    Cover::Soft
+                } else {
+                    Cover::Open
+                },
+                through: None,
+                enfilade: !fp.in_front_arc(&self.field.at[crew.0 as usize], ARC),
+                off_facing: aim.off_facing,
+                friendly_between: false,
+            };
+            rec.about(format_args!(
+                "the blast of {} through {}",
+                g.name(),
+                self.name(id)
+            ));
+            let report = self.battle.blast_through(id, facts, rec)?;
+            self.canister_event(
+                format!(
+                    "the blast of {} carries on to {} {:.1}\" from the gun",
+                    g.name(),
+                    self.name(id),
+                    facts.distance
+                ),
+                &report,
+                rec,
+                log,
+            );
+            reached.push(id);
+            beyond = along;
+        }
+        Ok(())
+    }
+
+    /// Whether `id` is in cover from fire from `from` (HT-SG2-13).
+    fn covered_from(&self, id: CompanyId, from: Point) -> bool {
+        self.field
+            .table
+            .in_cover(&self.field.at[id.0 as usize], from, Inches(BEHIND))
+    }
+
+    /// The event of one canister step: its line, the rules' report, the dice and the chances.
+    fn canister_event(
+        &mut self,
+        line: String,
+        report: &FireReport,
+        rec: &mut Recording<'_>,
+        log: &mut Vec<Event>,
+    ) {
+        // the firing crew is the active company
+        let side = self.active.map_or(Side::Union, |a| self.side_of(a));
+        let chance = rec.narrate.then(|| fire_chance(report, side)).flatten();
+        let tests = self.tests_luck(rec.narrate);
+        log.push(Event::Fired {
+            line,
+            report: report.to_string(),
+            rolls: std::mem::take(&mut rec.rolls),
+            chance,
+            tests,
+        });
     }
 
     /// The companies that may give reaction fire at `mover` (HT-SG2-47): of the other side, not yet activated,

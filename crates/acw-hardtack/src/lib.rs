@@ -135,7 +135,8 @@ pub mod prelude {
         VolleyOutcome,
     };
     pub use crate::game::{
-        Event, GameError, GameSetupError, Hardtack, Order, Question, Retreat, Scenario, State,
+        DeployedGun, Event, GameError, GameSetupError, GunAim, Hardtack, Order, Question, Retreat,
+        Scenario, ShotPoint, State,
     };
     pub use crate::ladder::{DieType, Success};
     pub use crate::melee::{

@@ -11,6 +11,8 @@
 //!   brought, for the side of the company testing (a pass above losing one level above losing two);
 //! - [`Event::Assault`]: each confidence test of the assault after the defender answers (the defender's stand
 //!   test, the tests the melee brings), for the side of the company testing;
+//! - [`Event::Shot`]: each confidence test a round shot brought at its impact points, for the side of the
+//!   company testing (a gun's canister is an [`Event::Fired`] a step);
 //! - [`Event::Moved`]: the reaction tests a move rolled (to leave In Position, a Shaken company leaving cover),
 //!   for the moving side, as one chance: that every test passes;
 //! - [`Event::Rallied`]: the rally test, for the rallying side: a pass is better;
@@ -42,7 +44,9 @@ impl Lucky for Event {
                 out.extend(chance.iter().copied());
                 out.extend(tests.iter().copied());
             }
-            Event::Assault { tests, .. } => out.extend(tests.iter().copied()),
+            Event::Assault { tests, .. } | Event::Shot { tests, .. } => {
+                out.extend(tests.iter().copied());
+            }
             Event::Moved { chance, .. }
             | Event::Rallied { chance, .. }
             | Event::AssaultDeclared { chance, .. } => out.extend(chance.iter().copied()),

@@ -1614,6 +1614,25 @@ impl Battle {
             .ok_or(RuleViolation::UnknownGun(id))
     }
 
+    /// Every gun, by id.
+    pub fn gun_ids(&self) -> impl Iterator<Item = GunId> + '_ {
+        (0..self.guns.len()).map(|i| GunId(u32::try_from(i).unwrap_or(u32::MAX)))
+    }
+
+    /// Whether a canister blast waits to carry through to the next company on its line (HT-ART-19).
+    #[must_use]
+    pub const fn blast_pending(&self) -> bool {
+        self.blast.is_some()
+    }
+
+    /// The ball in flight leaves the table: the shot is over (HT-ART-12). Refused with no ball in flight.
+    pub fn shot_off_table(&mut self) -> Result<(), RuleViolation> {
+        if self.shot.take().is_none() {
+            return Err(RuleViolation::OutOfOrder("no round shot is in flight"));
+        }
+        Ok(())
+    }
+
     fn idle(&self) -> Result<(), RuleViolation> {
         if self.shot.is_some() || self.burst.is_some() {
             return Err(RuleViolation::OutOfOrder(

@@ -96,6 +96,7 @@ fn small(companies: Vec<Deployed>, terrain: Vec<Terrain>) -> Scenario {
         turns: 3,
         table: Table::new(Inches(48.0), Inches(36.0), terrain).unwrap(),
         companies,
+        guns: Vec::new(),
         options: Options::default(),
     }
 }

@@ -50,6 +50,7 @@ fn face_to_face_on(table: Table) -> State {
         turns: 3,
         table,
         companies,
+        guns: Vec::new(),
         options: Options::default(),
     };
     Hardtack.setup(&scenario, 1).unwrap()

@@ -53,6 +53,7 @@ fn scenario(wood: bool) -> Scenario {
                 at: Point::new(20.0, 17.0),
             },
         ],
+        guns: Vec::new(),
         options: Options::default(),
     }
 }
