@@ -207,18 +207,9 @@ impl Bot {
             return Order::EndActivation;
         };
         let loaded = g.loaded();
-        let mut targets: Vec<(f64, CompanyId)> = state
-            .battle()
-            .company_ids()
-            .filter(|&t| {
-                state
-                    .battle()
-                    .company(t)
-                    .is_ok_and(|tc| tc.side() != side && tc.fit() > 0)
-            })
-            .filter_map(|t| state.gun_aim(me, t).ok().map(|a| (a.distance, t)))
-            .collect();
-        targets.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let targets = enemies_nearest_first(state, side, |t| {
+            state.gun_aim(me, t).ok().map(|a| a.distance)
+        });
         if loaded.is_some() {
             orders.extend(targets.iter().map(|&(_, t)| Order::FireGun { target: t }));
         }
@@ -273,18 +264,9 @@ impl Bot {
             orders.push(Order::Reload);
         }
         // targets the firer can see, nearest first
-        let mut targets: Vec<(f64, CompanyId)> = state
-            .battle()
-            .company_ids()
-            .filter(|&t| {
-                state
-                    .battle()
-                    .company(t)
-                    .is_ok_and(|tc| tc.side() != side && tc.fit() > 0)
-            })
-            .filter_map(|t| state.fire_facts(me, t).ok().map(|f| (f.distance, t)))
-            .collect();
-        targets.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let targets = enemies_nearest_first(state, side, |t| {
+            state.fire_facts(me, t).ok().map(|f| f.distance)
+        });
         let fire_range = if self.plan == Plan::Thrust {
             12.0
         } else {
@@ -320,4 +302,25 @@ impl Bot {
         self.first_legal(state, side, orders)
             .unwrap_or(Order::EndActivation)
     }
+}
+
+/// The enemy companies of `side` with fit figures that `distance` can measure, nearest first (ties by id).
+fn enemies_nearest_first(
+    state: &State,
+    side: Side,
+    distance: impl Fn(CompanyId) -> Option<f64>,
+) -> Vec<(f64, CompanyId)> {
+    let mut targets: Vec<(f64, CompanyId)> = state
+        .battle()
+        .company_ids()
+        .filter(|&t| {
+            state
+                .battle()
+                .company(t)
+                .is_ok_and(|tc| tc.side() != side && tc.fit() > 0)
+        })
+        .filter_map(|t| distance(t).map(|d| (d, t)))
+        .collect();
+    targets.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    targets
 }
