@@ -194,6 +194,7 @@ acw_core::options_by_name!(
         grand_gesture,
         gg_range_check,
         quick_combat_resolution,
+        stand_based_fire,
     ]
 );
 

@@ -18,7 +18,6 @@
 use crate::artillery::{Landing, ShotRange};
 use crate::error::RuleViolation;
 use crate::fire::Cover;
-use crate::fire::{FireKind, RangeDie, RangeFacts, range_die};
 use crate::morale::Confidence;
 use crate::options::Options;
 use crate::setup::Going;
@@ -2312,25 +2311,6 @@ impl State {
             friendly_between,
         };
         let g = self.battle.gun(aim.gun)?.clone();
-        let t = self.battle.company(target)?;
-        let mut rf = RangeFacts::at(aim.distance, g.piece().canister_band());
-        rf.cover = cover;
-        rf.in_position = t.in_position();
-        rf.close_formation_target = t.formation().is_close();
-        if !friendly_between
-            && matches!(
-                range_die(&rf, FireKind::Canister, false, self.battle.options())
-                    .map_err(RuleViolation::from)?,
-                RangeDie::OutOfReach
-            )
-        {
-            return Err(RuleViolation::GunRefused {
-                name: g.name().to_string(),
-                what: "fire canister",
-                why: "the target lies beyond the reach of its canister",
-            }
-            .into());
-        }
         rec.about(format_args!("the canister of {}", g.name()));
         let report = self.battle.fire_canister(aim.gun, target, facts, rec)?;
         self.canister_event(

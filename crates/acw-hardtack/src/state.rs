@@ -4076,7 +4076,9 @@ impl Battle {
     /// (HT-ART-17); quality plus two canister dice; allocation over the target and non-In-Position
     /// skirmishers in front (HT-ART-18), and a limbered gun's team horses with its crew (HT-ART-22); D12 impact; the canister test for the target even on a miss
     /// (HT-ART-20). A hit leaves a blast-through pending (HT-ART-19): call [`Battle::blast_through`] for the
-    /// next company on the line, or [`Battle::end_blast`].
+    /// next company on the line, or [`Battle::end_blast`]. Refuses, changing nothing (no action, no load, no
+    /// dice), a gun without canister loaded, friends in the way, and a target beyond the canister's reach
+    /// (its range die beyond D12).
     pub fn fire_canister<D: Dice + ?Sized>(
         &mut self,
         gun: GunId,
@@ -4101,6 +4103,13 @@ impl Battle {
                 name: g.name.clone(),
                 what: "fire canister",
                 why: "canister is never fired through friendly companies",
+            });
+        }
+        if self.canister_range(gun, target, &facts, 0)? == RangeDie::OutOfReach {
+            return Err(RuleViolation::GunRefused {
+                name: g.name.clone(),
+                what: "fire canister",
+                why: "the target lies beyond the reach of its canister",
             });
         }
         let cost = self.gun_cost(gun)?;
@@ -4356,6 +4365,26 @@ impl Battle {
         Ok(())
     }
 
+    /// The range die canister from `gun` rolls against `target` after `blast` blast steps (HT-ART-14,
+    /// HT-ART-19): the canister band of the piece at the distance, the target's cover, In Position and close
+    /// formation, one shift up per blast step. [`RangeDie::OutOfReach`] when the die goes beyond D12.
+    fn canister_range(
+        &self,
+        gun: GunId,
+        target: CompanyId,
+        facts: &CanisterFacts,
+        blast: u8,
+    ) -> Result<RangeDie, RuleViolation> {
+        let g = self.gun(gun)?;
+        let t = self.company(target)?;
+        let mut rf = RangeFacts::at(facts.distance, g.piece.canister_band());
+        rf.cover = facts.cover;
+        rf.in_position = t.in_position;
+        rf.blast_through = blast;
+        rf.close_formation_target = t.formation.is_close();
+        Ok(range_die(&rf, FireKind::Canister, false, &self.options)?)
+    }
+
     fn canister_step<D: Dice + ?Sized>(
         &mut self,
         gun: GunId,
@@ -4378,14 +4407,9 @@ impl Battle {
             }
             other => other,
         };
-        let mut rf = RangeFacts::at(facts.distance, g.piece.canister_band());
-        rf.cover = facts.cover;
-        rf.in_position = t.in_position;
-        rf.blast_through = blast;
-        rf.close_formation_target = t.formation.is_close();
         let quality = crew.quality.die();
         let name = g.name.clone();
-        let range = range_die(&rf, FireKind::Canister, false, &options)?;
+        let range = self.canister_range(gun, target, &facts, blast)?;
         let RangeDie::Die { die, spill } = range else {
             // Beyond D12: the blast stops; the company could not be damaged and takes no test.
             self.blast = None;

@@ -3,7 +3,7 @@
 
 use acw_core::Side;
 use acw_core::dice::ScriptedDice;
-use acw_hardtack::DieType::{D6, D8, D10};
+use acw_hardtack::DieType::{D6, D8, D10, D12};
 use acw_hardtack::artillery::{
     BounceTest, Landing, ShotAccuracy, ShotRange, bounce_distance, shot_impact,
 };
@@ -1503,4 +1503,48 @@ fn everything_in_a_shot_area_rolls() {
     assert_eq!(rep.guns_disabled, vec!["rebel Napoleon".to_string()]);
     assert_eq!(b.gun(limbered).unwrap().horses(), (2, 1));
     assert_eq!(rep.bounce, None);
+}
+
+// HT-ART-14, HT-ART-15: canister reaches five bands of the piece's canister band (6" for a 3" rifle): a
+// skirmish company 29" away rolls a D12, one 31" away is beyond D12. The battle refuses the far shot before
+// anything is spent — the crew keeps its action, the gun its canister, the dice are not touched — and takes
+// the near one, spending the load.
+#[test]
+fn canister_beyond_its_reach_is_refused() {
+    let (mut b, gun, crew) = battery(Options::default());
+    let target = rebels(&mut b, "rebel skirmishers", 4, Formation::Skirmish);
+    b.activate(crew).unwrap();
+    b.load(gun, Ammunition::Canister).unwrap();
+    b.end_turn().unwrap();
+    b.activate(crew).unwrap();
+    let before = b.clone();
+    let mut dice = ScriptedDice::faces([1, 1, 1, 1]);
+    let e = b
+        .fire_canister(gun, target, canister_at(31.0), &mut dice)
+        .unwrap_err();
+    assert_eq!(
+        e,
+        RuleViolation::GunRefused {
+            name: "3-inch rifle".into(),
+            what: "fire canister",
+            why: "the target lies beyond the reach of its canister",
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "the 3-inch rifle cannot fire canister: the target lies beyond the reach of its canister"
+    );
+    assert_eq!(b, before);
+    assert_eq!(dice.remaining(), 4);
+    let rep = b
+        .fire_canister(
+            gun,
+            target,
+            canister_at(29.0),
+            &mut ScriptedDice::faces([12, 1, 1, 1, 1, 1, 1, 1]),
+        )
+        .unwrap();
+    assert_eq!(rep.range, Some(D12));
+    assert_eq!(rep.effect.success, Success::Fail);
+    assert_eq!(b.gun(gun).unwrap().loaded(), None);
 }

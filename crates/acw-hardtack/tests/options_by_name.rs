@@ -24,3 +24,17 @@ fn options_by_name() {
     ));
     assert_eq!(o, before);
 }
+
+// HT-OPT-33: stand-based fire is an option a table-side app can set by name, like every other switch.
+#[test]
+fn stand_based_fire_by_name() {
+    let list = Options::options();
+    let stands = list.iter().find(|o| o.name == "stand_based_fire").unwrap();
+    assert_eq!(stands.default, "false");
+    let mut o = Options::default();
+    o.set_pair("stand_based_fire=true").unwrap();
+    assert!(o.stand_based_fire);
+    let mut back = o;
+    back.stand_based_fire = false;
+    assert_eq!(back, Options::default());
+}
