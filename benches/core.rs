@@ -3,8 +3,9 @@
 //!
 //! - `raw N words`: N calls of `GameRng::next_u64` (xoshiro256++), summed so none is optimised away;
 //! - roll paths: a d6, 3d6 and 20d6 totals, 20d6 drop highest, 30d8 counting 4+, one card drawn and discarded,
-//!   52 cards dealt (one `Deck::deal` into a hand, then `Deck::discard_all`) and 52 cards drawn and discarded one
-//!   by one; each consumes one word per die or card (a rejection is rarer than one in 2^58);
+//!   52 cards dealt (one `Deck::deal` into a hand, then `Deck::discard_all`), 52 cards dealt in place (one
+//!   `Deck::deal_view`, then `Deck::discard_dealt`) and 52 cards drawn and discarded one by one; each consumes one
+//!   word per die or card (a rejection is rarer than one in 2^58);
 //! - exact builds: `Dist` of 20d6, of 20d6 drop highest, of 30d8 counting 4+, and `sum_n` of 20 single d6.
 #![allow(missing_docs)]
 
@@ -104,6 +105,22 @@ fn core(c: &mut Criterion) {
             deck.reshuffle();
         })
     });
+    let mut rng = GameRng::seed(1);
+    let Ok(mut deck) = Deck::standard(0) else {
+        return;
+    };
+    g.bench_function(
+        "52 cards dealt in place by Deck::deal_view (52 words)",
+        |b| {
+            b.iter(|| {
+                if let Ok(dealt) = deck.deal_view(&mut rng, 52) {
+                    black_box(dealt);
+                }
+                let _ = deck.discard_dealt(52);
+                deck.reshuffle();
+            })
+        },
+    );
     let mut rng = GameRng::seed(1);
     let Ok(mut deck) = Deck::standard(0) else {
         return;

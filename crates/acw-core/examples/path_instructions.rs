@@ -10,7 +10,8 @@
 //! figure over the same figure of `raw<W>`, W the words the path consumes (one a die or card). Each call is
 //! made as the criterion benches make it (`benches/core.rs`): the pool passed through `black_box`, the result
 //! kept by `black_box`. Paths: raw1, raw3, raw20, raw30, raw52, d6, 3d6, 20d6, 20d6dh, 30d8hits, card, deal52 (52 draws one by one), deal52hand
-//! (one `Deck::deal` of 52 cards into a hand, then `Deck::discard_all`).
+//! (one `Deck::deal` of 52 cards into a hand, then `Deck::discard_all`), deal52view (one `Deck::deal_view` of 52
+//! cards, then `Deck::discard_dealt`).
 
 use acw_core::cards::{Card, CardError, Colour, Deck};
 use acw_core::dice::{DiceError, Die, Pool, SuccessPool};
@@ -45,6 +46,18 @@ fn deal_hands(rng: &mut GameRng, times: u64) -> Result<(), CardError> {
     for _ in 0..times {
         deck.deal(rng, &mut hand)?;
         deck.discard_all(black_box(&hand));
+        deck.reshuffle();
+    }
+    Ok(())
+}
+
+/// `times` deals of a whole 52-card deck shown in place, each discarded whole and the discards returned.
+#[inline(never)]
+fn deal_views(rng: &mut GameRng, times: u64) -> Result<(), CardError> {
+    let mut deck = Deck::standard(0)?;
+    for _ in 0..times {
+        black_box(deck.deal_view(rng, 52)?);
+        deck.discard_dealt(52)?;
         deck.reshuffle();
     }
     Ok(())
@@ -99,6 +112,7 @@ fn run(path: &str, times: u64) -> Result<(), String> {
             }
         }
         "deal52hand" => deal_hands(&mut rng, times).map_err(|e| e.to_string())?,
+        "deal52view" => deal_views(&mut rng, times).map_err(|e| e.to_string())?,
         other => return Err(format!("no path called {other:?}")),
     }
     Ok(())

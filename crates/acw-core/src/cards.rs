@@ -2,7 +2,8 @@
 //!
 //! Draws go through [`Dice`], so a simulation draws at random, a test scripts the exact cards, and a table-side
 //! app is told which card the player turned. A hand is dealt in one call ([`Deck::deal`]: the cards of as many
-//! draws) and discarded in one ([`Deck::discard_all`]). Exact odds of draws without replacement come from
+//! draws) and discarded in one ([`Deck::discard_all`]); [`Deck::deal_view`] deals it without copying it out of
+//! the deck and [`Deck::discard_dealt`] discards it without moving a card. Exact odds of draws without replacement come from
 //! [`Deck::next_card_odds`] and [`Deck::count_odds`].
 //!
 //! ```
@@ -203,6 +204,14 @@ pub enum CardError {
         /// Cards in the draw pile.
         left: usize,
     },
+    /// More cards were to be discarded from those out than are out.
+    #[error("{asked} cards out were to be discarded, but only {out} are out")]
+    TooFewOut {
+        /// Cards to discard.
+        asked: usize,
+        /// Cards out (drawn and not yet discarded).
+        out: usize,
+    },
 }
 
 /// A deck: a draw pile and a discard pile, and the cards out of both (drawn and not yet discarded).
@@ -267,6 +276,51 @@ impl From<Deck> for SavedDeck {
             out: deck.out().to_vec(),
             discards: deck.discards().iter().rev().copied().collect(),
         }
+    }
+}
+
+/// The cards of one [`Deck::deal_view`], shown where they lie in the deck (no copy): in the order dealt by
+/// [`Dealt::get`] and [`Dealt::iter`], or as they lie, the last dealt first, by [`Dealt::last_first`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dealt<'a> {
+    /// The places out of the cards dealt, the last dealt first.
+    last_first: &'a [Card],
+}
+
+impl<'a> Dealt<'a> {
+    /// How many cards were dealt.
+    #[inline]
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.last_first.len()
+    }
+
+    /// Whether no card was dealt.
+    #[inline]
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.last_first.is_empty()
+    }
+
+    /// The card dealt `k`-th (from 0), if `k` is below [`Dealt::len`].
+    #[inline]
+    #[must_use]
+    pub fn get(&self, k: usize) -> Option<Card> {
+        let from_end = self.last_first.len().checked_sub(k)?.checked_sub(1)?;
+        self.last_first.get(from_end).copied()
+    }
+
+    /// The cards in the order dealt.
+    #[inline]
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = Card> + ExactSizeIterator + 'a {
+        self.last_first.iter().rev().copied()
+    }
+
+    /// The cards as they lie in the deck: the last dealt first.
+    #[inline]
+    #[must_use]
+    pub fn last_first(&self) -> &'a [Card] {
+        self.last_first
     }
 }
 
@@ -392,14 +446,45 @@ impl Deck {
     /// than the draw pile holds is an error and changes nothing; so is a source that fails on any card of the
     /// deal (a script run out, a card not in the pile): the deck and `hand` are then as they were. A source
     /// that can fail ([`Dice::never_faults`] is `false`) is dealt from a copy of the pile, so only a random
-    /// source deals without allocating.
+    /// source deals without allocating. [`Deck::deal_view`] deals the same cards without copying them out.
     pub fn deal<D: Dice + ?Sized>(
         &mut self,
         dice: &mut D,
         hand: &mut [Card],
     ) -> Result<(), CardError> {
+        let places = self.deal_places(dice, hand.len())?;
+        // The cards dealt lie in their places out, the last dealt first.
+        for (slot, card) in hand.iter_mut().zip(places.iter().rev()) {
+            *slot = *card;
+        }
+        Ok(())
+    }
+
+    /// Deals `count` cards and shows them where they lie, in their places out, rather than copying them into a
+    /// hand: the same cards, from the same words of the source, as [`Deck::deal`] of `count` cards (and so as
+    /// `count` calls of [`Deck::draw`]), and the deck is then as that deal leaves it. A hand dealt this way is
+    /// discarded whole, in the order dealt, by [`Deck::discard_dealt`], which moves no card. Refused as
+    /// [`Deck::deal`] refuses, changing nothing.
+    pub fn deal_view<D: Dice + ?Sized>(
+        &mut self,
+        dice: &mut D,
+        count: usize,
+    ) -> Result<Dealt<'_>, CardError> {
+        Ok(Dealt {
+            last_first: self.deal_places(dice, count)?,
+        })
+    }
+
+    /// The deal of [`Deck::deal`] and [`Deck::deal_view`]: draws `count` cards (each changing places with the
+    /// last card of the pile, so they end in the first `count` places out, the last dealt first) and gives
+    /// those places.
+    #[inline]
+    fn deal_places<D: Dice + ?Sized>(
+        &mut self,
+        dice: &mut D,
+        count: usize,
+    ) -> Result<&[Card], CardError> {
         let left = self.pile;
-        let count = hand.len();
         if count > left {
             return Err(CardError::TooFew { asked: count, left });
         }
@@ -419,12 +504,8 @@ impl Deck {
             pile.copy_from_slice(&copy);
         }
         let rest = left - count;
-        // The cards dealt lie at the end of the pile, the last dealt first.
-        for (slot, card) in hand.iter_mut().zip(pile[rest..].iter().rev()) {
-            *slot = *card;
-        }
         self.pile = rest;
-        Ok(())
+        Ok(pile.get(rest..).unwrap_or_default())
     }
 
     /// Puts a card on the discard pile: any card, as a table allows (normally one drawn from this deck).
@@ -461,6 +542,21 @@ impl Deck {
                 self.discard(*card);
             }
         }
+    }
+
+    /// Puts the `count` cards longest out on the discard pile, the first drawn first (the last drawn on top),
+    /// moving no card: each lies in its place out, and the discard pile takes the places. For a hand dealt by
+    /// [`Deck::deal_view`] (or [`Deck::deal`], or drawn one by one) and not yet discarded, this is
+    /// [`Deck::discard_all`] of that hand in the order dealt. Asking for more cards than are out is an error
+    /// ([`CardError::TooFewOut`]) and changes nothing.
+    #[inline]
+    pub fn discard_dealt(&mut self, count: usize) -> Result<(), CardError> {
+        let out = self.held.saturating_sub(self.pile);
+        if count > out {
+            return Err(CardError::TooFewOut { asked: count, out });
+        }
+        self.held -= count;
+        Ok(())
     }
 
     /// Returns every discard to the draw pile, after the cards still in it: the top card of the discard pile
@@ -700,6 +796,88 @@ mod tests {
         assert_eq!(hand, [clubs[1], clubs[0]]);
         let shown: Vec<String> = four.pile().iter().map(ToString::to_string).collect();
         assert_eq!(shown, ["4♣", "5♣"]);
+        Ok(())
+    }
+
+    /// A deal shown in place gives the cards, the deck and the generator's state of a deal into a hand, and
+    /// discarding it whole leaves the deck as discarding that hand does, round after round (reshuffles
+    /// between); by hand from a script too. Asking to discard more cards than are out is refused and changes
+    /// nothing, and so is a refused deal.
+    #[test]
+    fn a_deal_in_place_is_a_deal_into_a_hand() -> Result<(), CardError> {
+        for (jokers, seed) in [(0u8, 1u64), (2, 7), (1, 99)] {
+            let mut viewed = Deck::standard(jokers)?;
+            let mut dealt = viewed.clone();
+            let mut a = crate::GameRng::seed(seed);
+            let mut b = a.clone();
+            for round in 0..6usize {
+                let size = [5usize, 13, 1, 0, 20, 2][round];
+                let mut hand = vec![Card::Joker(Colour::Red); size];
+                dealt.deal(&mut b, &mut hand)?;
+                let view = viewed.deal_view(&mut a, size)?;
+                assert_eq!(view.len(), size);
+                assert_eq!(view.is_empty(), size == 0);
+                assert_eq!(view.iter().collect::<Vec<_>>(), hand, "round {round}");
+                assert_eq!(view.get(0), hand.first().copied());
+                assert_eq!(view.get(size), None);
+                assert_eq!(view.get(usize::MAX), None);
+                let mut last_first = hand.clone();
+                last_first.reverse();
+                assert_eq!(view.last_first(), &last_first[..]);
+                assert_eq!(viewed, dealt);
+                assert_eq!(a, b, "the same words");
+                viewed.discard_dealt(size)?;
+                dealt.discard_all(&hand);
+                assert_eq!(viewed, dealt);
+                assert_eq!(viewed.discards(), dealt.discards());
+                if round % 2 == 1 {
+                    viewed.reshuffle();
+                    dealt.reshuffle();
+                }
+            }
+        }
+        // By hand: from 2♣ 3♣ 4♣ 5♣ the script deals 3♣, then 2♣; discarded, 2♣ is on top.
+        let clubs: Vec<Card> = Card::all_suited().take(4).collect();
+        let mut four = Deck::of(clubs.iter().copied())?;
+        let view = four.deal_view(
+            &mut ScriptedDice::new([Scripted::Card(clubs[1]), Scripted::Card(clubs[0])]),
+            2,
+        )?;
+        assert_eq!(view.iter().collect::<Vec<_>>(), [clubs[1], clubs[0]]);
+        assert_eq!(view.get(1), Some(clubs[0]));
+        let shown: Vec<String> = four.pile().iter().map(ToString::to_string).collect();
+        assert_eq!(shown, ["4♣", "5♣"]);
+        // One card out: two cannot be discarded from it, one can.
+        let before = four.clone();
+        four.discard(clubs[1]);
+        let one_out = four.clone();
+        let err = four.discard_dealt(2);
+        assert_eq!(err, Err(CardError::TooFewOut { asked: 2, out: 1 }));
+        assert_eq!(
+            err.err().map(|e| e.to_string()).unwrap_or_default(),
+            "2 cards out were to be discarded, but only 1 are out"
+        );
+        assert_eq!(four, one_out);
+        four.discard_dealt(1)?;
+        let shown: Vec<String> = four.discards().iter().map(ToString::to_string).collect();
+        assert_eq!(shown, ["2♣", "3♣"], "the top card first");
+        assert_ne!(four, before);
+        // A deal of more cards than the pile holds, or from a script that names a card not in it, changes nothing.
+        let mut deck = Deck::of(clubs.iter().copied())?;
+        let untouched = deck.clone();
+        assert!(matches!(
+            deck.deal_view(&mut crate::GameRng::seed(2), 5),
+            Err(CardError::TooFew { asked: 5, left: 4 })
+        ));
+        let ace = Card::Suited(Rank::Ace, Suit::Spades);
+        assert!(matches!(
+            deck.deal_view(
+                &mut ScriptedDice::new([Scripted::Card(clubs[0]), Scripted::Card(ace)]),
+                2
+            ),
+            Err(CardError::Source(_))
+        ));
+        assert_eq!(deck, untouched);
         Ok(())
     }
 
