@@ -78,8 +78,9 @@ impl Nearest {
         if n > SLOTS / 2 {
             return false;
         }
-        // Seen distances by their bits (0 stands for an empty slot: the bits of -0, turned to 0 first, never
-        // are), open addressing in a table at least twice the list.
+        // Seen distances by their bits with the sign bit set, so never 0, which marks an empty slot (-0 is
+        // turned to 0 first; a distance and its negative would look equal and send the list to the full sort,
+        // which is exact), open addressing in a table at least twice the list.
         let mut seen = [0u64; SLOTS];
         // The front: (key, place in `raw`), least first; the keys of distinct distances are distinct.
         let mut front = [(u64::MAX, usize::MAX); FRONT];
@@ -639,5 +640,73 @@ impl Commander<D8> for Holder {
             _ => None,
         };
         next.unwrap_or(Order::EndPhase)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn total_key_orders_as_total_cmp() {
+        let xs = [
+            f64::NEG_INFINITY,
+            -3.5,
+            -0.0,
+            0.0,
+            1e-300,
+            2.0,
+            2.000_000_000_000_000_4,
+            f64::INFINITY,
+            f64::NAN,
+            -f64::NAN,
+        ];
+        for a in xs {
+            for b in xs {
+                assert_eq!(total_key(a).cmp(&total_key(b)), a.total_cmp(&b), "{a} {b}");
+            }
+        }
+    }
+
+    fn nearest(raw: &[f64]) -> Nearest {
+        Nearest {
+            raw: raw
+                .iter()
+                .enumerate()
+                .map(|(i, &d)| (d, UnitId(i as u32)))
+                .collect(),
+            ..Nearest::default()
+        }
+    }
+
+    #[test]
+    fn without_ties_the_nearest_four_come_first_in_order_then_the_rest_in_battle_order() {
+        let mut n = nearest(&[5.0, 1.0, 3.0, 0.5, 9.0, 2.0]);
+        assert!(n.front_without_ties());
+        let ids: Vec<u32> = n.list.iter().map(|e| e.1.0).collect();
+        assert_eq!(ids, [3, 1, 5, 2, 0, 4]);
+        let mut short = nearest(&[4.0, 0.0]);
+        assert!(short.front_without_ties());
+        assert_eq!(short.list, [(0.0, UnitId(1)), (4.0, UnitId(0))]);
+    }
+
+    #[test]
+    fn equal_distances_anywhere_send_the_list_to_the_full_sort() {
+        // A tie far behind the front still draws from the commander's generator, so it is not skipped.
+        assert!(!nearest(&[1.0, 2.0, 3.0, 4.0, 8.0, 8.0]).front_without_ties());
+        assert!(!nearest(&[0.0, 5.0, -0.0]).front_without_ties());
+        assert!(!nearest(&[f64::INFINITY, 1.0, f64::INFINITY]).front_without_ties());
+        assert!(!nearest(&[1.0, f64::NAN]).front_without_ties());
+        // The full sort: the stable order by distance, then id, each tied run shuffled.
+        let mut n = nearest(&[3.0, 1.0, 2.0]);
+        let mut rng = GameRng::seed(1);
+        n.sort_and_shuffle(&mut rng);
+        let ids: Vec<u32> = n.list.iter().map(|e| e.1.0).collect();
+        assert_eq!(ids, [1, 2, 0]);
+        assert_eq!(rng, GameRng::seed(1), "no tie, no draw");
+        let mut tied = nearest(&[2.0, 1.0, 2.0]);
+        tied.sort_and_shuffle(&mut rng);
+        assert_eq!(tied.list[0], (1.0, UnitId(1)));
+        assert_ne!(rng, GameRng::seed(1), "the tie drew");
     }
 }
