@@ -15,33 +15,168 @@ use acw_core::measure::Inches;
 use acw_core::table::Footprint;
 use acw_core::{Die, GameRng, Side};
 
-/// The enemy units in play nearest to `u` (centre to centre, less half of each footprint's diagonal), nearest
-/// first; units at exactly the same distance are put in random order by `rng`.
-fn enemies_by_distance(b: &Battle, f: &Field, u: &Unit, rng: &mut GameRng) -> Vec<(f64, UnitId)> {
-    let gap = f.least_gap_from(u);
-    let mut v: Vec<(f64, UnitId)> = Vec::with_capacity(b.units().len());
-    v.extend(
-        b.units()
-            .iter()
-            .filter(|o| !o.removed && o.side != u.side)
-            .map(|o| (gap(o), o.id)),
-    );
-    // Ids are unique, so the order is total and an unstable sort gives the same list.
-    v.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-    let mut i = 0;
-    while i < v.len() {
-        let mut j = i + 1;
-        while j < v.len() && v[j].0 == v[i].0 {
-            j += 1;
+/// The order of `f64::total_cmp` as an unsigned key: `a.total_cmp(&b)` is `key(a).cmp(&key(b))`.
+fn total_key(d: f64) -> u64 {
+    let bits = d.to_bits();
+    // Negative numbers count down (their bits but the sign flipped), the rest up; the sign bit flipped puts the
+    // negative half below the positive one.
+    (bits ^ ((((bits as i64) >> 63) as u64) >> 1)) ^ (1 << 63)
+}
+
+/// How many of a nearest-enemy list the commanders read in order: the rest they only search for any enemy
+/// in range.
+const FRONT: usize = 4;
+
+/// The nearest-enemy lists of a commander, in buffers kept from one list to the next.
+#[derive(Clone, Debug, Default)]
+struct Nearest {
+    /// The enemies in the battle's order with their distances.
+    raw: Vec<(f64, UnitId)>,
+    /// Sort keys: the distance's `total_key` with its lowest 8 bits replaced by the enemy's place in `raw`.
+    keys: Vec<u64>,
+    /// The list handed out.
+    list: Vec<(f64, UnitId)>,
+}
+
+impl Nearest {
+    /// The enemy units in play by distance from `u` (centre to centre, less half of each footprint's
+    /// diagonal): the nearest [`FRONT`] first, nearest first, then the others; units at exactly the same
+    /// distance are put in random order by `rng`.
+    ///
+    /// The front is the front of the whole list in the stable order by distance and then id with its tied runs
+    /// shuffled from the first run to the last, and `rng` draws the same: with no two distances equal
+    /// (checked in one pass) nothing is drawn and only the front is picked out; otherwise the whole list is
+    /// sorted ([`Nearest::sort_and_shuffle`]).
+    fn by_distance(
+        &mut self,
+        b: &Battle,
+        f: &Field,
+        u: &Unit,
+        rng: &mut GameRng,
+    ) -> &[(f64, UnitId)] {
+        let gap = f.least_gap_from(u);
+        self.raw.clear();
+        self.raw.extend(
+            b.units()
+                .iter()
+                .filter(|o| !o.removed && o.side != u.side)
+                .map(|o| (gap(o), o.id)),
+        );
+        self.list.clear();
+        if !self.front_without_ties() {
+            self.sort_and_shuffle(rng);
         }
-        // A seeded shuffle of the tied run.
-        for k in (i + 1..j).rev() {
-            let pick = i + usize::from(Die::new((k - i + 1) as u16).map_or(1, |d| d.roll(rng))) - 1;
-            v.swap(k, pick);
-        }
-        i = j;
+        &self.list
     }
-    v
+
+    /// With no two distances of `raw` equal (as `==` takes them: no NaN, and 0 and -0 equal), the list as
+    /// the nearest [`FRONT`] in order and then the others in the battle's order, and `true`; otherwise nothing
+    /// and `false`. At most 32 enemies are taken this way.
+    fn front_without_ties(&mut self) -> bool {
+        const SLOTS: usize = 64;
+        let n = self.raw.len();
+        if n > SLOTS / 2 {
+            return false;
+        }
+        // Seen distances by their bits with the sign bit set, so never 0, which marks an empty slot (-0 is
+        // turned to 0 first; a distance and its negative would look equal and send the list to the full sort,
+        // which is exact), open addressing in a table at least twice the list.
+        let mut seen = [0u64; SLOTS];
+        // The front: (key, place in `raw`), least first; the keys of distinct distances are distinct.
+        let mut front = [(u64::MAX, usize::MAX); FRONT];
+        for (i, &(d, _)) in self.raw.iter().enumerate() {
+            if d.is_nan() {
+                return false;
+            }
+            let bits = if d == 0.0 { 0.0f64 } else { d }.to_bits();
+            let mut slot = (bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize;
+            let bits = bits | 1 << 63;
+            loop {
+                match seen[slot] {
+                    0 => {
+                        seen[slot] = bits;
+                        break;
+                    }
+                    s if s == bits => return false,
+                    _ => slot = (slot + 1) % SLOTS,
+                }
+            }
+            let k = total_key(d);
+            if k < front[FRONT - 1].0 {
+                let mut at = FRONT - 1;
+                while at > 0 && front[at - 1].0 > k {
+                    front[at] = front[at - 1];
+                    at -= 1;
+                }
+                front[at] = (k, i);
+            }
+        }
+        let taken = front.iter().take_while(|e| e.1 < n);
+        let mut mask = 0u64;
+        for &(_, i) in taken.clone() {
+            mask |= 1 << i;
+            self.list.push(self.raw[i]);
+        }
+        self.list.extend(
+            self.raw
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| mask & (1 << i) == 0)
+                .map(|(_, e)| *e),
+        );
+        true
+    }
+
+    /// The whole list in the stable order by distance and then id, each tied run shuffled by `rng`, from the
+    /// first run to the last. The sort is of plain integer keys (the distance's order with its last 8 bits
+    /// given to the enemy's place in the battle's order); only keys that agree but for those bits are ordered
+    /// again by the exact distance and id.
+    fn sort_and_shuffle(&mut self, rng: &mut GameRng) {
+        let exact = |a: &(f64, UnitId), b: &(f64, UnitId)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
+        self.list.clear();
+        if self.raw.len() > 256 {
+            self.list.extend_from_slice(&self.raw);
+            self.list.sort_unstable_by(exact);
+        } else {
+            self.keys.clear();
+            self.keys.extend(
+                self.raw
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &(d, _))| (total_key(d) & !0xFF) | i as u64),
+            );
+            self.keys.sort_unstable();
+            self.list
+                .extend(self.keys.iter().map(|&k| self.raw[(k & 0xFF) as usize]));
+            // Runs whose keys agree but for the place bits: ordered by distance and id.
+            let mut i = 0;
+            while i < self.keys.len() {
+                let mut j = i + 1;
+                while j < self.keys.len() && self.keys[j] >> 8 == self.keys[i] >> 8 {
+                    j += 1;
+                }
+                if j - i > 1 {
+                    self.list[i..j].sort_unstable_by(exact);
+                }
+                i = j;
+            }
+        }
+        let v = &mut self.list;
+        let mut i = 0;
+        while i < v.len() {
+            let mut j = i + 1;
+            while j < v.len() && v[j].0 == v[i].0 {
+                j += 1;
+            }
+            // A seeded shuffle of the tied run.
+            for k in (i + 1..j).rev() {
+                let pick =
+                    i + usize::from(Die::new((k - i + 1) as u16).map_or(1, |d| d.roll(rng))) - 1;
+                v.swap(k, pick);
+            }
+            i = j;
+        }
+    }
 }
 
 /// What a commander has already decided to leave alone in the current phase: the units it found nothing
@@ -164,12 +299,14 @@ fn sharpshooters(state: &State, want: u8) -> Order {
 
 /// The first legal fire order of the active side: each unit that has not fired, at the nearest enemy it may
 /// fire on.
+#[allow(clippy::too_many_arguments)]
 fn fire_order(
     state: &State,
     b: &Battle,
     f: &Field,
     side: Side,
     rng: &mut GameRng,
+    nearest: &mut Nearest,
     passed: &mut Passed,
     screens: &mut Screens,
 ) -> Option<Order> {
@@ -185,7 +322,7 @@ fn fire_order(
         }
         passed.units.push(u.id);
         let reach = reach(b, u);
-        for (d, t) in enemies_by_distance(b, f, u, rng).into_iter().take(4) {
+        for &(d, t) in nearest.by_distance(b, f, u, rng).iter().take(4) {
             if d > reach {
                 break;
             }
@@ -246,6 +383,7 @@ fn reach(b: &Battle, u: &Unit) -> f64 {
 #[derive(Clone, Debug)]
 pub struct Attacker {
     rng: GameRng,
+    nearest: Nearest,
     passed: Passed,
     screens: Screens,
 }
@@ -256,6 +394,7 @@ impl Attacker {
     pub fn new(seed: u64) -> Attacker {
         Attacker {
             rng: GameRng::seed(seed ^ 0xA77A_C4E5),
+            nearest: Nearest::default(),
             passed: Passed::default(),
             screens: Screens::default(),
         }
@@ -303,7 +442,7 @@ impl Attacker {
             }
             return None;
         }
-        let enemies = enemies_by_distance(b, f, u, &mut self.rng);
+        let enemies = self.nearest.by_distance(b, f, u, &mut self.rng);
         // A charge on the nearest enemies the rules allow.
         let charge_rate = if u.mounted { 60.0 } else { 30.0 };
         // A charge the rules refuse whatever its target (`Battle::charge_barred`) is not asked about.
@@ -396,6 +535,7 @@ impl Commander<D8> for Attacker {
                 f,
                 side,
                 &mut self.rng,
+                &mut self.nearest,
                 &mut self.passed,
                 &mut self.screens,
             ),
@@ -410,6 +550,7 @@ impl Commander<D8> for Attacker {
 #[derive(Clone, Debug)]
 pub struct Holder {
     rng: GameRng,
+    nearest: Nearest,
     passed: Passed,
     screens: Screens,
 }
@@ -420,6 +561,7 @@ impl Holder {
     pub fn new(seed: u64) -> Holder {
         Holder {
             rng: GameRng::seed(seed ^ 0x401D_E125),
+            nearest: Nearest::default(),
             passed: Passed::default(),
             screens: Screens::default(),
         }
@@ -447,7 +589,7 @@ impl Holder {
                 },
                 // A line whose nearest enemy is out of its reach but within twice the reach steps up a little.
                 Troop::Foot if u.formation == Formation::Line && !in_range(b, f, u) => {
-                    let Some(&(gap, _)) = enemies_by_distance(b, f, u, &mut self.rng).first()
+                    let Some(&(gap, _)) = self.nearest.by_distance(b, f, u, &mut self.rng).first()
                     else {
                         continue;
                     };
@@ -490,6 +632,7 @@ impl Commander<D8> for Holder {
                 f,
                 side,
                 &mut self.rng,
+                &mut self.nearest,
                 &mut self.passed,
                 &mut self.screens,
             ),
@@ -497,5 +640,73 @@ impl Commander<D8> for Holder {
             _ => None,
         };
         next.unwrap_or(Order::EndPhase)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn total_key_orders_as_total_cmp() {
+        let xs = [
+            f64::NEG_INFINITY,
+            -3.5,
+            -0.0,
+            0.0,
+            1e-300,
+            2.0,
+            2.000_000_000_000_000_4,
+            f64::INFINITY,
+            f64::NAN,
+            -f64::NAN,
+        ];
+        for a in xs {
+            for b in xs {
+                assert_eq!(total_key(a).cmp(&total_key(b)), a.total_cmp(&b), "{a} {b}");
+            }
+        }
+    }
+
+    fn nearest(raw: &[f64]) -> Nearest {
+        Nearest {
+            raw: raw
+                .iter()
+                .enumerate()
+                .map(|(i, &d)| (d, UnitId(i as u32)))
+                .collect(),
+            ..Nearest::default()
+        }
+    }
+
+    #[test]
+    fn without_ties_the_nearest_four_come_first_in_order_then_the_rest_in_battle_order() {
+        let mut n = nearest(&[5.0, 1.0, 3.0, 0.5, 9.0, 2.0]);
+        assert!(n.front_without_ties());
+        let ids: Vec<u32> = n.list.iter().map(|e| e.1.0).collect();
+        assert_eq!(ids, [3, 1, 5, 2, 0, 4]);
+        let mut short = nearest(&[4.0, 0.0]);
+        assert!(short.front_without_ties());
+        assert_eq!(short.list, [(0.0, UnitId(1)), (4.0, UnitId(0))]);
+    }
+
+    #[test]
+    fn equal_distances_anywhere_send_the_list_to_the_full_sort() {
+        // A tie far behind the front still draws from the commander's generator, so it is not skipped.
+        assert!(!nearest(&[1.0, 2.0, 3.0, 4.0, 8.0, 8.0]).front_without_ties());
+        assert!(!nearest(&[0.0, 5.0, -0.0]).front_without_ties());
+        assert!(!nearest(&[f64::INFINITY, 1.0, f64::INFINITY]).front_without_ties());
+        assert!(!nearest(&[1.0, f64::NAN]).front_without_ties());
+        // The full sort: the stable order by distance, then id, each tied run shuffled.
+        let mut n = nearest(&[3.0, 1.0, 2.0]);
+        let mut rng = GameRng::seed(1);
+        n.sort_and_shuffle(&mut rng);
+        let ids: Vec<u32> = n.list.iter().map(|e| e.1.0).collect();
+        assert_eq!(ids, [1, 2, 0]);
+        assert_eq!(rng, GameRng::seed(1), "no tie, no draw");
+        let mut tied = nearest(&[2.0, 1.0, 2.0]);
+        tied.sort_and_shuffle(&mut rng);
+        assert_eq!(tied.list[0], (1.0, UnitId(1)));
+        assert_ne!(rng, GameRng::seed(1), "the tie drew");
     }
 }

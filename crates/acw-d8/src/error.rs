@@ -55,7 +55,7 @@ pub enum D8Error {
 #[derive(Clone, Debug, PartialEq)]
 pub struct UnitLabel {
     /// The unit's name.
-    pub name: String,
+    pub name: std::sync::Arc<str>,
     /// Its side.
     pub side: acw_core::Side,
     /// What it is.

@@ -418,8 +418,25 @@ pub fn route(
     if blocked[from.index()] || blocked[to.index()] {
         return None;
     }
-    let dist_from = distances(from, blocked, four_connected);
-    let dist_to = distances(to, blocked, four_connected);
+    route_measured(
+        from,
+        to,
+        &distances(from, blocked, four_connected),
+        &distances(to, blocked, four_connected),
+        blocked,
+        four_connected,
+    )
+}
+
+/// [`route`] between two squares not `blocked`, given the [`distances`] from each.
+fn route_measured(
+    from: Square,
+    to: Square,
+    dist_from: &[Option<f64>; 30],
+    dist_to: &[Option<f64>; 30],
+    blocked: &[bool; 30],
+    four_connected: bool,
+) -> Option<Vec<Square>> {
     let total = dist_from[to.index()]?;
     // Walk every shortest route, keeping the best by the tie-break.
     let mut best: Option<(f64, Vec<Square>)> = None;
@@ -429,8 +446,8 @@ pub fn route(
         &mut path,
         to,
         total,
-        &dist_from,
-        &dist_to,
+        dist_from,
+        dist_to,
         blocked,
         four_connected,
         &line,
@@ -482,29 +499,87 @@ fn neighbours(s: Square, four: bool) -> impl Iterator<Item = Square> {
     .filter_map(move |(dc, dr)| Square::at_cell(c + dc, r + dr))
 }
 
+/// Each square's neighbours in the order of [`neighbours`] (8-connected), as (index, whether the step is
+/// diagonal), and how many it has.
+const NEIGHBOURS: [([(u8, bool); 8], u8); 30] = {
+    let steps: [(i32, i32); 8] = [
+        (-1, -1),
+        (0, -1),
+        (1, -1),
+        (-1, 0),
+        (1, 0),
+        (-1, 1),
+        (0, 1),
+        (1, 1),
+    ];
+    let (columns, rows) = (board::COLUMNS as i32, board::ROWS as i32);
+    let mut table = [([(0u8, false); 8], 0u8); 30];
+    let mut i = 0;
+    while i < 30 {
+        let (c, r) = (i as i32 % columns, i as i32 / columns);
+        let mut k = 0;
+        while k < 8 {
+            let (dc, dr) = steps[k];
+            let (nc, nr) = (c + dc, r + dr);
+            if nc >= 0 && nc < columns && nr >= 0 && nr < rows {
+                let n = table[i].1 as usize;
+                table[i].0[n] = ((nr * columns + nc) as u8, dc * dr != 0);
+                table[i].1 += 1;
+            }
+            k += 1;
+        }
+        i += 1;
+    }
+    table
+};
+
+/// The length of the quickest route from `from` to every square (`None` where none reaches), by Dijkstra's
+/// search: the nearest square not yet done next, the lowest-numbered of equals.
 fn distances(from: Square, blocked: &[bool; 30], four: bool) -> [Option<f64>; 30] {
     let mut dist = [None; 30];
-    let mut done = [false; 30];
+    // The squares reached and not yet done, each once, in no order, with their distances.
+    let mut open = [(0usize, 0.0f64); 30];
+    let mut reached = 1;
+    open[0] = (from.index(), 0.0);
     dist[from.index()] = Some(0.0);
-    loop {
-        let mut cur: Option<(usize, f64)> = None;
-        for i in 0..30 {
-            if let (false, Some(d)) = (done[i], dist[i])
-                && cur.is_none_or(|(_, c)| d < c)
-            {
-                cur = Some((i, d));
+    while reached > 0 {
+        // The nearest square reached and not done, the lowest-numbered of equals.
+        let mut at = 0;
+        for k in 1..reached {
+            let ((i, d), (ci, c)) = (open[k], open[at]);
+            if d < c || (d == c && i < ci) {
+                at = k;
             }
         }
-        let Some((i, d)) = cur else { break };
-        done[i] = true;
-        let s = Square(i as u8 + 1);
-        for n in neighbours(s, four) {
-            if blocked[n.index()] {
+        let (i, d) = open[at];
+        reached -= 1;
+        open[at] = open[reached];
+        let (near, count) = &NEIGHBOURS[i];
+        for &(n, diagonal) in &near[..usize::from(*count)] {
+            let n = usize::from(n);
+            if (four && diagonal) || blocked[n] {
                 continue;
             }
-            let nd = d + step_cost(s, n);
-            if dist[n.index()].is_none_or(|old| nd < old - EPS) {
-                dist[n.index()] = Some(nd);
+            let nd = d + if diagonal {
+                std::f64::consts::SQRT_2
+            } else {
+                1.0
+            };
+            match dist[n] {
+                None => {
+                    dist[n] = Some(nd);
+                    open[reached] = (n, nd);
+                    reached += 1;
+                }
+                Some(old) if nd < old - EPS => {
+                    dist[n] = Some(nd);
+                    // A square done is never nearer by a step from one done after it (the steps cost at
+                    // least 1), so one nearer is still open.
+                    if let Some(e) = open[..reached].iter_mut().find(|e| e.0 == n) {
+                        e.1 = nd;
+                    }
+                }
+                Some(_) => {}
             }
         }
     }
@@ -843,13 +918,29 @@ pub fn farm_roads(
     four: bool,
 ) -> Vec<Vec<Square>> {
     let mut out = Vec::new();
+    let mut from_road: Vec<Option<[Option<f64>; 30]>> = Vec::new();
     for (p, farm) in placed {
         if *p != Piece::Farm || road.contains(farm) {
             continue;
         }
+        if hills[farm.index()] {
+            continue;
+        }
+        // The distances from each road square, measured once for all farms, and from the farm: the terms of
+        // `route` for each road square.
+        if from_road.is_empty() {
+            from_road.extend(
+                road.iter()
+                    .map(|r| (!hills[r.index()]).then(|| distances(*r, hills, four))),
+            );
+        }
+        let to_farm = distances(*farm, hills, four);
         let mut best: Option<Vec<Square>> = None;
-        for &r in road {
-            if let Some(b) = route(r, *farm, hills, four) {
+        for (&r, from) in road.iter().zip(&from_road) {
+            if let Some(b) = from
+                .as_ref()
+                .and_then(|from| route_measured(r, *farm, from, &to_farm, hills, four))
+            {
                 let len = |v: &[Square]| v.windows(2).map(|w| step_cost(w[0], w[1])).sum::<f64>();
                 if best.as_ref().is_none_or(|cur| len(&b) < len(cur) - EPS) {
                     best = Some(b);

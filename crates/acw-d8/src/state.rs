@@ -56,6 +56,7 @@ use crate::tables::{
 use crate::victory::{EndPosition, Points, Verdict, end_points, verdict};
 use acw_core::{BySide, Dice, Die, Resolve, Side};
 use std::fmt;
+use std::sync::Arc;
 
 #[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
@@ -102,8 +103,8 @@ impl fmt::Display for StructureId {
 pub struct Unit {
     /// Its id.
     pub id: UnitId,
-    /// Its name.
-    pub name: String,
+    /// Its name, shared by the copies of a battle (a copy of a unit copies no text).
+    pub name: Arc<str>,
     /// Its side.
     pub side: Side,
     /// What it is.
@@ -672,7 +673,7 @@ impl Battle {
         };
         self.units.push(Unit {
             id,
-            name: name.to_string(),
+            name: name.into(),
             side,
             troop,
             class,

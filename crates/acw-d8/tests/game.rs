@@ -961,7 +961,7 @@ fn dice_at_the_table_are_announced() {
             };
             assert_eq!(*die, acw_core::Die::D8);
             assert!(
-                purpose.starts_with("the volley of the ") && purpose.contains(&firer),
+                purpose.starts_with("the volley of the ") && purpose.contains(&*firer),
                 "{purpose}"
             );
             return;
