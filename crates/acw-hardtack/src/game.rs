@@ -1674,6 +1674,7 @@ impl State {
             }
             (Question::Act { .. }, Order::Move { to }) => {
                 let id = self.active_or(&q)?;
+                self.broken_leaving_cover(id, *to)?;
                 self.move_or_wait(id, *to, &mut rec, log)?;
             }
             (Question::React { .. }, Order::React(firer)) => {
@@ -2835,6 +2836,46 @@ impl State {
                     fp.distance(e).0 < now.distance(e).0 - 1e-9
                 }
         })
+    }
+
+    /// A Broken company in cover leaves it only to withdraw further from every enemy (HT-SG2-17): a move of a
+    /// Broken `id` standing in cover from its nearest enemy to a place that is not cover from it is refused
+    /// unless the place is farther from every enemy company with a fit figure than where it stands.
+    fn broken_leaving_cover(&self, id: CompanyId, to: Point) -> Result<(), GameError> {
+        if self.battle.company(id)?.confidence() != ConfidenceLevel::Broken {
+            return Ok(());
+        }
+        let Some((enemy, _)) = self.nearest_enemy(id) else {
+            return Ok(());
+        };
+        let w = self.field.at[id.0 as usize];
+        let fp = w.placed(to, w.facing);
+        if !to.x.is_finite()
+            || !to.y.is_finite()
+            || !self.covered(&w, enemy)
+            || self.covered(&fp, enemy)
+        {
+            return Ok(());
+        }
+        let side = self.side_of(id);
+        let withdraws = self.battle.company_ids().all(|o| {
+            self.battle
+                .company(o)
+                .is_ok_and(|c| c.side() == side || c.fit() == 0)
+                || {
+                    let e = &self.field.at[o.0 as usize];
+                    fp.distance(e).0 > w.distance(e).0 + 1e-9
+                }
+        });
+        if withdraws {
+            Ok(())
+        } else {
+            Err(GameError::Ground {
+                company: self.name(id),
+                why: "a Broken company leaves cover only to withdraw further from every enemy"
+                    .to_string(),
+            })
+        }
     }
 
     /// Whether the ground and the battle allow `id` a move to the footprint `fp` as its next action, no die

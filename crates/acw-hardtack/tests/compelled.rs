@@ -349,3 +349,46 @@ fn ht_sg2_40_the_loser_of_a_melee_left_steady_falls_back() {
     );
     assert_eq!(centre(&state, 1), (20.0, 19.0));
 }
+
+/// HT-SG2-17: a Broken company in cover leaves it only to withdraw further from every enemy. Blue A stands in
+/// the copse at (27, 4); a 2" move east to (31, 4) takes it out of the copse farther from Grey A but nearer
+/// Grey B, and is refused with the reason, changing nothing; a 3" move back to (27, 1), out of the copse and
+/// farther from both, is made.
+#[test]
+fn ht_sg2_17_a_broken_company_leaves_cover_only_to_withdraw_further() {
+    let s = scenario(Point::new(27.0, 4.0), Point::new(20.0, 26.0), true);
+    let mut state = with_level(&s, ConfidenceLevel::Broken);
+    apply(
+        &mut state,
+        Side::Confederate,
+        Order::GoFirst(Side::Union),
+        &[],
+    )
+    .unwrap();
+    apply(&mut state, Side::Union, Order::Activate(CompanyId(0)), &[]).unwrap();
+    let before = state.clone();
+    let err = apply(
+        &mut state,
+        Side::Union,
+        Order::Move {
+            to: Point::new(31.0, 4.0),
+        },
+        &[],
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "Blue A cannot move there: a Broken company leaves cover only to withdraw further from every enemy"
+    );
+    assert_eq!(state, before);
+    apply(
+        &mut state,
+        Side::Union,
+        Order::Move {
+            to: Point::new(27.0, 1.0),
+        },
+        &[],
+    )
+    .unwrap();
+    assert_eq!(centre(&state, 0), (27.0, 1.0));
+}
