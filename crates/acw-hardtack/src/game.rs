@@ -11,6 +11,12 @@
 //! attacker that stops short of contact owes its side's choice (HT-SG2-37, HT-MEL-07): one still short after
 //! its second combat move stays mid-dash or aborts ([`Question::MidDash`]), and one that faltered under final
 //! defensive fire or aborted withdraws to the nearest cover or to its start point ([`Question::FallBack`]).
+//! The loser of a melee falls back the way its side chooses, whatever level it is left at (HT-SG2-40).
+//!
+//! A company the rules leave no choice is moved by the engine when its side activates it (HT-SG2-17,
+//! HT-MOV-08): a Routed company runs toward its own baseline with both actions, and surrenders or disperses
+//! when every way back closes on the enemy (HT-SG2-48); a Broken company in the open makes for the nearest
+//! cover, and acts as its side chooses once there.
 //!
 //! Victory (HT-SG2-51, HT-VIC-01: Hardtack adds none): the primary objective is to break the enemy — a side
 //! with half or more of its companies Broken, Routed or without a fit figure has lost; at the turn limit the
@@ -452,7 +458,7 @@ pub enum Question {
         /// The company it assaulted.
         defender: String,
     },
-    /// A company that failed its stand test, withdrew before an assault or was Broken by a melee withdraws 6"
+    /// A company that failed its stand test, withdrew before an assault or lost a melee withdraws 6"
     /// (HT-SG2-36, HT-SG2-40): which way, not closing on the company it falls back from?
     Withdraw {
         /// The withdrawing company.
@@ -847,6 +853,27 @@ pub enum Event {
         /// Inches it went (0 when it was already there).
         distance: f64,
     },
+    /// A Broken or Routed company's move the rules make for it when it activates (HT-SG2-17, HT-MOV-08): a
+    /// Routed one runs toward its own baseline, a Broken one in the open makes for the nearest cover. The
+    /// move itself follows as [`Event::Moved`].
+    Compelled {
+        /// The company.
+        company: String,
+        /// Routed (else Broken).
+        routed: bool,
+        /// Inches to the place it makes for: this move's end when Routed, the nearest cover when Broken.
+        distance: f64,
+    },
+    /// A Routed company that could not withdraw without closing on the enemy (HT-SG2-48): it surrendered to an
+    /// enemy within 12", or with none that near it dispersed.
+    Surrendered {
+        /// The company.
+        company: String,
+        /// The enemy company within 12" it surrendered to (`None`: it dispersed).
+        to: Option<String>,
+    },
+    /// A Routed company with no free ground toward its own baseline stayed where it was (HT-MOV-08).
+    NoWayBack(String),
     /// The other side let a second move go by without reaction fire.
     NoReaction(String),
     /// An activation ended.
@@ -1000,6 +1027,37 @@ impl fmt::Display for Event {
                     )
                 }
             }
+            Event::Compelled {
+                company,
+                routed: true,
+                distance,
+            } => write!(
+                f,
+                "{company} is Routed: it runs {distance:.0}\" toward its own baseline."
+            ),
+            Event::Compelled {
+                company,
+                routed: false,
+                distance,
+            } => write!(
+                f,
+                "{company} is Broken and in the open: it makes for the nearest cover, {distance:.0}\" away."
+            ),
+            Event::Surrendered {
+                company,
+                to: Some(to),
+            } => write!(
+                f,
+                "{company} is Routed and cannot withdraw without closing on the enemy: it surrenders to {to}."
+            ),
+            Event::Surrendered { company, to: None } => write!(
+                f,
+                "{company} is Routed and cannot withdraw without closing on the enemy; with no enemy within 12\" it disperses."
+            ),
+            Event::NoWayBack(c) => write!(
+                f,
+                "{c} is Routed but has no free ground toward its own baseline: it stays where it is."
+            ),
             Event::NoReaction(c) => write!(f, "{c} moves again without drawing reaction fire."),
             Event::ActivationEnded(c) => write!(f, "{c}'s activation ends."),
             Event::TurnEnded(t) => write!(f, "Turn {t} ends."),
@@ -1615,22 +1673,8 @@ impl State {
             }
             (Question::Act { .. }, Order::Move { to }) => {
                 let id = self.active_or(&q)?;
-                let c = self.battle.company(id)?;
-                if c.moves_made() == 1 && c.actions_left() == 1 && self.any_reactor(id) {
-                    // the second move waits for the other side's reaction (HT-SG2-47); the ground is checked
-                    // now so that a move the table refuses is refused before anyone is asked
-                    let old = self.field.at[id.0 as usize];
-                    self.check_ground(id, &old.placed(*to, old.facing))?;
-                    if !to.x.is_finite() || !to.y.is_finite() {
-                        return Err(GameError::Ground {
-                            company: self.name(id),
-                            why: "the point is not on the table".to_string(),
-                        });
-                    }
-                    self.reaction = Some(*to);
-                } else {
-                    self.do_move(id, *to, &mut rec, log)?;
-                }
+                self.broken_leaving_cover(id, *to)?;
+                self.move_or_wait(id, *to, &mut rec, log)?;
             }
             (Question::React { .. }, Order::React(firer)) => {
                 let (Some(id), Some(to)) = (self.active, self.reaction) else {
@@ -1845,6 +1889,11 @@ impl State {
                     let (ca, cd) = (self.battle.company(att)?, self.battle.company(def)?);
                     if self.battle.short_of_contact().is_some() {
                         // the attacker stopped short: its side's choice comes first, and no melee was fought
+                    } else if let Some(&loser) = r.fell_back.first() {
+                        // the side that lost the melee's tests falls back, whatever level it is left at
+                        // (HT-SG2-40)
+                        let winner = if loser == def { att } else { def };
+                        self.withdraw(loser, winner);
                     } else if cd.confidence() >= ConfidenceLevel::Broken || cd.fit() == 0 {
                         self.withdraw(def, att);
                     } else if ca.confidence() >= ConfidenceLevel::Broken || ca.fit() == 0 {
@@ -1962,10 +2011,10 @@ impl State {
             }
             _ => return Err(not_asked()),
         }
+        self.after(&mut rec, log)?;
         if let Some(e) = rec.fault() {
             return Err(GameError::Dice(e.clone()));
         }
-        self.after(log);
         Ok(())
     }
 
@@ -2490,6 +2539,40 @@ impl State {
         Ground::Free
     }
 
+    /// The move of `id` to `to` as the battle takes it (HT-MOV-01, HT-MOV-02), the footprint it would stand on
+    /// there and its nearest enemy from there: refused if the point is not a number or the ground is not free.
+    fn plan_move(
+        &mut self,
+        id: CompanyId,
+        to: Point,
+    ) -> Result<(MoveOrder, Footprint, Nearest), GameError> {
+        let old = self.field.at[id.0 as usize];
+        if !to.x.is_finite() || !to.y.is_finite() {
+            return Err(GameError::Ground {
+                company: self.name(id),
+                why: "the point is not on the table".to_string(),
+            });
+        }
+        let before = self.nearest_enemy(id).map(|e| e.1);
+        let moved_fp = old.placed(to, old.facing);
+        self.check_ground(id, &moved_fp)?;
+        self.field.at[id.0 as usize] = moved_fp;
+        let after = self.nearest_enemy(id);
+        self.field.at[id.0 as usize] = old;
+        let order = MoveOrder {
+            distance: old.centre.distance(to).0,
+            going: if self.field.in_woods(to) || self.field.in_woods(old.centre) {
+                Going::Poor
+            } else {
+                Going::Clear
+            },
+            toward_enemy: matches!((before, after), (Some(b), Some(a)) if a.1 < b - 1e-9),
+            leaves_cover: self.field.in_woods(old.centre) && !self.field.in_woods(to),
+            ..MoveOrder::default()
+        };
+        Ok((order, moved_fp, after))
+    }
+
     /// A move (HT-MOV-01, HT-MOV-02): the distance is measured centre to centre; the going is poor in the wood
     /// (HT-SG2-12); it is toward the enemy if it brings the company nearer the nearest enemy; it leaves cover if
     /// it starts in the wood and ends outside. The company turns to face the nearest enemy.
@@ -2500,32 +2583,8 @@ impl State {
         dice: &mut Recording<'_>,
         log: &mut Vec<Event>,
     ) -> Result<(), GameError> {
-        let old = self.field.at[id.0 as usize];
-        let distance = old.centre.distance(to).0;
-        if !to.x.is_finite() || !to.y.is_finite() {
-            return Err(GameError::Ground {
-                company: self.name(id),
-                why: "the point is not on the table".to_string(),
-            });
-        }
-        let before = self.nearest_enemy(id).map(|e| e.1);
-        let mut moved_fp = old.placed(to, old.facing);
-        self.check_ground(id, &moved_fp)?;
-        let saved = self.field.at[id.0 as usize];
-        self.field.at[id.0 as usize] = moved_fp;
-        let after = self.nearest_enemy(id);
-        self.field.at[id.0 as usize] = saved;
-        let order = MoveOrder {
-            distance,
-            going: if self.field.in_woods(to) || self.field.in_woods(old.centre) {
-                Going::Poor
-            } else {
-                Going::Clear
-            },
-            toward_enemy: matches!((before, after), (Some(b), Some(a)) if a.1 < b - 1e-9),
-            leaves_cover: self.field.in_woods(old.centre) && !self.field.in_woods(to),
-            ..MoveOrder::default()
-        };
+        let (order, mut moved_fp, after) = self.plan_move(id, to)?;
+        let distance = order.distance;
         let tests = self.battle.move_tests(id, &order)?;
         dice.about(format_args!("the move of {}", self.name(id)));
         let moved = self.battle.move_company(id, order, dice)?;
@@ -2705,19 +2764,249 @@ impl State {
         }
     }
 
-    /// After an order: ends an activation with no actions left, hands over to the other side, ends the turn
-    /// when every company has acted, and checks victory.
-    fn after(&mut self, log: &mut Vec<Event>) {
-        if self.battle.assault_defender().is_some()
+    /// A move of the active company `id` to `to`; a second move after a first waits for the other side's
+    /// reaction (HT-SG2-47) when it has a company that may give it, and is made when that is answered.
+    fn move_or_wait(
+        &mut self,
+        id: CompanyId,
+        to: Point,
+        rec: &mut Recording<'_>,
+        log: &mut Vec<Event>,
+    ) -> Result<(), GameError> {
+        let c = self.battle.company(id)?;
+        if c.moves_made() == 1 && c.actions_left() == 1 && self.any_reactor(id) {
+            // the ground is checked now so that a move the table refuses is refused before anyone is asked
+            let old = self.field.at[id.0 as usize];
+            self.check_ground(id, &old.placed(to, old.facing))?;
+            if !to.x.is_finite() || !to.y.is_finite() {
+                return Err(GameError::Ground {
+                    company: self.name(id),
+                    why: "the point is not on the table".to_string(),
+                });
+            }
+            self.reaction = Some(to);
+            Ok(())
+        } else {
+            self.do_move(id, to, rec, log)
+        }
+    }
+
+    /// The heading toward `side`'s own baseline: the Union's is the table's edge at y = 0, the
+    /// Confederate's the far edge (HT-SG2-17).
+    fn homeward(side: Side) -> Heading {
+        match side {
+            Side::Union => Heading::SOUTH,
+            Side::Confederate => Heading::NORTH,
+        }
+    }
+
+    /// Whether `id` standing on `fp` would be nearer any enemy company with a fit figure than it is now
+    /// (HT-SG2-17: Broken and Routed companies never close on a located enemy).
+    fn closes_on_enemy(&self, id: CompanyId, fp: &Footprint) -> bool {
+        let Ok(me) = self.battle.company(id) else {
+            return true;
+        };
+        let now = self.field.at[id.0 as usize];
+        self.battle.company_ids().any(|o| {
+            self.battle
+                .company(o)
+                .is_ok_and(|c| c.side() != me.side() && c.fit() > 0)
+                && {
+                    let e = &self.field.at[o.0 as usize];
+                    fp.distance(e).0 < now.distance(e).0 - 1e-9
+                }
+        })
+    }
+
+    /// A Broken company in cover leaves it only to withdraw further from every enemy (HT-SG2-17): a move of a
+    /// Broken `id` standing in cover from its nearest enemy to a place that is not cover from it is refused
+    /// unless the place is farther from every enemy company with a fit figure than where it stands.
+    fn broken_leaving_cover(&self, id: CompanyId, to: Point) -> Result<(), GameError> {
+        if self.battle.company(id)?.confidence() != ConfidenceLevel::Broken {
+            return Ok(());
+        }
+        let Some((enemy, _)) = self.nearest_enemy(id) else {
+            return Ok(());
+        };
+        let w = self.field.at[id.0 as usize];
+        let fp = w.placed(to, w.facing);
+        if !to.x.is_finite()
+            || !to.y.is_finite()
+            || !self.covered(&w, enemy)
+            || self.covered(&fp, enemy)
+        {
+            return Ok(());
+        }
+        let side = self.side_of(id);
+        let withdraws = self.battle.company_ids().all(|o| {
+            self.battle
+                .company(o)
+                .is_ok_and(|c| c.side() == side || c.fit() == 0)
+                || {
+                    let e = &self.field.at[o.0 as usize];
+                    fp.distance(e).0 > w.distance(e).0 + 1e-9
+                }
+        });
+        if withdraws {
+            Ok(())
+        } else {
+            Err(GameError::Ground {
+                company: self.name(id),
+                why: "a Broken company leaves cover only to withdraw further from every enemy"
+                    .to_string(),
+            })
+        }
+    }
+
+    /// Whether the ground and the battle allow `id` a move to the footprint `fp` as its next action, no die
+    /// rolled, whether or not it closes on the enemy (the caller weighs that, against every enemy).
+    fn may_move_to(&mut self, id: CompanyId, fp: &Footprint) -> bool {
+        self.ground(id, fp) == Ground::Free
+            && self.plan_move(id, fp.centre).is_ok_and(|(order, _, _)| {
+                let order = MoveOrder {
+                    toward_enemy: false,
+                    ..order
+                };
+                self.battle.check_move(id, &order).is_ok()
+            })
+    }
+
+    /// Where a Routed company runs this action (HT-SG2-17, HT-MOV-08, HT-SG2-48): by the shortest route
+    /// toward its own baseline — straight back, else 45 degrees to its left or right — as far as its move
+    /// allows (whole inches, the longest first) on free ground without closing on any enemy.
+    fn rout_step(&mut self, id: CompanyId) -> RoutStep {
+        let Ok(side) = self.battle.company(id).map(|c| c.side()) else {
+            return RoutStep::NoWay;
+        };
+        let w = self.field.at[id.0 as usize];
+        let home = Self::homeward(side);
+        let mut cornered = false;
+        for turn in [0.0, -45.0, 45.0] {
+            let h = home.turned(turn);
+            for d in (1..=12).rev() {
+                let fp = w.placed(w.centre.moved(h, Inches(f64::from(d))), w.facing);
+                if !self.may_move_to(id, &fp) {
+                    continue;
+                }
+                if self.closes_on_enemy(id, &fp) {
+                    cornered = true;
+                } else {
+                    return RoutStep::To(fp.centre, f64::from(d));
+                }
+            }
+        }
+        if cornered {
+            RoutStep::Cornered
+        } else {
+            RoutStep::NoWay
+        }
+    }
+
+    /// Where a Broken company in the open moves this action (HT-SG2-17, HT-MOV-08): toward the nearest cover
+    /// from its nearest enemy (a wood, or behind a fence seen across from it) within 24", searched in whole
+    /// inches along 16 headings, the nearest first (at equal distances the heading nearest straight away
+    /// from that enemy, then the right before the left), whose place does not close on any enemy; as far along
+    /// that line as its move allows on free ground without closing on any enemy. `None` when it is in cover,
+    /// has no enemy, or finds no such cover or step: then its side acts with it.
+    fn cover_step(&mut self, id: CompanyId) -> Option<(Point, f64)> {
+        let (enemy, _) = self.nearest_enemy(id)?;
+        let w = self.field.at[id.0 as usize];
+        if self.covered(&w, enemy) {
+            return None;
+        }
+        let away = self.away(id, enemy);
+        let (heading, distance) = (1..=24).find_map(|d| {
+            (0..16u8).find_map(|k| {
+                // 0, +22.5, -22.5, +45, ... degrees off straight away
+                let off = 22.5 * f64::from(k.div_ceil(2)) * if k % 2 == 1 { 1.0 } else { -1.0 };
+                let h = away.turned(off);
+                let fp = w.placed(w.centre.moved(h, Inches(f64::from(d))), w.facing);
+                (self.ground(id, &fp) == Ground::Free
+                    && self.covered(&fp, enemy)
+                    && !self.closes_on_enemy(id, &fp))
+                .then_some((h, f64::from(d)))
+            })
+        })?;
+        (1..=12u32)
+            .rev()
+            .map(f64::from)
+            .filter(|&d| d <= distance)
+            .find_map(|d| {
+                let fp = w.placed(w.centre.moved(heading, Inches(d)), w.facing);
+                (self.may_move_to(id, &fp) && !self.closes_on_enemy(id, &fp))
+                    .then_some((fp.centre, distance))
+            })
+    }
+
+    /// Plays the action the rules make for the active company `id` if it is Broken or Routed (HT-SG2-17,
+    /// HT-MOV-08, HT-MOR-07): a Routed company runs toward its own baseline with every action (its side has
+    /// no choice to make; it never fires), surrenders to an enemy within 12" — or disperses with none that
+    /// near — when every way back closes on the enemy (HT-SG2-48), and stays when no ground is free; a
+    /// Broken company in the open moves toward the nearest cover without closing on any enemy, and once in
+    /// cover (or with no cover in reach) its side acts with it. Returns whether it played a move.
+    fn compelled(
+        &mut self,
+        id: CompanyId,
+        rec: &mut Recording<'_>,
+        log: &mut Vec<Event>,
+    ) -> Result<bool, GameError> {
+        let level = self.battle.company(id)?.confidence();
+        let (to, routed, distance) = match level {
+            ConfidenceLevel::Routed => match self.rout_step(id) {
+                RoutStep::To(to, d) => (to, true, d),
+                RoutStep::Cornered => {
+                    let near = self.nearest_enemy(id).filter(|e| e.1 <= 12.0);
+                    self.battle.rout_blocked(id, near.is_some())?;
+                    self.battle.end_activation()?;
+                    log.push(Event::Surrendered {
+                        company: self.name(id),
+                        to: near.map(|e| self.name(e.0)),
+                    });
+                    return Ok(false);
+                }
+                RoutStep::NoWay => {
+                    self.battle.end_activation()?;
+                    log.push(Event::NoWayBack(self.name(id)));
+                    return Ok(false);
+                }
+            },
+            ConfidenceLevel::Broken => match self.cover_step(id) {
+                Some((to, distance)) => (to, false, distance),
+                None => return Ok(false),
+            },
+            _ => return Ok(false),
+        };
+        log.push(Event::Compelled {
+            company: self.name(id),
+            routed,
+            distance,
+        });
+        self.move_or_wait(id, to, rec, log)?;
+        Ok(true)
+    }
+
+    /// Whether a question other than the active company's next action is pending.
+    fn pending(&self) -> bool {
+        self.battle.assault_defender().is_some()
             || self.battle.short_of_contact().is_some()
             || self.reaction.is_some()
             || self.withdrawal.is_some()
-        {
-            return;
+    }
+
+    /// After an order: plays the moves the rules make for a Broken or Routed active company
+    /// ([`State::compelled`]), ends an activation with no actions left, hands over to the other side, ends the
+    /// turn when every company has acted, and checks victory.
+    fn after(&mut self, rec: &mut Recording<'_>, log: &mut Vec<Event>) -> Result<(), GameError> {
+        if self.pending() {
+            return Ok(());
         }
         if let Some(a) = self.active {
-            if self.battle.company(a).is_ok_and(|c| c.actions_left() > 0) {
-                return;
+            while !self.pending()
+                && self.battle.company(a).is_ok_and(|c| c.actions_left() > 0)
+                && self.compelled(a, rec, log)?
+            {}
+            if self.pending() || self.battle.company(a).is_ok_and(|c| c.actions_left() > 0) {
+                return Ok(());
             }
             self.active = None;
             log.push(Event::ActivationEnded(self.name(a)));
@@ -2727,10 +3016,10 @@ impl State {
         if let Some(o) = self.victory(false) {
             self.end = Some(o);
             log.push(Event::Ended(o));
-            return;
+            return Ok(());
         }
         if self.first.is_none() {
-            return;
+            return Ok(());
         }
         if !self.any_waiting(self.to_act) {
             self.to_act = self.to_act.enemy();
@@ -2747,11 +3036,12 @@ impl State {
                     self.end = Some(o);
                     log.push(Event::Ended(o));
                 }
-                return;
+                return Ok(());
             }
             self.turn += 1;
             log.push(Event::TurnBegan(self.turn));
         }
+        Ok(())
     }
 
     /// Whether `side` is broken: half or more of its companies Broken, Routed or without a fit figure.
@@ -2841,6 +3131,19 @@ impl State {
         };
         BySide::new(lost(Side::Union), lost(Side::Confederate))
     }
+}
+
+/// A company's nearest enemy and its distance, if any.
+type Nearest = Option<(CompanyId, f64)>;
+
+/// Where a Routed company's run takes it this action.
+enum RoutStep {
+    /// Toward its own baseline, to this point, this many inches.
+    To(Point, f64),
+    /// Every free way back closes on the enemy (HT-SG2-48).
+    Cornered,
+    /// No free ground toward its own baseline.
+    NoWay,
 }
 
 /// Hardtack as a [`Ruleset`].

@@ -1047,6 +1047,11 @@ pub struct AssaultReport {
     pub steps: Vec<String>,
     /// Whether the assault is over.
     pub over: bool,
+    /// The companies that lost the melee's tests and fall back (HT-SG2-40), in the order they failed: the
+    /// defender, or attackers (several in a combined assault). Empty when no melee was fought or it ended
+    /// with a side destroyed or both still holding; a defender that withdrew or failed its stand test is
+    /// not listed here (the assault is `over` without a melee).
+    pub fell_back: Vec<CompanyId>,
 }
 
 impl fmt::Display for AssaultReport {
@@ -2023,6 +2028,44 @@ impl Battle {
         order: MoveOrder,
         dice: &mut D,
     ) -> Result<bool, RuleViolation> {
+        let tests = self.check_move(id, &order)?;
+        let mine_close = self.company(id)?.formation.is_close();
+        transact(self, dice, |b, dice| {
+            b.spend(id, 1, Action::Move)?;
+            for t in &tests {
+                if !t.roll(dice) {
+                    return Ok(false);
+                }
+            }
+            let c = b.company_mut(id)?;
+            c.in_position = false;
+            c.moves += 1;
+            if order.disordering_terrain || (order.through.is_some() && mine_close) {
+                c.formation = Formation::Skirmish;
+                c.travel = false;
+            }
+            if let Some(other) = order.through {
+                let o = b.company_mut(other)?;
+                if o.formation.is_close() {
+                    o.formation = Formation::Skirmish;
+                    o.travel = false;
+                }
+            }
+            Ok(true)
+        })
+    }
+
+    /// Whether `id` may make `order` now, as [`Battle::move_company`] checks it before any die is rolled (the
+    /// ground's cost against the allowance, Shaken, Broken and Routed companies not closing on the enemy, the
+    /// companies passed through, an action left), and the reaction tests the move would roll. Nothing changes.
+    ///
+    /// # Errors
+    /// The move [`Battle::move_company`] would refuse, with its reason.
+    pub fn check_move(
+        &self,
+        id: CompanyId,
+        order: &MoveOrder,
+    ) -> Result<Vec<ReactionTest>, RuleViolation> {
         self.idle()?;
         if !order.distance.is_finite() || order.distance < 0.0 {
             return Err(SetupError::BadLength {
@@ -2103,35 +2146,13 @@ impl Battle {
                 return refuse("a close formation may not pass through another");
             }
         }
-        let tests = self.move_tests(id, &order)?;
+        let tests = self.move_tests(id, order)?;
         if c.actions == 0 {
             return Err(RuleViolation::NoActionLeft {
                 name: c.name.clone(),
             });
         }
-        transact(self, dice, |b, dice| {
-            b.spend(id, 1, Action::Move)?;
-            for t in &tests {
-                if !t.roll(dice) {
-                    return Ok(false);
-                }
-            }
-            let c = b.company_mut(id)?;
-            c.in_position = false;
-            c.moves += 1;
-            if order.disordering_terrain || (order.through.is_some() && mine_close) {
-                c.formation = Formation::Skirmish;
-                c.travel = false;
-            }
-            if let Some(other) = order.through {
-                let o = b.company_mut(other)?;
-                if o.formation.is_close() {
-                    o.formation = Formation::Skirmish;
-                    o.travel = false;
-                }
-            }
-            Ok(true)
-        })
+        Ok(tests)
     }
 
     /// The reaction tests [`Battle::move_company`] rolls for this move of `id`, in the order it rolls them (the
@@ -5261,13 +5282,21 @@ impl Battle {
                 steps.push(format!("{} was Broken: it routs and withdraws", d.name));
                 b.assault = None;
                 b.won_assault = Some((first, false));
-                return Ok(AssaultReport { steps, over: true });
+                return Ok(AssaultReport {
+                    steps,
+                    over: true,
+                    fell_back: Vec::new(),
+                });
             }
             let DefenderChoice::Stand { final_fire } = choice else {
                 steps.push(format!("{} withdraws before the assault", d.name));
                 b.assault = None;
                 b.won_assault = Some((first, false));
-                return Ok(AssaultReport { steps, over: true });
+                return Ok(AssaultReport {
+                    steps,
+                    over: true,
+                    fell_back: Vec::new(),
+                });
             };
             let odds = odds_tl(
                 u32::try_from(fighters).unwrap_or(u32::MAX),
@@ -5289,7 +5318,11 @@ impl Battle {
                     ));
                     b.assault = None;
                     b.won_assault = Some((first, false));
-                    Ok(AssaultReport { steps, over: true })
+                    Ok(AssaultReport {
+                        steps,
+                        over: true,
+                        fell_back: Vec::new(),
+                    })
                 }
                 other => {
                     let tl = other.map_or(0, |o| o.0);
@@ -5299,7 +5332,11 @@ impl Battle {
                         final_fire,
                         ..p
                     });
-                    Ok(AssaultReport { steps, over: false })
+                    Ok(AssaultReport {
+                        steps,
+                        over: false,
+                        fell_back: Vec::new(),
+                    })
                 }
             }
         })
@@ -5456,12 +5493,16 @@ impl Battle {
                 ));
                 reached.clear();
             }
-            match reached.as_slice() {
-                [] => {}
+            let fell_back = match reached.as_slice() {
+                [] => Vec::new(),
                 [one] => b.melee(*one, p.defender, i16::from(dropped), &mut steps, dice)?,
                 many => b.melee_many(many, p.defender, dropped, &mut steps, dice)?,
-            }
-            Ok(AssaultReport { steps, over: true })
+            };
+            Ok(AssaultReport {
+                steps,
+                over: true,
+                fell_back,
+            })
         })
     }
 
@@ -5556,8 +5597,9 @@ impl Battle {
         mut dropped: bool,
         steps: &mut Vec<String>,
         dice: &mut D,
-    ) -> Result<(), RuleViolation> {
+    ) -> Result<Vec<CompanyId>, RuleViolation> {
         let options = self.options;
+        let mut fell_back = Vec::new();
         let mut holding: Vec<CompanyId> = attackers.to_vec();
         let mut down: Vec<(CompanyId, usize)> = Vec::new();
         let mut lost: Vec<(CompanyId, u32)> = attackers.iter().map(|&a| (a, 0)).collect();
@@ -5752,6 +5794,7 @@ impl Battle {
                     AssaultSide::Defender => {
                         if test(self, defender, 0, dice)? != Confidence::Pass {
                             steps.push(format!("{} falls back", self.company(defender)?.name));
+                            fell_back.push(defender);
                             winner = Some(AssaultSide::Attacker);
                             decided = true;
                             break;
@@ -5761,6 +5804,7 @@ impl Battle {
                         for id in holding.clone() {
                             if test(self, id, i16::from(dropped), dice)? != Confidence::Pass {
                                 steps.push(format!("{} falls back", self.company(id)?.name));
+                                fell_back.push(id);
                                 holding.retain(|&h| h != id);
                                 dropped = true;
                             }
@@ -5815,7 +5859,7 @@ impl Battle {
         for id in leaderless {
             self.new_leader(id, dice)?;
         }
-        Ok(())
+        Ok(fell_back)
     }
 
     /// Final defensive fire (HT-MEL-07, HT-SG2-37; with the First Volley if the defender still has it,
@@ -5959,7 +6003,7 @@ impl Battle {
         dropped: i16,
         steps: &mut Vec<String>,
         dice: &mut D,
-    ) -> Result<(), RuleViolation> {
+    ) -> Result<Vec<CompanyId>, RuleViolation> {
         let options = self.options;
         let a = self.company(attacker)?.clone();
         let d = self.company(defender)?.clone();
@@ -5989,6 +6033,17 @@ impl Battle {
         let winner = out.winner();
         self.won_assault = (winner == Some(AssaultSide::Attacker))
             .then_some((attacker, matches!(out.end, MeleeEnd::Destroyed { .. })));
+        let fell_back = match out.end {
+            MeleeEnd::FellBack {
+                loser: AssaultSide::Attacker,
+                ..
+            } => vec![attacker],
+            MeleeEnd::FellBack {
+                loser: AssaultSide::Defender,
+                ..
+            } => vec![defender],
+            _ => Vec::new(),
+        };
         for (id, downed, unhorsed, s) in [
             (
                 attacker,
@@ -6071,6 +6126,6 @@ impl Battle {
                 self.new_leader(id, dice)?;
             }
         }
-        Ok(())
+        Ok(fell_back)
     }
 }
