@@ -353,7 +353,13 @@ impl Footprint {
     /// directions separates them (separating axes); apart, the distance is the least from a corner of one to
     /// an edge of the other.
     pub fn distance(&self, other: &Footprint) -> Inches {
-        let (frame_a, frame_b) = (frame(self.facing), frame(other.facing));
+        let frame_a = frame(self.facing);
+        // Footprints facing the same way (bit for bit) share the frame.
+        let frame_b = if other.facing.as_degrees().to_bits() == self.facing.as_degrees().to_bits() {
+            frame_a
+        } else {
+            frame(other.facing)
+        };
         let a = self.corners_in(&frame_a);
         let b = other.corners_in(&frame_b);
         // Footprints whose circles (round the centres, through the corners) lie clearly apart are apart: the
@@ -366,14 +372,15 @@ impl Footprint {
         // A corner's squared distance to the other rectangle (in that rectangle's frame) is the least of its
         // four corner-to-edge squares, to within rounding: a corner whose distance is clearly more than the
         // nearest corner's cannot give the least nor come within rounding of it, and its four squares are
-        // left out (as infinite, which no candidate is).
-        let to_a = b.map(|p| self.square_to(&frame_a, p));
-        let to_b = a.map(|p| other.square_to(&frame_b, p));
-        let nearest = to_a
-            .iter()
-            .chain(to_b.iter())
-            .copied()
-            .fold(f64::INFINITY, f64::min);
+        // left out.
+        let mut to_a = [0.0; 4];
+        let mut to_b = [0.0; 4];
+        let mut nearest = f64::INFINITY;
+        for j in 0..4 {
+            to_a[j] = self.square_to(&frame_a, b[j]);
+            to_b[j] = other.square_to(&frame_b, a[j]);
+            nearest = nearest.min(to_a[j]).min(to_b[j]);
+        }
         let scale = self.centre.x.abs()
             + self.centre.y.abs()
             + other.centre.x.abs()
@@ -383,29 +390,46 @@ impl Footprint {
             + other.frontage.0
             + other.depth.0;
         let wanted = nearest * (1.0 + 1e-6) + 1e-9 * (1.0 + scale * scale);
-        let mut squares = [f64::INFINITY; 32];
-        for i in 0..4 {
-            let (a0, a1) = (a[i], a[(i + 1) % 4]);
-            let (b0, b1) = (b[i], b[(i + 1) % 4]);
-            for j in 0..4 {
-                if to_a[j] <= wanted {
-                    squares[8 * i + 2 * j] = segment_square(b[j], a0, a1);
-                }
-                if to_b[j] <= wanted {
-                    squares[8 * i + 2 * j + 1] = segment_square(a[j], b0, b1);
+        // The corner-to-edge squares of the corners kept: the corner, the rectangle whose edge, and the edge.
+        let mut squares = [0.0; 32];
+        let mut pairs = [(0_u8, 0_u8); 32];
+        let mut count = 0;
+        let mut least = f64::INFINITY;
+        for j in 0..4 {
+            for (kept, corner, edges, side) in [(to_a[j], b[j], &a, 0), (to_b[j], a[j], &b, 1)] {
+                if kept <= wanted {
+                    for i in 0..4 {
+                        let sq = segment_square(corner, edges[i], edges[(i + 1) % 4]);
+                        least = least.min(sq);
+                        squares[count] = sq;
+                        pairs[count] = ((side << 2) | j as u8, i as u8);
+                        count += 1;
+                    }
                 }
             }
         }
-        let least = squares.iter().copied().fold(f64::INFINITY, f64::min);
         let bound = least * (1.0 + 1e-9);
         let mut best = f64::INFINITY;
-        for (k, &sq) in squares.iter().enumerate() {
-            if sq <= bound {
-                let (i, j) = (k / 8, (k % 8) / 2);
-                let d = if k % 2 == 0 {
-                    segment_distance(b[j], a[i], a[(i + 1) % 4])
+        // Where the nearest points are two corners, up to four pairs measure the same offset (the corner to the
+        // end of each of two edges, both ways, the sign aside): its `hypot` is taken once.
+        let mut last = (u64::MAX, u64::MAX, f64::INFINITY);
+        for k in 0..count {
+            if squares[k] <= bound {
+                let (corner, i) = (usize::from(pairs[k].0), usize::from(pairs[k].1));
+                let (p, edges) = if corner < 4 {
+                    (b[corner], &a)
                 } else {
-                    segment_distance(a[j], b[i], b[(i + 1) % 4])
+                    (a[corner - 4], &b)
+                };
+                let d = match segment_gap(p, edges[i], edges[(i + 1) % 4]) {
+                    Gap::Offset(x, y) => {
+                        let (kx, ky) = (x.abs().to_bits(), y.abs().to_bits());
+                        if (kx, ky) != (last.0, last.1) {
+                            last = (kx, ky, x.hypot(y));
+                        }
+                        last.2
+                    }
+                    Gap::Across(d) => d,
                 };
                 best = best.min(d);
             }
@@ -692,7 +716,7 @@ fn project(corners: &[Point; 4], axis: (f64, f64)) -> (f64, f64) {
 }
 
 /// The square of the distance from `p` to the segment from `start` to `end`, by the branches of
-/// [`segment_distance`] (to within rounding of its square).
+/// [`segment_gap`] (to within rounding of its square).
 fn segment_square(p: Point, start: Point, end: Point) -> f64 {
     let (dx, dy) = (end.x - start.x, end.y - start.y);
     let d_squared = dx * dx + dy * dy;
@@ -712,22 +736,32 @@ fn segment_square(p: Point, start: Point, end: Point) -> f64 {
     s * s * d_squared
 }
 
-/// The distance from `p` to the segment from `start` to `end` (the same formula as `geo`'s).
-fn segment_distance(p: Point, start: Point, end: Point) -> f64 {
+/// The distance from `p` to the segment from `start` to `end`, by the same formula as `geo`'s, in two forms:
+/// where the nearest point of the segment is an end (or the segment is a point), the offset from that end whose
+/// `hypot` the distance is; otherwise the distance itself.
+enum Gap {
+    /// The distance is `x.hypot(y)` of this offset (the same for the offset reversed).
+    Offset(f64, f64),
+    /// The distance across to the segment's inside.
+    Across(f64),
+}
+
+/// [`Gap`] of `p` from the segment from `start` to `end`.
+fn segment_gap(p: Point, start: Point, end: Point) -> Gap {
     let (dx, dy) = (end.x - start.x, end.y - start.y);
     let d_squared = dx * dx + dy * dy;
     if d_squared == 0.0 {
-        return (p.x - start.x).hypot(p.y - start.y);
+        return Gap::Offset(p.x - start.x, p.y - start.y);
     }
     let r = ((p.x - start.x) * dx + (p.y - start.y) * dy) / d_squared;
     if r <= 0.0 {
-        return (p.x - start.x).hypot(p.y - start.y);
+        return Gap::Offset(p.x - start.x, p.y - start.y);
     }
     if r >= 1.0 {
-        return (p.x - end.x).hypot(p.y - end.y);
+        return Gap::Offset(p.x - end.x, p.y - end.y);
     }
     let s = ((start.y - p.y) * dx - (start.x - p.x) * dy) / d_squared;
-    s.abs() * dx.hypot(dy)
+    Gap::Across(s.abs() * dx.hypot(dy))
 }
 
 /// The table: its size and terrain. The origin is the lower-left corner; x runs along the width, y along the
