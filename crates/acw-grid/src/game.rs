@@ -1792,21 +1792,18 @@ impl State {
             };
             candidates.push(Vec::new());
             let name = self.name(id);
-            for path in candidates {
-                // A refused retreat changes nothing, so the next candidate is tried on the same battle (and
-                // the plan just worked out still holds for it).
-                if let Ok((_, r)) =
-                    self.battle
-                        .forced_cavalry_retreat_planned(id, &path, Some(&plan))
-                {
-                    let end = self.retreat_end(r);
-                    log.push(Event::Retreat {
-                        unit: name,
-                        cause: RetreatCause::CavalryContact,
-                        end,
-                    });
-                    break;
-                }
+            // The first candidate the rules accept (a refused retreat changes nothing, so each is tried on the
+            // same battle, and the plan just worked out still holds for it).
+            if let Ok((_, r)) =
+                self.battle
+                    .forced_cavalry_retreat_first(id, &candidates, Some(&plan))
+            {
+                let end = self.retreat_end(r);
+                log.push(Event::Retreat {
+                    unit: name,
+                    cause: RetreatCause::CavalryContact,
+                    end,
+                });
             }
         }
         Ok(())
