@@ -189,6 +189,12 @@ pub struct State {
     skirmish: Vec<SkirmishOrder>,
     allocations: Vec<(usize, Vec<(UnitId, u32)>)>,
     retreats: Vec<Pending>,
+    /// The routes of the retreat the game is asking about (the first of `retreats`), worked out once when the
+    /// question is put and kept until it is answered (nothing else can change the battle in between): the
+    /// question, the owner's answer and its check all read them. `None` when no retreat is asked about. Not
+    /// saved: a loaded game works them out again.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    asked: Option<Arc<Vec<Vec<Area>>>>,
     pursued: Vec<UnitId>,
     outcome: Option<Outcome>,
 }
@@ -222,7 +228,7 @@ struct StateData {
 impl TryFrom<StateData> for State {
     type Error = RuleViolation;
     fn try_from(d: StateData) -> Result<State, RuleViolation> {
-        let s = State {
+        let mut s = State {
             battle: d.battle,
             rng: d.rng,
             step: d.step,
@@ -233,6 +239,7 @@ impl TryFrom<StateData> for State {
             skirmish: d.skirmish,
             allocations: d.allocations,
             retreats: d.retreats,
+            asked: None,
             pursued: d.pursued,
             outcome: d.outcome,
         };
@@ -262,6 +269,9 @@ impl TryFrom<StateData> for State {
             return Err(RuleViolation::Inconsistent(
                 "the saved game's step does not fit its battle",
             ));
+        }
+        if matches!(s.step, Step::Retreat(_)) {
+            s.asked = Some(Arc::new(s.plan_retreat_routes()));
         }
         Ok(s)
     }
@@ -786,6 +796,7 @@ impl State {
             skirmish: Vec::new(),
             allocations: Vec::new(),
             retreats: Vec::new(),
+            asked: None,
             pursued: Vec::new(),
             outcome: None,
         })
@@ -851,7 +862,10 @@ impl State {
             ),
             Step::Retreat(s) => {
                 let p = self.retreats.first()?;
-                let routes = self.retreat_routes().len();
+                let routes = match &self.asked {
+                    Some(r) => r.len(),
+                    None => self.plan_retreat_routes().len(),
+                };
                 (
                     s,
                     Question::Retreat {
@@ -1043,6 +1057,14 @@ impl State {
     /// The routes of the retreat the game is asking about.
     #[must_use]
     pub fn retreat_routes(&self) -> Vec<Vec<Area>> {
+        match &self.asked {
+            Some(r) => r.as_ref().clone(),
+            None => self.plan_retreat_routes(),
+        }
+    }
+
+    /// [`State::retreat_routes`] worked out from the battle.
+    fn plan_retreat_routes(&self) -> Vec<Vec<Area>> {
         let Some(p) = self.retreats.first() else {
             return Vec::new();
         };
@@ -1192,7 +1214,11 @@ impl State {
                 Ok(())
             }
             (Order::Retreat(path), Step::Retreat(_)) => {
-                if self.retreat_routes().iter().any(|r| r == path) {
+                let listed = match &self.asked {
+                    Some(r) => r.iter().any(|r| r == path),
+                    None => self.plan_retreat_routes().iter().any(|r| r == path),
+                };
+                if listed {
                     Ok(())
                 } else {
                     Err(RuleViolation::BadRetreat(
@@ -1243,9 +1269,13 @@ impl State {
                     // Refused as `check_order` refuses it (nobody is asked).
                     self.check_order(order)?;
                 }
+                // The routes put to the owner with the question, if kept; otherwise worked out now.
                 let planned = self.retreats.first().and_then(|p| {
                     let kind = p.cause.kind()?;
-                    let plan = self.battle.retreat_plan(p.unit, kind, &p.enemies).ok()?;
+                    let plan = match &self.asked {
+                        Some(r) => RetreatPlan::Clear(r.as_ref().clone()),
+                        None => self.battle.retreat_plan(p.unit, kind, &p.enemies).ok()?,
+                    };
                     Some((kind, plan))
                 });
                 let listed = match &planned {
@@ -1326,6 +1356,7 @@ impl State {
                 self.next_allocation(dice, log)?;
             }
             (Order::Retreat(path), _) => {
+                self.asked = None;
                 let p = self.retreats.remove(0);
                 let known = retreat_plan
                     .take()
@@ -1630,6 +1661,7 @@ impl State {
         }
         // Morale: one die per unit that must test (GRID-MOR-01), then each result carried out.
         self.retreats.clear();
+        self.asked = None;
         for (u, enemies) in queue {
             if self.battle.unit(u).is_err() {
                 continue;
@@ -1677,13 +1709,15 @@ impl State {
                 .cause
                 .kind()
                 .map(|kind| self.battle.retreat_plan(p.unit, kind, &p.enemies));
-            if let Some(Ok(RetreatPlan::Clear(v))) = &plan
-                && v.len() > 1
-            {
-                let side = self.battle.unit(p.unit)?.side();
-                self.step = Step::Retreat(side);
-                return Ok(());
-            }
+            let plan = match plan {
+                Some(Ok(RetreatPlan::Clear(v))) if v.len() > 1 => {
+                    let side = self.battle.unit(p.unit)?.side();
+                    self.step = Step::Retreat(side);
+                    self.asked = Some(Arc::new(v));
+                    return Ok(());
+                }
+                other => other,
+            };
             self.retreats.remove(0);
             let plan = plan.transpose()?;
             let path = match &plan {
@@ -1758,21 +1792,18 @@ impl State {
             };
             candidates.push(Vec::new());
             let name = self.name(id);
-            for path in candidates {
-                // A refused retreat changes nothing, so the next candidate is tried on the same battle (and
-                // the plan just worked out still holds for it).
-                if let Ok((_, r)) =
-                    self.battle
-                        .forced_cavalry_retreat_planned(id, &path, Some(&plan))
-                {
-                    let end = self.retreat_end(r);
-                    log.push(Event::Retreat {
-                        unit: name,
-                        cause: RetreatCause::CavalryContact,
-                        end,
-                    });
-                    break;
-                }
+            // The first candidate the rules accept (a refused retreat changes nothing, so each is tried on the
+            // same battle, and the plan just worked out still holds for it).
+            if let Ok((_, r)) =
+                self.battle
+                    .forced_cavalry_retreat_first(id, &candidates, Some(&plan))
+            {
+                let end = self.retreat_end(r);
+                log.push(Event::Retreat {
+                    unit: name,
+                    cause: RetreatCause::CavalryContact,
+                    end,
+                });
             }
         }
         Ok(())

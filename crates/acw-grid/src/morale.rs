@@ -840,17 +840,19 @@ impl Battle {
         id: UnitId,
         path: &[Area],
     ) -> Result<(UnitId, RetreatReport), RuleViolation> {
-        self.forced_cavalry_retreat_planned(id, path, None)
+        self.forced_cavalry_retreat_first(id, &[path.to_vec()], None)
     }
 
-    /// [`Battle::forced_cavalry_retreat`], given the plan of the whole unit's full-move retreat away from its
-    /// adjacent enemies that the caller has just worked out on this same battle: used only if the whole unit
-    /// goes (a mixed unit's cavalry retreats as a unit of its own, with a plan of its own), so the result is the
-    /// same either way.
-    pub(crate) fn forced_cavalry_retreat_planned(
+    /// [`Battle::forced_cavalry_retreat`] along the first of `candidates` the rules accept, as if each were
+    /// tried in turn on this battle (a refused one changes nothing); the error of the last if none is. `known`
+    /// is the plan of the whole unit's full-move retreat away from its adjacent enemies that the caller has just
+    /// worked out on this same battle: used only if the whole unit goes. A mixed unit's cavalry retreats as a
+    /// unit of its own, whose plan is worked out once for all the candidates (each is tried on the same
+    /// battle, so it is the same plan). The result is the same either way.
+    pub(crate) fn forced_cavalry_retreat_first(
         &mut self,
         id: UnitId,
-        path: &[Area],
+        candidates: &[Vec<Area>],
         known: Option<&RetreatPlan>,
     ) -> Result<(UnitId, RetreatReport), RuleViolation> {
         self.phase_is(crate::state::Phase::Combat)?;
@@ -881,22 +883,35 @@ impl Battle {
             .collect();
         let whole = cav.len() == u.stands().len();
         // Carried out on a copy, which replaces the battle only if nothing refused it.
-        let mut next = self.clone();
+        let mut base = self.clone();
         let (mover, known) = if whole {
             (id, known.cloned())
         } else {
-            (next.detach(id, &cav, false)?, None)
+            (base.detach(id, &cav, false)?, None)
         };
-        let r = next.retreat_by_planned(
-            mover,
-            RetreatCause::CavalryContact,
-            &enemies,
-            path,
-            None,
-            known,
-        )?;
-        *self = next;
-        Ok((mover, r))
+        let plan = match known {
+            Some(plan) => plan,
+            None => base.retreat_plan(mover, RetreatKind::FullMove, &enemies)?,
+        };
+        let mut last = Err(RuleViolation::BadRetreat("no retreat route was given"));
+        for path in candidates {
+            let mut next = base.clone();
+            match next.retreat_by_planned(
+                mover,
+                RetreatCause::CavalryContact,
+                &enemies,
+                path,
+                None,
+                Some(plan.clone()),
+            ) {
+                Ok(r) => {
+                    *self = next;
+                    return Ok((mover, r));
+                }
+                Err(e) => last = Err(e),
+            }
+        }
+        last
     }
 
     /// GRID-MOR-13, GRID-CMD-04: a disordered unit removes its disorder in its own movement step if it is not

@@ -583,6 +583,8 @@ impl Battle {
         let Ok(started_engaged) = self.engaged(id) else {
             return out;
         };
+        // Room for a typical search's areas at once, instead of growing the list step by step.
+        out.nodes.reserve(32);
         let (side, facing) = (u.side(), u.facing());
         let wagons_only = basis.stands.iter().all(|s| s.kind == StandType::Wagons);
         let column_kept = probe.end_formation == Formation::MarchColumn || wagons_only;
