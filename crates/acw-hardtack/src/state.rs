@@ -261,7 +261,8 @@ impl CompanySpec {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Company {
-    name: String,
+    /// Shared between copies: the game copies the battle for each order it checks, a name never changes.
+    name: std::sync::Arc<str>,
     side: Side,
     quality: Quality,
     lv: Leadership,
@@ -720,7 +721,8 @@ impl fmt::Display for Ammunition {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Gun {
-    name: String,
+    /// Shared between copies, as a company's name.
+    name: std::sync::Arc<str>,
     piece: FieldPiece,
     rifled: bool,
     crew: CompanyId,
@@ -1454,7 +1456,7 @@ impl Battle {
         }
         let id = CompanyId(u32::try_from(self.companies.len()).unwrap_or(u32::MAX));
         self.companies.push(Company {
-            name: spec.name,
+            name: spec.name.into(),
             side: spec.side,
             quality: spec.quality,
             lv: spec.lv,
@@ -1504,7 +1506,7 @@ impl Battle {
         self.company(crew)?;
         let id = GunId(u32::try_from(self.guns.len()).unwrap_or(u32::MAX));
         self.guns.push(Gun {
-            name: name.to_string(),
+            name: name.into(),
             piece,
             rifled,
             crew,
@@ -1663,20 +1665,20 @@ impl Battle {
         self.idle()?;
         if let Some(busy) = self.companies.iter().find(|c| c.actions > 0) {
             return Err(RuleViolation::OtherActivating {
-                name: busy.name.clone(),
+                name: busy.name.to_string(),
             });
         }
         let c = self.company_mut(id)?;
         if matches!(c.attached, Attachment::Element(_)) {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "activate on its own",
                 why: "a detached element acts only when its parent's leader activates it",
             });
         }
         if c.activated {
             return Err(RuleViolation::AlreadyActivated {
-                name: c.name.clone(),
+                name: c.name.to_string(),
             });
         }
         c.activated = true;
@@ -1757,35 +1759,35 @@ impl Battle {
             )
         {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "do that",
                 why: "a runner may only move, carry a transferred action and remove his own markers",
             });
         }
         if !action.may_repeat() && c.done.contains(&action) {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: action.describe(),
                 why: "that action may be taken only once an activation",
             });
         }
         if c.panic == Panic::Panicked {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "act",
                 why: "a panicked company can do nothing until its panic is removed",
             });
         }
         if c.disorganised {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "act",
                 why: "a disorganised company must first Reorganise",
             });
         }
         if c.actions < n {
             return Err(RuleViolation::NoActionLeft {
-                name: c.name.clone(),
+                name: c.name.to_string(),
             });
         }
         c.actions -= n;
@@ -1800,14 +1802,14 @@ impl Battle {
         let c = self.company(id)?;
         if c.loads == Some(0) {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "reload",
                 why: "it is out of ammunition",
             });
         }
         if !c.needs_reload() {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "reload",
                 why: "no figure carries a Reload marker",
             });
@@ -1829,7 +1831,7 @@ impl Battle {
         let c = self.company(id)?;
         if c.in_position {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "reorganise",
                 why: "it is In Position: drop it first, or reorganise under a reaction test",
             });
@@ -1845,14 +1847,14 @@ impl Battle {
             Some("gun crews fight as skirmishers")
         } else if c.actions == 0 {
             return Err(RuleViolation::NoActionLeft {
-                name: c.name.clone(),
+                name: c.name.to_string(),
             });
         } else {
             None
         };
         match why {
             Some(why) => Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "form line or column",
                 why,
             }),
@@ -1964,7 +1966,7 @@ impl Battle {
             .map(|o| o.side);
         if self.colours(regiment) != Some(Colours::Fallen) || c.fit() == 0 {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "take up the colours",
                 why: "only fallen colours can be taken up, by a company with a fit figure",
             });
@@ -1972,7 +1974,7 @@ impl Battle {
         let own = owner_side == Some(c.side);
         if own && c.regiment != Some(regiment) {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "take up the colours",
                 why: "a regiment's own companies recover its colours",
             });
@@ -2034,7 +2036,7 @@ impl Battle {
         let c = self.company(id)?;
         let refuse = |why| {
             Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "make that move",
                 why,
             })
@@ -2106,7 +2108,7 @@ impl Battle {
         let tests = self.move_tests(id, &order)?;
         if c.actions == 0 {
             return Err(RuleViolation::NoActionLeft {
-                name: c.name.clone(),
+                name: c.name.to_string(),
             });
         }
         transact(self, dice, |b, dice| {
@@ -2162,14 +2164,14 @@ impl Battle {
         let c = self.company(id)?;
         if on && c.formation != Formation::Column {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "enter travel mode",
                 why: "only a column may travel",
             });
         }
         if c.in_position {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "change travel mode",
                 why: "it is In Position",
             });
@@ -2192,7 +2194,7 @@ impl Battle {
         if cover == Cover::Fortification {
             let c = self.company(id)?;
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "go In Position",
                 why: "a fortification already counts as In Position",
             });
@@ -2257,14 +2259,14 @@ impl Battle {
         let t = self.company(target)?;
         if distance > 6.0 {
             return Err(RuleViolation::Refused {
-                name: r.name.clone(),
+                name: r.name.to_string(),
                 what: "rally",
                 why: "the rallying commander must be within 6 inches",
             });
         }
         if r.side != t.side {
             return Err(RuleViolation::Refused {
-                name: r.name.clone(),
+                name: r.name.to_string(),
                 what: "rally",
                 why: "a commander rallies companies of his own side",
             });
@@ -2306,7 +2308,7 @@ impl Battle {
         let g = self.gun(gun)?;
         if g.disabled || g.abandoned {
             return Err(RuleViolation::GunRefused {
-                name: g.name.clone(),
+                name: g.name.to_string(),
                 what: "load",
                 why: "it is disabled or abandoned",
             });
@@ -2315,7 +2317,7 @@ impl Battle {
             && !self.options.case_shot
         {
             return Err(RuleViolation::GunRefused {
-                name: g.name.clone(),
+                name: g.name.to_string(),
                 what: "load case",
                 why: "case and spherical case need the advanced rule",
             });
@@ -2347,7 +2349,7 @@ impl Battle {
         };
         match why {
             Some(why) => Err(RuleViolation::GunRefused {
-                name: g.name.clone(),
+                name: g.name.to_string(),
                 what,
                 why,
             }),
@@ -2371,7 +2373,7 @@ impl Battle {
                     && (0.0..=crate::command::COMMAND_RANGE).contains(&team_distance)))
         {
             return Err(RuleViolation::GunRefused {
-                name: g.name.clone(),
+                name: g.name.to_string(),
                 what: if limbered { "limber" } else { "unlimber" },
                 why: "it is already so, or its team is not within 6 inches",
             });
@@ -2402,7 +2404,7 @@ impl Battle {
         let fit = self.company(g.crew)?.fit();
         match (g.gunners, fit) {
             (_, 0) | (false, 1) => Err(RuleViolation::GunRefused {
-                name: g.name.clone(),
+                name: g.name.to_string(),
                 what: "be worked",
                 why: "it has too few men",
             }),
@@ -2431,7 +2433,7 @@ impl Battle {
         let c = self.company(g.crew)?;
         if c.cl < ConfidenceLevel::Broken {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "retreat with its gun",
                 why: "only a Broken or Routed crew retreats",
             });
@@ -2459,7 +2461,7 @@ impl Battle {
         let c = self.company(by)?;
         if !g.abandoned || c.side == owner {
             return Err(RuleViolation::GunRefused {
-                name: g.name.clone(),
+                name: g.name.to_string(),
                 what: "be captured",
                 why: "only an abandoned enemy gun can be captured",
             });
@@ -2485,14 +2487,14 @@ impl Battle {
         let c = self.company(id)?;
         if c.cavalry.is_none() || c.cavalry == Some(mounted) {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: if mounted { "mount" } else { "dismount" },
                 why: "it is not cavalry in the other state",
             });
         }
         if formation.is_close() && c.cl >= ConfidenceLevel::Broken {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "form line or column",
                 why: "Broken and Routed companies stay in skirmish order",
             });
@@ -2560,7 +2562,7 @@ impl Battle {
         };
         if let Some(why) = why {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "transfer an action",
                 why,
             });
@@ -2609,7 +2611,7 @@ impl Battle {
             || p.attached != Attachment::Own
         {
             return Err(RuleViolation::Refused {
-                name: p.name.clone(),
+                name: p.name.to_string(),
                 what: "detach figures",
                 why: "it needs that many fit troopers (a runner is one figure), and must be a company in its own right",
             });
@@ -2633,7 +2635,7 @@ impl Battle {
         }
         p.figures = keep;
         let mut child = p.clone();
-        child.name = name;
+        child.name = name.into();
         child.figures = moved;
         child.full_strength = child.figures.len();
         child.attached = if runner {
@@ -2663,7 +2665,7 @@ impl Battle {
             || !(distance.is_finite() && (0.0..=crate::command::COMMAND_RANGE).contains(&distance))
         {
             return Err(RuleViolation::Refused {
-                name: e.name.clone(),
+                name: e.name.to_string(),
                 what: "be activated",
                 why: "only its parent's leader activates a detached element, within 6 inches",
             });
@@ -2684,7 +2686,7 @@ impl Battle {
         let c = self.company(child)?;
         let (Attachment::Element(parent) | Attachment::Runner(parent)) = c.attached else {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "rejoin",
                 why: "it is a company in its own right",
             });
@@ -2714,7 +2716,7 @@ impl Battle {
             .collect();
         if riders.is_empty() || !c.mounted() {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "deal with unhorsed riders",
                 why: "it is not a mounted company with unhorsed riders",
             });
@@ -2801,7 +2803,7 @@ impl Battle {
         let t = self.company(target)?;
         if !t.hidden || o.side == t.side {
             return Err(RuleViolation::Refused {
-                name: o.name.clone(),
+                name: o.name.to_string(),
                 what: "observe",
                 why: "only a hidden enemy unit is observed",
             });
@@ -2925,7 +2927,7 @@ impl Battle {
             let c = self.company(id)?;
             if c.activated || c.side != col.side || id == colonel {
                 return Err(RuleViolation::Refused {
-                    name: c.name.clone(),
+                    name: c.name.to_string(),
                     what: "join the regiment's activation",
                     why: "it has already activated, or is not one of the colonel's companies",
                 });
@@ -2943,7 +2945,7 @@ impl Battle {
         }
         if let Err(bar) = crate::command::regimental_formation(&members) {
             return Err(RuleViolation::Refused {
-                name: col.name.clone(),
+                name: col.name.to_string(),
                 what: "activate the regiment",
                 why: match bar {
                     crate::command::FormationBar::TooFew => {
@@ -2984,7 +2986,7 @@ impl Battle {
         let b = self.company(joining)?.clone();
         if a.side != b.side || joined == joining || a.activated {
             return Err(RuleViolation::Refused {
-                name: a.name.clone(),
+                name: a.name.to_string(),
                 what: "regroup",
                 why: "two companies of one side regroup, and the joined one must not have activated",
             });
@@ -3029,7 +3031,7 @@ impl Battle {
         let c = self.company(id)?;
         if c.loads.is_none() {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "scrounge ammunition",
                 why: "ammunition supply is not tracked for it",
             });
@@ -3053,7 +3055,7 @@ impl Battle {
         let c = self.company(id)?;
         if c.panic != Panic::Panicked {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "remove panic",
                 why: "it is not panicked",
             });
@@ -3062,7 +3064,7 @@ impl Battle {
         let cost = if lone { 1 } else { 2 };
         if c.actions < cost {
             return Err(RuleViolation::NoActionLeft {
-                name: c.name.clone(),
+                name: c.name.to_string(),
             });
         }
         let test = self.reaction(id, crate::morale::reaction::PANIC)?;
@@ -3095,7 +3097,7 @@ impl Battle {
         if !self.options.quick_combat_resolution {
             let c = self.company(id)?;
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "treat its wounded",
                 why: "wounded are treated in battle only under Quick Combat Resolution",
             });
@@ -3129,8 +3131,8 @@ impl Battle {
         let t = self.company(target)?;
         if f.side == t.side {
             return Err(RuleViolation::SameSide {
-                firer: f.name.clone(),
-                target: t.name.clone(),
+                firer: f.name.to_string(),
+                target: t.name.to_string(),
             });
         }
         let why = if f.cl == ConfidenceLevel::Routed {
@@ -3142,13 +3144,13 @@ impl Battle {
         };
         if let Some(why) = why {
             return Err(RuleViolation::CannotFire {
-                name: f.name.clone(),
+                name: f.name.to_string(),
                 why,
             });
         }
         if f.actions == 0 {
             return Err(RuleViolation::NoActionLeft {
-                name: f.name.clone(),
+                name: f.name.to_string(),
             });
         }
         Ok(())
@@ -3225,7 +3227,7 @@ impl Battle {
         let c = self.company(id)?;
         if !self.options.prepared_fire {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "take Prepared Fire",
                 why: "Prepared Fire is an advanced rule that is not in use",
             });
@@ -3249,7 +3251,7 @@ impl Battle {
         let c = self.company(firer)?;
         if !c.prepared {
             return Err(RuleViolation::CannotFire {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 why: "it holds no Prepared Fire marker",
             });
         }
@@ -3278,7 +3280,7 @@ impl Battle {
         let t = self.company(target)?;
         if c.activated || t.moves != 1 || t.actions != 1 {
             return Err(RuleViolation::CannotFire {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 why: "reaction fire takes an unactivated company, against a unit between its two moves",
             });
         }
@@ -3326,7 +3328,7 @@ impl Battle {
                 let gun = self.gun(g)?;
                 if gun.limbered || gun.sound_horses() == 0 || facts.through.is_some() {
                     return Err(RuleViolation::CannotFire {
-                        name: f.name.clone(),
+                        name: f.name.to_string(),
                         why: "only an unlimbered gun's detached team with a sound horse can be aimed at, \
                               and never through skirmishers",
                     });
@@ -3340,7 +3342,7 @@ impl Battle {
                 self.enemy_dummy(id, f.side, &f.name)?;
                 if f.cl >= ConfidenceLevel::Broken || f.actions == 0 || facts.through.is_some() {
                     return Err(RuleViolation::CannotFire {
-                        name: f.name.clone(),
+                        name: f.name.to_string(),
                         why: "a Broken or Routed company, or one with no action left, does not fire at \
                               an empty counter, and fire at a counter never goes through skirmishers",
                     });
@@ -3362,7 +3364,7 @@ impl Battle {
         };
         if let Some(why) = blocked {
             return Err(RuleViolation::CannotFire {
-                name: f.name.clone(),
+                name: f.name.to_string(),
                 why,
             });
         }
@@ -3382,7 +3384,7 @@ impl Battle {
             .collect();
         if shooters.is_empty() {
             return Err(RuleViolation::CannotFire {
-                name: f.name.clone(),
+                name: f.name.to_string(),
                 why: "no figure is able to fire (all down, all to reload, or out of weapon range)",
             });
         }
@@ -3391,7 +3393,7 @@ impl Battle {
             && l < spend_loads
         {
             return Err(RuleViolation::CannotFire {
-                name: f.name.clone(),
+                name: f.name.to_string(),
                 why: "it is out of ammunition",
             });
         }
@@ -3400,7 +3402,7 @@ impl Battle {
                 let sk = self.company(s)?;
                 if sk.side != self.company(target)?.side || sk.formation.is_close() {
                     return Err(RuleViolation::CannotFire {
-                        name: f.name.clone(),
+                        name: f.name.to_string(),
                         why: "only enemy skirmishers can be fired through",
                     });
                 }
@@ -3411,7 +3413,7 @@ impl Battle {
         let range = range_die(&rf, FireKind::SmallArms, false, &options)?;
         if target.is_none() && range == RangeDie::OutOfReach {
             return Err(RuleViolation::CannotFire {
-                name: f.name.clone(),
+                name: f.name.to_string(),
                 why: "the target is beyond the reach of its small arms",
             });
         }
@@ -3440,7 +3442,7 @@ impl Battle {
                     *l -= spend_loads;
                 }
             }
-            let firer_name = b.company(firer)?.name.clone();
+            let firer_name = b.company(firer)?.name.to_string();
             let (die, spill) = match range {
                 RangeDie::OutOfReach => {
                     return Ok(FireReport {
@@ -3590,7 +3592,7 @@ impl Battle {
         let t = self.company(target)?;
         if s.fit() != 1 || s.needs_reload() {
             return Err(RuleViolation::CannotFire {
-                name: s.name.clone(),
+                name: s.name.to_string(),
                 why: "a sharpshooter is a single figure, and must reload after each shot",
             });
         }
@@ -3602,7 +3604,7 @@ impl Battle {
         let range = range_die(&rf, FireKind::SmallArms, false, &self.options)?;
         let quality = s.quality.die();
         let options = self.options;
-        let name = s.name.clone();
+        let name = s.name.to_string();
         let shift = facts
             .cover
             .armour_shift(options.fortification_armour, false);
@@ -3688,7 +3690,7 @@ impl Battle {
             };
             let companies = vec![CompanyEffect {
                 horses_down: 0,
-                name: b.company(target)?.name.clone(),
+                name: b.company(target)?.name.to_string(),
                 wounded: w,
                 killed: k,
                 leader_fell: leader,
@@ -3784,7 +3786,7 @@ impl Battle {
                 let test = self.test(target, event, dice)?;
                 out.push(CompanyEffect {
                     horses_down: 0,
-                    name: self.company(target)?.name.clone(),
+                    name: self.company(target)?.name.to_string(),
                     wounded: 0,
                     killed: 0,
                     leader_fell: false,
@@ -3963,7 +3965,7 @@ impl Battle {
             };
             out.push(CompanyEffect {
                 horses_down,
-                name: self.company(id)?.name.clone(),
+                name: self.company(id)?.name.to_string(),
                 wounded: w,
                 killed: kd,
                 leader_fell,
@@ -4088,7 +4090,7 @@ impl Battle {
         let g = self.gun(gun)?;
         if g.loaded != Some(Ammunition::Canister) || g.disabled || g.abandoned {
             return Err(RuleViolation::GunRefused {
-                name: g.name.clone(),
+                name: g.name.to_string(),
                 what: "fire canister",
                 why: "it has no canister loaded, or is disabled",
             });
@@ -4098,7 +4100,7 @@ impl Battle {
         self.check_firer(crew, target)?;
         if facts.friendly_between {
             return Err(RuleViolation::GunRefused {
-                name: g.name.clone(),
+                name: g.name.to_string(),
                 what: "fire canister",
                 why: "canister is never fired through friendly companies",
             });
@@ -4137,7 +4139,7 @@ impl Battle {
         let g = self.gun(gun)?.clone();
         if g.loaded != Some(Ammunition::Canister) || g.disabled || g.abandoned {
             return Err(RuleViolation::GunRefused {
-                name: g.name.clone(),
+                name: g.name.to_string(),
                 what: "fire canister",
                 why: "it has no canister loaded, or is disabled",
             });
@@ -4148,7 +4150,7 @@ impl Battle {
             self.team_canister_range(&g, team, &facts, 0, "fire canister at that team")?;
         let RangeDie::Die { die, spill } = range else {
             return Err(RuleViolation::GunRefused {
-                name: g.name.clone(),
+                name: g.name.to_string(),
                 what: "fire canister at that team",
                 why: "the team is beyond the reach of its canister",
             });
@@ -4188,8 +4190,8 @@ impl Battle {
         let (f, t) = (self.company(g.crew)?, self.company(self.gun(team)?.crew)?);
         if f.side == t.side {
             return Err(RuleViolation::SameSide {
-                firer: f.name.clone(),
-                target: t.name.clone(),
+                firer: f.name.to_string(),
+                target: t.name.to_string(),
             });
         }
         let k = match self.options.blast_through_count {
@@ -4210,7 +4212,7 @@ impl Battle {
                 // Beyond D12: the blast stops, and the team could not be damaged.
                 b.blast = None;
                 return Ok(FireReport {
-                    firer: g.name.clone(),
+                    firer: g.name.to_string(),
                     range: None,
                     roll: None,
                     effect: FireEffect {
@@ -4249,7 +4251,7 @@ impl Battle {
         };
         if let Some(why) = why {
             return Err(RuleViolation::GunRefused {
-                name: g.name.clone(),
+                name: g.name.to_string(),
                 what,
                 why,
             });
@@ -4305,7 +4307,7 @@ impl Battle {
             });
         }
         Ok(FireReport {
-            firer: g.name.clone(),
+            firer: g.name.to_string(),
             range: Some(die),
             roll: Some(FireRoll::Dice(fd)),
             effect,
@@ -4331,8 +4333,8 @@ impl Battle {
         let (f, t) = (self.company(crew)?, self.company(target)?);
         if f.side == t.side {
             return Err(RuleViolation::SameSide {
-                firer: f.name.clone(),
-                target: t.name.clone(),
+                firer: f.name.to_string(),
+                target: t.name.to_string(),
             });
         }
         let k = match self.options.blast_through_count {
@@ -4371,7 +4373,7 @@ impl Battle {
         let through = match facts.through {
             Some(s) if self.company(s)?.formation.is_close() || self.company(s)?.side != t.side => {
                 return Err(RuleViolation::GunRefused {
-                    name: g.name.clone(),
+                    name: g.name.to_string(),
                     what: "fire canister through that company",
                     why: "only enemy skirmishers can be fired through",
                 });
@@ -4384,7 +4386,7 @@ impl Battle {
         rf.blast_through = blast;
         rf.close_formation_target = t.formation.is_close();
         let quality = crew.quality.die();
-        let name = g.name.clone();
+        let name = g.name.to_string();
         let range = range_die(&rf, FireKind::Canister, false, &options)?;
         let RangeDie::Die { die, spill } = range else {
             // Beyond D12: the blast stops; the company could not be damaged and takes no test.
@@ -4461,7 +4463,7 @@ impl Battle {
         let g = self.gun(gun)?;
         if g.loaded != Some(Ammunition::Shot) || g.disabled || g.abandoned {
             return Err(RuleViolation::GunRefused {
-                name: g.name.clone(),
+                name: g.name.to_string(),
                 what: "fire round shot",
                 why: "it has no shot loaded, or is disabled",
             });
@@ -4470,7 +4472,7 @@ impl Battle {
         let c = self.company(crew)?;
         if c.cl == ConfidenceLevel::Routed {
             return Err(RuleViolation::CannotFire {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 why: "a Routed crew never fires",
             });
         }
@@ -4509,7 +4511,7 @@ impl Battle {
             }
             _ => {
                 return Err(RuleViolation::GunRefused {
-                    name: g.name.clone(),
+                    name: g.name.to_string(),
                     what: "fire case",
                     why: "it has no case loaded, or is disabled or abandoned",
                 });
@@ -4517,7 +4519,7 @@ impl Battle {
         };
         if !aim_distance.is_finite() || aim_distance < crate::advanced::CASE_MINIMUM_RANGE {
             return Err(RuleViolation::GunRefused {
-                name: g.name.clone(),
+                name: g.name.to_string(),
                 what: "fire case",
                 why: "the aim point must be at least 50 inches away",
             });
@@ -4551,7 +4553,7 @@ impl Battle {
         for (r, _) in &facts.figures {
             if r.index >= self.company(r.company)?.figures.len() {
                 return Err(RuleViolation::UnknownFigure {
-                    name: self.company(r.company)?.name.clone(),
+                    name: self.company(r.company)?.name.to_string(),
                     index: r.index,
                 });
             }
@@ -4622,7 +4624,7 @@ impl Battle {
                 };
                 companies.push(CompanyEffect {
                     horses_down: 0,
-                    name: b.company(id)?.name.clone(),
+                    name: b.company(id)?.name.to_string(),
                     wounded: w,
                     killed: k,
                     leader_fell: leader,
@@ -4686,7 +4688,7 @@ impl Battle {
         let g = self.gun(gun)?;
         if g.hurt_horses == 0 {
             return Err(RuleViolation::GunRefused {
-                name: g.name.clone(),
+                name: g.name.to_string(),
                 what: "cut a horse loose",
                 why: "no horse of its team is dead or wounded",
             });
@@ -4720,7 +4722,7 @@ impl Battle {
                 let gun = &mut self.guns[g.0 as usize];
                 gun.disabled = true;
                 gun.loaded = None;
-                disabled.push(gun.name.clone());
+                disabled.push(gun.name.to_string());
             }
         }
         disabled
@@ -4755,7 +4757,7 @@ impl Battle {
             let c = self.company(r.company)?;
             if r.index >= c.figures.len() {
                 return Err(RuleViolation::UnknownFigure {
-                    name: self.company(r.company)?.name.clone(),
+                    name: self.company(r.company)?.name.to_string(),
                     index: r.index,
                 });
             }
@@ -4811,7 +4813,7 @@ impl Battle {
                 };
                 companies.push(CompanyEffect {
                     horses_down: 0,
-                    name: b.company(id)?.name.clone(),
+                    name: b.company(id)?.name.to_string(),
                     wounded: w,
                     killed: k,
                     leader_fell: leader,
@@ -4866,7 +4868,7 @@ impl Battle {
         let c = self.company(colonel)?;
         let refuse = |why| {
             Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "make a Grand Gesture",
                 why,
             })
@@ -4974,7 +4976,7 @@ impl Battle {
                 || c.side != r.side
             {
                 return Err(RuleViolation::Refused {
-                    name: r.name.clone(),
+                    name: r.name.to_string(),
                     what: "rally the formation",
                     why: "every company must be a friend within 6 inches",
                 });
@@ -5011,7 +5013,7 @@ impl Battle {
         let c = self.company(id)?;
         if c.suppression == 0 {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "remove suppression",
                 why: "it carries no suppression marker",
             });
@@ -5042,7 +5044,7 @@ impl Battle {
         let c = self.company_mut(id)?;
         if c.cl != ConfidenceLevel::Routed {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "surrender or disperse",
                 why: "only a Routed company does",
             });
@@ -5133,7 +5135,7 @@ impl Battle {
         let a = self.company(attacker)?;
         let tl = attacker_tl(a.cl, a.formation.is_close(), false).map_err(|bar| {
             RuleViolation::Refused {
-                name: a.name.clone(),
+                name: a.name.to_string(),
                 what: "close assault",
                 why: match bar {
                     crate::melee::AssaultBar::Shaken => {
@@ -5168,13 +5170,13 @@ impl Battle {
         let d = self.company(defender)?;
         if a.side == d.side {
             return Err(RuleViolation::SameSide {
-                firer: a.name.clone(),
-                target: d.name.clone(),
+                firer: a.name.to_string(),
+                target: d.name.to_string(),
             });
         }
         if a.actions < 2 {
             return Err(RuleViolation::NoActionLeft {
-                name: a.name.clone(),
+                name: a.name.to_string(),
             });
         }
         let test = self.assault_test(attacker)?;
@@ -5460,14 +5462,14 @@ impl Battle {
             let fresh = !a.activated || a.actions == 2;
             if a.side == d.side || seen.contains(&id) || !fresh {
                 return Err(RuleViolation::Refused {
-                    name: a.name.clone(),
+                    name: a.name.to_string(),
                     what: "join the assault",
                     why: "attackers are enemies of the defender, listed once, with both actions unspent",
                 });
             }
             attacker_tl(a.cl, a.formation.is_close(), false).map_err(|_| {
                 RuleViolation::Refused {
-                    name: a.name.clone(),
+                    name: a.name.to_string(),
                     what: "close assault",
                     why: "only Confident and Steady companies may assault",
                 }
@@ -5657,7 +5659,7 @@ impl Battle {
             for &(id, i) in &horses {
                 let c = self.company_mut(id)?;
                 c.figures[i].unhorsed = true;
-                let name = c.name.clone();
+                let name = c.name.to_string();
                 steps.push(format!(
                     "a rider of {name} loses his horse and fights on, on foot"
                 ));
