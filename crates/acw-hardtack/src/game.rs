@@ -1567,6 +1567,8 @@ impl State {
         }
         let mut next = self.clone();
         let mut rng = next.rng.clone();
+        // the copy is thrown away: the battle's steps need no copies of their own
+        next.battle.as_throwaway_copy(true);
         next.apply_order(order, &mut rng, &mut Vec::new(), false)
             .is_ok()
     }
@@ -2908,10 +2910,13 @@ impl Ruleset for Hardtack {
         }
         let mut next = state.clone();
         let mut events = Vec::new();
+        // kept only if accepted whole: the battle's steps need no copies of their own
+        next.battle.as_throwaway_copy(true);
         next.apply_order(order, dice, &mut events, true)?;
         if let Some(e) = dice.fault() {
             return Err(GameError::Dice(e.clone()));
         }
+        next.battle.as_throwaway_copy(false);
         *state = next;
         log.extend(events);
         Ok(())

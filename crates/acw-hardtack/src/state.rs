@@ -1140,8 +1140,18 @@ pub struct Battle {
 /// The confidence tests rolled since the caller last took them ([`Battle::take_tests`]): which company tested,
 /// the test, and its result. A record for narration and luck, not part of the battle's state: it is not saved,
 /// and two battles that differ only in it are equal.
-#[derive(Clone, Debug, Default)]
-struct TestsRolled(Vec<(CompanyId, ConfidenceTest, Confidence)>);
+///
+/// It also carries whether the battle is a copy that its caller throws away whole on any refusal
+/// ([`Battle::as_throwaway_copy`]): then a step needs no copy of its own to stay atomic. That too is how the
+/// battle is being used, not what it is, and its `Debug` form shows the tests alone.
+#[derive(Clone, Default)]
+struct TestsRolled(Vec<(CompanyId, ConfidenceTest, Confidence)>, bool);
+
+impl fmt::Debug for TestsRolled {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("TestsRolled").field(&self.0).finish()
+    }
+}
 
 impl PartialEq for TestsRolled {
     fn eq(&self, _: &TestsRolled) -> bool {
@@ -1359,11 +1369,26 @@ impl AreaHits {
 }
 
 /// Runs `step` on a copy and keeps it only if it succeeded and the dice did not fault.
+///
+/// A battle that is itself a throwaway copy ([`Battle::as_throwaway_copy`]) is changed in place: on a refusal
+/// its caller discards it whole, so the step's own copy would buy nothing. Steps nested inside `step` copy as
+/// usual, since `step` may go on after one of them is refused.
 fn transact<T, D: Dice + ?Sized>(
     battle: &mut Battle,
     dice: &mut D,
     step: impl FnOnce(&mut Battle, &mut D) -> Result<T, RuleViolation>,
 ) -> Result<T, RuleViolation> {
+    if battle.tests_rolled.1 {
+        battle.tests_rolled.1 = false;
+        let out = step(battle, dice);
+        battle.tests_rolled.1 = true;
+        let out = out?;
+        if let Some(e) = dice.fault() {
+            return Err(RuleViolation::Dice(e.clone()));
+        }
+        battle.colours_fall();
+        return Ok(out);
+    }
     let mut next = battle.clone();
     let out = step(&mut next, dice)?;
     if let Some(e) = dice.fault() {
@@ -1401,6 +1426,14 @@ impl Battle {
     /// (for its odds) and its result. A battle keeps them only until they are taken.
     pub fn take_tests(&mut self) -> Vec<(CompanyId, ConfidenceTest, Confidence)> {
         std::mem::take(&mut self.tests_rolled.0)
+    }
+
+    /// Marks the battle as a copy its caller throws away whole on any refusal (`true`), or as one to keep
+    /// (`false`, as every battle starts). While marked, the battle's steps change it in place rather than each
+    /// on a copy of its own, and a refused step may leave it half changed: only a caller that then discards it
+    /// may mark it. The mark is not saved and two battles that differ only in it are equal.
+    pub(crate) fn as_throwaway_copy(&mut self, throwaway: bool) {
+        self.tests_rolled.1 = throwaway;
     }
 
     /// The options in force.
