@@ -659,14 +659,25 @@ fn percent(p: f64) -> String {
 
 /// The chance of a fire roll's result for the firer's side, from the roll's exact odds; `None` when no fire
 /// roll was made.
+///
+/// A one-roll fire's chance depends only on the dice, the result and the side, and a game makes the same few
+/// rolls again and again, so each is worked out once a thread and kept ([`FIRE_CHANCES`]); stand-based fire is
+/// worked out afresh.
 fn fire_chance(report: &FireReport, side: Side) -> Option<LuckyRoll> {
     let roll = report.roll.as_ref()?;
-    Some(LuckyRoll::from_dist(
-        side,
-        &roll.effect_odds(),
-        &report.effect,
-        |e| *e,
-    ))
+    let work_out = || LuckyRoll::from_dist(side, &roll.effect_odds(), &report.effect, |e| *e);
+    let crate::state::FireRoll::Dice(dice) = roll else {
+        return Some(work_out());
+    };
+    let key = (*dice, report.effect, side);
+    Some(FIRE_CHANCES.with_borrow_mut(|memo| *memo.entry(key).or_insert_with(work_out)))
+}
+
+thread_local! {
+    /// The chances [`fire_chance`] worked out for one-roll fire, by dice, result and side: the same inputs give
+    /// the same chance, bit for bit, whether worked out or remembered.
+    static FIRE_CHANCES: std::cell::RefCell<std::collections::HashMap<(crate::fire::FireDice, crate::fire::FireEffect, Side), LuckyRoll>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
 }
 
 /// Where a round shot struck, or left the table, and what it did there (HT-ART-07..13).
@@ -1613,6 +1624,8 @@ impl State {
         }
         let mut next = self.clone();
         let mut rng = next.rng.clone();
+        // the copy is thrown away: the battle's steps need no copies of their own
+        next.battle.as_throwaway_copy(true);
         next.apply_order(order, &mut rng, &mut Vec::new(), false)
             .is_ok()
     }
@@ -3180,10 +3193,13 @@ impl Ruleset for Hardtack {
         }
         let mut next = state.clone();
         let mut events = Vec::new();
+        // kept only if accepted whole: the battle's steps need no copies of their own
+        next.battle.as_throwaway_copy(true);
         next.apply_order(order, dice, &mut events, true)?;
         if let Some(e) = dice.fault() {
             return Err(GameError::Dice(e.clone()));
         }
+        next.battle.as_throwaway_copy(false);
         *state = next;
         log.extend(events);
         Ok(())

@@ -261,7 +261,8 @@ impl CompanySpec {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Company {
-    name: String,
+    /// Shared between copies: the game copies the battle for each order it checks, a name never changes.
+    name: std::sync::Arc<str>,
     side: Side,
     quality: Quality,
     lv: Leadership,
@@ -720,7 +721,8 @@ impl fmt::Display for Ammunition {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Gun {
-    name: String,
+    /// Shared between copies, as a company's name.
+    name: std::sync::Arc<str>,
     piece: FieldPiece,
     rifled: bool,
     crew: CompanyId,
@@ -1143,8 +1145,18 @@ pub struct Battle {
 /// The confidence tests rolled since the caller last took them ([`Battle::take_tests`]): which company tested,
 /// the test, and its result. A record for narration and luck, not part of the battle's state: it is not saved,
 /// and two battles that differ only in it are equal.
-#[derive(Clone, Debug, Default)]
-struct TestsRolled(Vec<(CompanyId, ConfidenceTest, Confidence)>);
+///
+/// It also carries whether the battle is a copy that its caller throws away whole on any refusal
+/// ([`Battle::as_throwaway_copy`]): then a step needs no copy of its own to stay atomic. That too is how the
+/// battle is being used, not what it is, and its `Debug` form shows the tests alone.
+#[derive(Clone, Default)]
+struct TestsRolled(Vec<(CompanyId, ConfidenceTest, Confidence)>, bool);
+
+impl fmt::Debug for TestsRolled {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("TestsRolled").field(&self.0).finish()
+    }
+}
 
 impl PartialEq for TestsRolled {
     fn eq(&self, _: &TestsRolled) -> bool {
@@ -1362,11 +1374,26 @@ impl AreaHits {
 }
 
 /// Runs `step` on a copy and keeps it only if it succeeded and the dice did not fault.
+///
+/// A battle that is itself a throwaway copy ([`Battle::as_throwaway_copy`]) is changed in place: on a refusal
+/// its caller discards it whole, so the step's own copy would buy nothing. Steps nested inside `step` copy as
+/// usual, since `step` may go on after one of them is refused.
 fn transact<T, D: Dice + ?Sized>(
     battle: &mut Battle,
     dice: &mut D,
     step: impl FnOnce(&mut Battle, &mut D) -> Result<T, RuleViolation>,
 ) -> Result<T, RuleViolation> {
+    if battle.tests_rolled.1 {
+        battle.tests_rolled.1 = false;
+        let out = step(battle, dice);
+        battle.tests_rolled.1 = true;
+        let out = out?;
+        if let Some(e) = dice.fault() {
+            return Err(RuleViolation::Dice(e.clone()));
+        }
+        battle.colours_fall();
+        return Ok(out);
+    }
     let mut next = battle.clone();
     let out = step(&mut next, dice)?;
     if let Some(e) = dice.fault() {
@@ -1404,6 +1431,14 @@ impl Battle {
     /// (for its odds) and its result. A battle keeps them only until they are taken.
     pub fn take_tests(&mut self) -> Vec<(CompanyId, ConfidenceTest, Confidence)> {
         std::mem::take(&mut self.tests_rolled.0)
+    }
+
+    /// Marks the battle as a copy its caller throws away whole on any refusal (`true`), or as one to keep
+    /// (`false`, as every battle starts). While marked, the battle's steps change it in place rather than each
+    /// on a copy of its own, and a refused step may leave it half changed: only a caller that then discards it
+    /// may mark it. The mark is not saved and two battles that differ only in it are equal.
+    pub(crate) fn as_throwaway_copy(&mut self, throwaway: bool) {
+        self.tests_rolled.1 = throwaway;
     }
 
     /// The options in force.
@@ -1459,7 +1494,7 @@ impl Battle {
         }
         let id = CompanyId(u32::try_from(self.companies.len()).unwrap_or(u32::MAX));
         self.companies.push(Company {
-            name: spec.name,
+            name: spec.name.into(),
             side: spec.side,
             quality: spec.quality,
             lv: spec.lv,
@@ -1509,7 +1544,7 @@ impl Battle {
         self.company(crew)?;
         let id = GunId(u32::try_from(self.guns.len()).unwrap_or(u32::MAX));
         self.guns.push(Gun {
-            name: name.to_string(),
+            name: name.into(),
             piece,
             rifled,
             crew,
@@ -1668,20 +1703,20 @@ impl Battle {
         self.idle()?;
         if let Some(busy) = self.companies.iter().find(|c| c.actions > 0) {
             return Err(RuleViolation::OtherActivating {
-                name: busy.name.clone(),
+                name: busy.name.to_string(),
             });
         }
         let c = self.company_mut(id)?;
         if matches!(c.attached, Attachment::Element(_)) {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "activate on its own",
                 why: "a detached element acts only when its parent's leader activates it",
             });
         }
         if c.activated {
             return Err(RuleViolation::AlreadyActivated {
-                name: c.name.clone(),
+                name: c.name.to_string(),
             });
         }
         c.activated = true;
@@ -1762,35 +1797,35 @@ impl Battle {
             )
         {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "do that",
                 why: "a runner may only move, carry a transferred action and remove his own markers",
             });
         }
         if !action.may_repeat() && c.done.contains(&action) {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: action.describe(),
                 why: "that action may be taken only once an activation",
             });
         }
         if c.panic == Panic::Panicked {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "act",
                 why: "a panicked company can do nothing until its panic is removed",
             });
         }
         if c.disorganised {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "act",
                 why: "a disorganised company must first Reorganise",
             });
         }
         if c.actions < n {
             return Err(RuleViolation::NoActionLeft {
-                name: c.name.clone(),
+                name: c.name.to_string(),
             });
         }
         c.actions -= n;
@@ -1805,14 +1840,14 @@ impl Battle {
         let c = self.company(id)?;
         if c.loads == Some(0) {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "reload",
                 why: "it is out of ammunition",
             });
         }
         if !c.needs_reload() {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "reload",
                 why: "no figure carries a Reload marker",
             });
@@ -1834,7 +1869,7 @@ impl Battle {
         let c = self.company(id)?;
         if c.in_position {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "reorganise",
                 why: "it is In Position: drop it first, or reorganise under a reaction test",
             });
@@ -1850,14 +1885,14 @@ impl Battle {
             Some("gun crews fight as skirmishers")
         } else if c.actions == 0 {
             return Err(RuleViolation::NoActionLeft {
-                name: c.name.clone(),
+                name: c.name.to_string(),
             });
         } else {
             None
         };
         match why {
             Some(why) => Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "form line or column",
                 why,
             }),
@@ -1969,7 +2004,7 @@ impl Battle {
             .map(|o| o.side);
         if self.colours(regiment) != Some(Colours::Fallen) || c.fit() == 0 {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "take up the colours",
                 why: "only fallen colours can be taken up, by a company with a fit figure",
             });
@@ -1977,7 +2012,7 @@ impl Battle {
         let own = owner_side == Some(c.side);
         if own && c.regiment != Some(regiment) {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "take up the colours",
                 why: "a regiment's own companies recover its colours",
             });
@@ -2077,7 +2112,7 @@ impl Battle {
         let c = self.company(id)?;
         let refuse = |why| {
             Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "make that move",
                 why,
             })
@@ -2149,7 +2184,7 @@ impl Battle {
         let tests = self.move_tests(id, order)?;
         if c.actions == 0 {
             return Err(RuleViolation::NoActionLeft {
-                name: c.name.clone(),
+                name: c.name.to_string(),
             });
         }
         Ok(tests)
@@ -2183,14 +2218,14 @@ impl Battle {
         let c = self.company(id)?;
         if on && c.formation != Formation::Column {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "enter travel mode",
                 why: "only a column may travel",
             });
         }
         if c.in_position {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "change travel mode",
                 why: "it is In Position",
             });
@@ -2213,7 +2248,7 @@ impl Battle {
         if cover == Cover::Fortification {
             let c = self.company(id)?;
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "go In Position",
                 why: "a fortification already counts as In Position",
             });
@@ -2278,14 +2313,14 @@ impl Battle {
         let t = self.company(target)?;
         if distance > 6.0 {
             return Err(RuleViolation::Refused {
-                name: r.name.clone(),
+                name: r.name.to_string(),
                 what: "rally",
                 why: "the rallying commander must be within 6 inches",
             });
         }
         if r.side != t.side {
             return Err(RuleViolation::Refused {
-                name: r.name.clone(),
+                name: r.name.to_string(),
                 what: "rally",
                 why: "a commander rallies companies of his own side",
             });
@@ -2327,7 +2362,7 @@ impl Battle {
         let g = self.gun(gun)?;
         if g.disabled || g.abandoned {
             return Err(RuleViolation::GunRefused {
-                name: g.name.clone(),
+                name: g.name.to_string(),
                 what: "load",
                 why: "it is disabled or abandoned",
             });
@@ -2336,7 +2371,7 @@ impl Battle {
             && !self.options.case_shot
         {
             return Err(RuleViolation::GunRefused {
-                name: g.name.clone(),
+                name: g.name.to_string(),
                 what: "load case",
                 why: "case and spherical case need the advanced rule",
             });
@@ -2368,7 +2403,7 @@ impl Battle {
         };
         match why {
             Some(why) => Err(RuleViolation::GunRefused {
-                name: g.name.clone(),
+                name: g.name.to_string(),
                 what,
                 why,
             }),
@@ -2392,7 +2427,7 @@ impl Battle {
                     && (0.0..=crate::command::COMMAND_RANGE).contains(&team_distance)))
         {
             return Err(RuleViolation::GunRefused {
-                name: g.name.clone(),
+                name: g.name.to_string(),
                 what: if limbered { "limber" } else { "unlimber" },
                 why: "it is already so, or its team is not within 6 inches",
             });
@@ -2423,7 +2458,7 @@ impl Battle {
         let fit = self.company(g.crew)?.fit();
         match (g.gunners, fit) {
             (_, 0) | (false, 1) => Err(RuleViolation::GunRefused {
-                name: g.name.clone(),
+                name: g.name.to_string(),
                 what: "be worked",
                 why: "it has too few men",
             }),
@@ -2452,7 +2487,7 @@ impl Battle {
         let c = self.company(g.crew)?;
         if c.cl < ConfidenceLevel::Broken {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "retreat with its gun",
                 why: "only a Broken or Routed crew retreats",
             });
@@ -2480,7 +2515,7 @@ impl Battle {
         let c = self.company(by)?;
         if !g.abandoned || c.side == owner {
             return Err(RuleViolation::GunRefused {
-                name: g.name.clone(),
+                name: g.name.to_string(),
                 what: "be captured",
                 why: "only an abandoned enemy gun can be captured",
             });
@@ -2506,14 +2541,14 @@ impl Battle {
         let c = self.company(id)?;
         if c.cavalry.is_none() || c.cavalry == Some(mounted) {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: if mounted { "mount" } else { "dismount" },
                 why: "it is not cavalry in the other state",
             });
         }
         if formation.is_close() && c.cl >= ConfidenceLevel::Broken {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "form line or column",
                 why: "Broken and Routed companies stay in skirmish order",
             });
@@ -2581,7 +2616,7 @@ impl Battle {
         };
         if let Some(why) = why {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "transfer an action",
                 why,
             });
@@ -2630,7 +2665,7 @@ impl Battle {
             || p.attached != Attachment::Own
         {
             return Err(RuleViolation::Refused {
-                name: p.name.clone(),
+                name: p.name.to_string(),
                 what: "detach figures",
                 why: "it needs that many fit troopers (a runner is one figure), and must be a company in its own right",
             });
@@ -2654,7 +2689,7 @@ impl Battle {
         }
         p.figures = keep;
         let mut child = p.clone();
-        child.name = name;
+        child.name = name.into();
         child.figures = moved;
         child.full_strength = child.figures.len();
         child.attached = if runner {
@@ -2684,7 +2719,7 @@ impl Battle {
             || !(distance.is_finite() && (0.0..=crate::command::COMMAND_RANGE).contains(&distance))
         {
             return Err(RuleViolation::Refused {
-                name: e.name.clone(),
+                name: e.name.to_string(),
                 what: "be activated",
                 why: "only its parent's leader activates a detached element, within 6 inches",
             });
@@ -2705,7 +2740,7 @@ impl Battle {
         let c = self.company(child)?;
         let (Attachment::Element(parent) | Attachment::Runner(parent)) = c.attached else {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "rejoin",
                 why: "it is a company in its own right",
             });
@@ -2735,7 +2770,7 @@ impl Battle {
             .collect();
         if riders.is_empty() || !c.mounted() {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "deal with unhorsed riders",
                 why: "it is not a mounted company with unhorsed riders",
             });
@@ -2822,7 +2857,7 @@ impl Battle {
         let t = self.company(target)?;
         if !t.hidden || o.side == t.side {
             return Err(RuleViolation::Refused {
-                name: o.name.clone(),
+                name: o.name.to_string(),
                 what: "observe",
                 why: "only a hidden enemy unit is observed",
             });
@@ -2946,7 +2981,7 @@ impl Battle {
             let c = self.company(id)?;
             if c.activated || c.side != col.side || id == colonel {
                 return Err(RuleViolation::Refused {
-                    name: c.name.clone(),
+                    name: c.name.to_string(),
                     what: "join the regiment's activation",
                     why: "it has already activated, or is not one of the colonel's companies",
                 });
@@ -2964,7 +2999,7 @@ impl Battle {
         }
         if let Err(bar) = crate::command::regimental_formation(&members) {
             return Err(RuleViolation::Refused {
-                name: col.name.clone(),
+                name: col.name.to_string(),
                 what: "activate the regiment",
                 why: match bar {
                     crate::command::FormationBar::TooFew => {
@@ -3005,7 +3040,7 @@ impl Battle {
         let b = self.company(joining)?.clone();
         if a.side != b.side || joined == joining || a.activated {
             return Err(RuleViolation::Refused {
-                name: a.name.clone(),
+                name: a.name.to_string(),
                 what: "regroup",
                 why: "two companies of one side regroup, and the joined one must not have activated",
             });
@@ -3050,7 +3085,7 @@ impl Battle {
         let c = self.company(id)?;
         if c.loads.is_none() {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "scrounge ammunition",
                 why: "ammunition supply is not tracked for it",
             });
@@ -3074,7 +3109,7 @@ impl Battle {
         let c = self.company(id)?;
         if c.panic != Panic::Panicked {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "remove panic",
                 why: "it is not panicked",
             });
@@ -3083,7 +3118,7 @@ impl Battle {
         let cost = if lone { 1 } else { 2 };
         if c.actions < cost {
             return Err(RuleViolation::NoActionLeft {
-                name: c.name.clone(),
+                name: c.name.to_string(),
             });
         }
         let test = self.reaction(id, crate::morale::reaction::PANIC)?;
@@ -3116,7 +3151,7 @@ impl Battle {
         if !self.options.quick_combat_resolution {
             let c = self.company(id)?;
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "treat its wounded",
                 why: "wounded are treated in battle only under Quick Combat Resolution",
             });
@@ -3150,8 +3185,8 @@ impl Battle {
         let t = self.company(target)?;
         if f.side == t.side {
             return Err(RuleViolation::SameSide {
-                firer: f.name.clone(),
-                target: t.name.clone(),
+                firer: f.name.to_string(),
+                target: t.name.to_string(),
             });
         }
         let why = if f.cl == ConfidenceLevel::Routed {
@@ -3163,13 +3198,13 @@ impl Battle {
         };
         if let Some(why) = why {
             return Err(RuleViolation::CannotFire {
-                name: f.name.clone(),
+                name: f.name.to_string(),
                 why,
             });
         }
         if f.actions == 0 {
             return Err(RuleViolation::NoActionLeft {
-                name: f.name.clone(),
+                name: f.name.to_string(),
             });
         }
         Ok(())
@@ -3246,7 +3281,7 @@ impl Battle {
         let c = self.company(id)?;
         if !self.options.prepared_fire {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "take Prepared Fire",
                 why: "Prepared Fire is an advanced rule that is not in use",
             });
@@ -3270,7 +3305,7 @@ impl Battle {
         let c = self.company(firer)?;
         if !c.prepared {
             return Err(RuleViolation::CannotFire {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 why: "it holds no Prepared Fire marker",
             });
         }
@@ -3299,7 +3334,7 @@ impl Battle {
         let t = self.company(target)?;
         if c.activated || t.moves != 1 || t.actions != 1 {
             return Err(RuleViolation::CannotFire {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 why: "reaction fire takes an unactivated company, against a unit between its two moves",
             });
         }
@@ -3347,7 +3382,7 @@ impl Battle {
                 let gun = self.gun(g)?;
                 if gun.limbered || gun.sound_horses() == 0 || facts.through.is_some() {
                     return Err(RuleViolation::CannotFire {
-                        name: f.name.clone(),
+                        name: f.name.to_string(),
                         why: "only an unlimbered gun's detached team with a sound horse can be aimed at, \
                               and never through skirmishers",
                     });
@@ -3361,7 +3396,7 @@ impl Battle {
                 self.enemy_dummy(id, f.side, &f.name)?;
                 if f.cl >= ConfidenceLevel::Broken || f.actions == 0 || facts.through.is_some() {
                     return Err(RuleViolation::CannotFire {
-                        name: f.name.clone(),
+                        name: f.name.to_string(),
                         why: "a Broken or Routed company, or one with no action left, does not fire at \
                               an empty counter, and fire at a counter never goes through skirmishers",
                     });
@@ -3383,7 +3418,7 @@ impl Battle {
         };
         if let Some(why) = blocked {
             return Err(RuleViolation::CannotFire {
-                name: f.name.clone(),
+                name: f.name.to_string(),
                 why,
             });
         }
@@ -3403,7 +3438,7 @@ impl Battle {
             .collect();
         if shooters.is_empty() {
             return Err(RuleViolation::CannotFire {
-                name: f.name.clone(),
+                name: f.name.to_string(),
                 why: "no figure is able to fire (all down, all to reload, or out of weapon range)",
             });
         }
@@ -3412,7 +3447,7 @@ impl Battle {
             && l < spend_loads
         {
             return Err(RuleViolation::CannotFire {
-                name: f.name.clone(),
+                name: f.name.to_string(),
                 why: "it is out of ammunition",
             });
         }
@@ -3421,7 +3456,7 @@ impl Battle {
                 let sk = self.company(s)?;
                 if sk.side != self.company(target)?.side || sk.formation.is_close() {
                     return Err(RuleViolation::CannotFire {
-                        name: f.name.clone(),
+                        name: f.name.to_string(),
                         why: "only enemy skirmishers can be fired through",
                     });
                 }
@@ -3432,7 +3467,7 @@ impl Battle {
         let range = range_die(&rf, FireKind::SmallArms, false, &options)?;
         if target.is_none() && range == RangeDie::OutOfReach {
             return Err(RuleViolation::CannotFire {
-                name: f.name.clone(),
+                name: f.name.to_string(),
                 why: "the target is beyond the reach of its small arms",
             });
         }
@@ -3461,7 +3496,7 @@ impl Battle {
                     *l -= spend_loads;
                 }
             }
-            let firer_name = b.company(firer)?.name.clone();
+            let firer_name = b.company(firer)?.name.to_string();
             let (die, spill) = match range {
                 RangeDie::OutOfReach => {
                     return Ok(FireReport {
@@ -3611,7 +3646,7 @@ impl Battle {
         let t = self.company(target)?;
         if s.fit() != 1 || s.needs_reload() {
             return Err(RuleViolation::CannotFire {
-                name: s.name.clone(),
+                name: s.name.to_string(),
                 why: "a sharpshooter is a single figure, and must reload after each shot",
             });
         }
@@ -3623,7 +3658,7 @@ impl Battle {
         let range = range_die(&rf, FireKind::SmallArms, false, &self.options)?;
         let quality = s.quality.die();
         let options = self.options;
-        let name = s.name.clone();
+        let name = s.name.to_string();
         let shift = facts
             .cover
             .armour_shift(options.fortification_armour, false);
@@ -3709,7 +3744,7 @@ impl Battle {
             };
             let companies = vec![CompanyEffect {
                 horses_down: 0,
-                name: b.company(target)?.name.clone(),
+                name: b.company(target)?.name.to_string(),
                 wounded: w,
                 killed: k,
                 leader_fell: leader,
@@ -3805,7 +3840,7 @@ impl Battle {
                 let test = self.test(target, event, dice)?;
                 out.push(CompanyEffect {
                     horses_down: 0,
-                    name: self.company(target)?.name.clone(),
+                    name: self.company(target)?.name.to_string(),
                     wounded: 0,
                     killed: 0,
                     leader_fell: false,
@@ -3984,7 +4019,7 @@ impl Battle {
             };
             out.push(CompanyEffect {
                 horses_down,
-                name: self.company(id)?.name.clone(),
+                name: self.company(id)?.name.to_string(),
                 wounded: w,
                 killed: kd,
                 leader_fell,
@@ -4111,7 +4146,7 @@ impl Battle {
         let g = self.gun(gun)?;
         if g.loaded != Some(Ammunition::Canister) || g.disabled || g.abandoned {
             return Err(RuleViolation::GunRefused {
-                name: g.name.clone(),
+                name: g.name.to_string(),
                 what: "fire canister",
                 why: "it has no canister loaded, or is disabled",
             });
@@ -4121,14 +4156,14 @@ impl Battle {
         self.check_firer(crew, target)?;
         if facts.friendly_between {
             return Err(RuleViolation::GunRefused {
-                name: g.name.clone(),
+                name: g.name.to_string(),
                 what: "fire canister",
                 why: "canister is never fired through friendly companies",
             });
         }
         if self.canister_range(gun, target, &facts, 0)? == RangeDie::OutOfReach {
             return Err(RuleViolation::GunRefused {
-                name: g.name.clone(),
+                name: g.name.to_string(),
                 what: "fire canister",
                 why: "the target lies beyond the reach of its canister",
             });
@@ -4167,7 +4202,7 @@ impl Battle {
         let g = self.gun(gun)?.clone();
         if g.loaded != Some(Ammunition::Canister) || g.disabled || g.abandoned {
             return Err(RuleViolation::GunRefused {
-                name: g.name.clone(),
+                name: g.name.to_string(),
                 what: "fire canister",
                 why: "it has no canister loaded, or is disabled",
             });
@@ -4178,7 +4213,7 @@ impl Battle {
             self.team_canister_range(&g, team, &facts, 0, "fire canister at that team")?;
         let RangeDie::Die { die, spill } = range else {
             return Err(RuleViolation::GunRefused {
-                name: g.name.clone(),
+                name: g.name.to_string(),
                 what: "fire canister at that team",
                 why: "the team is beyond the reach of its canister",
             });
@@ -4218,8 +4253,8 @@ impl Battle {
         let (f, t) = (self.company(g.crew)?, self.company(self.gun(team)?.crew)?);
         if f.side == t.side {
             return Err(RuleViolation::SameSide {
-                firer: f.name.clone(),
-                target: t.name.clone(),
+                firer: f.name.to_string(),
+                target: t.name.to_string(),
             });
         }
         let k = match self.options.blast_through_count {
@@ -4240,7 +4275,7 @@ impl Battle {
                 // Beyond D12: the blast stops, and the team could not be damaged.
                 b.blast = None;
                 return Ok(FireReport {
-                    firer: g.name.clone(),
+                    firer: g.name.to_string(),
                     range: None,
                     roll: None,
                     effect: FireEffect {
@@ -4279,7 +4314,7 @@ impl Battle {
         };
         if let Some(why) = why {
             return Err(RuleViolation::GunRefused {
-                name: g.name.clone(),
+                name: g.name.to_string(),
                 what,
                 why,
             });
@@ -4335,7 +4370,7 @@ impl Battle {
             });
         }
         Ok(FireReport {
-            firer: g.name.clone(),
+            firer: g.name.to_string(),
             range: Some(die),
             roll: Some(FireRoll::Dice(fd)),
             effect,
@@ -4361,8 +4396,8 @@ impl Battle {
         let (f, t) = (self.company(crew)?, self.company(target)?);
         if f.side == t.side {
             return Err(RuleViolation::SameSide {
-                firer: f.name.clone(),
-                target: t.name.clone(),
+                firer: f.name.to_string(),
+                target: t.name.to_string(),
             });
         }
         let k = match self.options.blast_through_count {
@@ -4421,7 +4456,7 @@ impl Battle {
         let through = match facts.through {
             Some(s) if self.company(s)?.formation.is_close() || self.company(s)?.side != t.side => {
                 return Err(RuleViolation::GunRefused {
-                    name: g.name.clone(),
+                    name: g.name.to_string(),
                     what: "fire canister through that company",
                     why: "only enemy skirmishers can be fired through",
                 });
@@ -4429,7 +4464,7 @@ impl Battle {
             other => other,
         };
         let quality = crew.quality.die();
-        let name = g.name.clone();
+        let name = g.name.to_string();
         let range = self.canister_range(gun, target, &facts, blast)?;
         let RangeDie::Die { die, spill } = range else {
             // Beyond D12: the blast stops; the company could not be damaged and takes no test.
@@ -4506,7 +4541,7 @@ impl Battle {
         let g = self.gun(gun)?;
         if g.loaded != Some(Ammunition::Shot) || g.disabled || g.abandoned {
             return Err(RuleViolation::GunRefused {
-                name: g.name.clone(),
+                name: g.name.to_string(),
                 what: "fire round shot",
                 why: "it has no shot loaded, or is disabled",
             });
@@ -4515,7 +4550,7 @@ impl Battle {
         let c = self.company(crew)?;
         if c.cl == ConfidenceLevel::Routed {
             return Err(RuleViolation::CannotFire {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 why: "a Routed crew never fires",
             });
         }
@@ -4554,7 +4589,7 @@ impl Battle {
             }
             _ => {
                 return Err(RuleViolation::GunRefused {
-                    name: g.name.clone(),
+                    name: g.name.to_string(),
                     what: "fire case",
                     why: "it has no case loaded, or is disabled or abandoned",
                 });
@@ -4562,7 +4597,7 @@ impl Battle {
         };
         if !aim_distance.is_finite() || aim_distance < crate::advanced::CASE_MINIMUM_RANGE {
             return Err(RuleViolation::GunRefused {
-                name: g.name.clone(),
+                name: g.name.to_string(),
                 what: "fire case",
                 why: "the aim point must be at least 50 inches away",
             });
@@ -4596,7 +4631,7 @@ impl Battle {
         for (r, _) in &facts.figures {
             if r.index >= self.company(r.company)?.figures.len() {
                 return Err(RuleViolation::UnknownFigure {
-                    name: self.company(r.company)?.name.clone(),
+                    name: self.company(r.company)?.name.to_string(),
                     index: r.index,
                 });
             }
@@ -4667,7 +4702,7 @@ impl Battle {
                 };
                 companies.push(CompanyEffect {
                     horses_down: 0,
-                    name: b.company(id)?.name.clone(),
+                    name: b.company(id)?.name.to_string(),
                     wounded: w,
                     killed: k,
                     leader_fell: leader,
@@ -4731,7 +4766,7 @@ impl Battle {
         let g = self.gun(gun)?;
         if g.hurt_horses == 0 {
             return Err(RuleViolation::GunRefused {
-                name: g.name.clone(),
+                name: g.name.to_string(),
                 what: "cut a horse loose",
                 why: "no horse of its team is dead or wounded",
             });
@@ -4765,7 +4800,7 @@ impl Battle {
                 let gun = &mut self.guns[g.0 as usize];
                 gun.disabled = true;
                 gun.loaded = None;
-                disabled.push(gun.name.clone());
+                disabled.push(gun.name.to_string());
             }
         }
         disabled
@@ -4800,7 +4835,7 @@ impl Battle {
             let c = self.company(r.company)?;
             if r.index >= c.figures.len() {
                 return Err(RuleViolation::UnknownFigure {
-                    name: self.company(r.company)?.name.clone(),
+                    name: self.company(r.company)?.name.to_string(),
                     index: r.index,
                 });
             }
@@ -4856,7 +4891,7 @@ impl Battle {
                 };
                 companies.push(CompanyEffect {
                     horses_down: 0,
-                    name: b.company(id)?.name.clone(),
+                    name: b.company(id)?.name.to_string(),
                     wounded: w,
                     killed: k,
                     leader_fell: leader,
@@ -4911,7 +4946,7 @@ impl Battle {
         let c = self.company(colonel)?;
         let refuse = |why| {
             Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "make a Grand Gesture",
                 why,
             })
@@ -5019,7 +5054,7 @@ impl Battle {
                 || c.side != r.side
             {
                 return Err(RuleViolation::Refused {
-                    name: r.name.clone(),
+                    name: r.name.to_string(),
                     what: "rally the formation",
                     why: "every company must be a friend within 6 inches",
                 });
@@ -5056,7 +5091,7 @@ impl Battle {
         let c = self.company(id)?;
         if c.suppression == 0 {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "remove suppression",
                 why: "it carries no suppression marker",
             });
@@ -5087,7 +5122,7 @@ impl Battle {
         let c = self.company_mut(id)?;
         if c.cl != ConfidenceLevel::Routed {
             return Err(RuleViolation::Refused {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: "surrender or disperse",
                 why: "only a Routed company does",
             });
@@ -5178,7 +5213,7 @@ impl Battle {
         let a = self.company(attacker)?;
         let tl = attacker_tl(a.cl, a.formation.is_close(), false).map_err(|bar| {
             RuleViolation::Refused {
-                name: a.name.clone(),
+                name: a.name.to_string(),
                 what: "close assault",
                 why: match bar {
                     crate::melee::AssaultBar::Shaken => {
@@ -5213,13 +5248,13 @@ impl Battle {
         let d = self.company(defender)?;
         if a.side == d.side {
             return Err(RuleViolation::SameSide {
-                firer: a.name.clone(),
-                target: d.name.clone(),
+                firer: a.name.to_string(),
+                target: d.name.to_string(),
             });
         }
         if a.actions < 2 {
             return Err(RuleViolation::NoActionLeft {
-                name: a.name.clone(),
+                name: a.name.to_string(),
             });
         }
         let test = self.assault_test(attacker)?;
@@ -5525,14 +5560,14 @@ impl Battle {
             let fresh = !a.activated || a.actions == 2;
             if a.side == d.side || seen.contains(&id) || !fresh {
                 return Err(RuleViolation::Refused {
-                    name: a.name.clone(),
+                    name: a.name.to_string(),
                     what: "join the assault",
                     why: "attackers are enemies of the defender, listed once, with both actions unspent",
                 });
             }
             attacker_tl(a.cl, a.formation.is_close(), false).map_err(|_| {
                 RuleViolation::Refused {
-                    name: a.name.clone(),
+                    name: a.name.to_string(),
                     what: "close assault",
                     why: "only Confident and Steady companies may assault",
                 }
@@ -5723,7 +5758,7 @@ impl Battle {
             for &(id, i) in &horses {
                 let c = self.company_mut(id)?;
                 c.figures[i].unhorsed = true;
-                let name = c.name.clone();
+                let name = c.name.to_string();
                 steps.push(format!(
                     "a rider of {name} loses his horse and fights on, on foot"
                 ));
