@@ -1202,7 +1202,8 @@ impl TryFrom<BattleData> for Battle {
     type Error = BadBattle;
 
     /// The checks of construction, over the whole saved state: every company has 1 to 48 figures, a leader
-    /// first and at most one colour bearer; its actions are at most two and at most one company is acting;
+    /// first and at most one colour bearer; its actions are at most two, and more than one company acts at
+    /// once only on one side and through a regimental activation, a transfer or a detached element;
     /// every id it names (gun crews, elements, a pending
     /// assault, shot or blast, a regiment, colours) names a unit of the battle; Gatling guns at most two.
     fn try_from(d: BattleData) -> Result<Battle, BadBattle> {
@@ -1257,7 +1258,25 @@ impl TryFrom<BattleData> for Battle {
             }
         }
         if acting > 1 {
-            return bad("more than one company is acting at once".to_string());
+            // Several companies act at once only through a regimental activation, a transfer of actions
+            // or a detached element's activation, and only of the side whose turn it is to act.
+            let mut busy = d.companies.iter().filter(|c| c.actions > 0);
+            let side = busy.next().map(|c| c.side);
+            let one_side = busy.all(|c| Some(c.side) == side);
+            let explained = d.regiment.is_some()
+                || d.companies
+                    .iter()
+                    .any(|c| Some(c.side) == side && c.transfers > 0)
+                || d.companies
+                    .iter()
+                    .any(|c| c.actions > 0 && matches!(c.attached, Attachment::Element(_)));
+            if !one_side || !explained {
+                return bad(
+                    "more than one company is acting at once, with no regimental activation, \
+                     transfer or detached element to account for it"
+                        .to_string(),
+                );
+            }
         }
         for g in &d.guns {
             if !known(g.crew) {

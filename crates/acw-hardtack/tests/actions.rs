@@ -1139,3 +1139,54 @@ fn speculative_fire_at_a_dummy() {
     );
     assert_eq!(b, before);
 }
+
+// HT-SEQ-03, HT-SG2-05: a battle saved in the middle of a regimental activation (every member with its two
+// actions) or after a transfer (the commander with one action left, the receiver with two) loads back as it
+// was; a saved battle with two companies acting and nothing to account for it is refused.
+#[test]
+fn saved_mid_regiment_or_transfer_loads_back() {
+    let mut b = Battle::new(Options::default());
+    let col = b
+        .add_company(CompanySpec::new("colonel", Side::Union, 2))
+        .unwrap();
+    let mut ids = Vec::new();
+    for i in 0..2 {
+        let mut s = CompanySpec::new(&format!("company {i}"), Side::Union, 6);
+        s.formation = Formation::Line;
+        ids.push(b.add_company(s).unwrap());
+    }
+    let lone = b
+        .add_company(CompanySpec::new("lone company", Side::Confederate, 6))
+        .unwrap();
+    b.activate(col).unwrap();
+    b.activate_regiment(col, &[(ids[0], 3.0), (ids[1], 3.0)])
+        .unwrap();
+    assert_eq!(b.company(ids[0]).unwrap().actions_left(), 2);
+    assert_eq!(b.company(ids[1]).unwrap().actions_left(), 2);
+    let saved = serde_json::to_string(&b).unwrap();
+    assert_eq!(serde_json::from_str::<Battle>(&saved).unwrap(), b);
+
+    let mut t = Battle::new(Options::default());
+    let colonel = t
+        .add_company(CompanySpec::new("colonel", Side::Union, 2))
+        .unwrap();
+    let crew = t
+        .add_company(CompanySpec::new("crew", Side::Union, 4))
+        .unwrap();
+    t.activate(colonel).unwrap();
+    t.transfer(colonel, crew, 3.0).unwrap();
+    assert_eq!(t.company(colonel).unwrap().actions_left(), 1);
+    assert_eq!(t.company(crew).unwrap().actions_left(), 2);
+    let saved = serde_json::to_string(&t).unwrap();
+    assert_eq!(serde_json::from_str::<Battle>(&saved).unwrap(), t);
+
+    // forged: the regiment's record removed, and a Confederate company acting beside the Union's
+    let mut v = serde_json::to_value(&b).unwrap();
+    v["regiment"] = serde_json::Value::Null;
+    let e = serde_json::from_value::<Battle>(v).unwrap_err().to_string();
+    assert!(e.contains("more than one company is acting at once"), "{e}");
+    let mut v = serde_json::to_value(&b).unwrap();
+    v["companies"][lone.0 as usize]["actions"] = 2.into();
+    let e = serde_json::from_value::<Battle>(v).unwrap_err().to_string();
+    assert!(e.contains("more than one company is acting at once"), "{e}");
+}
