@@ -190,18 +190,31 @@ fn path_keeps_gap(
     if at(PROBE.min(length)) >= apart - 1e-12 {
         return apart >= gap - 1e-9;
     }
+    // The distances at the bracket's ends (at the start, where the unit stands and where the move ends). A
+    // move that ends nearer than the gap does not keep it, whatever the distances on the way.
+    let (mut flo, mut fhi) = (apart, at(length));
+    if fhi < gap + 1e-6 {
+        return false;
+    }
     let ratio = (5.0_f64.sqrt() - 1.0) / 2.0;
     let (mut lo, mut hi) = (0.0, length);
     let mut a = hi - ratio * (hi - lo);
     let mut b = lo + ratio * (hi - lo);
     let (mut fa, mut fb) = (at(a), at(b));
-    let mut least = fa.min(fb).min(at(length));
+    let mut least = fa.min(fb).min(fhi);
     for _ in 0..GOLDEN_STEPS {
         if least < gap + 1e-6 {
             return false;
         }
+        // Every measure still to come lies in [lo, hi]: once a lower bound of the distance there clears the
+        // gap by a margin far above rounding, none of them can fall under it and the search would end keeping
+        // the gap, so it ends here.
+        if bracket_floor([(lo, flo), (a, fa), (b, fb), (hi, fhi)]) >= gap + 1e-6 + KEEPS_MARGIN {
+            return true;
+        }
         if fa <= fb {
             hi = b;
+            fhi = fb;
             b = a;
             fb = fa;
             a = hi - ratio * (hi - lo);
@@ -209,6 +222,7 @@ fn path_keeps_gap(
             least = least.min(fa);
         } else {
             lo = a;
+            flo = fa;
             a = b;
             fa = fb;
             b = lo + ratio * (hi - lo);
@@ -221,6 +235,48 @@ fn path_keeps_gap(
 
 /// Golden-section steps in [`path_keeps_gap`] (the interval shrinks to under a millionth of its length).
 const GOLDEN_STEPS: usize = 30;
+
+/// A lower bound of a convex function on `[lo, hi]`, 1-Lipschitz (a distance to a footprint along a straight
+/// move), from its values at `lo < a < b < hi` (`NEG_INFINITY` when the figures give none: out of order, or
+/// not all finite). A convex function
+/// lies on or above every chord's line outside the chord: on `[lo, a]` above the line through `a` and `b`, on
+/// `[b, hi]` above the same line, and on `[a, b]` above both the line through `lo` and `a` and the one through
+/// `b` and `hi`. A move of `m` inches changes the distance by at most `m`, so `f(a)` less the way from `a` to
+/// the bracket's farther end bounds it too.
+fn bracket_floor(points: [(f64, f64); 4]) -> f64 {
+    let [(lo, flo), (a, fa), (b, fb), (hi, fhi)] = points;
+    let ordered = lo < a && a < b && b < hi;
+    if !ordered || points.iter().any(|(x, y)| !x.is_finite() || !y.is_finite()) {
+        return f64::NEG_INFINITY;
+    }
+    let line =
+        |(x1, y1): (f64, f64), (x2, y2): (f64, f64), t: f64| y1 + (y2 - y1) * (t - x1) / (x2 - x1);
+    let lipschitz = (fa - (a - lo).max(hi - a)).max(fb - (b - lo).max(hi - b));
+    // On [a, b]: the greater of two lines, least at an end or where they cross.
+    let rising = |t: f64| line((lo, flo), (a, fa), t);
+    let falling = |t: f64| line((b, fb), (hi, fhi), t);
+    let s1 = (fa - flo) / (a - lo);
+    let s2 = (fhi - fb) / (hi - b);
+    let cross = ((fb - s2 * b) - (fa - s1 * a)) / (s1 - s2);
+    let mut middle = fa.max(falling(a)).min(rising(b).max(fb));
+    if cross > a && cross < b {
+        middle = middle.min(rising(cross).max(falling(cross)));
+    }
+    let convex = [
+        line((a, fa), (b, fb), lo).min(fa),
+        middle,
+        line((a, fa), (b, fb), hi).min(fb),
+    ];
+    let pieces = [convex[0], convex[1], convex[2], lipschitz, s1, s2];
+    if pieces.iter().any(|v| !v.is_finite()) {
+        return f64::NEG_INFINITY;
+    }
+    convex[0].min(convex[1]).min(convex[2]).max(lipschitz)
+}
+
+/// The margin, in inches, by which the lower bound of the measures still to come in [`path_keeps_gap`] must clear
+/// the gap before it stops searching (far above the rounding of a distance on a table of a few hundred inches).
+const KEEPS_MARGIN: f64 = 1e-9;
 
 /// How many route searches [`Field::route`] remembers (per thread).
 const ROUTES_KEPT: usize = 4;
@@ -923,5 +979,126 @@ impl Field {
     #[must_use]
     pub fn place(&self, id: UnitId) -> Option<Place> {
         self.places.get(id.0 as usize).copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The search [`path_keeps_gap`] made before it stopped on a lower bound: every golden-section step taken.
+    fn keeps_gap_searched(
+        me: &Footprint,
+        heading: Heading,
+        length: f64,
+        o: &Footprint,
+        apart: f64,
+        gap: f64,
+    ) -> bool {
+        let at = |t: f64| {
+            me.placed(me.centre.moved(heading, Inches(t)), me.facing)
+                .distance(o)
+                .0
+        };
+        if length <= 0.0 {
+            return apart >= gap - 1e-9;
+        }
+        if at(PROBE.min(length)) >= apart - 1e-12 {
+            return apart >= gap - 1e-9;
+        }
+        let ratio = (5.0_f64.sqrt() - 1.0) / 2.0;
+        let (mut lo, mut hi) = (0.0, length);
+        let mut a = hi - ratio * (hi - lo);
+        let mut b = lo + ratio * (hi - lo);
+        let (mut fa, mut fb) = (at(a), at(b));
+        let mut least = fa.min(fb).min(at(length));
+        for _ in 0..GOLDEN_STEPS {
+            if least < gap + 1e-6 {
+                return false;
+            }
+            if fa <= fb {
+                hi = b;
+                b = a;
+                fb = fa;
+                a = hi - ratio * (hi - lo);
+                fa = at(a);
+                least = least.min(fa);
+            } else {
+                lo = a;
+                a = b;
+                fa = fb;
+                b = lo + ratio * (hi - lo);
+                fb = at(b);
+                least = least.min(fb);
+            }
+        }
+        least >= gap + 1e-6
+    }
+
+    #[test]
+    fn bracket_floor_of_a_kinked_distance_is_its_least_value() {
+        // |t - 2| + 0.5 sampled at 0, 1, 3 and 4: the two outer chords cross at t = 2, at 0.5.
+        let floor = bracket_floor([(0.0, 2.5), (1.0, 1.5), (3.0, 1.5), (4.0, 2.5)]);
+        assert!((floor - 0.5).abs() < 1e-15, "{floor}");
+        // Falling all the way: the line through the inner two, carried to the far end, is the floor (0.5).
+        let floor = bracket_floor([(0.0, 3.5), (1.0, 2.5), (2.0, 1.5), (3.0, 0.5)]);
+        assert!((floor - 0.5).abs() < 1e-15, "{floor}");
+        // A figure that is not a number gives no bound.
+        let floor = bracket_floor([(0.0, f64::NAN), (1.0, 2.5), (2.0, 1.5), (3.0, 0.5)]);
+        assert_eq!(floor, f64::NEG_INFINITY);
+    }
+
+    #[test]
+    fn path_keeps_gap_answers_as_the_whole_search() {
+        // Neighbours within a tenth of an inch beyond the gap of a unit moving past them at every angle: the
+        // search that stops on its lower bound answers as the one that takes every step.
+        let gap = 0.5;
+        let me = Footprint {
+            centre: Point::new(20.0, 20.0),
+            facing: Heading::NORTH,
+            frontage: Inches(4.0),
+            depth: Inches(0.5),
+        };
+        let (mut kept, mut not_kept) = (0, 0);
+        for facing in (0..8).map(|k| f64::from(k) * 45.0 + 7.0) {
+            let facing = Heading::NORTH.turned(facing);
+            for side in [-1.0, 1.0] {
+                for over in [0.0, 0.013, 0.05, 0.099] {
+                    for along in (-4..=4).map(|k| f64::from(k) * 1.5) {
+                        // A neighbour beside the unit, `over` beyond the gap at the start.
+                        let mut o = Footprint {
+                            centre: Point::new(20.0 + side * 4.0, 20.0 + along),
+                            facing,
+                            frontage: Inches(2.0),
+                            depth: Inches(1.0),
+                        };
+                        let apart = me.distance(&o).0;
+                        let shift = gap + over - apart;
+                        o = o.placed(Point::new(o.centre.x + side * shift, o.centre.y), facing);
+                        let apart = me.distance(&o).0;
+                        for heading in (0..24).map(|k| Heading::NORTH.turned(f64::from(k) * 15.0)) {
+                            for length in [0.3, 2.5, 9.0] {
+                                let quick = path_keeps_gap(&me, heading, length, &o, apart, gap);
+                                let whole =
+                                    keeps_gap_searched(&me, heading, length, &o, apart, gap);
+                                assert_eq!(
+                                    quick, whole,
+                                    "{facing:?} {along} {over} {heading:?} {length}"
+                                );
+                                if quick {
+                                    kept += 1;
+                                } else {
+                                    not_kept += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            kept > 1000 && not_kept > 1000,
+            "{kept} kept, {not_kept} not"
+        );
     }
 }
