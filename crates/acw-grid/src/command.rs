@@ -4,10 +4,11 @@
 use crate::board::Area;
 use crate::error::RuleViolation;
 use crate::options::{CommanderFate, DivisionRoll, NoCorpsCommander};
-use crate::state::{Battle, CommanderId, DivisionId, Rank, Unit, UnitId};
+use crate::state::{Battle, CommanderId, DivisionId, Leader, Rank, Unit, UnitId};
 use crate::tables::{self, CommanderResult, Mover};
 use acw_core::dice::{Dice, Die};
 use acw_core::{Dist, Resolve, Side};
+use std::sync::Arc;
 
 /// GRID-CMD-01, GRID-CMD-02, GRID-CMD-03: the command rolls one unit needs this turn; it moves only if every
 /// roll it needs passes. The division roll (1d6 ≥ 2) comes first; the unit's own roll (1d6 ≥ 3) is made only
@@ -328,7 +329,7 @@ impl Battle {
                 allowance_halves: allowance,
             });
         }
-        let Some(c) = self.commanders.get_mut(&id) else {
+        let Some(c) = Arc::make_mut(&mut self.commanders).get_mut(&id) else {
             return Err(RuleViolation::UnknownCommander(id));
         };
         c.set_area(at);
@@ -338,8 +339,13 @@ impl Battle {
 
     /// GRID-CMD-08: commanders of `side` in `from` move with their unit to `to`.
     pub(crate) fn commanders_follow(&mut self, side: Side, from: Area, to: Area) {
-        for c in self.commanders.values_mut() {
-            if c.side() == side && c.present() && c.area() == from {
+        let follows = |c: &Leader| c.side() == side && c.present() && c.area() == from;
+        // Most moves carry no commander: the commanders are copied (if shared) only when one follows.
+        if !self.commanders.values().any(follows) {
+            return;
+        }
+        for c in Arc::make_mut(&mut self.commanders).values_mut() {
+            if follows(c) {
                 c.set_area(to);
             }
         }
@@ -349,7 +355,7 @@ impl Battle {
     pub(crate) fn lose_commander(&mut self, id: CommanderId) {
         let turn = self.turn;
         let mut side = None;
-        if let Some(c) = self.commanders.get_mut(&id)
+        if let Some(c) = Arc::make_mut(&mut self.commanders).get_mut(&id)
             && c.present()
         {
             c.set_removed(Some(turn));
@@ -376,7 +382,7 @@ impl Battle {
             };
             match dest {
                 Some(a) => {
-                    if let Some(c) = self.commanders.get_mut(&id) {
+                    if let Some(c) = Arc::make_mut(&mut self.commanders).get_mut(&id) {
                         c.set_area(a);
                     }
                 }
@@ -435,7 +441,7 @@ impl Battle {
                 .units()
                 .find(|u| u.side() == side && u.stands().iter().any(|s| s.division == d))
                 .map(Unit::area);
-            if let (Some(a), Some(c)) = (home, self.commanders.get_mut(&id)) {
+            if let (Some(a), Some(c)) = (home, Arc::make_mut(&mut self.commanders).get_mut(&id)) {
                 c.set_area(a);
                 c.set_removed(None);
             }

@@ -598,10 +598,20 @@ impl Battle {
         const NEAR_ANY: u8 = 2;
         const NEAR_VISIBLE: u8 = 4;
         const SEEN: u8 = 8;
+        const INLINE_CELLS: usize = 256;
         let board = &*self.board;
         let cells = board.cell_count();
-        let mut marks: Vec<u8> = vec![0; cells];
-        let mut stands: Vec<u32> = vec![0; cells];
+        // The tables live on the stack for a board of up to `INLINE_CELLS` areas (the scenarios' boards are
+        // 120), so a search allocates nothing but its routes; a larger board gets them from the heap.
+        let (mut marks_inline, mut stands_inline) = ([0u8; INLINE_CELLS], [0u32; INLINE_CELLS]);
+        let (mut marks_heap, mut stands_heap) = (Vec::new(), Vec::new());
+        let (marks, stands): (&mut [u8], &mut [u32]) = if cells <= INLINE_CELLS {
+            (&mut marks_inline[..cells], &mut stands_inline[..cells])
+        } else {
+            marks_heap.resize(cells, 0);
+            stands_heap.resize(cells, 0);
+            (&mut marks_heap, &mut stands_heap)
+        };
         for e in self.units() {
             let Some(i) = board.index_of(e.area()) else {
                 continue;
@@ -719,7 +729,7 @@ impl Battle {
                     continue;
                 }
                 // GRID-MOV-18: a route may not go on from an area next to the enemy (hidden ones too).
-                let at = board.index_of(from.area).map_or(0, |i| mark(&marks, i));
+                let at = board.index_of(from.area).map_or(0, |i| mark(marks, i));
                 if at & NEAR_ANY != 0 {
                     next_index += 1;
                     continue;
@@ -730,10 +740,10 @@ impl Battle {
                 let Some(i) = board.index_of(n) else {
                     continue;
                 };
-                if mark(&marks, i) & SEEN != 0 {
+                if mark(marks, i) & SEEN != 0 {
                     continue;
                 }
-                let Some(mut r) = step_ok(&from, n, i, road_side, obstacle, &marks) else {
+                let Some(mut r) = step_ok(&from, n, i, road_side, obstacle, marks) else {
                     continue;
                 };
                 r.parent = parent;

@@ -2,7 +2,7 @@
 
 use crate::error::RuleViolation;
 use crate::options::FirstTurnTie;
-use crate::state::{Battle, Phase};
+use crate::state::{Battle, Leader, Phase};
 use acw_core::dice::{Dice, Die};
 use acw_core::{Dist, Resolve, Side};
 
@@ -230,8 +230,11 @@ impl Battle {
                 s.set_command(true);
             }
         }
-        for c in self.commanders.values_mut() {
-            c.set_moved(false);
+        // The commanders are copied (if shared) only when one of them moved.
+        if self.commanders.values().any(Leader::moved) {
+            for c in std::sync::Arc::make_mut(&mut self.commanders).values_mut() {
+                c.set_moved(false);
+            }
         }
         self.replace_commanders();
     }

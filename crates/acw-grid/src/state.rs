@@ -623,7 +623,10 @@ pub struct Battle {
     /// that unit first if another battle still shares it): a copy of the battle copies no unit.
     #[cfg_attr(feature = "serde", serde(serialize_with = "serialize_units"))]
     pub(crate) units: Units,
-    pub(crate) commanders: BTreeMap<CommanderId, Leader>,
+    /// Shared between copies of the battle until one of them changes a commander (copied then): a copy of the
+    /// battle for an order that rolls dice copies no commander.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "serialize_commanders"))]
+    pub(crate) commanders: Arc<BTreeMap<CommanderId, Leader>>,
     pub(crate) losses: BySide<Losses>,
     pub(crate) turn: u32,
     pub(crate) turn_limit: Option<u32>,
@@ -705,6 +708,14 @@ fn serialize_board<S: serde::Serializer>(board: &Arc<Board>, s: S) -> Result<S::
 }
 
 #[cfg(feature = "serde")]
+fn serialize_commanders<S: serde::Serializer>(
+    commanders: &Arc<BTreeMap<CommanderId, Leader>>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&**commanders, s)
+}
+
+#[cfg(feature = "serde")]
 #[derive(serde::Deserialize)]
 struct BattleRepr {
     board: Board,
@@ -742,7 +753,7 @@ impl TryFrom<BattleRepr> for Battle {
             board: Arc::new(r.board),
             options: r.options,
             units: Units(r.units.into_values().map(Arc::new).collect()),
-            commanders: r.commanders,
+            commanders: Arc::new(r.commanders),
             losses: r.losses,
             turn: r.turn,
             turn_limit: r.turn_limit,
@@ -775,7 +786,7 @@ impl Battle {
             board: Arc::new(board),
             options,
             units: Units::default(),
-            commanders: BTreeMap::new(),
+            commanders: Arc::new(BTreeMap::new()),
             losses: BySide::default(),
             turn: 1,
             turn_limit: None,
@@ -1041,7 +1052,7 @@ impl Battle {
     }
 
     pub(crate) fn insert_commander(&mut self, c: Leader) {
-        self.commanders.insert(c.id, c);
+        Arc::make_mut(&mut self.commanders).insert(c.id, c);
     }
 
     pub(crate) fn new_commander(

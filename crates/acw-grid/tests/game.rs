@@ -8,7 +8,7 @@ use acw_core::game::{Commander, Game, Owed, Ruleset, play};
 use acw_core::testing::conformance::{self, Suite};
 use acw_core::{BySide, Side};
 use acw_grid::RuleViolation;
-use acw_grid::board::{Area, GridKind};
+use acw_grid::board::{Area, Board, GridKind};
 use acw_grid::bots::{Attacker, Holder};
 use acw_grid::game::{Event, Grid, Order, Question, State, Step};
 use acw_grid::movement::MoveOrder;
@@ -368,15 +368,34 @@ fn routes_checked_one_by_one(state: &State, id: UnitId) -> Vec<Vec<Area>> {
     out
 }
 
+/// The meeting engagement on a `width` by `height` board of open areas, its terrain copied area by area (its
+/// roads and obstacles left out).
+fn enlarged(mut scenario: Scenario, width: u32, height: u32) -> Scenario {
+    let mut board = Board::rectangle(scenario.board.kind(), width, height).unwrap();
+    for a in scenario.board.areas() {
+        board
+            .set_terrain(a, *scenario.board.terrain(a).unwrap())
+            .unwrap();
+    }
+    scenario.board = board;
+    scenario
+}
+
 /// GRID-MOV-02, GRID-MOV-18, GRID-MOV-19: the one-search reachability (`Battle::reachable`, behind
 /// `State::moves`) finds exactly the routes, in the same order, that checking every candidate route with the
 /// whole move check finds, for every unit at every movement decision of whole games on both boards; and every
-/// move it offers is accepted with the facing it carries.
+/// move it offers is accepted with the facing it carries. Also on a board of 20 by 16 areas, more than the
+/// search keeps its per-area tables for on the stack.
 #[test]
 fn the_move_search_agrees_with_the_whole_move_check() {
     for kind in [GridKind::Square, GridKind::Hex] {
-        for seed in 0..4 {
-            let scenario = Scenario::meeting_engagement(seed + 2, kind);
+        for seed in 0..5 {
+            let scenario = if seed < 4 {
+                Scenario::meeting_engagement(seed + 2, kind)
+            } else {
+                enlarged(Scenario::meeting_engagement(seed + 2, kind), 20, 16)
+            };
+            assert_eq!(scenario.board.areas().count() > 256, seed == 4);
             let mut game = Game::new(Grid, &scenario, seed).unwrap();
             let (mut u, mut c) = (bots(Side::Union, seed), bots(Side::Confederate, seed));
             let mut compared = 0;
