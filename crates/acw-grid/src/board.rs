@@ -235,6 +235,12 @@ pub struct Board {
     /// Columns in the rectangle.
     columns: i32,
     cells: Vec<Cell>,
+    /// The neighbour table: for the cell at index `i`, entries `i * d .. i * d + d` (`d` the number of sides:
+    /// 4 on squares, 6 on hexes) give, side by side in the order of [`Board::neighbours`], the index of the
+    /// area across that side, or [`Board::NO_NEIGHBOUR`] where it is off the board. Fixed by the set of areas
+    /// (worked out once when the board is built; the areas never change after), so the move search steps
+    /// from area to area without working out indices from coordinates.
+    links: Vec<u32>,
 }
 
 /// One cell of the board's rectangle.
@@ -351,14 +357,32 @@ impl Board {
             rows,
             columns,
             cells: vec![Cell::OFF; (columns as usize) * (rows as usize)],
+            links: Vec::new(),
         };
         for a in areas {
             if let Some(c) = b.slot(a).and_then(|i| b.cells.get_mut(i)) {
                 c.on = true;
             }
         }
+        let dirs = b.dirs();
+        let mut links = vec![Board::NO_NEIGHBOUR; b.cells.len() * dirs.len()];
+        for (i, row) in links.chunks_exact_mut(dirs.len()).enumerate() {
+            if !b.cells.get(i).is_some_and(|c| c.on) {
+                continue;
+            }
+            let a = b.area_at(i);
+            for (link, &d) in row.iter_mut().zip(dirs) {
+                if let Some(j) = b.index_of(a.offset(d)).and_then(|j| u32::try_from(j).ok()) {
+                    *link = j;
+                }
+            }
+        }
+        b.links = links;
         b
     }
+
+    /// The entry of [`Board`]'s neighbour table for a side with no area across it.
+    const NO_NEIGHBOUR: u32 = u32::MAX;
 
     /// The index in `cells` of the rectangle's cell at `a`, if `a` lies in the rectangle.
     #[inline]
@@ -385,19 +409,39 @@ impl Board {
         self.cells.len()
     }
 
-    /// The neighbours of `a` on the board, as [`Board::neighbours`] lists them, each with the side of `a` it
-    /// lies across and whether a road and an obstacle cross that side (as [`Board::side_between`] says).
-    pub(crate) fn neighbours_across(
+    /// The neighbours of the area `a` at index `i` (its [`Board::index_of`]), as [`Board::neighbours`] lists
+    /// them, each with its index and whether a road and an obstacle cross the side of `a` it lies across (as
+    /// [`Board::side_between`] says): read from the board's neighbour table.
+    #[inline]
+    pub(crate) fn neighbours_across_at(
         &self,
         a: Area,
-    ) -> impl Iterator<Item = (Area, bool, bool)> + '_ {
-        let bits = self.cell(a).map_or((0, 0), |c| (c.roads, c.obstacles));
-        self.dirs()
-            .iter()
+        i: usize,
+    ) -> impl Iterator<Item = (Area, usize, bool, bool)> + '_ {
+        let dirs = self.dirs();
+        let bits = self.cells.get(i).map_or((0, 0), |c| (c.roads, c.obstacles));
+        let row = self
+            .links
+            .get(i * dirs.len()..(i + 1) * dirs.len())
+            .unwrap_or(&[]);
+        row.iter()
+            .zip(dirs)
             .enumerate()
-            .map(move |(i, &d)| (a.offset(d), i))
-            .filter(|(n, _)| self.contains(*n))
-            .map(move |(n, i)| (n, bits.0 & (1 << i) != 0, bits.1 & (1 << i) != 0))
+            .filter(|(_, (j, _))| **j != Board::NO_NEIGHBOUR)
+            .map(move |(k, (&j, &d))| {
+                (
+                    a.offset(d),
+                    j as usize,
+                    bits.0 & (1 << k) != 0,
+                    bits.1 & (1 << k) != 0,
+                )
+            })
+    }
+
+    /// The terrain of the area at index `i` (its [`Board::index_of`]), if that is an area of the board.
+    #[inline]
+    pub(crate) fn terrain_at(&self, i: usize) -> Option<&Terrain> {
+        self.cells.get(i).filter(|c| c.on).map(|c| &c.terrain)
     }
 
     /// The cell of area `a`, if it is on the board.
@@ -1140,6 +1184,53 @@ mod tests {
             let h = b.centre(Area::new(0, 0)).heading_to(b.centre(n));
             let want = f64::from(k) * 60.0;
             assert!(Heading::NORTH.turned(want).angle_to(h) < 1e-3, "side {k}");
+        }
+    }
+
+    #[test]
+    fn the_neighbour_table_agrees_with_the_coordinates() {
+        // A board with holes, on squares and on hexes, roads and obstacles on some sides: for every area, the
+        // table's neighbours are those `neighbours` works out from coordinates, in the same order, each with
+        // its own index and the road and obstacle of the side between.
+        for kind in [GridKind::Square, GridKind::Hex] {
+            let areas = (-3..5)
+                .flat_map(|x| (-2..6).map(move |y| Area::new(x, y)))
+                .filter(|a| (a.x * 7 + a.y * 3).rem_euclid(5) != 0);
+            let Ok(mut b) = Board::from_areas(kind, areas) else {
+                panic!("board")
+            };
+            let (a, c, d) = (Area::new(0, 1), Area::new(0, 2), Area::new(-1, 1));
+            assert!(b.add_road(a, c).is_ok() && b.add_obstacle(a, d).is_ok());
+            let mut checked = 0;
+            for a in b.areas().collect::<Vec<_>>() {
+                let Some(i) = b.index_of(a) else {
+                    panic!("{a} has no index")
+                };
+                let want: Vec<(Area, usize, bool, bool)> = b
+                    .neighbours(a)
+                    .map(|n| {
+                        let (road, obstacle) = b.side_between(a, n).unwrap_or((true, true));
+                        (n, b.index_of(n).unwrap_or(usize::MAX), road, obstacle)
+                    })
+                    .collect();
+                let got: Vec<_> = b.neighbours_across_at(a, i).collect();
+                assert_eq!(got, want, "{kind:?} {a}");
+                checked += got.len();
+            }
+            assert!(checked > 100, "{kind:?}: only {checked} neighbour pairs");
+            let i = b.index_of(a).unwrap_or(usize::MAX);
+            let marked: Vec<_> = b
+                .neighbours_across_at(a, i)
+                .filter(|&(_, _, road, obstacle)| road || obstacle)
+                .collect();
+            let (ic, id) = (b.index_of(c), b.index_of(d));
+            assert_eq!(
+                marked,
+                vec![
+                    (c, ic.unwrap_or(0), true, false),
+                    (d, id.unwrap_or(0), false, true)
+                ]
+            );
         }
     }
 }

@@ -125,6 +125,8 @@ pub struct Routes {
 #[derive(Clone, Copy, Debug)]
 struct RouteNode {
     area: Area,
+    /// The area's index on the board ([`crate::board::Board::index_of`]).
+    index: u32,
     /// The route this one extends (`None`: a first step from the start).
     parent: Option<u32>,
     depth: u8,
@@ -630,8 +632,8 @@ impl Battle {
             } else {
                 NEAR_ANY | NEAR_VISIBLE
             };
-            for n in board.neighbours(e.area()) {
-                if let Some(m) = board.index_of(n).and_then(|j| marks.get_mut(j)) {
+            for (_, j, _, _) in board.neighbours_across_at(e.area(), i) {
+                if let Some(m) = marks.get_mut(j) {
                     *m |= near;
                 }
             }
@@ -648,7 +650,7 @@ impl Battle {
             if m & ENEMY != 0 {
                 return None;
             }
-            let t = board.terrain(next).ok()?;
+            let t = board.terrain_at(i)?;
             let c = self
                 .cost_across(&basis.movers, t, road_side, obstacle, next, basis.column)
                 .ok()?;
@@ -691,6 +693,7 @@ impl Battle {
             }
             Some(RouteNode {
                 area: next,
+                index: u32::try_from(i).ok()?,
                 parent: None,
                 depth: u8::try_from(steps).unwrap_or(u8::MAX),
                 cost_halves: cost,
@@ -699,8 +702,12 @@ impl Battle {
                 path_in_arc,
             })
         };
+        let Some(start_index) = board.index_of(start) else {
+            return out;
+        };
         let root = RouteNode {
             area: start,
+            index: u32::try_from(start_index).unwrap_or(u32::MAX),
             parent: None,
             depth: 0,
             cost_halves: 0,
@@ -708,7 +715,7 @@ impl Battle {
             road: false,
             path_in_arc: true,
         };
-        if let Some(m) = board.index_of(start).and_then(|i| marks.get_mut(i)) {
+        if let Some(m) = marks.get_mut(start_index) {
             *m |= SEEN;
         }
         let max_steps = max_steps.min(usize::from(u8::MAX));
@@ -729,17 +736,15 @@ impl Battle {
                     continue;
                 }
                 // GRID-MOV-18: a route may not go on from an area next to the enemy (hidden ones too).
-                let at = board.index_of(from.area).map_or(0, |i| mark(marks, i));
-                if at & NEAR_ANY != 0 {
+                if mark(marks, from.index as usize) & NEAR_ANY != 0 {
                     next_index += 1;
                     continue;
                 }
                 (from, u32::try_from(next_index).ok())
             };
-            for (n, road_side, obstacle) in board.neighbours_across(from.area) {
-                let Some(i) = board.index_of(n) else {
-                    continue;
-                };
+            let from_index = from.index as usize;
+            // The neighbours from the board's table, in the order `Board::neighbours` gives them.
+            for (n, i, road_side, obstacle) in board.neighbours_across_at(from.area, from_index) {
                 if mark(marks, i) & SEEN != 0 {
                     continue;
                 }
