@@ -265,7 +265,7 @@ impl Bot {
         }
         // targets the firer can see, nearest first
         let targets = enemies_nearest_first(state, side, |t| {
-            state.fire_facts(me, t).ok().map(|f| f.distance)
+            state.fire_facts_if_seen(me, t).map(|f| f.distance)
         });
         let fire_range = if self.plan == Plan::Thrust {
             12.0

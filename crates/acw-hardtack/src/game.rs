@@ -1145,13 +1145,13 @@ impl Field {
         self.at.get(id.0 as usize)
     }
 
-    fn others(&self, a: CompanyId, b: CompanyId) -> Vec<Footprint> {
+    /// Whether no company but `a` and `b` stands across the line from `from` to `to` (the companies are
+    /// walked in place: no list of them is made).
+    fn clear_of_others(&self, a: CompanyId, b: CompanyId, from: Point, to: Point) -> bool {
         self.at
             .iter()
             .enumerate()
-            .filter(|(i, _)| *i != a.0 as usize && *i != b.0 as usize)
-            .map(|(_, f)| *f)
-            .collect()
+            .all(|(i, f)| i == a.0 as usize || i == b.0 as usize || !f.blocks(from, to))
     }
 
     fn in_woods(&self, p: Point) -> bool {
@@ -1579,19 +1579,42 @@ impl State {
             .field
             .footprint(target)
             .ok_or_else(|| unknown(target))?;
-        let blockers = self.field.others(firer, target);
-        if !self
-            .field
-            .table
-            .line_of_sight(f.front_centre(), t.centre, &blockers)
-        {
-            return Err(GameError::NoSight {
+        self.facts_between(firer, f, target, t)
+            .ok_or_else(|| GameError::NoSight {
                 firer: self.name(firer),
                 target: self.name(target),
-            });
+            })
+    }
+
+    /// [`State::fire_facts`] for the game's own questions that need only the facts, not why there are none:
+    /// `None` for an unknown company or no line of sight, without building the error's text.
+    pub(crate) fn fire_facts_if_seen(
+        &self,
+        firer: CompanyId,
+        target: CompanyId,
+    ) -> Option<FireFacts> {
+        let f = self.field.footprint(firer)?;
+        let t = self.field.footprint(target)?;
+        self.facts_between(firer, f, target, t)
+    }
+
+    /// The facts of [`State::fire_facts`] between two footprints; `None` when there is no line of sight.
+    fn facts_between(
+        &self,
+        firer: CompanyId,
+        f: &Footprint,
+        target: CompanyId,
+        t: &Footprint,
+    ) -> Option<FireFacts> {
+        let (from, to) = (f.front_centre(), t.centre);
+        // the terrain first, then every other company, as `Table::line_of_sight` with a list of them would
+        if !(self.field.table.line_of_sight(from, to, &[])
+            && self.field.clear_of_others(firer, target, from, to))
+        {
+            return None;
         }
         let in_cover = self.field.table.in_cover(t, f.centre, Inches(BEHIND));
-        Ok(FireFacts {
+        Some(FireFacts {
             distance: f.distance(t).0,
             cover: if in_cover { Cover::Soft } else { Cover::Open },
             enfilade: !t.in_front_arc(f, ARC),
@@ -2517,7 +2540,9 @@ impl State {
         self.battle
             .company(firer)
             .is_ok_and(|c| c.confidence() < ConfidenceLevel::Routed && !c.needs_reload())
-            && self.fire_facts(firer, mover).is_ok_and(|x| !x.arc_blocked)
+            && self
+                .fire_facts_if_seen(firer, mover)
+                .is_some_and(|x| !x.arc_blocked)
     }
 
     fn check_ground(&self, id: CompanyId, fp: &Footprint) -> Result<(), GameError> {
