@@ -454,8 +454,13 @@ impl fmt::Display for FireEffect {
         match self.success {
             Success::Major => write!(
                 f,
-                "a major result with {} potential casualties",
-                self.potential
+                "a major result with {} potential {}",
+                self.potential,
+                if self.potential == 1 {
+                    "casualty"
+                } else {
+                    "casualties"
+                }
             ),
             other => write!(f, "{other}"),
         }

@@ -478,12 +478,11 @@ impl fmt::Display for Question {
                 f.write_str("which company activates next, or do you pass?")
             }
             Question::Activate { may_pass: false } => f.write_str("which company activates next?"),
-            Question::Act { company, actions } => {
-                write!(
-                    f,
-                    "what does {company} do with its {actions} action(s) left?"
-                )
-            }
+            Question::Act { company, actions } => match actions {
+                1 => write!(f, "what does {company} do with its one action left?"),
+                2 => write!(f, "what does {company} do with its two actions left?"),
+                n => write!(f, "what does {company} do with its {n} actions left?"),
+            },
             Question::React { mover } => write!(
                 f,
                 "{mover} is about to move again: does one of your companies that has not yet activated give reaction fire, spending its activation?"

@@ -210,11 +210,25 @@ impl MeleeOutcome {
     }
 }
 
+/// Confidence levels lost, in words: "one confidence level", "two confidence levels".
+struct LevelsLost(u8);
+
+impl fmt::Display for LevelsLost {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            1 => f.write_str("one confidence level"),
+            2 => f.write_str("two confidence levels"),
+            3 => f.write_str("three confidence levels"),
+            n => write!(f, "{n} confidence levels"),
+        }
+    }
+}
+
 impl fmt::Display for MeleeEnd {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             MeleeEnd::FellBack { loser, levels } => {
-                write!(f, "{loser} falls back, losing {levels} confidence level(s)")
+                write!(f, "{loser} falls back, losing {}", LevelsLost(levels))
             }
             MeleeEnd::Destroyed { loser } => write!(f, "{loser} has every figure down"),
             MeleeEnd::Stalemate => f.write_str("both sides still hold after the round limit"),
@@ -2018,10 +2032,7 @@ impl fmt::Display for CombinedEnd {
         match self {
             CombinedEnd::Refused => f.write_str("no company went in"),
             CombinedEnd::DefenderWithdrew { levels } => {
-                write!(
-                    f,
-                    "the defender withdrew, losing {levels} confidence level(s)"
-                )
+                write!(f, "the defender withdrew, losing {}", LevelsLost(*levels))
             }
             CombinedEnd::NoContact => f.write_str("no company reached the defender"),
             CombinedEnd::Melee(m) => write!(f, "melee: {m}"),
@@ -2534,10 +2545,7 @@ impl fmt::Display for AssaultEnd {
         match self {
             AssaultEnd::AttackerRefused => f.write_str("the attackers refused to go in"),
             AssaultEnd::DefenderWithdrew { levels } => {
-                write!(
-                    f,
-                    "the defenders withdrew, losing {levels} confidence level(s)"
-                )
+                write!(f, "the defenders withdrew, losing {}", LevelsLost(*levels))
             }
             AssaultEnd::Faltered { fire } => {
                 write!(f, "the attackers faltered under fire and withdrew ({fire})")

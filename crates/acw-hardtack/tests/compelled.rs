@@ -322,7 +322,7 @@ fn ht_sg2_40_the_loser_of_a_melee_left_steady_falls_back() {
         ],
     )
     .unwrap();
-    assert!(text(&log)[0].contains("melee: the defender falls back, losing 1 confidence level(s)"));
+    assert!(text(&log)[0].contains("melee: the defender falls back, losing one confidence level"));
     let grey = state.battle().company(CompanyId(1)).unwrap();
     assert_eq!(grey.confidence(), ConfidenceLevel::Steady);
     assert_eq!(grey.fit(), 3);

@@ -36,7 +36,7 @@ fn melee_ends_read_as_a_sentence() {
     };
     assert_eq!(
         fell_back.to_string(),
-        "the defender falls back, losing 2 confidence level(s)"
+        "the defender falls back, losing two confidence levels"
     );
     assert_eq!(
         MeleeEnd::Destroyed {
