@@ -877,14 +877,7 @@ pub(crate) fn casualty_odds(n: usize, hits: u32, p: [f64; 3]) -> Vec<((u8, u8), 
                 if share == 0.0 && m > 0 {
                     continue;
                 }
-                let ok = p[0].powi(m as i32);
-                let one = if m == 0 {
-                    0.0
-                } else {
-                    m as f64 * p[1] * p[0].powi(m as i32 - 1)
-                };
-                let dead = (1.0 - ok - one).max(0.0);
-                for (dw, dk, pr) in [(0u8, 0u8, ok), (1, 0, one), (0, 1, dead)] {
+                for (dw, dk, pr) in figure_fate(&p, m) {
                     if pr > 0.0 {
                         next.push(((used + m, w + dw, k + dk), q * share * pr));
                     }
@@ -980,6 +973,19 @@ impl fmt::Display for ScreenLosses {
             self.killed, self.wounded
         )
     }
+}
+
+/// The fate of one figure that takes `k` hits, each doing nothing with chance `p[0]` and wounding with chance
+/// `p[1]` (a kill otherwise): as (wounds, kills, chance) — unhurt, wounded once, or down (two wounds kill).
+fn figure_fate(p: &[f64; 3], k: usize) -> [(u8, u8, f64); 3] {
+    let ok = p[0].powi(k as i32);
+    let one = if k == 0 {
+        0.0
+    } else {
+        k as f64 * p[1] * p[0].powi(k as i32 - 1)
+    };
+    let dead = (1.0 - ok - one).max(0.0);
+    [(0, 0, ok), (1, 0, one), (0, 1, dead)]
 }
 
 /// What a [`ScreenedVolley`] did: the target's casualties (with the fire's result) and the skirmishers'.
@@ -1155,14 +1161,7 @@ fn split_casualty_odds(
                 if share == 0.0 && k > 0 {
                     continue;
                 }
-                let ok = p[0].powi(k as i32);
-                let one = if k == 0 {
-                    0.0
-                } else {
-                    k as f64 * p[1] * p[0].powi(k as i32 - 1)
-                };
-                let dead = (1.0 - ok - one).max(0.0);
-                for (dw, dk, pr) in [(0u8, 0u8, ok), (1, 0, one), (0, 1, dead)] {
+                for (dw, dk, pr) in figure_fate(&p, k) {
                     if pr > 0.0 {
                         let key = if fi < n {
                             (used + k, wa + dw, ka + dk, wb, kb)
