@@ -2494,12 +2494,16 @@ impl Battle {
     }
 
     fn draw_hit_card<D: Dice + ?Sized>(&mut self, dice: &mut D) -> Card {
+        // A hit card read goes to the hit deck's discard pile, so the deck, once drawn through, is whole again
+        // when it is reshuffled (TSATF-FIR-15).
         let from_deck = |deck: &mut Deck, dice: &mut D| -> Option<Card> {
             if deck.remaining() == 0 {
                 deck.reshuffle();
                 deck.shuffle(dice);
             }
-            deck.draw(dice).ok()
+            let card = deck.draw(dice).ok()?;
+            deck.discard(card);
+            Some(card)
         };
         let drawn = match self.options.hit_deck {
             HitDeck::Persistent => from_deck(&mut self.hit_deck, dice),

@@ -488,6 +488,14 @@ fn one_real_hit_deck_has_odds_as_it_stands() {
         .unwrap();
     assert_eq!(r.hits, 2);
     assert_eq!(b.hit_deck().remaining(), 50);
+    // both cards read are on the hit deck's discard pile, the last on top
+    assert_eq!(
+        b.hit_deck().discards(),
+        [
+            Card::Suited(Rank::Two, Suit::Hearts),
+            Card::Suited(Rank::Ace, Suit::Hearts)
+        ]
+    );
     let odds = b.next_hit_odds();
     assert!((odds.prob(|&(e, _)| e == HitEffect::Killed) - 11.0 / 50.0).abs() < 1e-12);
     assert!((odds.prob(|&(e, c)| e == HitEffect::Killed && c == Category::Cadre)).abs() < 1e-12);

@@ -2631,3 +2631,53 @@ fn single_shots_count_for_the_luck_and_passed_over_cards_do_not() {
     assert!((luck.union.index - 5.0 / 6.0).abs() < 1e-12, "{luck:?}");
     assert!((luck.confederate.index - 0.25).abs() < 1e-12, "{luck:?}");
 }
+
+/// TSATF-FIR-15 with one persistent hit deck: every hit card read goes to the deck's discard pile, so each run of
+/// 52 hit cards through a game is the whole deck, each card once (drawn without replacement and reshuffled when
+/// empty), and no card is left out of the deck at the end.
+#[test]
+fn a_persistent_hit_deck_is_drawn_through_and_reshuffled_whole() {
+    let mut v = serde_json::to_value(Scenario::default()).unwrap();
+    v["options"]["hit_deck"] = serde_json::json!("Persistent");
+    let scenario: Scenario = serde_json::from_value(v).unwrap();
+    let mut longest = 0;
+    for seed in 1..=8 {
+        let (mut a, mut h) = (Attacker::new(seed), Holder::new(seed));
+        let g = play(
+            &Tsatf,
+            &scenario,
+            seed,
+            BySide::new(&mut a as &mut dyn Commander<Tsatf>, &mut h),
+        )
+        .unwrap();
+        let drawn: Vec<_> = g
+            .log
+            .iter()
+            .filter_map(|e| match e {
+                Event::Fired { report, .. } => Some(report.cards.iter().map(|c| c.card)),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        for run in drawn.chunks(52) {
+            let mut seen = run.to_vec();
+            seen.sort_unstable();
+            seen.dedup();
+            assert_eq!(
+                seen.len(),
+                run.len(),
+                "seed {seed}: a card came twice in one pass of the deck"
+            );
+        }
+        let deck = g.state.battle().hit_deck();
+        assert!(
+            deck.out().is_empty(),
+            "seed {seed}: hit cards left out of the deck"
+        );
+        assert_eq!(deck.remaining() + deck.discards().len(), 52);
+        assert_eq!(deck.remaining(), 52 - drawn.len() % 52);
+        longest = longest.max(drawn.len());
+    }
+    // seed 7 draws 53 hit cards: the 53rd comes from the whole deck reshuffled, leaving 51 to draw
+    assert_eq!(longest, 53);
+}
