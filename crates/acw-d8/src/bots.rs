@@ -370,7 +370,7 @@ fn in_range(b: &Battle, f: &Field, u: &Unit) -> bool {
     let reach = reach(b, u);
     b.units()
         .iter()
-        .any(|o| !o.removed && o.side != u.side && f.gap_within(u, o, reach).is_some())
+        .any(|o| !o.removed && o.side != u.side && f.gap_at_most(u, o, reach))
 }
 
 /// The longest range of a unit's weapon, in cm.
@@ -464,7 +464,7 @@ impl Attacker {
         if !u.mounted
             && enemies.iter().any(|&(bound, t)| {
                 bound.partial_cmp(&reach) != Some(std::cmp::Ordering::Greater)
-                    && b.unit(t).is_ok_and(|o| f.gap_cm(u, o) <= reach)
+                    && b.unit(t).is_ok_and(|o| f.gap_at_most(u, o, reach))
             })
         {
             return None;

@@ -751,7 +751,7 @@ impl Field {
             return MoraleFacts::default();
         };
         let near = crate::tables::morale_points::NEAR_CM;
-        let within = |other: &Unit| self.gap_within(u, other, near).is_some();
+        let within = |other: &Unit| self.gap_at_most(u, other, near);
         let live = || battle.units().iter().filter(|o| !o.removed && o.id != u.id);
         let brigade_mate_near = u.brigade.is_some()
             && live().any(|o| o.side == u.side && o.brigade == u.brigade && within(o));
@@ -987,7 +987,7 @@ impl Field {
 
     /// The units of `enemies` ([`Field::enemies_placed`]) within `limit` cm of `a`, in their order: each one
     /// [`Field::gap_within`] finds within it, the cheap bound (bit for bit [`Field::least_gap_cm`]) tried
-    /// first.
+    /// first, then [`Field::gap_at_most`].
     pub fn within<'s, 'a: 's>(
         &'s self,
         a: &'s Unit,
@@ -1001,10 +1001,31 @@ impl Field {
             .filter(move |&&(o, centre, half_o)| {
                 from.is_some_and(|(c, half_a)| {
                     (cm(apart(c, centre)) - half_a - half_o).max(0.0) <= limit
-                        && self.gap_cm(a, o) <= limit
+                        && self.gap_at_most(a, o, limit)
                 })
             })
             .map(|&(o, _, _)| o)
+    }
+
+    /// Whether the distance in cm between two units' footprints ([`Field::gap_cm`]) is at most `limit`: the
+    /// cheap lower bound ([`Field::least_gap_cm`]) refuses, and a cheap upper bound accepts when it lies below
+    /// `limit` by a margin far above rounding (the centres' distance less the radius of the largest circle
+    /// about each centre inside its footprint, half its lesser side: the footprints come that near, or touch,
+    /// on the line between the centres); only a pair between the two is measured exactly.
+    #[must_use]
+    pub fn gap_at_most(&self, a: &Unit, b: &Unit, limit: f64) -> bool {
+        let (Some(pa), Some(pb)) = (self.place(a.id), self.place(b.id)) else {
+            return f64::INFINITY <= limit;
+        };
+        let ((wa, da), (wb, db)) = (size_cm(a), size_cm(b));
+        let centres = cm(apart(pa.centre, pb.centre));
+        if (centres - span(wa, da) / 2.0 - span(wb, db) / 2.0).max(0.0) > limit {
+            return false;
+        }
+        if centres - wa.min(da) / 2.0 - wb.min(db) / 2.0 <= limit - 1e-6 {
+            return true;
+        }
+        self.gap_cm(a, b) <= limit
     }
 
     /// The distance in cm between two units' footprints if it is at most `limit`, else `None`; the cheap bound

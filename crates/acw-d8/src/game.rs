@@ -1583,9 +1583,7 @@ fn end_melee(
         // An earlier melee may have removed either unit, or cost one figures and so narrowed its front until
         // the two no longer touch.
         let still = match (b.unit(a), b.unit(d)) {
-            (Ok(ua), Ok(ud)) => {
-                !ua.removed && !ud.removed && f.gap_within(ua, ud, CONTACT_CM).is_some()
-            }
+            (Ok(ua), Ok(ud)) => !ua.removed && !ud.removed && f.gap_at_most(ua, ud, CONTACT_CM),
             _ => false,
         };
         if still {

@@ -1163,6 +1163,37 @@ fn enemies_within_a_distance_are_those_gap_within_finds() {
     assert!(found > 100, "{found}");
 }
 
+/// Whether two units' bases lie within a distance (`gap_at_most`, with its cheap lower and upper bounds) is
+/// the exact gap compared with it, for every pair of units, at limits about the exact gap and at fixed ones.
+#[test]
+fn gap_at_most_is_the_exact_gap_compared() {
+    let mut accepted = 0;
+    for seed in 1..6 {
+        let (b, f) = opened(seed);
+        for a in b.units().iter().filter(|u| !u.removed) {
+            for o in b.units().iter().filter(|u| !u.removed && u.id != a.id) {
+                let exact = f.gap_cm(a, o);
+                for limit in [
+                    0.1,
+                    30.0,
+                    60.0,
+                    exact,
+                    exact + 1e-3,
+                    (exact - 1e-3).max(0.0),
+                ] {
+                    assert_eq!(
+                        f.gap_at_most(a, o, limit),
+                        exact <= limit,
+                        "{exact} {limit}"
+                    );
+                }
+                accepted += usize::from(f.gap_at_most(a, o, 60.0));
+            }
+        }
+    }
+    assert!(accepted > 100, "{accepted}");
+}
+
 /// The cheap bound between two units' bases, measured from one unit to many, is the pairwise bound bit for bit,
 /// never more than the exact gap, and 0 from a unit to itself.
 #[test]
