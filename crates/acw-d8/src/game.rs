@@ -1962,11 +1962,16 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
         crate::field::span(w, d) / 2.0
     };
     let half_u = half(u);
+    // The box of the move's line: a friend whose centre lies farther outside it than half its diagonal (with
+    // a margin far above rounding) is not near the line (`near_segment`).
+    let (a, z) = (from.centre, dest.centre);
+    let (lo, hi) = ((a.x.min(z.x), a.y.min(z.y)), (a.x.max(z.x), a.y.max(z.y)));
     for o in b.units().iter().filter(|o| !o.removed && o.id != unit) {
         let Some(op) = f.place(o.id) else { continue };
         // The footprint is built only for a unit near enough to touch the destination, or a friend the move
         // could pass through: the same footprint `Field::footprint` gives.
-        let bound = cm(crate::field::apart(dest.centre, op.centre)) - half_u - half(o);
+        let half_o = half(o);
+        let bound = cm(crate::field::apart(dest.centre, op.centre)) - half_u - half_o;
         if bound < GAP_CM && cm(fp.distance(&Field::footprint_at(o, op)).0) < GAP_CM {
             return Err(GameError::Table(format!(
                 "the {} would end in contact with the {}; only a charge makes contact",
@@ -1975,6 +1980,10 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
             )));
         }
         if o.side != u.side {
+            continue;
+        }
+        let (c, r) = (op.centre, crate::field::inches(half_o) + 1e-6);
+        if c.x < lo.0 - r || c.x > hi.0 + r || c.y < lo.1 - r || c.y > hi.1 + r {
             continue;
         }
         let of = Field::footprint_at(o, op);
