@@ -27,6 +27,76 @@ fn total_key(d: f64) -> u64 {
 /// in range.
 const FRONT: usize = 4;
 
+/// Whether any two of a run of distances are equal (as `==` takes them: no NaN, and 0 and -0 equal), and the
+/// nearest [`FRONT`] of them, taken as they come. At most 32 distances are checked; more count as a tie.
+struct TieCheck {
+    /// Seen distances by their bits with the sign bit set, so never 0, which marks an empty slot (-0 is turned
+    /// to 0 first; a distance and its negative would look equal and count as a tie, which the full sort takes
+    /// exactly), open addressing in a table at least twice the run.
+    seen: [u64; TieCheck::SLOTS],
+    /// The front: (key, place in the run), least first; the keys of distinct distances are distinct.
+    front: [(u64, usize); FRONT],
+    /// How many were added.
+    n: usize,
+    /// Whether a tie (or a NaN, or too many) was met.
+    tied: bool,
+}
+
+impl TieCheck {
+    const SLOTS: usize = 64;
+
+    fn new() -> TieCheck {
+        TieCheck {
+            seen: [0; TieCheck::SLOTS],
+            front: [(u64::MAX, usize::MAX); FRONT],
+            n: 0,
+            tied: false,
+        }
+    }
+
+    /// Adds the distance `d` at place `i` of the run.
+    fn add(&mut self, d: f64, i: usize) {
+        self.n += 1;
+        if self.tied {
+            return;
+        }
+        if d.is_nan() || self.n > TieCheck::SLOTS / 2 {
+            self.tied = true;
+            return;
+        }
+        let bits = if d == 0.0 { 0.0f64 } else { d }.to_bits();
+        let mut slot = (bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize;
+        let bits = bits | 1 << 63;
+        loop {
+            match self.seen[slot] {
+                0 => {
+                    self.seen[slot] = bits;
+                    break;
+                }
+                s if s == bits => {
+                    self.tied = true;
+                    return;
+                }
+                _ => slot = (slot + 1) % TieCheck::SLOTS,
+            }
+        }
+        let k = total_key(d);
+        if k < self.front[FRONT - 1].0 {
+            let mut at = FRONT - 1;
+            while at > 0 && self.front[at - 1].0 > k {
+                self.front[at] = self.front[at - 1];
+                at -= 1;
+            }
+            self.front[at] = (k, i);
+        }
+    }
+
+    /// Whether no two distances added were equal.
+    fn clear(&self) -> bool {
+        !self.tied
+    }
+}
+
 /// The nearest-enemy lists of a commander, in buffers kept from one list to the next.
 #[derive(Clone, Debug, Default)]
 struct Nearest {
@@ -34,95 +104,77 @@ struct Nearest {
     raw: Vec<(f64, UnitId)>,
     /// Sort keys: the distance's `total_key` with its lowest 8 bits replaced by the enemy's place in `raw`.
     keys: Vec<u64>,
-    /// The list handed out.
+    /// The whole list sorted, when it is ([`Nearest::sort_and_shuffle`]).
     list: Vec<(f64, UnitId)>,
+    /// The nearest [`FRONT`] in order, when the list is not sorted in full.
+    front: Vec<(f64, UnitId)>,
+}
+
+/// A nearest-enemy list as the commanders read it.
+struct Near<'a> {
+    /// The nearest [`FRONT`] (or all, if fewer), nearest first: the front of the whole list in the stable
+    /// order by distance and then id with its tied runs shuffled.
+    front: &'a [(f64, UnitId)],
+    /// Every enemy with its distance, in no promised order (for questions of any of them).
+    all: &'a [(f64, UnitId)],
 }
 
 impl Nearest {
     /// The enemy units in play by distance from `u` (centre to centre, less half of each footprint's
-    /// diagonal): the nearest [`FRONT`] first, nearest first, then the others; units at exactly the same
-    /// distance are put in random order by `rng`.
+    /// diagonal, [`Field::least_gap_cm`]): the nearest [`FRONT`] in order, and all of them; units at exactly
+    /// the same distance are put in random order by `rng`.
     ///
     /// The front is the front of the whole list in the stable order by distance and then id with its tied runs
     /// shuffled from the first run to the last, and `rng` draws the same: with no two distances equal
-    /// (checked in one pass) nothing is drawn and only the front is picked out; otherwise the whole list is
-    /// sorted ([`Nearest::sort_and_shuffle`]).
-    fn by_distance(
-        &mut self,
-        b: &Battle,
-        f: &Field,
-        u: &Unit,
-        rng: &mut GameRng,
-    ) -> &[(f64, UnitId)] {
+    /// (checked as they are measured) nothing is drawn and only the front is picked out; otherwise the whole
+    /// list is sorted ([`Nearest::sort_and_shuffle`]).
+    fn by_distance(&mut self, b: &Battle, f: &Field, u: &Unit, rng: &mut GameRng) -> Near<'_> {
         let gap = f.least_gap_from(u);
         self.raw.clear();
-        self.raw.extend(
-            b.units()
-                .iter()
-                .filter(|o| !o.removed && o.side != u.side)
-                .map(|o| (gap(o), o.id)),
-        );
-        self.list.clear();
-        if !self.front_without_ties() {
-            self.sort_and_shuffle(rng);
+        let mut ties = TieCheck::new();
+        for o in b.units().iter().filter(|o| !o.removed && o.side != u.side) {
+            let d = gap(o);
+            ties.add(d, self.raw.len());
+            self.raw.push((d, o.id));
         }
-        &self.list
+        if ties.clear() {
+            self.front.clear();
+            self.front.extend(
+                ties.front
+                    .iter()
+                    .take_while(|e| e.1 < self.raw.len())
+                    .map(|e| self.raw[e.1]),
+            );
+            Near {
+                front: &self.front,
+                all: &self.raw,
+            }
+        } else {
+            self.sort_and_shuffle(rng);
+            Near {
+                front: &self.list[..self.list.len().min(FRONT)],
+                all: &self.list,
+            }
+        }
     }
 
-    /// With no two distances of `raw` equal (as `==` takes them: no NaN, and 0 and -0 equal), the list as
-    /// the nearest [`FRONT`] in order and then the others in the battle's order, and `true`; otherwise nothing
-    /// and `false`. At most 32 enemies are taken this way.
+    /// With no two distances of `raw` equal (as `==` takes them: no NaN, and 0 and -0 equal), the nearest
+    /// [`FRONT`] in order in `front`, and `true`; otherwise `false`.
+    #[cfg(test)]
     fn front_without_ties(&mut self) -> bool {
-        const SLOTS: usize = 64;
-        let n = self.raw.len();
-        if n > SLOTS / 2 {
+        let mut ties = TieCheck::new();
+        for (i, &(d, _)) in self.raw.iter().enumerate() {
+            ties.add(d, i);
+        }
+        self.front.clear();
+        if !ties.clear() {
             return false;
         }
-        // Seen distances by their bits with the sign bit set, so never 0, which marks an empty slot (-0 is
-        // turned to 0 first; a distance and its negative would look equal and send the list to the full sort,
-        // which is exact), open addressing in a table at least twice the list.
-        let mut seen = [0u64; SLOTS];
-        // The front: (key, place in `raw`), least first; the keys of distinct distances are distinct.
-        let mut front = [(u64::MAX, usize::MAX); FRONT];
-        for (i, &(d, _)) in self.raw.iter().enumerate() {
-            if d.is_nan() {
-                return false;
-            }
-            let bits = if d == 0.0 { 0.0f64 } else { d }.to_bits();
-            let mut slot = (bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize;
-            let bits = bits | 1 << 63;
-            loop {
-                match seen[slot] {
-                    0 => {
-                        seen[slot] = bits;
-                        break;
-                    }
-                    s if s == bits => return false,
-                    _ => slot = (slot + 1) % SLOTS,
-                }
-            }
-            let k = total_key(d);
-            if k < front[FRONT - 1].0 {
-                let mut at = FRONT - 1;
-                while at > 0 && front[at - 1].0 > k {
-                    front[at] = front[at - 1];
-                    at -= 1;
-                }
-                front[at] = (k, i);
-            }
-        }
-        let taken = front.iter().take_while(|e| e.1 < n);
-        let mut mask = 0u64;
-        for &(_, i) in taken.clone() {
-            mask |= 1 << i;
-            self.list.push(self.raw[i]);
-        }
-        self.list.extend(
-            self.raw
+        self.front.extend(
+            ties.front
                 .iter()
-                .enumerate()
-                .filter(|(i, _)| mask & (1 << i) == 0)
-                .map(|(_, e)| *e),
+                .take_while(|e| e.1 < self.raw.len())
+                .map(|e| self.raw[e.1]),
         );
         true
     }
@@ -322,7 +374,7 @@ fn fire_order(
         }
         passed.units.push(u.id);
         let reach = reach(b, u);
-        for &(d, t) in nearest.by_distance(b, f, u, rng).iter().take(4) {
+        for &(d, t) in nearest.by_distance(b, f, u, rng).front {
             if d > reach {
                 break;
             }
@@ -370,7 +422,7 @@ fn in_range(b: &Battle, f: &Field, u: &Unit) -> bool {
     let reach = reach(b, u);
     b.units()
         .iter()
-        .any(|o| !o.removed && o.side != u.side && f.gap_within(u, o, reach).is_some())
+        .any(|o| !o.removed && o.side != u.side && f.gap_at_most(u, o, reach))
 }
 
 /// The longest range of a unit's weapon, in cm.
@@ -447,7 +499,7 @@ impl Attacker {
         let charge_rate = if u.mounted { 60.0 } else { 30.0 };
         // A charge the rules refuse whatever its target (`Battle::charge_barred`) is not asked about.
         let charges = if b.charge_barred(u.id) { 0 } else { 3 };
-        for &(bound, t) in enemies.iter().take(charges) {
+        for &(bound, t) in enemies.front.iter().take(charges) {
             if bound > charge_rate {
                 break;
             }
@@ -462,14 +514,14 @@ impl Attacker {
         // `in_range`, from the list's bounds (each is `least_gap_cm`, bit for bit): the same enemies measured.
         let reach = reach(b, u);
         if !u.mounted
-            && enemies.iter().any(|&(bound, t)| {
+            && enemies.all.iter().any(|&(bound, t)| {
                 bound.partial_cmp(&reach) != Some(std::cmp::Ordering::Greater)
-                    && b.unit(t).is_ok_and(|o| f.gap_cm(u, o) <= reach)
+                    && b.unit(t).is_ok_and(|o| f.gap_at_most(u, o, reach))
             })
         {
             return None;
         }
-        let &(gap, t) = enemies.first()?;
+        let &(gap, t) = enemies.front.first()?;
         let (Some(me), Some(target)) = (f.place(u.id), b.unit(t).ok().and_then(|t| f.place(t.id)))
         else {
             return None;
@@ -589,7 +641,11 @@ impl Holder {
                 },
                 // A line whose nearest enemy is out of its reach but within twice the reach steps up a little.
                 Troop::Foot if u.formation == Formation::Line && !in_range(b, f, u) => {
-                    let Some(&(gap, _)) = self.nearest.by_distance(b, f, u, &mut self.rng).first()
+                    let Some(&(gap, _)) = self
+                        .nearest
+                        .by_distance(b, f, u, &mut self.rng)
+                        .front
+                        .first()
                     else {
                         continue;
                     };
@@ -680,14 +736,14 @@ mod tests {
     }
 
     #[test]
-    fn without_ties_the_nearest_four_come_first_in_order_then_the_rest_in_battle_order() {
+    fn without_ties_the_nearest_four_are_picked_out_in_order() {
         let mut n = nearest(&[5.0, 1.0, 3.0, 0.5, 9.0, 2.0]);
         assert!(n.front_without_ties());
-        let ids: Vec<u32> = n.list.iter().map(|e| e.1.0).collect();
-        assert_eq!(ids, [3, 1, 5, 2, 0, 4]);
+        let ids: Vec<u32> = n.front.iter().map(|e| e.1.0).collect();
+        assert_eq!(ids, [3, 1, 5, 2]);
         let mut short = nearest(&[4.0, 0.0]);
         assert!(short.front_without_ties());
-        assert_eq!(short.list, [(0.0, UnitId(1)), (4.0, UnitId(0))]);
+        assert_eq!(short.front, [(0.0, UnitId(1)), (4.0, UnitId(0))]);
     }
 
     #[test]

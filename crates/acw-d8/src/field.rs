@@ -141,7 +141,7 @@ pub struct Place {
 }
 
 /// The table, the map on it, and where every unit and officer stands.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Field {
     table: Table,
@@ -154,6 +154,78 @@ pub struct Field {
     /// with the unit whose smoke it is.
     #[cfg_attr(feature = "serde", serde(default))]
     smoke: Vec<(UnitId, Footprint)>,
+    /// The sight-blocking features' rectangles, worked out from the table the first time sight is measured.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    blockers: Blockers,
+}
+
+impl std::fmt::Debug for Field {
+    /// As a derived `Debug` of the table, map, places, officers and smoke: the blockers, worked out from the
+    /// table, are left out.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Field")
+            .field("table", &self.table)
+            .field("map", &self.map)
+            .field("places", &self.places)
+            .field("officers", &self.officers)
+            .field("smoke", &self.smoke)
+            .finish()
+    }
+}
+
+/// How [`Field::sight_blocked`] tests one sight-blocking feature of the table.
+#[derive(Clone, Copy, Debug)]
+enum Blocker {
+    /// A rectangle square to the table (every map piece): the feature's index in the table's terrain and its
+    /// rectangle `(x0, x1, y0, y1)` grown and shrunk by the margin.
+    Square(usize, [f64; 4], [f64; 4]),
+    /// Any other shape with points: its index and its bounding box grown by the margin.
+    Boxed(usize, [f64; 4]),
+    /// A shape without points: its index (measured exactly).
+    Exact(usize),
+}
+
+/// The sight-blocking features of a field's table in the table's order, worked out once from it (so equal for
+/// equal tables: they take no part in comparing fields).
+#[derive(Clone, Debug, Default)]
+struct Blockers(std::sync::OnceLock<Vec<Blocker>>);
+
+impl PartialEq for Blockers {
+    fn eq(&self, _: &Blockers) -> bool {
+        true
+    }
+}
+
+/// The margin, far above rounding, by which sight tests grow and shrink a feature's rectangle.
+const ROOM: f64 = 1e-7;
+
+impl Blockers {
+    fn of(&self, table: &Table) -> &[Blocker] {
+        self.0.get_or_init(|| {
+            table
+                .terrain()
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| t.effects().blocks_sight)
+                .map(|(i, t)| {
+                    let (Shape::Area(points) | Shape::Line(points)) = t.shape();
+                    let Some((lo, hi)) = bounds(points) else {
+                        return Blocker::Exact(i);
+                    };
+                    let grown = [lo.0 - ROOM, hi.0 + ROOM, lo.1 - ROOM, hi.1 + ROOM];
+                    if matches!(t.shape(), Shape::Area(_)) && square_rectangle(points, lo, hi) {
+                        Blocker::Square(
+                            i,
+                            grown,
+                            [lo.0 + ROOM, hi.0 - ROOM, lo.1 + ROOM, hi.1 - ROOM],
+                        )
+                    } else {
+                        Blocker::Boxed(i, grown)
+                    }
+                })
+                .collect()
+        })
+    }
 }
 
 /// How deep (cm) a smoke marker lies in front of the unit that laid it (D8-ENV-06).
@@ -209,6 +281,7 @@ impl Field {
             places: Vec::new(),
             officers: Vec::new(),
             smoke: Vec::new(),
+            blockers: Blockers::default(),
         })
     }
 
@@ -625,28 +698,20 @@ impl Field {
         if others.iter().any(|o| o.blocks(from, to)) {
             return true;
         }
-        const ROOM: f64 = 1e-7;
-        self.table
-            .terrain()
-            .iter()
-            .filter(|t| t.effects().blocks_sight)
-            .any(|t| {
-                let exact = || t.touches_segment(from, to) && !t.contains(from) && !t.contains(to);
-                let (Shape::Area(points) | Shape::Line(points)) = t.shape();
-                let Some((lo, hi)) = bounds(points) else {
-                    return exact();
-                };
-                let grown = (lo.0 - ROOM, hi.0 + ROOM, lo.1 - ROOM, hi.1 + ROOM);
+        let terrain = self.table.terrain();
+        let exact = |i: usize| {
+            let t = &terrain[i];
+            t.touches_segment(from, to) && !t.contains(from) && !t.contains(to)
+        };
+        let within =
+            |p: Point, [x0, x1, y0, y1]: [f64; 4]| p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1;
+        self.blockers.of(&self.table).iter().any(|&b| match b {
+            Blocker::Exact(i) => exact(i),
+            Blocker::Boxed(i, grown) => clips(from, to, grown) && exact(i),
+            Blocker::Square(i, grown, shrunk) => {
                 if !clips(from, to, grown) {
                     return false;
                 }
-                if !matches!(t.shape(), Shape::Area(_)) || !square_rectangle(points, lo, hi) {
-                    return exact();
-                }
-                let shrunk = (lo.0 + ROOM, hi.0 - ROOM, lo.1 + ROOM, hi.1 - ROOM);
-                let within = |p: Point, (x0, x1, y0, y1): (f64, f64, f64, f64)| {
-                    p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1
-                };
                 if within(from, shrunk) || within(to, shrunk) {
                     // An end inside the feature: it does not block.
                     return false;
@@ -654,8 +719,9 @@ impl Field {
                 if !within(from, grown) && !within(to, grown) && clips(from, to, shrunk) {
                     return true;
                 }
-                exact()
-            })
+                exact(i)
+            }
+        })
     }
 
     /// D8-FIR-03, D8-FIR-05: the distance in cm from each figure of `u` that can fire on `target` to the target:
@@ -685,7 +751,7 @@ impl Field {
             return MoraleFacts::default();
         };
         let near = crate::tables::morale_points::NEAR_CM;
-        let within = |other: &Unit| self.gap_within(u, other, near).is_some();
+        let within = |other: &Unit| self.gap_at_most(u, other, near);
         let live = || battle.units().iter().filter(|o| !o.removed && o.id != u.id);
         let brigade_mate_near = u.brigade.is_some()
             && live().any(|o| o.side == u.side && o.brigade == u.brigade && within(o));
@@ -921,7 +987,7 @@ impl Field {
 
     /// The units of `enemies` ([`Field::enemies_placed`]) within `limit` cm of `a`, in their order: each one
     /// [`Field::gap_within`] finds within it, the cheap bound (bit for bit [`Field::least_gap_cm`]) tried
-    /// first.
+    /// first, then [`Field::gap_at_most`].
     pub fn within<'s, 'a: 's>(
         &'s self,
         a: &'s Unit,
@@ -935,10 +1001,31 @@ impl Field {
             .filter(move |&&(o, centre, half_o)| {
                 from.is_some_and(|(c, half_a)| {
                     (cm(apart(c, centre)) - half_a - half_o).max(0.0) <= limit
-                        && self.gap_cm(a, o) <= limit
+                        && self.gap_at_most(a, o, limit)
                 })
             })
             .map(|&(o, _, _)| o)
+    }
+
+    /// Whether the distance in cm between two units' footprints ([`Field::gap_cm`]) is at most `limit`: the
+    /// cheap lower bound ([`Field::least_gap_cm`]) refuses, and a cheap upper bound accepts when it lies below
+    /// `limit` by a margin far above rounding (the centres' distance less the radius of the largest circle
+    /// about each centre inside its footprint, half its lesser side: the footprints come that near, or touch,
+    /// on the line between the centres); only a pair between the two is measured exactly.
+    #[must_use]
+    pub fn gap_at_most(&self, a: &Unit, b: &Unit, limit: f64) -> bool {
+        let (Some(pa), Some(pb)) = (self.place(a.id), self.place(b.id)) else {
+            return f64::INFINITY <= limit;
+        };
+        let ((wa, da), (wb, db)) = (size_cm(a), size_cm(b));
+        let centres = cm(apart(pa.centre, pb.centre));
+        if (centres - span(wa, da) / 2.0 - span(wb, db) / 2.0).max(0.0) > limit {
+            return false;
+        }
+        if centres - wa.min(da) / 2.0 - wb.min(db) / 2.0 <= limit - 1e-6 {
+            return true;
+        }
+        self.gap_cm(a, b) <= limit
     }
 
     /// The distance in cm between two units' footprints if it is at most `limit`, else `None`; the cheap bound
@@ -1101,7 +1188,7 @@ fn square_rectangle(points: &[Point], lo: (f64, f64), hi: (f64, f64)) -> bool {
 
 /// Whether the segment from `a` to `b` meets the rectangle `(x0, x1, y0, y1)` (its inside or outline), by
 /// clipping the segment's parameter to each pair of sides.
-fn clips(a: Point, b: Point, (x0, x1, y0, y1): (f64, f64, f64, f64)) -> bool {
+fn clips(a: Point, b: Point, [x0, x1, y0, y1]: [f64; 4]) -> bool {
     let (mut t0, mut t1) = (0.0_f64, 1.0_f64);
     for (p, d, lo, hi) in [(a.x, b.x - a.x, x0, x1), (a.y, b.y - a.y, y0, y1)] {
         if d == 0.0 {

@@ -791,7 +791,7 @@ pub struct Muster {
 }
 
 /// The whole game: the muster or the battle on its field, the dice, and the end.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[cfg_attr(feature = "serde", serde(try_from = "StateData"))]
 pub struct State {
@@ -801,6 +801,67 @@ pub struct State {
     field: Option<Field>,
     attacked: Vec<UnitId>,
     end: Option<(Outcome, BySide<Points>)>,
+    /// What the last accepted check measured, for applying that order without measuring it again.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    checked: Checked,
+}
+
+impl fmt::Debug for State {
+    /// As a derived `Debug` of the rng, muster, battle, field, attackers and end: what the last check
+    /// measured is left out.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("State")
+            .field("rng", &self.rng)
+            .field("muster", &self.muster)
+            .field("battle", &self.battle)
+            .field("field", &self.field)
+            .field("attacked", &self.attacked)
+            .field("end", &self.end)
+            .finish()
+    }
+}
+
+/// What a check measured for an order it accepted.
+enum Measured {
+    /// A move's plan ([`plan_move`]).
+    Move(MovePlan),
+    /// A volley's facts ([`fire_facts`]).
+    Fire(FireFacts),
+}
+
+/// The order last accepted by [`State::check_order`] (a move) or [`State::check_fire`] (a volley) with what was
+/// measured for it. A state changes only when an order is applied, and applying takes this out first: what it
+/// holds was measured on the state as it is, so the order applied next, if it is that one, uses it instead of
+/// measuring again (the same facts, bit for bit). A copy of the state starts without it; it takes no part in
+/// comparing, printing or saving states.
+#[derive(Default)]
+struct Checked(std::sync::Mutex<Option<(Order, Measured)>>);
+
+impl Checked {
+    /// Keeps what a check measured for `order` (if another thread holds it, nothing is kept).
+    fn keep(&self, order: Order, measured: Measured) {
+        if let Ok(mut slot) = self.0.try_lock() {
+            *slot = Some((order, measured));
+        }
+    }
+
+    /// Takes what was kept, if it was for `order`, leaving nothing.
+    fn take(&mut self, order: &Order) -> Option<Measured> {
+        let slot = self.0.get_mut().ok()?.take()?;
+        (slot.0 == *order).then_some(slot.1)
+    }
+}
+
+impl Clone for Checked {
+    fn clone(&self) -> Checked {
+        Checked::default()
+    }
+}
+
+impl PartialEq for Checked {
+    fn eq(&self, _: &Checked) -> bool {
+        true
+    }
 }
 
 /// A [`State`] as loaded, before its checks.
@@ -839,6 +900,7 @@ impl TryFrom<StateData> for State {
             field: d.field,
             attacked: d.attacked,
             end: d.end,
+            checked: Checked::default(),
         })
     }
 }
@@ -872,6 +934,7 @@ impl State {
             field: None,
             attacked: Vec::new(),
             end: None,
+            checked: Checked::default(),
         };
         match &scenario.armies {
             Some((u, c)) => {
@@ -966,6 +1029,7 @@ impl State {
             field: Some(field),
             attacked: Vec::new(),
             end: None,
+            checked: Checked::default(),
         })
     }
 
@@ -1032,11 +1096,18 @@ impl State {
         if f.smoke(b).any(|(_, m)| m.blocks(from, to)) {
             return FireCheck::Refused;
         }
+        // Accepted, the facts are those `fire_facts` measures (the same distances, some figure in reach, the
+        // sight clear) and are kept for applying the volley.
         let (ds, bearing) = f.fire_distances(u, &uf, &tf);
-        match volley_facts(b, f, u, t, (&uf, &tf), ds, bearing, false)
-            .and_then(|facts| Ok(b.planned_volley(unit, Target::Unit(target), &facts)?))
-        {
-            Ok(_) => FireCheck::Accepted,
+        match volley_facts(b, f, u, t, (&uf, &tf), ds, bearing, false).and_then(|facts| {
+            b.planned_volley(unit, Target::Unit(target), &facts)?;
+            Ok(facts)
+        }) {
+            Ok(facts) => {
+                self.checked
+                    .keep(Order::Fire { unit, target }, Measured::Fire(facts));
+                FireCheck::Accepted
+            }
             Err(_) => FireCheck::Refused,
         }
     }
@@ -1142,6 +1213,7 @@ impl State {
                 let u = live(b, unit)?;
                 let plan = plan_move(b, f, u, x_cm, y_cm)?;
                 b.check_move(unit, &plan.facts)?;
+                self.checked.keep(order.clone(), Measured::Move(plan));
                 Ok(())
             }
             // A charge: measured, then the rules' checks of it (a charge rolls no dice).
@@ -1169,6 +1241,7 @@ impl State {
                     f,
                     &self.attacked,
                     order,
+                    None,
                     &mut dice,
                     &mut sink,
                     false,
@@ -1184,6 +1257,8 @@ impl State {
         dice: &mut dyn Dice,
         log: &mut Vec<Event>,
     ) -> Result<(), GameError> {
+        // What the last check measured, if it was of this order, taken out whatever happens next.
+        let measured = self.checked.take(order);
         if self.end.is_some() {
             return Err(GameError::Over);
         }
@@ -1288,7 +1363,7 @@ impl State {
             log.extend(events);
             return Ok(());
         }
-        let done = unit_order(b, f, &self.attacked, order, dice, log, true)?;
+        let done = unit_order(b, f, &self.attacked, order, measured, dice, log, true)?;
         if let Some(a) = done.attacker {
             self.attacked.push(a);
         }
@@ -1583,9 +1658,7 @@ fn end_melee(
         // An earlier melee may have removed either unit, or cost one figures and so narrowed its front until
         // the two no longer touch.
         let still = match (b.unit(a), b.unit(d)) {
-            (Ok(ua), Ok(ud)) => {
-                !ua.removed && !ud.removed && f.gap_within(ua, ud, CONTACT_CM).is_some()
-            }
+            (Ok(ua), Ok(ud)) => !ua.removed && !ud.removed && f.gap_at_most(ua, ud, CONTACT_CM),
             _ => false,
         };
         if still {
@@ -1669,12 +1742,15 @@ fn laid_smoke(b: &Battle, f: &Field, u: &Unit) -> Applied {
     }
 }
 
-/// Applies a unit's order: facts measured on the field, then the one rules call that rolls and applies it.
+/// Applies a unit's order: facts measured on the field (or, for a move or volley, those `measured` by the check
+/// that accepted it), then the one rules call that rolls and applies it.
+#[allow(clippy::too_many_arguments)]
 fn unit_order(
     b: &mut Battle,
     f: &Field,
     attacked: &[UnitId],
     order: &Order,
+    measured: Option<Measured>,
     dice: &mut dyn Dice,
     log: &mut Vec<Event>,
     record: bool,
@@ -1693,7 +1769,10 @@ fn unit_order(
                 dest,
                 through_formed,
                 through_skirmishers,
-            } = plan_move(b, f, &u, x_cm, y_cm)?;
+            } = match measured {
+                Some(Measured::Move(plan)) => plan,
+                _ => plan_move(b, f, &u, x_cm, y_cm)?,
+            };
             let ff_before = u.ff.is_some();
             let lost = b.move_unit(unit, &facts, dice)?;
             if let Some(o) = through_formed {
@@ -1912,7 +1991,10 @@ fn unit_order(
         Order::Fire { unit, target } => {
             let u = unit_of(b, unit)?;
             let t = unit_of(b, target)?;
-            let facts = fire_facts(b, f, &u, &t)?;
+            let facts = match measured {
+                Some(Measured::Fire(facts)) => facts,
+                _ => fire_facts(b, f, &u, &t)?,
+            };
             volley(b, &u, Target::Unit(target), name(&t), &facts, dice, log)?;
             Ok(laid_smoke(b, f, &u))
         }
@@ -1964,11 +2046,16 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
         crate::field::span(w, d) / 2.0
     };
     let half_u = half(u);
+    // The box of the move's line: a friend whose centre lies farther outside it than half its diagonal (with
+    // a margin far above rounding) is not near the line (`near_segment`).
+    let (a, z) = (from.centre, dest.centre);
+    let (lo, hi) = ((a.x.min(z.x), a.y.min(z.y)), (a.x.max(z.x), a.y.max(z.y)));
     for o in b.units().iter().filter(|o| !o.removed && o.id != unit) {
         let Some(op) = f.place(o.id) else { continue };
         // The footprint is built only for a unit near enough to touch the destination, or a friend the move
         // could pass through: the same footprint `Field::footprint` gives.
-        let bound = cm(crate::field::apart(dest.centre, op.centre)) - half_u - half(o);
+        let half_o = half(o);
+        let bound = cm(crate::field::apart(dest.centre, op.centre)) - half_u - half_o;
         if bound < GAP_CM && cm(fp.distance(&Field::footprint_at(o, op)).0) < GAP_CM {
             return Err(GameError::Table(format!(
                 "the {} would end in contact with the {}; only a charge makes contact",
@@ -1977,6 +2064,10 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
             )));
         }
         if o.side != u.side {
+            continue;
+        }
+        let (c, r) = (op.centre, crate::field::inches(half_o) + 1e-6);
+        if c.x < lo.0 - r || c.x > hi.0 + r || c.y < lo.1 - r || c.y > hi.1 + r {
             continue;
         }
         let of = Field::footprint_at(o, op);

@@ -308,6 +308,81 @@ fn check_order_agrees_with_applying() {
     assert!(checked > 5_000, "{checked}");
 }
 
+/// An order applied after a check accepted it (a move by `check_order`, a volley by `check_fire`, which keep
+/// what they measured) gives the same events and the same state as the order applied unchecked; and what a
+/// check kept is not used for another order. Over a whole game, at every decision: the bots' order, and a
+/// move or volley of each unit checked and then applied, and applied after another order's check.
+#[test]
+fn an_order_applied_after_its_check_is_the_order_applied_unchecked() {
+    let seed = 33u64;
+    let mut game = Game::new(D8, &Scenario::default(), seed).unwrap();
+    let mut union = bots(Side::Union, seed);
+    let mut rebels = bots(Side::Confederate, seed);
+    let (mut kept, mut n) = (0, 0);
+    let same = |state: &State, check: &dyn Fn(&State) -> bool, o: &Order| {
+        let (mut checked, mut fresh) = (state.clone(), state.clone());
+        let accepted = check(&checked);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        let (ra, rb) = (
+            D8.apply(&mut checked, o, &mut a),
+            D8.apply(&mut fresh, o, &mut b),
+        );
+        assert_eq!(ra.is_ok(), rb.is_ok(), "{o:?}");
+        assert_eq!(a, b, "{o:?}");
+        assert_eq!(checked, fresh, "{o:?}");
+        assert_eq!(format!("{checked:?}"), format!("{fresh:?}"));
+        accepted && rb.is_ok()
+    };
+    while let Owed::Decision(d) = game.owed() {
+        let side = d.side;
+        let state = game.state().clone();
+        let order = match side {
+            Side::Union => union.order(game.rules(), game.state(), side),
+            Side::Confederate => rebels.order(game.rules(), game.state(), side),
+        };
+        if let (Some(b), Some(f)) = (state.battle(), state.field()) {
+            let mut others = vec![order.clone()];
+            for u in b.units().iter().filter(|u| !u.removed && u.side == side) {
+                let p = f.place(u.id).unwrap();
+                let step = if side == Side::Union { -8.0 } else { 8.0 };
+                others.push(Order::Move {
+                    unit: u.id,
+                    x_cm: cm(p.centre.x),
+                    y_cm: cm(p.centre.y) + step,
+                });
+                if let Some(t) = b.units().iter().find(|t| !t.removed && t.side != side) {
+                    others.push(Order::Fire {
+                        unit: u.id,
+                        target: t.id,
+                    });
+                }
+            }
+            for o in &others {
+                let check = |s: &State| match *o {
+                    Order::Fire { unit, target } => {
+                        s.check_fire(unit, target) == FireCheck::Accepted
+                    }
+                    _ => s.check_order(o).is_ok(),
+                };
+                kept += usize::from(same(&state, &check, o));
+                // Another order checked first: what it kept is not used for this one.
+                let first = others[0].clone();
+                let other = |s: &State| {
+                    let _ = s.check_order(&first);
+                    false
+                };
+                same(&state, &other, o);
+            }
+        }
+        game.submit(side, order).unwrap();
+        n += 1;
+        if n > 120 {
+            break;
+        }
+    }
+    assert!(kept > 50, "{kept}");
+}
+
 /// D8-FIR-03, D8-FIR-05, D8-ENV-01: over whole games, at every Firing decision, `check_fire` accepts a volley
 /// from each unit of the side at each enemy exactly when `check_order` accepts it; and a volley it refused for
 /// a lasting reason (the ground, or a unit across the line of fire) is refused by `check_order` at every later
@@ -1161,6 +1236,37 @@ fn enemies_within_a_distance_are_those_gap_within_finds() {
         }
     }
     assert!(found > 100, "{found}");
+}
+
+/// Whether two units' bases lie within a distance (`gap_at_most`, with its cheap lower and upper bounds) is
+/// the exact gap compared with it, for every pair of units, at limits about the exact gap and at fixed ones.
+#[test]
+fn gap_at_most_is_the_exact_gap_compared() {
+    let mut accepted = 0;
+    for seed in 1..6 {
+        let (b, f) = opened(seed);
+        for a in b.units().iter().filter(|u| !u.removed) {
+            for o in b.units().iter().filter(|u| !u.removed && u.id != a.id) {
+                let exact = f.gap_cm(a, o);
+                for limit in [
+                    0.1,
+                    30.0,
+                    60.0,
+                    exact,
+                    exact + 1e-3,
+                    (exact - 1e-3).max(0.0),
+                ] {
+                    assert_eq!(
+                        f.gap_at_most(a, o, limit),
+                        exact <= limit,
+                        "{exact} {limit}"
+                    );
+                }
+                accepted += usize::from(f.gap_at_most(a, o, 60.0));
+            }
+        }
+    }
+    assert!(accepted > 100, "{accepted}");
 }
 
 /// The cheap bound between two units' bases, measured from one unit to many, is the pairwise bound bit for bit,
