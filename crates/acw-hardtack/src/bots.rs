@@ -8,9 +8,14 @@
 //!   nearest target it can see, reloads, rallies, never assaults; assaulted, it stands only when it has at
 //!   least as many fit figures as the attacker.
 //!
-//! Both serve their guns alike: a crew fires at the nearest enemy its gun can reach, loads canister when an
-//! enemy stands within three canister bands and round shot otherwise, and turns on the spot to face the
-//! nearest enemy when nothing lies in its gun's arc; a crew never advances.
+//! Both serve their guns alike: a crew fires at the nearest enemy its gun can reach (with canister loaded and
+//! no company in reach, at an enemy gun's detached team), loads canister when an enemy stands within three
+//! canister bands and round shot otherwise, and turns on the spot to face the nearest enemy when nothing lies
+//! in its gun's arc; a crew never advances.
+//!
+//! A company with no enemy company in its firing range (12" for the thruster, 24" for the holder) takes an
+//! enemy counter within that range (HT-SG2-25: the holder's leader observes it, the thruster fires at it),
+//! else an enemy gun's detached team (HT-ART-22), before it moves.
 use crate::game::{Hardtack, Order, Question, Retreat, State};
 use crate::state::{Ammunition, CompanyId, GunId};
 use crate::tables::ConfidenceLevel;
@@ -213,6 +218,14 @@ impl Bot {
         if loaded.is_some() {
             orders.extend(targets.iter().map(|&(_, t)| Order::FireGun { target: t }));
         }
+        // canister at an enemy gun's detached team within reach, when no company is
+        if loaded == Some(Ammunition::Canister) {
+            orders.extend(
+                enemy_teams(state, side)
+                    .into_iter()
+                    .map(|team| Order::FireGunAtTeam { team }),
+            );
+        }
         let near = state
             .nearest_enemy(me)
             .is_some_and(|(_, d)| d <= 3.0 * g.piece().canister_band());
@@ -277,6 +290,26 @@ impl Bot {
                 orders.push(Order::Fire { target: *t });
             }
         }
+        // with no company in range, an enemy counter within range: the holder's leader observes it, the
+        // thruster fires at it; then an enemy gun's detached team within range
+        let my = state.field().footprint(me).copied();
+        let within = |fp: Option<&acw_core::table::Footprint>| {
+            my.zip(fp)
+                .is_some_and(|(a, b)| a.distance(b).0 <= fire_range)
+        };
+        for (dummy, _) in state.battle().dummies().filter(|(_, d)| d.side != side) {
+            if within(state.field().dummy(dummy)) {
+                orders.push(match self.plan {
+                    Plan::Hold => Order::Observe { dummy },
+                    Plan::Thrust => Order::FireAtDummy { dummy },
+                });
+            }
+        }
+        for gun in enemy_teams(state, side) {
+            if within(state.field().team(gun)) {
+                orders.push(Order::FireAtTeam { gun });
+            }
+        }
         let from = state.field().footprint(me).map(|f| f.centre);
         let goal = match self.plan {
             Plan::Thrust => enemy.and_then(|(e, _)| state.field().footprint(e).map(|f| f.centre)),
@@ -323,4 +356,22 @@ fn enemies_nearest_first(
         .collect();
     targets.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     targets
+}
+
+/// The guns of the other side whose detached teams stand on the table with a sound horse (HT-ART-22).
+fn enemy_teams(state: &State, side: Side) -> Vec<GunId> {
+    state
+        .battle()
+        .gun_ids()
+        .filter(|&g| {
+            state.field().team(g).is_some()
+                && state.battle().gun(g).is_ok_and(|x| {
+                    x.sound_horses() > 0
+                        && state
+                            .battle()
+                            .company(x.crew())
+                            .is_ok_and(|c| c.side() != side)
+                })
+        })
+        .collect()
 }

@@ -1692,6 +1692,13 @@ impl Battle {
         Ok(())
     }
 
+    /// Whether no step is under way (no round shot in flight, no canister blast, close assault or choice of
+    /// an attacker short of contact waiting): a new step may begin.
+    #[must_use]
+    pub fn is_idle(&self) -> bool {
+        self.idle().is_ok()
+    }
+
     fn idle(&self) -> Result<(), RuleViolation> {
         if self.shot.is_some() || self.burst.is_some() {
             return Err(RuleViolation::OutOfOrder(

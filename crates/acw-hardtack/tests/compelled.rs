@@ -71,6 +71,7 @@ fn scenario(blue_a: Point, grey_a: Point, wood: bool) -> Scenario {
             ),
         ],
         guns: Vec::new(),
+        dummies: Vec::new(),
         options: Options::default(),
     }
 }
@@ -296,6 +297,7 @@ fn ht_sg2_40_the_loser_of_a_melee_left_steady_falls_back() {
             },
         ],
         guns: Vec::new(),
+        dummies: Vec::new(),
         options: Options::default(),
     };
     let mut state = State::new(&s, 1).unwrap();
