@@ -992,6 +992,14 @@ pub enum Event {
         /// The company that saw it.
         by: String,
     },
+    /// A Broken or Routed company passed through a friendly company in close formation, which is disordered
+    /// into skirmish order (HT-MOV-08, HT-MOV-07).
+    Disordered {
+        /// The company passed through.
+        company: String,
+        /// The Broken or Routed company that passed through it.
+        by: String,
+    },
     /// The other side let a second move go by without reaction fire.
     NoReaction(String),
     /// An activation ended.
@@ -1072,6 +1080,10 @@ impl fmt::Display for Event {
             Event::Sighted { counter, by } => write!(
                 f,
                 "{by} has a clear sight of {counter} in the open: it is a dummy, taken off the table."
+            ),
+            Event::Disordered { company, by } => write!(
+                f,
+                "{by} passes through {company}, which is disordered into skirmish order."
             ),
             Event::Reloaded(c) => write!(f, "{c} reloads."),
             Event::Loaded {
@@ -3153,6 +3165,7 @@ impl State {
         let before = self.nearest_enemy(id).map(|e| e.1);
         let moved_fp = old.placed(to, old.facing);
         self.check_ground(id, &moved_fp)?;
+        let through = self.passed_through(id, old.centre, to)?;
         self.field.at[id.0 as usize] = moved_fp;
         let after = self.nearest_enemy(id);
         self.field.at[id.0 as usize] = old;
@@ -3165,9 +3178,48 @@ impl State {
             },
             toward_enemy: matches!((before, after), (Some(b), Some(a)) if a.1 < b - 1e-9),
             leaves_cover: self.field.in_woods(old.centre) && !self.field.in_woods(to),
+            through,
             ..MoveOrder::default()
         };
         Ok((order, moved_fp, after))
+    }
+
+    /// The company a Broken or Routed company's move from `from` to `to` passes through (HT-MOV-08,
+    /// HT-MOV-07): the one whose footprint the line its centre moves along crosses. Such a company takes
+    /// the shortest route, even through a friendly company in close formation, which the move disorders (the
+    /// battle's [`MoveOrder::through`]; it refuses an enemy). `None` for any other company's move, whose
+    /// path the game does not trace.
+    ///
+    /// # Errors
+    /// A move that would pass through more than one company (the battle takes one at a time).
+    fn passed_through(
+        &self,
+        id: CompanyId,
+        from: Point,
+        to: Point,
+    ) -> Result<Option<CompanyId>, GameError> {
+        if self
+            .battle
+            .company(id)
+            .is_ok_and(|c| c.confidence() < ConfidenceLevel::Broken)
+        {
+            return Ok(None);
+        }
+        let mut crossed = self
+            .field
+            .at
+            .iter()
+            .enumerate()
+            .filter(|&(i, f)| i != id.0 as usize && f.blocks(from, to))
+            .map(|(i, _)| CompanyId(u32::try_from(i).unwrap_or(u32::MAX)));
+        let first = crossed.next();
+        if crossed.next().is_some() {
+            return Err(GameError::Ground {
+                company: self.name(id),
+                why: "it would pass through more than one company in one move".to_string(),
+            });
+        }
+        Ok(first)
     }
 
     /// A move (HT-MOV-01, HT-MOV-02): the distance is measured centre to centre; the going is poor in the wood
@@ -3182,6 +3234,11 @@ impl State {
     ) -> Result<(), GameError> {
         let (order, mut moved_fp, after) = self.plan_move(id, to)?;
         let distance = order.distance;
+        let through = order.through.filter(|&o| {
+            self.battle
+                .company(o)
+                .is_ok_and(|c| c.formation().is_close())
+        });
         let tests = self.battle.move_tests(id, &order)?;
         dice.about(format_args!("the move of {}", self.name(id)));
         let moved = self.battle.move_company(id, order, dice)?;
@@ -3208,6 +3265,12 @@ impl State {
             rolls: std::mem::take(&mut dice.rolls),
             chance,
         });
+        if let Some(other) = through.filter(|_| moved) {
+            log.push(Event::Disordered {
+                company: self.name(other),
+                by: self.name(id),
+            });
+        }
         Ok(())
     }
 
