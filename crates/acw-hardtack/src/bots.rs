@@ -8,6 +8,9 @@
 //!   nearest target it can see, reloads, rallies, never assaults; assaulted, it stands only when it has at
 //!   least as many fit figures as the attacker.
 //!
+//! Riders unhorsed in a close cavalry company (HT-FRM-06): the thruster removes them as casualties, the
+//! holder makes them a detached element where there is room, else reorganises into skirmish order.
+//!
 //! Both serve their guns alike: a crew fires at the nearest enemy its gun can reach (with canister loaded and
 //! no company in reach, at an enemy gun's detached team), loads canister when an enemy stands within three
 //! canister bands and round shot otherwise, and turns on the spot to face the nearest enemy when nothing lies
@@ -17,7 +20,7 @@
 //! enemy counter within that range (HT-SG2-25: the holder's leader observes it, the thruster fires at it),
 //! else an enemy gun's detached team (HT-ART-22), before it moves.
 use crate::game::{Hardtack, Order, Question, Retreat, State};
-use crate::state::{Ammunition, CompanyId, GunId};
+use crate::state::{Ammunition, CompanyId, GunId, UnhorsedChoice};
 use crate::tables::ConfidenceLevel;
 use acw_core::measure::{Inches, Point};
 use acw_core::{Commander, Dice, Die, GameRng, Side};
@@ -129,6 +132,20 @@ impl Bot {
                 } else {
                     Retreat::StartPoint
                 })
+            }
+            // riders unhorsed in a close cavalry company (HT-FRM-06): the thruster keeps its formation and its
+            // actions and removes them; the holder keeps the men, as a detached element where there is room
+            Question::Unhorsed { .. } => {
+                let orders = match self.plan {
+                    Plan::Thrust => vec![Order::Unhorsed(UnhorsedChoice::Remove)],
+                    Plan::Hold => vec![
+                        Order::Unhorsed(UnhorsedChoice::Detach),
+                        Order::Unhorsed(UnhorsedChoice::Skirmish),
+                        Order::Unhorsed(UnhorsedChoice::Remove),
+                    ],
+                };
+                self.first_legal(state, side, orders)
+                    .unwrap_or(Order::Unhorsed(UnhorsedChoice::Remove))
             }
             Question::React { .. } => {
                 // both plans fire when they can, with the nearest company able to

@@ -31,6 +31,7 @@ use crate::setup::Going;
 use crate::state::{
     Ammunition, Battle, CanisterFacts, CompanyId, CompanySpec, DefenderChoice, DummyId, FigureRef,
     FireFacts, FireReport, Formation, GunId, MoveOrder, ShortOfContact, ShotImpactFacts,
+    UnhorsedChoice,
 };
 use crate::tables::{ConfidenceLevel, FieldPiece};
 use acw_core::Resolve;
@@ -517,6 +518,15 @@ pub enum Question {
         /// The company it assaulted.
         defender: String,
     },
+    /// The active company, cavalry in close formation, has riders unhorsed (HT-FRM-06): does it reorganise
+    /// into skirmish order, make them a detached element, or remove them as casualties
+    /// ([`Order::Unhorsed`])?
+    Unhorsed {
+        /// The company.
+        company: String,
+        /// Its fit riders on foot.
+        riders: usize,
+    },
     /// A company that failed its stand test, withdrew before an assault or lost a melee withdraws 6"
     /// (HT-SG2-36, HT-SG2-40): which way, not closing on the company it falls back from?
     Withdraw {
@@ -557,6 +567,13 @@ impl fmt::Display for Question {
             Question::FallBack { company, defender } => write!(
                 f,
                 "{company} falls back short of {defender}: to the nearest cover or to its start point?"
+            ),
+            Question::Unhorsed { company, riders } => write!(
+                f,
+                "{company} has {riders} {} on foot in its close formation: does it reorganise into skirmish order, make {} a detached element, or remove {} as casualties?",
+                if *riders == 1 { "rider" } else { "riders" },
+                if *riders == 1 { "him" } else { "them" },
+                if *riders == 1 { "him" } else { "them" },
             ),
             Question::Withdraw { company, from } => write!(
                 f,
@@ -674,6 +691,10 @@ pub enum Order {
         /// The gun whose team it fires at.
         team: GunId,
     },
+    /// The answer to [`Question::Unhorsed`] (HT-FRM-06): reorganise into skirmish order (one action), make
+    /// the riders a detached element (one action; it stands 1" behind the company), or remove them as if
+    /// they were casualties (no action).
+    Unhorsed(UnhorsedChoice),
     /// End the activation, giving up any actions left.
     EndActivation,
 }
@@ -1000,6 +1021,15 @@ pub enum Event {
         /// The Broken or Routed company that passed through it.
         by: String,
     },
+    /// A cavalry company's side dealt with its unhorsed riders (HT-FRM-06).
+    UnhorsedDealt {
+        /// The company.
+        company: String,
+        /// How many riders.
+        riders: usize,
+        /// What it chose.
+        choice: UnhorsedChoice,
+    },
     /// The other side let a second move go by without reaction fire.
     NoReaction(String),
     /// An activation ended.
@@ -1084,6 +1114,15 @@ impl fmt::Display for Event {
             Event::Disordered { company, by } => write!(
                 f,
                 "{by} passes through {company}, which is disordered into skirmish order."
+            ),
+            Event::UnhorsedDealt {
+                company,
+                riders,
+                choice,
+            } => write!(
+                f,
+                "{company}, with {riders} {} on foot, {choice}.",
+                if *riders == 1 { "rider" } else { "riders" }
             ),
             Event::Reloaded(c) => write!(f, "{c} reloads."),
             Event::Loaded {
@@ -1695,6 +1734,17 @@ impl State {
                 side: c.side().enemy(),
                 question: Question::React {
                     mover: c.name().to_string(),
+                },
+            });
+        }
+        if let Some(a) = self.active
+            && let Some(riders) = self.unhorsed_riders(a)
+        {
+            return Some(Decision {
+                side: self.side_of(a),
+                question: Question::Unhorsed {
+                    company: self.name(a),
+                    riders,
                 },
             });
         }
@@ -2335,6 +2385,58 @@ impl State {
                 let id = self.active_or(&q)?;
                 self.fire_canister_at_team(id, *team, &mut rec, log)?;
             }
+            (Question::Unhorsed { riders, .. }, Order::Unhorsed(choice)) => {
+                let id = self.active_or(&q)?;
+                let before = self.battle.company_ids().count();
+                self.battle.unhorsed_riders(id, *choice)?;
+                let fp = self.field.at[id.0 as usize];
+                match choice {
+                    UnhorsedChoice::Skirmish => {
+                        let fit = self.battle.company(id)?.figures().len();
+                        let wide = Footprint::new(
+                            fp.centre,
+                            fp.facing,
+                            Inches(frontage(Formation::Skirmish, fit)),
+                            Inches(DEPTH),
+                        )
+                        .map_err(|e| GameError::Ground {
+                            company: self.name(id),
+                            why: e.to_string(),
+                        })?;
+                        self.check_ground(id, &wide)?;
+                        self.field.at[id.0 as usize] = wide;
+                    }
+                    UnhorsedChoice::Detach => {
+                        // the element stands in skirmish order 1" behind the company
+                        let el = CompanyId(u32::try_from(before).unwrap_or(u32::MAX));
+                        let back = fp
+                            .centre
+                            .moved(fp.facing.turned(180.0), Inches(DEPTH + 1.0));
+                        let efp = Footprint::new(
+                            back,
+                            fp.facing,
+                            Inches(frontage(Formation::Skirmish, *riders)),
+                            Inches(DEPTH),
+                        )
+                        .map_err(|e| GameError::Ground {
+                            company: self.name(id),
+                            why: e.to_string(),
+                        })?;
+                        self.field.at.push(efp);
+                        self.check_ground(el, &efp).map_err(|_| GameError::Ground {
+                            company: self.name(id),
+                            why: "there is no free ground 1 inch behind it for the detached riders"
+                                .to_string(),
+                        })?;
+                    }
+                    UnhorsedChoice::Remove => {}
+                }
+                log.push(Event::UnhorsedDealt {
+                    company: self.name(id),
+                    riders: *riders,
+                    choice: *choice,
+                });
+            }
             (Question::Act { .. }, Order::EndActivation) => {
                 self.battle.end_activation()?;
             }
@@ -2345,6 +2447,21 @@ impl State {
             return Err(GameError::Dice(e.clone()));
         }
         Ok(())
+    }
+
+    /// The fit riders on foot of `id` if it is cavalry in close formation with any (HT-FRM-06): its side owes
+    /// the choice of what to do with them when it is active, before its next action.
+    fn unhorsed_riders(&self, id: CompanyId) -> Option<usize> {
+        let c = self.battle.company(id).ok()?;
+        if !c.mounted() || !c.formation().is_close() {
+            return None;
+        }
+        let n = c
+            .figures()
+            .iter()
+            .filter(|f| f.unhorsed && f.condition == crate::state::Condition::Fit)
+            .count();
+        (n > 0).then_some(n)
     }
 
     /// The name a counter goes by: "the Confederate counter 1".
