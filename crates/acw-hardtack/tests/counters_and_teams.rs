@@ -146,7 +146,17 @@ fn ht_sg2_25_counters_are_sighted_and_observed_through_orders() {
         ),
         "{text}"
     );
-    assert!(text.contains("with a chance of "), "{text}");
+    // the chance of a major success: the counter's D8 at t, the quality D8 and the D4 both above it:
+    // (1/8)(7/8·3/4 + 6/8·2/4 + 5/8·1/4) = 38/256, counted in the Union's luck
+    let Event::Observed { chance, .. } = &log[0] else {
+        panic!("an observation first: {log:?}");
+    };
+    assert!((chance.unwrap().exactly - 38.0 / 256.0).abs() < 1e-12);
+    assert!(
+        text.ends_with("with a chance of 14.8% of that result."),
+        "{text}"
+    );
+    assert_eq!(acw_core::luck::luck_of(&log).union.rolls, 1);
     assert_eq!(on_table(&state), vec![2]);
     assert_eq!(state.battle().company(BLUE_A).unwrap().actions_left(), 1);
     refused(&mut state, Order::Observe { dummy: DummyId(0) });
