@@ -3328,7 +3328,9 @@ impl State {
             .iter()
             .enumerate()
             .filter(|&(i, f)| i != id.0 as usize && f.blocks(from, to))
-            .map(|(i, _)| CompanyId(u32::try_from(i).unwrap_or(u32::MAX)));
+            .map(|(i, _)| CompanyId(u32::try_from(i).unwrap_or(u32::MAX)))
+            // a company with no fit figure left is no unit to pass through
+            .filter(|&o| self.battle.company(o).is_ok_and(|c| c.fit() > 0));
         let first = crossed.next();
         if crossed.next().is_some() {
             return Err(GameError::Ground {
