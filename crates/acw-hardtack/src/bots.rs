@@ -8,11 +8,19 @@
 //!   nearest target it can see, reloads, rallies, never assaults; assaulted, it stands only when it has at
 //!   least as many fit figures as the attacker.
 //!
-//! Both serve their guns alike: a crew fires at the nearest enemy its gun can reach, loads canister when an
-//! enemy stands within three canister bands and round shot otherwise, and turns on the spot to face the
-//! nearest enemy when nothing lies in its gun's arc; a crew never advances.
+//! Riders unhorsed in a close cavalry company (HT-FRM-06): the thruster removes them as casualties, the
+//! holder makes them a detached element where there is room, else reorganises into skirmish order.
+//!
+//! Both serve their guns alike: a crew fires at the nearest enemy its gun can reach (with canister loaded and
+//! no company in reach, at an enemy gun's detached team), loads canister when an enemy stands within three
+//! canister bands and round shot otherwise, and turns on the spot to face the nearest enemy when nothing lies
+//! in its gun's arc; a crew never advances.
+//!
+//! A company with no enemy company in its firing range (12" for the thruster, 24" for the holder) takes an
+//! enemy counter within that range (HT-SG2-25: the holder's leader observes it, the thruster fires at it),
+//! else an enemy gun's detached team (HT-ART-22), before it moves.
 use crate::game::{Hardtack, Order, Question, Retreat, State};
-use crate::state::{Ammunition, CompanyId, GunId};
+use crate::state::{Ammunition, CompanyId, GunId, UnhorsedChoice};
 use crate::tables::ConfidenceLevel;
 use acw_core::measure::{Inches, Point};
 use acw_core::{Commander, Dice, Die, GameRng, Side};
@@ -125,6 +133,20 @@ impl Bot {
                     Retreat::StartPoint
                 })
             }
+            // riders unhorsed in a close cavalry company (HT-FRM-06): the thruster keeps its formation and its
+            // actions and removes them; the holder keeps the men, as a detached element where there is room
+            Question::Unhorsed { .. } => {
+                let orders = match self.plan {
+                    Plan::Thrust => vec![Order::Unhorsed(UnhorsedChoice::Remove)],
+                    Plan::Hold => vec![
+                        Order::Unhorsed(UnhorsedChoice::Detach),
+                        Order::Unhorsed(UnhorsedChoice::Skirmish),
+                        Order::Unhorsed(UnhorsedChoice::Remove),
+                    ],
+                };
+                self.first_legal(state, side, orders)
+                    .unwrap_or(Order::Unhorsed(UnhorsedChoice::Remove))
+            }
             Question::React { .. } => {
                 // both plans fire when they can, with the nearest company able to
                 let Some(mover) = state.active() else {
@@ -213,6 +235,14 @@ impl Bot {
         if loaded.is_some() {
             orders.extend(targets.iter().map(|&(_, t)| Order::FireGun { target: t }));
         }
+        // canister at an enemy gun's detached team within reach, when no company is
+        if loaded == Some(Ammunition::Canister) {
+            orders.extend(
+                enemy_teams(state, side)
+                    .into_iter()
+                    .map(|team| Order::FireGunAtTeam { team }),
+            );
+        }
         let near = state
             .nearest_enemy(me)
             .is_some_and(|(_, d)| d <= 3.0 * g.piece().canister_band());
@@ -277,6 +307,26 @@ impl Bot {
                 orders.push(Order::Fire { target: *t });
             }
         }
+        // with no company in range, an enemy counter within range: the holder's leader observes it, the
+        // thruster fires at it; then an enemy gun's detached team within range
+        let my = state.field().footprint(me).copied();
+        let within = |fp: Option<&acw_core::table::Footprint>| {
+            my.zip(fp)
+                .is_some_and(|(a, b)| a.distance(b).0 <= fire_range)
+        };
+        for (dummy, _) in state.battle().dummies().filter(|(_, d)| d.side != side) {
+            if within(state.field().dummy(dummy)) {
+                orders.push(match self.plan {
+                    Plan::Hold => Order::Observe { dummy },
+                    Plan::Thrust => Order::FireAtDummy { dummy },
+                });
+            }
+        }
+        for gun in enemy_teams(state, side) {
+            if within(state.field().team(gun)) {
+                orders.push(Order::FireAtTeam { gun });
+            }
+        }
         let from = state.field().footprint(me).map(|f| f.centre);
         let goal = match self.plan {
             Plan::Thrust => enemy.and_then(|(e, _)| state.field().footprint(e).map(|f| f.centre)),
@@ -323,4 +373,22 @@ fn enemies_nearest_first(
         .collect();
     targets.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     targets
+}
+
+/// The guns of the other side whose detached teams stand on the table with a sound horse (HT-ART-22).
+fn enemy_teams(state: &State, side: Side) -> Vec<GunId> {
+    state
+        .battle()
+        .gun_ids()
+        .filter(|&g| {
+            state.field().team(g).is_some()
+                && state.battle().gun(g).is_ok_and(|x| {
+                    x.sound_horses() > 0
+                        && state
+                            .battle()
+                            .company(x.crew())
+                            .is_ok_and(|c| c.side() != side)
+                })
+        })
+        .collect()
 }

@@ -24,12 +24,14 @@
 use crate::artillery::{Landing, ShotRange};
 use crate::error::RuleViolation;
 use crate::fire::Cover;
+use crate::ladder::Success;
 use crate::morale::Confidence;
 use crate::options::Options;
 use crate::setup::Going;
 use crate::state::{
-    Ammunition, Battle, CanisterFacts, CompanyId, CompanySpec, DefenderChoice, FigureRef,
+    Ammunition, Battle, CanisterFacts, CompanyId, CompanySpec, DefenderChoice, DummyId, FigureRef,
     FireFacts, FireReport, Formation, GunId, MoveOrder, ShortOfContact, ShotImpactFacts,
+    UnhorsedChoice,
 };
 use crate::tables::{ConfidenceLevel, FieldPiece};
 use acw_core::Resolve;
@@ -61,6 +63,9 @@ const HALF_LINE: f64 = 0.25;
 /// The length of a round shot's damage area, in inches (HT-ART-07).
 const SHOT_AREA: f64 = 2.0;
 
+/// The side of a dummy counter's square footprint, in inches (HT-SG2-25).
+const COUNTER: f64 = 1.0;
+
 /// A company placed on the table at the start.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -85,6 +90,23 @@ pub struct DeployedGun {
     pub rifled: bool,
     /// The crew: an index into [`Scenario::companies`].
     pub crew: usize,
+    /// Where its detached team of horses stands (the centre of a 2" × 1" footprint facing as the crew faces),
+    /// for a gun that starts unlimbered with its team on the table (HT-ART-22); `None` leaves the team off the
+    /// table, where nothing can fire at it.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub team: Option<Point>,
+}
+
+/// A dummy counter placed on the table at the start (HT-SG2-25): a side that deploys hidden companies may put
+/// dummies among them. It stands on a 1" × 1" footprint, blocks neither movement nor sight, and is taken off
+/// the table once an enemy observes it, sees it in the open or fires a major result at it.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct DeployedDummy {
+    /// The side that deploys it.
+    pub side: Side,
+    /// The centre of the counter.
+    pub at: Point,
 }
 
 /// Forces, terrain and turn limit of a Hardtack game.
@@ -108,6 +130,8 @@ pub struct Scenario {
     pub companies: Vec<Deployed>,
     /// The guns, each served by one of the companies (at most one gun a crew).
     pub guns: Vec<DeployedGun>,
+    /// Dummy counters, each deployed by a side that has a hidden company (HT-SG2-25).
+    pub dummies: Vec<DeployedDummy>,
     /// The rules' options in force.
     pub options: Options,
 }
@@ -168,11 +192,12 @@ impl Scenario {
             });
         }
         let mut guns = Vec::new();
-        for (side, crew, at, gun, piece, rifled) in [
+        for (side, crew, at, team, gun, piece, rifled) in [
             (
                 Side::Union,
                 "Battery B, 4th U.S., first section",
                 Point::new(1.5, 6.0),
+                Point::new(1.5, 2.0),
                 "Battery B's Napoleon",
                 FieldPiece::Napoleon12lb,
                 false,
@@ -181,6 +206,7 @@ impl Scenario {
                 Side::Confederate,
                 "Rutledge's Battery, first section",
                 Point::new(46.5, 30.0),
+                Point::new(46.5, 34.0),
                 "Rutledge's 3-inch rifle",
                 FieldPiece::Rifle10lbOr3in,
                 true,
@@ -191,6 +217,7 @@ impl Scenario {
                 piece,
                 rifled,
                 crew: companies.len(),
+                team: Some(team),
             });
             companies.push(Deployed {
                 spec: CompanySpec::new(crew, side, 4),
@@ -203,6 +230,8 @@ impl Scenario {
             table,
             companies,
             guns,
+            // a meeting engagement: neither side deploys hidden, so neither has dummies (HT-SG2-25)
+            dummies: Vec::new(),
             options: Options::default(),
         })
     }
@@ -218,8 +247,8 @@ impl Scenario {
         self.raise().map(|_| ())
     }
 
-    /// The battle and the footprints of the companies, every check made.
-    fn raise(&self) -> Result<(Battle, Vec<Footprint>), GameSetupError> {
+    /// The battle and the field (the companies', the teams' and the dummies' footprints), every check made.
+    fn raise(&self) -> Result<(Battle, Field), GameSetupError> {
         if !(1..=50).contains(&self.turns) {
             return Err(GameSetupError::Turns(self.turns));
         }
@@ -277,7 +306,31 @@ impl Scenario {
             let crew = CompanyId(u32::try_from(g.crew).unwrap_or(u32::MAX));
             battle.add_gun(&g.name, g.piece, g.rifled, crew)?;
         }
-        Ok((battle, at))
+        let mut field = Field {
+            table: self.table.clone(),
+            at,
+            teams: Vec::new(),
+            dummies: Vec::new(),
+        };
+        for (i, g) in self.guns.iter().enumerate() {
+            let Some(centre) = g.team else { continue };
+            let facing = field.at[g.crew].facing;
+            let fp = Footprint::new(centre, facing, Inches(GUN_FRONTAGE), Inches(DEPTH))?;
+            let name = format!("the team of {}", g.name);
+            field.place(&name, fp)?;
+            field
+                .teams
+                .push((GunId(u32::try_from(i).unwrap_or(u32::MAX)), fp));
+        }
+        for d in &self.dummies {
+            let id = battle.add_dummy(d.side)?;
+            let facing = Heading::degrees(if d.side == Side::Union { 0.0 } else { 180.0 })
+                .map_err(|_| GameSetupError::Inconsistent("bad heading".to_string()))?;
+            let fp = Footprint::new(d.at, facing, Inches(COUNTER), Inches(COUNTER))?;
+            field.place(&format!("the {} {id}", d.side), fp)?;
+            field.dummies.push((id, fp));
+        }
+        Ok((battle, field))
     }
 }
 
@@ -303,6 +356,8 @@ struct ScenarioData {
     companies: Vec<Deployed>,
     #[serde(default)]
     guns: Vec<DeployedGun>,
+    #[serde(default)]
+    dummies: Vec<DeployedDummy>,
     options: Options,
 }
 
@@ -315,6 +370,7 @@ impl From<Scenario> for ScenarioData {
             table: s.table,
             companies: s.companies,
             guns: s.guns,
+            dummies: s.dummies,
             options: s.options,
         }
     }
@@ -331,6 +387,7 @@ impl TryFrom<ScenarioData> for Scenario {
             table: d.table,
             companies: d.companies,
             guns: d.guns,
+            dummies: d.dummies,
             options: d.options,
         };
         scenario.check()?;
@@ -360,6 +417,9 @@ pub enum GameSetupError {
     /// A side with no company.
     #[error("the {0} side has no company")]
     NoCompany(Side),
+    /// A gun's team or a dummy counter on the ground of a company, a team or another counter.
+    #[error("{0} stands on ground already taken")]
+    Crowded(String),
     /// A gun whose crew is not a company of the scenario, or serves another gun.
     #[error("{gun} cannot be placed: {why}")]
     Gun {
@@ -458,6 +518,15 @@ pub enum Question {
         /// The company it assaulted.
         defender: String,
     },
+    /// The active company, cavalry in close formation, has riders unhorsed (HT-FRM-06): does it reorganise
+    /// into skirmish order, make them a detached element, or remove them as casualties
+    /// ([`Order::Unhorsed`])?
+    Unhorsed {
+        /// The company.
+        company: String,
+        /// Its fit riders on foot.
+        riders: usize,
+    },
     /// A company that failed its stand test, withdrew before an assault or lost a melee withdraws 6"
     /// (HT-SG2-36, HT-SG2-40): which way, not closing on the company it falls back from?
     Withdraw {
@@ -498,6 +567,13 @@ impl fmt::Display for Question {
             Question::FallBack { company, defender } => write!(
                 f,
                 "{company} falls back short of {defender}: to the nearest cover or to its start point?"
+            ),
+            Question::Unhorsed { company, riders } => write!(
+                f,
+                "{company} has {riders} {} on foot in its close formation: does it reorganise into skirmish order, make {} a detached element, or remove {} as casualties?",
+                if *riders == 1 { "rider" } else { "riders" },
+                if *riders == 1 { "him" } else { "them" },
+                if *riders == 1 { "him" } else { "them" },
             ),
             Question::Withdraw { company, from } => write!(
                 f,
@@ -590,6 +666,35 @@ pub enum Order {
         /// At whom.
         target: CompanyId,
     },
+    /// The active company's leader observes an enemy counter it can see (HT-SG2-25): one action; the
+    /// counter rolls D4, one type up a full 12" of distance and one for soft cover, against the company's
+    /// quality die and a D4 (unaided eyes); any success shows it a dummy, and it is taken off the table.
+    Observe {
+        /// The counter.
+        dummy: DummyId,
+    },
+    /// The active company fires speculatively at an enemy counter it can see (HT-SG2-25): one action; a
+    /// major result shows it a dummy, and it is taken off the table.
+    FireAtDummy {
+        /// The counter.
+        dummy: DummyId,
+    },
+    /// The active company fires its small arms at the detached team of an enemy gun it can see (HT-ART-22):
+    /// the team's sound horses are the pool.
+    FireAtTeam {
+        /// The gun whose team it fires at.
+        gun: GunId,
+    },
+    /// The active company, a gun's crew, fires the canister it has loaded at the detached team of an enemy
+    /// gun (HT-ART-22, HT-ART-14); a hit carries the blast on along the line, as at a company.
+    FireGunAtTeam {
+        /// The gun whose team it fires at.
+        team: GunId,
+    },
+    /// The answer to [`Question::Unhorsed`] (HT-FRM-06): reorganise into skirmish order (one action), make
+    /// the riders a detached element (one action; it stands 1" behind the company), or remove them as if
+    /// they were casualties (no action).
+    Unhorsed(UnhorsedChoice),
     /// End the activation, giving up any actions left.
     EndActivation,
 }
@@ -884,6 +989,47 @@ pub enum Event {
     },
     /// A Routed company with no free ground toward its own baseline stayed where it was (HT-MOV-08).
     NoWayBack(String),
+    /// A company's leader observed an enemy counter (HT-SG2-25).
+    Observed {
+        /// The observing company.
+        observer: String,
+        /// The counter.
+        counter: String,
+        /// Inches from the company to the counter.
+        distance: f64,
+        /// How the observation came out: any success shows the counter a dummy, taken off the table.
+        result: Success,
+        /// Dice.
+        rolls: Vec<Rolled>,
+        /// The chance of the result, for the observer's side.
+        #[cfg_attr(feature = "serde", serde(default))]
+        chance: Option<LuckyRoll>,
+    },
+    /// An enemy company had a clear sight of a counter in the open: it is a dummy, and it is taken off the
+    /// table (HT-SG2-25).
+    Sighted {
+        /// The counter.
+        counter: String,
+        /// The company that saw it.
+        by: String,
+    },
+    /// A Broken or Routed company passed through a friendly company in close formation, which is disordered
+    /// into skirmish order (HT-MOV-08, HT-MOV-07).
+    Disordered {
+        /// The company passed through.
+        company: String,
+        /// The Broken or Routed company that passed through it.
+        by: String,
+    },
+    /// A cavalry company's side dealt with its unhorsed riders (HT-FRM-06).
+    UnhorsedDealt {
+        /// The company.
+        company: String,
+        /// How many riders.
+        riders: usize,
+        /// What it chose.
+        choice: UnhorsedChoice,
+    },
     /// The other side let a second move go by without reaction fire.
     NoReaction(String),
     /// An activation ended.
@@ -936,6 +1082,47 @@ impl fmt::Display for Event {
                 rolls_text(rolls),
                 chance_text(chance.as_ref(), "that fire result"),
                 tests_text(tests)
+            ),
+            Event::Observed {
+                observer,
+                counter,
+                distance,
+                result,
+                rolls,
+                chance,
+            } => {
+                let what = match result {
+                    Success::Fail => "fails to make it out, and it stays on the table",
+                    Success::Minor => {
+                        "makes it out with a minor success: it is a dummy, taken off the table"
+                    }
+                    Success::Major => {
+                        "makes it out with a major success: it is a dummy, taken off the table"
+                    }
+                };
+                write!(
+                    f,
+                    "{observer} observes {counter} {distance:.1}\" away and {what}{}{}.",
+                    rolls_text(rolls),
+                    chance_text(chance.as_ref(), "that result")
+                )
+            }
+            Event::Sighted { counter, by } => write!(
+                f,
+                "{by} has a clear sight of {counter} in the open: it is a dummy, taken off the table."
+            ),
+            Event::Disordered { company, by } => write!(
+                f,
+                "{by} passes through {company}, which is disordered into skirmish order."
+            ),
+            Event::UnhorsedDealt {
+                company,
+                riders,
+                choice,
+            } => write!(
+                f,
+                "{company}, with {riders} {} on foot, {choice}.",
+                if *riders == 1 { "rider" } else { "riders" }
             ),
             Event::Reloaded(c) => write!(f, "{c} reloads."),
             Event::Loaded {
@@ -1129,9 +1316,44 @@ impl Dice for Recording<'_> {
 pub struct Field {
     table: Table,
     at: Vec<Footprint>,
+    /// Where the detached teams of unlimbered guns stand, by gun (HT-ART-22).
+    #[cfg_attr(feature = "serde", serde(default))]
+    teams: Vec<(GunId, Footprint)>,
+    /// Where the dummy counters stand (HT-SG2-25); a counter taken off the table keeps its place here.
+    #[cfg_attr(feature = "serde", serde(default))]
+    dummies: Vec<(DummyId, Footprint)>,
 }
 
 impl Field {
+    /// Where a gun's detached team stands, if it is on the table.
+    #[must_use]
+    pub fn team(&self, gun: GunId) -> Option<&Footprint> {
+        self.teams.iter().find(|(g, _)| *g == gun).map(|(_, f)| f)
+    }
+
+    /// Where a dummy counter stands (or stood, once taken off the table).
+    #[must_use]
+    pub fn dummy(&self, id: DummyId) -> Option<&Footprint> {
+        self.dummies.iter().find(|(d, _)| *d == id).map(|(_, f)| f)
+    }
+
+    /// Places a team or a counter at set-up: wholly on the table, on no company's, team's or counter's ground.
+    fn place(&self, name: &str, fp: Footprint) -> Result<(), GameSetupError> {
+        if !self.table.holds(&fp) {
+            return Err(GameSetupError::OffTable(name.to_string()));
+        }
+        let taken = self
+            .at
+            .iter()
+            .chain(self.teams.iter().map(|(_, f)| f))
+            .chain(self.dummies.iter().map(|(_, f)| f))
+            .any(|o| o.distance(&fp).0 <= 0.0);
+        if taken {
+            return Err(GameSetupError::Crowded(name.to_string()));
+        }
+        Ok(())
+    }
+
     /// The table.
     #[must_use]
     pub fn table(&self) -> &Table {
@@ -1168,6 +1390,8 @@ enum Ground {
     OffTable,
     /// Within half an inch of the company at this index.
     Taken(usize),
+    /// Within half an inch of a gun's detached team.
+    Team(GunId),
 }
 
 /// Half a footprint's diagonal: no point of it lies farther from its centre.
@@ -1268,6 +1492,29 @@ impl TryFrom<StateData> for State {
         if d.field.at.iter().any(|f| !d.field.table.holds(f)) {
             return bad("a company stands off the table");
         }
+        for (i, (g, fp)) in d.field.teams.iter().enumerate() {
+            if d.battle.gun(*g).is_err()
+                || d.field.teams[..i].iter().any(|(o, _)| o == g)
+                || !d.field.table.holds(fp)
+            {
+                return bad(
+                    "a gun's team stands off the table, twice, or for no gun of the battle",
+                );
+            }
+        }
+        let dummies = d.field.dummies.len();
+        if (0..dummies).any(|i| {
+            let (id, fp) = &d.field.dummies[i];
+            d.battle.dummy(*id).is_err()
+                || d.field.dummies[..i].iter().any(|(o, _)| o == id)
+                || !d.field.table.holds(fp)
+        }) || d
+            .battle
+            .dummy(DummyId(u32::try_from(dummies).unwrap_or(u32::MAX)))
+            .is_ok()
+        {
+            return bad("the table does not hold one place for each dummy counter of the battle");
+        }
         if let Some(a) = d.active {
             let Ok(c) = d.battle.company(a) else {
                 return bad("the active company is not in the battle");
@@ -1358,13 +1605,10 @@ impl State {
     /// A turn limit outside 1–50, a company the rules refuse, off the table or overlapping another, or a side
     /// with none.
     pub fn new(scenario: &Scenario, seed: u64) -> Result<State, GameSetupError> {
-        let (battle, at) = scenario.raise()?;
+        let (battle, field) = scenario.raise()?;
         Ok(State {
             battle,
-            field: Field {
-                table: scenario.table.clone(),
-                at,
-            },
+            field,
             rng: GameRng::seed(seed),
             turn: 1,
             turns: scenario.turns,
@@ -1490,6 +1734,17 @@ impl State {
                 side: c.side().enemy(),
                 question: Question::React {
                     mover: c.name().to_string(),
+                },
+            });
+        }
+        if let Some(a) = self.active
+            && let Some(riders) = self.unhorsed_riders(a)
+        {
+            return Some(Decision {
+                side: self.side_of(a),
+                question: Question::Unhorsed {
+                    company: self.name(a),
+                    riders,
                 },
             });
         }
@@ -2041,6 +2296,147 @@ impl State {
                     }
                 }
             }
+            (Question::Act { .. }, Order::Observe { dummy }) => {
+                let id = self.active_or(&q)?;
+                let facts = self.counter_facts(id, *dummy)?;
+                rec.about(format_args!(
+                    "{} observing {}",
+                    self.name(id),
+                    self.counter_name(*dummy)
+                ));
+                let result =
+                    self.battle
+                        .observe_dummy(id, *dummy, facts.distance, facts.cover, &mut rec)?;
+                // the observation as it stood before the roll: the observer's quality against the counter's die
+                let chance = rec
+                    .narrate
+                    .then(|| {
+                        let look = crate::fire::Observation {
+                            quality: self.battle.company(id).ok()?.quality().die(),
+                            target: crate::fire::Observation::target_die(
+                                facts.distance,
+                                facts.cover,
+                                false,
+                            )
+                            .ok()?,
+                        };
+                        Some(LuckyRoll::from_dist(
+                            self.side_of(id),
+                            &look.odds(),
+                            &result,
+                            |r| *r as u8,
+                        ))
+                    })
+                    .flatten();
+                log.push(Event::Observed {
+                    observer: self.name(id),
+                    counter: self.counter_name(*dummy),
+                    distance: facts.distance,
+                    result,
+                    rolls: std::mem::take(&mut rec.rolls),
+                    chance,
+                });
+            }
+            (Question::Act { .. }, Order::FireAtDummy { dummy }) => {
+                let id = self.active_or(&q)?;
+                let facts = self.counter_facts(id, *dummy)?;
+                rec.about(format_args!(
+                    "the fire of {} at {}",
+                    self.name(id),
+                    self.counter_name(*dummy)
+                ));
+                let report = self.battle.fire_at_dummy(id, *dummy, facts, &mut rec)?;
+                let line = format!(
+                    "{} fires at {} {:.1}\" away{}",
+                    self.name(id),
+                    self.counter_name(*dummy),
+                    facts.distance,
+                    if facts.cover == Cover::Soft {
+                        ", the counter in cover"
+                    } else {
+                        ""
+                    },
+                );
+                self.fired_event(line, id, &report, &mut rec, log);
+            }
+            (Question::Act { .. }, Order::FireAtTeam { gun }) => {
+                let id = self.active_or(&q)?;
+                let facts = self.team_facts(id, *gun)?;
+                rec.about(format_args!(
+                    "the fire of {} at {}",
+                    self.name(id),
+                    self.team_name(*gun)
+                ));
+                let report = self.battle.fire_at_team(id, *gun, facts, &mut rec)?;
+                let line = format!(
+                    "{} fires at {} {:.1}\" away{}",
+                    self.name(id),
+                    self.team_name(*gun),
+                    facts.distance,
+                    if facts.cover == Cover::Soft {
+                        ", the horses in cover"
+                    } else {
+                        ""
+                    },
+                );
+                self.fired_event(line, id, &report, &mut rec, log);
+            }
+            (Question::Act { .. }, Order::FireGunAtTeam { team }) => {
+                let id = self.active_or(&q)?;
+                self.fire_canister_at_team(id, *team, &mut rec, log)?;
+            }
+            (Question::Unhorsed { riders, .. }, Order::Unhorsed(choice)) => {
+                let id = self.active_or(&q)?;
+                let before = self.battle.company_ids().count();
+                self.battle.unhorsed_riders(id, *choice)?;
+                let fp = self.field.at[id.0 as usize];
+                match choice {
+                    UnhorsedChoice::Skirmish => {
+                        let fit = self.battle.company(id)?.figures().len();
+                        let wide = Footprint::new(
+                            fp.centre,
+                            fp.facing,
+                            Inches(frontage(Formation::Skirmish, fit)),
+                            Inches(DEPTH),
+                        )
+                        .map_err(|e| GameError::Ground {
+                            company: self.name(id),
+                            why: e.to_string(),
+                        })?;
+                        self.check_ground(id, &wide)?;
+                        self.field.at[id.0 as usize] = wide;
+                    }
+                    UnhorsedChoice::Detach => {
+                        // the element stands in skirmish order 1" behind the company
+                        let el = CompanyId(u32::try_from(before).unwrap_or(u32::MAX));
+                        let back = fp
+                            .centre
+                            .moved(fp.facing.turned(180.0), Inches(DEPTH + 1.0));
+                        let efp = Footprint::new(
+                            back,
+                            fp.facing,
+                            Inches(frontage(Formation::Skirmish, *riders)),
+                            Inches(DEPTH),
+                        )
+                        .map_err(|e| GameError::Ground {
+                            company: self.name(id),
+                            why: e.to_string(),
+                        })?;
+                        self.field.at.push(efp);
+                        self.check_ground(el, &efp).map_err(|_| GameError::Ground {
+                            company: self.name(id),
+                            why: "there is no free ground 1 inch behind it for the detached riders"
+                                .to_string(),
+                        })?;
+                    }
+                    UnhorsedChoice::Remove => {}
+                }
+                log.push(Event::UnhorsedDealt {
+                    company: self.name(id),
+                    riders: *riders,
+                    choice: *choice,
+                });
+            }
             (Question::Act { .. }, Order::EndActivation) => {
                 self.battle.end_activation()?;
             }
@@ -2051,6 +2447,124 @@ impl State {
             return Err(GameError::Dice(e.clone()));
         }
         Ok(())
+    }
+
+    /// The fit riders on foot of `id` if it is cavalry in close formation with any (HT-FRM-06): its side owes
+    /// the choice of what to do with them when it is active, before its next action.
+    fn unhorsed_riders(&self, id: CompanyId) -> Option<usize> {
+        let c = self.battle.company(id).ok()?;
+        if !c.mounted() || !c.formation().is_close() {
+            return None;
+        }
+        let n = c
+            .figures()
+            .iter()
+            .filter(|f| f.unhorsed && f.condition == crate::state::Condition::Fit)
+            .count();
+        (n > 0).then_some(n)
+    }
+
+    /// The name a counter goes by: "the Confederate counter 1".
+    fn counter_name(&self, id: DummyId) -> String {
+        self.battle.dummy(id).map_or_else(
+            |_| format!("counter {}", id.0),
+            |d| format!("the {} counter {}", d.side, id.0),
+        )
+    }
+
+    /// The name a gun's detached team goes by: "the team of Battery B's Napoleon".
+    fn team_name(&self, gun: GunId) -> String {
+        self.battle.gun(gun).map_or_else(
+            |_| format!("the team of gun {}", gun.0),
+            |g| format!("the team of {}", g.name()),
+        )
+    }
+
+    /// The facts of a fire or a look from `firer` at a counter or a team standing on `t`, measured on the
+    /// table as [`State::fire_facts`] measures them at a company: the distance between footprints, the
+    /// line of sight past every company but the firer and through woods (HT-SG2-11, HT-SG2-12), soft cover
+    /// in a wood or within 2" behind a fence seen across (HT-SG2-13), the firer's own arc (HT-FIR-21).
+    /// Neither a counter nor a team has a front, so no fire at either is enfilade. `None` with no line of
+    /// sight.
+    fn facts_at(&self, firer: CompanyId, t: &Footprint) -> Option<FireFacts> {
+        let f = self.field.footprint(firer)?;
+        let (from, to) = (f.front_centre(), t.centre);
+        if !(self.field.table.line_of_sight(from, to, &[])
+            && self.field.clear_of_others(firer, firer, from, to))
+        {
+            return None;
+        }
+        Some(FireFacts {
+            distance: f.distance(t).0,
+            cover: if self.field.table.in_cover(t, f.centre, Inches(BEHIND)) {
+                Cover::Soft
+            } else {
+                Cover::Open
+            },
+            arc_blocked: !f.in_front_arc(t, ARC),
+            within_woods: self.field.in_woods(t.centre) && self.field.in_woods(f.centre),
+            ..FireFacts::default()
+        })
+    }
+
+    /// [`State::facts_at`] a counter still on the table.
+    ///
+    /// # Errors
+    /// A counter not on the table, or out of sight.
+    fn counter_facts(&self, firer: CompanyId, dummy: DummyId) -> Result<FireFacts, GameError> {
+        let on_table = self.battle.dummy(dummy)?.on_table;
+        let fp = self
+            .field
+            .dummy(dummy)
+            .filter(|_| on_table)
+            .ok_or_else(|| {
+                GameError::Company(format!(
+                    "{} is no longer on the table",
+                    self.counter_name(dummy)
+                ))
+            })?;
+        self.facts_at(firer, fp).ok_or_else(|| GameError::NoSight {
+            firer: self.name(firer),
+            target: self.counter_name(dummy),
+        })
+    }
+
+    /// [`State::facts_at`] a gun's detached team on the table.
+    ///
+    /// # Errors
+    /// A gun with no team on the table, or a team out of sight.
+    fn team_facts(&self, firer: CompanyId, gun: GunId) -> Result<FireFacts, GameError> {
+        self.battle.gun(gun)?;
+        let fp = self.field.team(gun).ok_or_else(|| {
+            GameError::Company(format!("{} is not on the table", self.team_name(gun)))
+        })?;
+        self.facts_at(firer, fp).ok_or_else(|| GameError::NoSight {
+            firer: self.name(firer),
+            target: self.team_name(gun),
+        })
+    }
+
+    /// The event of a small-arms fire by `firer`: its line, the rules' report, the dice and the chances.
+    fn fired_event(
+        &mut self,
+        line: String,
+        firer: CompanyId,
+        report: &FireReport,
+        rec: &mut Recording<'_>,
+        log: &mut Vec<Event>,
+    ) {
+        let chance = rec
+            .narrate
+            .then(|| fire_chance(report, self.side_of(firer)))
+            .flatten();
+        let tests = self.tests_luck(rec.narrate);
+        log.push(Event::Fired {
+            line,
+            report: report.to_string(),
+            rolls: std::mem::take(&mut rec.rolls),
+            chance,
+            tests,
+        });
     }
 
     /// The gun `crew` serves and has not abandoned.
@@ -2341,7 +2855,19 @@ impl State {
             }),
             figures,
             guns,
-            horses: Vec::new(),
+            // the sound horses of a detached team standing in the area, one entry a horse (HT-ART-22)
+            horses: self
+                .field
+                .teams
+                .iter()
+                .flat_map(|&(g, fp)| {
+                    let sound = self.battle.gun(g).map_or(0, |x| x.sound_horses());
+                    (0..2)
+                        .filter(move |&i| inside(figure_point(&fp, false, 2, i)))
+                        .take(usize::from(sound))
+                        .map(move |_| g)
+                })
+                .collect(),
             ground_allows_bounce: !wood_edge
                 && !self.field.in_woods(at)
                 && !self.field.table.is_rough(at),
@@ -2415,14 +2941,118 @@ impl State {
             rec,
             log,
         );
-        // the blast line: from the gun through the aimed figure, on beyond it, ½" wide
-        let dir = aim.from.heading_to(aim.at).as_degrees().to_radians();
-        let (ux, uy) = dir.sin_cos();
-        let mut beyond = aim.from.distance(aim.at).0;
         let mut reached = vec![crew, target];
         reached.extend(through);
+        self.carry_blast(
+            crew,
+            aim.gun,
+            aim.from,
+            aim.at,
+            aim.off_facing,
+            reached,
+            rec,
+            log,
+        )
+    }
+
+    /// The active crew fires the canister it has loaded at an enemy gun's detached team (HT-ART-22,
+    /// HT-ART-14), aimed at the team's centre: the distance from the gun to the team's footprint, its cover
+    /// from the gun; any company across the line blocks it; then the blast carries on ([`State::carry_blast`]).
+    fn fire_canister_at_team(
+        &mut self,
+        crew: CompanyId,
+        team: GunId,
+        rec: &mut Recording<'_>,
+        log: &mut Vec<Event>,
+    ) -> Result<(), GameError> {
+        let gun = self
+            .gun_of(crew)
+            .ok_or_else(|| GameError::Company(format!("{} serves no gun", self.name(crew))))?;
+        self.battle.gun(team)?;
+        let fp = *self.field.team(team).ok_or_else(|| {
+            GameError::Company(format!("{} is not on the table", self.team_name(team)))
+        })?;
+        let cfp = self.field.at[crew.0 as usize];
+        let (from, at) = (cfp.centre, fp.centre);
+        if !(self.field.table.line_of_sight(from, at, &[])
+            && self.field.clear_of_others(crew, crew, from, at))
+        {
+            return Err(GameError::NoSight {
+                firer: self.name(crew),
+                target: self.team_name(team),
+            });
+        }
+        let cover = if self.field.table.in_cover(&fp, from, Inches(BEHIND)) {
+            Cover::Soft
+        } else {
+            Cover::Open
+        };
+        let off_facing = cfp.facing.angle_to(from.heading_to(at));
+        let facts = CanisterFacts {
+            distance: fp.distance_to(from).0,
+            cover,
+            through: None,
+            enfilade: false,
+            off_facing,
+            friendly_between: false,
+        };
+        let name = self.battle.gun(gun)?.name().to_string();
+        rec.about(format_args!("the canister of {name}"));
+        let report = self.battle.fire_canister_at_team(gun, team, facts, rec)?;
+        self.canister_event(
+            format!(
+                "{name} fires canister at {} {:.1}\" away{}",
+                self.team_name(team),
+                facts.distance,
+                if cover == Cover::Soft {
+                    ", the horses in cover"
+                } else {
+                    ""
+                },
+            ),
+            &report,
+            rec,
+            log,
+        );
+        self.carry_blast(crew, gun, from, at, off_facing, vec![crew], rec, log)
+    }
+
+    /// Carries a pending canister blast on along the line from the gun at `from` through `at`, ½" wide
+    /// (HT-ART-16, HT-ART-19): the next step is the company or detached team (HT-ART-22) with the nearest
+    /// fit figure or sound horse on that line beyond the last reached, at its own distance and cover; a
+    /// friendly one on the line, or none, ends the blast.
+    #[allow(clippy::too_many_arguments)]
+    fn carry_blast(
+        &mut self,
+        crew: CompanyId,
+        gun: GunId,
+        from: Point,
+        at: Point,
+        off_facing: f64,
+        mut reached: Vec<CompanyId>,
+        rec: &mut Recording<'_>,
+        log: &mut Vec<Event>,
+    ) -> Result<(), GameError> {
+        /// What the blast reaches next.
+        #[derive(Clone, Copy)]
+        enum Next {
+            Company(CompanyId),
+            Team(GunId),
+        }
+        let side = self.side_of(crew);
+        let name = self.battle.gun(gun)?.name().to_string();
+        let dir = from.heading_to(at).as_degrees().to_radians();
+        let (ux, uy) = dir.sin_cos();
+        let mut beyond = from.distance(at).0;
+        let mut teams_reached: Vec<GunId> = Vec::new();
+        let on_line = |p: Point| {
+            let (dx, dy) = (p.x - from.x, p.y - from.y);
+            let along = dx * ux + dy * uy;
+            let across = (dx * uy - dy * ux).abs();
+            (across <= HALF_LINE + 1e-9).then_some(along)
+        };
         while self.battle.blast_pending() {
-            let mut next: Option<(f64, CompanyId)> = None;
+            let mut next: Option<(f64, Next, Side)> = None;
             for id in self.battle.company_ids() {
                 if reached.contains(&id) || self.battle.company(id).map_or(0, |c| c.fit()) == 0 {
                     continue;
@@ -2432,52 +3062,100 @@ impl State {
                     if c.figures()[i].condition != crate::state::Condition::Fit {
                         continue;
                     }
-                    let (dx, dy) = (p.x - aim.from.x, p.y - aim.from.y);
-                    let along = dx * ux + dy * uy;
-                    let across = (dx * uy - dy * ux).abs();
-                    if along > beyond + 1e-9
-                        && across <= HALF_LINE + 1e-9
-                        && next.is_none_or(|(a, _)| along < a)
+                    if let Some(along) = on_line(p)
+                        && along > beyond + 1e-9
+                        && next.is_none_or(|(a, _, _)| along < a)
                     {
-                        next = Some((along, id));
+                        next = Some((along, Next::Company(id), c.side()));
                     }
                 }
             }
-            let Some((along, id)) = next.filter(|&(_, id)| self.side_of(id) != side) else {
+            for &(g, fp) in &self.field.teams {
+                let gun = self.battle.gun(g)?;
+                if teams_reached.contains(&g) || gun.sound_horses() == 0 {
+                    continue;
+                }
+                let team_side = self.side_of(gun.crew());
+                for i in 0..2 {
+                    if let Some(along) = on_line(figure_point(&fp, false, 2, i))
+                        && along > beyond + 1e-9
+                        && next.is_none_or(|(a, _, _)| along < a)
+                    {
+                        next = Some((along, Next::Team(g), team_side));
+                    }
+                }
+            }
+            let Some((along, step)) = next.filter(|&(_, _, s)| s != side).map(|(a, n, _)| (a, n))
+            else {
                 self.battle.end_blast()?;
                 break;
             };
-            let fp = self.field.at[id.0 as usize];
-            let facts = CanisterFacts {
-                distance: fp.distance_to(aim.from).0,
-                cover: if self.covered_from(id, aim.from) {
-                    Cover::Soft
-                } else {
-                    Cover::Open
-                },
-                through: None,
-                enfilade: !fp.in_front_arc(&self.field.at[crew.0 as usize], ARC),
-                off_facing: aim.off_facing,
-                friendly_between: false,
-            };
-            rec.about(format_args!(
-                "the blast of {} through {}",
-                g.name(),
-                self.name(id)
-            ));
-            let report = self.battle.blast_through(id, facts, rec)?;
-            self.canister_event(
-                format!(
-                    "the blast of {} carries on to {} {:.1}\" from the gun",
-                    g.name(),
-                    self.name(id),
-                    facts.distance
-                ),
-                &report,
-                rec,
-                log,
-            );
-            reached.push(id);
+            match step {
+                Next::Company(id) => {
+                    let fp = self.field.at[id.0 as usize];
+                    let facts = CanisterFacts {
+                        distance: fp.distance_to(from).0,
+                        cover: if self.covered_from(id, from) {
+                            Cover::Soft
+                        } else {
+                            Cover::Open
+                        },
+                        through: None,
+                        enfilade: !fp.in_front_arc(&self.field.at[crew.0 as usize], ARC),
+                        off_facing,
+                        friendly_between: false,
+                    };
+                    rec.about(format_args!(
+                        "the blast of {name} through {}",
+                        self.name(id)
+                    ));
+                    let report = self.battle.blast_through(id, facts, rec)?;
+                    self.canister_event(
+                        format!(
+                            "the blast of {name} carries on to {} {:.1}\" from the gun",
+                            self.name(id),
+                            facts.distance
+                        ),
+                        &report,
+                        rec,
+                        log,
+                    );
+                    reached.push(id);
+                }
+                Next::Team(g) => {
+                    let fp = self.field.team(g).copied().ok_or_else(|| {
+                        GameError::Company(format!("{} is not on the table", self.team_name(g)))
+                    })?;
+                    let facts = CanisterFacts {
+                        distance: fp.distance_to(from).0,
+                        cover: if self.field.table.in_cover(&fp, from, Inches(BEHIND)) {
+                            Cover::Soft
+                        } else {
+                            Cover::Open
+                        },
+                        through: None,
+                        enfilade: false,
+                        off_facing,
+                        friendly_between: false,
+                    };
+                    rec.about(format_args!(
+                        "the blast of {name} onto {}",
+                        self.team_name(g)
+                    ));
+                    let report = self.battle.blast_through_team(g, facts, rec)?;
+                    self.canister_event(
+                        format!(
+                            "the blast of {name} carries on to {} {:.1}\" from the gun",
+                            self.team_name(g),
+                            facts.distance
+                        ),
+                        &report,
+                        rec,
+                        log,
+                    );
+                    teams_reached.push(g);
+                }
+            }
             beyond = along;
         }
         Ok(())
@@ -2558,6 +3236,10 @@ impl State {
                     self.name(CompanyId(u32::try_from(i).unwrap_or(u32::MAX)))
                 ),
             }),
+            Ground::Team(g) => Err(GameError::Ground {
+                company: self.name(id),
+                why: format!("it would come within half an inch of {}", self.team_name(g)),
+            }),
         }
     }
 
@@ -2571,6 +3253,13 @@ impl State {
             let apart = o.centre.distance(fp.centre).0 - reach(o) - reach(fp);
             if i != id.0 as usize && apart < 0.5 && o.distance(fp).0 < 0.5 {
                 return Ground::Taken(i);
+            }
+        }
+        // a detached team's horses are figures on the table: no company moves onto them (HT-ART-22)
+        for (g, o) in &self.field.teams {
+            let apart = o.centre.distance(fp.centre).0 - reach(o) - reach(fp);
+            if apart < 0.5 && o.distance(fp).0 < 0.5 {
+                return Ground::Team(*g);
             }
         }
         Ground::Free
@@ -2593,6 +3282,7 @@ impl State {
         let before = self.nearest_enemy(id).map(|e| e.1);
         let moved_fp = old.placed(to, old.facing);
         self.check_ground(id, &moved_fp)?;
+        let through = self.passed_through(id, old.centre, to)?;
         self.field.at[id.0 as usize] = moved_fp;
         let after = self.nearest_enemy(id);
         self.field.at[id.0 as usize] = old;
@@ -2605,9 +3295,50 @@ impl State {
             },
             toward_enemy: matches!((before, after), (Some(b), Some(a)) if a.1 < b - 1e-9),
             leaves_cover: self.field.in_woods(old.centre) && !self.field.in_woods(to),
+            through,
             ..MoveOrder::default()
         };
         Ok((order, moved_fp, after))
+    }
+
+    /// The company a Broken or Routed company's move from `from` to `to` passes through (HT-MOV-08,
+    /// HT-MOV-07): the one whose footprint the line its centre moves along crosses. Such a company takes
+    /// the shortest route, even through a friendly company in close formation, which the move disorders (the
+    /// battle's [`MoveOrder::through`]; it refuses an enemy). `None` for any other company's move, whose
+    /// path the game does not trace.
+    ///
+    /// # Errors
+    /// A move that would pass through more than one company (the battle takes one at a time).
+    fn passed_through(
+        &self,
+        id: CompanyId,
+        from: Point,
+        to: Point,
+    ) -> Result<Option<CompanyId>, GameError> {
+        if self
+            .battle
+            .company(id)
+            .is_ok_and(|c| c.confidence() < ConfidenceLevel::Broken)
+        {
+            return Ok(None);
+        }
+        let mut crossed = self
+            .field
+            .at
+            .iter()
+            .enumerate()
+            .filter(|&(i, f)| i != id.0 as usize && f.blocks(from, to))
+            .map(|(i, _)| CompanyId(u32::try_from(i).unwrap_or(u32::MAX)))
+            // a company with no fit figure left is no unit to pass through
+            .filter(|&o| self.battle.company(o).is_ok_and(|c| c.fit() > 0));
+        let first = crossed.next();
+        if crossed.next().is_some() {
+            return Err(GameError::Ground {
+                company: self.name(id),
+                why: "it would pass through more than one company in one move".to_string(),
+            });
+        }
+        Ok(first)
     }
 
     /// A move (HT-MOV-01, HT-MOV-02): the distance is measured centre to centre; the going is poor in the wood
@@ -2622,6 +3353,11 @@ impl State {
     ) -> Result<(), GameError> {
         let (order, mut moved_fp, after) = self.plan_move(id, to)?;
         let distance = order.distance;
+        let through = order.through.filter(|&o| {
+            self.battle
+                .company(o)
+                .is_ok_and(|c| c.formation().is_close())
+        });
         let tests = self.battle.move_tests(id, &order)?;
         dice.about(format_args!("the move of {}", self.name(id)));
         let moved = self.battle.move_company(id, order, dice)?;
@@ -2648,6 +3384,12 @@ impl State {
             rolls: std::mem::take(&mut dice.rolls),
             chance,
         });
+        if let Some(other) = through.filter(|_| moved) {
+            log.push(Event::Disordered {
+                company: self.name(other),
+                by: self.name(id),
+            });
+        }
         Ok(())
     }
 
@@ -3022,6 +3764,38 @@ impl State {
         Ok(true)
     }
 
+    /// Every enemy counter still on the table that a company has a clear line of sight to while the counter
+    /// stands in the open (not in cover from that company) is shown a dummy and taken off the table
+    /// (HT-SG2-25): the engine looks after every order, as the rules leave the players no choice in it.
+    fn sight_counters(&mut self, log: &mut Vec<Event>) -> Result<(), GameError> {
+        if self.field.dummies.is_empty() || !self.battle.is_idle() {
+            return Ok(());
+        }
+        for i in 0..self.field.dummies.len() {
+            let (dummy, fp) = self.field.dummies[i];
+            let d = *self.battle.dummy(dummy)?;
+            if !d.on_table {
+                continue;
+            }
+            let by = self.battle.company_ids().find(|&c| {
+                self.battle
+                    .company(c)
+                    .is_ok_and(|c| c.side() != d.side && c.fit() > 0)
+                    && self
+                        .facts_at(c, &fp)
+                        .is_some_and(|f| f.cover == Cover::Open)
+            });
+            if let Some(by) = by {
+                self.battle.sight_dummy(by, dummy)?;
+                log.push(Event::Sighted {
+                    counter: self.counter_name(dummy),
+                    by: self.name(by),
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// Whether a question other than the active company's next action is pending.
     fn pending(&self) -> bool {
         self.battle.assault_defender().is_some()
@@ -3034,6 +3808,7 @@ impl State {
     /// ([`State::compelled`]), ends an activation with no actions left, hands over to the other side, ends the
     /// turn when every company has acted, and checks victory.
     fn after(&mut self, rec: &mut Recording<'_>, log: &mut Vec<Event>) -> Result<(), GameError> {
+        self.sight_counters(log)?;
         if self.pending() {
             return Ok(());
         }

@@ -564,6 +564,7 @@ impl Company {
 /// The choice for riders unhorsed in a close-formation cavalry company (HT-FRM-06).
 #[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum UnhorsedChoice {
     /// Reorganise the whole company into skirmish order.
     Skirmish,
@@ -571,6 +572,16 @@ pub enum UnhorsedChoice {
     Detach,
     /// Remove them as if they were casualties.
     Remove,
+}
+
+impl fmt::Display for UnhorsedChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            UnhorsedChoice::Skirmish => "reorganises the whole company into skirmish order",
+            UnhorsedChoice::Detach => "makes the riders a detached element",
+            UnhorsedChoice::Remove => "removes the riders as if they were casualties",
+        })
+    }
 }
 
 /// The state of a regiment's colours (HT-OPT-27, HT-OPT-28).
@@ -1690,6 +1701,13 @@ impl Battle {
             return Err(RuleViolation::OutOfOrder("no round shot is in flight"));
         }
         Ok(())
+    }
+
+    /// Whether no step is under way (no round shot in flight, no canister blast, close assault or choice of
+    /// an attacker short of contact waiting): a new step may begin.
+    #[must_use]
+    pub fn is_idle(&self) -> bool {
+        self.idle().is_ok()
     }
 
     fn idle(&self) -> Result<(), RuleViolation> {

@@ -71,6 +71,7 @@ fn scenario(blue_a: Point, grey_a: Point, wood: bool) -> Scenario {
             ),
         ],
         guns: Vec::new(),
+        dummies: Vec::new(),
         options: Options::default(),
     }
 }
@@ -296,6 +297,7 @@ fn ht_sg2_40_the_loser_of_a_melee_left_steady_falls_back() {
             },
         ],
         guns: Vec::new(),
+        dummies: Vec::new(),
         options: Options::default(),
     };
     let mut state = State::new(&s, 1).unwrap();
@@ -391,4 +393,43 @@ fn ht_sg2_17_a_broken_company_leaves_cover_only_to_withdraw_further() {
     )
     .unwrap();
     assert_eq!(centre(&state, 0), (27.0, 1.0));
+}
+
+/// HT-MOV-08, HT-MOV-07: a Routed company takes the shortest route back even through a friendly company in
+/// close formation, which it disorders. Blue A, Routed at (20, 12), has Blue B (eight in line) 4" straight
+/// behind it at (20, 8): it runs its full 6" straight back to (20, 6), through Blue B, which falls into
+/// skirmish order; it does not go round. Its second action takes it 5" on to (20, 1) without a question of
+/// reaction fire (Blue B stands in Grey A's line of sight).
+#[test]
+fn ht_mov_08_a_routed_company_runs_through_a_friendly_close_formation() {
+    let mut s = scenario(Point::new(20.0, 12.0), Point::new(20.0, 26.0), false);
+    s.companies[1].at = Point::new(20.0, 8.0);
+    let mut state = with_level(&s, ConfidenceLevel::Routed);
+    apply(
+        &mut state,
+        Side::Confederate,
+        Order::GoFirst(Side::Union),
+        &[],
+    )
+    .unwrap();
+    let log = apply(&mut state, Side::Union, Order::Activate(CompanyId(0)), &[]).unwrap();
+    assert_eq!(
+        text(&log)[..4],
+        [
+            "Blue A activates.".to_string(),
+            "Blue A is Routed: it runs 6\" toward its own baseline.".to_string(),
+            "Blue A moves 6.0\".".to_string(),
+            "Blue A passes through Blue B, which is disordered into skirmish order.".to_string(),
+        ]
+    );
+    assert_eq!(centre(&state, 0), (20.0, 1.0));
+    assert_eq!(
+        state.battle().company(CompanyId(1)).unwrap().formation(),
+        Formation::Skirmish
+    );
+    // Blue C, in line far off to the side, is untouched
+    assert_eq!(
+        state.battle().company(CompanyId(2)).unwrap().formation(),
+        Formation::Line
+    );
 }

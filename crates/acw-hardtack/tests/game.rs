@@ -97,6 +97,7 @@ fn small(companies: Vec<Deployed>, terrain: Vec<Terrain>) -> Scenario {
         table: Table::new(Inches(48.0), Inches(36.0), terrain).unwrap(),
         companies,
         guns: Vec::new(),
+        dummies: Vec::new(),
         options: Options::default(),
     }
 }

@@ -51,7 +51,9 @@ fn scenario(piece: FieldPiece, others: Vec<Deployed>, terrain: Vec<Terrain>) -> 
             piece,
             rifled: false,
             crew: 0,
+            team: None,
         }],
+        dummies: Vec::new(),
         options: Options::default(),
     }
 }

@@ -51,6 +51,7 @@ fn face_to_face_on(table: Table) -> State {
         table,
         companies,
         guns: Vec::new(),
+        dummies: Vec::new(),
         options: Options::default(),
     };
     Hardtack.setup(&scenario, 1).unwrap()

@@ -54,6 +54,7 @@ fn scenario(wood: bool) -> Scenario {
             },
         ],
         guns: Vec::new(),
+        dummies: Vec::new(),
         options: Options::default(),
     }
 }
