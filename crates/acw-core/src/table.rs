@@ -902,6 +902,26 @@ impl Table {
         gap: Inches,
         step: Inches,
     ) -> Inches {
+        self.slide_measured(unit, heading, distance, others, gap, step, &[])
+    }
+
+    /// [`Table::slide`], for a caller that has measured already some of the distances the slide needs where
+    /// the unit stands: `measured[i]`, where it is not NaN, is `unit.distance(&others[i])` as
+    /// [`Footprint::distance`] gives it (bit for bit; the slide takes it as that measure). Indices past the
+    /// end of `measured` are measured here.
+    #[must_use]
+    #[allow(clippy::too_many_arguments)]
+    pub fn slide_measured(
+        &self,
+        unit: &Footprint,
+        heading: Heading,
+        distance: Inches,
+        others: &[Footprint],
+        gap: Inches,
+        step: Inches,
+        measured: &[f64],
+    ) -> Inches {
+        let known = measured;
         let tolerance = step.0.max(0.01);
         let limit = distance.0.max(0.0).min(self.edge_room(unit, heading).0);
         let reach = |f: &Footprint| (f.frontage.0.hypot(f.depth.0)) / 2.0;
@@ -928,11 +948,16 @@ impl Table {
             // A footprint surely beyond the gap on the lower bound is one to meet: its distance is measured only
             // when the bound could lower the clearance (below). Any other is measured now: one within the gap
             // where the unit stands is passed over.
-            let bound = unit.distance_at_least(o).0;
-            let (apart, is_exact) = if bound > gap.0 && count < first.len() {
-                (bound, false)
-            } else {
-                (unit.distance(o).0, true)
+            let (apart, is_exact) = match known.get(i).copied().filter(|d| !d.is_nan()) {
+                Some(d) => (d, true),
+                None => {
+                    let bound = unit.distance_at_least(o).0;
+                    if bound > gap.0 && count < first.len() {
+                        (bound, false)
+                    } else {
+                        (unit.distance(o).0, true)
+                    }
+                }
             };
             if apart > gap.0 {
                 if let (Some(slot), Some(d), Some(e)) = (
