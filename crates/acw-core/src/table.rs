@@ -902,13 +902,36 @@ impl Table {
         gap: Inches,
         step: Inches,
     ) -> Inches {
+        self.slide_measured(unit, heading, distance, others, gap, step, &[])
+    }
+
+    /// [`Table::slide`], for a caller that has measured already some of the distances the slide needs where
+    /// the unit stands: `measured[i]`, where it is not NaN, is `unit.distance(&others[i])` as
+    /// [`Footprint::distance`] gives it (bit for bit; the slide takes it as that measure). Indices past the
+    /// end of `measured` are measured here.
+    #[must_use]
+    #[allow(clippy::too_many_arguments)]
+    pub fn slide_measured(
+        &self,
+        unit: &Footprint,
+        heading: Heading,
+        distance: Inches,
+        others: &[Footprint],
+        gap: Inches,
+        step: Inches,
+        measured: &[f64],
+    ) -> Inches {
+        let known = measured;
         let tolerance = step.0.max(0.01);
         let limit = distance.0.max(0.0).min(self.edge_room(unit, heading).0);
         let reach = |f: &Footprint| (f.frontage.0.hypot(f.depth.0)) / 2.0;
         // The footprints it could meet, kept by index without allocating (beyond 32 of them, in a vector), with
-        // the distance last measured to each of the first 32 and how far the unit had come when it was.
+        // a lower bound of the distance to each of the first 32 (the distance last measured, or where it stands
+        // still unmeasured the bound of `Footprint::distance_at_least`), how far the unit had come when it was
+        // taken, and whether it is the distance itself measured where the unit stands.
         let (mut first, mut count, mut spill) = ([0_usize; 32], 0, Vec::new());
         let (mut measured, mut measured_at) = ([0.0_f64; 32], [0.0_f64; 32]);
+        let mut exact = [false; 32];
         let own_reach = reach(unit);
         for (i, o) in others.iter().enumerate() {
             // A footprint beyond the reach test even with its half-diagonal taken as its larger half-sides'
@@ -922,11 +945,29 @@ impl Table {
             if unit.centre.distance(o.centre).0 > limit + own_reach + reach(o) + gap.0 + 1e-9 {
                 continue;
             }
-            let apart = unit.distance(o).0;
+            // A footprint surely beyond the gap on the lower bound is one to meet: its distance is measured only
+            // when the bound could lower the clearance (below). Any other is measured now: one within the gap
+            // where the unit stands is passed over.
+            let (apart, is_exact) = match known.get(i).copied().filter(|d| !d.is_nan()) {
+                Some(d) => (d, true),
+                None => {
+                    let bound = unit.distance_at_least(o).0;
+                    if bound > gap.0 && count < first.len() {
+                        (bound, false)
+                    } else {
+                        (unit.distance(o).0, true)
+                    }
+                }
+            };
             if apart > gap.0 {
-                if let (Some(slot), Some(d)) = (first.get_mut(count), measured.get_mut(count)) {
+                if let (Some(slot), Some(d), Some(e)) = (
+                    first.get_mut(count),
+                    measured.get_mut(count),
+                    exact.get_mut(count),
+                ) {
                     *slot = i;
                     *d = apart;
+                    *e = is_exact;
                     count += 1;
                 } else {
                     spill.push(i);
@@ -951,14 +992,14 @@ impl Table {
                 .into_iter()
                 .chain(others_first)
             {
-                let (Some(o), Some(d), Some(at)) = (
+                let (Some(o), Some(d), Some(at), Some(e)) = (
                     first.get(k).and_then(|&i| others.get(i)),
                     measured.get_mut(k),
                     measured_at.get_mut(k),
+                    exact.get_mut(k),
                 ) else {
                     continue;
                 };
-                // At the first step every distance was measured where the unit stands: the measure stands.
                 if done != 0.0 {
                     if *d - (done - *at) - slack - gap.0 >= least
                         || here.distance_at_least(o).0 - gap.0 >= least
@@ -967,11 +1008,24 @@ impl Table {
                     }
                     *d = here.distance(o).0;
                     *at = done;
+                } else if !*e {
+                    // At the first step a distance measured where the unit stands stands; a bound no nearer than
+                    // the least clearance so far cannot lower it, and any other is measured there.
+                    if *d - gap.0 >= least {
+                        continue;
+                    }
+                    *d = unit.distance(o).0;
+                    *e = true;
                 }
                 let clearance = *d - gap.0;
                 if clearance < least {
                     least = clearance;
                     nearest = k;
+                }
+                // A clearance under the step and short of the way left stops the unit here, whatever the others
+                // measure: the step ends as it would (no lower clearance reaches the way left either).
+                if least < tolerance && least < limit - done {
+                    break;
                 }
             }
             lead = nearest;

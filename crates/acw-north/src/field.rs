@@ -514,36 +514,52 @@ impl Field {
         resumes: bool,
     ) -> f64 {
         let near = gap.0 + SLIDE_STEP.0 + 1e-9;
-        // Whether `o` is near (and, on a first slide, beyond the gap: the table's measure passes over one it
-        // touches at the start), and then whether the path keeps the gap from it.
-        let judge = |o: &Footprint| -> Option<bool> {
+        // The distance from `o` where it was measured (one near on the lower bound), whether `o` is near (and,
+        // on a first slide, beyond the gap: the table's measure passes over one it touches at the start), and
+        // then whether the path keeps the gap from it.
+        let judge = |o: &Footprint| -> (Option<f64>, Option<bool>) {
             if me.distance_at_least(o).0 > near {
-                return None;
+                return (None, None);
             }
             let apart = me.distance(o).0;
             if apart > near || (!resumes && apart <= gap.0) {
-                return None;
+                return (Some(apart), None);
             }
-            Some(path_keeps_gap(me, heading, distance, o, apart, gap.0))
+            (
+                Some(apart),
+                Some(path_keeps_gap(me, heading, distance, o, apart, gap.0)),
+            )
         };
-        // The blockers kept, built only once one is passed over (each judged once).
+        // The blockers kept, built only once one is passed over (each judged once), and the distances measured
+        // to the first 32 of them (NaN where not measured), handed to the table's slide, which would measure
+        // them again where the unit stands.
         let mut kept: Option<Vec<Footprint>> = None;
+        let mut known = [f64::NAN; 32];
         for (i, o) in blockers.iter().enumerate() {
-            match judge(o) {
+            let (apart, keeps) = judge(o);
+            match keeps {
                 Some(true) => {
                     kept.get_or_insert_with(|| blockers.get(..i).unwrap_or_default().to_vec());
                 }
                 Some(false) if resumes => return 0.0,
                 _ => {
-                    if let Some(k) = kept.as_mut() {
-                        k.push(*o);
+                    let at = match kept.as_mut() {
+                        Some(k) => {
+                            k.push(*o);
+                            k.len() - 1
+                        }
+                        None => i,
+                    };
+                    if let (Some(d), Some(slot)) = (apart, known.get_mut(at)) {
+                        *slot = d;
                     }
                 }
             }
         }
         let kept = kept.as_deref().unwrap_or(blockers);
+        let known = known.get(..kept.len()).unwrap_or(&known);
         self.ground
-            .slide(me, heading, Inches(distance), kept, gap, SLIDE_STEP)
+            .slide_measured(me, heading, Inches(distance), kept, gap, SLIDE_STEP, known)
             .0
     }
 

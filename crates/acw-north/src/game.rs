@@ -466,6 +466,17 @@ pub enum Event {
     },
 }
 
+thread_local! {
+    /// Each general's place as last worked out on this thread (by the general's index), with everything it was
+    /// worked out from, as bits: the unit, its centre, facing, frontage and depth, and the brigade's order (all
+    /// ones for an army commander). See `State::refresh_generals`.
+    static GENERAL_PLACES: std::cell::RefCell<Vec<Option<KeptGeneralPlace>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A general's place as `GENERAL_PLACES` keeps it: the inputs as bits, and the place.
+type KeptGeneralPlace = ([u64; 7], Point);
+
 /// The whole game in progress: the battle, the units' places on the table, reactions, and the dice to come.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -1035,36 +1046,70 @@ impl State {
         }
     }
 
+    /// Works out where each general with a unit in play stands: by its unit's footprint, at the place its rank
+    /// and (for a major general) its brigade's order give ([`mg_position`]). A place is a function of the unit's
+    /// centre, facing and base size, the rank and the order alone, and most orders move no general's unit: a
+    /// place worked out from the same inputs, bit for bit, is read back from a per-thread memory.
     fn refresh_generals(&mut self) {
-        for (i, g) in self.battle.generals().iter().enumerate() {
-            let Some(uid) = g.with_unit() else { continue };
-            let Ok(u) = self.battle.unit(uid) else {
-                continue;
-            };
-            if !u.in_play() {
-                continue;
+        GENERAL_PLACES.with(|memo| {
+            let mut memo = memo.borrow_mut();
+            if memo.len() < self.general_points.len() {
+                memo.resize(self.general_points.len(), None);
             }
-            let Some(f) = self.field.footprint(&self.battle, uid) else {
-                continue;
-            };
-            let offset = Inches(f.depth.0 / 2.0 + 0.5);
-            let point = match g.rank() {
-                crate::state::Rank::MajorGeneral(b) => {
-                    let order = self
-                        .battle
-                        .brigade(b)
-                        .map(|b| b.order())
-                        .unwrap_or(BrigadeOrder::Hold);
-                    mg_position(f.centre, f.facing, order, offset).0
+            for (i, g) in self.battle.generals().iter().enumerate() {
+                let Some(uid) = g.with_unit() else { continue };
+                let Ok(u) = self.battle.unit(uid) else {
+                    continue;
+                };
+                if !u.in_play() {
+                    continue;
                 }
-                crate::state::Rank::ArmyCommander => {
-                    f.centre.moved(f.facing.reversed(), Inches(offset.0 + 0.75))
+                let Some(place) = self.field.places.get(uid.0 as usize) else {
+                    continue;
+                };
+                let (frontage, depth) = self.field.bases.size(u);
+                let order = match g.rank() {
+                    crate::state::Rank::MajorGeneral(b) => Some(
+                        self.battle
+                            .brigade(b)
+                            .map(|b| b.order())
+                            .unwrap_or(BrigadeOrder::Hold),
+                    ),
+                    crate::state::Rank::ArmyCommander => None,
+                };
+                let key = [
+                    u64::from(uid.0),
+                    place.centre.x.to_bits(),
+                    place.centre.y.to_bits(),
+                    place.facing.as_degrees().to_bits(),
+                    frontage.0.to_bits(),
+                    depth.0.to_bits(),
+                    order.map_or(u64::MAX, |o| o as u64),
+                ];
+                let kept = memo.get(i).copied().flatten();
+                let point = match kept {
+                    Some((k, p)) if k == key => p,
+                    _ => {
+                        let Ok(f) = Footprint::new(place.centre, place.facing, frontage, depth)
+                        else {
+                            continue;
+                        };
+                        let offset = Inches(f.depth.0 / 2.0 + 0.5);
+                        let point = match order {
+                            Some(order) => mg_position(f.centre, f.facing, order, offset).0,
+                            None => f.centre.moved(f.facing.reversed(), Inches(offset.0 + 0.75)),
+                        };
+                        if let Some(slot) = memo.get_mut(i) {
+                            *slot = Some((key, point));
+                        }
+                        point
+                    }
+                };
+                if let Some(p) = self.general_points.get_mut(i) {
+                    *p = point;
                 }
-            };
-            if let Some(p) = self.general_points.get_mut(i) {
-                *p = point;
             }
-        }
+        });
     }
 
     /// The side that owes the next decision: the owner of a unit checking morale, else the phasing side.
