@@ -2261,7 +2261,7 @@ fn volley(
 ) -> Result<(), GameError> {
     let volley = b.planned_volley(u.id, target, facts)?;
     let report = b.fire(u.id, target, facts, dice)?;
-    let chance = volley.odds().p(&report.casualties);
+    let chance = volley.p_casualties(report.casualties);
     log.push(Event::Fired {
         unit: name(u),
         target: target_name,
