@@ -1011,7 +1011,8 @@ impl Field {
     /// cheap lower bound ([`Field::least_gap_cm`]) refuses, and a cheap upper bound accepts when it lies below
     /// `limit` by a margin far above rounding (the centres' distance less the radius of the largest circle
     /// about each centre inside its footprint, half its lesser side: the footprints come that near, or touch,
-    /// on the line between the centres); only a pair between the two is measured exactly.
+    /// on the line between the centres); between the two, tighter bounds from the footprints' facings along that
+    /// line are tried the same way; only a pair between those is measured exactly.
     #[must_use]
     pub fn gap_at_most(&self, a: &Unit, b: &Unit, limit: f64) -> bool {
         let (Some(pa), Some(pb)) = (self.place(a.id), self.place(b.id)) else {
@@ -1024,6 +1025,30 @@ impl Field {
         }
         if centres - wa.min(da) / 2.0 - wb.min(db) / 2.0 <= limit - 1e-6 {
             return true;
+        }
+        // Tighter bounds from the footprints' facings, along the line between the centres (unit vector `n`):
+        // the gap is at least the centres' distance less each footprint's half-extent along `n` (the
+        // footprints' shadows on that line are that far apart), and at most the centres' distance less each
+        // one's reach along `n` from its centre to its edge (the two points where the line leaves the
+        // footprints lie inside them). Only a pair between the two, with the same margin, is measured exactly.
+        let (dx, dy) = (pb.centre.x - pa.centre.x, pb.centre.y - pa.centre.y);
+        let len = span(dx, dy);
+        if len > 0.0 {
+            let (nx, ny) = (dx / len, dy / len);
+            let along = |p: Place, w: f64, d: f64| {
+                // Ahead is (sin, cos) of the facing, across it (cos, -sin): as a footprint's corners are laid.
+                let (s, c) = p.facing.as_degrees().to_radians().sin_cos();
+                let (ahead, across) = ((s * nx + c * ny).abs(), (c * nx - s * ny).abs());
+                let (hw, hd) = (w / 2.0, d / 2.0);
+                (hw * across + hd * ahead, (hw / across).min(hd / ahead))
+            };
+            let ((out_a, in_a), (out_b, in_b)) = (along(pa, wa, da), along(pb, wb, db));
+            if centres - out_a - out_b > limit + 1e-6 {
+                return false;
+            }
+            if (centres - in_a - in_b).max(0.0) <= limit - 1e-6 {
+                return true;
+            }
         }
         self.gap_cm(a, b) <= limit
     }

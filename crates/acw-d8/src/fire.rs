@@ -277,6 +277,49 @@ impl Volley {
         .roll(dice);
         VolleyRoll { hits, casualties }
     }
+
+    /// The chance of exactly `casualties`: `self.odds().p(&casualties)`, bit for bit, without building the
+    /// whole distribution of the sum. The two groups' distributions are built as [`Resolve::odds`] builds
+    /// them, and only the one term of their sum is added up, over the same products in the same order as
+    /// [`Dist::add`] adds them (its dense sum, which it takes whenever the outcomes of both lie evenly spaced
+    /// alike); otherwise the whole sum is built.
+    #[must_use]
+    pub fn p_casualties(&self, casualties: u32) -> f64 {
+        let fail = Saves {
+            hits: 0,
+            save: self.save,
+        }
+        .p_fail();
+        let group =
+            |g: ToHit| Dist::binomial(g.dice, g.p() * fail).unwrap_or_else(|_| Dist::certain(0));
+        let (a, b) = (group(self.short), group(self.long));
+        let (x, y) = (a.outcomes(), b.outcomes());
+        let (n, m) = (x.len(), y.len());
+        let even = n > 0
+            && m > 0
+            && (n < 2
+                || m < 2
+                || (x.windows(2).all(|w| w[1].0 + y[0].0 == w[0].0 + y[1].0)
+                    && y.windows(2).all(|w| x[0].0 + w[1].0 == x[1].0 + w[0].0)));
+        if !even {
+            return a.add(&b).p(&casualties);
+        }
+        // The outcome of the sum's `k`th term, as the dense sum names it.
+        let outcome = |k: usize| {
+            let i = k.min(n - 1);
+            x[i].0 + y[k - i].0
+        };
+        let Some(k) = (0..n + m - 1).find(|&k| outcome(k) == casualties) else {
+            return 0.0;
+        };
+        let mut p = 0.0f64;
+        for (i, &(_, pa)) in x.iter().enumerate() {
+            if let Some(j) = k.checked_sub(i).filter(|&j| j < m) {
+                p += pa * y[j].1;
+            }
+        }
+        if p > 0.0 { p } else { 0.0 }
+    }
 }
 
 impl Resolve for Volley {

@@ -905,8 +905,13 @@ impl TryFrom<StateData> for State {
     }
 }
 
+/// "1st Regiment (Union)": the unit's name and side, written into a string sized for it at once (`format!`
+/// would grow it three times).
 fn name(u: &Unit) -> String {
-    format!("{} ({})", u.name, u.side)
+    use std::fmt::Write as _;
+    let mut s = String::with_capacity(u.name.len() + 16);
+    let _ = write!(s, "{} ({})", u.name, u.side);
+    s
 }
 
 impl State {
@@ -2256,7 +2261,7 @@ fn volley(
 ) -> Result<(), GameError> {
     let volley = b.planned_volley(u.id, target, facts)?;
     let report = b.fire(u.id, target, facts, dice)?;
-    let chance = volley.odds().p(&report.casualties);
+    let chance = volley.p_casualties(report.casualties);
     log.push(Event::Fired {
         unit: name(u),
         target: target_name,

@@ -212,6 +212,14 @@ impl Unit {
     }
 }
 
+/// `d` written into a string of at least `capacity` bytes, which the text of the callers fits at once.
+fn sized(d: &dyn fmt::Display, capacity: usize) -> String {
+    use fmt::Write as _;
+    let mut s = String::with_capacity(capacity);
+    let _ = write!(s, "{d}");
+    s
+}
+
 impl fmt::Display for Unit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -1982,15 +1990,21 @@ impl Battle {
     ) -> Result<FireReport, Refusal> {
         let plan = self.plan_fire(firer, target, facts)?;
         // The names, only for a volley that is fired (planning builds none).
-        let firer_name = self.units[firer.0 as usize].label();
+        // Each written into a string sized for it at once (`to_string` and the dice's copy of the purpose
+        // would grow theirs several times).
+        let firer_name = sized(&self.units[firer.0 as usize].label(), 48);
         let target_name = match (plan.target_unit, plan.target_officer) {
-            (Some(t), _) => self.units[t.0 as usize].label().to_string(),
-            (None, Some(o)) => self.officers[o.0 as usize].to_string(),
+            (Some(t), _) => sized(&self.units[t.0 as usize].label(), 48),
+            (None, Some(o)) => sized(&self.officers[o.0 as usize], 48),
             (None, None) => String::new(),
         };
-        dice.about(format_args!(
-            "the volley of {firer_name} at {target_name}: a d8 for each firing die, then a d6 save for each hit"
-        ));
+        let purpose = sized(
+            &format_args!(
+                "the volley of {firer_name} at {target_name}: a d8 for each firing die, then a d6 save for each hit"
+            ),
+            firer_name.len() + target_name.len() + 80,
+        );
+        dice.about(format_args!("{purpose}"));
         let rolled = plan.volley.roll_detailed(dice);
         let mut officer_killed = false;
         let attached = plan.target_unit.and_then(|t| {
@@ -2027,7 +2041,7 @@ impl Battle {
             self.kill_officer(o, side, true);
         }
         Ok(FireReport {
-            firer: firer_name.to_string(),
+            firer: firer_name,
             target: target_name,
             dice: plan.volley.short.dice + plan.volley.long.dice,
             hits: rolled.hits,

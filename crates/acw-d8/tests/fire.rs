@@ -714,3 +714,49 @@ fn dice_that_run_out_change_nothing() {
     assert!(matches!(r, Err(Refusal::Input(D8Error::BadLength { .. }))));
     assert_eq!(b, before);
 }
+
+/// D8-FIR-14: the chance of one count of casualties that a volley's narration quotes (`Volley::p_casualties`)
+/// is the whole distribution's (`Resolve::odds`) chance of it, bit for bit, for every count from none to past
+/// the most, over groups of dice at every need, with and without a save, one group empty or both.
+#[test]
+fn a_volleys_chance_of_its_casualties_is_the_distributions_bit_for_bit() {
+    use acw_d8::fire::ToHit;
+    let mut compared = 0;
+    for (short, long) in [
+        (0, 0),
+        (1, 0),
+        (0, 3),
+        (2, 2),
+        (6, 1),
+        (12, 12),
+        (24, 0),
+        (40, 17),
+    ] {
+        for (need_s, need_l) in [(2, 2), (4, 6), (5, 8), (8, 7)] {
+            for save in [None, Some(2), Some(4), Some(6)] {
+                let v = Volley {
+                    short: ToHit {
+                        dice: short,
+                        need: need_s,
+                    },
+                    long: ToHit {
+                        dice: long,
+                        need: need_l,
+                    },
+                    save,
+                };
+                let whole = v.odds();
+                for c in 0..=short + long + 2 {
+                    assert_eq!(
+                        v.p_casualties(c).to_bits(),
+                        whole.p(&c).to_bits(),
+                        "{v:?} {c}"
+                    );
+                    compared += 1;
+                }
+            }
+        }
+    }
+    // (short + long + 3) counts for each of the 16 needs and saves: 144 counts over the eight pairs.
+    assert_eq!(compared, 16 * 144);
+}

@@ -1238,8 +1238,8 @@ fn enemies_within_a_distance_are_those_gap_within_finds() {
     assert!(found > 100, "{found}");
 }
 
-/// Whether two units' bases lie within a distance (`gap_at_most`, with its cheap lower and upper bounds) is
-/// the exact gap compared with it, for every pair of units, at limits about the exact gap and at fixed ones.
+/// Whether two units' bases lie within a distance (`gap_at_most`, with its cheap lower and upper bounds, and
+/// the tighter ones from the facings along the line between the centres) is the exact gap compared with it, for every pair of units, at limits about the exact gap and at fixed ones.
 #[test]
 fn gap_at_most_is_the_exact_gap_compared() {
     let mut accepted = 0;
@@ -1255,6 +1255,10 @@ fn gap_at_most_is_the_exact_gap_compared() {
                     exact,
                     exact + 1e-3,
                     (exact - 1e-3).max(0.0),
+                    exact + 0.05,
+                    (exact - 0.05).max(0.0),
+                    exact + 0.5,
+                    (exact - 0.5).max(0.0),
                 ] {
                     assert_eq!(
                         f.gap_at_most(a, o, limit),
