@@ -1013,13 +1013,21 @@ pub enum Event {
         /// The company that saw it.
         by: String,
     },
-    /// A Broken or Routed company passed through a friendly company in close formation, which is disordered
-    /// into skirmish order (HT-MOV-08, HT-MOV-07).
+    /// A company passed through a friendly company in close formation, which is disordered into skirmish
+    /// order (HT-MOV-07, HT-MOV-08).
     Disordered {
         /// The company passed through.
         company: String,
-        /// The Broken or Routed company that passed through it.
+        /// The company that passed through it.
         by: String,
+    },
+    /// A company in close formation passed through a friendly company and is disordered into skirmish order
+    /// itself (HT-MOV-07).
+    DisorderedPassing {
+        /// The company that moved.
+        company: String,
+        /// The company it passed through.
+        through: String,
     },
     /// A cavalry company's side dealt with its unhorsed riders (HT-FRM-06).
     UnhorsedDealt {
@@ -1114,6 +1122,10 @@ impl fmt::Display for Event {
             Event::Disordered { company, by } => write!(
                 f,
                 "{by} passes through {company}, which is disordered into skirmish order."
+            ),
+            Event::DisorderedPassing { company, through } => write!(
+                f,
+                "{company} passes through {through} and is disordered into skirmish order."
             ),
             Event::UnhorsedDealt {
                 company,
@@ -1397,6 +1409,62 @@ enum Ground {
 /// Half a footprint's diagonal: no point of it lies farther from its centre.
 fn reach(f: &Footprint) -> f64 {
     f.frontage.0.hypot(f.depth.0) / 2.0
+}
+
+/// Whether the footprint `fp`, moved straight (facing as it stands) until its centre is at `to`, touches
+/// `other` on the way (HT-MOV-07): the area it sweeps is the convex hull of its footprints at the start and
+/// at the end, and two convex shapes are apart exactly when one of their edge directions separates them
+/// (separating axes: the two rectangles' sides and the line of the move).
+fn sweeps(fp: &Footprint, to: Point, other: &Footprint) -> bool {
+    let (dx, dy) = (to.x - fp.centre.x, to.y - fp.centre.y);
+    // Far apart: the line the centre follows stays more than both half-diagonals (and a margin) off.
+    let (ox, oy) = (other.centre.x - fp.centre.x, other.centre.y - fp.centre.y);
+    let len2 = dx * dx + dy * dy;
+    let t = if len2 > 0.0 {
+        ((ox * dx + oy * dy) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    if (ox - t * dx).hypot(oy - t * dy) > reach(fp) + reach(other) + 1e-6 {
+        return false;
+    }
+    let a = fp.corners();
+    let swept = [
+        a[0],
+        a[1],
+        a[2],
+        a[3],
+        Point::new(a[0].x + dx, a[0].y + dy),
+        Point::new(a[1].x + dx, a[1].y + dy),
+        Point::new(a[2].x + dx, a[2].y + dy),
+        Point::new(a[3].x + dx, a[3].y + dy),
+    ];
+    let b = other.corners();
+    let edge = |p: Point, q: Point| (q.x - p.x, q.y - p.y);
+    let axes = [
+        edge(a[0], a[1]),
+        edge(a[1], a[2]),
+        edge(b[0], b[1]),
+        edge(b[1], b[2]),
+        // the normal of the line of the move
+        (-dy, dx),
+    ];
+    !axes.iter().any(|&(ux, uy)| {
+        if ux == 0.0 && uy == 0.0 {
+            return false;
+        }
+        let span = |ps: &[Point]| {
+            ps.iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+                    let v = p.x * ux + p.y * uy;
+                    (lo.min(v), hi.max(v))
+                })
+        };
+        let (alo, ahi) = span(&swept);
+        let (blo, bhi) = span(&b);
+        let slack = 1e-9 * ux.hypot(uy) * (1.0 + fp.centre.x.abs() + fp.centre.y.abs());
+        ahi < blo - slack || bhi < alo - slack
+    })
 }
 
 /// A company's frontage in its formation (the rules give no base sizes: 1" a figure in line, 2" a figure in
@@ -1876,6 +1944,22 @@ impl State {
             within_woods: self.field.in_woods(t.centre) && self.field.in_woods(f.centre),
             ..FireFacts::default()
         })
+    }
+
+    /// The move of `id` to `to` as the battle would take it — its distance centre to centre, the going, toward
+    /// the enemy or out of cover, and the friendly company its footprint passes through on the way
+    /// ([`MoveOrder::through`], HT-MOV-07) — checked by the table and by [`Battle::check_move`] without a die
+    /// rolled. The move itself rolls its reaction tests, if any ([`Battle::move_tests`]).
+    ///
+    /// # Errors
+    /// The move refused, with its reason: off the table, onto taken ground, touching an enemy on its way,
+    /// through more than one company, a close formation through another, or any refusal of the battle.
+    pub fn preview_move(&self, id: CompanyId, to: Point) -> Result<MoveOrder, GameError> {
+        self.battle.company(id)?;
+        let mut copy = self.clone();
+        let (order, _, _) = copy.plan_move(id, to)?;
+        self.battle.check_move(id, &order)?;
+        Ok(order)
     }
 
     /// Whether `order` would be accepted now for `side`: it is applied to a copy with the game's own dice.
@@ -3301,42 +3385,65 @@ impl State {
         Ok((order, moved_fp, after))
     }
 
-    /// The company a Broken or Routed company's move from `from` to `to` passes through (HT-MOV-08,
-    /// HT-MOV-07): the one whose footprint the line its centre moves along crosses. Such a company takes
-    /// the shortest route, even through a friendly company in close formation, which the move disorders (the
-    /// battle's [`MoveOrder::through`]; it refuses an enemy). `None` for any other company's move, whose
-    /// path the game does not trace.
+    /// The company `id`'s move from `from` to `to` passes through (HT-MOV-07, HT-MOV-08): the one whose
+    /// footprint the company's footprint touches as it sweeps along the straight line its centre follows
+    /// (facing as it stands; it turns only once there). Companies with no fit figure left are no unit to pass
+    /// through, and a friendly gun's detached team is passed freely. The battle ([`MoveOrder::through`])
+    /// refuses a close formation through another unless it is Broken or Routed, and disorders every close
+    /// formation in the passing.
     ///
     /// # Errors
-    /// A move that would pass through more than one company (the battle takes one at a time).
+    /// A move whose footprint would touch an enemy company or an enemy gun's detached team (only a close
+    /// assault or the taking of a surrender, their own orders, close to contact), or would pass through more
+    /// than one company (the battle takes one at a time).
     fn passed_through(
         &self,
         id: CompanyId,
         from: Point,
         to: Point,
     ) -> Result<Option<CompanyId>, GameError> {
-        if self
-            .battle
-            .company(id)
-            .is_ok_and(|c| c.confidence() < ConfidenceLevel::Broken)
-        {
-            return Ok(None);
-        }
-        let mut crossed = self
-            .field
-            .at
-            .iter()
-            .enumerate()
-            .filter(|&(i, f)| i != id.0 as usize && f.blocks(from, to))
-            .map(|(i, _)| CompanyId(u32::try_from(i).unwrap_or(u32::MAX)))
-            // a company with no fit figure left is no unit to pass through
-            .filter(|&o| self.battle.company(o).is_ok_and(|c| c.fit() > 0));
-        let first = crossed.next();
-        if crossed.next().is_some() {
-            return Err(GameError::Ground {
+        let fp = self.field.at[id.0 as usize].placed(from, self.field.at[id.0 as usize].facing);
+        let side = self.side_of(id);
+        let refuse = |why: String| {
+            Err(GameError::Ground {
                 company: self.name(id),
-                why: "it would pass through more than one company in one move".to_string(),
-            });
+                why,
+            })
+        };
+        let mut first = None;
+        for (i, o) in self.field.at.iter().enumerate() {
+            let other = CompanyId(u32::try_from(i).unwrap_or(u32::MAX));
+            if i == id.0 as usize
+                || !sweeps(&fp, to, o)
+                || self.battle.company(other).is_ok_and(|c| c.fit() == 0)
+            {
+                continue;
+            }
+            if self.side_of(other) != side {
+                return refuse(format!(
+                    "it would touch {} on its way, and enemy units may never be touched nor moved \
+                     through (only a close assault or the taking of a surrender closes with them)",
+                    self.name(other)
+                ));
+            }
+            if first.is_some() {
+                return refuse(
+                    "it would pass through more than one company in one move".to_string(),
+                );
+            }
+            first = Some(other);
+        }
+        for (g, o) in &self.field.teams {
+            let enemy = self
+                .battle
+                .gun(*g)
+                .is_ok_and(|gun| self.side_of(gun.crew()) != side);
+            if enemy && sweeps(&fp, to, o) {
+                return refuse(format!(
+                    "it would touch {} on its way, and enemy units may never be touched nor moved through",
+                    self.team_name(*g)
+                ));
+            }
         }
         Ok(first)
     }
@@ -3353,11 +3460,12 @@ impl State {
     ) -> Result<(), GameError> {
         let (order, mut moved_fp, after) = self.plan_move(id, to)?;
         let distance = order.distance;
-        let through = order.through.filter(|&o| {
+        let close = |o: CompanyId| {
             self.battle
                 .company(o)
                 .is_ok_and(|c| c.formation().is_close())
-        });
+        };
+        let through = order.through.map(|o| (o, close(o), close(id)));
         let tests = self.battle.move_tests(id, &order)?;
         dice.about(format_args!("the move of {}", self.name(id)));
         let moved = self.battle.move_company(id, order, dice)?;
@@ -3384,11 +3492,19 @@ impl State {
             rolls: std::mem::take(&mut dice.rolls),
             chance,
         });
-        if let Some(other) = through.filter(|_| moved) {
-            log.push(Event::Disordered {
-                company: self.name(other),
-                by: self.name(id),
-            });
+        if let Some((other, other_close, mover_close)) = through.filter(|_| moved) {
+            if mover_close {
+                log.push(Event::DisorderedPassing {
+                    company: self.name(id),
+                    through: self.name(other),
+                });
+            }
+            if other_close {
+                log.push(Event::Disordered {
+                    company: self.name(other),
+                    by: self.name(id),
+                });
+            }
         }
         Ok(())
     }
