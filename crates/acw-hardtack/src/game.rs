@@ -673,6 +673,13 @@ pub enum Order {
         /// The counter.
         dummy: DummyId,
     },
+    /// The active company's leader observes a hidden enemy company it can see (HT-SG2-25): one action; the
+    /// hidden company rolls D4, one type up a full 12" of distance, one for soft cover and one In Position,
+    /// against the observer's quality die and a D4 (unaided eyes); any success reveals it.
+    ObserveCompany {
+        /// The hidden company.
+        target: CompanyId,
+    },
     /// The active company fires speculatively at an enemy counter it can see (HT-SG2-25): one action; a
     /// major result shows it a dummy, and it is taken off the table.
     FireAtDummy {
@@ -1005,6 +1012,29 @@ pub enum Event {
         #[cfg_attr(feature = "serde", serde(default))]
         chance: Option<LuckyRoll>,
     },
+    /// A company's leader observed a hidden enemy company (HT-SG2-25).
+    ObservedCompany {
+        /// The observing company.
+        observer: String,
+        /// The hidden company.
+        target: String,
+        /// Inches between the two companies.
+        distance: f64,
+        /// How the observation came out: any success reveals the company.
+        result: Success,
+        /// Dice.
+        rolls: Vec<Rolled>,
+        /// The chance of the result, for the observer's side.
+        #[cfg_attr(feature = "serde", serde(default))]
+        chance: Option<LuckyRoll>,
+    },
+    /// An enemy company had a clear sight of a hidden company in the open: it is revealed (HT-SG2-25).
+    Revealed {
+        /// The hidden company.
+        company: String,
+        /// The company that saw it.
+        by: String,
+    },
     /// An enemy company had a clear sight of a counter in the open: it is a dummy, and it is taken off the
     /// table (HT-SG2-25).
     Sighted {
@@ -1115,6 +1145,30 @@ impl fmt::Display for Event {
                     chance_text(chance.as_ref(), "that result")
                 )
             }
+            Event::ObservedCompany {
+                observer,
+                target,
+                distance,
+                result,
+                rolls,
+                chance,
+            } => {
+                let what = match result {
+                    Success::Fail => "fails to make it out, and it stays hidden",
+                    Success::Minor => "makes it out with a minor success: it is revealed",
+                    Success::Major => "makes it out with a major success: it is revealed",
+                };
+                write!(
+                    f,
+                    "{observer} observes the hidden {target} {distance:.1}\" away and {what}{}{}.",
+                    rolls_text(rolls),
+                    chance_text(chance.as_ref(), "that result")
+                )
+            }
+            Event::Revealed { company, by } => write!(
+                f,
+                "{by} has a clear sight of the hidden {company} in the open: it is revealed."
+            ),
             Event::Sighted { counter, by } => write!(
                 f,
                 "{by} has a clear sight of {counter} in the open: it is a dummy, taken off the table."
@@ -2415,6 +2469,48 @@ impl State {
                 log.push(Event::Observed {
                     observer: self.name(id),
                     counter: self.counter_name(*dummy),
+                    distance: facts.distance,
+                    result,
+                    rolls: std::mem::take(&mut rec.rolls),
+                    chance,
+                });
+            }
+            (Question::Act { .. }, Order::ObserveCompany { target }) => {
+                let id = self.active_or(&q)?;
+                let facts = self.fire_facts(id, *target)?;
+                rec.about(format_args!(
+                    "{} observing {}",
+                    self.name(id),
+                    self.name(*target)
+                ));
+                let in_position = self.battle.company(*target)?.in_position();
+                let result =
+                    self.battle
+                        .observe(id, *target, facts.distance, facts.cover, &mut rec)?;
+                // the observation as it stood before the roll: the observer's quality against the target's die
+                let chance = rec
+                    .narrate
+                    .then(|| {
+                        let look = crate::fire::Observation {
+                            quality: self.battle.company(id).ok()?.quality().die(),
+                            target: crate::fire::Observation::target_die(
+                                facts.distance,
+                                facts.cover,
+                                in_position,
+                            )
+                            .ok()?,
+                        };
+                        Some(LuckyRoll::from_dist(
+                            self.side_of(id),
+                            &look.odds(),
+                            &result,
+                            |r| *r as u8,
+                        ))
+                    })
+                    .flatten();
+                log.push(Event::ObservedCompany {
+                    observer: self.name(id),
+                    target: self.name(*target),
                     distance: facts.distance,
                     result,
                     rolls: std::mem::take(&mut rec.rolls),
@@ -3884,9 +3980,10 @@ impl State {
     /// stands in the open (not in cover from that company) is shown a dummy and taken off the table
     /// (HT-SG2-25): the engine looks after every order, as the rules leave the players no choice in it.
     fn sight_counters(&mut self, log: &mut Vec<Event>) -> Result<(), GameError> {
-        if self.field.dummies.is_empty() || !self.battle.is_idle() {
+        if !self.battle.is_idle() {
             return Ok(());
         }
+        self.sight_hidden(log)?;
         for i in 0..self.field.dummies.len() {
             let (dummy, fp) = self.field.dummies[i];
             let d = *self.battle.dummy(dummy)?;
@@ -3905,6 +4002,40 @@ impl State {
                 self.battle.sight_dummy(by, dummy)?;
                 log.push(Event::Sighted {
                     counter: self.counter_name(dummy),
+                    by: self.name(by),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Every hidden company (with a fit figure) that an enemy company has a clear line of sight to while it
+    /// stands in the open (not in cover from that company) is revealed (HT-SG2-25), as a counter is shown
+    /// for what it is: the engine looks after every order.
+    fn sight_hidden(&mut self, log: &mut Vec<Event>) -> Result<(), GameError> {
+        let hidden = |b: &Battle, c: CompanyId| b.company(c).is_ok_and(|c| c.hidden());
+        if !self.battle.company_ids().any(|c| hidden(&self.battle, c)) {
+            return Ok(());
+        }
+        let ids: Vec<CompanyId> = self.battle.company_ids().collect();
+        for target in ids {
+            let t = self.battle.company(target)?;
+            if !t.hidden() || t.fit() == 0 {
+                continue;
+            }
+            let side = t.side();
+            let by = self.battle.company_ids().find(|&c| {
+                self.battle
+                    .company(c)
+                    .is_ok_and(|c| c.side() != side && c.fit() > 0)
+                    && self
+                        .fire_facts_if_seen(c, target)
+                        .is_some_and(|f| f.cover == Cover::Open)
+            });
+            if let Some(by) = by {
+                self.battle.sight_hidden(by, target)?;
+                log.push(Event::Revealed {
+                    company: self.name(target),
                     by: self.name(by),
                 });
             }
