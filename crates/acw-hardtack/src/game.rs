@@ -673,6 +673,13 @@ pub enum Order {
         /// The counter.
         dummy: DummyId,
     },
+    /// The active company's leader observes a hidden enemy company it can see (HT-SG2-25): one action; the
+    /// hidden company rolls D4, one type up a full 12" of distance, one for soft cover and one In Position,
+    /// against the observer's quality die and a D4 (unaided eyes); any success reveals it.
+    ObserveCompany {
+        /// The hidden company.
+        target: CompanyId,
+    },
     /// The active company fires speculatively at an enemy counter it can see (HT-SG2-25): one action; a
     /// major result shows it a dummy, and it is taken off the table.
     FireAtDummy {
@@ -1005,6 +1012,29 @@ pub enum Event {
         #[cfg_attr(feature = "serde", serde(default))]
         chance: Option<LuckyRoll>,
     },
+    /// A company's leader observed a hidden enemy company (HT-SG2-25).
+    ObservedCompany {
+        /// The observing company.
+        observer: String,
+        /// The hidden company.
+        target: String,
+        /// Inches between the two companies.
+        distance: f64,
+        /// How the observation came out: any success reveals the company.
+        result: Success,
+        /// Dice.
+        rolls: Vec<Rolled>,
+        /// The chance of the result, for the observer's side.
+        #[cfg_attr(feature = "serde", serde(default))]
+        chance: Option<LuckyRoll>,
+    },
+    /// An enemy company had a clear sight of a hidden company in the open: it is revealed (HT-SG2-25).
+    Revealed {
+        /// The hidden company.
+        company: String,
+        /// The company that saw it.
+        by: String,
+    },
     /// An enemy company had a clear sight of a counter in the open: it is a dummy, and it is taken off the
     /// table (HT-SG2-25).
     Sighted {
@@ -1013,13 +1043,21 @@ pub enum Event {
         /// The company that saw it.
         by: String,
     },
-    /// A Broken or Routed company passed through a friendly company in close formation, which is disordered
-    /// into skirmish order (HT-MOV-08, HT-MOV-07).
+    /// A company passed through a friendly company in close formation, which is disordered into skirmish
+    /// order (HT-MOV-07, HT-MOV-08).
     Disordered {
         /// The company passed through.
         company: String,
-        /// The Broken or Routed company that passed through it.
+        /// The company that passed through it.
         by: String,
+    },
+    /// A company in close formation passed through a friendly company and is disordered into skirmish order
+    /// itself (HT-MOV-07).
+    DisorderedPassing {
+        /// The company that moved.
+        company: String,
+        /// The company it passed through.
+        through: String,
     },
     /// A cavalry company's side dealt with its unhorsed riders (HT-FRM-06).
     UnhorsedDealt {
@@ -1107,6 +1145,30 @@ impl fmt::Display for Event {
                     chance_text(chance.as_ref(), "that result")
                 )
             }
+            Event::ObservedCompany {
+                observer,
+                target,
+                distance,
+                result,
+                rolls,
+                chance,
+            } => {
+                let what = match result {
+                    Success::Fail => "fails to make it out, and it stays hidden",
+                    Success::Minor => "makes it out with a minor success: it is revealed",
+                    Success::Major => "makes it out with a major success: it is revealed",
+                };
+                write!(
+                    f,
+                    "{observer} observes the hidden {target} {distance:.1}\" away and {what}{}{}.",
+                    rolls_text(rolls),
+                    chance_text(chance.as_ref(), "that result")
+                )
+            }
+            Event::Revealed { company, by } => write!(
+                f,
+                "{by} has a clear sight of the hidden {company} in the open: it is revealed."
+            ),
             Event::Sighted { counter, by } => write!(
                 f,
                 "{by} has a clear sight of {counter} in the open: it is a dummy, taken off the table."
@@ -1114,6 +1176,10 @@ impl fmt::Display for Event {
             Event::Disordered { company, by } => write!(
                 f,
                 "{by} passes through {company}, which is disordered into skirmish order."
+            ),
+            Event::DisorderedPassing { company, through } => write!(
+                f,
+                "{company} passes through {through} and is disordered into skirmish order."
             ),
             Event::UnhorsedDealt {
                 company,
@@ -1397,6 +1463,62 @@ enum Ground {
 /// Half a footprint's diagonal: no point of it lies farther from its centre.
 fn reach(f: &Footprint) -> f64 {
     f.frontage.0.hypot(f.depth.0) / 2.0
+}
+
+/// Whether the footprint `fp`, moved straight (facing as it stands) until its centre is at `to`, touches
+/// `other` on the way (HT-MOV-07): the area it sweeps is the convex hull of its footprints at the start and
+/// at the end, and two convex shapes are apart exactly when one of their edge directions separates them
+/// (separating axes: the two rectangles' sides and the line of the move).
+fn sweeps(fp: &Footprint, to: Point, other: &Footprint) -> bool {
+    let (dx, dy) = (to.x - fp.centre.x, to.y - fp.centre.y);
+    // Far apart: the line the centre follows stays more than both half-diagonals (and a margin) off.
+    let (ox, oy) = (other.centre.x - fp.centre.x, other.centre.y - fp.centre.y);
+    let len2 = dx * dx + dy * dy;
+    let t = if len2 > 0.0 {
+        ((ox * dx + oy * dy) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    if (ox - t * dx).hypot(oy - t * dy) > reach(fp) + reach(other) + 1e-6 {
+        return false;
+    }
+    let a = fp.corners();
+    let swept = [
+        a[0],
+        a[1],
+        a[2],
+        a[3],
+        Point::new(a[0].x + dx, a[0].y + dy),
+        Point::new(a[1].x + dx, a[1].y + dy),
+        Point::new(a[2].x + dx, a[2].y + dy),
+        Point::new(a[3].x + dx, a[3].y + dy),
+    ];
+    let b = other.corners();
+    let edge = |p: Point, q: Point| (q.x - p.x, q.y - p.y);
+    let axes = [
+        edge(a[0], a[1]),
+        edge(a[1], a[2]),
+        edge(b[0], b[1]),
+        edge(b[1], b[2]),
+        // the normal of the line of the move
+        (-dy, dx),
+    ];
+    !axes.iter().any(|&(ux, uy)| {
+        if ux == 0.0 && uy == 0.0 {
+            return false;
+        }
+        let span = |ps: &[Point]| {
+            ps.iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+                    let v = p.x * ux + p.y * uy;
+                    (lo.min(v), hi.max(v))
+                })
+        };
+        let (alo, ahi) = span(&swept);
+        let (blo, bhi) = span(&b);
+        let slack = 1e-9 * ux.hypot(uy) * (1.0 + fp.centre.x.abs() + fp.centre.y.abs());
+        ahi < blo - slack || bhi < alo - slack
+    })
 }
 
 /// A company's frontage in its formation (the rules give no base sizes: 1" a figure in line, 2" a figure in
@@ -1878,6 +2000,22 @@ impl State {
         })
     }
 
+    /// The move of `id` to `to` as the battle would take it — its distance centre to centre, the going, toward
+    /// the enemy or out of cover, and the friendly company its footprint passes through on the way
+    /// ([`MoveOrder::through`], HT-MOV-07) — checked by the table and by [`Battle::check_move`] without a die
+    /// rolled. The move itself rolls its reaction tests, if any ([`Battle::move_tests`]).
+    ///
+    /// # Errors
+    /// The move refused, with its reason: off the table, onto taken ground, touching an enemy on its way,
+    /// through more than one company, a close formation through another, or any refusal of the battle.
+    pub fn preview_move(&self, id: CompanyId, to: Point) -> Result<MoveOrder, GameError> {
+        self.battle.company(id)?;
+        let mut copy = self.clone();
+        let (order, _, _) = copy.plan_move(id, to)?;
+        self.battle.check_move(id, &order)?;
+        Ok(order)
+    }
+
     /// Whether `order` would be accepted now for `side`: it is applied to a copy with the game's own dice.
     #[must_use]
     pub fn check_order(&self, side: Side, order: &Order) -> bool {
@@ -2331,6 +2469,48 @@ impl State {
                 log.push(Event::Observed {
                     observer: self.name(id),
                     counter: self.counter_name(*dummy),
+                    distance: facts.distance,
+                    result,
+                    rolls: std::mem::take(&mut rec.rolls),
+                    chance,
+                });
+            }
+            (Question::Act { .. }, Order::ObserveCompany { target }) => {
+                let id = self.active_or(&q)?;
+                let facts = self.fire_facts(id, *target)?;
+                rec.about(format_args!(
+                    "{} observing {}",
+                    self.name(id),
+                    self.name(*target)
+                ));
+                let in_position = self.battle.company(*target)?.in_position();
+                let result =
+                    self.battle
+                        .observe(id, *target, facts.distance, facts.cover, &mut rec)?;
+                // the observation as it stood before the roll: the observer's quality against the target's die
+                let chance = rec
+                    .narrate
+                    .then(|| {
+                        let look = crate::fire::Observation {
+                            quality: self.battle.company(id).ok()?.quality().die(),
+                            target: crate::fire::Observation::target_die(
+                                facts.distance,
+                                facts.cover,
+                                in_position,
+                            )
+                            .ok()?,
+                        };
+                        Some(LuckyRoll::from_dist(
+                            self.side_of(id),
+                            &look.odds(),
+                            &result,
+                            |r| *r as u8,
+                        ))
+                    })
+                    .flatten();
+                log.push(Event::ObservedCompany {
+                    observer: self.name(id),
+                    target: self.name(*target),
                     distance: facts.distance,
                     result,
                     rolls: std::mem::take(&mut rec.rolls),
@@ -3301,42 +3481,65 @@ impl State {
         Ok((order, moved_fp, after))
     }
 
-    /// The company a Broken or Routed company's move from `from` to `to` passes through (HT-MOV-08,
-    /// HT-MOV-07): the one whose footprint the line its centre moves along crosses. Such a company takes
-    /// the shortest route, even through a friendly company in close formation, which the move disorders (the
-    /// battle's [`MoveOrder::through`]; it refuses an enemy). `None` for any other company's move, whose
-    /// path the game does not trace.
+    /// The company `id`'s move from `from` to `to` passes through (HT-MOV-07, HT-MOV-08): the one whose
+    /// footprint the company's footprint touches as it sweeps along the straight line its centre follows
+    /// (facing as it stands; it turns only once there). Companies with no fit figure left are no unit to pass
+    /// through, and a friendly gun's detached team is passed freely. The battle ([`MoveOrder::through`])
+    /// refuses a close formation through another unless it is Broken or Routed, and disorders every close
+    /// formation in the passing.
     ///
     /// # Errors
-    /// A move that would pass through more than one company (the battle takes one at a time).
+    /// A move whose footprint would touch an enemy company or an enemy gun's detached team (only a close
+    /// assault or the taking of a surrender, their own orders, close to contact), or would pass through more
+    /// than one company (the battle takes one at a time).
     fn passed_through(
         &self,
         id: CompanyId,
         from: Point,
         to: Point,
     ) -> Result<Option<CompanyId>, GameError> {
-        if self
-            .battle
-            .company(id)
-            .is_ok_and(|c| c.confidence() < ConfidenceLevel::Broken)
-        {
-            return Ok(None);
-        }
-        let mut crossed = self
-            .field
-            .at
-            .iter()
-            .enumerate()
-            .filter(|&(i, f)| i != id.0 as usize && f.blocks(from, to))
-            .map(|(i, _)| CompanyId(u32::try_from(i).unwrap_or(u32::MAX)))
-            // a company with no fit figure left is no unit to pass through
-            .filter(|&o| self.battle.company(o).is_ok_and(|c| c.fit() > 0));
-        let first = crossed.next();
-        if crossed.next().is_some() {
-            return Err(GameError::Ground {
+        let fp = self.field.at[id.0 as usize].placed(from, self.field.at[id.0 as usize].facing);
+        let side = self.side_of(id);
+        let refuse = |why: String| {
+            Err(GameError::Ground {
                 company: self.name(id),
-                why: "it would pass through more than one company in one move".to_string(),
-            });
+                why,
+            })
+        };
+        let mut first = None;
+        for (i, o) in self.field.at.iter().enumerate() {
+            let other = CompanyId(u32::try_from(i).unwrap_or(u32::MAX));
+            if i == id.0 as usize
+                || !sweeps(&fp, to, o)
+                || self.battle.company(other).is_ok_and(|c| c.fit() == 0)
+            {
+                continue;
+            }
+            if self.side_of(other) != side {
+                return refuse(format!(
+                    "it would touch {} on its way, and enemy units may never be touched nor moved \
+                     through (only a close assault or the taking of a surrender closes with them)",
+                    self.name(other)
+                ));
+            }
+            if first.is_some() {
+                return refuse(
+                    "it would pass through more than one company in one move".to_string(),
+                );
+            }
+            first = Some(other);
+        }
+        for (g, o) in &self.field.teams {
+            let enemy = self
+                .battle
+                .gun(*g)
+                .is_ok_and(|gun| self.side_of(gun.crew()) != side);
+            if enemy && sweeps(&fp, to, o) {
+                return refuse(format!(
+                    "it would touch {} on its way, and enemy units may never be touched nor moved through",
+                    self.team_name(*g)
+                ));
+            }
         }
         Ok(first)
     }
@@ -3353,11 +3556,12 @@ impl State {
     ) -> Result<(), GameError> {
         let (order, mut moved_fp, after) = self.plan_move(id, to)?;
         let distance = order.distance;
-        let through = order.through.filter(|&o| {
+        let close = |o: CompanyId| {
             self.battle
                 .company(o)
                 .is_ok_and(|c| c.formation().is_close())
-        });
+        };
+        let through = order.through.map(|o| (o, close(o), close(id)));
         let tests = self.battle.move_tests(id, &order)?;
         dice.about(format_args!("the move of {}", self.name(id)));
         let moved = self.battle.move_company(id, order, dice)?;
@@ -3384,11 +3588,19 @@ impl State {
             rolls: std::mem::take(&mut dice.rolls),
             chance,
         });
-        if let Some(other) = through.filter(|_| moved) {
-            log.push(Event::Disordered {
-                company: self.name(other),
-                by: self.name(id),
-            });
+        if let Some((other, other_close, mover_close)) = through.filter(|_| moved) {
+            if mover_close {
+                log.push(Event::DisorderedPassing {
+                    company: self.name(id),
+                    through: self.name(other),
+                });
+            }
+            if other_close {
+                log.push(Event::Disordered {
+                    company: self.name(other),
+                    by: self.name(id),
+                });
+            }
         }
         Ok(())
     }
@@ -3768,9 +3980,10 @@ impl State {
     /// stands in the open (not in cover from that company) is shown a dummy and taken off the table
     /// (HT-SG2-25): the engine looks after every order, as the rules leave the players no choice in it.
     fn sight_counters(&mut self, log: &mut Vec<Event>) -> Result<(), GameError> {
-        if self.field.dummies.is_empty() || !self.battle.is_idle() {
+        if !self.battle.is_idle() {
             return Ok(());
         }
+        self.sight_hidden(log)?;
         for i in 0..self.field.dummies.len() {
             let (dummy, fp) = self.field.dummies[i];
             let d = *self.battle.dummy(dummy)?;
@@ -3789,6 +4002,40 @@ impl State {
                 self.battle.sight_dummy(by, dummy)?;
                 log.push(Event::Sighted {
                     counter: self.counter_name(dummy),
+                    by: self.name(by),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Every hidden company (with a fit figure) that an enemy company has a clear line of sight to while it
+    /// stands in the open (not in cover from that company) is revealed (HT-SG2-25), as a counter is shown
+    /// for what it is: the engine looks after every order.
+    fn sight_hidden(&mut self, log: &mut Vec<Event>) -> Result<(), GameError> {
+        let hidden = |b: &Battle, c: CompanyId| b.company(c).is_ok_and(|c| c.hidden());
+        if !self.battle.company_ids().any(|c| hidden(&self.battle, c)) {
+            return Ok(());
+        }
+        let ids: Vec<CompanyId> = self.battle.company_ids().collect();
+        for target in ids {
+            let t = self.battle.company(target)?;
+            if !t.hidden() || t.fit() == 0 {
+                continue;
+            }
+            let side = t.side();
+            let by = self.battle.company_ids().find(|&c| {
+                self.battle
+                    .company(c)
+                    .is_ok_and(|c| c.side() != side && c.fit() > 0)
+                    && self
+                        .fire_facts_if_seen(c, target)
+                        .is_some_and(|f| f.cover == Cover::Open)
+            });
+            if let Some(by) = by {
+                self.battle.sight_hidden(by, target)?;
+                log.push(Event::Revealed {
+                    company: self.name(target),
                     by: self.name(by),
                 });
             }

@@ -17,8 +17,8 @@
 //!   for the moving side, as one chance: that every test passes;
 //! - [`Event::Rallied`]: the rally test, for the rallying side: a pass is better;
 //! - [`Event::AssaultDeclared`]: the attacker's test to go in, for the attacking side: a pass is better;
-//! - [`Event::Observed`]: a leader's look at an enemy counter (HT-SG2-25), for the observing side: a major
-//!   success above a minor above a failure.
+//! - [`Event::Observed`] and [`Event::ObservedCompany`]: a leader's look at an enemy counter or a hidden
+//!   enemy company (HT-SG2-25), for the observing side: a major success above a minor above a failure.
 //!
 //! Not counted yet: the impact dice and hit allocation of a fire, and in an assault the final defensive fire,
 //! the reaction tests, the combat moves and the melee dice (the report names their results but not the odds
@@ -52,7 +52,8 @@ impl Lucky for Event {
             Event::Moved { chance, .. }
             | Event::Rallied { chance, .. }
             | Event::AssaultDeclared { chance, .. }
-            | Event::Observed { chance, .. } => out.extend(chance.iter().copied()),
+            | Event::Observed { chance, .. }
+            | Event::ObservedCompany { chance, .. } => out.extend(chance.iter().copied()),
             _ => {}
         }
     }

@@ -3002,6 +3002,24 @@ impl Battle {
         Ok(())
     }
 
+    /// An enemy company gains a clear line of sight to a hidden unit in the open (HT-SG2-25): the unit is
+    /// revealed, its figures placed where its counter stood. The line of sight and the open ground are the
+    /// caller's measurement. Refuses a unit not hidden, or one of the company's own side.
+    pub fn sight_hidden(&mut self, by: CompanyId, target: CompanyId) -> Result<(), RuleViolation> {
+        self.idle()?;
+        let c = self.company(by)?;
+        let t = self.company(target)?;
+        if !t.hidden || c.side == t.side {
+            return Err(RuleViolation::Refused {
+                name: c.name.to_string(),
+                what: "sight a hidden unit",
+                why: "only a hidden enemy unit is revealed by sight",
+            });
+        }
+        self.company_mut(target)?.hidden = false;
+        Ok(())
+    }
+
     /// Activate Regiment (HT-SEQ-03, HT-SEQ-04, HT-FRM-07, HT-SEQ-01; a colonel given a transfer by his
     /// brigadier may activate a second formation, HT-SEQ-06): the colonel spends both actions and every
     /// chosen company — two or more, in line or column, none Broken or Routed, not yet activated, each within
