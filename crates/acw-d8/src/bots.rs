@@ -4,14 +4,14 @@
 //! whatever comes into range. Both fight every melee they are in. Ties between equally near targets are broken
 //! by the commander's own seeded generator.
 
-use crate::field::{Field, cm, facing};
+use crate::field::{Field, cm, facing, gap_of_terms};
 use crate::game::{D8, FireCheck, Order, Question, State};
 use crate::map::Map;
 use crate::sequence::Phase;
 use crate::state::{Battle, Unit, UnitId};
 use crate::tables::{Formation, Troop, Weapon};
 use acw_core::game::Commander;
-use acw_core::measure::Inches;
+use acw_core::measure::{Inches, Point};
 use acw_core::table::Footprint;
 use acw_core::{Die, GameRng, Side};
 
@@ -108,6 +108,12 @@ struct Nearest {
     list: Vec<(f64, UnitId)>,
     /// The nearest [`FRONT`] in order, when the list is not sorted in full.
     front: Vec<(f64, UnitId)>,
+    /// The units in play not of `foes_of` in the battle's order, each with its terms of the distance
+    /// ([`Field::gap_terms`]), gathered at the first list a decision asks for of that side and kept for the
+    /// decision's other lists (nothing moves or loses figures while a commander decides).
+    foes: Vec<(UnitId, Option<(Point, f64)>)>,
+    /// The side whose enemies `foes` holds; `None` until a decision's first list.
+    foes_of: Option<Side>,
 }
 
 /// A nearest-enemy list as the commanders read it.
@@ -128,14 +134,29 @@ impl Nearest {
     /// shuffled from the first run to the last, and `rng` draws the same: with no two distances equal
     /// (checked as they are measured) nothing is drawn and only the front is picked out; otherwise the whole
     /// list is sorted ([`Nearest::sort_and_shuffle`]).
+    ///
+    /// The enemies' terms are gathered once a decision ([`Nearest::forget`] between decisions).
     fn by_distance(&mut self, b: &Battle, f: &Field, u: &Unit, rng: &mut GameRng) -> Near<'_> {
-        let gap = f.least_gap_from(u);
+        if self.foes_of != Some(u.side) {
+            self.foes_of = Some(u.side);
+            self.foes.clear();
+            self.foes.extend(
+                b.units()
+                    .iter()
+                    .filter(|o| !o.removed && o.side != u.side)
+                    .map(|o| (o.id, f.gap_terms(o))),
+            );
+        }
+        let from = f.gap_terms(u);
         self.raw.clear();
         let mut ties = TieCheck::new();
-        for o in b.units().iter().filter(|o| !o.removed && o.side != u.side) {
-            let d = gap(o);
+        for &(id, terms) in &self.foes {
+            let d = match (from, terms) {
+                (Some(a), Some(o)) => gap_of_terms(a, o),
+                _ => f64::INFINITY,
+            };
             ties.add(d, self.raw.len());
-            self.raw.push((d, o.id));
+            self.raw.push((d, id));
         }
         if ties.clear() {
             self.front.clear();
@@ -156,6 +177,12 @@ impl Nearest {
                 all: &self.list,
             }
         }
+    }
+
+    /// Drops the enemies' terms gathered for a decision: the next list gathers them again. Called at the start
+    /// of each decision, since the battle changes between decisions.
+    fn forget(&mut self) {
+        self.foes_of = None;
     }
 
     /// With no two distances of `raw` equal (as `==` takes them: no NaN, and 0 and -0 equal), the nearest
@@ -576,6 +603,7 @@ impl Attacker {
 
 impl Commander<D8> for Attacker {
     fn order(&mut self, _: &D8, state: &State, side: Side) -> Order {
+        self.nearest.forget();
         let (Some(b), Some(f)) = (state.battle(), state.field()) else {
             return sharpshooters(state, 0);
         };
@@ -674,6 +702,7 @@ impl Holder {
 
 impl Commander<D8> for Holder {
     fn order(&mut self, _: &D8, state: &State, side: Side) -> Order {
+        self.nearest.forget();
         let (Some(b), Some(f)) = (state.battle(), state.field()) else {
             return sharpshooters(state, 1);
         };
