@@ -27,74 +27,49 @@ fn total_key(d: f64) -> u64 {
 /// in range.
 const FRONT: usize = 4;
 
-/// Whether any two of a run of distances are equal (as `==` takes them: no NaN, and 0 and -0 equal), and the
-/// nearest [`FRONT`] of them, taken as they come. At most 32 distances are checked; more count as a tie.
-struct TieCheck {
-    /// Seen distances by their bits with the sign bit set, so never 0, which marks an empty slot (-0 is turned
-    /// to 0 first; a distance and its negative would look equal and count as a tie, which the full sort takes
-    /// exactly), open addressing in a table at least twice the run.
-    seen: [u64; TieCheck::SLOTS],
-    /// The front: (key, place in the run), least first; the keys of distinct distances are distinct.
-    front: [(u64, usize); FRONT],
-    /// How many were added.
-    n: usize,
-    /// Whether a tie (or a NaN, or too many) was met.
-    tied: bool,
-}
-
-impl TieCheck {
+/// Whether no two of a run of distances are equal (as `==` takes them: no NaN, and 0 and -0 equal), and if so
+/// the nearest [`FRONT`] of them as (key, place in the run), least first (`(u64::MAX, usize::MAX)` past the
+/// run's end); the keys ([`total_key`]) of distinct distances are distinct. A run of more than 32 counts as
+/// tied.
+fn front_without_ties(run: &[(f64, UnitId)]) -> Option<[(u64, usize); FRONT]> {
+    /// Open addressing in a table at least twice the run.
     const SLOTS: usize = 64;
-
-    fn new() -> TieCheck {
-        TieCheck {
-            seen: [0; TieCheck::SLOTS],
-            front: [(u64::MAX, usize::MAX); FRONT],
-            n: 0,
-            tied: false,
-        }
+    if run.len() > SLOTS / 2 {
+        return None;
     }
-
-    /// Adds the distance `d` at place `i` of the run.
-    fn add(&mut self, d: f64, i: usize) {
-        self.n += 1;
-        if self.tied {
-            return;
-        }
-        if d.is_nan() || self.n > TieCheck::SLOTS / 2 {
-            self.tied = true;
-            return;
+    // Seen distances by their bits with the sign bit set, so never 0, which marks an empty slot (-0 is turned
+    // to 0 first; a distance and its negative would look equal and count as a tie, which the full sort takes
+    // exactly).
+    let mut seen = [0u64; SLOTS];
+    let mut front = [(u64::MAX, usize::MAX); FRONT];
+    for (i, &(d, _)) in run.iter().enumerate() {
+        if d.is_nan() {
+            return None;
         }
         let bits = if d == 0.0 { 0.0f64 } else { d }.to_bits();
         let mut slot = (bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize;
         let bits = bits | 1 << 63;
         loop {
-            match self.seen[slot] {
+            match seen[slot] {
                 0 => {
-                    self.seen[slot] = bits;
+                    seen[slot] = bits;
                     break;
                 }
-                s if s == bits => {
-                    self.tied = true;
-                    return;
-                }
-                _ => slot = (slot + 1) % TieCheck::SLOTS,
+                s if s == bits => return None,
+                _ => slot = (slot + 1) % SLOTS,
             }
         }
         let k = total_key(d);
-        if k < self.front[FRONT - 1].0 {
+        if k < front[FRONT - 1].0 {
             let mut at = FRONT - 1;
-            while at > 0 && self.front[at - 1].0 > k {
-                self.front[at] = self.front[at - 1];
+            while at > 0 && front[at - 1].0 > k {
+                front[at] = front[at - 1];
                 at -= 1;
             }
-            self.front[at] = (k, i);
+            front[at] = (k, i);
         }
     }
-
-    /// Whether no two distances added were equal.
-    fn clear(&self) -> bool {
-        !self.tied
-    }
+    Some(front)
 }
 
 /// The nearest-enemy lists of a commander, in buffers kept from one list to the next.
@@ -132,7 +107,7 @@ impl Nearest {
     ///
     /// The front is the front of the whole list in the stable order by distance and then id with its tied runs
     /// shuffled from the first run to the last, and `rng` draws the same: with no two distances equal
-    /// (checked as they are measured) nothing is drawn and only the front is picked out; otherwise the whole
+    /// ([`front_without_ties`], checked once they are measured) nothing is drawn and only the front is picked out; otherwise the whole
     /// list is sorted ([`Nearest::sort_and_shuffle`]).
     ///
     /// The enemies' terms are gathered once a decision ([`Nearest::forget`] between decisions).
@@ -149,19 +124,17 @@ impl Nearest {
         }
         let from = f.gap_terms(u);
         self.raw.clear();
-        let mut ties = TieCheck::new();
-        for &(id, terms) in &self.foes {
+        self.raw.extend(self.foes.iter().map(|&(id, terms)| {
             let d = match (from, terms) {
                 (Some(a), Some(o)) => gap_of_terms(a, o),
                 _ => f64::INFINITY,
             };
-            ties.add(d, self.raw.len());
-            self.raw.push((d, id));
-        }
-        if ties.clear() {
+            (d, id)
+        }));
+        if let Some(front) = front_without_ties(&self.raw) {
             self.front.clear();
             self.front.extend(
-                ties.front
+                front
                     .iter()
                     .take_while(|e| e.1 < self.raw.len())
                     .map(|e| self.raw[e.1]),
@@ -189,16 +162,12 @@ impl Nearest {
     /// [`FRONT`] in order in `front`, and `true`; otherwise `false`.
     #[cfg(test)]
     fn front_without_ties(&mut self) -> bool {
-        let mut ties = TieCheck::new();
-        for (i, &(d, _)) in self.raw.iter().enumerate() {
-            ties.add(d, i);
-        }
         self.front.clear();
-        if !ties.clear() {
+        let Some(front) = front_without_ties(&self.raw) else {
             return false;
-        }
+        };
         self.front.extend(
-            ties.front
+            front
                 .iter()
                 .take_while(|e| e.1 < self.raw.len())
                 .map(|e| self.raw[e.1]),
