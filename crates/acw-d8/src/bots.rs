@@ -4,14 +4,14 @@
 //! whatever comes into range. Both fight every melee they are in. Ties between equally near targets are broken
 //! by the commander's own seeded generator.
 
-use crate::field::{Field, cm, facing};
+use crate::field::{Field, cm, facing, gap_of_terms};
 use crate::game::{D8, FireCheck, Order, Question, State};
 use crate::map::Map;
 use crate::sequence::Phase;
 use crate::state::{Battle, Unit, UnitId};
 use crate::tables::{Formation, Troop, Weapon};
 use acw_core::game::Commander;
-use acw_core::measure::Inches;
+use acw_core::measure::{Inches, Point};
 use acw_core::table::Footprint;
 use acw_core::{Die, GameRng, Side};
 
@@ -27,74 +27,49 @@ fn total_key(d: f64) -> u64 {
 /// in range.
 const FRONT: usize = 4;
 
-/// Whether any two of a run of distances are equal (as `==` takes them: no NaN, and 0 and -0 equal), and the
-/// nearest [`FRONT`] of them, taken as they come. At most 32 distances are checked; more count as a tie.
-struct TieCheck {
-    /// Seen distances by their bits with the sign bit set, so never 0, which marks an empty slot (-0 is turned
-    /// to 0 first; a distance and its negative would look equal and count as a tie, which the full sort takes
-    /// exactly), open addressing in a table at least twice the run.
-    seen: [u64; TieCheck::SLOTS],
-    /// The front: (key, place in the run), least first; the keys of distinct distances are distinct.
-    front: [(u64, usize); FRONT],
-    /// How many were added.
-    n: usize,
-    /// Whether a tie (or a NaN, or too many) was met.
-    tied: bool,
-}
-
-impl TieCheck {
+/// Whether no two of a run of distances are equal (as `==` takes them: no NaN, and 0 and -0 equal), and if so
+/// the nearest [`FRONT`] of them as (key, place in the run), least first (`(u64::MAX, usize::MAX)` past the
+/// run's end); the keys ([`total_key`]) of distinct distances are distinct. A run of more than 32 counts as
+/// tied.
+fn front_without_ties(run: &[(f64, UnitId)]) -> Option<[(u64, usize); FRONT]> {
+    /// Open addressing in a table at least twice the run.
     const SLOTS: usize = 64;
-
-    fn new() -> TieCheck {
-        TieCheck {
-            seen: [0; TieCheck::SLOTS],
-            front: [(u64::MAX, usize::MAX); FRONT],
-            n: 0,
-            tied: false,
-        }
+    if run.len() > SLOTS / 2 {
+        return None;
     }
-
-    /// Adds the distance `d` at place `i` of the run.
-    fn add(&mut self, d: f64, i: usize) {
-        self.n += 1;
-        if self.tied {
-            return;
-        }
-        if d.is_nan() || self.n > TieCheck::SLOTS / 2 {
-            self.tied = true;
-            return;
+    // Seen distances by their bits with the sign bit set, so never 0, which marks an empty slot (-0 is turned
+    // to 0 first; a distance and its negative would look equal and count as a tie, which the full sort takes
+    // exactly).
+    let mut seen = [0u64; SLOTS];
+    let mut front = [(u64::MAX, usize::MAX); FRONT];
+    for (i, &(d, _)) in run.iter().enumerate() {
+        if d.is_nan() {
+            return None;
         }
         let bits = if d == 0.0 { 0.0f64 } else { d }.to_bits();
         let mut slot = (bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize;
         let bits = bits | 1 << 63;
         loop {
-            match self.seen[slot] {
+            match seen[slot] {
                 0 => {
-                    self.seen[slot] = bits;
+                    seen[slot] = bits;
                     break;
                 }
-                s if s == bits => {
-                    self.tied = true;
-                    return;
-                }
-                _ => slot = (slot + 1) % TieCheck::SLOTS,
+                s if s == bits => return None,
+                _ => slot = (slot + 1) % SLOTS,
             }
         }
         let k = total_key(d);
-        if k < self.front[FRONT - 1].0 {
+        if k < front[FRONT - 1].0 {
             let mut at = FRONT - 1;
-            while at > 0 && self.front[at - 1].0 > k {
-                self.front[at] = self.front[at - 1];
+            while at > 0 && front[at - 1].0 > k {
+                front[at] = front[at - 1];
                 at -= 1;
             }
-            self.front[at] = (k, i);
+            front[at] = (k, i);
         }
     }
-
-    /// Whether no two distances added were equal.
-    fn clear(&self) -> bool {
-        !self.tied
-    }
+    Some(front)
 }
 
 /// The nearest-enemy lists of a commander, in buffers kept from one list to the next.
@@ -108,6 +83,12 @@ struct Nearest {
     list: Vec<(f64, UnitId)>,
     /// The nearest [`FRONT`] in order, when the list is not sorted in full.
     front: Vec<(f64, UnitId)>,
+    /// The units in play not of `foes_of` in the battle's order, each with its terms of the distance
+    /// ([`Field::gap_terms`]), gathered at the first list a decision asks for of that side and kept for the
+    /// decision's other lists (nothing moves or loses figures while a commander decides).
+    foes: Vec<(UnitId, Option<(Point, f64)>)>,
+    /// The side whose enemies `foes` holds; `None` until a decision's first list.
+    foes_of: Option<Side>,
 }
 
 /// A nearest-enemy list as the commanders read it.
@@ -126,21 +107,34 @@ impl Nearest {
     ///
     /// The front is the front of the whole list in the stable order by distance and then id with its tied runs
     /// shuffled from the first run to the last, and `rng` draws the same: with no two distances equal
-    /// (checked as they are measured) nothing is drawn and only the front is picked out; otherwise the whole
+    /// ([`front_without_ties`], checked once they are measured) nothing is drawn and only the front is picked out; otherwise the whole
     /// list is sorted ([`Nearest::sort_and_shuffle`]).
+    ///
+    /// The enemies' terms are gathered once a decision ([`Nearest::forget`] between decisions).
     fn by_distance(&mut self, b: &Battle, f: &Field, u: &Unit, rng: &mut GameRng) -> Near<'_> {
-        let gap = f.least_gap_from(u);
-        self.raw.clear();
-        let mut ties = TieCheck::new();
-        for o in b.units().iter().filter(|o| !o.removed && o.side != u.side) {
-            let d = gap(o);
-            ties.add(d, self.raw.len());
-            self.raw.push((d, o.id));
+        if self.foes_of != Some(u.side) {
+            self.foes_of = Some(u.side);
+            self.foes.clear();
+            self.foes.extend(
+                b.units()
+                    .iter()
+                    .filter(|o| !o.removed && o.side != u.side)
+                    .map(|o| (o.id, f.gap_terms(o))),
+            );
         }
-        if ties.clear() {
+        let from = f.gap_terms(u);
+        self.raw.clear();
+        self.raw.extend(self.foes.iter().map(|&(id, terms)| {
+            let d = match (from, terms) {
+                (Some(a), Some(o)) => gap_of_terms(a, o),
+                _ => f64::INFINITY,
+            };
+            (d, id)
+        }));
+        if let Some(front) = front_without_ties(&self.raw) {
             self.front.clear();
             self.front.extend(
-                ties.front
+                front
                     .iter()
                     .take_while(|e| e.1 < self.raw.len())
                     .map(|e| self.raw[e.1]),
@@ -158,20 +152,22 @@ impl Nearest {
         }
     }
 
+    /// Drops the enemies' terms gathered for a decision: the next list gathers them again. Called at the start
+    /// of each decision, since the battle changes between decisions.
+    fn forget(&mut self) {
+        self.foes_of = None;
+    }
+
     /// With no two distances of `raw` equal (as `==` takes them: no NaN, and 0 and -0 equal), the nearest
     /// [`FRONT`] in order in `front`, and `true`; otherwise `false`.
     #[cfg(test)]
     fn front_without_ties(&mut self) -> bool {
-        let mut ties = TieCheck::new();
-        for (i, &(d, _)) in self.raw.iter().enumerate() {
-            ties.add(d, i);
-        }
         self.front.clear();
-        if !ties.clear() {
+        let Some(front) = front_without_ties(&self.raw) else {
             return false;
-        }
+        };
         self.front.extend(
-            ties.front
+            front
                 .iter()
                 .take_while(|e| e.1 < self.raw.len())
                 .map(|e| self.raw[e.1]),
@@ -576,6 +572,7 @@ impl Attacker {
 
 impl Commander<D8> for Attacker {
     fn order(&mut self, _: &D8, state: &State, side: Side) -> Order {
+        self.nearest.forget();
         let (Some(b), Some(f)) = (state.battle(), state.field()) else {
             return sharpshooters(state, 0);
         };
@@ -674,6 +671,7 @@ impl Holder {
 
 impl Commander<D8> for Holder {
     fn order(&mut self, _: &D8, state: &State, side: Side) -> Order {
+        self.nearest.forget();
         let (Some(b), Some(f)) = (state.battle(), state.field()) else {
             return sharpshooters(state, 1);
         };

@@ -63,6 +63,13 @@ pub(crate) fn near_segment(fp: &Footprint, a: Point, b: Point) -> bool {
     apart(p, c) <= span(fp.frontage.0, fp.depth.0) / 2.0 + 1e-9
 }
 
+/// [`Field::least_gap_cm`] from two units' terms ([`Field::gap_terms`]): the centres' distance less both
+/// half-diagonals, at least 0, in cm.
+#[must_use]
+pub fn gap_of_terms(a: (Point, f64), b: (Point, f64)) -> f64 {
+    (cm(apart(a.0, b.0)) - a.1 - b.1).max(0.0)
+}
+
 /// A length in centimetres as a table length (inches).
 #[must_use]
 pub fn inches(cm: f64) -> f64 {
@@ -952,17 +959,19 @@ impl Field {
     /// [`Field::least_gap_cm`] from `a` to many units: `a`'s place and size are looked up once, and each call
     /// gives, bit for bit, `least_gap_cm(a, b)`.
     pub fn least_gap_from(&self, a: &Unit) -> impl Fn(&Unit) -> f64 + '_ {
-        let half = |u: &Unit| {
-            let (w, d) = size_cm(u);
-            span(w, d) / 2.0
-        };
-        let from = self.place(a.id).map(|p| (p.centre, half(a)));
-        move |b: &Unit| match (from, self.place(b.id)) {
-            (Some((centre, half_a)), Some(pb)) => {
-                (cm(apart(centre, pb.centre)) - half_a - half(b)).max(0.0)
-            }
+        let from = self.gap_terms(a);
+        move |b: &Unit| match (from, self.gap_terms(b)) {
+            (Some(a), Some(b)) => gap_of_terms(a, b),
             _ => f64::INFINITY,
         }
+    }
+
+    /// A unit's terms of [`Field::least_gap_cm`]: its centre and half its footprint's diagonal in cm, if it
+    /// stands on the table ([`gap_of_terms`] measures two units from them).
+    #[must_use]
+    pub fn gap_terms(&self, u: &Unit) -> Option<(Point, f64)> {
+        let (w, d) = size_cm(u);
+        self.place(u.id).map(|p| (p.centre, span(w, d) / 2.0))
     }
 
     /// The units in play not of `side` that stand on the table, in the battle's order, each with its centre and
