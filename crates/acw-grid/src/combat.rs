@@ -16,6 +16,7 @@ use crate::tables::{self, Aspect, CommanderResult, MoraleResult, StandType};
 use acw_core::dice::Dice;
 use acw_core::{Dist, Resolve, Side};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::sync::Arc;
 
 /// One combat (GRID-MEL-02): one side is a single unit in one area (the centre); the other is one or more
 /// units, each adjacent to it.
@@ -688,13 +689,13 @@ impl Battle {
     ) -> Result<&RolledCombats, RuleViolation> {
         let rolled = self.roll_combats_unchecked(plan, dice)?;
         crate::error::fault_check(dice)?;
-        Ok(self.rolled_combats.insert(rolled))
+        Ok(self.rolled_combats.insert(Arc::new(rolled)))
     }
 
     /// The Combat Phase's dice rolled and waiting for their hits to be placed.
     #[must_use]
     pub fn pending_combats(&self) -> Option<&RolledCombats> {
-        self.rolled_combats.as_ref()
+        self.rolled_combats.as_deref()
     }
 
     /// GRID-MEL-12 and the rest of [`Battle::resolve_combats`]: places the rolled hits — `allocation` gives
@@ -713,7 +714,7 @@ impl Battle {
         };
         let mut next = self.clone();
         next.rolled_combats = None;
-        let out = next.place_hits_unchecked(rolled, allocation, dice)?;
+        let out = next.place_hits_unchecked(Arc::unwrap_or_clone(rolled), allocation, dice)?;
         crate::error::fault_check(dice)?;
         *self = next;
         Ok(out)

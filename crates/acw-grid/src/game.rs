@@ -1575,17 +1575,21 @@ impl State {
         dice: &mut Tally<'_>,
         log: &mut Vec<Event>,
     ) -> Result<(), RuleViolation> {
-        // Names as the units were before the hits (some will not survive them).
-        let names: BTreeMap<UnitId, String> = self
+        // Names as the units were before the hits (some will not survive them): the units in play now, each
+        // with its name worked out now only if it is not among the kept names (a detachment, named after its
+        // kind and side, which the hits may remove); a kept name is read when it is needed.
+        let before: Vec<(UnitId, Option<String>)> = self
             .battle
             .units()
-            .map(|u| (u.id(), self.name(u.id())))
+            .map(|u| {
+                let id = u.id();
+                (id, (!self.names.contains_key(&id)).then(|| self.name(id)))
+            })
             .collect();
-        let name = |id: UnitId| {
-            names
-                .get(&id)
-                .cloned()
-                .unwrap_or_else(|| "a unit no longer in play".to_string())
+        let name = |id: UnitId| match before.iter().find(|(u, _)| *u == id) {
+            Some((_, Some(n))) => n.clone(),
+            Some((_, None)) => self.names.get(&id).cloned().unwrap_or_default(),
+            None => "a unit no longer in play".to_string(),
         };
         let allocations = std::mem::take(&mut self.allocations);
         for (ci, placed) in &allocations {

@@ -222,7 +222,17 @@ impl Battle {
         self.combat_done = false;
         self.vacated.clear();
         self.command_checked = Default::default();
-        for u in self.units.values_mut().map(std::sync::Arc::make_mut) {
+        // A unit is copied (if shared with a copy of the battle) only when one of its per-turn marks is set.
+        for u in self.units.values_mut() {
+            let fresh = u.flags() == Default::default()
+                && u.attacked_areas().is_empty()
+                && u.stands()
+                    .iter()
+                    .all(|s| !s.fired_this_turn() && s.passed_command_roll());
+            if fresh {
+                continue;
+            }
+            let u = std::sync::Arc::make_mut(u);
             *u.flags_mut() = Default::default();
             u.set_attacked_areas(Vec::new());
             for s in u.stands_mut() {

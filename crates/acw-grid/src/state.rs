@@ -641,8 +641,12 @@ pub struct Battle {
     pub(crate) combat_done: bool,
     #[cfg_attr(feature = "serde", serde(default))]
     pub(crate) bombardment: Option<crate::fire::BombardmentRoll>,
-    #[cfg_attr(feature = "serde", serde(default))]
-    pub(crate) rolled_combats: Option<crate::combat::RolledCombats>,
+    /// Shared between copies of the battle while the hits wait to be placed: a copy of the battle copies no dice.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, serialize_with = "serialize_rolled_combats")
+    )]
+    pub(crate) rolled_combats: Option<Arc<crate::combat::RolledCombats>>,
     #[cfg_attr(feature = "serde", serde(default))]
     pub(crate) owed_tests: Vec<crate::morale::OwedTest>,
     #[cfg_attr(feature = "serde", serde(default))]
@@ -708,6 +712,14 @@ fn serialize_board<S: serde::Serializer>(board: &Arc<Board>, s: S) -> Result<S::
 }
 
 #[cfg(feature = "serde")]
+fn serialize_rolled_combats<S: serde::Serializer>(
+    rolled: &Option<Arc<crate::combat::RolledCombats>>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&rolled.as_deref(), s)
+}
+
+#[cfg(feature = "serde")]
 fn serialize_commanders<S: serde::Serializer>(
     commanders: &Arc<BTreeMap<CommanderId, Leader>>,
     s: S,
@@ -766,7 +778,7 @@ impl TryFrom<BattleRepr> for Battle {
             initiative_winner: r.initiative_winner,
             combat_done: r.combat_done,
             bombardment: r.bombardment,
-            rolled_combats: r.rolled_combats,
+            rolled_combats: r.rolled_combats.map(Arc::new),
             owed_tests: r.owed_tests,
             owed_retreats: r.owed_retreats,
         };
