@@ -793,10 +793,11 @@ impl Field {
         }
     }
 
-    /// D8-CMD-03: each unit of `side` with the distance in cm from its base to its commanding officer.
+    /// D8-CMD-03: each unit of `side` with the distance in cm from its base to its commanding officer. The
+    /// list is allocated once, for every unit of the battle (it never grows).
     #[must_use]
     pub fn influence(&self, battle: &Battle, side: Side) -> Vec<(UnitId, f64)> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(battle.units().len());
         for u in battle
             .units()
             .iter()
