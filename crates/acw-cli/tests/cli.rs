@@ -674,10 +674,10 @@ fn hardtack_simulate_is_the_same_on_one_and_two_threads() {
     // the default scenario has a gun a side, which the bots load and fire (round shot and canister), and
     // each gun's detached team behind it, which the bots fire at when no company is in range; Broken and
     // Routed companies run through friends in their way; every move is traced through the companies it
-    // passes (HT-MOV-07)
-    assert_eq!(one["wins"]["union"], 18);
+    // passes (HT-MOV-07), and so are withdrawals, falls back and mid-dash placings
+    assert_eq!(one["wins"]["union"], 14);
     assert_eq!(one["wins"]["confederate"], 23);
-    assert_eq!(one["draws"], 9);
+    assert_eq!(one["draws"], 13);
 }
 
 #[test]

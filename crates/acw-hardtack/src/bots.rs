@@ -332,26 +332,56 @@ impl Bot {
             Plan::Thrust => enemy.and_then(|(e, _)| state.field().footprint(e).map(|f| f.centre)),
             Plan::Hold => wood(state).filter(|w| from.is_some_and(|f| f.distance(*w).0 > 3.0)),
         };
+        let mut moves = Vec::new();
         if let (Some(from), Some(goal)) = (from, goal) {
             let heading = from.heading_to(goal);
             let sway = f64::from(self.rng.face(Die::D3)) * 20.0 - 40.0;
             for step in STEPS {
                 for turn in [0.0, sway, -sway, 60.0, -60.0] {
-                    orders.push(Order::Move {
-                        to: from.moved(heading.turned(turn), Inches(step)),
-                    });
+                    moves.push(from.moved(heading.turned(turn), Inches(step)));
                 }
             }
         }
+        let mut last = Vec::new();
         if let Some((d, t)) = targets.first()
             && *d > fire_range
         {
-            orders.push(Order::Fire { target: *t });
+            last.push(Order::Fire { target: *t });
         }
-        orders.push(Order::EndActivation);
+        last.push(Order::EndActivation);
         self.first_legal(state, side, orders)
+            .or_else(|| first_legal_move(state, side, me, moves))
+            .or_else(|| self.first_legal(state, side, last))
             .unwrap_or(Order::EndActivation)
     }
+}
+
+/// The first of the moves of `me` to `moves` the engine accepts, preferring one that disorders none of the
+/// side's own close formations (HT-MOV-07: a close formation passing through a friend, or passed through, falls
+/// into skirmish order; [`State::preview_move`] names the friend passed): a move that would is taken only when
+/// every other is refused.
+fn first_legal_move(state: &State, side: Side, me: CompanyId, moves: Vec<Point>) -> Option<Order> {
+    let close = |id: CompanyId| {
+        state
+            .battle()
+            .company(id)
+            .is_ok_and(|c| c.formation().is_close())
+    };
+    let mut disordering = None;
+    for to in moves {
+        let order = Order::Move { to };
+        if !state.check_order(side, &order) {
+            continue;
+        }
+        let disorders = state
+            .preview_move(me, to)
+            .is_ok_and(|m| m.through.is_some_and(|o| close(me) || close(o)));
+        if !disorders {
+            return Some(order);
+        }
+        disordering.get_or_insert(order);
+    }
+    disordering
 }
 
 /// The enemy companies of `side` with fit figures that `distance` can measure, nearest first (ties by id).

@@ -2307,8 +2307,10 @@ impl State {
                 rec.about(format_args!("the stand test of {}", self.name(def)));
                 let report = self.battle.defend(choice, &mut rec)?;
                 let mut steps = report.steps;
+                // a fall back's passings are said after the assault that led to it
+                let mut later = Vec::new();
                 if report.over {
-                    self.withdraw(def, att);
+                    self.withdraw(def, att, &mut later);
                 } else {
                     let (a, d) = (self.field.at[att.0 as usize], self.field.at[def.0 as usize]);
                     rec.about(format_args!("the assault of {}", self.name(att)));
@@ -2321,11 +2323,11 @@ impl State {
                         // the side that lost the melee's tests falls back, whatever level it is left at
                         // (HT-SG2-40)
                         let winner = if loser == def { att } else { def };
-                        self.withdraw(loser, winner);
+                        self.withdraw(loser, winner, &mut later);
                     } else if cd.confidence() >= ConfidenceLevel::Broken || cd.fit() == 0 {
-                        self.withdraw(def, att);
+                        self.withdraw(def, att, &mut later);
                     } else if ca.confidence() >= ConfidenceLevel::Broken || ca.fit() == 0 {
-                        self.withdraw(att, def);
+                        self.withdraw(att, def, &mut later);
                     }
                 }
                 log.push(Event::Assault {
@@ -2333,14 +2335,14 @@ impl State {
                     rolls: std::mem::take(&mut rec.rolls),
                     tests: self.tests_luck(rec.narrate),
                 });
+                log.append(&mut later);
             }
             (Question::Withdraw { .. }, Order::Withdraw(heading)) => {
                 let Some((who, from)) = self.withdrawal else {
                     return Err(not_asked());
                 };
-                let (fp, distance) = self.withdrawal_to(who, from, *heading)?;
+                let (fp, distance, through) = self.withdrawal_to(who, from, *heading)?;
                 let away = self.away(who, from);
-                self.field.at[who.0 as usize] = fp;
                 self.withdrawal = None;
                 log.push(Event::Withdrew {
                     company: self.name(who),
@@ -2348,6 +2350,7 @@ impl State {
                     distance,
                     off: away.angle_to(*heading),
                 });
+                self.place_through(who, fp, through, log)?;
             }
             (Question::MidDash { .. }, Order::StayMidDash) => {
                 let Some((who, def, ShortOfContact::StillShort { moved })) =
@@ -2356,12 +2359,13 @@ impl State {
                     return Err(not_asked());
                 };
                 self.battle.stay_mid_dash()?;
-                let distance = self.mid_dash(who, def, moved);
+                let (fp, distance, through) = self.mid_dash(who, def, moved);
                 log.push(Event::StayedMidDash {
                     company: self.name(who),
                     defender: self.name(def),
                     distance,
                 });
+                self.place_through(who, fp, through, log)?;
             }
             (Question::MidDash { .. }, Order::AbortAssault) => {
                 let Some((who, _, _)) = self.battle.short_of_contact() else {
@@ -3609,7 +3613,7 @@ impl State {
     /// chooses the way ([`Question::Withdraw`]) when it has a fit figure, is not Routed and has somewhere to
     /// go; a Routed company has no choice and falls back straight away; one with
     /// nowhere to go stays.
-    fn withdraw(&mut self, who: CompanyId, from: CompanyId) {
+    fn withdraw(&mut self, who: CompanyId, from: CompanyId, log: &mut Vec<Event>) {
         let choosing = self
             .battle
             .company(who)
@@ -3617,7 +3621,7 @@ impl State {
         if choosing && !self.withdrawals_for(who, from).is_empty() {
             self.withdrawal = Some((who, from));
         } else {
-            self.fall_back(who, from);
+            self.fall_back(who, from, log);
         }
     }
 
@@ -3628,15 +3632,18 @@ impl State {
             .heading_to(self.field.at[who.0 as usize].centre)
     }
 
-    /// Where `who` ends withdrawing from `from` along `heading`, and how far it went: 6", or 4" or 2" where
-    /// the ground allows no more. Refused if the heading is more than 90 degrees off straight away (it would
-    /// close on `from`) or if no step of the three fits on the ground.
+    /// Where `who` ends withdrawing from `from` along `heading`, how far it went — 6", or 4" or 2" where the
+    /// ground allows no more — and the friendly company it passes through on the way. The way is traced as a
+    /// move's (HT-MOV-07, HT-MOV-08): a step whose footprint would touch an enemy, pass more than one company
+    /// or take a close formation through another (unless the company is Broken) does not fit. Refused if the
+    /// heading is more than 90 degrees off straight away (it would close on `from`) or if no step of the three
+    /// fits.
     fn withdrawal_to(
         &self,
         who: CompanyId,
         from: CompanyId,
         heading: Heading,
-    ) -> Result<(Footprint, f64), GameError> {
+    ) -> Result<(Footprint, f64, Option<CompanyId>), GameError> {
         let off = self.away(who, from).angle_to(heading);
         if off > 90.0 + 1e-9 {
             return Err(GameError::Ground {
@@ -3649,15 +3656,57 @@ impl State {
         }
         let w = self.field.at[who.0 as usize];
         let place = |d: f64| w.placed(w.centre.moved(heading, Inches(d)), w.facing);
-        for d in [6.0, 4.0] {
+        let mut whole = None;
+        for d in [6.0, 4.0, 2.0] {
             let fp = place(d);
-            if self.check_ground(who, &fp).is_ok() {
-                return Ok((fp, d));
+            match self.step_through(who, &fp) {
+                Ok(through) => return Ok((fp, d, through)),
+                // the refusal says why the whole way is not open
+                Err(e) => _ = whole.get_or_insert(e),
             }
         }
-        let fp = place(2.0);
-        self.check_ground(who, &fp)?;
-        Ok((fp, 2.0))
+        Err(whole.unwrap_or(GameError::Over))
+    }
+
+    /// The friendly company `who` passes through going straight from where it stands to `fp`, a place the
+    /// engine puts it rather than a move (a withdrawal, a fall back, a mid-dash placing), traced as a move
+    /// (HT-MOV-07, HT-MOV-08): free ground at the end, no enemy touched, at most one company passed, and that
+    /// passing one the battle allows ([`Battle::check_pass_through`]).
+    fn step_through(&self, who: CompanyId, fp: &Footprint) -> Result<Option<CompanyId>, GameError> {
+        self.check_ground(who, fp)?;
+        let through = self.passed_through(who, self.field.at[who.0 as usize].centre, fp.centre)?;
+        if let Some(other) = through {
+            self.battle.check_pass_through(who, other)?;
+        }
+        Ok(through)
+    }
+
+    /// Puts `who` on `fp` and has it pass through `through` (HT-MOV-07, HT-MOV-08): every close formation in
+    /// the passing is disordered, and said.
+    fn place_through(
+        &mut self,
+        who: CompanyId,
+        fp: Footprint,
+        through: Option<CompanyId>,
+        log: &mut Vec<Event>,
+    ) -> Result<(), GameError> {
+        if let Some(other) = through {
+            let (mover, passed) = self.battle.pass_through(who, other)?;
+            if mover {
+                log.push(Event::DisorderedPassing {
+                    company: self.name(who),
+                    through: self.name(other),
+                });
+            }
+            if passed {
+                log.push(Event::Disordered {
+                    company: self.name(other),
+                    by: self.name(who),
+                });
+            }
+        }
+        self.field.at[who.0 as usize] = fp;
+        Ok(())
     }
 
     fn withdrawals_for(&self, who: CompanyId, from: CompanyId) -> Vec<Heading> {
@@ -3720,27 +3769,35 @@ impl State {
         }
     }
 
-    /// Places an attacker that stays mid-dash (HT-SG2-37): its centre `moved` inches along the line to the
-    /// defender's centre, facing it; where that ground is taken, a whole inch shorter at a time, down to where
-    /// it stands. Returns how far it went.
-    fn mid_dash(&mut self, who: CompanyId, def: CompanyId, moved: f64) -> f64 {
+    /// Where an attacker that stays mid-dash is placed (HT-SG2-37): its centre `moved` inches along the line
+    /// to the defender's centre, facing it; where that ground is taken or the way there is not one a move
+    /// could take (HT-MOV-07: an enemy touched, more than one company passed, a close formation through
+    /// another), a whole inch shorter at a time, down to where it stands. Returns the place, how far it went
+    /// and the friendly company it passes through.
+    fn mid_dash(
+        &self,
+        who: CompanyId,
+        def: CompanyId,
+        moved: f64,
+    ) -> (Footprint, f64, Option<CompanyId>) {
         let (w, d) = (self.field.at[who.0 as usize], self.field.at[def.0 as usize]);
         let toward = w.centre.heading_to(d.centre);
         let mut step = moved;
         while step > 0.0 {
             let fp = w.placed(w.centre.moved(toward, Inches(step)), toward);
-            if self.ground(who, &fp) == Ground::Free {
-                self.field.at[who.0 as usize] = fp;
-                return step;
+            if let Ok(through) = self.step_through(who, &fp) {
+                return (fp, step, through);
             }
             step -= 1.0;
         }
-        0.0
+        (w, 0.0, None)
     }
 
-    /// A Routed company falls back 6" straight away from the other (or as far as the table allows; it stays
-    /// where it is if the ground behind is taken).
-    fn fall_back(&mut self, who: CompanyId, from: CompanyId) {
+    /// A Routed company, or one with no fit figure left, falls back 6" straight away from the other (HT-SG2-36,
+    /// HT-SG2-40, HT-MOV-08), or 4" or 2" where the ground or the way allows no more: the way is traced as a
+    /// move's (an enemy never touched, one company passed at most; a Routed company passes even a friendly
+    /// close formation, disordering it). It stays where it is when no step is open.
+    fn fall_back(&mut self, who: CompanyId, from: CompanyId, log: &mut Vec<Event>) {
         let (w, f) = (
             self.field.at[who.0 as usize],
             self.field.at[from.0 as usize],
@@ -3748,8 +3805,9 @@ impl State {
         let away = f.centre.heading_to(w.centre);
         for d in [6.0, 4.0, 2.0] {
             let fp = w.placed(w.centre.moved(away, Inches(d)), w.facing);
-            if self.check_ground(who, &fp).is_ok() {
-                self.field.at[who.0 as usize] = fp;
+            if let Ok(through) = self.step_through(who, &fp)
+                && self.place_through(who, fp, through, log).is_ok()
+            {
                 return;
             }
         }

@@ -2127,6 +2127,61 @@ impl Battle {
         })
     }
 
+    /// Why `c` may not pass through `o` (HT-MOV-07, HT-MOV-08): an enemy is never moved through, and a close
+    /// formation never through another unless it is Broken or Routed; `None` when it may.
+    fn passing_refused(c: &Company, o: &Company) -> Option<&'static str> {
+        if o.side != c.side {
+            Some("enemy units may never be moved through")
+        } else if c.formation.is_close() && o.formation.is_close() && c.cl < ConfidenceLevel::Broken
+        {
+            Some("a close formation may not pass through another")
+        } else {
+            None
+        }
+    }
+
+    /// Whether `id` may pass through `other` on a way the engine places it rather than a move — a withdrawal,
+    /// a fall back, an attacker placed mid-dash (HT-MOV-07, HT-MOV-08): as a move may. Nothing changes.
+    ///
+    /// # Errors
+    /// An unknown company, an enemy, or a close formation through another unless the mover is Broken or Routed.
+    pub fn check_pass_through(&self, id: CompanyId, other: CompanyId) -> Result<(), RuleViolation> {
+        let c = self.company(id)?;
+        match Self::passing_refused(c, self.company(other)?) {
+            Some(why) => Err(RuleViolation::Refused {
+                name: c.name.to_string(),
+                what: "pass through that company",
+                why,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// `id` passes through the friendly `other` on a way the engine places it (a withdrawal, a fall back, an
+    /// attacker placed mid-dash; HT-MOV-07, HT-MOV-08), checked as [`Battle::check_pass_through`]: every
+    /// company in close formation in the passing is disordered into skirmish order. Returns whether `id`
+    /// and whether `other` were disordered. No die is rolled.
+    ///
+    /// # Errors
+    /// As [`Battle::check_pass_through`]; nothing changes.
+    pub fn pass_through(
+        &mut self,
+        id: CompanyId,
+        other: CompanyId,
+    ) -> Result<(bool, bool), RuleViolation> {
+        self.check_pass_through(id, other)?;
+        let mut disorder = |who: CompanyId| -> Result<bool, RuleViolation> {
+            let c = self.company_mut(who)?;
+            let close = c.formation.is_close();
+            if close {
+                c.formation = Formation::Skirmish;
+                c.travel = false;
+            }
+            Ok(close)
+        };
+        Ok((disorder(id)?, disorder(other)?))
+    }
+
     /// Whether `id` may make `order` now, as [`Battle::move_company`] checks it before any die is rolled (the
     /// ground's cost against the allowance, Shaken, Broken and Routed companies not closing on the enemy, the
     /// companies passed through, an action left), and the reaction tests the move would roll. Nothing changes.
@@ -2207,16 +2262,10 @@ impl Battle {
         if order.distance * f64::from(cost) > allowance + 1e-9 {
             return refuse("the move is longer than the company's allowance over that ground");
         }
-        let routing = c.cl >= ConfidenceLevel::Broken;
-        let mine_close = c.formation.is_close();
-        if let Some(other) = order.through {
-            let o = self.company(other)?;
-            if o.side != c.side {
-                return refuse("enemy units may never be moved through");
-            }
-            if mine_close && o.formation.is_close() && !routing {
-                return refuse("a close formation may not pass through another");
-            }
+        if let Some(other) = order.through
+            && let Some(why) = Self::passing_refused(c, self.company(other)?)
+        {
+            return refuse(why);
         }
         let tests = self.move_tests(id, order)?;
         if c.actions == 0 {

@@ -257,3 +257,49 @@ fn ht_mov_07_skirmishers_through_a_close_formation_disorder_it() {
     assert_eq!(formation(&game, 0), Formation::Skirmish);
     assert_eq!(formation(&game, 1), Formation::Skirmish);
 }
+
+/// HT-MOV-07, the bots: a commander prefers a move that disorders none of its own close formations. Blue A
+/// (in column) advances on Grey Z; Blue B (two in skirmish order) stands 2.3" along that line. The thruster's
+/// first choice, 5" straight on, is legal but would take Blue A through Blue B and disorder it; the thruster
+/// takes a move the engine accepts that passes no one instead.
+#[test]
+fn ht_mov_07_the_thruster_keeps_its_close_formations_in_order() {
+    use acw_core::game::Commander;
+    use acw_hardtack::bots::Thruster;
+    let from = Point::new(10.0, 10.0);
+    let heading = from.heading_to(Point::new(40.0, 32.0));
+    let screen = from.moved(heading, Inches(2.3));
+    let s = scenario(
+        Formation::Column,
+        vec![deployed(
+            "Blue B",
+            Side::Union,
+            2,
+            Formation::Skirmish,
+            (screen.x, screen.y),
+        )],
+    );
+    let game = blue_a_active(&s);
+    let straight = from.moved(heading, Inches(5.0));
+    assert!(
+        game.state()
+            .check_order(Side::Union, &Order::Move { to: straight })
+    );
+    let through = game
+        .state()
+        .preview_move(CompanyId(0), straight)
+        .unwrap()
+        .through;
+    assert_eq!(through, Some(CompanyId(1)));
+    for seed in 0..4 {
+        let order = Thruster::new(seed).order(&Hardtack, game.state(), Side::Union);
+        let Order::Move { to } = order else {
+            panic!("{order:?}");
+        };
+        assert!(game.state().check_order(Side::Union, &order));
+        let m = game.state().preview_move(CompanyId(0), to).unwrap();
+        assert_eq!(m.through, None, "seed {seed}: to {to:?}");
+        assert!(m.toward_enemy, "seed {seed}: to {to:?}");
+    }
+    assert_eq!(formation(&game, 0), Formation::Column);
+}

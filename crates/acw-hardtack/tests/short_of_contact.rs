@@ -367,3 +367,72 @@ fn ht_sg2_37_the_bots_answer_the_choice() {
         Order::FallBack(Retreat::StartPoint)
     );
 }
+
+/// Blue A still short (as [`still_short`]) with `other` at (20, 12.4) in `formation` with `figures`, across
+/// the way Blue A's footprint (x 16 to 24) sweeps toward Grey A.
+fn still_short_past(other: (&str, Side), figures: usize, formation: Formation) -> State {
+    let mut s = scenario(false);
+    let mut spec = CompanySpec::new(other.0, other.1, figures);
+    spec.formation = formation;
+    s.companies.push(Deployed {
+        spec,
+        at: Point::new(20.0, 12.4),
+    });
+    let mut state = State::new(&s, 1).unwrap();
+    let chooser = Hardtack.owed(&state).unwrap().side;
+    apply(&mut state, chooser, Order::GoFirst(Side::Union), &[]).unwrap();
+    apply(&mut state, Side::Union, Order::Activate(CompanyId(0)), &[]).unwrap();
+    apply(
+        &mut state,
+        Side::Union,
+        Order::Assault {
+            defender: CompanyId(1),
+        },
+        &[2],
+    )
+    .unwrap();
+    apply(
+        &mut state,
+        Side::Confederate,
+        Order::Defend {
+            stand: true,
+            final_fire: false,
+        },
+        &[6, 1, 1],
+    )
+    .unwrap();
+    state
+}
+
+/// HT-SG2-37, HT-MOV-07: the mid-dash placing is traced as a move. Blue A, in skirmish order for its
+/// assault, stays mid-dash: with Blue B (eight in line, x 16 to 24, y 11.9 to 12.9) across its way it passes
+/// through Blue B the whole 4" to (20, 14), and Blue B, a close formation passed through, is disordered into
+/// skirmish order. With Grey B (an enemy, two in skirmish order) there instead, the 4" way would touch it and
+/// every shorter place (3", 2", 1") is on or within half an inch of its ground: Blue A stays where it stood,
+/// 0" on.
+#[test]
+fn ht_mov_07_the_mid_dash_placing_is_traced() {
+    let mut state = still_short_past(("Blue B", Side::Union), 8, Formation::Line);
+    let log = apply(&mut state, Side::Union, Order::StayMidDash, &[]).unwrap();
+    let text: Vec<String> = log.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        text[..2],
+        [
+            "Blue A stays mid-dash, 4\" on toward Grey A.".to_string(),
+            "Blue A passes through Blue B, which is disordered into skirmish order.".to_string(),
+        ]
+    );
+    assert_eq!(centre(&state, 0), (20.0, 14.0));
+    assert_eq!(
+        state.battle().company(CompanyId(2)).unwrap().formation(),
+        Formation::Skirmish
+    );
+
+    let mut state = still_short_past(("Grey B", Side::Confederate), 2, Formation::Skirmish);
+    let log = apply(&mut state, Side::Union, Order::StayMidDash, &[]).unwrap();
+    assert_eq!(
+        log[0].to_string(),
+        "Blue A stays mid-dash, 0\" on toward Grey A."
+    );
+    assert_eq!(centre(&state, 0), (20.0, 10.0));
+}
