@@ -1783,6 +1783,29 @@ impl State {
             .collect()
     }
 
+    /// The chance an observation (HT-SG2-25) had of the `result` it rolled, as the observer's side saw it: the
+    /// observer's quality die against the target's die for the distance, cover and In Position (of a company; a
+    /// counter never is). `None` when the observer or the distance is not one the table has.
+    fn observation_chance(
+        &self,
+        observer: CompanyId,
+        distance: f64,
+        cover: Cover,
+        in_position: bool,
+        result: Success,
+    ) -> Option<LuckyRoll> {
+        let look = crate::fire::Observation {
+            quality: self.battle.company(observer).ok()?.quality().die(),
+            target: crate::fire::Observation::target_die(distance, cover, in_position).ok()?,
+        };
+        Some(LuckyRoll::from_dist(
+            self.side_of(observer),
+            &look.odds(),
+            &result,
+            |r| *r as u8,
+        ))
+    }
+
     /// The side of a company (the Union for an unknown one: only companies of the battle are asked about).
     fn side_of(&self, id: CompanyId) -> Side {
         self.battle.company(id).map_or(Side::Union, |c| c.side())
@@ -2449,25 +2472,10 @@ impl State {
                 let result =
                     self.battle
                         .observe_dummy(id, *dummy, facts.distance, facts.cover, &mut rec)?;
-                // the observation as it stood before the roll: the observer's quality against the counter's die
                 let chance = rec
                     .narrate
                     .then(|| {
-                        let look = crate::fire::Observation {
-                            quality: self.battle.company(id).ok()?.quality().die(),
-                            target: crate::fire::Observation::target_die(
-                                facts.distance,
-                                facts.cover,
-                                false,
-                            )
-                            .ok()?,
-                        };
-                        Some(LuckyRoll::from_dist(
-                            self.side_of(id),
-                            &look.odds(),
-                            &result,
-                            |r| *r as u8,
-                        ))
+                        self.observation_chance(id, facts.distance, facts.cover, false, result)
                     })
                     .flatten();
                 log.push(Event::Observed {
@@ -2491,25 +2499,16 @@ impl State {
                 let result =
                     self.battle
                         .observe(id, *target, facts.distance, facts.cover, &mut rec)?;
-                // the observation as it stood before the roll: the observer's quality against the target's die
                 let chance = rec
                     .narrate
                     .then(|| {
-                        let look = crate::fire::Observation {
-                            quality: self.battle.company(id).ok()?.quality().die(),
-                            target: crate::fire::Observation::target_die(
-                                facts.distance,
-                                facts.cover,
-                                in_position,
-                            )
-                            .ok()?,
-                        };
-                        Some(LuckyRoll::from_dist(
-                            self.side_of(id),
-                            &look.odds(),
-                            &result,
-                            |r| *r as u8,
-                        ))
+                        self.observation_chance(
+                            id,
+                            facts.distance,
+                            facts.cover,
+                            in_position,
+                            result,
+                        )
                     })
                     .flatten();
                 log.push(Event::ObservedCompany {
