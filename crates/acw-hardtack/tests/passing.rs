@@ -2,6 +2,7 @@
 //! enemy; close formations may not pass through each other; a close formation that passes through a friend,
 //! or is passed through, is disordered. Played through acw-core's `Game` driver, positions pinned.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
+mod common;
 use acw_core::Side;
 use acw_core::game::{Game, Owed, Submitted};
 use acw_core::measure::{Inches, Point};
@@ -9,22 +10,8 @@ use acw_core::table::Table;
 use acw_hardtack::CompanyId;
 use acw_hardtack::Options;
 use acw_hardtack::game::{Deployed, Event, Hardtack, Order, Scenario};
-use acw_hardtack::state::{CompanySpec, Formation};
-
-fn deployed(
-    name: &str,
-    side: Side,
-    figures: usize,
-    formation: Formation,
-    at: (f64, f64),
-) -> Deployed {
-    let mut spec = CompanySpec::new(name, side, figures);
-    spec.formation = formation;
-    Deployed {
-        spec,
-        at: Point::new(at.0, at.1),
-    }
-}
+use acw_hardtack::state::Formation;
+use common::deployed;
 
 /// Blue A (eight in column: 2" wide, 1" deep, facing up the table) at (10, 10), `other` companies, and
 /// Grey Z (eight in line) far off at (40, 32).

@@ -4,31 +4,18 @@
 //! the straight way back as far as it is open, a Routed company passing through a friendly close formation
 //! and disordering it. Scripted dice, positions pinned.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
+mod common;
 use acw_core::Side;
 use acw_core::dice::ScriptedDice;
 use acw_core::game::Ruleset;
-use acw_core::measure::{Heading, Inches, Point};
+use acw_core::measure::{Heading, Inches};
 use acw_core::table::Table;
 use acw_hardtack::CompanyId;
 use acw_hardtack::Options;
 use acw_hardtack::game::{Deployed, Event, GameError, Hardtack, Order, Question, Scenario, State};
-use acw_hardtack::state::{CompanySpec, Formation};
+use acw_hardtack::state::Formation;
 use acw_hardtack::tables::ConfidenceLevel;
-
-fn deployed(
-    name: &str,
-    side: Side,
-    figures: usize,
-    formation: Formation,
-    at: (f64, f64),
-) -> Deployed {
-    let mut spec = CompanySpec::new(name, side, figures);
-    spec.formation = formation;
-    Deployed {
-        spec,
-        at: Point::new(at.0, at.1),
-    }
-}
+use common::deployed;
 
 /// Blue A (eight in line, 8" wide) at (20, 10) assaults Grey A (eight in line) at (20, 14), at `level`;
 /// `behind` stands in Grey A's way back (straight away is north, up the table); Grey C and Grey D far off.

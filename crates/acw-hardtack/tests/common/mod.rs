@@ -3,6 +3,8 @@
 
 use acw_core::Side;
 use acw_core::dice::ScriptedDice;
+use acw_core::measure::Point;
+use acw_hardtack::game::Deployed;
 use acw_hardtack::state::{CompanySpec, FireFacts, Formation};
 use acw_hardtack::{Battle, CompanyId, Options};
 
@@ -54,4 +56,21 @@ pub fn fire_twice(
     b.activate(firer).unwrap();
     b.fire(firer, target, at, &mut ScriptedDice::faces(second.to_vec()))
         .unwrap();
+}
+
+/// A company of `figures` figures of `side` in `formation`, placed with its centre at `at` (inches), for a
+/// game scenario.
+pub fn deployed(
+    name: &str,
+    side: Side,
+    figures: usize,
+    formation: Formation,
+    at: (f64, f64),
+) -> Deployed {
+    let mut spec = CompanySpec::new(name, side, figures);
+    spec.formation = formation;
+    Deployed {
+        spec,
+        at: Point::new(at.0, at.1),
+    }
 }
