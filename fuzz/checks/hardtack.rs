@@ -5,10 +5,10 @@
 use acw_core::game::{Commander, Ruleset};
 use acw_core::measure::{Heading, Point};
 use acw_core::{BySide, Side};
-use acw_hardtack::CompanyId;
 use acw_hardtack::bots::{Holder, Thruster};
-use acw_hardtack::game::{Hardtack, Order, Retreat, Scenario, State};
-use acw_hardtack::state::{Ammunition, Formation};
+use acw_hardtack::game::{DeployedDummy, Hardtack, Order, Retreat, Scenario, State};
+use acw_hardtack::state::{Ammunition, Formation, UnhorsedChoice};
+use acw_hardtack::{CompanyId, DummyId, GunId};
 
 /// Orders played at most per input, so no input runs long.
 const MAX_ORDERS: usize = 150;
@@ -89,8 +89,40 @@ fn company(data: &mut &[u8]) -> CompanyId {
     CompanyId(u32::from(next(data) % 16))
 }
 
+/// A counter id, mostly among the hidden scenario's four, sometimes past them.
+fn dummy(data: &mut &[u8]) -> DummyId {
+    DummyId(u32::from(next(data) % 6))
+}
+
+/// A gun id, mostly among the default scenario's two, sometimes past them.
+fn gun(data: &mut &[u8]) -> GunId {
+    GunId(u32::from(next(data) % 4))
+}
+
+/// The default scenario with something hidden: each side's skirmish company (E and K) deploys hidden, and each
+/// side has two dummy counters, one of the Confederates' in the wood.
+pub fn hidden_scenario() -> Scenario {
+    let mut scenario = Scenario::default();
+    for c in &mut scenario.companies {
+        if c.spec.name.ends_with("Company E") || c.spec.name.ends_with("Company K") {
+            c.spec.hidden = true;
+        }
+    }
+    let counter = |side, x, y| DeployedDummy {
+        side,
+        at: Point::new(x, y),
+    };
+    scenario.dummies = vec![
+        counter(Side::Union, 14.0, 11.0),
+        counter(Side::Union, 36.0, 11.0),
+        counter(Side::Confederate, 14.0, 24.0),
+        counter(Side::Confederate, 34.0, 23.5),
+    ];
+    scenario
+}
+
 fn order_from(data: &mut &[u8], state: &State) -> Order {
-    match next(data) % 19 {
+    match next(data) % 25 {
         0 => Order::GoFirst(if next(data).is_multiple_of(2) {
             Side::Union
         } else {
@@ -156,17 +188,38 @@ fn order_from(data: &mut &[u8], state: &State) -> Order {
         17 => Order::FireGun {
             target: company(data),
         },
+        18 => Order::Observe { dummy: dummy(data) },
+        19 => Order::ObserveCompany {
+            target: company(data),
+        },
+        20 => Order::FireAtDummy { dummy: dummy(data) },
+        21 => Order::FireAtTeam { gun: gun(data) },
+        22 => Order::FireGunAtTeam { team: gun(data) },
+        23 => Order::Unhorsed(
+            [
+                UnhorsedChoice::Skirmish,
+                UnhorsedChoice::Detach,
+                UnhorsedChoice::Remove,
+            ][usize::from(next(data) % 3)],
+        ),
         _ => Order::EndActivation,
     }
 }
 
-/// Bytes read as a seed, a number of the bots' orders to play first (a real mid-game state), then orders of
-/// every kind (with any ids and points): each order is accepted or refused, a refusal changes nothing, and the
+/// Bytes read as a seed (whose top bit chooses the default scenario or [`hidden_scenario`]), a number of the
+/// bots' orders to play first (a real mid-game state), then orders of every kind (with any ids and points): each order is accepted or refused, a refusal changes nothing, and the
 /// engine's own check (`check_order`, for the side that owes the decision) agrees with what it then does.
 pub fn orders(mut data: &[u8]) {
     let seed = u64::from(next(&mut data));
-    let Ok(mut state) = Hardtack.setup(&Scenario::default(), seed) else {
-        return;
+    // the seed's top bit chooses the scenario: the default, or one with hidden companies and counters
+    let scenario = if seed >= 128 {
+        hidden_scenario()
+    } else {
+        Scenario::default()
+    };
+    let mut state = match Hardtack.setup(&scenario, seed) {
+        Ok(state) => state,
+        Err(e) => panic!("a fixed scenario could not be set up: {e}"),
     };
     let warm = usize::from(next(&mut data)) * 2;
     play_on(&mut state, seed, warm.min(MAX_ORDERS * 3));
