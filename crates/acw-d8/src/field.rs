@@ -984,15 +984,19 @@ impl Field {
         battle: &'a Battle,
         side: Side,
     ) -> Vec<(&'a Unit, Point, f64)> {
-        battle
-            .units()
-            .iter()
-            .filter(|o| !o.removed && o.side != side)
-            .filter_map(|o| {
-                let (w, d) = size_cm(o);
-                self.place(o.id).map(|p| (o, p.centre, span(w, d) / 2.0))
-            })
-            .collect()
+        // Room for every unit at once: collected from a filter, the list would start small and grow.
+        let mut v = Vec::with_capacity(battle.units().len());
+        v.extend(
+            battle
+                .units()
+                .iter()
+                .filter(|o| !o.removed && o.side != side)
+                .filter_map(|o| {
+                    let (w, d) = size_cm(o);
+                    self.place(o.id).map(|p| (o, p.centre, span(w, d) / 2.0))
+                }),
+        );
+        v
     }
 
     /// The units of `enemies` ([`Field::enemies_placed`]) within `limit` cm of `a`, in their order: each one

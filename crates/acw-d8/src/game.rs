@@ -906,11 +906,14 @@ impl TryFrom<StateData> for State {
 }
 
 /// "1st Regiment (Union)": the unit's name and side, written into a string sized for it at once (`format!`
-/// would grow it three times).
+/// would grow it three times), piece by piece (the formatting machinery cost more than the text).
 fn name(u: &Unit) -> String {
-    use std::fmt::Write as _;
-    let mut s = String::with_capacity(u.name.len() + 16);
-    let _ = write!(s, "{} ({})", u.name, u.side);
+    let side = crate::tables::side_word(u.side);
+    let mut s = String::with_capacity(u.name.len() + side.len() + 3);
+    s.push_str(&u.name);
+    s.push_str(" (");
+    s.push_str(side);
+    s.push(')');
     s
 }
 
