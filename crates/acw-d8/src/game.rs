@@ -1417,14 +1417,9 @@ fn begin_turn(
             let u = b.unit(id).ok()?;
             Some(FfTestResult {
                 unit: name(u),
-                need: 9
-                    - (crate::formation::FormationTest {
-                        class: u.class,
-                        d6: false,
-                    })
-                    .odds()
-                    .p(&true)
-                    .mul_add(8.0, 0.5) as u8,
+                // D8-FRM-04: the D8 test passes on the class's score or more (`FormationTest`'s roll), so that
+                // score is the face needed.
+                need: u.class.base_score(),
                 passed,
             })
         })

@@ -970,11 +970,11 @@ impl Battle {
                 .filter(|o| o.alive)
                 .map(|o| o.id)
         };
-        let division = alive(Rank::Division, None);
+        // Each search made only when its answer is needed (the Divisional officer only if no Brigadier is).
         if u.troop.brigaded() {
-            alive(Rank::Brigadier, u.brigade).or(division)
+            alive(Rank::Brigadier, u.brigade).or_else(|| alive(Rank::Division, None))
         } else {
-            division.or_else(|| alive(Rank::Corps, None))
+            alive(Rank::Division, None).or_else(|| alive(Rank::Corps, None))
         }
     }
 
