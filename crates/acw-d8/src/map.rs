@@ -929,6 +929,12 @@ pub fn farm_roads(
             continue;
         }
         let to_farm = distances(*farm, hills, four);
+        // The least distance from the farm to a road square: the nearest road square's route is that long.
+        let least = road
+            .iter()
+            .filter(|r| !hills[r.index()])
+            .filter_map(|r| to_farm[r.index()])
+            .fold(f64::INFINITY, f64::min);
         let mut best: Option<(Vec<Square>, f64)> = None;
         for (i, &r) in road.iter().enumerate() {
             if hills[r.index()] {
@@ -936,15 +942,18 @@ pub fn farm_roads(
             }
             // The route from `r`, if any, is as long as the quickest way between the two (`to_farm` at `r`:
             // the steps cost the same both ways), to within far less than `SKIP` (its steps each agree with
-            // the distances to within `EPS`); a road square that no route joins to the farm, or whose route
-            // could not be shorter than the best by more than `EPS`, is passed over unmeasured.
+            // the distances to within `EPS`). A road square that no route joins to the farm, whose route is
+            // longer than the nearest's (routes of different lengths differ by far more than `SKIP`: sums of
+            // a few steps of 1 and √2), or whose route could not be shorter than the best by more than `EPS`
+            // is passed over unmeasured: the first road square whose route is the shortest is kept.
             const SKIP: f64 = 1e-6;
             let Some(near) = to_farm[r.index()] else {
                 continue;
             };
-            if best
-                .as_ref()
-                .is_some_and(|(_, cur)| near - SKIP >= cur - EPS)
+            if near - SKIP > least
+                || best
+                    .as_ref()
+                    .is_some_and(|(_, cur)| near - SKIP >= cur - EPS)
             {
                 continue;
             }
