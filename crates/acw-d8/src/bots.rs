@@ -549,9 +549,11 @@ impl Attacker {
         }
         // Blocked: straight ahead, shorter.
         for frac in [0.5, 0.25] {
-            let p = me
-                .centre
-                .moved(facing(side), Inches(crate::field::inches(step * frac)));
+            let p = crate::field::moved_by(
+                me.centre,
+                crate::field::frame(facing(side)).ahead,
+                crate::field::inches(step * frac),
+            );
             let (x_cm, y_cm) = (cm(p.x), cm(p.y));
             // A move the rules refuse unmeasured (`State::move_barred`) is not asked about.
             if state.move_barred(u.id, x_cm, y_cm) {
@@ -650,9 +652,11 @@ impl Holder {
                         continue;
                     }
                     let Some(me) = f.place(u.id) else { continue };
-                    let p = me
-                        .centre
-                        .moved(facing(side), Inches(crate::field::inches(10.0)));
+                    let p = crate::field::moved_by(
+                        me.centre,
+                        crate::field::frame(facing(side)).ahead,
+                        crate::field::inches(10.0),
+                    );
                     Order::Move {
                         unit: u.id,
                         x_cm: cm(p.x),

@@ -47,6 +47,73 @@ pub(crate) fn apart(a: Point, b: Point) -> f64 {
     span(b.x - a.x, b.y - a.y)
 }
 
+/// The sines and cosines of a facing's four directions, each what `heading.as_degrees().to_radians().sin_cos()`
+/// gives, as [`Point::moved`] takes them: ahead (the facing), behind, right (90° clockwise) and left.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Frame {
+    /// The facing.
+    pub(crate) ahead: (f64, f64),
+    /// The facing reversed.
+    pub(crate) behind: (f64, f64),
+    /// The facing turned 90° clockwise.
+    pub(crate) right: (f64, f64),
+    /// The facing turned 90° anticlockwise.
+    pub(crate) left: (f64, f64),
+}
+
+/// How many facings' frames [`frame`] remembers (a power of two).
+const FRAME_SLOTS: usize = 64;
+
+thread_local! {
+    /// The frames of the facings met last, by slot: the facing's bits (`u64::MAX`, no finite number's, for an
+    /// empty slot) and its frame.
+    static FRAMES: std::cell::RefCell<[(u64, Frame); FRAME_SLOTS]> = const {
+        std::cell::RefCell::new(
+            [(u64::MAX, Frame { ahead: (0.0, 0.0), behind: (0.0, 0.0), right: (0.0, 0.0), left: (0.0, 0.0) });
+                FRAME_SLOTS],
+        )
+    };
+}
+
+/// The frame of `facing`: four `sin_cos`, remembered per thread for the facings met last (units keep their
+/// facings for many measures), bit for bit what they give.
+pub(crate) fn frame(facing: Heading) -> Frame {
+    let bits = facing.as_degrees().to_bits();
+    let slot = (bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - FRAME_SLOTS.trailing_zeros()))
+        as usize
+        % FRAME_SLOTS;
+    let compute = || {
+        let unit = |h: Heading| h.as_degrees().to_radians().sin_cos();
+        Frame {
+            ahead: unit(facing),
+            behind: unit(facing.reversed()),
+            right: unit(facing.turned(90.0)),
+            left: unit(facing.turned(-90.0)),
+        }
+    };
+    FRAMES
+        .try_with(|frames| {
+            let entry = &mut frames.borrow_mut()[slot];
+            if entry.0 != bits {
+                *entry = (bits, compute());
+            }
+            entry.1
+        })
+        .unwrap_or_else(|_| compute())
+}
+
+/// `p.moved(heading, Inches(d))` ([`Point::moved`]), bit for bit, from the heading's sine and cosine `(s, c)`.
+#[must_use]
+pub(crate) fn moved_by(p: Point, (s, c): (f64, f64), d: f64) -> Point {
+    Point::new(p.x + d * s, p.y + d * c)
+}
+
+/// A footprint's front centre ([`Footprint::front_centre`]), bit for bit, from its facing's remembered frame.
+#[must_use]
+pub(crate) fn front_centre(f: &Footprint) -> Point {
+    moved_by(f.centre, frame(f.facing).ahead, f.depth.0 / 2.0)
+}
+
 /// Whether a footprint could touch the segment from `a` to `b`: its centre lies within half its diagonal of the
 /// segment (a cheap test before the exact one).
 #[must_use]
@@ -498,7 +565,11 @@ impl Field {
         if n == 0.0 {
             return self.officer_at(id).unwrap_or(Point::new(0.0, 0.0));
         }
-        Point::new(sx / n, sy / n).moved(facing(o.side).reversed(), Inches(inches(3.0)))
+        moved_by(
+            Point::new(sx / n, sy / n),
+            frame(facing(o.side)).behind,
+            inches(3.0),
+        )
     }
 
     /// The piece of a square, if any.
@@ -737,7 +808,7 @@ impl Field {
     /// battery's bearing to the target is returned too.
     #[must_use]
     pub fn fire_distances(&self, u: &Unit, f: &Footprint, target: &Footprint) -> (Vec<f64>, f64) {
-        let front = f.front_centre();
+        let front = front_centre(f);
         let bearing = {
             let d = front.heading_to(target.centre).as_degrees() - f.facing.as_degrees();
             let d = d.rem_euclid(360.0);
@@ -1051,7 +1122,7 @@ impl Field {
             let (nx, ny) = (dx / len, dy / len);
             let along = |p: Place, w: f64, d: f64| {
                 // Ahead is (sin, cos) of the facing, across it (cos, -sin): as a footprint's corners are laid.
-                let (s, c) = p.facing.as_degrees().to_radians().sin_cos();
+                let (s, c) = frame(p.facing).ahead;
                 let (ahead, across) = ((s * nx + c * ny).abs(), (c * nx - s * ny).abs());
                 let (hw, hd) = (w / 2.0, d / 2.0);
                 (hw * across + hd * ahead, (hw / across).min(hd / ahead))
@@ -1125,7 +1196,7 @@ pub(crate) fn figure_distances<'a>(
     f: &'a Footprint,
     target: &'a Footprint,
 ) -> impl Iterator<Item = f64> + 'a {
-    let front = f.front_centre();
+    let front = front_centre(f);
     let battery = u.troop.is_battery();
     let figures = if battery {
         1
@@ -1139,18 +1210,11 @@ pub(crate) fn figure_distances<'a>(
     // The sines and cosines of the two sideways headings and of the target's axes, taken once for all the
     // figures (not for a battery): each point and distance below is, bit for bit, what `Point::moved` and
     // `Footprint::distance_to` give.
-    let unit = |h: Heading| {
-        let r = h.as_degrees().to_radians();
-        (r.sin(), r.cos())
-    };
     let ((left, right), (ts, tc), (fs, fc)) = if battery {
         (((0.0, 0.0), (0.0, 0.0)), (0.0, 0.0), (0.0, 0.0))
     } else {
-        (
-            (unit(f.facing.turned(-90.0)), unit(f.facing.turned(90.0))),
-            target.facing.as_degrees().to_radians().sin_cos(),
-            f.facing.as_degrees().to_radians().sin_cos(),
-        )
+        let (mine, theirs) = (frame(f.facing), frame(target.facing));
+        ((mine.left, mine.right), theirs.ahead, mine.ahead)
     };
     let (ahead, across) = ((ts, tc), (tc, -ts));
     let (half_w, half_d) = (target.frontage.0 / 2.0, target.depth.0 / 2.0);
@@ -1257,4 +1321,38 @@ pub fn in_play(battle: &Battle) -> BySide<usize> {
         *n.get_mut(u.side) += 1;
     }
     n
+}
+
+#[cfg(test)]
+mod frame_tests {
+    use super::*;
+
+    #[test]
+    fn a_remembered_frame_is_bit_for_bit_the_sines_and_cosines() {
+        let unit = |h: Heading| h.as_degrees().to_radians().sin_cos();
+        // More facings than slots, each asked twice (the second time from the slot, unless another took it).
+        for round in 0..2 {
+            for i in 0..200 {
+                let h = Heading::degrees(f64::from(i) * 1.7 + 0.123).unwrap_or(Heading::NORTH);
+                let f = frame(h);
+                assert_eq!(f.ahead, unit(h), "round {round}, {i}");
+                assert_eq!(f.behind, unit(h.reversed()));
+                assert_eq!(f.right, unit(h.turned(90.0)));
+                assert_eq!(f.left, unit(h.turned(-90.0)));
+                let p = Point::new(12.25, 40.5);
+                assert_eq!(moved_by(p, f.ahead, 3.3), p.moved(h, Inches(3.3)));
+                let fp = Footprint {
+                    centre: p,
+                    facing: h,
+                    frontage: Inches(4.0),
+                    depth: Inches(0.8),
+                };
+                assert_eq!(front_centre(&fp), fp.front_centre());
+            }
+        }
+        for h in [Heading::NORTH, Heading::EAST, Heading::SOUTH, Heading::WEST] {
+            assert_eq!(frame(h).ahead, unit(h));
+            assert_eq!(frame(h).behind, unit(h.reversed()));
+        }
+    }
 }

@@ -1085,7 +1085,7 @@ impl State {
             return FireCheck::Refused;
         };
         // The sight: refused if either stands deep in a wood or the terrain lies between.
-        let (from, to) = (uf.front_centre(), tf.centre);
+        let (from, to) = (crate::field::front_centre(&uf), tf.centre);
         if f.deep_in_wood(uf.centre) || f.deep_in_wood(tf.centre) || f.sight_blocked(from, to, &[])
         {
             return FireCheck::Ground;
@@ -2237,7 +2237,7 @@ fn charge_facts(
         return Err(GameError::Table("the units are not placed".into()));
     };
     let distance = cm(uf.distance(&tf).0);
-    let (crossed, _) = f.crossed(uf.front_centre(), tf.centre);
+    let (crossed, _) = f.crossed(crate::field::front_centre(&uf), tf.centre);
     let facts = ChargeFacts {
         distance_cm: distance,
         path_open: crossed.is_empty(),
@@ -2298,7 +2298,7 @@ fn officer_fire_facts(
         depth: Inches(inches(d)),
     };
     let (ds, bearing) = f.fire_distances(u, &uf, &figure);
-    let from = uf.front_centre();
+    let from = crate::field::front_centre(&uf);
     let mut facts = FireFacts {
         figures: ds.len().min(24),
         bearing_degrees: bearing,
@@ -2343,7 +2343,7 @@ fn fire_facts(b: &Battle, f: &Field, u: &Unit, t: &Unit) -> Result<FireFacts, Ga
         .iter()
         .any(|&d| crate::fire::band(u.weapon, d, b.options()).is_some());
     let sight_blocked = in_reach && {
-        let (from, to) = (uf.front_centre(), tf.centre);
+        let (from, to) = (crate::field::front_centre(&uf), tf.centre);
         // The units and smoke between first (cheap), the terrain only if they leave the line clear.
         f.unit_across(b, &[u.id, t.id], from, to).is_some()
             || f.smoke(b).any(|(_, m)| m.blocks(from, to))
