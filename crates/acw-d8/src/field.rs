@@ -108,6 +108,26 @@ pub(crate) fn moved_by(p: Point, (s, c): (f64, f64), d: f64) -> Point {
     Point::new(p.x + d * s, p.y + d * c)
 }
 
+/// The shortest distance in inches from a point to a footprint ([`Footprint::distance_to`]), bit for bit, from
+/// its facing's remembered frame; `hypot(x, 0)` is `x` exactly (C99 F.9.4.3), so the square root is taken only
+/// off the footprint's corners.
+#[must_use]
+pub(crate) fn distance_to(f: &Footprint, p: Point) -> f64 {
+    let (s, c) = frame(f.facing).ahead;
+    let (ahead, right) = ((s, c), (c, -s));
+    let (dx, dy) = (p.x - f.centre.x, p.y - f.centre.y);
+    let across = (dx * right.0 + dy * right.1).abs() - f.frontage.0 / 2.0;
+    let along = (dx * ahead.0 + dy * ahead.1).abs() - f.depth.0 / 2.0;
+    let (x, y) = (across.max(0.0), along.max(0.0));
+    if y == 0.0 {
+        x
+    } else if x == 0.0 {
+        y
+    } else {
+        x.hypot(y)
+    }
+}
+
 /// A footprint's front centre ([`Footprint::front_centre`]), bit for bit, from its facing's remembered frame.
 #[must_use]
 pub(crate) fn front_centre(f: &Footprint) -> Point {
@@ -843,7 +863,7 @@ impl Field {
                 Some(o) if !o.alive => OfficerAt::Killed,
                 Some(o) => {
                     let p = self.officer_at(o.id).unwrap_or(Point::new(0.0, 0.0));
-                    if cm(me.distance_to(p).0) <= rank.radius_cm() {
+                    if cm(distance_to(&me, p)) <= rank.radius_cm() {
                         OfficerAt::InRange
                     } else {
                         OfficerAt::Away
@@ -877,7 +897,7 @@ impl Field {
             if let (Some(o), Some(f)) = (battle.commanding_officer(u.id), self.footprint(u))
                 && let Some(p) = self.officer_at(o)
             {
-                out.push((u.id, cm(f.distance_to(p).0)));
+                out.push((u.id, cm(distance_to(&f, p))));
             }
         }
         out
@@ -1220,7 +1240,7 @@ pub(crate) fn figure_distances<'a>(
     let (half_w, half_d) = (target.frontage.0 / 2.0, target.depth.0 / 2.0);
     (0..figures).filter_map(move |i| {
         if battery {
-            return Some(cm(target.distance_to(front).0));
+            return Some(cm(distance_to(target, front)));
         }
         let off = width * ((i as f64 + 0.5) / figures as f64) - width / 2.0;
         let ((s, c), d) = if off < 0.0 {
@@ -1348,6 +1368,14 @@ mod frame_tests {
                     depth: Inches(0.8),
                 };
                 assert_eq!(front_centre(&fp), fp.front_centre());
+                for q in [
+                    p,
+                    Point::new(0.0, 0.0),
+                    Point::new(13.0, 40.5),
+                    Point::new(12.25, 44.0),
+                ] {
+                    assert_eq!(distance_to(&fp, q), fp.distance_to(q).0);
+                }
             }
         }
         for h in [Heading::NORTH, Heading::EAST, Heading::SOUTH, Heading::WEST] {
