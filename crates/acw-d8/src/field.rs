@@ -128,6 +128,53 @@ pub(crate) fn distance_to(f: &Footprint, p: Point) -> f64 {
     }
 }
 
+/// Whether the segment from `a` to `b` passes over (or touches) a footprint: [`Footprint::blocks`], with the
+/// same clipping in the footprint's frame taken from the remembered frame; only a segment within acw-core's
+/// margin (1e-9 inch) of the outline is handed to `Footprint::blocks` for its exact test.
+#[must_use]
+pub(crate) fn blocks(fp: &Footprint, a: Point, b: Point) -> bool {
+    /// acw-core's margin far above the rounding of table geometry (inches).
+    const MARGIN: f64 = 1e-9;
+    let (s, c) = frame(fp.facing).ahead;
+    let (ahead, right) = ((s, c), (c, -s));
+    let local = |p: Point| {
+        let (dx, dy) = (p.x - fp.centre.x, p.y - fp.centre.y);
+        (dx * right.0 + dy * right.1, dx * ahead.0 + dy * ahead.1)
+    };
+    let (p, q) = (local(a), local(b));
+    let (half_w, half_d) = (fp.frontage.0 / 2.0, fp.depth.0 / 2.0);
+    if !clips_local((p, q), half_w + MARGIN, half_d + MARGIN) {
+        return false;
+    }
+    if half_w > MARGIN && half_d > MARGIN && clips_local((p, q), half_w - MARGIN, half_d - MARGIN) {
+        return true;
+    }
+    fp.blocks(a, b)
+}
+
+/// Whether the segment `(p, q)`, in a rectangle's own frame, meets the rectangle `|x| <= half_w`,
+/// `|y| <= half_d` (Liang–Barsky clipping, touching included): acw-core's test, step for step.
+fn clips_local((p, q): ((f64, f64), (f64, f64)), half_w: f64, half_d: f64) -> bool {
+    let (mut lo, mut hi) = (0.0_f64, 1.0_f64);
+    for (start, delta, half) in [(p.0, q.0 - p.0, half_w), (p.1, q.1 - p.1, half_d)] {
+        if delta == 0.0 {
+            if start.abs() > half {
+                return false;
+            }
+            continue;
+        }
+        let t0 = (-half - start) / delta;
+        let t1 = (half - start) / delta;
+        let (t0, t1) = if t0 <= t1 { (t0, t1) } else { (t1, t0) };
+        lo = lo.max(t0);
+        hi = hi.min(t1);
+        if lo > hi {
+            return false;
+        }
+    }
+    true
+}
+
 /// A footprint's front centre ([`Footprint::front_centre`]), bit for bit, from its facing's remembered frame.
 #[must_use]
 pub(crate) fn front_centre(f: &Footprint) -> Point {
@@ -793,7 +840,7 @@ impl Field {
     /// other feature is measured exactly when its bounding box, grown by the margin, meets the segment's.
     #[must_use]
     pub fn sight_blocked(&self, from: Point, to: Point, others: &[Footprint]) -> bool {
-        if others.iter().any(|o| o.blocks(from, to)) {
+        if others.iter().any(|o| blocks(o, from, to)) {
             return true;
         }
         let terrain = self.table.terrain();
@@ -1027,7 +1074,7 @@ impl Field {
                 let (ex, ey) = (a.x + dx * t - c.x, a.y + dy * t - c.y);
                 let (w, d) = size_cm(u);
                 let reach = inches(span(w, d)) / 2.0 + 1e-6;
-                ex * ex + ey * ey <= reach * reach && Field::footprint_at(u, p).blocks(a, b)
+                ex * ex + ey * ey <= reach * reach && blocks(&Field::footprint_at(u, p), a, b)
             })
             .map(|u| u.id)
     }
@@ -1375,6 +1422,19 @@ mod frame_tests {
                     Point::new(12.25, 44.0),
                 ] {
                     assert_eq!(distance_to(&fp, q), fp.distance_to(q).0);
+                }
+                // Segments across, beside, along the outline and within the margin of it.
+                let c = fp.corners();
+                let ends = [
+                    (Point::new(0.0, 0.0), Point::new(30.0, 80.0)),
+                    (Point::new(12.25, 0.0), Point::new(12.25, 90.0)),
+                    (Point::new(0.0, 40.5), Point::new(30.0, 40.5)),
+                    (p, Point::new(50.0, 50.0)),
+                    (c[0], c[1]),
+                    (c[2], Point::new(c[2].x + 5e-10, 100.0)),
+                ];
+                for (a, b) in ends {
+                    assert_eq!(blocks(&fp, a, b), fp.blocks(a, b), "{a:?} {b:?}");
                 }
             }
         }
