@@ -55,13 +55,21 @@ impl Class {
     }
 }
 
-impl fmt::Display for Class {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+impl Class {
+    /// The class's name ("Raw", "Experienced", "Veteran"): its `Display`, as a word.
+    #[must_use]
+    pub const fn word(self) -> &'static str {
+        match self {
             Class::Raw => "Raw",
             Class::Experienced => "Experienced",
             Class::Veteran => "Veteran",
-        })
+        }
+    }
+}
+
+impl fmt::Display for Class {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.word())
     }
 }
 
