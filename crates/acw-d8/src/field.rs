@@ -75,22 +75,44 @@ thread_local! {
     };
 }
 
-/// The frame of `facing`: four `sin_cos`, remembered per thread for the facings met last (units keep their
-/// facings for many measures), bit for bit what they give.
+/// The frame of `facing`: four `sin_cos`, bit for bit what they give, worked out once for north and south (the
+/// armies' facings) and remembered per thread for the other facings met last (units keep their facings for
+/// many measures).
+#[inline]
 pub(crate) fn frame(facing: Heading) -> Frame {
+    const SOUTH: u64 = 180.0f64.to_bits();
+    let bits = facing.as_degrees().to_bits();
+    if (bits == 0 || bits == SOUTH)
+        && let Some(both) = NORTH_SOUTH.get()
+    {
+        return both[usize::from(bits == SOUTH)];
+    }
+    remembered_frame(facing)
+}
+
+/// The frames of north and south, the armies' facings, worked out once ([`remembered_frame`]).
+static NORTH_SOUTH: std::sync::OnceLock<[Frame; 2]> = std::sync::OnceLock::new();
+
+/// The four `sin_cos` of a facing's frame.
+fn frame_of(facing: Heading) -> Frame {
+    let unit = |h: Heading| h.as_degrees().to_radians().sin_cos();
+    Frame {
+        ahead: unit(facing),
+        behind: unit(facing.reversed()),
+        right: unit(facing.turned(90.0)),
+        left: unit(facing.turned(-90.0)),
+    }
+}
+
+/// [`frame`] beyond north and south (and those the first time): from the thread's slots.
+#[inline(never)]
+fn remembered_frame(facing: Heading) -> Frame {
+    NORTH_SOUTH.get_or_init(|| [frame_of(Heading::NORTH), frame_of(Heading::SOUTH)]);
     let bits = facing.as_degrees().to_bits();
     let slot = (bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - FRAME_SLOTS.trailing_zeros()))
         as usize
         % FRAME_SLOTS;
-    let compute = || {
-        let unit = |h: Heading| h.as_degrees().to_radians().sin_cos();
-        Frame {
-            ahead: unit(facing),
-            behind: unit(facing.reversed()),
-            right: unit(facing.turned(90.0)),
-            left: unit(facing.turned(-90.0)),
-        }
-    };
+    let compute = || frame_of(facing);
     FRAMES
         .try_with(|frames| {
             let entry = &mut frames.borrow_mut()[slot];

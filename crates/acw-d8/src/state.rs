@@ -2200,7 +2200,7 @@ impl Battle {
                 .collect(),
             pooled: self.options.pooled_melee,
         };
-        Ok((melee, a.label().to_string(), d.label().to_string(), a.side))
+        Ok((melee, a.label_sentence(), d.label_sentence(), a.side))
     }
 
     /// D8-MEL-01 to D8-MEL-11, D8-FRM-05, D8-SEQ-05, D8-VIC-05: the active side's `attacker` fights `defender` in
