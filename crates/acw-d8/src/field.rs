@@ -918,7 +918,16 @@ impl Field {
             return MoraleFacts::default();
         };
         let near = crate::tables::morale_points::NEAR_CM;
-        let within = |other: &Unit| self.gap_at_most(u, other, near);
+        // `gap_at_most`, its cheap lower bound (bit for bit the first it tries) taken from the unit's terms
+        // looked up once.
+        let from = self.gap_terms(u);
+        let within = |other: &Unit| {
+            let bound = match (from, self.gap_terms(other)) {
+                (Some(a), Some(o)) => gap_of_terms(a, o),
+                _ => f64::INFINITY,
+            };
+            bound <= near && self.gap_at_most(u, other, near)
+        };
         let live = || battle.units().iter().filter(|o| !o.removed && o.id != u.id);
         let brigade_mate_near = u.brigade.is_some()
             && live().any(|o| o.side == u.side && o.brigade == u.brigade && within(o));
