@@ -2257,8 +2257,9 @@ fn volley(
     dice: &mut dyn Dice,
     log: &mut Vec<Event>,
 ) -> Result<(), GameError> {
-    let volley = b.planned_volley(u.id, target, facts)?;
+    // The volley as planned comes back with the report (planning it first as well measured it twice).
     let report = b.fire(u.id, target, facts, dice)?;
+    let volley = report.volley;
     let chance = volley.p_casualties(report.casualties);
     log.push(Event::Fired {
         unit: name(u),

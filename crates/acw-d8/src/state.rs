@@ -354,6 +354,9 @@ pub struct FireReport {
     pub casualties: u32,
     /// An attached officer killed by the per-volley check (option).
     pub officer_killed: bool,
+    /// The volley as the rules planned it ([`Battle::planned_volley`]): its dice, the faces they needed and
+    /// the save.
+    pub volley: Volley,
 }
 
 impl fmt::Display for FireReport {
@@ -2057,6 +2060,7 @@ impl Battle {
             hits: rolled.hits,
             casualties: rolled.casualties,
             officer_killed,
+            volley: plan.volley,
         })
     }
 
