@@ -320,6 +320,9 @@ pub struct Field {
     /// The sight-blocking features' rectangles, worked out from the table the first time sight is measured.
     #[cfg_attr(feature = "serde", serde(skip))]
     blockers: Blockers,
+    /// Each square's piece, worked out from the map the first time a square's piece is asked for.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pieces: Pieces,
 }
 
 impl std::fmt::Debug for Field {
@@ -356,6 +359,29 @@ struct Blockers(std::sync::OnceLock<Vec<Blocker>>);
 impl PartialEq for Blockers {
     fn eq(&self, _: &Blockers) -> bool {
         true
+    }
+}
+
+/// Each square's piece ([`Map::piece`]) by square number less one, worked out once from a field's map (so equal
+/// for equal maps: they take no part in comparing fields).
+#[derive(Clone, Debug, Default)]
+struct Pieces(std::sync::OnceLock<[Option<Piece>; 30]>);
+
+impl PartialEq for Pieces {
+    fn eq(&self, _: &Pieces) -> bool {
+        true
+    }
+}
+
+impl Pieces {
+    fn of(&self, map: &Map) -> &[Option<Piece>; 30] {
+        self.0.get_or_init(|| {
+            let mut grid = [None; 30];
+            for (n, slot) in (1u8..).zip(grid.iter_mut()) {
+                *slot = Square::new(n).ok().and_then(|s| map.piece(s));
+            }
+            grid
+        })
     }
 }
 
@@ -445,6 +471,7 @@ impl Field {
             officers: Vec::new(),
             smoke: Vec::new(),
             blockers: Blockers::default(),
+            pieces: Pieces::default(),
         })
     }
 
@@ -661,10 +688,15 @@ impl Field {
         )
     }
 
+    /// The piece of a square ([`Map::piece`]), looked up in the field's grid of them.
+    fn piece(&self, s: Square) -> Option<Piece> {
+        self.pieces.of(&self.map)[usize::from(s.number() - 1)]
+    }
+
     /// The piece of a square, if any.
     #[must_use]
     pub fn piece_at(&self, p: Point) -> Option<Piece> {
-        square_at(p).and_then(|s| self.map.piece(s))
+        square_at(p).and_then(|s| self.piece(s))
     }
 
     /// D8-FIR-12, D8-SET-16: the cover of the ground a point stands on (the piece of its square).
@@ -739,7 +771,7 @@ impl Field {
     pub fn crossed(&self, a: Point, b: Point) -> (Vec<Ground>, bool) {
         let mut grounds = Vec::new();
         for s in self.squares_along(a, b, false) {
-            if let Some(piece) = self.map.piece(s) {
+            if let Some(piece) = self.piece(s) {
                 let g = match piece {
                     Piece::Hill => Ground::Hill,
                     Piece::Wood => Ground::Wood,
@@ -844,7 +876,7 @@ impl Field {
         let Some(s) = square_at(p) else {
             return false;
         };
-        if self.map.piece(s) != Some(Piece::Wood) {
+        if self.piece(s) != Some(Piece::Wood) {
             return false;
         }
         let (x0, x1, y0, y1) = s.bounds_cm();
@@ -1259,7 +1291,7 @@ impl Field {
                 let Some(s) = Square::at_cell(i32::from(col), i32::from(row)) else {
                     continue;
                 };
-                let piece = match self.map.piece(s) {
+                let piece = match self.piece(s) {
                     Some(Piece::Hill) => 'H',
                     Some(Piece::Farm) => 'F',
                     Some(Piece::Wood) => 'W',
