@@ -535,7 +535,7 @@ impl Strength {
             };
             *kind_no += 1;
             foot.push(ArmyUnit {
-                name: format!("{} {} Regiment", ordinal(*kind_no), class),
+                name: numbered(*kind_no, &[class.word(), "Regiment"]),
                 troop: Troop::Foot,
                 class,
                 figures: 0,
@@ -581,7 +581,7 @@ impl Strength {
             ));
             let class = ClassRoll.roll(dice);
             units.push(ArmyUnit {
-                name: format!("{} Cavalry", ordinal(i as u32 + 1)),
+                name: numbered(i as u32 + 1, &["Cavalry"]),
                 troop: Troop::Cavalry,
                 class,
                 figures: u32::from(companies) * per,
@@ -591,7 +591,7 @@ impl Strength {
         }
         for (i, (figures, class)) in sharpshooters.into_iter().enumerate() {
             units.push(ArmyUnit {
-                name: format!("{} Sharpshooters", ordinal(i as u32 + 1)),
+                name: numbered(i as u32 + 1, &["Sharpshooters"]),
                 troop: Troop::Sharpshooters,
                 class,
                 figures,
@@ -608,7 +608,7 @@ impl Strength {
             let class = ClassRoll.roll(dice);
             let gun = BatteryType.roll(dice);
             units.push(ArmyUnit {
-                name: format!("{} Battery", ordinal(u32::from(i) + 1)),
+                name: numbered(u32::from(i) + 1, &["Battery"]),
                 troop: Troop::Battery(gun),
                 class,
                 figures: gun.crew(side),
@@ -654,6 +654,14 @@ pub fn cavalry_units(side: Side, companies: u8) -> Vec<u8> {
 }
 
 fn ordinal(n: u32) -> String {
+    let mut s = String::with_capacity(8);
+    push_ordinal(&mut s, n);
+    s
+}
+
+/// `n` as an ordinal ("1st", "12th", "23rd") appended to `s` digit by digit (the formatting machinery cost more
+/// than the text).
+fn push_ordinal(s: &mut String, n: u32) {
     let suffix = match (n % 10, n % 100) {
         (_, 11..=13) => "th",
         (1, _) => "st",
@@ -661,7 +669,29 @@ fn ordinal(n: u32) -> String {
         (3, _) => "rd",
         _ => "th",
     };
-    format!("{n}{suffix}")
+    let mut digits = [0u8; 10];
+    let (mut at, mut rest) = (digits.len(), n);
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    s.extend(digits[at..].iter().map(|&d| char::from(d)));
+    s.push_str(suffix);
+}
+
+/// A unit's name: `n` as an ordinal, then `words` ("2nd Veteran Regiment"), in a string sized for it at once.
+fn numbered(n: u32, words: &[&str]) -> String {
+    let mut s = String::with_capacity(32);
+    push_ordinal(&mut s, n);
+    for w in words {
+        s.push(' ');
+        s.push_str(w);
+    }
+    s
 }
 
 /// One unit of an order of battle.
@@ -970,5 +1000,36 @@ impl Resolve for RollOff {
     fn odds(&self) -> Dist<Player> {
         Dist::uniform([Player::First, Player::Second])
             .unwrap_or_else(|_| Dist::certain(Player::First))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ordinals_and_names_written_digit_by_digit() {
+        for (n, want) in [
+            (1, "1st"),
+            (2, "2nd"),
+            (3, "3rd"),
+            (4, "4th"),
+            (10, "10th"),
+            (11, "11th"),
+            (12, "12th"),
+            (13, "13th"),
+            (21, "21st"),
+            (22, "22nd"),
+            (101, "101st"),
+            (111, "111th"),
+            (4_294_967_295, "4294967295th"),
+        ] {
+            assert_eq!(ordinal(n), want);
+        }
+        assert_eq!(
+            numbered(2, &[Class::Veteran.word(), "Regiment"]),
+            "2nd Veteran Regiment"
+        );
+        assert_eq!(numbered(13, &["Battery"]), "13th Battery");
     }
 }

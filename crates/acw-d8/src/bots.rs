@@ -112,16 +112,7 @@ impl Nearest {
     ///
     /// The enemies' terms are gathered once a decision ([`Nearest::forget`] between decisions).
     fn by_distance(&mut self, b: &Battle, f: &Field, u: &Unit, rng: &mut GameRng) -> Near<'_> {
-        if self.foes_of != Some(u.side) {
-            self.foes_of = Some(u.side);
-            self.foes.clear();
-            self.foes.extend(
-                b.units()
-                    .iter()
-                    .filter(|o| !o.removed && o.side != u.side)
-                    .map(|o| (o.id, f.gap_terms(o))),
-            );
-        }
+        self.gather(b, f, u.side);
         let from = f.gap_terms(u);
         self.raw.clear();
         self.raw.extend(self.foes.iter().map(|&(id, terms)| {
@@ -150,6 +141,38 @@ impl Nearest {
                 all: &self.list,
             }
         }
+    }
+
+    /// Gathers the terms of the enemies of `side` ([`Nearest::foes`]), unless this decision has.
+    fn gather(&mut self, b: &Battle, f: &Field, side: Side) {
+        if self.foes_of != Some(side) {
+            self.foes_of = Some(side);
+            self.foes.clear();
+            self.foes.extend(
+                b.units()
+                    .iter()
+                    .filter(|o| !o.removed && o.side != side)
+                    .map(|o| (o.id, f.gap_terms(o))),
+            );
+        }
+    }
+
+    /// Whether `u` has an enemy it could fire on where it stands (the same checks as firing, made in the
+    /// Movement phase by distance and weapon range only: some enemy in play within the reach of its weapon,
+    /// [`Field::gap_at_most`]). Measured from the enemies' terms gathered for the decision: an enemy whose cheap
+    /// lower bound (bit for bit the first bound `gap_at_most` tries) lies beyond the reach is passed over; the
+    /// rest are asked of `gap_at_most`, in the battle's order, until one is in reach.
+    fn in_range(&mut self, b: &Battle, f: &Field, u: &Unit) -> bool {
+        self.gather(b, f, u.side);
+        let reach = reach(b, u);
+        let from = f.gap_terms(u);
+        self.foes.iter().any(|&(id, terms)| {
+            let bound = match (from, terms) {
+                (Some(a), Some(o)) => gap_of_terms(a, o),
+                _ => f64::INFINITY,
+            };
+            bound <= reach && b.unit(id).is_ok_and(|o| f.gap_at_most(u, o, reach))
+        })
     }
 
     /// Drops the enemies' terms gathered for a decision: the next list gathers them again. Called at the start
@@ -412,15 +435,6 @@ fn melee_order(state: &State, b: &Battle, f: &Field, side: Side) -> Option<Order
     None
 }
 
-/// Whether `u` has an enemy it could fire on where it stands (the same checks as firing, made in the Movement
-/// phase by distance and weapon range only).
-fn in_range(b: &Battle, f: &Field, u: &Unit) -> bool {
-    let reach = reach(b, u);
-    b.units()
-        .iter()
-        .any(|o| !o.removed && o.side != u.side && f.gap_at_most(u, o, reach))
-}
-
 /// The longest range of a unit's weapon, in cm.
 fn reach(b: &Battle, u: &Unit) -> f64 {
     let r = u.weapon.ranges(b.options().bow_short);
@@ -549,9 +563,11 @@ impl Attacker {
         }
         // Blocked: straight ahead, shorter.
         for frac in [0.5, 0.25] {
-            let p = me
-                .centre
-                .moved(facing(side), Inches(crate::field::inches(step * frac)));
+            let p = crate::field::moved_by(
+                me.centre,
+                crate::field::frame(facing(side)).ahead,
+                crate::field::inches(step * frac),
+            );
             let (x_cm, y_cm) = (cm(p.x), cm(p.y));
             // A move the rules refuse unmeasured (`State::move_barred`) is not asked about.
             if state.move_barred(u.id, x_cm, y_cm) {
@@ -637,7 +653,9 @@ impl Holder {
                     mounted: false,
                 },
                 // A line whose nearest enemy is out of its reach but within twice the reach steps up a little.
-                Troop::Foot if u.formation == Formation::Line && !in_range(b, f, u) => {
+                Troop::Foot
+                    if u.formation == Formation::Line && !self.nearest.in_range(b, f, u) =>
+                {
                     let Some(&(gap, _)) = self
                         .nearest
                         .by_distance(b, f, u, &mut self.rng)
@@ -650,9 +668,11 @@ impl Holder {
                         continue;
                     }
                     let Some(me) = f.place(u.id) else { continue };
-                    let p = me
-                        .centre
-                        .moved(facing(side), Inches(crate::field::inches(10.0)));
+                    let p = crate::field::moved_by(
+                        me.centre,
+                        crate::field::frame(facing(side)).ahead,
+                        crate::field::inches(10.0),
+                    );
                     Order::Move {
                         unit: u.id,
                         x_cm: cm(p.x),

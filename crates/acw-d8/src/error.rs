@@ -62,6 +62,23 @@ pub struct UnitLabel {
     pub troop: crate::tables::Troop,
 }
 
+/// A unit's label sentence (as [`UnitLabel`]'s `Display` writes it) appended to `s` piece by piece, without the
+/// formatting machinery.
+pub(crate) fn push_label(
+    s: &mut String,
+    name: &str,
+    side: acw_core::Side,
+    troop: crate::tables::Troop,
+) {
+    s.push_str("the ");
+    s.push_str(name);
+    s.push_str(" (");
+    s.push_str(crate::tables::side_word(side));
+    s.push(' ');
+    s.push_str(troop.word());
+    s.push(')');
+}
+
 impl std::fmt::Display for UnitLabel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "the {} ({} {})", self.name, self.side, self.troop)
@@ -132,5 +149,44 @@ pub(crate) fn length(what: &'static str, cm: f64) -> Result<f64, D8Error> {
         Ok(cm)
     } else {
         Err(D8Error::BadLength { what, given: cm })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tables::{GunType, Troop};
+    use acw_core::Side;
+
+    #[test]
+    fn a_label_written_piece_by_piece_reads_as_its_display() {
+        let troops = [
+            Troop::Foot,
+            Troop::Cavalry,
+            Troop::Sharpshooters,
+            Troop::Battery(GunType::Field),
+            Troop::Battery(GunType::Heavy),
+            Troop::Indians,
+        ];
+        for side in Side::both() {
+            for troop in troops {
+                let label = UnitLabel {
+                    name: "1st Zouaves".into(),
+                    side,
+                    troop,
+                };
+                let mut s = String::new();
+                push_label(&mut s, &label.name, side, troop);
+                assert_eq!(s, label.to_string());
+            }
+        }
+        let mut s = String::new();
+        push_label(
+            &mut s,
+            "2nd Texas",
+            Side::Confederate,
+            Troop::Battery(GunType::Heavy),
+        );
+        assert_eq!(s, "the 2nd Texas (Confederate heavy battery)");
     }
 }

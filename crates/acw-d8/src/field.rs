@@ -47,6 +47,162 @@ pub(crate) fn apart(a: Point, b: Point) -> f64 {
     span(b.x - a.x, b.y - a.y)
 }
 
+/// The sines and cosines of a facing's four directions, each what `heading.as_degrees().to_radians().sin_cos()`
+/// gives, as [`Point::moved`] takes them: ahead (the facing), behind, right (90° clockwise) and left.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Frame {
+    /// The facing.
+    pub(crate) ahead: (f64, f64),
+    /// The facing reversed.
+    pub(crate) behind: (f64, f64),
+    /// The facing turned 90° clockwise.
+    pub(crate) right: (f64, f64),
+    /// The facing turned 90° anticlockwise.
+    pub(crate) left: (f64, f64),
+}
+
+/// How many facings' frames [`frame`] remembers (a power of two).
+const FRAME_SLOTS: usize = 64;
+
+thread_local! {
+    /// The frames of the facings met last, by slot: the facing's bits (`u64::MAX`, no finite number's, for an
+    /// empty slot) and its frame.
+    static FRAMES: std::cell::RefCell<[(u64, Frame); FRAME_SLOTS]> = const {
+        std::cell::RefCell::new(
+            [(u64::MAX, Frame { ahead: (0.0, 0.0), behind: (0.0, 0.0), right: (0.0, 0.0), left: (0.0, 0.0) });
+                FRAME_SLOTS],
+        )
+    };
+}
+
+/// The frame of `facing`: four `sin_cos`, bit for bit what they give, worked out once for north and south (the
+/// armies' facings) and remembered per thread for the other facings met last (units keep their facings for
+/// many measures).
+#[inline]
+pub(crate) fn frame(facing: Heading) -> Frame {
+    const SOUTH: u64 = 180.0f64.to_bits();
+    let bits = facing.as_degrees().to_bits();
+    if (bits == 0 || bits == SOUTH)
+        && let Some(both) = NORTH_SOUTH.get()
+    {
+        return both[usize::from(bits == SOUTH)];
+    }
+    remembered_frame(facing)
+}
+
+/// The frames of north and south, the armies' facings, worked out once ([`remembered_frame`]).
+static NORTH_SOUTH: std::sync::OnceLock<[Frame; 2]> = std::sync::OnceLock::new();
+
+/// The four `sin_cos` of a facing's frame.
+fn frame_of(facing: Heading) -> Frame {
+    let unit = |h: Heading| h.as_degrees().to_radians().sin_cos();
+    Frame {
+        ahead: unit(facing),
+        behind: unit(facing.reversed()),
+        right: unit(facing.turned(90.0)),
+        left: unit(facing.turned(-90.0)),
+    }
+}
+
+/// [`frame`] beyond north and south (and those the first time): from the thread's slots.
+#[inline(never)]
+fn remembered_frame(facing: Heading) -> Frame {
+    NORTH_SOUTH.get_or_init(|| [frame_of(Heading::NORTH), frame_of(Heading::SOUTH)]);
+    let bits = facing.as_degrees().to_bits();
+    let slot = (bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - FRAME_SLOTS.trailing_zeros()))
+        as usize
+        % FRAME_SLOTS;
+    let compute = || frame_of(facing);
+    FRAMES
+        .try_with(|frames| {
+            let entry = &mut frames.borrow_mut()[slot];
+            if entry.0 != bits {
+                *entry = (bits, compute());
+            }
+            entry.1
+        })
+        .unwrap_or_else(|_| compute())
+}
+
+/// `p.moved(heading, Inches(d))` ([`Point::moved`]), bit for bit, from the heading's sine and cosine `(s, c)`.
+#[must_use]
+pub(crate) fn moved_by(p: Point, (s, c): (f64, f64), d: f64) -> Point {
+    Point::new(p.x + d * s, p.y + d * c)
+}
+
+/// The shortest distance in inches from a point to a footprint ([`Footprint::distance_to`]), bit for bit, from
+/// its facing's remembered frame; `hypot(x, 0)` is `x` exactly (C99 F.9.4.3), so the square root is taken only
+/// off the footprint's corners.
+#[must_use]
+pub(crate) fn distance_to(f: &Footprint, p: Point) -> f64 {
+    let (s, c) = frame(f.facing).ahead;
+    let (ahead, right) = ((s, c), (c, -s));
+    let (dx, dy) = (p.x - f.centre.x, p.y - f.centre.y);
+    let across = (dx * right.0 + dy * right.1).abs() - f.frontage.0 / 2.0;
+    let along = (dx * ahead.0 + dy * ahead.1).abs() - f.depth.0 / 2.0;
+    let (x, y) = (across.max(0.0), along.max(0.0));
+    if y == 0.0 {
+        x
+    } else if x == 0.0 {
+        y
+    } else {
+        x.hypot(y)
+    }
+}
+
+/// Whether the segment from `a` to `b` passes over (or touches) a footprint: [`Footprint::blocks`], with the
+/// same clipping in the footprint's frame taken from the remembered frame; only a segment within acw-core's
+/// margin (1e-9 inch) of the outline is handed to `Footprint::blocks` for its exact test.
+#[must_use]
+pub(crate) fn blocks(fp: &Footprint, a: Point, b: Point) -> bool {
+    /// acw-core's margin far above the rounding of table geometry (inches).
+    const MARGIN: f64 = 1e-9;
+    let (s, c) = frame(fp.facing).ahead;
+    let (ahead, right) = ((s, c), (c, -s));
+    let local = |p: Point| {
+        let (dx, dy) = (p.x - fp.centre.x, p.y - fp.centre.y);
+        (dx * right.0 + dy * right.1, dx * ahead.0 + dy * ahead.1)
+    };
+    let (p, q) = (local(a), local(b));
+    let (half_w, half_d) = (fp.frontage.0 / 2.0, fp.depth.0 / 2.0);
+    if !clips_local((p, q), half_w + MARGIN, half_d + MARGIN) {
+        return false;
+    }
+    if half_w > MARGIN && half_d > MARGIN && clips_local((p, q), half_w - MARGIN, half_d - MARGIN) {
+        return true;
+    }
+    fp.blocks(a, b)
+}
+
+/// Whether the segment `(p, q)`, in a rectangle's own frame, meets the rectangle `|x| <= half_w`,
+/// `|y| <= half_d` (Liang–Barsky clipping, touching included): acw-core's test, step for step.
+fn clips_local((p, q): ((f64, f64), (f64, f64)), half_w: f64, half_d: f64) -> bool {
+    let (mut lo, mut hi) = (0.0_f64, 1.0_f64);
+    for (start, delta, half) in [(p.0, q.0 - p.0, half_w), (p.1, q.1 - p.1, half_d)] {
+        if delta == 0.0 {
+            if start.abs() > half {
+                return false;
+            }
+            continue;
+        }
+        let t0 = (-half - start) / delta;
+        let t1 = (half - start) / delta;
+        let (t0, t1) = if t0 <= t1 { (t0, t1) } else { (t1, t0) };
+        lo = lo.max(t0);
+        hi = hi.min(t1);
+        if lo > hi {
+            return false;
+        }
+    }
+    true
+}
+
+/// A footprint's front centre ([`Footprint::front_centre`]), bit for bit, from its facing's remembered frame.
+#[must_use]
+pub(crate) fn front_centre(f: &Footprint) -> Point {
+    moved_by(f.centre, frame(f.facing).ahead, f.depth.0 / 2.0)
+}
+
 /// Whether a footprint could touch the segment from `a` to `b`: its centre lies within half its diagonal of the
 /// segment (a cheap test before the exact one).
 #[must_use]
@@ -164,6 +320,9 @@ pub struct Field {
     /// The sight-blocking features' rectangles, worked out from the table the first time sight is measured.
     #[cfg_attr(feature = "serde", serde(skip))]
     blockers: Blockers,
+    /// Each square's piece, worked out from the map the first time a square's piece is asked for.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pieces: Pieces,
 }
 
 impl std::fmt::Debug for Field {
@@ -200,6 +359,29 @@ struct Blockers(std::sync::OnceLock<Vec<Blocker>>);
 impl PartialEq for Blockers {
     fn eq(&self, _: &Blockers) -> bool {
         true
+    }
+}
+
+/// Each square's piece ([`Map::piece`]) by square number less one, worked out once from a field's map (so equal
+/// for equal maps: they take no part in comparing fields).
+#[derive(Clone, Debug, Default)]
+struct Pieces(std::sync::OnceLock<[Option<Piece>; 30]>);
+
+impl PartialEq for Pieces {
+    fn eq(&self, _: &Pieces) -> bool {
+        true
+    }
+}
+
+impl Pieces {
+    fn of(&self, map: &Map) -> &[Option<Piece>; 30] {
+        self.0.get_or_init(|| {
+            let mut grid = [None; 30];
+            for (n, slot) in (1u8..).zip(grid.iter_mut()) {
+                *slot = Square::new(n).ok().and_then(|s| map.piece(s));
+            }
+            grid
+        })
     }
 }
 
@@ -289,6 +471,7 @@ impl Field {
             officers: Vec::new(),
             smoke: Vec::new(),
             blockers: Blockers::default(),
+            pieces: Pieces::default(),
         })
     }
 
@@ -498,13 +681,22 @@ impl Field {
         if n == 0.0 {
             return self.officer_at(id).unwrap_or(Point::new(0.0, 0.0));
         }
-        Point::new(sx / n, sy / n).moved(facing(o.side).reversed(), Inches(inches(3.0)))
+        moved_by(
+            Point::new(sx / n, sy / n),
+            frame(facing(o.side)).behind,
+            inches(3.0),
+        )
+    }
+
+    /// The piece of a square ([`Map::piece`]), looked up in the field's grid of them.
+    fn piece(&self, s: Square) -> Option<Piece> {
+        self.pieces.of(&self.map)[usize::from(s.number() - 1)]
     }
 
     /// The piece of a square, if any.
     #[must_use]
     pub fn piece_at(&self, p: Point) -> Option<Piece> {
-        square_at(p).and_then(|s| self.map.piece(s))
+        square_at(p).and_then(|s| self.piece(s))
     }
 
     /// D8-FIR-12, D8-SET-16: the cover of the ground a point stands on (the piece of its square).
@@ -579,7 +771,7 @@ impl Field {
     pub fn crossed(&self, a: Point, b: Point) -> (Vec<Ground>, bool) {
         let mut grounds = Vec::new();
         for s in self.squares_along(a, b, false) {
-            if let Some(piece) = self.map.piece(s) {
+            if let Some(piece) = self.piece(s) {
                 let g = match piece {
                     Piece::Hill => Ground::Hill,
                     Piece::Wood => Ground::Wood,
@@ -684,7 +876,7 @@ impl Field {
         let Some(s) = square_at(p) else {
             return false;
         };
-        if self.map.piece(s) != Some(Piece::Wood) {
+        if self.piece(s) != Some(Piece::Wood) {
             return false;
         }
         let (x0, x1, y0, y1) = s.bounds_cm();
@@ -702,7 +894,7 @@ impl Field {
     /// other feature is measured exactly when its bounding box, grown by the margin, meets the segment's.
     #[must_use]
     pub fn sight_blocked(&self, from: Point, to: Point, others: &[Footprint]) -> bool {
-        if others.iter().any(|o| o.blocks(from, to)) {
+        if others.iter().any(|o| blocks(o, from, to)) {
             return true;
         }
         let terrain = self.table.terrain();
@@ -737,7 +929,7 @@ impl Field {
     /// battery's bearing to the target is returned too.
     #[must_use]
     pub fn fire_distances(&self, u: &Unit, f: &Footprint, target: &Footprint) -> (Vec<f64>, f64) {
-        let front = f.front_centre();
+        let front = front_centre(f);
         let bearing = {
             let d = front.heading_to(target.centre).as_degrees() - f.facing.as_degrees();
             let d = d.rem_euclid(360.0);
@@ -758,7 +950,16 @@ impl Field {
             return MoraleFacts::default();
         };
         let near = crate::tables::morale_points::NEAR_CM;
-        let within = |other: &Unit| self.gap_at_most(u, other, near);
+        // `gap_at_most`, its cheap lower bound (bit for bit the first it tries) taken from the unit's terms
+        // looked up once.
+        let from = self.gap_terms(u);
+        let within = |other: &Unit| {
+            let bound = match (from, self.gap_terms(other)) {
+                (Some(a), Some(o)) => gap_of_terms(a, o),
+                _ => f64::INFINITY,
+            };
+            bound <= near && self.gap_at_most(u, other, near)
+        };
         let live = || battle.units().iter().filter(|o| !o.removed && o.id != u.id);
         let brigade_mate_near = u.brigade.is_some()
             && live().any(|o| o.side == u.side && o.brigade == u.brigade && within(o));
@@ -772,7 +973,7 @@ impl Field {
                 Some(o) if !o.alive => OfficerAt::Killed,
                 Some(o) => {
                     let p = self.officer_at(o.id).unwrap_or(Point::new(0.0, 0.0));
-                    if cm(me.distance_to(p).0) <= rank.radius_cm() {
+                    if cm(distance_to(&me, p)) <= rank.radius_cm() {
                         OfficerAt::InRange
                     } else {
                         OfficerAt::Away
@@ -806,7 +1007,7 @@ impl Field {
             if let (Some(o), Some(f)) = (battle.commanding_officer(u.id), self.footprint(u))
                 && let Some(p) = self.officer_at(o)
             {
-                out.push((u.id, cm(f.distance_to(p).0)));
+                out.push((u.id, cm(distance_to(&f, p))));
             }
         }
         out
@@ -936,7 +1137,7 @@ impl Field {
                 let (ex, ey) = (a.x + dx * t - c.x, a.y + dy * t - c.y);
                 let (w, d) = size_cm(u);
                 let reach = inches(span(w, d)) / 2.0 + 1e-6;
-                ex * ex + ey * ey <= reach * reach && Field::footprint_at(u, p).blocks(a, b)
+                ex * ex + ey * ey <= reach * reach && blocks(&Field::footprint_at(u, p), a, b)
             })
             .map(|u| u.id)
     }
@@ -984,15 +1185,15 @@ impl Field {
         battle: &'a Battle,
         side: Side,
     ) -> Vec<(&'a Unit, Point, f64)> {
-        battle
-            .units()
-            .iter()
-            .filter(|o| !o.removed && o.side != side)
-            .filter_map(|o| {
-                let (w, d) = size_cm(o);
-                self.place(o.id).map(|p| (o, p.centre, span(w, d) / 2.0))
-            })
-            .collect()
+        // Room for every enemy at once (collected from a filter, the list would start small and grow), and no
+        // more (a list of every unit is a larger block, slower to allocate).
+        let enemy = |o: &&Unit| !o.removed && o.side != side;
+        let mut v = Vec::with_capacity(battle.units().iter().filter(enemy).count());
+        v.extend(battle.units().iter().filter(enemy).filter_map(|o| {
+            let (w, d) = size_cm(o);
+            self.place(o.id).map(|p| (o, p.centre, span(w, d) / 2.0))
+        }));
+        v
     }
 
     /// The units of `enemies` ([`Field::enemies_placed`]) within `limit` cm of `a`, in their order: each one
@@ -1047,7 +1248,7 @@ impl Field {
             let (nx, ny) = (dx / len, dy / len);
             let along = |p: Place, w: f64, d: f64| {
                 // Ahead is (sin, cos) of the facing, across it (cos, -sin): as a footprint's corners are laid.
-                let (s, c) = p.facing.as_degrees().to_radians().sin_cos();
+                let (s, c) = frame(p.facing).ahead;
                 let (ahead, across) = ((s * nx + c * ny).abs(), (c * nx - s * ny).abs());
                 let (hw, hd) = (w / 2.0, d / 2.0);
                 (hw * across + hd * ahead, (hw / across).min(hd / ahead))
@@ -1086,7 +1287,7 @@ impl Field {
                 let Some(s) = Square::at_cell(i32::from(col), i32::from(row)) else {
                     continue;
                 };
-                let piece = match self.map.piece(s) {
+                let piece = match self.piece(s) {
                     Some(Piece::Hill) => 'H',
                     Some(Piece::Farm) => 'F',
                     Some(Piece::Wood) => 'W',
@@ -1121,7 +1322,7 @@ pub(crate) fn figure_distances<'a>(
     f: &'a Footprint,
     target: &'a Footprint,
 ) -> impl Iterator<Item = f64> + 'a {
-    let front = f.front_centre();
+    let front = front_centre(f);
     let battery = u.troop.is_battery();
     let figures = if battery {
         1
@@ -1135,24 +1336,17 @@ pub(crate) fn figure_distances<'a>(
     // The sines and cosines of the two sideways headings and of the target's axes, taken once for all the
     // figures (not for a battery): each point and distance below is, bit for bit, what `Point::moved` and
     // `Footprint::distance_to` give.
-    let unit = |h: Heading| {
-        let r = h.as_degrees().to_radians();
-        (r.sin(), r.cos())
-    };
     let ((left, right), (ts, tc), (fs, fc)) = if battery {
         (((0.0, 0.0), (0.0, 0.0)), (0.0, 0.0), (0.0, 0.0))
     } else {
-        (
-            (unit(f.facing.turned(-90.0)), unit(f.facing.turned(90.0))),
-            target.facing.as_degrees().to_radians().sin_cos(),
-            f.facing.as_degrees().to_radians().sin_cos(),
-        )
+        let (mine, theirs) = (frame(f.facing), frame(target.facing));
+        ((mine.left, mine.right), theirs.ahead, mine.ahead)
     };
     let (ahead, across) = ((ts, tc), (tc, -ts));
     let (half_w, half_d) = (target.frontage.0 / 2.0, target.depth.0 / 2.0);
     (0..figures).filter_map(move |i| {
         if battery {
-            return Some(cm(target.distance_to(front).0));
+            return Some(cm(distance_to(target, front)));
         }
         let off = width * ((i as f64 + 0.5) / figures as f64) - width / 2.0;
         let ((s, c), d) = if off < 0.0 {
@@ -1253,4 +1447,59 @@ pub fn in_play(battle: &Battle) -> BySide<usize> {
         *n.get_mut(u.side) += 1;
     }
     n
+}
+
+#[cfg(test)]
+mod frame_tests {
+    use super::*;
+
+    #[test]
+    fn a_remembered_frame_is_bit_for_bit_the_sines_and_cosines() {
+        let unit = |h: Heading| h.as_degrees().to_radians().sin_cos();
+        // More facings than slots, each asked twice (the second time from the slot, unless another took it).
+        for round in 0..2 {
+            for i in 0..200 {
+                let h = Heading::degrees(f64::from(i) * 1.7 + 0.123).unwrap_or(Heading::NORTH);
+                let f = frame(h);
+                assert_eq!(f.ahead, unit(h), "round {round}, {i}");
+                assert_eq!(f.behind, unit(h.reversed()));
+                assert_eq!(f.right, unit(h.turned(90.0)));
+                assert_eq!(f.left, unit(h.turned(-90.0)));
+                let p = Point::new(12.25, 40.5);
+                assert_eq!(moved_by(p, f.ahead, 3.3), p.moved(h, Inches(3.3)));
+                let fp = Footprint {
+                    centre: p,
+                    facing: h,
+                    frontage: Inches(4.0),
+                    depth: Inches(0.8),
+                };
+                assert_eq!(front_centre(&fp), fp.front_centre());
+                for q in [
+                    p,
+                    Point::new(0.0, 0.0),
+                    Point::new(13.0, 40.5),
+                    Point::new(12.25, 44.0),
+                ] {
+                    assert_eq!(distance_to(&fp, q), fp.distance_to(q).0);
+                }
+                // Segments across, beside, along the outline and within the margin of it.
+                let c = fp.corners();
+                let ends = [
+                    (Point::new(0.0, 0.0), Point::new(30.0, 80.0)),
+                    (Point::new(12.25, 0.0), Point::new(12.25, 90.0)),
+                    (Point::new(0.0, 40.5), Point::new(30.0, 40.5)),
+                    (p, Point::new(50.0, 50.0)),
+                    (c[0], c[1]),
+                    (c[2], Point::new(c[2].x + 5e-10, 100.0)),
+                ];
+                for (a, b) in ends {
+                    assert_eq!(blocks(&fp, a, b), fp.blocks(a, b), "{a:?} {b:?}");
+                }
+            }
+        }
+        for h in [Heading::NORTH, Heading::EAST, Heading::SOUTH, Heading::WEST] {
+            assert_eq!(frame(h).ahead, unit(h));
+            assert_eq!(frame(h).behind, unit(h.reversed()));
+        }
+    }
 }

@@ -906,11 +906,14 @@ impl TryFrom<StateData> for State {
 }
 
 /// "1st Regiment (Union)": the unit's name and side, written into a string sized for it at once (`format!`
-/// would grow it three times).
+/// would grow it three times), piece by piece (the formatting machinery cost more than the text).
 fn name(u: &Unit) -> String {
-    use std::fmt::Write as _;
-    let mut s = String::with_capacity(u.name.len() + 16);
-    let _ = write!(s, "{} ({})", u.name, u.side);
+    let side = crate::tables::side_word(u.side);
+    let mut s = String::with_capacity(u.name.len() + side.len() + 3);
+    s.push_str(&u.name);
+    s.push_str(" (");
+    s.push_str(side);
+    s.push(')');
     s
 }
 
@@ -1082,7 +1085,7 @@ impl State {
             return FireCheck::Refused;
         };
         // The sight: refused if either stands deep in a wood or the terrain lies between.
-        let (from, to) = (uf.front_centre(), tf.centre);
+        let (from, to) = (crate::field::front_centre(&uf), tf.centre);
         if f.deep_in_wood(uf.centre) || f.deep_in_wood(tf.centre) || f.sight_blocked(from, to, &[])
         {
             return FireCheck::Ground;
@@ -1098,7 +1101,7 @@ impl State {
         if let Some(across) = f.unit_across(b, &[unit, target], from, to) {
             return FireCheck::Across(across);
         }
-        if f.smoke(b).any(|(_, m)| m.blocks(from, to)) {
+        if f.smoke(b).any(|(_, m)| crate::field::blocks(&m, from, to)) {
             return FireCheck::Refused;
         }
         // Accepted, the facts are those `fire_facts` measures (the same distances, some figure in reach, the
@@ -1414,14 +1417,9 @@ fn begin_turn(
             let u = b.unit(id).ok()?;
             Some(FfTestResult {
                 unit: name(u),
-                need: 9
-                    - (crate::formation::FormationTest {
-                        class: u.class,
-                        d6: false,
-                    })
-                    .odds()
-                    .p(&true)
-                    .mul_add(8.0, 0.5) as u8,
+                // D8-FRM-04: the D8 test passes on the class's score or more (`FormationTest`'s roll), so that
+                // score is the face needed.
+                need: u.class.base_score(),
                 passed,
             })
         })
@@ -2077,7 +2075,7 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
         }
         let of = Field::footprint_at(o, op);
         if crate::field::near_segment(&of, from.centre, dest.centre)
-            && of.blocks(from.centre, dest.centre)
+            && crate::field::blocks(&of, from.centre, dest.centre)
         {
             if o.formation == Formation::Skirmish {
                 through_skirmishers = Some(o.id);
@@ -2239,7 +2237,7 @@ fn charge_facts(
         return Err(GameError::Table("the units are not placed".into()));
     };
     let distance = cm(uf.distance(&tf).0);
-    let (crossed, _) = f.crossed(uf.front_centre(), tf.centre);
+    let (crossed, _) = f.crossed(crate::field::front_centre(&uf), tf.centre);
     let facts = ChargeFacts {
         distance_cm: distance,
         path_open: crossed.is_empty(),
@@ -2259,8 +2257,9 @@ fn volley(
     dice: &mut dyn Dice,
     log: &mut Vec<Event>,
 ) -> Result<(), GameError> {
-    let volley = b.planned_volley(u.id, target, facts)?;
+    // The volley as planned comes back with the report (planning it first as well measured it twice).
     let report = b.fire(u.id, target, facts, dice)?;
+    let volley = report.volley;
     let chance = volley.p_casualties(report.casualties);
     log.push(Event::Fired {
         unit: name(u),
@@ -2300,11 +2299,11 @@ fn officer_fire_facts(
         depth: Inches(inches(d)),
     };
     let (ds, bearing) = f.fire_distances(u, &uf, &figure);
-    let from = uf.front_centre();
+    let from = crate::field::front_centre(&uf);
     let mut facts = FireFacts {
         figures: ds.len().min(24),
         bearing_degrees: bearing,
-        sight_blocked: f.smoke(b).any(|(_, m)| m.blocks(from, at))
+        sight_blocked: f.smoke(b).any(|(_, m)| crate::field::blocks(&m, from, at))
             || f.sight_blocked(from, at, &[]),
         firer_deep_in_wood: f.deep_in_wood(uf.centre),
         target_deep_in_wood: f.deep_in_wood(at),
@@ -2345,10 +2344,10 @@ fn fire_facts(b: &Battle, f: &Field, u: &Unit, t: &Unit) -> Result<FireFacts, Ga
         .iter()
         .any(|&d| crate::fire::band(u.weapon, d, b.options()).is_some());
     let sight_blocked = in_reach && {
-        let (from, to) = (uf.front_centre(), tf.centre);
+        let (from, to) = (crate::field::front_centre(&uf), tf.centre);
         // The units and smoke between first (cheap), the terrain only if they leave the line clear.
         f.unit_across(b, &[u.id, t.id], from, to).is_some()
-            || f.smoke(b).any(|(_, m)| m.blocks(from, to))
+            || f.smoke(b).any(|(_, m)| crate::field::blocks(&m, from, to))
             || f.sight_blocked(from, to, &[])
     };
     volley_facts(b, f, u, t, (&uf, &tf), ds, bearing, sight_blocked)

@@ -918,7 +918,9 @@ pub fn farm_roads(
     four: bool,
 ) -> Vec<Vec<Square>> {
     let mut out = Vec::new();
-    let mut from_road: Vec<Option<[Option<f64>; 30]>> = Vec::new();
+    // The distances from each road square, measured the first time a farm needs them and kept for the rest.
+    let mut from_road: Vec<Option<[Option<f64>; 30]>> = vec![None; road.len()];
+    let len = |v: &[Square]| v.windows(2).map(|w| step_cost(w[0], w[1])).sum::<f64>();
     for (p, farm) in placed {
         if *p != Piece::Farm || road.contains(farm) {
             continue;
@@ -926,28 +928,44 @@ pub fn farm_roads(
         if hills[farm.index()] {
             continue;
         }
-        // The distances from each road square, measured once for all farms, and from the farm: the terms of
-        // `route` for each road square.
-        if from_road.is_empty() {
-            from_road.extend(
-                road.iter()
-                    .map(|r| (!hills[r.index()]).then(|| distances(*r, hills, four))),
-            );
-        }
         let to_farm = distances(*farm, hills, four);
-        let mut best: Option<Vec<Square>> = None;
-        for (&r, from) in road.iter().zip(&from_road) {
-            if let Some(b) = from
-                .as_ref()
-                .and_then(|from| route_measured(r, *farm, from, &to_farm, hills, four))
+        // The least distance from the farm to a road square: the nearest road square's route is that long.
+        let least = road
+            .iter()
+            .filter(|r| !hills[r.index()])
+            .filter_map(|r| to_farm[r.index()])
+            .fold(f64::INFINITY, f64::min);
+        let mut best: Option<(Vec<Square>, f64)> = None;
+        for (i, &r) in road.iter().enumerate() {
+            if hills[r.index()] {
+                continue;
+            }
+            // The route from `r`, if any, is as long as the quickest way between the two (`to_farm` at `r`:
+            // the steps cost the same both ways), to within far less than `SKIP` (its steps each agree with
+            // the distances to within `EPS`). A road square that no route joins to the farm, whose route is
+            // longer than the nearest's (routes of different lengths differ by far more than `SKIP`: sums of
+            // a few steps of 1 and √2), or whose route could not be shorter than the best by more than `EPS`
+            // is passed over unmeasured: the first road square whose route is the shortest is kept.
+            const SKIP: f64 = 1e-6;
+            let Some(near) = to_farm[r.index()] else {
+                continue;
+            };
+            if near - SKIP > least
+                || best
+                    .as_ref()
+                    .is_some_and(|(_, cur)| near - SKIP >= cur - EPS)
             {
-                let len = |v: &[Square]| v.windows(2).map(|w| step_cost(w[0], w[1])).sum::<f64>();
-                if best.as_ref().is_none_or(|cur| len(&b) < len(cur) - EPS) {
-                    best = Some(b);
+                continue;
+            }
+            let from = from_road[i].get_or_insert_with(|| distances(r, hills, four));
+            if let Some(b) = route_measured(r, *farm, from, &to_farm, hills, four) {
+                let l = len(&b);
+                if best.as_ref().is_none_or(|(_, cur)| l < cur - EPS) {
+                    best = Some((b, l));
                 }
             }
         }
-        out.extend(best);
+        out.extend(best.map(|(b, _)| b));
     }
     out
 }

@@ -203,6 +203,14 @@ impl Unit {
         }
     }
 
+    /// The unit's label sentence (its [`crate::error::UnitLabel`]'s `Display`) in a string sized for it at
+    /// once, written piece by piece.
+    pub(crate) fn label_sentence(&self) -> String {
+        let mut s = String::with_capacity(self.name.len() + 40);
+        crate::error::push_label(&mut s, &self.name, self.side, self.troop);
+        s
+    }
+
     pub(crate) fn label(&self) -> crate::error::UnitLabel {
         crate::error::UnitLabel {
             name: self.name.clone(),
@@ -346,6 +354,9 @@ pub struct FireReport {
     pub casualties: u32,
     /// An attached officer killed by the per-volley check (option).
     pub officer_killed: bool,
+    /// The volley as the rules planned it ([`Battle::planned_volley`]): its dice, the faces they needed and
+    /// the save.
+    pub volley: Volley,
 }
 
 impl fmt::Display for FireReport {
@@ -962,11 +973,11 @@ impl Battle {
                 .filter(|o| o.alive)
                 .map(|o| o.id)
         };
-        let division = alive(Rank::Division, None);
+        // Each search made only when its answer is needed (the Divisional officer only if no Brigadier is).
         if u.troop.brigaded() {
-            alive(Rank::Brigadier, u.brigade).or(division)
+            alive(Rank::Brigadier, u.brigade).or_else(|| alive(Rank::Division, None))
         } else {
-            division.or_else(|| alive(Rank::Corps, None))
+            alive(Rank::Division, None).or_else(|| alive(Rank::Corps, None))
         }
     }
 
@@ -1992,18 +2003,20 @@ impl Battle {
         // The names, only for a volley that is fired (planning builds none).
         // Each written into a string sized for it at once (`to_string` and the dice's copy of the purpose
         // would grow theirs several times).
-        let firer_name = sized(&self.units[firer.0 as usize].label(), 48);
+        // The units' labels and the purpose written piece by piece (the formatting machinery cost more than
+        // the text).
+        let firer_name = self.units[firer.0 as usize].label_sentence();
         let target_name = match (plan.target_unit, plan.target_officer) {
-            (Some(t), _) => sized(&self.units[t.0 as usize].label(), 48),
+            (Some(t), _) => self.units[t.0 as usize].label_sentence(),
             (None, Some(o)) => sized(&self.officers[o.0 as usize], 48),
             (None, None) => String::new(),
         };
-        let purpose = sized(
-            &format_args!(
-                "the volley of {firer_name} at {target_name}: a d8 for each firing die, then a d6 save for each hit"
-            ),
-            firer_name.len() + target_name.len() + 80,
-        );
+        let mut purpose = String::with_capacity(firer_name.len() + target_name.len() + 80);
+        purpose.push_str("the volley of ");
+        purpose.push_str(&firer_name);
+        purpose.push_str(" at ");
+        purpose.push_str(&target_name);
+        purpose.push_str(": a d8 for each firing die, then a d6 save for each hit");
         dice.about(format_args!("{purpose}"));
         let rolled = plan.volley.roll_detailed(dice);
         let mut officer_killed = false;
@@ -2047,6 +2060,7 @@ impl Battle {
             hits: rolled.hits,
             casualties: rolled.casualties,
             officer_killed,
+            volley: plan.volley,
         })
     }
 
@@ -2190,7 +2204,7 @@ impl Battle {
                 .collect(),
             pooled: self.options.pooled_melee,
         };
-        Ok((melee, a.label().to_string(), d.label().to_string(), a.side))
+        Ok((melee, a.label_sentence(), d.label_sentence(), a.side))
     }
 
     /// D8-MEL-01 to D8-MEL-11, D8-FRM-05, D8-SEQ-05, D8-VIC-05: the active side's `attacker` fights `defender` in

@@ -55,13 +55,21 @@ impl Class {
     }
 }
 
-impl fmt::Display for Class {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+impl Class {
+    /// The class's name ("Raw", "Experienced", "Veteran"): its `Display`, as a word.
+    #[must_use]
+    pub const fn word(self) -> &'static str {
+        match self {
             Class::Raw => "Raw",
             Class::Experienced => "Experienced",
             Class::Veteran => "Veteran",
-        })
+        }
+    }
+}
+
+impl fmt::Display for Class {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.word())
     }
 }
 
@@ -326,15 +334,35 @@ impl Troop {
     }
 }
 
+impl Troop {
+    /// What the troop is called in a sentence ("foot regiment", "heavy battery"): its `Display`, as a word
+    /// that names can be written with without the formatting machinery.
+    #[must_use]
+    pub const fn word(self) -> &'static str {
+        match self {
+            Troop::Foot => "foot regiment",
+            Troop::Cavalry => "cavalry",
+            Troop::Sharpshooters => "sharpshooters",
+            Troop::Battery(GunType::Field) => "field battery",
+            Troop::Battery(GunType::Heavy) => "heavy battery",
+            Troop::Indians => "Indians",
+        }
+    }
+}
+
 impl fmt::Display for Troop {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Troop::Foot => f.write_str("foot regiment"),
-            Troop::Cavalry => f.write_str("cavalry"),
-            Troop::Sharpshooters => f.write_str("sharpshooters"),
-            Troop::Battery(g) => write!(f, "{g} battery"),
-            Troop::Indians => f.write_str("Indians"),
-        }
+        f.write_str(self.word())
+    }
+}
+
+/// A side's name as its `Display` writes it ("Union", "Confederate"), as a word that names can be written with
+/// without the formatting machinery.
+#[must_use]
+pub(crate) const fn side_word(side: Side) -> &'static str {
+    match side {
+        Side::Union => "Union",
+        Side::Confederate => "Confederate",
     }
 }
 
@@ -835,5 +863,19 @@ impl Boat {
             Boat::Canoe | Boat::Boat => 0,
             Boat::LargeBoat => 4,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_words_are_the_displays() {
+        assert_eq!(side_word(Side::Union), Side::Union.to_string());
+        assert_eq!(side_word(Side::Confederate), Side::Confederate.to_string());
+        assert_eq!(Troop::Battery(GunType::Field).word(), "field battery");
+        assert_eq!(Troop::Battery(GunType::Heavy).to_string(), "heavy battery");
+        assert_eq!(Troop::Foot.to_string(), "foot regiment");
     }
 }

@@ -224,6 +224,78 @@ fn routes() {
     assert_eq!(route(sq(12), sq(12), &none, false).unwrap(), squares(&[12]));
 }
 
+/// D8-SET-11 as written: every road square's quickest route to the farm measured, the shortest kept (ties to
+/// the one nearer the road's start).
+fn farm_roads_measuring_every_square(
+    placed: &[(Piece, Square)],
+    road: &[Square],
+    hills: &[bool; 30],
+    four: bool,
+) -> Vec<Vec<Square>> {
+    let len = |v: &[Square]| {
+        v.windows(2)
+            .map(|w| {
+                if w[0].column() != w[1].column() && w[0].row() != w[1].row() {
+                    std::f64::consts::SQRT_2
+                } else {
+                    1.0
+                }
+            })
+            .sum::<f64>()
+    };
+    let mut out = Vec::new();
+    for &(p, farm) in placed {
+        if p != Piece::Farm || road.contains(&farm) || hills[usize::from(farm.number() - 1)] {
+            continue;
+        }
+        let mut best: Option<Vec<Square>> = None;
+        for &r in road {
+            if let Some(b) = route(r, farm, hills, four)
+                && best.as_ref().is_none_or(|cur| len(&b) < len(cur) - 1e-9)
+            {
+                best = Some(b);
+            }
+        }
+        out.extend(best);
+    }
+    out
+}
+
+#[test]
+fn farm_roads_pass_over_road_squares_that_cannot_be_nearer() {
+    // D8-SET-11: `farm_roads` measures the route only from road squares that could be the nearest; on random
+    // grids, hills, roads and farms it finds the same branches as measuring the route from every road square.
+    let mut rng = GameRng::seed(11);
+    let mut roll = |faces: u16| Die::new(faces).unwrap().roll(&mut rng);
+    let mut branches = 0;
+    for case in 0..400 {
+        let mut hills = [false; 30];
+        for _ in 0..roll(6) {
+            hills[usize::from(roll(30) - 1)] = true;
+        }
+        let road: Vec<Square> = (0..roll(8)).map(|_| sq(roll(30) as u8)).collect();
+        let placed: Vec<(Piece, Square)> = (0..roll(5))
+            .map(|_| {
+                let piece = if roll(3) == 1 {
+                    Piece::Wood
+                } else {
+                    Piece::Farm
+                };
+                (piece, sq(roll(30) as u8))
+            })
+            .collect();
+        let four = case % 4 == 0;
+        let want = farm_roads_measuring_every_square(&placed, &road, &hills, four);
+        branches += want.len();
+        assert_eq!(
+            farm_roads(&placed, &road, &hills, four),
+            want,
+            "case {case}"
+        );
+    }
+    assert!(branches > 300, "{branches} branches compared");
+}
+
 #[test]
 fn farm_roads_and_flow() {
     // D8-SET-11: a branch from the road square nearest by route.
