@@ -297,7 +297,7 @@ pub struct Place {
 }
 
 /// The ground and the units' places on it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Field {
     /// The table and its terrain.
@@ -308,6 +308,32 @@ pub struct Field {
     pub places: Vec<Place>,
     /// Where each battery's abandoned gun stands, by unit id (NORTH-ART-06).
     pub guns: Vec<Option<Point>>,
+}
+
+/// Written out for `clone_from`, which reuses the lists' room.
+impl Clone for Field {
+    fn clone(&self) -> Field {
+        Field {
+            ground: self.ground.clone(),
+            bases: self.bases,
+            places: self.places.clone(),
+            guns: self.guns.clone(),
+        }
+    }
+    fn clone_from(&mut self, source: &Field) {
+        let Field {
+            ground,
+            bases,
+            places,
+            guns,
+        } = source;
+        if self.ground != *ground {
+            self.ground.clone_from(ground);
+        }
+        self.bases = *bases;
+        self.places.clone_from(places);
+        self.guns.clone_from(guns);
+    }
 }
 
 impl Field {

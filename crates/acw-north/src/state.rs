@@ -171,8 +171,20 @@ pub struct MeleeRecord {
 
 /// The name of a unit, brigade or general: shared between copies of the state (a game's state is copied for
 /// every order, and names never change). Saved as a plain string.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Name(std::sync::Arc<str>);
+
+impl Clone for Name {
+    fn clone(&self) -> Name {
+        Name(self.0.clone())
+    }
+    /// The same shared name is kept as it is: no count raised and lowered (see [`Battle`]'s `clone_from`).
+    fn clone_from(&mut self, source: &Name) {
+        if !std::sync::Arc::ptr_eq(&self.0, &source.0) {
+            self.0.clone_from(&source.0);
+        }
+    }
+}
 
 impl From<&str> for Name {
     fn from(s: &str) -> Name {
@@ -196,8 +208,20 @@ impl<'de> serde::Deserialize<'de> for Name {
 
 /// The units of a brigade: shared between copies of the state (a game's state is copied for every order, and a
 /// brigade's units never change). Saved as a plain list.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub(crate) struct UnitList(std::sync::Arc<[UnitId]>);
+
+impl Clone for UnitList {
+    fn clone(&self) -> UnitList {
+        UnitList(self.0.clone())
+    }
+    /// The same shared list is kept as it is: no count raised and lowered.
+    fn clone_from(&mut self, source: &UnitList) {
+        if !std::sync::Arc::ptr_eq(&self.0, &source.0) {
+            self.0.clone_from(&source.0);
+        }
+    }
+}
 
 impl std::ops::Deref for UnitList {
     type Target = [UnitId];
@@ -261,7 +285,7 @@ impl<'de> serde::Deserialize<'de> for UnitList {
 }
 
 /// One regiment or battery (NORTH-SET-01, NORTH-SET-10).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Unit {
     pub(crate) id: UnitId,
@@ -281,6 +305,68 @@ pub struct Unit {
     pub(crate) melee: MeleeRecord,
     pub(crate) phase: PhaseRecord,
     pub(crate) status: UnitStatus,
+}
+
+/// Written out for `clone_from`: a copy made into a unit already there reuses its list of contacts and keeps
+/// its shared name (see [`Battle`]'s `clone_from`).
+impl Clone for Unit {
+    fn clone(&self) -> Unit {
+        Unit {
+            id: self.id,
+            name: self.name.clone(),
+            side: self.side,
+            brigade: self.brigade,
+            arm: self.arm,
+            quality: self.quality,
+            stands: self.stands,
+            mount: self.mount,
+            holder: self.holder,
+            formation: self.formation,
+            gun: self.gun,
+            own_order: self.own_order,
+            contacts: self.contacts.clone(),
+            melee: self.melee,
+            phase: self.phase,
+            status: self.status,
+        }
+    }
+    fn clone_from(&mut self, source: &Unit) {
+        // Destructured so that a field added to `Unit` cannot be left out here.
+        let Unit {
+            id,
+            name,
+            side,
+            brigade,
+            arm,
+            quality,
+            stands,
+            mount,
+            holder,
+            formation,
+            gun,
+            own_order,
+            contacts,
+            melee,
+            phase,
+            status,
+        } = source;
+        self.id = *id;
+        self.name.clone_from(name);
+        self.side = *side;
+        self.brigade = *brigade;
+        self.arm = *arm;
+        self.quality = *quality;
+        self.stands = *stands;
+        self.mount = *mount;
+        self.holder = *holder;
+        self.formation = *formation;
+        self.gun = *gun;
+        self.own_order = *own_order;
+        self.contacts.clone_from(contacts);
+        self.melee = *melee;
+        self.phase = *phase;
+        self.status = *status;
+    }
 }
 
 /// Which stand a unit lost (NORTH-CAS-05).
@@ -538,7 +624,7 @@ pub enum GeneralStatus {
 }
 
 /// A Major General or an Army Commander.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct General {
     pub(crate) id: GeneralId,
@@ -548,6 +634,39 @@ pub struct General {
     pub(crate) status: GeneralStatus,
     pub(crate) with_unit: Option<UnitId>,
     pub(crate) moved: Inches,
+}
+
+/// Written out for `clone_from`, which keeps the shared name (see [`Battle`]'s `clone_from`).
+impl Clone for General {
+    fn clone(&self) -> General {
+        General {
+            id: self.id,
+            name: self.name.clone(),
+            side: self.side,
+            rank: self.rank,
+            status: self.status,
+            with_unit: self.with_unit,
+            moved: self.moved,
+        }
+    }
+    fn clone_from(&mut self, source: &General) {
+        let General {
+            id,
+            name,
+            side,
+            rank,
+            status,
+            with_unit,
+            moved,
+        } = source;
+        self.id = *id;
+        self.name.clone_from(name);
+        self.side = *side;
+        self.rank = *rank;
+        self.status = *status;
+        self.with_unit = *with_unit;
+        self.moved = *moved;
+    }
 }
 
 impl General {
@@ -594,7 +713,7 @@ impl General {
 }
 
 /// A brigade of 2–5 units under one Major General (NORTH-SET-04).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Brigade {
     pub(crate) id: BrigadeId,
@@ -606,6 +725,46 @@ pub struct Brigade {
     pub(crate) leaderless: bool,
     pub(crate) order_change_used: bool,
     pub(crate) order_check_due: bool,
+}
+
+/// Written out for `clone_from`, which keeps the shared name and list of units (see [`Battle`]'s
+/// `clone_from`).
+impl Clone for Brigade {
+    fn clone(&self) -> Brigade {
+        Brigade {
+            id: self.id,
+            name: self.name.clone(),
+            side: self.side,
+            order: self.order,
+            mg: self.mg,
+            units: self.units.clone(),
+            leaderless: self.leaderless,
+            order_change_used: self.order_change_used,
+            order_check_due: self.order_check_due,
+        }
+    }
+    fn clone_from(&mut self, source: &Brigade) {
+        let Brigade {
+            id,
+            name,
+            side,
+            order,
+            mg,
+            units,
+            leaderless,
+            order_change_used,
+            order_check_due,
+        } = source;
+        self.id = *id;
+        self.name.clone_from(name);
+        self.side = *side;
+        self.order = *order;
+        self.mg = *mg;
+        self.units.clone_from(units);
+        self.leaderless = *leaderless;
+        self.order_change_used = *order_change_used;
+        self.order_check_due = *order_check_due;
+    }
 }
 
 impl Brigade {
@@ -657,7 +816,11 @@ impl Brigade {
 }
 
 /// The whole game in progress: forces, generals, orders and the clock, with the options it is played under.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// `clone_from` copies into a battle already there without allocating: every list keeps its room, and the
+/// shared names and brigades' lists are kept where they are the same ones (a game's state is copied into a kept
+/// spare before every order, so that a refused order changes nothing).
+#[derive(Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(try_from = "crate::setup::BattleData"))]
 pub struct Battle {
@@ -673,6 +836,50 @@ pub struct Battle {
     pub(crate) over: bool,
     /// A morale check waiting for its owner's decisions.
     pub(crate) morale: Option<crate::morale::MoraleInProgress>,
+}
+
+impl Clone for Battle {
+    fn clone(&self) -> Battle {
+        Battle {
+            units: self.units.clone(),
+            brigades: self.brigades.clone(),
+            generals: self.generals.clone(),
+            army_commanders: self.army_commanders,
+            clock: self.clock,
+            options: self.options.clone(),
+            ac_order_used: self.ac_order_used,
+            declared: self.declared.clone(),
+            declared_category: self.declared_category,
+            over: self.over,
+            morale: self.morale.clone(),
+        }
+    }
+    fn clone_from(&mut self, source: &Battle) {
+        let Battle {
+            units,
+            brigades,
+            generals,
+            army_commanders,
+            clock,
+            options,
+            ac_order_used,
+            declared,
+            declared_category,
+            over,
+            morale,
+        } = source;
+        self.units.clone_from(units);
+        self.brigades.clone_from(brigades);
+        self.generals.clone_from(generals);
+        self.army_commanders = *army_commanders;
+        self.clock = *clock;
+        self.options.clone_from(options);
+        self.ac_order_used = *ac_order_used;
+        self.declared.clone_from(declared);
+        self.declared_category = *declared_category;
+        self.over = *over;
+        self.morale.clone_from(morale);
+    }
 }
 
 impl Battle {
