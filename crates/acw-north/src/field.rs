@@ -327,7 +327,12 @@ impl Clone for Field {
             places,
             guns,
         } = source;
-        if self.ground != *ground {
+        // The same table (its terrain the same shared list, its size the same to the bit) is kept as it is:
+        // comparing the terrain piece by piece cost more than the copy.
+        let same_table = std::ptr::eq(self.ground.terrain(), ground.terrain())
+            && self.ground.width().0.to_bits() == ground.width().0.to_bits()
+            && self.ground.depth().0.to_bits() == ground.depth().0.to_bits();
+        if !same_table {
             self.ground.clone_from(ground);
         }
         self.bases = *bases;
