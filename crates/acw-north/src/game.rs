@@ -2205,8 +2205,10 @@ mod tests {
 
     /// A state copied into another with `clone_from` (as each order's spare is) equals the state copied, field
     /// for field, whatever the other held: two seeded games are played side by side, and at every order each is
-    /// copied into a copy of the other. The games pass through units in contact and units lost, so the lists of
-    /// contacts copied into differ in length both ways and the units differ in every part.
+    /// copied into a copy of the other, and into the copy of itself kept from before its last order (where the
+    /// units the order left alone keep their stamps and are passed over). The games pass through units in
+    /// contact and units lost, so the lists of contacts copied into differ in length both ways and the units
+    /// differ in every part.
     #[test]
     fn a_copy_into_another_state_is_that_state() {
         let mut games = [3u64, 4].map(|seed| {
@@ -2218,7 +2220,12 @@ mod tests {
         });
         let (mut in_contact, mut lost) = (0u32, 0u32);
         let mut log = Vec::new();
+        let mut before: Vec<State> = games.iter().map(|g| g.0.clone()).collect();
         loop {
+            for ((state, ..), earlier) in games.iter().zip(&mut before) {
+                earlier.clone_from(state);
+                assert_eq!(*earlier, *state);
+            }
             let [(a, ..), (b, ..)] = &games;
             for (from, into) in [(a, b), (b, a)] {
                 let mut copy = into.clone();

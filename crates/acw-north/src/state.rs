@@ -284,8 +284,105 @@ impl<'de> serde::Deserialize<'de> for UnitList {
     }
 }
 
+/// A mark of one unit's contents, new (never given before, on any thread) each time a battle's unit may change:
+/// two units with the same stamp are the same in every part. No part of the game: never saved, compared or
+/// shown. See [`Units`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Stamp(u64);
+
+/// The next stamps' source: a block of 2^40 stamps per thread, taken from this count.
+static STAMP_BLOCKS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+thread_local! {
+    /// This thread's next stamp and the end of its block.
+    static NEXT_STAMP: std::cell::Cell<(u64, u64)> = const { std::cell::Cell::new((0, 0)) };
+}
+
+impl Stamp {
+    /// A stamp never given before.
+    pub(crate) fn fresh() -> Stamp {
+        NEXT_STAMP.with(|next| {
+            let (mut at, mut end) = next.get();
+            if at == end {
+                let block = STAMP_BLOCKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                at = block << 40;
+                end = at + (1 << 40);
+            }
+            next.set((at + 1, end));
+            Stamp(at)
+        })
+    }
+}
+
+impl Default for Stamp {
+    fn default() -> Stamp {
+        Stamp::fresh()
+    }
+}
+
+/// The units of a battle, by id: a list that hands out a unit to change only with a new [`Stamp`], so a copy
+/// into a battle already there ([`Battle`]'s `clone_from`) passes over every unit whose stamp is the one it
+/// copies. Shown and saved as the plain list.
+#[derive(PartialEq)]
+pub(crate) struct Units(Vec<Unit>);
+
+impl Units {
+    /// Unit `i`, to change (with a new stamp).
+    #[inline]
+    pub(crate) fn get_mut(&mut self, i: usize) -> Option<&mut Unit> {
+        let u = self.0.get_mut(i)?;
+        u.stamp = Stamp::fresh();
+        Some(u)
+    }
+    /// Every unit, to change (each with a new stamp).
+    pub(crate) fn iter_mut(&mut self) -> impl Iterator<Item = &mut Unit> {
+        self.0.iter_mut().map(|u| {
+            u.stamp = Stamp::fresh();
+            u
+        })
+    }
+}
+
+impl From<Vec<Unit>> for Units {
+    /// Each unit with a new stamp.
+    fn from(mut units: Vec<Unit>) -> Units {
+        for u in &mut units {
+            u.stamp = Stamp::fresh();
+        }
+        Units(units)
+    }
+}
+
+impl std::ops::Deref for Units {
+    type Target = [Unit];
+    fn deref(&self) -> &[Unit] {
+        &self.0
+    }
+}
+
+impl Clone for Units {
+    fn clone(&self) -> Units {
+        Units(self.0.clone())
+    }
+    fn clone_from(&mut self, source: &Units) {
+        self.0.clone_from(&source.0);
+    }
+}
+
+impl std::fmt::Debug for Units {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Units {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
 /// One regiment or battery (NORTH-SET-01, NORTH-SET-10).
-#[derive(Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Unit {
     pub(crate) id: UnitId,
@@ -305,6 +402,74 @@ pub struct Unit {
     pub(crate) melee: MeleeRecord,
     pub(crate) phase: PhaseRecord,
     pub(crate) status: UnitStatus,
+    /// See [`Stamp`]: not saved (a loaded unit gets a new one).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) stamp: Stamp,
+}
+
+/// Every part but the stamp, which is no part of the game.
+impl PartialEq for Unit {
+    fn eq(&self, o: &Unit) -> bool {
+        let Unit {
+            id,
+            name,
+            side,
+            brigade,
+            arm,
+            quality,
+            stands,
+            mount,
+            holder,
+            formation,
+            gun,
+            own_order,
+            contacts,
+            melee,
+            phase,
+            status,
+            stamp: _,
+        } = self;
+        *id == o.id
+            && *name == o.name
+            && *side == o.side
+            && *brigade == o.brigade
+            && *arm == o.arm
+            && *quality == o.quality
+            && *stands == o.stands
+            && *mount == o.mount
+            && *holder == o.holder
+            && *formation == o.formation
+            && *gun == o.gun
+            && *own_order == o.own_order
+            && *contacts == o.contacts
+            && *melee == o.melee
+            && *phase == o.phase
+            && *status == o.status
+    }
+}
+
+/// Every part but the stamp, as `derive(Debug)` shows them.
+impl std::fmt::Debug for Unit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Unit")
+            .field("id", &self.id)
+            .field("name", &self.name)
+            .field("side", &self.side)
+            .field("brigade", &self.brigade)
+            .field("arm", &self.arm)
+            .field("quality", &self.quality)
+            .field("stands", &self.stands)
+            .field("mount", &self.mount)
+            .field("holder", &self.holder)
+            .field("formation", &self.formation)
+            .field("gun", &self.gun)
+            .field("own_order", &self.own_order)
+            .field("contacts", &self.contacts)
+            .field("melee", &self.melee)
+            .field("phase", &self.phase)
+            .field("status", &self.status)
+            .finish()
+    }
 }
 
 /// Written out for `clone_from`: a copy made into a unit already there reuses its list of contacts and keeps
@@ -328,6 +493,7 @@ impl Clone for Unit {
             melee: self.melee,
             phase: self.phase,
             status: self.status,
+            stamp: self.stamp,
         }
     }
     fn clone_from(&mut self, source: &Unit) {
@@ -349,7 +515,13 @@ impl Clone for Unit {
             melee,
             phase,
             status,
+            stamp,
         } = source;
+        // The same stamp: the same unit in every part, nothing to copy.
+        if self.stamp == *stamp {
+            return;
+        }
+        self.stamp = *stamp;
         self.id = *id;
         self.name.clone_from(name);
         self.side = *side;
@@ -824,7 +996,7 @@ impl Brigade {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(try_from = "crate::setup::BattleData"))]
 pub struct Battle {
-    pub(crate) units: Vec<Unit>,
+    pub(crate) units: Units,
     pub(crate) brigades: Vec<Brigade>,
     pub(crate) generals: Vec<General>,
     pub(crate) army_commanders: BySide<GeneralId>,
@@ -1058,7 +1230,7 @@ impl Battle {
 
     /// Clears what lasts one phase: actions, moves, attacks, order changes, fresh-melee marks.
     pub(crate) fn reset_phase(&mut self) {
-        for u in &mut self.units {
+        for u in self.units.iter_mut() {
             u.phase = PhaseRecord::default();
             u.melee.opened_this_phase = false;
         }
