@@ -336,10 +336,10 @@ impl Units {
     }
     /// Every unit, to change (each with a new stamp).
     pub(crate) fn iter_mut(&mut self) -> impl Iterator<Item = &mut Unit> {
-        self.0.iter_mut().map(|u| {
+        for u in &mut self.0 {
             u.stamp = Stamp::fresh();
-            u
-        })
+        }
+        self.0.iter_mut()
     }
 }
 
