@@ -65,11 +65,12 @@ fn centre_bits(state: &State, id: UnitId) -> Option<(u64, u64)> {
 }
 
 impl NearestMemo {
-    /// [`enemies_by_distance`], remembered.
-    fn get(&mut self, state: &State, id: UnitId, seed: u64) -> Vec<(UnitId, f64)> {
+    /// [`enemies_by_distance`], remembered (and lent, not copied).
+    fn get(&mut self, state: &State, id: UnitId, seed: u64) -> &[(UnitId, f64)] {
         let b = state.battle();
+        // An unknown or unplaced unit has no enemies by distance.
         let (Ok(side), Some(me)) = (b.unit(id).map(Unit::side), centre_bits(state, id)) else {
-            return enemies_by_distance(state, id, seed);
+            return &[];
         };
         let i = id.0 as usize;
         if self.by_unit.len() <= i {
@@ -88,7 +89,7 @@ impl NearestMemo {
                 .all(|u| kept.next() == Some(&(u.id(), centre_bits(state, u.id()))))
                 && kept.next().is_none();
             if same {
-                return entry.sorted.clone();
+                return &entry.sorted;
             }
         }
         entry.side = side;
@@ -99,7 +100,7 @@ impl NearestMemo {
                 .map(|u| (u.id(), centre_bits(state, u.id()))),
         );
         entry.sorted = enemies_by_distance(state, id, seed);
-        entry.sorted.clone()
+        &entry.sorted
     }
 }
 
@@ -229,7 +230,8 @@ impl AttackMemo {
         }
         for (i, (u, p)) in b.units().iter().zip(&f.places).enumerate() {
             let moved = !same_place(p, &self.places[i]);
-            if !moved && *u == self.units[i] {
+            // The same stamp is the same unit in every part (see `Units`); otherwise it is compared.
+            if !moved && (u.stamp == self.units[i].stamp || *u == self.units[i]) {
                 continue;
             }
             let old = &self.units[i];
@@ -333,8 +335,8 @@ fn next_attack(state: &State, side: Side, seed: u64, memory: &mut Memory) -> Ord
         }
         let target = nearest
             .get(state, u.id(), seed)
-            .into_iter()
-            .map(|(t, _)| t)
+            .iter()
+            .map(|&(t, _)| t)
             .find(|&t| memo.ask_ok(state, u.id(), t, category));
         if let Some(target) = target {
             let attackers = b
@@ -649,7 +651,8 @@ impl Holder {
             .memo
             .nearest
             .get(state, id, self.seed)
-            .into_iter()
+            .iter()
+            .copied()
             .find(|&(t, _)| {
                 !state.surely_beyond_charge_reach(id, t)
                     && state.can_charge(id, t).is_ok()

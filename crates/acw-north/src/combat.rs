@@ -375,7 +375,7 @@ pub fn firer_kind(unit: &Unit) -> Option<Firer> {
 }
 
 /// Units attacking one target together in one category: one toss (NORTH-SEQ-06, NORTH-CBT-10).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct AttackGroup {
     /// The category.
@@ -384,6 +384,22 @@ pub struct AttackGroup {
     pub target: UnitId,
     /// The attackers, each once.
     pub attackers: Vec<UnitId>,
+}
+
+/// Written out for `clone_from`, which reuses the list of attackers.
+impl Clone for AttackGroup {
+    fn clone(&self) -> AttackGroup {
+        AttackGroup {
+            category: self.category,
+            target: self.target,
+            attackers: self.attackers.clone(),
+        }
+    }
+    fn clone_from(&mut self, source: &AttackGroup) {
+        self.category = source.category;
+        self.target = source.target;
+        self.attackers.clone_from(&source.attackers);
+    }
 }
 
 /// What an attack did.

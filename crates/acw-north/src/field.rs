@@ -297,7 +297,7 @@ pub struct Place {
 }
 
 /// The ground and the units' places on it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Field {
     /// The table and its terrain.
@@ -308,6 +308,37 @@ pub struct Field {
     pub places: Vec<Place>,
     /// Where each battery's abandoned gun stands, by unit id (NORTH-ART-06).
     pub guns: Vec<Option<Point>>,
+}
+
+/// Written out for `clone_from`, which reuses the lists' room.
+impl Clone for Field {
+    fn clone(&self) -> Field {
+        Field {
+            ground: self.ground.clone(),
+            bases: self.bases,
+            places: self.places.clone(),
+            guns: self.guns.clone(),
+        }
+    }
+    fn clone_from(&mut self, source: &Field) {
+        let Field {
+            ground,
+            bases,
+            places,
+            guns,
+        } = source;
+        // The same table (its terrain the same shared list, its size the same to the bit) is kept as it is:
+        // comparing the terrain piece by piece cost more than the copy.
+        let same_table = std::ptr::eq(self.ground.terrain(), ground.terrain())
+            && self.ground.width().0.to_bits() == ground.width().0.to_bits()
+            && self.ground.depth().0.to_bits() == ground.depth().0.to_bits();
+        if !same_table {
+            self.ground.clone_from(ground);
+        }
+        self.bases = *bases;
+        self.places.clone_from(places);
+        self.guns.clone_from(guns);
+    }
 }
 
 impl Field {

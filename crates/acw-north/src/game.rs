@@ -474,11 +474,21 @@ thread_local! {
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
+thread_local! {
+    /// A state to apply the next order to on this thread: the game's state before the last order applied here
+    /// (or the refused copy), whose lists are reused. See `North::apply_with`.
+    static SPARE_STATE: std::cell::Cell<Option<State>> = const { std::cell::Cell::new(None) };
+}
+
 /// A general's place as `GENERAL_PLACES` keeps it: the inputs as bits, and the place.
 type KeptGeneralPlace = ([u64; 7], Point);
 
 /// The whole game in progress: the battle, the units' places on the table, reactions, and the dice to come.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// `clone_from` copies into a state already there without allocating (every list keeps its room, the shared
+/// names stay shared): [`North`] applies each order to a spare kept per thread, copied from the game's state
+/// this way, so that a refused order changes nothing.
+#[derive(Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(try_from = "StateData"))]
 pub struct State {
@@ -495,6 +505,48 @@ pub struct State {
     /// Whether the first phase has been announced in the log.
     started: bool,
     rng: GameRng,
+}
+
+impl Clone for State {
+    fn clone(&self) -> State {
+        State {
+            battle: self.battle.clone(),
+            field: self.field.clone(),
+            zones: self.zones,
+            general_points: self.general_points.clone(),
+            reactions: self.reactions,
+            end: self.end,
+            pending: self.pending.clone(),
+            melee_owed: self.melee_owed,
+            started: self.started,
+            rng: self.rng.clone(),
+        }
+    }
+    fn clone_from(&mut self, source: &State) {
+        // Destructured so that a field added to `State` cannot be left out here.
+        let State {
+            battle,
+            field,
+            zones,
+            general_points,
+            reactions,
+            end,
+            pending,
+            melee_owed,
+            started,
+            rng,
+        } = source;
+        self.battle.clone_from(battle);
+        self.field.clone_from(field);
+        self.zones = *zones;
+        self.general_points.clone_from(general_points);
+        self.reactions = *reactions;
+        self.end = *end;
+        self.pending.clone_from(pending);
+        self.melee_owed = *melee_owed;
+        self.started = *started;
+        self.rng.clone_from(rng);
+    }
 }
 
 /// An attack waiting for the morale decisions of its target's owner: what the game layer needs to finish it.
@@ -943,12 +995,31 @@ impl State {
     /// Whether the rules would accept `order` now, without throwing a die: the order is tried on a copy up to
     /// its first die, which is where every refusal is decided. The same checks as [`North`]'s `apply`.
     pub fn check_order(&self, order: &Order) -> Result<(), RuleViolation> {
-        let mut copy = self.clone();
+        let mut copy = self.spare_copy();
         let mut no_dice = NoDice::default();
-        match copy.apply_order(order, &mut no_dice, &mut Vec::new()) {
+        let checked = match copy.apply_order(order, &mut no_dice, &mut Vec::new()) {
             Err(RuleViolation::Dice(_)) => Ok(()),
             other => other,
+        };
+        copy.keep_as_spare();
+        checked
+    }
+
+    /// A copy of this state, made into this thread's spare (`SPARE_STATE`) where one is kept, which allocates
+    /// nothing; afresh otherwise.
+    fn spare_copy(&self) -> State {
+        match SPARE_STATE.with(std::cell::Cell::take) {
+            Some(mut spare) => {
+                spare.clone_from(self);
+                spare
+            }
+            None => self.clone(),
         }
+    }
+
+    /// Keeps this state as this thread's spare, for the next [`State::spare_copy`] to copy into.
+    fn keep_as_spare(self) {
+        SPARE_STATE.with(|spare| spare.set(Some(self)));
     }
 
     /// How far unit `unit` would move if it took `action` now (a march), without throwing a die: the order is
@@ -958,14 +1029,15 @@ impl State {
         if !matches!(action, Action::March { .. }) {
             return None;
         }
-        let mut copy = self.clone();
+        let mut copy = self.spare_copy();
         let mut log = Vec::new();
-        copy.apply_order(
+        let applied = copy.apply_order(
             &Order::Act { unit, action },
             &mut NoDice::default(),
             &mut log,
-        )
-        .ok()?;
+        );
+        copy.keep_as_spare();
+        applied.ok()?;
         log.iter().find_map(|e| match e {
             Event::Moved {
                 unit: u, report, ..
@@ -2083,13 +2155,20 @@ impl Ruleset for North {
         log: &mut Vec<Event>,
     ) -> Result<(), RuleViolation> {
         fault_check(dice)?;
-        let mut next = state.clone();
+        // The order is applied to a spare copy, kept per thread from the last order so that copying the state
+        // into it allocates nothing; the game's state and the spare change places only when the order is
+        // accepted. (A spare taken by an order applied inside another, none is kept, is made afresh.)
+        let mut next = state.spare_copy();
         let mut events = Vec::new();
-        next.apply_order(order, dice, &mut events)?;
-        fault_check(dice)?;
-        *state = next;
-        log.extend(events);
-        Ok(())
+        let applied = next
+            .apply_order(order, dice, &mut events)
+            .and_then(|()| fault_check(dice));
+        if applied.is_ok() {
+            std::mem::swap(state, &mut next);
+            log.extend(events);
+        }
+        next.keep_as_spare();
+        applied
     }
 
     fn rng_mut<'s>(&self, state: &'s mut State) -> &'s mut GameRng {
@@ -2123,6 +2202,56 @@ mod tests {
     use super::*;
     use crate::bots::{Attacker, Holder};
     use acw_core::game::Commander;
+
+    /// A state copied into another with `clone_from` (as each order's spare is) equals the state copied, field
+    /// for field, whatever the other held: two seeded games are played side by side, and at every order each is
+    /// copied into a copy of the other, and into the copy of itself kept from before its last order (where the
+    /// units the order left alone keep their stamps and are passed over). The games pass through units in
+    /// contact and units lost, so the lists of contacts copied into differ in length both ways and the units
+    /// differ in every part.
+    #[test]
+    fn a_copy_into_another_state_is_that_state() {
+        let mut games = [3u64, 4].map(|seed| {
+            (
+                North.setup(&Scenario::default(), seed).unwrap(),
+                Attacker::new(seed),
+                Holder::new(seed),
+            )
+        });
+        let (mut in_contact, mut lost) = (0u32, 0u32);
+        let mut log = Vec::new();
+        let mut before: Vec<State> = games.iter().map(|g| g.0.clone()).collect();
+        loop {
+            for ((state, ..), earlier) in games.iter().zip(&mut before) {
+                earlier.clone_from(state);
+                assert_eq!(*earlier, *state);
+            }
+            let [(a, ..), (b, ..)] = &games;
+            for (from, into) in [(a, b), (b, a)] {
+                let mut copy = into.clone();
+                copy.clone_from(from);
+                assert_eq!(copy, *from);
+                in_contact += u32::from(from.battle().units().iter().any(Unit::in_contact));
+                lost += u32::from(from.battle().units().iter().any(|u| !u.in_play()));
+            }
+            let mut played = false;
+            for (state, attacker, holder) in &mut games {
+                if let Some(side) = North.to_order(state) {
+                    let order = match side {
+                        Side::Union => attacker.order(&North, state, side),
+                        Side::Confederate => holder.order(&North, state, side),
+                    };
+                    North.apply(state, &order, &mut log).unwrap();
+                    played = true;
+                }
+            }
+            if !played {
+                break;
+            }
+        }
+        assert!(in_contact > 10, "{in_contact}");
+        assert!(lost > 10, "{lost}");
+    }
 
     /// The bounds the bots pass pairs over on are refusals of the engine: over whole seeded games, at every
     /// state, a pair surely out of range is refused by `can_attack` (both categories) and a pair surely beyond

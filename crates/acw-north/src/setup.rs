@@ -6,7 +6,7 @@ use crate::options::Options;
 use crate::sequence::Clock;
 use crate::state::{
     Battle, Brigade, BrigadeId, General, GeneralId, GeneralStatus, GunState, MeleeRecord,
-    PhaseRecord, Rank, Unit, UnitId, UnitStatus,
+    PhaseRecord, Rank, Stamp, Unit, UnitId, UnitStatus,
 };
 use crate::tables::{
     ARMY_MAX_UNITS, ARMY_MIN_UNITS, BRIGADE_MAX_UNITS, BRIGADE_MIN_UNITS, BrigadeOrder, Formation,
@@ -306,7 +306,7 @@ impl Battle {
             }
         }
         Ok(Battle {
-            units,
+            units: units.into(),
             brigades,
             generals,
             army_commanders: acs,
@@ -450,6 +450,7 @@ fn new_unit(id: UnitId, side: Side, brigade: BrigadeId, spec: &UnitSpec) -> Unit
         melee: MeleeRecord::default(),
         phase: PhaseRecord::default(),
         status: UnitStatus::InPlay,
+        stamp: Stamp::fresh(),
     }
 }
 
@@ -477,7 +478,7 @@ impl TryFrom<BattleData> for Battle {
     type Error = SetupError;
     fn try_from(d: BattleData) -> Result<Battle, SetupError> {
         let b = Battle {
-            units: d.units,
+            units: d.units.into(),
             brigades: d.brigades,
             generals: d.generals,
             army_commanders: d.army_commanders,

@@ -171,8 +171,20 @@ pub struct MeleeRecord {
 
 /// The name of a unit, brigade or general: shared between copies of the state (a game's state is copied for
 /// every order, and names never change). Saved as a plain string.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Name(std::sync::Arc<str>);
+
+impl Clone for Name {
+    fn clone(&self) -> Name {
+        Name(self.0.clone())
+    }
+    /// The same shared name is kept as it is: no count raised and lowered (see [`Battle`]'s `clone_from`).
+    fn clone_from(&mut self, source: &Name) {
+        if !std::sync::Arc::ptr_eq(&self.0, &source.0) {
+            self.0.clone_from(&source.0);
+        }
+    }
+}
 
 impl From<&str> for Name {
     fn from(s: &str) -> Name {
@@ -196,8 +208,20 @@ impl<'de> serde::Deserialize<'de> for Name {
 
 /// The units of a brigade: shared between copies of the state (a game's state is copied for every order, and a
 /// brigade's units never change). Saved as a plain list.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub(crate) struct UnitList(std::sync::Arc<[UnitId]>);
+
+impl Clone for UnitList {
+    fn clone(&self) -> UnitList {
+        UnitList(self.0.clone())
+    }
+    /// The same shared list is kept as it is: no count raised and lowered.
+    fn clone_from(&mut self, source: &UnitList) {
+        if !std::sync::Arc::ptr_eq(&self.0, &source.0) {
+            self.0.clone_from(&source.0);
+        }
+    }
+}
 
 impl std::ops::Deref for UnitList {
     type Target = [UnitId];
@@ -260,8 +284,105 @@ impl<'de> serde::Deserialize<'de> for UnitList {
     }
 }
 
+/// A mark of one unit's contents, new (never given before, on any thread) each time a battle's unit may change:
+/// two units with the same stamp are the same in every part. No part of the game: never saved, compared or
+/// shown. See [`Units`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Stamp(u64);
+
+/// The next stamps' source: a block of 2^40 stamps per thread, taken from this count.
+static STAMP_BLOCKS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+thread_local! {
+    /// This thread's next stamp and the end of its block.
+    static NEXT_STAMP: std::cell::Cell<(u64, u64)> = const { std::cell::Cell::new((0, 0)) };
+}
+
+impl Stamp {
+    /// A stamp never given before.
+    pub(crate) fn fresh() -> Stamp {
+        NEXT_STAMP.with(|next| {
+            let (mut at, mut end) = next.get();
+            if at == end {
+                let block = STAMP_BLOCKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                at = block << 40;
+                end = at + (1 << 40);
+            }
+            next.set((at + 1, end));
+            Stamp(at)
+        })
+    }
+}
+
+impl Default for Stamp {
+    fn default() -> Stamp {
+        Stamp::fresh()
+    }
+}
+
+/// The units of a battle, by id: a list that hands out a unit to change only with a new [`Stamp`], so a copy
+/// into a battle already there ([`Battle`]'s `clone_from`) passes over every unit whose stamp is the one it
+/// copies. Shown and saved as the plain list.
+#[derive(PartialEq)]
+pub(crate) struct Units(Vec<Unit>);
+
+impl Units {
+    /// Unit `i`, to change (with a new stamp).
+    #[inline]
+    pub(crate) fn get_mut(&mut self, i: usize) -> Option<&mut Unit> {
+        let u = self.0.get_mut(i)?;
+        u.stamp = Stamp::fresh();
+        Some(u)
+    }
+    /// Every unit, to change (each with a new stamp).
+    pub(crate) fn iter_mut(&mut self) -> impl Iterator<Item = &mut Unit> {
+        for u in &mut self.0 {
+            u.stamp = Stamp::fresh();
+        }
+        self.0.iter_mut()
+    }
+}
+
+impl From<Vec<Unit>> for Units {
+    /// Each unit with a new stamp.
+    fn from(mut units: Vec<Unit>) -> Units {
+        for u in &mut units {
+            u.stamp = Stamp::fresh();
+        }
+        Units(units)
+    }
+}
+
+impl std::ops::Deref for Units {
+    type Target = [Unit];
+    fn deref(&self) -> &[Unit] {
+        &self.0
+    }
+}
+
+impl Clone for Units {
+    fn clone(&self) -> Units {
+        Units(self.0.clone())
+    }
+    fn clone_from(&mut self, source: &Units) {
+        self.0.clone_from(&source.0);
+    }
+}
+
+impl std::fmt::Debug for Units {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Units {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
 /// One regiment or battery (NORTH-SET-01, NORTH-SET-10).
-#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Unit {
     pub(crate) id: UnitId,
@@ -281,6 +402,143 @@ pub struct Unit {
     pub(crate) melee: MeleeRecord,
     pub(crate) phase: PhaseRecord,
     pub(crate) status: UnitStatus,
+    /// See [`Stamp`]: not saved (a loaded unit gets a new one).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) stamp: Stamp,
+}
+
+/// Every part but the stamp, which is no part of the game.
+impl PartialEq for Unit {
+    fn eq(&self, o: &Unit) -> bool {
+        let Unit {
+            id,
+            name,
+            side,
+            brigade,
+            arm,
+            quality,
+            stands,
+            mount,
+            holder,
+            formation,
+            gun,
+            own_order,
+            contacts,
+            melee,
+            phase,
+            status,
+            stamp: _,
+        } = self;
+        *id == o.id
+            && *name == o.name
+            && *side == o.side
+            && *brigade == o.brigade
+            && *arm == o.arm
+            && *quality == o.quality
+            && *stands == o.stands
+            && *mount == o.mount
+            && *holder == o.holder
+            && *formation == o.formation
+            && *gun == o.gun
+            && *own_order == o.own_order
+            && *contacts == o.contacts
+            && *melee == o.melee
+            && *phase == o.phase
+            && *status == o.status
+    }
+}
+
+/// Every part but the stamp, as `derive(Debug)` shows them.
+impl std::fmt::Debug for Unit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Unit")
+            .field("id", &self.id)
+            .field("name", &self.name)
+            .field("side", &self.side)
+            .field("brigade", &self.brigade)
+            .field("arm", &self.arm)
+            .field("quality", &self.quality)
+            .field("stands", &self.stands)
+            .field("mount", &self.mount)
+            .field("holder", &self.holder)
+            .field("formation", &self.formation)
+            .field("gun", &self.gun)
+            .field("own_order", &self.own_order)
+            .field("contacts", &self.contacts)
+            .field("melee", &self.melee)
+            .field("phase", &self.phase)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
+/// Written out for `clone_from`: a copy made into a unit already there reuses its list of contacts and keeps
+/// its shared name (see [`Battle`]'s `clone_from`).
+impl Clone for Unit {
+    fn clone(&self) -> Unit {
+        Unit {
+            id: self.id,
+            name: self.name.clone(),
+            side: self.side,
+            brigade: self.brigade,
+            arm: self.arm,
+            quality: self.quality,
+            stands: self.stands,
+            mount: self.mount,
+            holder: self.holder,
+            formation: self.formation,
+            gun: self.gun,
+            own_order: self.own_order,
+            contacts: self.contacts.clone(),
+            melee: self.melee,
+            phase: self.phase,
+            status: self.status,
+            stamp: self.stamp,
+        }
+    }
+    fn clone_from(&mut self, source: &Unit) {
+        // Destructured so that a field added to `Unit` cannot be left out here.
+        let Unit {
+            id,
+            name,
+            side,
+            brigade,
+            arm,
+            quality,
+            stands,
+            mount,
+            holder,
+            formation,
+            gun,
+            own_order,
+            contacts,
+            melee,
+            phase,
+            status,
+            stamp,
+        } = source;
+        // The same stamp: the same unit in every part, nothing to copy.
+        if self.stamp == *stamp {
+            return;
+        }
+        self.stamp = *stamp;
+        self.id = *id;
+        self.name.clone_from(name);
+        self.side = *side;
+        self.brigade = *brigade;
+        self.arm = *arm;
+        self.quality = *quality;
+        self.stands = *stands;
+        self.mount = *mount;
+        self.holder = *holder;
+        self.formation = *formation;
+        self.gun = *gun;
+        self.own_order = *own_order;
+        self.contacts.clone_from(contacts);
+        self.melee = *melee;
+        self.phase = *phase;
+        self.status = *status;
+    }
 }
 
 /// Which stand a unit lost (NORTH-CAS-05).
@@ -538,7 +796,7 @@ pub enum GeneralStatus {
 }
 
 /// A Major General or an Army Commander.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct General {
     pub(crate) id: GeneralId,
@@ -548,6 +806,39 @@ pub struct General {
     pub(crate) status: GeneralStatus,
     pub(crate) with_unit: Option<UnitId>,
     pub(crate) moved: Inches,
+}
+
+/// Written out for `clone_from`, which keeps the shared name (see [`Battle`]'s `clone_from`).
+impl Clone for General {
+    fn clone(&self) -> General {
+        General {
+            id: self.id,
+            name: self.name.clone(),
+            side: self.side,
+            rank: self.rank,
+            status: self.status,
+            with_unit: self.with_unit,
+            moved: self.moved,
+        }
+    }
+    fn clone_from(&mut self, source: &General) {
+        let General {
+            id,
+            name,
+            side,
+            rank,
+            status,
+            with_unit,
+            moved,
+        } = source;
+        self.id = *id;
+        self.name.clone_from(name);
+        self.side = *side;
+        self.rank = *rank;
+        self.status = *status;
+        self.with_unit = *with_unit;
+        self.moved = *moved;
+    }
 }
 
 impl General {
@@ -594,7 +885,7 @@ impl General {
 }
 
 /// A brigade of 2–5 units under one Major General (NORTH-SET-04).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Brigade {
     pub(crate) id: BrigadeId,
@@ -606,6 +897,46 @@ pub struct Brigade {
     pub(crate) leaderless: bool,
     pub(crate) order_change_used: bool,
     pub(crate) order_check_due: bool,
+}
+
+/// Written out for `clone_from`, which keeps the shared name and list of units (see [`Battle`]'s
+/// `clone_from`).
+impl Clone for Brigade {
+    fn clone(&self) -> Brigade {
+        Brigade {
+            id: self.id,
+            name: self.name.clone(),
+            side: self.side,
+            order: self.order,
+            mg: self.mg,
+            units: self.units.clone(),
+            leaderless: self.leaderless,
+            order_change_used: self.order_change_used,
+            order_check_due: self.order_check_due,
+        }
+    }
+    fn clone_from(&mut self, source: &Brigade) {
+        let Brigade {
+            id,
+            name,
+            side,
+            order,
+            mg,
+            units,
+            leaderless,
+            order_change_used,
+            order_check_due,
+        } = source;
+        self.id = *id;
+        self.name.clone_from(name);
+        self.side = *side;
+        self.order = *order;
+        self.mg = *mg;
+        self.units.clone_from(units);
+        self.leaderless = *leaderless;
+        self.order_change_used = *order_change_used;
+        self.order_check_due = *order_check_due;
+    }
 }
 
 impl Brigade {
@@ -657,11 +988,15 @@ impl Brigade {
 }
 
 /// The whole game in progress: forces, generals, orders and the clock, with the options it is played under.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// `clone_from` copies into a battle already there without allocating: every list keeps its room, and the
+/// shared names and brigades' lists are kept where they are the same ones (a game's state is copied into a kept
+/// spare before every order, so that a refused order changes nothing).
+#[derive(Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(try_from = "crate::setup::BattleData"))]
 pub struct Battle {
-    pub(crate) units: Vec<Unit>,
+    pub(crate) units: Units,
     pub(crate) brigades: Vec<Brigade>,
     pub(crate) generals: Vec<General>,
     pub(crate) army_commanders: BySide<GeneralId>,
@@ -673,6 +1008,50 @@ pub struct Battle {
     pub(crate) over: bool,
     /// A morale check waiting for its owner's decisions.
     pub(crate) morale: Option<crate::morale::MoraleInProgress>,
+}
+
+impl Clone for Battle {
+    fn clone(&self) -> Battle {
+        Battle {
+            units: self.units.clone(),
+            brigades: self.brigades.clone(),
+            generals: self.generals.clone(),
+            army_commanders: self.army_commanders,
+            clock: self.clock,
+            options: self.options.clone(),
+            ac_order_used: self.ac_order_used,
+            declared: self.declared.clone(),
+            declared_category: self.declared_category,
+            over: self.over,
+            morale: self.morale.clone(),
+        }
+    }
+    fn clone_from(&mut self, source: &Battle) {
+        let Battle {
+            units,
+            brigades,
+            generals,
+            army_commanders,
+            clock,
+            options,
+            ac_order_used,
+            declared,
+            declared_category,
+            over,
+            morale,
+        } = source;
+        self.units.clone_from(units);
+        self.brigades.clone_from(brigades);
+        self.generals.clone_from(generals);
+        self.army_commanders = *army_commanders;
+        self.clock = *clock;
+        self.options.clone_from(options);
+        self.ac_order_used = *ac_order_used;
+        self.declared.clone_from(declared);
+        self.declared_category = *declared_category;
+        self.over = *over;
+        self.morale.clone_from(morale);
+    }
 }
 
 impl Battle {
@@ -851,7 +1230,7 @@ impl Battle {
 
     /// Clears what lasts one phase: actions, moves, attacks, order changes, fresh-melee marks.
     pub(crate) fn reset_phase(&mut self) {
-        for u in &mut self.units {
+        for u in self.units.iter_mut() {
             u.phase = PhaseRecord::default();
             u.melee.opened_this_phase = false;
         }
