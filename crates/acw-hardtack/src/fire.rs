@@ -691,14 +691,22 @@ pub const fn allocation_die(n: usize) -> Option<DieType> {
 }
 
 /// Rolls which figure of a pool of `n` (`n ≥ 1`) a hit falls on (HT-SG2-33, HT-FIR-19): count along from the
-/// first figure, wrapping round. A single figure needs no roll.
+/// first figure, wrapping round. A single figure needs no roll. A pool of more than twelve (a company with
+/// the skirmishers fired through, HT-FIR-23) picks uniformly with a die of `n` sides, which a player at the
+/// table can be asked to throw like any other.
 pub fn allocate<D: Dice + ?Sized>(n: usize, dice: &mut D) -> usize {
     if n <= 1 {
         return 0;
     }
     match allocation_die(n) {
         Some(d) => usize::from(dice.face(d.die()).saturating_sub(1)) % n,
-        None => dice.index(n) % n,
+        None => match u16::try_from(n)
+            .ok()
+            .and_then(|s| acw_core::Die::new(s).ok())
+        {
+            Some(d) => usize::from(dice.face(d).saturating_sub(1)) % n,
+            None => dice.index(n) % n,
+        },
     }
 }
 

@@ -63,6 +63,11 @@ const HALF_LINE: f64 = 0.25;
 /// The length of a round shot's damage area, in inches (HT-ART-07).
 const SHOT_AREA: f64 = 2.0;
 
+/// How near two companies count as touching, in inches: no move brings a company nearer another than half
+/// an inch (only a close assault closes to contact), so a second line as close behind the first as a move lets
+/// it stand touches it (HT-FIR-22).
+const TOUCHING: f64 = 0.5;
+
 /// The side of a dummy counter's square footprint, in inches (HT-SG2-25).
 const COUNTER: f64 = 1.0;
 
@@ -1449,6 +1454,20 @@ impl Field {
     }
 }
 
+/// Whether `p` lies in `f`'s front arc (HT-FIR-21): ahead of its front edge, within lines running [`ARC`]
+/// degrees outward from the ends of that edge. Every figure of a line, 1" wide and 1" deep side by side,
+/// then sees `p` through its front without its line crossing a neighbour; the rule asks it of the target's
+/// centre.
+fn centre_in_front_arc(f: &Footprint, p: Point) -> bool {
+    // headings run clockwise from +y: ahead is (sin, cos), the right hand (cos, −sin)
+    let (sin, cos) = f.facing.as_degrees().to_radians().sin_cos();
+    let origin = f.front_centre();
+    let (dx, dy) = (p.x - origin.x, p.y - origin.y);
+    let y = dx * sin + dy * cos;
+    let x = dx * cos - dy * sin;
+    y >= -1e-9 && x.abs() <= f.frontage.0 / 2.0 + y * ARC.to_radians().tan() + 1e-9
+}
+
 /// Whether a company may stand somewhere.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Ground {
@@ -1966,8 +1985,12 @@ impl State {
     }
 
     /// The facts of a fire from `firer` at `target` measured on the table: distance between footprints, line of
-    /// sight past every other company and through woods (HT-SG2-11, HT-SG2-12), cover in woods or behind a fence
-    /// (HT-SG2-13), enfilade from outside the target's front arc, the firer's own arc (HT-FIR-21).
+    /// sight through woods (HT-SG2-11, HT-SG2-12) and past the companies across it (HT-FIR-02): friendly
+    /// skirmishers never block, a friendly line or column blocks unless the firer stands directly behind it and
+    /// touching it (within the half inch no move closes, HT-FIR-22), one enemy skirmish company is fired
+    /// through and any other enemy blocks (HT-FIR-23), a company with no figure standing blocks nothing; cover
+    /// in woods or behind a fence, the target's or that of the skirmishers fired through (HT-SG2-13,
+    /// HT-FIR-23), enfilade from outside the target's front arc, the firer's own arc (HT-FIR-21).
     ///
     /// # Errors
     /// An unknown company, or no line of sight.
@@ -2006,21 +2029,82 @@ impl State {
         t: &Footprint,
     ) -> Option<FireFacts> {
         let (from, to) = (f.front_centre(), t.centre);
-        // the terrain first, then every other company, as `Table::line_of_sight` with a list of them would
-        if !(self.field.table.line_of_sight(from, to, &[])
-            && self.field.clear_of_others(firer, target, from, to))
-        {
+        // the terrain first, then the companies across the line
+        if !self.field.table.line_of_sight(from, to, &[]) {
             return None;
         }
-        let in_cover = self.field.table.in_cover(t, f.centre, Inches(BEHIND));
+        let side = self.battle.company(firer).ok()?.side();
+        let mut through = None;
+        let mut friendly_between = None;
+        for (i, o) in self.field.at.iter().enumerate() {
+            if i == firer.0 as usize || i == target.0 as usize || !o.blocks(from, to) {
+                continue;
+            }
+            let id = CompanyId(u32::try_from(i).ok()?);
+            let c = self.battle.company(id).ok()?;
+            if c.fit() == 0 {
+                // no figure standing: no unit in the way
+                continue;
+            }
+            let close = c.formation().is_close();
+            if c.side() == side {
+                if !close {
+                    // friendly skirmishers never block sight or fire (HT-FIR-22)
+                    continue;
+                }
+                // a friendly close formation blocks unless the firer stands directly behind it, as near as
+                // the table lets companies stand (HT-FIR-22: a second line firing through the first)
+                if friendly_between.is_none()
+                    && f.in_front_arc(o, 0.0)
+                    && f.distance(o).0 <= TOUCHING + 1e-9
+                {
+                    friendly_between = Some((id, true));
+                    continue;
+                }
+                return None;
+            }
+            // one enemy skirmish company is fired through; an enemy close formation, or a second
+            // company, blocks (HT-FIR-23)
+            if close || through.is_some() {
+                return None;
+            }
+            through = Some(id);
+        }
+        // skirmishers fired through in cover give the target the same cover (HT-FIR-23)
+        let in_cover = self.field.table.in_cover(t, f.centre, Inches(BEHIND))
+            || through.is_some_and(|s| self.covered_from(s, f.centre));
         Some(FireFacts {
             distance: f.distance(t).0,
             cover: if in_cover { Cover::Soft } else { Cover::Open },
+            through,
             enfilade: !t.in_front_arc(f, ARC),
-            arc_blocked: !f.in_front_arc(t, ARC),
+            arc_blocked: !centre_in_front_arc(f, t.centre)
+                || self.column_fires_through_itself(firer),
             within_woods: self.field.in_woods(t.centre) && self.field.in_woods(f.centre),
+            friendly_between,
             ..FireFacts::default()
         })
+    }
+
+    /// Whether `id` is a column with fit figures in more than one of its rows (HT-FIR-21, HT-FRM-04): its
+    /// figures stand in two files ([`figure_point`]), so a rear figure's line to any target crosses the figure
+    /// ahead of it or, to the side, the other file; not every member can fire, and the column cannot. A
+    /// column whose fit figures stand in one row fires as a line of them does.
+    fn column_fires_through_itself(&self, id: CompanyId) -> bool {
+        let Ok(c) = self.battle.company(id) else {
+            return false;
+        };
+        if c.formation() != Formation::Column || self.crews(id) {
+            return false;
+        }
+        let mut rows = c
+            .figures()
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| x.condition == crate::state::Condition::Fit)
+            .map(|(i, _)| i / 2);
+        let first = rows.next();
+        rows.any(|r| Some(r) != first)
     }
 
     /// The move of `id` to `to` as the battle would take it — its distance centre to centre, the going, toward
@@ -2153,10 +2237,14 @@ impl State {
                     let tests = self.tests_luck(rec.narrate);
                     log.push(Event::Fired {
                         line: format!(
-                            "{} gives reaction fire at {} {:.1}\" away",
+                            "{} gives reaction fire at {} {:.1}\" away{}",
                             self.name(*firer),
                             self.name(id),
-                            facts.distance
+                            facts.distance,
+                            facts.through.map_or_else(String::new, |s| format!(
+                                ", through {}",
+                                self.name(s)
+                            ))
                         ),
                         report: report.to_string(),
                         rolls: std::mem::take(&mut rec.rolls),
@@ -2202,10 +2290,13 @@ impl State {
                     .flatten();
                 let tests = self.tests_luck(rec.narrate);
                 let line = format!(
-                    "{} fires at {} {:.1}\" away{}{}",
+                    "{} fires at {} {:.1}\" away{}{}{}",
                     self.name(id),
                     self.name(*target),
                     facts.distance,
+                    facts
+                        .through
+                        .map_or_else(String::new, |s| format!(", through {}", self.name(s))),
                     if facts.cover == Cover::Soft {
                         ", the target in cover"
                     } else {
@@ -2665,16 +2756,30 @@ impl State {
 
     /// The facts of a fire or a look from `firer` at a counter or a team standing on `t`, measured on the
     /// table as [`State::fire_facts`] measures them at a company: the distance between footprints, the
-    /// line of sight past every company but the firer and through woods (HT-SG2-11, HT-SG2-12), soft cover
+    /// line of sight past every company but the firer's friendly skirmishers (HT-FIR-22) and through woods
+    /// (HT-SG2-11, HT-SG2-12), soft cover
     /// in a wood or within 2" behind a fence seen across (HT-SG2-13), the firer's own arc (HT-FIR-21).
     /// Neither a counter nor a team has a front, so no fire at either is enfilade. `None` with no line of
     /// sight.
     fn facts_at(&self, firer: CompanyId, t: &Footprint) -> Option<FireFacts> {
         let f = self.field.footprint(firer)?;
         let (from, to) = (f.front_centre(), t.centre);
-        if !(self.field.table.line_of_sight(from, to, &[])
-            && self.field.clear_of_others(firer, firer, from, to))
-        {
+        if !self.field.table.line_of_sight(from, to, &[]) {
+            return None;
+        }
+        let side = self.battle.company(firer).ok()?.side();
+        // friendly skirmishers, and companies with no figure standing, are seen and fired past (HT-FIR-22);
+        // any other company across the line blocks it (fire at a counter or a team never goes through
+        // skirmishers)
+        let blocked = self.field.at.iter().enumerate().any(|(i, o)| {
+            i != firer.0 as usize
+                && o.blocks(from, to)
+                && self
+                    .battle
+                    .company(CompanyId(u32::try_from(i).unwrap_or(u32::MAX)))
+                    .is_ok_and(|c| c.fit() > 0 && (c.side() != side || c.formation().is_close()))
+        });
+        if blocked {
             return None;
         }
         Some(FireFacts {
@@ -2684,7 +2789,8 @@ impl State {
             } else {
                 Cover::Open
             },
-            arc_blocked: !f.in_front_arc(t, ARC),
+            arc_blocked: !centre_in_front_arc(f, t.centre)
+                || self.column_fires_through_itself(firer),
             within_woods: self.field.in_woods(t.centre) && self.field.in_woods(f.centre),
             ..FireFacts::default()
         })
@@ -2767,8 +2873,13 @@ impl State {
             .any(|g| self.battle.gun(g).is_ok_and(|x| x.crew() == id))
     }
 
-    /// Where each figure of `id` stands on the table, by index ([`figure_point`]).
-    fn figure_points(&self, id: CompanyId) -> Vec<Point> {
+    /// Where each figure of `id` stands on the table, by index, down or not: in line, in skirmish order and in
+    /// a gun's crew one rank across its footprint, evenly spaced from its left; in column two files 1" apart,
+    /// the ranks spread through its depth. Whole, every company so placed is in unit integrity (HT-SG2-10):
+    /// each figure within 2" of the next (1" in line, 2" in skirmish order, 1" across and along a column).
+    /// Empty for an unknown company.
+    #[must_use]
+    pub fn figure_points(&self, id: CompanyId) -> Vec<Point> {
         let (Ok(c), Some(fp)) = (self.battle.company(id), self.field.footprint(id)) else {
             return Vec::new();
         };
