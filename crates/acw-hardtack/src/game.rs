@@ -26,11 +26,12 @@ use crate::error::RuleViolation;
 use crate::fire::Cover;
 use crate::ladder::Success;
 use crate::morale::Confidence;
+use crate::movement::MoveResult;
 use crate::options::Options;
 use crate::setup::Going;
 use crate::state::{
     Ammunition, Battle, CanisterFacts, CompanyId, CompanySpec, DefenderChoice, DummyId, FigureRef,
-    FireFacts, FireReport, Formation, GunId, MoveOrder, ShortOfContact, ShotImpactFacts,
+    FireFacts, FireReport, Formation, GunId, MoveOrder, RollMade, ShortOfContact, ShotImpactFacts,
     UnhorsedChoice,
 };
 use crate::tables::{ConfidenceLevel, FieldPiece};
@@ -742,6 +743,46 @@ fn chance_text(chance: Option<&LuckyRoll>, what: &str) -> String {
     })
 }
 
+/// The chance of one roll's result, and which roll it was.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct RollChance {
+    /// The roll, in words: "a combat move", "the final defensive fire", "its casualties", "the melee".
+    pub roll: String,
+    /// The chance of its result, for the side it served.
+    pub chance: LuckyRoll,
+}
+
+/// ", with a chance of 41.7% of that fire result and of 20.8% of those casualties", or less for what was not
+/// rolled.
+fn fire_chances_text(chance: Option<&LuckyRoll>, impact: Option<&LuckyRoll>) -> String {
+    match (chance, impact) {
+        (Some(c), Some(i)) => format!(
+            ", with a chance of {} of that fire result and of {} of those casualties",
+            percent(c.exactly),
+            percent(i.exactly)
+        ),
+        (c, None) => chance_text(c, "that fire result"),
+        (None, i) => chance_text(i, "those casualties"),
+    }
+}
+
+/// " (the other rolls' results had chances of 50.0% (a combat move) and 20.8% (the melee))", or nothing.
+fn roll_chances_text(chances: &[RollChance]) -> String {
+    let list: Vec<String> = chances
+        .iter()
+        .map(|c| format!("{} ({})", percent(c.chance.exactly), c.roll))
+        .collect();
+    match list.as_slice() {
+        [] => String::new(),
+        [one] => format!(" (the other roll's result had a chance of {one})"),
+        [init @ .., last] => format!(
+            " (the other rolls' results had chances of {} and {last})",
+            init.join(", ")
+        ),
+    }
+}
+
 /// " (the confidence test's result had a chance of 62.5%)", or nothing when no test was rolled.
 fn tests_text(tests: &[LuckyRoll]) -> String {
     let list: Vec<String> = tests.iter().map(|t| percent(t.exactly)).collect();
@@ -785,8 +826,105 @@ fn fire_chance(report: &FireReport, side: Side) -> Option<LuckyRoll> {
     let crate::state::FireRoll::Dice(dice) = roll else {
         return Some(work_out());
     };
-    let key = (*dice, report.effect, side);
-    Some(FIRE_CHANCES.with_borrow_mut(|memo| *memo.entry(key).or_insert_with(work_out)))
+    Some(dice_chance(*dice, report.effect, side))
+}
+
+/// A roll the battle made, in words, and the chance of its result for the side it served, from the exact odds
+/// of the procedure rolled: a fire's impact dice from [`crate::fire::Volley`]'s casualty odds (the allocation
+/// and impact dice of its potential hits over the pool; more figures down is better for the firer, then more
+/// killed); final defensive fire from [`FireDice`](crate::fire::FireDice)'s odds, as any fire; a combat move
+/// from [`CombatMove`](crate::movement::CombatMove)'s (reaching contact is best, then the farther move); a
+/// melee from [`Melee`](crate::melee::Melee)'s (for the attacker: winning above a stalemate above losing, then
+/// more of the defenders down than of its own). The fire rolls, the casualties and the melees are remembered a
+/// thread, as [`fire_chance`] does.
+fn roll_luck(r: &RollMade) -> (&'static str, LuckyRoll) {
+    match r {
+        RollMade::Casualties {
+            side,
+            pool,
+            hits,
+            impact,
+            wounded,
+            killed,
+        } => {
+            let key = (*pool, *hits, *impact, *wounded, *killed, *side);
+            let work_out = || {
+                // under Quick Combat Resolution every hit wounds
+                let p = impact.map_or([0.0, 1.0, 0.0], |i| i.probabilities());
+                let pairs = crate::fire::casualty_odds(usize::from(*pool), u32::from(*hits), p);
+                let dist = acw_core::Dist::weighted(pairs)
+                    .unwrap_or_else(|_| acw_core::Dist::certain((*wounded, *killed)));
+                LuckyRoll::from_dist(*side, &dist, &(*wounded, *killed), |&(w, k)| (w + k, k))
+            };
+            let luck =
+                CASUALTY_CHANCES.with_borrow_mut(|memo| *memo.entry(key).or_insert_with(work_out));
+            ("its casualties", luck)
+        }
+        RollMade::FinalFire { side, dice, effect } => (
+            "the final defensive fire",
+            dice_chance(*dice, *effect, *side),
+        ),
+        RollMade::CombatMove { side, roll, result } => {
+            let goodness = |m: &MoveResult| match m {
+                MoveResult::Reached => u32::MAX,
+                MoveResult::Short(d) => u32::from(*d),
+            };
+            (
+                "a combat move",
+                LuckyRoll::from_dist(*side, &roll.odds(), result, goodness),
+            )
+        }
+        RollMade::Melee {
+            side,
+            melee,
+            outcome,
+        } => {
+            let goodness = |o: &crate::melee::MeleeOutcome| {
+                let won = match o.winner() {
+                    Some(crate::melee::AssaultSide::Attacker) => 2,
+                    None => 1,
+                    Some(crate::melee::AssaultSide::Defender) => 0,
+                };
+                (won, i16::from(o.defender_down) - i16::from(o.attacker_down))
+            };
+            let luck = MELEE_ODDS.with_borrow_mut(|memo| {
+                let odds = memo.entry(*melee).or_insert_with(|| melee.odds());
+                LuckyRoll::from_dist(*side, odds, outcome, goodness)
+            });
+            ("the melee", luck)
+        }
+    }
+}
+
+/// The chance of a one-roll fire's result for `side`, remembered a thread ([`FIRE_CHANCES`]).
+fn dice_chance(
+    dice: crate::fire::FireDice,
+    effect: crate::fire::FireEffect,
+    side: Side,
+) -> LuckyRoll {
+    FIRE_CHANCES.with_borrow_mut(|memo| {
+        *memo
+            .entry((dice, effect, side))
+            .or_insert_with(|| LuckyRoll::from_dist(side, &dice.odds(), &effect, |e| *e))
+    })
+}
+
+/// A key of [`CASUALTY_CHANCES`]: pool, hits, impact, wounded, killed, side.
+type CasualtyKey = (u8, u8, Option<crate::fire::Impact>, u8, u8, Side);
+
+thread_local! {
+    /// The exact odds [`roll_luck`] worked out for a melee, by the melee (the melee's odds are its costliest
+    /// part, and the same melees come again and again): the same melee gives the same odds, bit for bit,
+    /// whether worked out or remembered.
+    static MELEE_ODDS: std::cell::RefCell<std::collections::HashMap<crate::melee::Melee, acw_core::Dist<crate::melee::MeleeOutcome>>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+thread_local! {
+    /// The chances [`roll_luck`] worked out for a fire's impact dice: the same inputs give the same chance,
+    /// bit for bit, whether worked out or remembered.
+    static CASUALTY_CHANCES: std::cell::RefCell<std::collections::HashMap<CasualtyKey, LuckyRoll>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
 }
 
 thread_local! {
@@ -871,6 +1009,10 @@ pub enum Event {
         /// The chance of the fire roll's result, for the firer's side (`None` when no fire roll was made).
         #[cfg_attr(feature = "serde", serde(default))]
         chance: Option<LuckyRoll>,
+        /// The chance of the casualties its impact dice gave (the allocation and impact dice of its potential
+        /// hits), for the firer's side; `None` when none were rolled, or the pool held horses or riders.
+        #[cfg_attr(feature = "serde", serde(default))]
+        impact: Option<LuckyRoll>,
         /// The chance of each confidence test's result the fire brought, for the side of the company testing.
         #[cfg_attr(feature = "serde", serde(default))]
         tests: Vec<LuckyRoll>,
@@ -948,6 +1090,10 @@ pub enum Event {
         /// of the company testing.
         #[cfg_attr(feature = "serde", serde(default))]
         tests: Vec<LuckyRoll>,
+        /// The chance of each other roll's result, in the order rolled: the combat moves and the melee for
+        /// the attacking side, final defensive fire and its casualties for the defending side.
+        #[cfg_attr(feature = "serde", serde(default))]
+        chances: Vec<RollChance>,
     },
     /// A company withdrew the way its side chose (HT-SG2-36, HT-SG2-40).
     Withdrew {
@@ -1118,12 +1264,13 @@ impl fmt::Display for Event {
                 report,
                 rolls,
                 chance,
+                impact,
                 tests,
             } => write!(
                 f,
                 "{line}{}{}. {report}{}",
                 rolls_text(rolls),
-                chance_text(chance.as_ref(), "that fire result"),
+                fire_chances_text(chance.as_ref(), impact.as_ref()),
                 tests_text(tests)
             ),
             Event::Observed {
@@ -1260,12 +1407,14 @@ impl fmt::Display for Event {
                 steps,
                 rolls,
                 tests,
+                chances,
             } => {
                 write!(
                     f,
-                    "{}{}{}.",
+                    "{}{}{}{}.",
                     steps.join("; "),
                     rolls_text(rolls),
+                    roll_chances_text(chances),
                     tests_text(tests)
                 )
             }
@@ -1802,6 +1951,38 @@ impl State {
             .collect()
     }
 
+    /// The chance of the casualties a fire's impact dice gave, from the rolls the battle made since last asked
+    /// ([`roll_luck`]); the other rolls are let go (a fire makes none).
+    fn impact_luck(&mut self, narrate: bool) -> Option<LuckyRoll> {
+        let rolls = self.battle.take_rolls();
+        if !narrate {
+            return None;
+        }
+        rolls
+            .iter()
+            .find(|r| matches!(r, RollMade::Casualties { .. }))
+            .map(|r| roll_luck(r).1)
+    }
+
+    /// The chance of each roll the battle made since last asked, other than its confidence tests
+    /// ([`roll_luck`]).
+    fn rolls_luck(&mut self, narrate: bool) -> Vec<RollChance> {
+        let rolls = self.battle.take_rolls();
+        if !narrate {
+            return Vec::new();
+        }
+        rolls
+            .iter()
+            .map(|r| {
+                let (roll, chance) = roll_luck(r);
+                RollChance {
+                    roll: roll.to_string(),
+                    chance,
+                }
+            })
+            .collect()
+    }
+
     /// The chance an observation (HT-SG2-25) had of the `result` it rolled, as the observer's side saw it: the
     /// observer's quality die against the target's die for the distance, cover and In Position (of a company; a
     /// counter never is). `None` when the observer or the distance is not one the table has.
@@ -2168,8 +2349,9 @@ impl State {
         };
         let q = decision.question.clone();
         let not_asked = || GameError::NotAsked(q.clone());
-        // tests rolled outside an order (by a caller of the battle) belong to no event
+        // tests and rolls made outside an order (by a caller of the battle) belong to no event
         self.battle.take_tests();
+        self.battle.take_rolls();
         let mut rec = Recording {
             dice,
             rolls: Vec::new(),
@@ -2234,6 +2416,7 @@ impl State {
                         .narrate
                         .then(|| fire_chance(&report, self.side_of(*firer)))
                         .flatten();
+                    let impact = self.impact_luck(rec.narrate);
                     let tests = self.tests_luck(rec.narrate);
                     log.push(Event::Fired {
                         line: format!(
@@ -2249,6 +2432,7 @@ impl State {
                         report: report.to_string(),
                         rolls: std::mem::take(&mut rec.rolls),
                         chance,
+                        impact,
                         tests,
                     });
                 } else {
@@ -2288,6 +2472,7 @@ impl State {
                     .narrate
                     .then(|| fire_chance(&report, self.side_of(id)))
                     .flatten();
+                let impact = self.impact_luck(rec.narrate);
                 let tests = self.tests_luck(rec.narrate);
                 let line = format!(
                     "{} fires at {} {:.1}\" away{}{}{}",
@@ -2313,6 +2498,7 @@ impl State {
                     report: report.to_string(),
                     rolls: std::mem::take(&mut rec.rolls),
                     chance,
+                    impact,
                     tests,
                 });
             }
@@ -2448,6 +2634,7 @@ impl State {
                     steps,
                     rolls: std::mem::take(&mut rec.rolls),
                     tests: self.tests_luck(rec.narrate),
+                    chances: self.rolls_luck(rec.narrate),
                 });
                 log.append(&mut later);
             }
@@ -2491,6 +2678,7 @@ impl State {
                     steps: vec![step],
                     rolls: std::mem::take(&mut rec.rolls),
                     tests: self.tests_luck(rec.narrate),
+                    chances: self.rolls_luck(rec.narrate),
                 });
             }
             (Question::FallBack { .. }, Order::FallBack(to)) => {
@@ -2846,12 +3034,14 @@ impl State {
             .narrate
             .then(|| fire_chance(report, self.side_of(firer)))
             .flatten();
+        let impact = self.impact_luck(rec.narrate);
         let tests = self.tests_luck(rec.narrate);
         log.push(Event::Fired {
             line,
             report: report.to_string(),
             rolls: std::mem::take(&mut rec.rolls),
             chance,
+            impact,
             tests,
         });
     }
@@ -3058,6 +3248,8 @@ impl State {
             prev = at;
         }
         let tests = self.tests_luck(rec.narrate);
+        // a ball's impact dice at its impact points carry no chance: let them go
+        self.battle.take_rolls();
         log.push(Event::Shot {
             line: format!(
                 "{} fires round shot at {}, aimed {:.1}\" away",
@@ -3473,12 +3665,14 @@ impl State {
         // the firing crew is the active company
         let side = self.active.map_or(Side::Union, |a| self.side_of(a));
         let chance = rec.narrate.then(|| fire_chance(report, side)).flatten();
+        let impact = self.impact_luck(rec.narrate);
         let tests = self.tests_luck(rec.narrate);
         log.push(Event::Fired {
             line,
             report: report.to_string(),
             rolls: std::mem::take(&mut rec.rolls),
             chance,
+            impact,
             tests,
         });
     }
