@@ -14,7 +14,7 @@ use acw_hardtack::Options;
 use acw_hardtack::fire::Cover;
 use acw_hardtack::game::{Deployed, Event, GameError, Hardtack, Order, Scenario, State};
 use acw_hardtack::state::Formation;
-use acw_hardtack::tables::ConfidenceLevel;
+use acw_hardtack::tables::{ConfidenceLevel, Motivation};
 use common::deployed;
 
 fn scenario(companies: Vec<Deployed>, terrain: Vec<Terrain>) -> Scenario {
@@ -513,13 +513,14 @@ fn ht_sg2_10_companies_on_the_table_keep_their_integrity() {
 
 /// HT-OPT-11: with the enfilade option on, fire from outside a close-formation target's front arc (the game's
 /// reading of "the sides or rear": 45 degrees out from each end of its front edge) adds the enfilade row,
-/// +3/+2/+2 by motivation (low/medium/high), to the target's confidence test: +2 for Grey T's medium. Grey T (four in line at (20, 20), facing down the table) has its arc's boundary
+/// +3/+2/+2 by motivation (low/medium/high), to the target's confidence test: +2 for Grey T at medium, +3 at
+/// low. Grey T (four in line at (20, 20), facing down the table) has its arc's boundary
 /// through (22, 19.5) at 45 degrees: Blue A (one skirmisher, 2" × 1", at (x, 10)) is partly inside it up to
 /// x = 33 (its corner (x − 1, 9.5)). The same dice at x = 32.9 and at x = 33.1 give the same fire; the test's
-/// threat level is 2 higher from the flank.
+/// threat level is 2 (3) higher from the flank.
 #[test]
 fn ht_opt_11_enfilade_from_outside_the_front_arc() {
-    let s = |x: f64| {
+    let s = |x: f64, motivation| {
         let mut s = scenario(
             vec![
                 deployed("Blue A", Side::Union, 1, Formation::Skirmish, (x, 10.0)),
@@ -533,6 +534,7 @@ fn ht_opt_11_enfilade_from_outside_the_front_arc() {
             ],
             vec![],
         );
+        s.companies[1].spec.motivation = motivation;
         s.options.enfilade = true;
         s
     };
@@ -545,31 +547,94 @@ fn ht_opt_11_enfilade_from_outside_the_front_arc() {
             .parse()
             .unwrap()
     };
-    let mut compared = 0;
-    for seed in 1..40 {
-        let mut results = Vec::new();
-        for x in [32.9, 33.1] {
-            let mut state = union_active(&s(x), 0);
-            let f = state.fire_facts(CompanyId(0), CompanyId(1)).unwrap();
-            assert_eq!(f.enfilade, x > 33.0);
-            let mut log = Vec::new();
-            Hardtack
-                .apply_with(
-                    &mut state,
-                    &fire(1),
-                    &mut acw_core::GameRng::seed(seed),
-                    &mut log,
-                )
-                .unwrap();
-            let Event::Fired { report, .. } = &log[0] else {
-                panic!("{:?}", log[0]);
-            };
-            results.push(report.clone());
+    for (motivation, row) in [(Motivation::Medium, 2), (Motivation::Low, 3)] {
+        let mut compared = 0;
+        for seed in 1..40 {
+            let mut results = Vec::new();
+            for x in [32.9, 33.1] {
+                let mut state = union_active(&s(x, motivation), 0);
+                let f = state.fire_facts(CompanyId(0), CompanyId(1)).unwrap();
+                assert_eq!(f.enfilade, x > 33.0);
+                let mut log = Vec::new();
+                Hardtack
+                    .apply_with(
+                        &mut state,
+                        &fire(1),
+                        &mut acw_core::GameRng::seed(seed),
+                        &mut log,
+                    )
+                    .unwrap();
+                let Event::Fired { report, .. } = &log[0] else {
+                    panic!("{:?}", log[0]);
+                };
+                results.push(report.clone());
+            }
+            if results[0].contains("confidence test at TL ") {
+                assert_eq!(tl(&results[1]), tl(&results[0]) + row, "{results:?}");
+                compared += 1;
+            }
         }
-        if results[0].contains("confidence test at TL ") {
-            assert_eq!(tl(&results[1]), tl(&results[0]) + 2, "{results:?}");
-            compared += 1;
-        }
+        assert!(compared > 0, "no seed brought a confidence test");
     }
-    assert!(compared > 0, "no seed brought a confidence test");
+}
+
+/// HT-FIR-22, HT-SG2-25: a look (or a fire) at a counter passes friendly skirmishers and is blocked by a
+/// friendly line. Blue A (four in line at (20, 10)) looks up the table at a Confederate counter at (20, 26);
+/// Blue S (friendly skirmishers) across the line leaves the look open; Blue L (a friendly line) there closes it.
+/// The counter stands behind a fence, so that no look in the open takes it off the table first.
+#[test]
+fn ht_fir_22_friends_across_a_look_at_a_counter() {
+    let s = |friend: Deployed| {
+        let mut s = scenario(
+            vec![
+                blue_a(Formation::Line),
+                friend,
+                deployed(
+                    "Grey Z",
+                    Side::Confederate,
+                    4,
+                    Formation::Line,
+                    (40.0, 40.0),
+                ),
+            ],
+            // the counter stands 1.5" behind a fence: in cover, so not seen clearly in the open and taken off
+            vec![
+                Terrain::fence("fence", vec![Point::new(0.0, 24.5), Point::new(48.0, 24.5)])
+                    .unwrap(),
+            ],
+        );
+        // dummies are deployed among a side's hidden companies
+        s.companies[2].spec.hidden = true;
+        s.dummies = vec![acw_hardtack::game::DeployedDummy {
+            side: Side::Confederate,
+            at: Point::new(20.0, 26.0),
+        }];
+        s
+    };
+    let look = Order::Observe {
+        dummy: acw_hardtack::state::DummyId(0),
+    };
+    let open = union_active(
+        &s(deployed(
+            "Blue S",
+            Side::Union,
+            2,
+            Formation::Skirmish,
+            (20.0, 15.0),
+        )),
+        0,
+    );
+    assert!(open.check_order(Side::Union, &look));
+    let mut closed = union_active(
+        &s(deployed(
+            "Blue L",
+            Side::Union,
+            4,
+            Formation::Line,
+            (20.0, 15.0),
+        )),
+        0,
+    );
+    let why = refused(&mut closed, look);
+    assert!(why.contains("Blue A cannot see"), "{why}");
 }
