@@ -1528,4 +1528,19 @@ mod tests {
         let mut d = ScriptedDice::faces([6]);
         assert_eq!(allocate(5, &mut d), 0);
     }
+
+    // HT-SG2-33, HT-FIR-23: a pool of 14 (a company with the skirmishers fired through) is past the D12: a
+    // D14 picks the figure, each with a chance of 1/14, and its face counts along from the first.
+    #[test]
+    fn allocation_past_twelve_throws_a_die_of_as_many_sides() {
+        let p = allocation_odds(14);
+        assert!(p.iter().all(|&x| (x - 1.0 / 14.0).abs() < 1e-12));
+        let mut d = ScriptedDice::faces([14, 1]);
+        assert_eq!(allocate(14, &mut d), 13);
+        assert_eq!(allocate(14, &mut d), 0);
+        // a D14 cannot show 15
+        let mut bad = ScriptedDice::faces([15]);
+        allocate(14, &mut bad);
+        assert!(bad.fault().is_some());
+    }
 }
