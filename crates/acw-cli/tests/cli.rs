@@ -632,8 +632,8 @@ fn hardtack_plays_by_name() {
     assert_eq!(
         &lines[lines.len() - 2..],
         [
-            "Confederate victory on turn 9: an army broke",
-            "Figures lost: Union 21, Confederate 15; 285 orders, 404 events."
+            "Union victory on turn 10: the turn limit was reached and the result decided on what was left",
+            "Figures lost: Union 16, Confederate 11; 355 orders, 492 events."
         ]
     );
     let json = ok(&["battle", "hardtack", "--seed", "1", "--json"]);
@@ -641,12 +641,12 @@ fn hardtack_plays_by_name() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(events.len(), 405);
+    assert_eq!(events.len(), 493);
     assert_eq!(events[0], serde_json::json!({"GoesFirst": "Union"}));
-    let end = &events[404]["end"];
-    assert_eq!(end["losses"]["union"], 21);
-    assert_eq!(end["losses"]["confederate"], 15);
-    assert_eq!(end["orders"], 285);
+    let end = &events[492]["end"];
+    assert_eq!(end["losses"]["union"], 16);
+    assert_eq!(end["losses"]["confederate"], 11);
+    assert_eq!(end["orders"], 355);
 }
 
 #[test]
@@ -674,10 +674,11 @@ fn hardtack_simulate_is_the_same_on_one_and_two_threads() {
     // the default scenario has a gun a side, which the bots load and fire (round shot and canister), and
     // each gun's detached team behind it, which the bots fire at when no company is in range; Broken and
     // Routed companies run through friends in their way; every move is traced through the companies it
-    // passes (HT-MOV-07), and so are withdrawals, falls back and mid-dash placings
-    assert_eq!(one["wins"]["union"], 14);
-    assert_eq!(one["wins"]["confederate"], 23);
-    assert_eq!(one["draws"], 13);
+    // passes (HT-MOV-07), and so are withdrawals, falls back and mid-dash placings; fire passes friendly
+    // skirmishers and goes through enemy skirmishers (HT-FIR-22, HT-FIR-23)
+    assert_eq!(one["wins"]["union"], 18);
+    assert_eq!(one["wins"]["confederate"], 22);
+    assert_eq!(one["draws"], 10);
 }
 
 #[test]

@@ -691,14 +691,22 @@ pub const fn allocation_die(n: usize) -> Option<DieType> {
 }
 
 /// Rolls which figure of a pool of `n` (`n ≥ 1`) a hit falls on (HT-SG2-33, HT-FIR-19): count along from the
-/// first figure, wrapping round. A single figure needs no roll.
+/// first figure, wrapping round. A single figure needs no roll. A pool of more than twelve (a company with
+/// the skirmishers fired through, HT-FIR-23) picks uniformly with a die of `n` sides, which a player at the
+/// table can be asked to throw like any other.
 pub fn allocate<D: Dice + ?Sized>(n: usize, dice: &mut D) -> usize {
     if n <= 1 {
         return 0;
     }
     match allocation_die(n) {
         Some(d) => usize::from(dice.face(d.die()).saturating_sub(1)) % n,
-        None => dice.index(n) % n,
+        None => match u16::try_from(n)
+            .ok()
+            .and_then(|s| acw_core::Die::new(s).ok())
+        {
+            Some(d) => usize::from(dice.face(d).saturating_sub(1)) % n,
+            None => dice.index(n) % n,
+        },
     }
 }
 
@@ -1519,5 +1527,20 @@ mod tests {
         assert!((p[4] - 1.0 / 6.0).abs() < 1e-12);
         let mut d = ScriptedDice::faces([6]);
         assert_eq!(allocate(5, &mut d), 0);
+    }
+
+    // HT-SG2-33, HT-FIR-23: a pool of 14 (a company with the skirmishers fired through) is past the D12: a
+    // D14 picks the figure, each with a chance of 1/14, and its face counts along from the first.
+    #[test]
+    fn allocation_past_twelve_throws_a_die_of_as_many_sides() {
+        let p = allocation_odds(14);
+        assert!(p.iter().all(|&x| (x - 1.0 / 14.0).abs() < 1e-12));
+        let mut d = ScriptedDice::faces([14, 1]);
+        assert_eq!(allocate(14, &mut d), 13);
+        assert_eq!(allocate(14, &mut d), 0);
+        // a D14 cannot show 15
+        let mut bad = ScriptedDice::faces([15]);
+        allocate(14, &mut bad);
+        assert!(bad.fault().is_some());
     }
 }

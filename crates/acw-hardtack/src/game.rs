@@ -26,11 +26,12 @@ use crate::error::RuleViolation;
 use crate::fire::Cover;
 use crate::ladder::Success;
 use crate::morale::Confidence;
+use crate::movement::MoveResult;
 use crate::options::Options;
 use crate::setup::Going;
 use crate::state::{
     Ammunition, Battle, CanisterFacts, CompanyId, CompanySpec, DefenderChoice, DummyId, FigureRef,
-    FireFacts, FireReport, Formation, GunId, MoveOrder, ShortOfContact, ShotImpactFacts,
+    FireFacts, FireReport, Formation, GunId, MoveOrder, RollMade, ShortOfContact, ShotImpactFacts,
     UnhorsedChoice,
 };
 use crate::tables::{ConfidenceLevel, FieldPiece};
@@ -62,6 +63,11 @@ const HALF_LINE: f64 = 0.25;
 
 /// The length of a round shot's damage area, in inches (HT-ART-07).
 const SHOT_AREA: f64 = 2.0;
+
+/// How near two companies count as touching, in inches: no move brings a company nearer another than half
+/// an inch (only a close assault closes to contact), so a second line as close behind the first as a move lets
+/// it stand touches it (HT-FIR-22).
+const TOUCHING: f64 = 0.5;
 
 /// The side of a dummy counter's square footprint, in inches (HT-SG2-25).
 const COUNTER: f64 = 1.0;
@@ -737,6 +743,46 @@ fn chance_text(chance: Option<&LuckyRoll>, what: &str) -> String {
     })
 }
 
+/// The chance of one roll's result, and which roll it was.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct RollChance {
+    /// The roll, in words: "a combat move", "the final defensive fire", "its casualties", "the melee".
+    pub roll: String,
+    /// The chance of its result, for the side it served.
+    pub chance: LuckyRoll,
+}
+
+/// ", with a chance of 41.7% of that fire result and of 20.8% of those casualties", or less for what was not
+/// rolled.
+fn fire_chances_text(chance: Option<&LuckyRoll>, impact: Option<&LuckyRoll>) -> String {
+    match (chance, impact) {
+        (Some(c), Some(i)) => format!(
+            ", with a chance of {} of that fire result and of {} of those casualties",
+            percent(c.exactly),
+            percent(i.exactly)
+        ),
+        (c, None) => chance_text(c, "that fire result"),
+        (None, i) => chance_text(i, "those casualties"),
+    }
+}
+
+/// " (the other rolls' results had chances of 50.0% (a combat move) and 20.8% (the melee))", or nothing.
+fn roll_chances_text(chances: &[RollChance]) -> String {
+    let list: Vec<String> = chances
+        .iter()
+        .map(|c| format!("{} ({})", percent(c.chance.exactly), c.roll))
+        .collect();
+    match list.as_slice() {
+        [] => String::new(),
+        [one] => format!(" (the other roll's result had a chance of {one})"),
+        [init @ .., last] => format!(
+            " (the other rolls' results had chances of {} and {last})",
+            init.join(", ")
+        ),
+    }
+}
+
 /// " (the confidence test's result had a chance of 62.5%)", or nothing when no test was rolled.
 fn tests_text(tests: &[LuckyRoll]) -> String {
     let list: Vec<String> = tests.iter().map(|t| percent(t.exactly)).collect();
@@ -780,8 +826,105 @@ fn fire_chance(report: &FireReport, side: Side) -> Option<LuckyRoll> {
     let crate::state::FireRoll::Dice(dice) = roll else {
         return Some(work_out());
     };
-    let key = (*dice, report.effect, side);
-    Some(FIRE_CHANCES.with_borrow_mut(|memo| *memo.entry(key).or_insert_with(work_out)))
+    Some(dice_chance(*dice, report.effect, side))
+}
+
+/// A roll the battle made, in words, and the chance of its result for the side it served, from the exact odds
+/// of the procedure rolled: a fire's impact dice from [`crate::fire::Volley`]'s casualty odds (the allocation
+/// and impact dice of its potential hits over the pool; more figures down is better for the firer, then more
+/// killed); final defensive fire from [`FireDice`](crate::fire::FireDice)'s odds, as any fire; a combat move
+/// from [`CombatMove`](crate::movement::CombatMove)'s (reaching contact is best, then the farther move); a
+/// melee from [`Melee`](crate::melee::Melee)'s (for the attacker: winning above a stalemate above losing, then
+/// more of the defenders down than of its own). The fire rolls, the casualties and the melees are remembered a
+/// thread, as [`fire_chance`] does.
+fn roll_luck(r: &RollMade) -> (&'static str, LuckyRoll) {
+    match r {
+        RollMade::Casualties {
+            side,
+            pool,
+            hits,
+            impact,
+            wounded,
+            killed,
+        } => {
+            let key = (*pool, *hits, *impact, *wounded, *killed, *side);
+            let work_out = || {
+                // under Quick Combat Resolution every hit wounds
+                let p = impact.map_or([0.0, 1.0, 0.0], |i| i.probabilities());
+                let pairs = crate::fire::casualty_odds(usize::from(*pool), u32::from(*hits), p);
+                let dist = acw_core::Dist::weighted(pairs)
+                    .unwrap_or_else(|_| acw_core::Dist::certain((*wounded, *killed)));
+                LuckyRoll::from_dist(*side, &dist, &(*wounded, *killed), |&(w, k)| (w + k, k))
+            };
+            let luck =
+                CASUALTY_CHANCES.with_borrow_mut(|memo| *memo.entry(key).or_insert_with(work_out));
+            ("its casualties", luck)
+        }
+        RollMade::FinalFire { side, dice, effect } => (
+            "the final defensive fire",
+            dice_chance(*dice, *effect, *side),
+        ),
+        RollMade::CombatMove { side, roll, result } => {
+            let goodness = |m: &MoveResult| match m {
+                MoveResult::Reached => u32::MAX,
+                MoveResult::Short(d) => u32::from(*d),
+            };
+            (
+                "a combat move",
+                LuckyRoll::from_dist(*side, &roll.odds(), result, goodness),
+            )
+        }
+        RollMade::Melee {
+            side,
+            melee,
+            outcome,
+        } => {
+            let goodness = |o: &crate::melee::MeleeOutcome| {
+                let won = match o.winner() {
+                    Some(crate::melee::AssaultSide::Attacker) => 2,
+                    None => 1,
+                    Some(crate::melee::AssaultSide::Defender) => 0,
+                };
+                (won, i16::from(o.defender_down) - i16::from(o.attacker_down))
+            };
+            let luck = MELEE_ODDS.with_borrow_mut(|memo| {
+                let odds = memo.entry(*melee).or_insert_with(|| melee.odds());
+                LuckyRoll::from_dist(*side, odds, outcome, goodness)
+            });
+            ("the melee", luck)
+        }
+    }
+}
+
+/// The chance of a one-roll fire's result for `side`, remembered a thread ([`FIRE_CHANCES`]).
+fn dice_chance(
+    dice: crate::fire::FireDice,
+    effect: crate::fire::FireEffect,
+    side: Side,
+) -> LuckyRoll {
+    FIRE_CHANCES.with_borrow_mut(|memo| {
+        *memo
+            .entry((dice, effect, side))
+            .or_insert_with(|| LuckyRoll::from_dist(side, &dice.odds(), &effect, |e| *e))
+    })
+}
+
+/// A key of [`CASUALTY_CHANCES`]: pool, hits, impact, wounded, killed, side.
+type CasualtyKey = (u8, u8, Option<crate::fire::Impact>, u8, u8, Side);
+
+thread_local! {
+    /// The exact odds [`roll_luck`] worked out for a melee, by the melee (the melee's odds are its costliest
+    /// part, and the same melees come again and again): the same melee gives the same odds, bit for bit,
+    /// whether worked out or remembered.
+    static MELEE_ODDS: std::cell::RefCell<std::collections::HashMap<crate::melee::Melee, acw_core::Dist<crate::melee::MeleeOutcome>>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+thread_local! {
+    /// The chances [`roll_luck`] worked out for a fire's impact dice: the same inputs give the same chance,
+    /// bit for bit, whether worked out or remembered.
+    static CASUALTY_CHANCES: std::cell::RefCell<std::collections::HashMap<CasualtyKey, LuckyRoll>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
 }
 
 thread_local! {
@@ -866,6 +1009,10 @@ pub enum Event {
         /// The chance of the fire roll's result, for the firer's side (`None` when no fire roll was made).
         #[cfg_attr(feature = "serde", serde(default))]
         chance: Option<LuckyRoll>,
+        /// The chance of the casualties its impact dice gave (the allocation and impact dice of its potential
+        /// hits), for the firer's side; `None` when none were rolled, or the pool held horses or riders.
+        #[cfg_attr(feature = "serde", serde(default))]
+        impact: Option<LuckyRoll>,
         /// The chance of each confidence test's result the fire brought, for the side of the company testing.
         #[cfg_attr(feature = "serde", serde(default))]
         tests: Vec<LuckyRoll>,
@@ -943,6 +1090,10 @@ pub enum Event {
         /// of the company testing.
         #[cfg_attr(feature = "serde", serde(default))]
         tests: Vec<LuckyRoll>,
+        /// The chance of each other roll's result, in the order rolled: the combat moves and the melee for
+        /// the attacking side, final defensive fire and its casualties for the defending side.
+        #[cfg_attr(feature = "serde", serde(default))]
+        chances: Vec<RollChance>,
     },
     /// A company withdrew the way its side chose (HT-SG2-36, HT-SG2-40).
     Withdrew {
@@ -1113,12 +1264,13 @@ impl fmt::Display for Event {
                 report,
                 rolls,
                 chance,
+                impact,
                 tests,
             } => write!(
                 f,
                 "{line}{}{}. {report}{}",
                 rolls_text(rolls),
-                chance_text(chance.as_ref(), "that fire result"),
+                fire_chances_text(chance.as_ref(), impact.as_ref()),
                 tests_text(tests)
             ),
             Event::Observed {
@@ -1255,12 +1407,14 @@ impl fmt::Display for Event {
                 steps,
                 rolls,
                 tests,
+                chances,
             } => {
                 write!(
                     f,
-                    "{}{}{}.",
+                    "{}{}{}{}.",
                     steps.join("; "),
                     rolls_text(rolls),
+                    roll_chances_text(chances),
                     tests_text(tests)
                 )
             }
@@ -1447,6 +1601,20 @@ impl Field {
             .iter()
             .any(|t| t.effects().blocks_sight && t.contains(p))
     }
+}
+
+/// Whether `p` lies in `f`'s front arc (HT-FIR-21): ahead of its front edge, within lines running [`ARC`]
+/// degrees outward from the ends of that edge. Every figure of a line, 1" wide and 1" deep side by side,
+/// then sees `p` through its front without its line crossing a neighbour; the rule asks it of the target's
+/// centre.
+fn centre_in_front_arc(f: &Footprint, p: Point) -> bool {
+    // headings run clockwise from +y: ahead is (sin, cos), the right hand (cos, −sin)
+    let (sin, cos) = f.facing.as_degrees().to_radians().sin_cos();
+    let origin = f.front_centre();
+    let (dx, dy) = (p.x - origin.x, p.y - origin.y);
+    let y = dx * sin + dy * cos;
+    let x = dx * cos - dy * sin;
+    y >= -1e-9 && x.abs() <= f.frontage.0 / 2.0 + y * ARC.to_radians().tan() + 1e-9
 }
 
 /// Whether a company may stand somewhere.
@@ -1783,6 +1951,38 @@ impl State {
             .collect()
     }
 
+    /// The chance of the casualties a fire's impact dice gave, from the rolls the battle made since last asked
+    /// ([`roll_luck`]); the other rolls are let go (a fire makes none).
+    fn impact_luck(&mut self, narrate: bool) -> Option<LuckyRoll> {
+        let rolls = self.battle.take_rolls();
+        if !narrate {
+            return None;
+        }
+        rolls
+            .iter()
+            .find(|r| matches!(r, RollMade::Casualties { .. }))
+            .map(|r| roll_luck(r).1)
+    }
+
+    /// The chance of each roll the battle made since last asked, other than its confidence tests
+    /// ([`roll_luck`]).
+    fn rolls_luck(&mut self, narrate: bool) -> Vec<RollChance> {
+        let rolls = self.battle.take_rolls();
+        if !narrate {
+            return Vec::new();
+        }
+        rolls
+            .iter()
+            .map(|r| {
+                let (roll, chance) = roll_luck(r);
+                RollChance {
+                    roll: roll.to_string(),
+                    chance,
+                }
+            })
+            .collect()
+    }
+
     /// The chance an observation (HT-SG2-25) had of the `result` it rolled, as the observer's side saw it: the
     /// observer's quality die against the target's die for the distance, cover and In Position (of a company; a
     /// counter never is). `None` when the observer or the distance is not one the table has.
@@ -1966,8 +2166,12 @@ impl State {
     }
 
     /// The facts of a fire from `firer` at `target` measured on the table: distance between footprints, line of
-    /// sight past every other company and through woods (HT-SG2-11, HT-SG2-12), cover in woods or behind a fence
-    /// (HT-SG2-13), enfilade from outside the target's front arc, the firer's own arc (HT-FIR-21).
+    /// sight through woods (HT-SG2-11, HT-SG2-12) and past the companies across it (HT-FIR-02): friendly
+    /// skirmishers never block, a friendly line or column blocks unless the firer stands directly behind it and
+    /// touching it (within the half inch no move closes, HT-FIR-22), one enemy skirmish company is fired
+    /// through and any other enemy blocks (HT-FIR-23), a company with no figure standing blocks nothing; cover
+    /// in woods or behind a fence, the target's or that of the skirmishers fired through (HT-SG2-13,
+    /// HT-FIR-23), enfilade from outside the target's front arc, the firer's own arc (HT-FIR-21).
     ///
     /// # Errors
     /// An unknown company, or no line of sight.
@@ -2006,21 +2210,82 @@ impl State {
         t: &Footprint,
     ) -> Option<FireFacts> {
         let (from, to) = (f.front_centre(), t.centre);
-        // the terrain first, then every other company, as `Table::line_of_sight` with a list of them would
-        if !(self.field.table.line_of_sight(from, to, &[])
-            && self.field.clear_of_others(firer, target, from, to))
-        {
+        // the terrain first, then the companies across the line
+        if !self.field.table.line_of_sight(from, to, &[]) {
             return None;
         }
-        let in_cover = self.field.table.in_cover(t, f.centre, Inches(BEHIND));
+        let side = self.battle.company(firer).ok()?.side();
+        let mut through = None;
+        let mut friendly_between = None;
+        for (i, o) in self.field.at.iter().enumerate() {
+            if i == firer.0 as usize || i == target.0 as usize || !o.blocks(from, to) {
+                continue;
+            }
+            let id = CompanyId(u32::try_from(i).ok()?);
+            let c = self.battle.company(id).ok()?;
+            if c.fit() == 0 {
+                // no figure standing: no unit in the way
+                continue;
+            }
+            let close = c.formation().is_close();
+            if c.side() == side {
+                if !close {
+                    // friendly skirmishers never block sight or fire (HT-FIR-22)
+                    continue;
+                }
+                // a friendly close formation blocks unless the firer stands directly behind it, as near as
+                // the table lets companies stand (HT-FIR-22: a second line firing through the first)
+                if friendly_between.is_none()
+                    && f.in_front_arc(o, 0.0)
+                    && f.distance(o).0 <= TOUCHING + 1e-9
+                {
+                    friendly_between = Some((id, true));
+                    continue;
+                }
+                return None;
+            }
+            // one enemy skirmish company is fired through; an enemy close formation, or a second
+            // company, blocks (HT-FIR-23)
+            if close || through.is_some() {
+                return None;
+            }
+            through = Some(id);
+        }
+        // skirmishers fired through in cover give the target the same cover (HT-FIR-23)
+        let in_cover = self.field.table.in_cover(t, f.centre, Inches(BEHIND))
+            || through.is_some_and(|s| self.covered_from(s, f.centre));
         Some(FireFacts {
             distance: f.distance(t).0,
             cover: if in_cover { Cover::Soft } else { Cover::Open },
+            through,
             enfilade: !t.in_front_arc(f, ARC),
-            arc_blocked: !f.in_front_arc(t, ARC),
+            arc_blocked: !centre_in_front_arc(f, t.centre)
+                || self.column_fires_through_itself(firer),
             within_woods: self.field.in_woods(t.centre) && self.field.in_woods(f.centre),
+            friendly_between,
             ..FireFacts::default()
         })
+    }
+
+    /// Whether `id` is a column with fit figures in more than one of its rows (HT-FIR-21, HT-FRM-04): its
+    /// figures stand in two files ([`figure_point`]), so a rear figure's line to any target crosses the figure
+    /// ahead of it or, to the side, the other file; not every member can fire, and the column cannot. A
+    /// column whose fit figures stand in one row fires as a line of them does.
+    fn column_fires_through_itself(&self, id: CompanyId) -> bool {
+        let Ok(c) = self.battle.company(id) else {
+            return false;
+        };
+        if c.formation() != Formation::Column || self.crews(id) {
+            return false;
+        }
+        let mut rows = c
+            .figures()
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| x.condition == crate::state::Condition::Fit)
+            .map(|(i, _)| i / 2);
+        let first = rows.next();
+        rows.any(|r| Some(r) != first)
     }
 
     /// The move of `id` to `to` as the battle would take it — its distance centre to centre, the going, toward
@@ -2084,8 +2349,9 @@ impl State {
         };
         let q = decision.question.clone();
         let not_asked = || GameError::NotAsked(q.clone());
-        // tests rolled outside an order (by a caller of the battle) belong to no event
+        // tests and rolls made outside an order (by a caller of the battle) belong to no event
         self.battle.take_tests();
+        self.battle.take_rolls();
         let mut rec = Recording {
             dice,
             rolls: Vec::new(),
@@ -2150,17 +2416,23 @@ impl State {
                         .narrate
                         .then(|| fire_chance(&report, self.side_of(*firer)))
                         .flatten();
+                    let impact = self.impact_luck(rec.narrate);
                     let tests = self.tests_luck(rec.narrate);
                     log.push(Event::Fired {
                         line: format!(
-                            "{} gives reaction fire at {} {:.1}\" away",
+                            "{} gives reaction fire at {} {:.1}\" away{}",
                             self.name(*firer),
                             self.name(id),
-                            facts.distance
+                            facts.distance,
+                            facts.through.map_or_else(String::new, |s| format!(
+                                ", through {}",
+                                self.name(s)
+                            ))
                         ),
                         report: report.to_string(),
                         rolls: std::mem::take(&mut rec.rolls),
                         chance,
+                        impact,
                         tests,
                     });
                 } else {
@@ -2200,12 +2472,16 @@ impl State {
                     .narrate
                     .then(|| fire_chance(&report, self.side_of(id)))
                     .flatten();
+                let impact = self.impact_luck(rec.narrate);
                 let tests = self.tests_luck(rec.narrate);
                 let line = format!(
-                    "{} fires at {} {:.1}\" away{}{}",
+                    "{} fires at {} {:.1}\" away{}{}{}",
                     self.name(id),
                     self.name(*target),
                     facts.distance,
+                    facts
+                        .through
+                        .map_or_else(String::new, |s| format!(", through {}", self.name(s))),
                     if facts.cover == Cover::Soft {
                         ", the target in cover"
                     } else {
@@ -2222,6 +2498,7 @@ impl State {
                     report: report.to_string(),
                     rolls: std::mem::take(&mut rec.rolls),
                     chance,
+                    impact,
                     tests,
                 });
             }
@@ -2357,6 +2634,7 @@ impl State {
                     steps,
                     rolls: std::mem::take(&mut rec.rolls),
                     tests: self.tests_luck(rec.narrate),
+                    chances: self.rolls_luck(rec.narrate),
                 });
                 log.append(&mut later);
             }
@@ -2400,6 +2678,7 @@ impl State {
                     steps: vec![step],
                     rolls: std::mem::take(&mut rec.rolls),
                     tests: self.tests_luck(rec.narrate),
+                    chances: self.rolls_luck(rec.narrate),
                 });
             }
             (Question::FallBack { .. }, Order::FallBack(to)) => {
@@ -2665,16 +2944,30 @@ impl State {
 
     /// The facts of a fire or a look from `firer` at a counter or a team standing on `t`, measured on the
     /// table as [`State::fire_facts`] measures them at a company: the distance between footprints, the
-    /// line of sight past every company but the firer and through woods (HT-SG2-11, HT-SG2-12), soft cover
+    /// line of sight past every company but the firer's friendly skirmishers (HT-FIR-22) and through woods
+    /// (HT-SG2-11, HT-SG2-12), soft cover
     /// in a wood or within 2" behind a fence seen across (HT-SG2-13), the firer's own arc (HT-FIR-21).
     /// Neither a counter nor a team has a front, so no fire at either is enfilade. `None` with no line of
     /// sight.
     fn facts_at(&self, firer: CompanyId, t: &Footprint) -> Option<FireFacts> {
         let f = self.field.footprint(firer)?;
         let (from, to) = (f.front_centre(), t.centre);
-        if !(self.field.table.line_of_sight(from, to, &[])
-            && self.field.clear_of_others(firer, firer, from, to))
-        {
+        if !self.field.table.line_of_sight(from, to, &[]) {
+            return None;
+        }
+        let side = self.battle.company(firer).ok()?.side();
+        // friendly skirmishers, and companies with no figure standing, are seen and fired past (HT-FIR-22);
+        // any other company across the line blocks it (fire at a counter or a team never goes through
+        // skirmishers)
+        let blocked = self.field.at.iter().enumerate().any(|(i, o)| {
+            i != firer.0 as usize
+                && o.blocks(from, to)
+                && self
+                    .battle
+                    .company(CompanyId(u32::try_from(i).unwrap_or(u32::MAX)))
+                    .is_ok_and(|c| c.fit() > 0 && (c.side() != side || c.formation().is_close()))
+        });
+        if blocked {
             return None;
         }
         Some(FireFacts {
@@ -2684,7 +2977,8 @@ impl State {
             } else {
                 Cover::Open
             },
-            arc_blocked: !f.in_front_arc(t, ARC),
+            arc_blocked: !centre_in_front_arc(f, t.centre)
+                || self.column_fires_through_itself(firer),
             within_woods: self.field.in_woods(t.centre) && self.field.in_woods(f.centre),
             ..FireFacts::default()
         })
@@ -2740,12 +3034,14 @@ impl State {
             .narrate
             .then(|| fire_chance(report, self.side_of(firer)))
             .flatten();
+        let impact = self.impact_luck(rec.narrate);
         let tests = self.tests_luck(rec.narrate);
         log.push(Event::Fired {
             line,
             report: report.to_string(),
             rolls: std::mem::take(&mut rec.rolls),
             chance,
+            impact,
             tests,
         });
     }
@@ -2767,8 +3063,13 @@ impl State {
             .any(|g| self.battle.gun(g).is_ok_and(|x| x.crew() == id))
     }
 
-    /// Where each figure of `id` stands on the table, by index ([`figure_point`]).
-    fn figure_points(&self, id: CompanyId) -> Vec<Point> {
+    /// Where each figure of `id` stands on the table, by index, down or not: in line, in skirmish order and in
+    /// a gun's crew one rank across its footprint, evenly spaced from its left; in column two files 1" apart,
+    /// the ranks spread through its depth. Whole, every company so placed is in unit integrity (HT-SG2-10):
+    /// each figure within 2" of the next (1" in line, 2" in skirmish order, 1" across and along a column).
+    /// Empty for an unknown company.
+    #[must_use]
+    pub fn figure_points(&self, id: CompanyId) -> Vec<Point> {
         let (Ok(c), Some(fp)) = (self.battle.company(id), self.field.footprint(id)) else {
             return Vec::new();
         };
@@ -2947,6 +3248,8 @@ impl State {
             prev = at;
         }
         let tests = self.tests_luck(rec.narrate);
+        // a ball's impact dice at its impact points carry no chance: let them go
+        self.battle.take_rolls();
         log.push(Event::Shot {
             line: format!(
                 "{} fires round shot at {}, aimed {:.1}\" away",
@@ -3362,12 +3665,14 @@ impl State {
         // the firing crew is the active company
         let side = self.active.map_or(Side::Union, |a| self.side_of(a));
         let chance = rec.narrate.then(|| fire_chance(report, side)).flatten();
+        let impact = self.impact_luck(rec.narrate);
         let tests = self.tests_luck(rec.narrate);
         log.push(Event::Fired {
             line,
             report: report.to_string(),
             rolls: std::mem::take(&mut rec.rolls),
             chance,
+            impact,
             tests,
         });
     }

@@ -5,11 +5,16 @@
 //! rolled, for the side the roll served; the reader adds them up and needs no context. The events that report
 //! luck:
 //!
-//! - [`Event::Fired`] (a company's fire or its reaction fire): the fire roll — the firer's dice against the
-//!   range die — for the firing side; a better result is better (a major result with more potential
-//!   casualties above fewer, a major above a minor, a minor above none); and each confidence test the fire
-//!   brought, for the side of the company testing (a pass above losing one level above losing two);
-//! - [`Event::Assault`]: each confidence test of the assault after the defender answers (the defender's stand
+//! - [`Event::Fired`] (a company's fire or its reaction fire, a canister step): the fire roll — the firer's
+//!   dice against the range die — for the firing side; a better result is better (a major result with more
+//!   potential casualties above fewer, a major above a minor, a minor above none); the impact dice of its
+//!   potential hits (their allocation and impact against armour), for the firing side: more figures down is
+//!   better, then more of them killed; and each confidence test the fire brought, for the side of the company
+//!   testing (a pass above losing one level above losing two);
+//! - [`Event::Assault`]: each combat move, for the attacking side (contact is best, then the farther move);
+//!   final defensive fire's roll and its impact dice, for the defending side, as for a fire; a melee of one
+//!   attacker, for the attacking side (a win above a stalemate above a loss, then more defenders down than
+//!   attackers); and each confidence test of the assault after the defender answers (the defender's stand
 //!   test, the tests the melee brings), for the side of the company testing;
 //! - [`Event::Shot`]: each confidence test a round shot brought at its impact points, for the side of the
 //!   company testing (a gun's canister is an [`Event::Fired`] a step);
@@ -20,9 +25,11 @@
 //! - [`Event::Observed`] and [`Event::ObservedCompany`]: a leader's look at an enemy counter or a hidden
 //!   enemy company (HT-SG2-25), for the observing side: a major success above a minor above a failure.
 //!
-//! Not counted yet: the impact dice and hit allocation of a fire, and in an assault the final defensive fire,
-//! the reaction tests, the combat moves and the melee dice (the report names their results but not the odds
-//! they were rolled at). Every other event rolled nothing.
+//! Not counted yet: the impact dice of a fire whose pool holds horses or riders (a mounted company, a limbered
+//! gun's team: the horse-or-rider rolls have no exact procedure over a whole pool), of a round shot's impact
+//! points, and of a sharpshooter's shot; in an assault the reaction test of a company hit by final defensive
+//! fire and a melee of several attackers (the report names their results but not the odds they were rolled
+//! at). Every other event rolled nothing.
 //!
 //! ```
 //! use acw_core::luck::luck_of;
@@ -42,11 +49,21 @@ impl Lucky for Event {
     /// roll) reports none.
     fn rolls(&self, _context: &mut (), out: &mut Vec<LuckyRoll>) {
         match self {
-            Event::Fired { chance, tests, .. } => {
+            Event::Fired {
+                chance,
+                impact,
+                tests,
+                ..
+            } => {
                 out.extend(chance.iter().copied());
+                out.extend(impact.iter().copied());
                 out.extend(tests.iter().copied());
             }
-            Event::Assault { tests, .. } | Event::Shot { tests, .. } => {
+            Event::Assault { tests, chances, .. } => {
+                out.extend(chances.iter().map(|c| c.chance));
+                out.extend(tests.iter().copied());
+            }
+            Event::Shot { tests, .. } => {
                 out.extend(tests.iter().copied());
             }
             Event::Moved { chance, .. }

@@ -1161,7 +1161,62 @@ pub struct Battle {
 /// ([`Battle::as_throwaway_copy`]): then a step needs no copy of its own to stay atomic. That too is how the
 /// battle is being used, not what it is, and its `Debug` form shows the tests alone.
 #[derive(Clone, Default)]
-struct TestsRolled(Vec<(CompanyId, ConfidenceTest, Confidence)>, bool);
+struct TestsRolled(
+    Vec<(CompanyId, ConfidenceTest, Confidence)>,
+    bool,
+    Vec<RollMade>,
+);
+
+/// A roll the battle made other than a confidence test, with what came of it, kept for its chance
+/// ([`Battle::take_rolls`]): the procedure as rolled, so that its exact odds can be worked out after.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RollMade {
+    /// A fire's impact dice (HT-FIR-18, HT-FIR-19, HT-SG2-33): `hits` potential hits, each allocated over a
+    /// pool of `pool` figures on foot of one armour and rolled with `impact` (`None` under Quick Combat
+    /// Resolution: every hit wounds), for `side`. Kept only for such a pool; one with horses or riders in it
+    /// rolls more than these dice.
+    Casualties {
+        /// The side the fire served.
+        side: Side,
+        /// Figures in the pool.
+        pool: u8,
+        /// Potential hits.
+        hits: u8,
+        /// Each hit's impact against the pool's armour.
+        impact: Option<Impact>,
+        /// Figures wounded.
+        wounded: u8,
+        /// Figures killed.
+        killed: u8,
+    },
+    /// The roll of a defender's final defensive fire (HT-MEL-07), for `side`.
+    FinalFire {
+        /// The defender's side.
+        side: Side,
+        /// Its dice against the range die.
+        dice: FireDice,
+        /// The result.
+        effect: FireEffect,
+    },
+    /// An attacker's combat move (HT-MEL-01, HT-SG2-37), for `side`: reaching contact is better.
+    CombatMove {
+        /// The attacker's side.
+        side: Side,
+        /// The move rolled.
+        roll: CombatMove,
+        /// Where it ended.
+        result: MoveResult,
+    },
+    /// A melee between one attacker and the defender (HT-SG2-38, HT-MEL-08), for the attacker's `side`.
+    Melee {
+        /// The attacker's side.
+        side: Side,
+        /// The melee rolled.
+        melee: Melee,
+        /// How it came out.
+        outcome: crate::melee::MeleeOutcome,
+    },
+}
 
 impl fmt::Debug for TestsRolled {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -1461,6 +1516,12 @@ impl Battle {
     /// (for its odds) and its result. A battle keeps them only until they are taken.
     pub fn take_tests(&mut self) -> Vec<(CompanyId, ConfidenceTest, Confidence)> {
         std::mem::take(&mut self.tests_rolled.0)
+    }
+
+    /// Takes the other rolls made since the last call, oldest first ([`RollMade`]): a fire's impact dice, a
+    /// final defensive fire's roll, combat moves, a melee. A battle keeps them only until they are taken.
+    pub fn take_rolls(&mut self) -> Vec<RollMade> {
+        std::mem::take(&mut self.tests_rolled.2)
     }
 
     /// Marks the battle as a copy its caller throws away whole on any refusal (`true`), or as one to keep
@@ -3344,6 +3405,56 @@ impl Battle {
         self.fire_inner(firer, Aim::Company(target), facts, false, dice)
     }
 
+    /// Keeps a fire's impact dice for their chance ([`RollMade::Casualties`]) when `hits` fell on a pool of
+    /// figures on foot of one armour with no horse in it, the pool's fates as `killed` and `wounds` by slot.
+    fn record_casualties(
+        &mut self,
+        hits: u8,
+        ctx: &FireContext,
+        pool: &[(CompanyId, usize)],
+        no_horses: bool,
+        killed: &[bool],
+        wounds: &[u8],
+    ) -> Result<(), RuleViolation> {
+        let Some(&(first, _)) = pool.first() else {
+            return Ok(());
+        };
+        let armour = self.company(first)?.armour;
+        let mut one_kind = no_horses && hits > 0;
+        for &(cid, _) in pool {
+            let c = self.company(cid)?;
+            one_kind &= c.armour == armour && !c.mounted();
+        }
+        let Ok(n) = u8::try_from(pool.len()) else {
+            return Ok(());
+        };
+        if !one_kind {
+            return Ok(());
+        }
+        let side = self.company(first)?.side.enemy();
+        let dead = (0..pool.len())
+            .filter(|&s| killed[s] || wounds[s] >= 2)
+            .count();
+        let hurt = (0..pool.len())
+            .filter(|&s| !killed[s] && wounds[s] == 1)
+            .count();
+        let impact = (!self.options.quick_combat_resolution).then_some(Impact {
+            impact: ctx.impact,
+            armour: armour.die(),
+            armour_shift: ctx.armour_shift,
+            kill: self.options.kill_threshold,
+        });
+        self.tests_rolled.2.push(RollMade::Casualties {
+            side,
+            pool: n,
+            hits,
+            impact,
+            wounded: u8::try_from(hurt).unwrap_or(u8::MAX),
+            killed: u8::try_from(dead).unwrap_or(u8::MAX),
+        });
+        Ok(())
+    }
+
     /// Small-arms fire at an unlimbered gun's detached team (HT-ART-22), as [`Battle::fire`] at a company
     /// (the firing figures, the range die — the team is never In Position or in close formation, and
     /// `facts.lone_figure` is the caller's —, the firer's dice and the roll), with the team's sound horse
@@ -4032,6 +4143,14 @@ impl Battle {
                     HitResult::NoEffect => {}
                 }
             }
+            self.record_casualties(
+                effect.potential,
+                ctx,
+                &pool,
+                horses.is_empty(),
+                &killed,
+                &wounds,
+            )?;
         }
         let mut out = Vec::new();
         for (k, &id) in members.iter().enumerate() {
@@ -5546,6 +5665,12 @@ impl Battle {
             let mut reached = Vec::new();
             for &(id, distance, die, mv) in &moves {
                 let r = mv.roll(dice);
+                let side = b.company(id)?.side;
+                b.tests_rolled.2.push(RollMade::CombatMove {
+                    side,
+                    roll: mv,
+                    result: r,
+                });
                 let att = b.company_mut(id)?;
                 att.formation = Formation::Skirmish;
                 att.in_position = false;
@@ -5592,7 +5717,14 @@ impl Battle {
                     }
                 }
                 if go_on {
-                    let second = CombatMove::new(die, left)?.roll(dice);
+                    let again = CombatMove::new(die, left)?;
+                    let second = again.roll(dice);
+                    let side = b.company(id)?.side;
+                    b.tests_rolled.2.push(RollMade::CombatMove {
+                        side,
+                        roll: again,
+                        result: second,
+                    });
                     steps.push(format!("{} {second}", b.company(id)?.name));
                     if let MoveResult::Short(more) = second {
                         if single {
@@ -6064,6 +6196,11 @@ impl Battle {
             range: die,
         };
         let effect = fd.roll_effect(dice);
+        self.tests_rolled.2.push(RollMade::FinalFire {
+            side: d.side,
+            dice: fd,
+            effect,
+        });
         let a = self.company(attacker)?;
         // the figures making the assault, as they stand: horse holders stay with the horses (HT-SET-04)
         let pool: Vec<usize> = a
@@ -6099,6 +6236,32 @@ impl Battle {
                     HitResult::Wounded => wounds[s] += 1,
                     HitResult::NoEffect => {}
                 }
+            }
+            let a = self.company(attacker)?;
+            if !a.mounted()
+                && effect.potential > 0
+                && let Ok(n) = u8::try_from(pool.len())
+            {
+                let dead = (0..pool.len())
+                    .filter(|&s| kill[s] || wounds[s] >= 2)
+                    .count();
+                let hurt = (0..pool.len())
+                    .filter(|&s| !kill[s] && wounds[s] == 1)
+                    .count();
+                let impact = Impact {
+                    impact: d.weapon.arm.impact(),
+                    armour: a.armour.die(),
+                    armour_shift: 0,
+                    kill: options.kill_threshold,
+                };
+                self.tests_rolled.2.push(RollMade::Casualties {
+                    side: d.side,
+                    pool: n,
+                    hits: effect.potential,
+                    impact: Some(impact),
+                    wounded: u8::try_from(hurt).unwrap_or(u8::MAX),
+                    killed: u8::try_from(dead).unwrap_or(u8::MAX),
+                });
             }
         }
         let mut casualties = 0;
@@ -6168,6 +6331,11 @@ impl Battle {
             return Err(SetupError::EmptyAssault.into());
         }
         let out = m.roll(dice);
+        self.tests_rolled.2.push(RollMade::Melee {
+            side: a.side,
+            melee: m,
+            outcome: out,
+        });
         steps.push(format!("melee: {out}"));
         let winner = out.winner();
         self.won_assault = (winner == Some(AssaultSide::Attacker))

@@ -398,8 +398,9 @@ fn ht_sg2_17_a_broken_company_leaves_cover_only_to_withdraw_further() {
 /// HT-MOV-08, HT-MOV-07: a Routed company takes the shortest route back even through a friendly company in
 /// close formation, which it disorders. Blue A, Routed at (20, 12), has Blue B (eight in line) 4" straight
 /// behind it at (20, 8): it runs its full 6" straight back to (20, 6), through Blue B, which falls into
-/// skirmish order; it does not go round. Its second action takes it 5" on to (20, 1) without a question of
-/// reaction fire (Blue B stands in Grey A's line of sight).
+/// skirmish order; it does not go round. Blue B in skirmish order no longer blocks Grey A's fire (HT-FIR-23):
+/// Grey A is asked whether it gives reaction fire through it, and declines; Blue A's second action takes it 5"
+/// on to (20, 1).
 #[test]
 fn ht_mov_08_a_routed_company_runs_through_a_friendly_close_formation() {
     let mut s = scenario(Point::new(20.0, 12.0), Point::new(20.0, 26.0), false);
@@ -422,6 +423,23 @@ fn ht_mov_08_a_routed_company_runs_through_a_friendly_close_formation() {
             "Blue A passes through Blue B, which is disordered into skirmish order.".to_string(),
         ]
     );
+    // Blue B, now in skirmish order, no longer blocks Grey A's sight: Grey A may fire through it (HT-FIR-23)
+    // before Blue A's second move
+    assert_eq!(
+        Hardtack.owed(&state).unwrap().question,
+        Question::React {
+            mover: "Blue A".to_string()
+        }
+    );
+    assert_eq!(
+        state
+            .fire_facts(CompanyId(3), CompanyId(0))
+            .unwrap()
+            .through,
+        Some(CompanyId(1))
+    );
+    let log = apply(&mut state, Side::Confederate, Order::React(None), &[]).unwrap();
+    assert_eq!(text(&log)[1], "Blue A moves 5.0\".");
     assert_eq!(centre(&state, 0), (20.0, 1.0));
     assert_eq!(
         state.battle().company(CompanyId(1)).unwrap().formation(),

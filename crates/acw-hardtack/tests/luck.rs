@@ -300,3 +300,104 @@ fn a_moves_reaction_test_carries_its_chance() {
     assert_eq!(luck.confederate.rolls, 2);
     assert!((luck.confederate.index - 1.0 / 8.0).abs() < 1e-12);
 }
+
+/// A fire's impact dice carry the chance of the casualties they gave, from the exact odds of the volley's
+/// casualties (`fire::Volley`). The Union line's D8 and D10 both show 2 against a range D4's 1: a major result,
+/// 2 + 2 = 4 over the D4's 4 faces, one potential hit, no remainder. The hit falls on the Confederates' fifth
+/// figure (D8: 5) and its armour D4 shows 3 against the musket's impact D6's 4: more than 3, less than twice 3,
+/// a wound. Over the D4 and the D6 (24 pairs) a hit does nothing on 1+2+3+4 = 10, kills (impact at least twice
+/// the armour) on 5+3+1+0 = 9 and wounds on 0+1+2+2 = 5: one figure wounded has a chance of 5/24 (20.8%), and
+/// a result at least as good for the Union (a wound or a kill) 14/24.
+#[test]
+fn a_fires_impact_dice_carry_their_chance() {
+    let mut state = face_to_face();
+    let mut log = Vec::new();
+    apply(&mut state, Order::GoFirst(Side::Union), &[], &mut log);
+    apply(&mut state, Order::Activate(CompanyId(0)), &[], &mut log);
+    apply(
+        &mut state,
+        Order::Fire {
+            target: CompanyId(1),
+        },
+        &[1, 2, 2, 5, 3, 4, 8],
+        &mut log,
+    );
+    let Some(Event::Fired { impact, .. }) = log.last() else {
+        panic!("{log:?}");
+    };
+    let impact = impact.unwrap();
+    assert_eq!(impact.side, Side::Union);
+    assert!((impact.exactly - 5.0 / 24.0).abs() < 1e-12);
+    assert!((impact.at_least_as_good - 14.0 / 24.0).abs() < 1e-12);
+    let text = log.last().unwrap().to_string();
+    assert!(
+        text.contains("of that fire result and of 20.8% of those casualties. "),
+        "{text}"
+    );
+    assert!(text.contains("0 killed, 1 wounded"), "{text}");
+}
+
+/// An assault's combat moves and final defensive fire carry the chances of their results. The Union line
+/// (eight, LV 2) assaults the Confederate line 3" off (between fronts) and passes its test (D8: 8); the
+/// Confederates stand (D8: 8 beats LV 2 + TL 1) with final defensive fire. The Union's combat move, a line's
+/// D4 (the infantry D6 one down), carries it 2" a pip: a 1 leaves it 2" short, with a chance of 1/4 (25.0%),
+/// the worst result. The Confederates' final fire, range D4 against their quality D8 and firepower D8 (the
+/// attackers, disordered by their move, bring no formation shift to spill onto it), shows 4 against 1 and 1:
+/// no die beats the range, a chance of Σ_r (r/8)²/4 = 30/256 (11.7%). With no one hit the Union
+/// goes on: its second move needs 1" and any face reaches it, a chance of 1 (100.0%). The melee follows.
+#[test]
+fn an_assaults_moves_and_final_fire_carry_their_chances() {
+    let mut state = face_to_face();
+    let mut log = Vec::new();
+    apply(&mut state, Order::GoFirst(Side::Union), &[], &mut log);
+    apply(&mut state, Order::Activate(CompanyId(0)), &[], &mut log);
+    let assault = Order::Assault {
+        defender: CompanyId(1),
+    };
+    apply(&mut state, assault, &[8], &mut log);
+    let stand = Order::Defend {
+        stand: true,
+        final_fire: true,
+    };
+    // the stand test, the first move, the final fire, the second move, then faces enough for the melee
+    let mut faces = vec![8, 1, 4, 1, 1, 1];
+    faces.extend(std::iter::repeat_n(3, 2000));
+    let mut dice = ScriptedDice::faces(faces);
+    Hardtack
+        .apply_with(&mut state, &stand, &mut dice, &mut log)
+        .unwrap();
+    let Some(Event::Assault { chances, .. }) = log
+        .iter()
+        .rev()
+        .find(|e| matches!(e, Event::Assault { .. }))
+    else {
+        panic!("{log:?}");
+    };
+    let got: Vec<(&str, Side, f64)> = chances
+        .iter()
+        .map(|c| (c.roll.as_str(), c.chance.side, c.chance.exactly))
+        .collect();
+    assert_eq!(got.len(), 4, "{got:?}");
+    assert_eq!(got[0], ("a combat move", Side::Union, 0.25));
+    assert_eq!(
+        (got[1].0, got[1].1),
+        ("the final defensive fire", Side::Confederate)
+    );
+    assert!((got[1].2 - 30.0 / 256.0).abs() < 1e-12, "{got:?}");
+    assert_eq!(got[2], ("a combat move", Side::Union, 1.0));
+    assert_eq!((got[3].0, got[3].1), ("the melee", Side::Union));
+    // a stalemate with no one down: neither the best nor the worst the melee could give
+    assert!(got[3].2 > 0.0 && got[3].2 < 1.0, "{got:?}");
+    let text = log
+        .iter()
+        .rev()
+        .find(|e| matches!(e, Event::Assault { .. }))
+        .unwrap()
+        .to_string();
+    assert!(
+        text.contains(
+            "(the other rolls' results had chances of 25.0% (a combat move), 11.7% (the final defensive fire), 100.0% (a combat move) and "
+        ),
+        "{text}"
+    );
+}
