@@ -707,16 +707,31 @@ impl Battle {
         allocation: &[(usize, Vec<(UnitId, u32)>)],
         dice: &mut D,
     ) -> Result<CombatPhaseReport, RuleViolation> {
-        let Some(rolled) = self.rolled_combats.clone() else {
+        if self.rolled_combats.is_none() {
+            return Err(RuleViolation::Inconsistent(
+                "no combat waits for its hits: roll the combats first (they apply once)",
+            ));
+        }
+        let mut next = self.clone();
+        let out = next.place_combat_hits_in_place(allocation, dice)?;
+        *self = next;
+        Ok(out)
+    }
+
+    /// [`Battle::place_combat_hits`] carried out on this battle itself, for a caller that works on a copy of its own and drops it
+    /// on a refusal (the game's orders): a refusal may leave this battle partly changed.
+    pub(crate) fn place_combat_hits_in_place<D: Dice + ?Sized>(
+        &mut self,
+        allocation: &[(usize, Vec<(UnitId, u32)>)],
+        dice: &mut D,
+    ) -> Result<CombatPhaseReport, RuleViolation> {
+        let Some(rolled) = self.rolled_combats.take() else {
             return Err(RuleViolation::Inconsistent(
                 "no combat waits for its hits: roll the combats first (they apply once)",
             ));
         };
-        let mut next = self.clone();
-        next.rolled_combats = None;
-        let out = next.place_hits_unchecked(Arc::unwrap_or_clone(rolled), allocation, dice)?;
+        let out = self.place_hits_unchecked(Arc::unwrap_or_clone(rolled), allocation, dice)?;
         crate::error::fault_check(dice)?;
-        *self = next;
         Ok(out)
     }
 

@@ -178,9 +178,20 @@ impl Battle {
         dice: &mut D,
     ) -> Result<CommandReport, RuleViolation> {
         let mut next = self.clone();
-        let out = next.command_phase_unchecked(side, dice)?;
-        crate::error::fault_check(dice)?;
+        let out = next.command_phase_in_place(side, dice)?;
         *self = next;
+        Ok(out)
+    }
+
+    /// [`Battle::command_phase`] carried out on this battle itself, for a caller that works on a copy of its own and drops it
+    /// on a refusal (the game's orders): a refusal may leave this battle partly changed.
+    pub(crate) fn command_phase_in_place<D: Dice + ?Sized>(
+        &mut self,
+        side: Side,
+        dice: &mut D,
+    ) -> Result<CommandReport, RuleViolation> {
+        let out = self.command_phase_unchecked(side, dice)?;
+        crate::error::fault_check(dice)?;
         Ok(out)
     }
 

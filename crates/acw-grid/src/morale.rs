@@ -716,6 +716,35 @@ impl Battle {
         let rolled = self.test_morale_unchecked(units, dice)?;
         crate::error::fault_check(dice)?;
         let mut next = self.clone();
+        let out = next.apply_morale_results(rolled)?;
+        *self = next;
+        Ok(out)
+    }
+
+    /// [`Battle::test_morale`] carried out on this battle itself, for a caller that works on a copy of its own
+    /// and drops it on a refusal (the game's orders): a refusal may leave this battle partly changed.
+    pub(crate) fn test_morale_in_place<D: Dice + ?Sized>(
+        &mut self,
+        units: &[UnitId],
+        dice: &mut D,
+    ) -> Result<Vec<MoraleOutcome>, RuleViolation> {
+        for (i, &id) in units.iter().enumerate() {
+            self.unit(id)?;
+            if units[..i].contains(&id) || !self.owed_tests.iter().any(|t| t.unit == id) {
+                return Err(RuleViolation::MoraleNotOwed(id));
+            }
+        }
+        let rolled = self.test_morale_unchecked(units, dice)?;
+        crate::error::fault_check(dice)?;
+        self.apply_morale_results(rolled)
+    }
+
+    /// The second half of [`Battle::test_morale`]: each unit's rolled result applied (split, retreats owed).
+    fn apply_morale_results(
+        &mut self,
+        rolled: Vec<(UnitId, SplitMorale)>,
+    ) -> Result<Vec<MoraleOutcome>, RuleViolation> {
+        let next = self;
         let mut out = Vec::with_capacity(rolled.len());
         for (id, result) in rolled {
             let Some(i) = next.owed_tests.iter().position(|t| t.unit == id) else {
@@ -738,7 +767,6 @@ impl Battle {
                 parts,
             });
         }
-        *self = next;
         Ok(out)
     }
 
