@@ -160,11 +160,20 @@ impl Battle {
         }))
     }
 
-    fn divisions_in(u: &Unit) -> Vec<DivisionId> {
-        let mut v: Vec<DivisionId> = u.stands().iter().map(|s| s.division).collect();
-        v.sort();
-        v.dedup();
-        v
+    /// The divisions of unit `u`'s stands, each once, in ascending order (read from its few stands as they are
+    /// asked for, not gathered into a list).
+    fn divisions_in(u: &Unit) -> impl Iterator<Item = DivisionId> + '_ {
+        let mut last: Option<DivisionId> = None;
+        std::iter::from_fn(move || {
+            let next = u
+                .stands()
+                .iter()
+                .map(|s| s.division)
+                .filter(|&d| last.is_none_or(|l| d > l))
+                .min()?;
+            last = Some(next);
+            Some(next)
+        })
     }
 
     /// GRID-CMD-01 to GRID-CMD-04, GRID-SEQ-06: the command rolls at the start of `side`'s movement step,
@@ -214,15 +223,10 @@ impl Battle {
                 "command is checked before anything moves",
             ));
         }
-        let ids: Vec<UnitId> = self
-            .units()
-            .filter(|u| u.side() == side)
-            .map(Unit::id)
-            .collect();
         let mut groups: Vec<(UnitId, DivisionId)> = Vec::new();
-        for &id in &ids {
-            for d in Battle::divisions_in(self.unit(id)?) {
-                groups.push((id, d));
+        for u in self.units().filter(|u| u.side() == side) {
+            for d in Battle::divisions_in(u) {
+                groups.push((u.id(), d));
             }
         }
         let mut divisions: Vec<DivisionId> = groups.iter().map(|g| g.1).collect();

@@ -498,7 +498,8 @@ impl Battle {
             })
             .map(|(_, _, plan)| plan);
         let mut next = self.clone();
-        let r = next.retreat_by_planned(id, owed.cause, &owed.enemies, path, facing, known)?;
+        let r =
+            next.retreat_by_planned(id, owed.cause, &owed.enemies, path, facing, known.as_ref())?;
         if let Some(i) = next.owed_retreats.iter().position(|o| o.unit == id) {
             next.owed_retreats.remove(i);
         }
@@ -548,7 +549,7 @@ impl Battle {
         enemies: &[Area],
         path: &[Area],
         facing: Option<Facing>,
-        known: Option<RetreatPlan>,
+        known: Option<&RetreatPlan>,
     ) -> Result<RetreatReport, RuleViolation> {
         let Some(kind) = cause.kind() else {
             return if path.is_empty() {
@@ -562,9 +563,14 @@ impl Battle {
                 "a retreat is away from some enemy",
             ));
         }
+        // The plan handed in is read, not copied (a forced cavalry retreat tries one plan for several routes).
+        let planned;
         let plan = match known {
             Some(plan) => plan,
-            None => self.retreat_plan(id, kind, enemies)?,
+            None => {
+                planned = self.retreat_plan(id, kind, enemies)?;
+                &planned
+            }
         };
         let u = self.unit(id)?;
         let side = u.side();
@@ -930,7 +936,7 @@ impl Battle {
                 &enemies,
                 path,
                 None,
-                Some(plan.clone()),
+                Some(&plan),
             ) {
                 Ok(r) => {
                     *self = next;
