@@ -2001,23 +2001,34 @@ impl Ruleset for Grid {
                 Order::Move(_) | Order::Bombard(_) | Order::Skirmish(_)
             )
         {
+            // The events go straight into the log, which a refusal cuts back to where it was.
+            let before = log.len();
             let mut tally = Tally::new(dice);
-            let mut events = Vec::new();
-            state.apply_order(order, &mut tally, &mut events)?;
-            log.extend(events);
-            return Ok(());
+            let done = state.apply_order(order, &mut tally, log);
+            if done.is_err() {
+                log.truncate(before);
+            }
+            return done;
         }
         // Every other order is carried out on a copy that replaces the state only if nothing refused it, so the
         // battle's procedures it calls (command rolls, initiative, bombardment, placing hits, morale tests) work
         // on that copy in place instead of each on a copy of its own.
         let mut next = state.clone();
-        let mut events = Vec::new();
+        let before = log.len();
         let mut tally = Tally::new(dice);
-        next.apply_order(order, &mut tally, &mut events)?;
-        fault_check(&tally)?;
-        *state = next;
-        log.extend(events);
-        Ok(())
+        let done = next
+            .apply_order(order, &mut tally, log)
+            .and_then(|()| fault_check(&tally));
+        match done {
+            Ok(()) => {
+                *state = next;
+                Ok(())
+            }
+            Err(e) => {
+                log.truncate(before);
+                Err(e)
+            }
+        }
     }
 
     fn rng_mut<'s>(&self, state: &'s mut State) -> &'s mut GameRng {
