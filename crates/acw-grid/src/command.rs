@@ -223,7 +223,8 @@ impl Battle {
                 "command is checked before anything moves",
             ));
         }
-        let mut groups: Vec<(UnitId, DivisionId)> = Vec::new();
+        // Sized once for a group per unit (most units hold stands of one division) rather than grown.
+        let mut groups: Vec<(UnitId, DivisionId)> = Vec::with_capacity(self.units().size_hint().0);
         for u in self.units().filter(|u| u.side() == side) {
             for d in Battle::divisions_in(u) {
                 groups.push((u.id(), d));
@@ -233,7 +234,7 @@ impl Battle {
         divisions.sort();
         divisions.dedup();
         let mut report = CommandReport::default();
-        let mut division_ok: Vec<(DivisionId, bool)> = Vec::new();
+        let mut division_ok: Vec<(DivisionId, bool)> = Vec::with_capacity(divisions.len());
         let mut group_ok: Vec<((UnitId, DivisionId), bool)> = Vec::new();
         // Division checks first.
         for &d in &divisions {
