@@ -20,14 +20,17 @@ fn mix(seed: u64, a: u64, b: u64) -> u64 {
     x
 }
 
-/// The areas of `side`'s enemies, gathered once for all the distances one order weighs.
-fn enemy_areas(state: &State, side: Side) -> Vec<Area> {
-    state
-        .battle()
-        .units()
-        .filter(|e| e.side() != side)
-        .map(Unit::area)
-        .collect()
+/// The areas of `side`'s enemies, gathered once for all the distances one order weighs, into `out` (a
+/// buffer the commander keeps between orders, so an order allocates nothing for them).
+fn enemy_areas(state: &State, side: Side, out: &mut Vec<Area>) {
+    out.clear();
+    out.extend(
+        state
+            .battle()
+            .units()
+            .filter(|e| e.side() != side)
+            .map(Unit::area),
+    );
 }
 
 /// The distance from `at` to the nearest of the enemy areas `enemies`.
@@ -50,18 +53,24 @@ fn distance_to_objective(state: &State, at: Area) -> Option<u32> {
         .min()
 }
 
-fn own_units(state: &State, side: Side) -> Vec<UnitId> {
+/// The ids of `side`'s units, in the battle's order (the state does not change while a commander decides).
+fn own_units(state: &State, side: Side) -> impl Iterator<Item = UnitId> + '_ {
     state
         .battle()
         .units()
-        .filter(|u| u.side() == side)
+        .filter(move |u| u.side() == side)
         .map(Unit::id)
-        .collect()
 }
 
 /// The common answers: initiative, bombardment and skirmish targets (the most dice), retreats (the route
 /// ending farthest from the enemy).
-fn common(state: &State, side: Side, seed: u64, wants_first: bool) -> Option<Order> {
+fn common(
+    state: &State,
+    side: Side,
+    seed: u64,
+    wants_first: bool,
+    enemies: &mut Vec<Area>,
+) -> Option<Order> {
     let turn = u64::from(state.battle().turn());
     match state.step() {
         Step::Initiative => Some(Order::RollInitiative),
@@ -130,10 +139,11 @@ fn common(state: &State, side: Side, seed: u64, wants_first: bool) -> Option<Ord
         }
         Step::Retreat(_) => {
             let routes = state.retreat_routes();
-            let enemies = enemy_areas(state, side);
+            enemy_areas(state, side, enemies);
+            let enemies = &*enemies;
             let best = routes.into_iter().enumerate().max_by_key(|(i, r)| {
                 let end = r.last().copied();
-                let d = end.map_or(0, |a| distance_to_enemy(state, &enemies, a));
+                let d = end.map_or(0, |a| distance_to_enemy(state, enemies, a));
                 (d, mix(seed, turn, *i as u64))
             });
             Some(Order::Retreat(best.map(|(_, r)| r).unwrap_or_default()))
@@ -147,25 +157,31 @@ fn common(state: &State, side: Side, seed: u64, wants_first: bool) -> Option<Ord
 #[derive(Clone, Debug)]
 pub struct Attacker {
     seed: u64,
+    /// The enemy's areas of the order being decided: a buffer kept between orders (not part of the choice).
+    enemies: Vec<Area>,
 }
 
 impl Attacker {
     /// An attacker breaking ties with `seed`.
     #[must_use]
     pub fn new(seed: u64) -> Attacker {
-        Attacker { seed }
+        Attacker {
+            seed,
+            enemies: Vec::new(),
+        }
     }
 }
 
 impl Commander<Grid> for Attacker {
     fn order(&mut self, _rules: &Grid, state: &State, side: Side) -> Order {
-        if let Some(o) = common(state, side, self.seed, true) {
+        if let Some(o) = common(state, side, self.seed, true, &mut self.enemies) {
             return o;
         }
         let turn = u64::from(state.battle().turn());
         match state.step() {
             Step::Move(_) => {
-                let enemies = enemy_areas(state, side);
+                enemy_areas(state, side, &mut self.enemies);
+                let enemies = &*self.enemies;
                 for id in own_units(state, side) {
                     if state.battle().may_rally(id).is_ok() {
                         return Order::Rally(id);
@@ -176,7 +192,7 @@ impl Commander<Grid> for Attacker {
                     if u.all_artillery() || u.all_wagons() {
                         continue;
                     }
-                    let now = distance_to_enemy(state, &enemies, u.area());
+                    let now = distance_to_enemy(state, enemies, u.area());
                     // No move ends in an enemy's area, so a unit next to the enemy cannot get nearer:
                     // skip its search.
                     if now <= 1 {
@@ -186,7 +202,7 @@ impl Commander<Grid> for Attacker {
                     // chosen route alone.
                     let routes = state.move_routes(id);
                     let best = (0..routes.len())
-                        .map(|i| (distance_to_enemy(state, &enemies, routes.end(i)), i))
+                        .map(|i| (distance_to_enemy(state, enemies, routes.end(i)), i))
                         .min_by_key(|&(d, i)| {
                             (d, mix(self.seed, turn, (u64::from(id.0) << 16) | i as u64))
                         });
@@ -217,24 +233,30 @@ impl Commander<Grid> for Attacker {
 #[derive(Clone, Debug)]
 pub struct Holder {
     seed: u64,
+    /// The enemy's areas of the order being decided: a buffer kept between orders (not part of the choice).
+    enemies: Vec<Area>,
 }
 
 impl Holder {
     /// A holder breaking ties with `seed`.
     #[must_use]
     pub fn new(seed: u64) -> Holder {
-        Holder { seed }
+        Holder {
+            seed,
+            enemies: Vec::new(),
+        }
     }
 }
 
 impl Commander<Grid> for Holder {
     fn order(&mut self, _rules: &Grid, state: &State, side: Side) -> Order {
-        if let Some(o) = common(state, side, self.seed, false) {
+        if let Some(o) = common(state, side, self.seed, false, &mut self.enemies) {
             return o;
         }
         let turn = u64::from(state.battle().turn());
         if let Step::Move(_) = state.step() {
-            let enemies = enemy_areas(state, side);
+            enemy_areas(state, side, &mut self.enemies);
+            let enemies = &*self.enemies;
             for id in own_units(state, side) {
                 if state.battle().may_rally(id).is_ok() {
                     return Order::Rally(id);
@@ -253,7 +275,7 @@ impl Commander<Grid> for Holder {
                 }
                 let routes = state.move_routes(id);
                 let best = (0..routes.len())
-                    .filter(|&r| distance_to_enemy(state, &enemies, routes.end(r)) > 1)
+                    .filter(|&r| distance_to_enemy(state, enemies, routes.end(r)) > 1)
                     .enumerate()
                     .map(|(i, r)| {
                         (

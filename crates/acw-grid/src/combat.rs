@@ -325,7 +325,11 @@ impl Battle {
     /// tree is rooted at the lowest-id unit of the initiative player; from the deepest units up, each unit not
     /// yet placed joins the combat centred on its parent; a root left over joins a child's combat.
     pub fn default_combats(&self) -> Vec<Combat> {
-        let g = self.engagements();
+        self.default_combats_of(&self.engagements())
+    }
+
+    /// [`Battle::default_combats`] of the engagement graph `g` (this battle's [`Battle::engagements`]).
+    fn default_combats_of(&self, g: &BTreeMap<UnitId, Vec<UnitId>>) -> Vec<Combat> {
         let first = self.initiative_side().unwrap_or(Side::Union);
         let mut seen: BTreeSet<UnitId> = BTreeSet::new();
         let mut out: Vec<Combat> = Vec::new();
@@ -387,7 +391,15 @@ impl Battle {
     /// combat (combat is compulsory), only engaged units appear, each centre's opponents are enemies adjacent to
     /// it.
     pub fn check_combats(&self, combats: &[Combat]) -> Result<(), RuleViolation> {
-        let g = self.engagements();
+        self.check_combats_of(combats, &self.engagements())
+    }
+
+    /// [`Battle::check_combats`] against the engagement graph `g` (this battle's [`Battle::engagements`]).
+    fn check_combats_of(
+        &self,
+        combats: &[Combat],
+        g: &BTreeMap<UnitId, Vec<UnitId>>,
+    ) -> Result<(), RuleViolation> {
         let mut seen: BTreeSet<UnitId> = BTreeSet::new();
         for c in combats {
             let centre = self.unit(c.centre)?;
@@ -707,16 +719,31 @@ impl Battle {
         allocation: &[(usize, Vec<(UnitId, u32)>)],
         dice: &mut D,
     ) -> Result<CombatPhaseReport, RuleViolation> {
-        let Some(rolled) = self.rolled_combats.clone() else {
+        if self.rolled_combats.is_none() {
+            return Err(RuleViolation::Inconsistent(
+                "no combat waits for its hits: roll the combats first (they apply once)",
+            ));
+        }
+        let mut next = self.clone();
+        let out = next.place_combat_hits_in_place(allocation, dice)?;
+        *self = next;
+        Ok(out)
+    }
+
+    /// [`Battle::place_combat_hits`] carried out on this battle itself, for a caller that works on a copy of its own and drops it
+    /// on a refusal (the game's orders): a refusal may leave this battle partly changed.
+    pub(crate) fn place_combat_hits_in_place<D: Dice + ?Sized>(
+        &mut self,
+        allocation: &[(usize, Vec<(UnitId, u32)>)],
+        dice: &mut D,
+    ) -> Result<CombatPhaseReport, RuleViolation> {
+        let Some(rolled) = self.rolled_combats.take() else {
             return Err(RuleViolation::Inconsistent(
                 "no combat waits for its hits: roll the combats first (they apply once)",
             ));
         };
-        let mut next = self.clone();
-        next.rolled_combats = None;
-        let out = next.place_hits_unchecked(Arc::unwrap_or_clone(rolled), allocation, dice)?;
+        let out = self.place_hits_unchecked(Arc::unwrap_or_clone(rolled), allocation, dice)?;
         crate::error::fault_check(dice)?;
-        *self = next;
         Ok(out)
     }
 
@@ -737,14 +764,16 @@ impl Battle {
                 "the combats were already rolled; place their hits",
             ));
         }
+        // The engagement graph worked out once, for the default split and its check alike.
+        let engaged = self.engagements();
         let combats = match &plan.combats {
             Some(c) => {
                 self.check_split_author(plan.split_by)?;
                 c.clone()
             }
-            None => self.default_combats(),
+            None => self.default_combats_of(&engaged),
         };
-        self.check_combats(&combats)?;
+        self.check_combats_of(&combats, &engaged)?;
         let support = match &plan.support {
             Some(s) => s.clone(),
             None => self.default_support(&combats),

@@ -160,11 +160,20 @@ impl Battle {
         }))
     }
 
-    fn divisions_in(u: &Unit) -> Vec<DivisionId> {
-        let mut v: Vec<DivisionId> = u.stands().iter().map(|s| s.division).collect();
-        v.sort();
-        v.dedup();
-        v
+    /// The divisions of unit `u`'s stands, each once, in ascending order (read from its few stands as they are
+    /// asked for, not gathered into a list).
+    fn divisions_in(u: &Unit) -> impl Iterator<Item = DivisionId> + '_ {
+        let mut last: Option<DivisionId> = None;
+        std::iter::from_fn(move || {
+            let next = u
+                .stands()
+                .iter()
+                .map(|s| s.division)
+                .filter(|&d| last.is_none_or(|l| d > l))
+                .min()?;
+            last = Some(next);
+            Some(next)
+        })
     }
 
     /// GRID-CMD-01 to GRID-CMD-04, GRID-SEQ-06: the command rolls at the start of `side`'s movement step,
@@ -178,9 +187,20 @@ impl Battle {
         dice: &mut D,
     ) -> Result<CommandReport, RuleViolation> {
         let mut next = self.clone();
-        let out = next.command_phase_unchecked(side, dice)?;
-        crate::error::fault_check(dice)?;
+        let out = next.command_phase_in_place(side, dice)?;
         *self = next;
+        Ok(out)
+    }
+
+    /// [`Battle::command_phase`] carried out on this battle itself, for a caller that works on a copy of its own and drops it
+    /// on a refusal (the game's orders): a refusal may leave this battle partly changed.
+    pub(crate) fn command_phase_in_place<D: Dice + ?Sized>(
+        &mut self,
+        side: Side,
+        dice: &mut D,
+    ) -> Result<CommandReport, RuleViolation> {
+        let out = self.command_phase_unchecked(side, dice)?;
+        crate::error::fault_check(dice)?;
         Ok(out)
     }
 
@@ -203,22 +223,18 @@ impl Battle {
                 "command is checked before anything moves",
             ));
         }
-        let ids: Vec<UnitId> = self
-            .units()
-            .filter(|u| u.side() == side)
-            .map(Unit::id)
-            .collect();
-        let mut groups: Vec<(UnitId, DivisionId)> = Vec::new();
-        for &id in &ids {
-            for d in Battle::divisions_in(self.unit(id)?) {
-                groups.push((id, d));
+        // Sized once for a group per unit (most units hold stands of one division) rather than grown.
+        let mut groups: Vec<(UnitId, DivisionId)> = Vec::with_capacity(self.units().size_hint().0);
+        for u in self.units().filter(|u| u.side() == side) {
+            for d in Battle::divisions_in(u) {
+                groups.push((u.id(), d));
             }
         }
         let mut divisions: Vec<DivisionId> = groups.iter().map(|g| g.1).collect();
         divisions.sort();
         divisions.dedup();
         let mut report = CommandReport::default();
-        let mut division_ok: Vec<(DivisionId, bool)> = Vec::new();
+        let mut division_ok: Vec<(DivisionId, bool)> = Vec::with_capacity(divisions.len());
         let mut group_ok: Vec<((UnitId, DivisionId), bool)> = Vec::new();
         // Division checks first.
         for &d in &divisions {

@@ -450,16 +450,31 @@ impl Battle {
         silenced: &[Silence],
         dice: &mut D,
     ) -> Result<Vec<TargetResult>, RuleViolation> {
-        let Some(roll) = self.bombardment.clone() else {
+        if self.bombardment.is_none() {
+            return Err(RuleViolation::Inconsistent(
+                "no bombardment waits to be applied: roll it first (it applies once)",
+            ));
+        }
+        let mut next = self.clone();
+        let out = next.apply_bombardment_in_place(silenced, dice)?;
+        *self = next;
+        Ok(out)
+    }
+
+    /// [`Battle::apply_bombardment`] carried out on this battle itself, for a caller that works on a copy of its own and drops it
+    /// on a refusal (the game's orders): a refusal may leave this battle partly changed.
+    pub(crate) fn apply_bombardment_in_place<D: Dice + ?Sized>(
+        &mut self,
+        silenced: &[Silence],
+        dice: &mut D,
+    ) -> Result<Vec<TargetResult>, RuleViolation> {
+        let Some(roll) = self.bombardment.take() else {
             return Err(RuleViolation::Inconsistent(
                 "no bombardment waits to be applied: roll it first (it applies once)",
             ));
         };
-        let mut next = self.clone();
-        next.bombardment = None;
-        let out = next.apply_bombardment_unchecked(&roll, silenced, dice)?;
+        let out = self.apply_bombardment_unchecked(&roll, silenced, dice)?;
         crate::error::fault_check(dice)?;
-        *self = next;
         Ok(out)
     }
 

@@ -985,10 +985,9 @@ impl State {
         let Ok(u) = self.battle.unit(id) else {
             return Vec::new();
         };
-        let enemies = self.enemy_areas(u.side());
         let routes = self.move_routes(id);
         (0..routes.len())
-            .map(|i| self.move_with_facing(u, &enemies, routes.path(i)))
+            .map(|i| self.move_with_facing(u, routes.path(i)))
             .collect()
     }
 
@@ -1023,31 +1022,27 @@ impl State {
     #[must_use]
     pub fn move_along(&self, id: UnitId, path: Vec<Area>) -> Option<MoveOrder> {
         let u = self.battle.unit(id).ok()?;
-        let enemies = self.enemy_areas(u.side());
-        Some(self.move_with_facing(u, &enemies, path))
+        Some(self.move_with_facing(u, path))
     }
 
-    fn enemy_areas(&self, side: Side) -> Vec<Area> {
-        self.battle
-            .units()
-            .filter(|e| e.side() != side)
-            .map(Unit::area)
-            .collect()
-    }
-
-    fn move_with_facing(&self, u: &Unit, enemies: &[Area], path: Vec<Area>) -> MoveOrder {
-        let facing = self.facing_at(u, enemies, path.last().copied().unwrap_or(u.area()));
+    fn move_with_facing(&self, u: &Unit, path: Vec<Area>) -> MoveOrder {
+        let facing = self.facing_at(u, path.last().copied().unwrap_or(u.area()));
         MoveOrder::along(u, path).facing(facing)
     }
 
-    /// The side a unit ending a move in `at` faces: towards the nearest of `enemies` (the first such side), or
-    /// its present facing if there is no enemy. (A move's legality never depends on the facing it ends with.)
-    fn facing_at(&self, u: &Unit, enemies: &[Area], at: Area) -> Facing {
+    /// The side a unit ending a move in `at` faces: towards the nearest of its enemies' areas (the least area
+    /// of those nearest, then the first such side), or its present facing if there is no enemy. (A move's
+    /// legality never depends on the facing it ends with.) The enemies are read from the battle as they are
+    /// weighed, not gathered into a list.
+    fn facing_at(&self, u: &Unit, at: Area) -> Facing {
         let board = self.battle.board();
         let opts = self.battle.options();
-        let nearest = enemies
-            .iter()
-            .map(|&e| (board.distance(at, e, opts), e))
+        let side = u.side();
+        let nearest = self
+            .battle
+            .units()
+            .filter(|e| e.side() != side)
+            .map(|e| (board.distance(at, e.area(), opts), e.area()))
             .min();
         nearest
             .and_then(|(_, a)| board.facing_towards(at, a))
@@ -1296,7 +1291,7 @@ impl State {
                 dice.about(format_args!(
                     "initiative: the Union die, then the Confederate die"
                 ));
-                let out = self.battle.roll_initiative(dice)?;
+                let out = self.battle.roll_initiative_in_place(dice)?;
                 let procedure = self.battle.initiative_procedure_used();
                 log.push(Event::Initiative {
                     faces: dice.take(),
@@ -1449,7 +1444,7 @@ impl State {
                 at += n;
             }
             dice.about(format_args!("halving the bombardment's hits for cover"));
-            let results = self.battle.apply_bombardment(&[], dice)?;
+            let results = self.battle.apply_bombardment_in_place(&[], dice)?;
             dice.take();
             for r in results {
                 let (removed, destroyed) = r
@@ -1479,7 +1474,7 @@ impl State {
             dice.about(format_args!(
                 "{side} command rolls for divisions and units out of their commanders' reach"
             ));
-            let r = self.battle.command_phase(side, dice)?;
+            let r = self.battle.command_phase_in_place(side, dice)?;
             let mut halted: Vec<String> = r.halted.iter().map(|(u, _)| self.name(*u)).collect();
             halted.dedup();
             log.push(Event::Command {
@@ -1602,7 +1597,7 @@ impl State {
             "the Combat Phase of turn {}: halving hits for cover, and commanders' dice",
             self.battle.turn()
         ));
-        let report = self.battle.place_combat_hits(&allocations, dice)?;
+        let report = self.battle.place_combat_hits_in_place(&allocations, dice)?;
         let faces = dice.take();
         if !faces.is_empty() {
             log.push(Event::ReductionDice { faces });
@@ -1673,7 +1668,7 @@ impl State {
             let unit_name = self.name(u);
             dice.about(format_args!("morale test of {unit_name}"));
             let classes = UnitMorale::of(self.battle.unit(u)?).classes;
-            let tested = self.battle.test_morale(&[u], dice)?;
+            let tested = self.battle.test_morale_in_place(&[u], dice)?;
             let face = dice.take().first().copied().unwrap_or(0);
             for outcome in tested {
                 let id = outcome.unit;
@@ -2006,20 +2001,34 @@ impl Ruleset for Grid {
                 Order::Move(_) | Order::Bombard(_) | Order::Skirmish(_)
             )
         {
+            // The events go straight into the log, which a refusal cuts back to where it was.
+            let before = log.len();
             let mut tally = Tally::new(dice);
-            let mut events = Vec::new();
-            state.apply_order(order, &mut tally, &mut events)?;
-            log.extend(events);
-            return Ok(());
+            let done = state.apply_order(order, &mut tally, log);
+            if done.is_err() {
+                log.truncate(before);
+            }
+            return done;
         }
+        // Every other order is carried out on a copy that replaces the state only if nothing refused it, so the
+        // battle's procedures it calls (command rolls, initiative, bombardment, placing hits, morale tests) work
+        // on that copy in place instead of each on a copy of its own.
         let mut next = state.clone();
-        let mut events = Vec::new();
+        let before = log.len();
         let mut tally = Tally::new(dice);
-        next.apply_order(order, &mut tally, &mut events)?;
-        fault_check(&tally)?;
-        *state = next;
-        log.extend(events);
-        Ok(())
+        let done = next
+            .apply_order(order, &mut tally, log)
+            .and_then(|()| fault_check(&tally));
+        match done {
+            Ok(()) => {
+                *state = next;
+                Ok(())
+            }
+            Err(e) => {
+                log.truncate(before);
+                Err(e)
+            }
+        }
     }
 
     fn rng_mut<'s>(&self, state: &'s mut State) -> &'s mut GameRng {

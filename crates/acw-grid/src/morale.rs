@@ -498,7 +498,8 @@ impl Battle {
             })
             .map(|(_, _, plan)| plan);
         let mut next = self.clone();
-        let r = next.retreat_by_planned(id, owed.cause, &owed.enemies, path, facing, known)?;
+        let r =
+            next.retreat_by_planned(id, owed.cause, &owed.enemies, path, facing, known.as_ref())?;
         if let Some(i) = next.owed_retreats.iter().position(|o| o.unit == id) {
             next.owed_retreats.remove(i);
         }
@@ -548,7 +549,7 @@ impl Battle {
         enemies: &[Area],
         path: &[Area],
         facing: Option<Facing>,
-        known: Option<RetreatPlan>,
+        known: Option<&RetreatPlan>,
     ) -> Result<RetreatReport, RuleViolation> {
         let Some(kind) = cause.kind() else {
             return if path.is_empty() {
@@ -562,9 +563,14 @@ impl Battle {
                 "a retreat is away from some enemy",
             ));
         }
+        // The plan handed in is read, not copied (a forced cavalry retreat tries one plan for several routes).
+        let planned;
         let plan = match known {
             Some(plan) => plan,
-            None => self.retreat_plan(id, kind, enemies)?,
+            None => {
+                planned = self.retreat_plan(id, kind, enemies)?;
+                &planned
+            }
         };
         let u = self.unit(id)?;
         let side = u.side();
@@ -716,6 +722,35 @@ impl Battle {
         let rolled = self.test_morale_unchecked(units, dice)?;
         crate::error::fault_check(dice)?;
         let mut next = self.clone();
+        let out = next.apply_morale_results(rolled)?;
+        *self = next;
+        Ok(out)
+    }
+
+    /// [`Battle::test_morale`] carried out on this battle itself, for a caller that works on a copy of its own
+    /// and drops it on a refusal (the game's orders): a refusal may leave this battle partly changed.
+    pub(crate) fn test_morale_in_place<D: Dice + ?Sized>(
+        &mut self,
+        units: &[UnitId],
+        dice: &mut D,
+    ) -> Result<Vec<MoraleOutcome>, RuleViolation> {
+        for (i, &id) in units.iter().enumerate() {
+            self.unit(id)?;
+            if units[..i].contains(&id) || !self.owed_tests.iter().any(|t| t.unit == id) {
+                return Err(RuleViolation::MoraleNotOwed(id));
+            }
+        }
+        let rolled = self.test_morale_unchecked(units, dice)?;
+        crate::error::fault_check(dice)?;
+        self.apply_morale_results(rolled)
+    }
+
+    /// The second half of [`Battle::test_morale`]: each unit's rolled result applied (split, retreats owed).
+    fn apply_morale_results(
+        &mut self,
+        rolled: Vec<(UnitId, SplitMorale)>,
+    ) -> Result<Vec<MoraleOutcome>, RuleViolation> {
+        let next = self;
         let mut out = Vec::with_capacity(rolled.len());
         for (id, result) in rolled {
             let Some(i) = next.owed_tests.iter().position(|t| t.unit == id) else {
@@ -738,7 +773,6 @@ impl Battle {
                 parts,
             });
         }
-        *self = next;
         Ok(out)
     }
 
@@ -902,7 +936,7 @@ impl Battle {
                 &enemies,
                 path,
                 None,
-                Some(plan.clone()),
+                Some(&plan),
             ) {
                 Ok(r) => {
                     *self = next;

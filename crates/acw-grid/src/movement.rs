@@ -4,7 +4,7 @@
 use crate::board::{Area, Facing, FlankSide, Terrain};
 use crate::error::{GridError, RuleViolation};
 use crate::options::{AttackFrontCheck, BombardedMeans, DetachedHit};
-use crate::state::{Battle, Stand, Unit, UnitId};
+use crate::state::{Battle, Unit, UnitId};
 use crate::tables::{self, Mover, StandType};
 use acw_core::dice::{Dice, Die};
 use acw_core::vocab::{Formation, Mount};
@@ -174,13 +174,53 @@ impl Routes {
 
 struct MoveBasis<'a> {
     unit: &'a Unit,
+    /// The indices of the stands moving when the order names them (sorted, without repeats); empty when the
+    /// order moves the whole unit without naming its stands.
     moving: Vec<usize>,
+    /// How many stands move.
+    count: usize,
     whole: bool,
-    stands: Vec<&'a Stand>,
+    /// Whether every stand moving is a wagon.
+    wagons_only: bool,
     has_cav: bool,
     column: bool,
-    movers: Vec<Mover>,
+    movers: MoverSet,
     allowance: u32,
+}
+
+/// The distinct movers of the stands moving, in ascending order: at most one of each kind of [`Mover`], so
+/// kept inline rather than in a vector built for every move checked or searched.
+#[derive(Clone, Copy)]
+struct MoverSet {
+    items: [Mover; 6],
+    len: usize,
+}
+
+impl MoverSet {
+    /// The distinct movers of `movers`, sorted (as sorting and removing repeats would give them).
+    fn of(movers: impl Iterator<Item = Mover>) -> MoverSet {
+        let mut set = MoverSet {
+            items: [Mover::Infantry; 6],
+            len: 0,
+        };
+        for m in movers {
+            let Err(at) = set.as_slice().binary_search(&m) else {
+                continue;
+            };
+            if set.len < set.items.len() {
+                set.items.copy_within(at..set.len, at + 1);
+                if let Some(slot) = set.items.get_mut(at) {
+                    *slot = m;
+                }
+                set.len += 1;
+            }
+        }
+        set
+    }
+
+    fn as_slice(&self) -> &[Mover] {
+        self.items.get(..self.len).unwrap_or(&[])
+    }
 }
 
 /// What [`Battle::move_unit`] carries out once every check has passed (see [`Battle::check_move`]).
@@ -304,7 +344,7 @@ impl Battle {
         crate::state::check_formation(o.end_formation)?;
         let n = u.stands().len();
         let moving: Vec<usize> = match &o.stands {
-            None => (0..n).collect(),
+            None => Vec::new(),
             Some(v) => {
                 let mut v = v.clone();
                 v.sort_unstable();
@@ -321,7 +361,8 @@ impl Battle {
                 v
             }
         };
-        let whole = moving.len() == n;
+        let count = if o.stands.is_some() { moving.len() } else { n };
+        let whole = count == n;
         if !whole && o.path.is_empty() {
             return Err(RuleViolation::Inconsistent(
                 "detaching stands must move away",
@@ -331,16 +372,24 @@ impl Battle {
         if u.disordered() {
             return Err(RuleViolation::Disordered(o.unit));
         }
-        let stands: Vec<&Stand> = moving.iter().filter_map(|&i| u.stands().get(i)).collect();
+        // The stands moving, in the order of the unit's stands.
+        let named = o.stands.is_some();
+        let stands = || {
+            u.stands()
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !named || moving.binary_search(i).is_ok())
+                .map(|(_, s)| s)
+        };
         // GRID-MOV-11, GRID-ART-10: stands that bombarded are frozen.
-        if stands.iter().any(|s| s.fired_this_turn()) {
+        if stands().any(|s| s.fired_this_turn()) {
             return Err(RuleViolation::Bombarded(o.unit));
         }
         // GRID-SEQ-06, GRID-CMD-04: the command roll gates voluntary moves, and is made before anything moves.
         if !*self.command_checked.get(u.side()) && self.command_roll_owed(o.unit)? {
             return Err(RuleViolation::CommandRollOwed(o.unit));
         }
-        if stands.iter().any(|s| !s.passed_command_roll()) {
+        if stands().any(|s| !s.passed_command_roll()) {
             return Err(RuleViolation::OutOfCommand(o.unit));
         }
         let f = u.flags();
@@ -350,7 +399,7 @@ impl Battle {
                 why: "it already moved, rallied or entrenched this turn",
             });
         }
-        let has_cav = stands.iter().any(|s| s.kind == StandType::Cavalry);
+        let has_cav = stands().any(|s| s.kind == StandType::Cavalry);
         if !has_cav && (o.mount != u.mount() || o.end_mount != u.mount()) {
             return Err(RuleViolation::BadFormation(
                 "only cavalry mounts or dismounts",
@@ -362,22 +411,20 @@ impl Battle {
         } else {
             o.column
         };
-        let movers: Vec<Mover> = {
-            let mut m: Vec<Mover> = stands.iter().map(|s| s.mover(o.mount)).collect();
-            m.sort();
-            m.dedup();
-            m
-        };
+        let movers = MoverSet::of(stands().map(|s| s.mover(o.mount)));
         let allowance = movers
+            .as_slice()
             .iter()
             .map(|m| tables::allowance_halves(*m))
             .min()
             .unwrap_or(0);
+        let wagons_only = stands().all(|s| s.kind == StandType::Wagons);
         Ok(MoveBasis {
             unit: u,
             moving,
+            count,
             whole,
-            stands,
+            wagons_only,
             has_cav,
             column,
             movers,
@@ -389,8 +436,9 @@ impl Battle {
         let MoveBasis {
             unit: u,
             moving,
+            count,
             whole,
-            stands,
+            wagons_only,
             has_cav,
             column,
             movers,
@@ -412,7 +460,7 @@ impl Battle {
             }
             at = next;
         }
-        let (cost, used_road) = self.path_cost(&movers, start, &o.path, column)?;
+        let (cost, used_road) = self.path_cost(movers.as_slice(), start, &o.path, column)?;
         let min_move_ok = self.options.minimum_move && o.path.len() == 1;
         if cost > allowance && !min_move_ok {
             return Err(RuleViolation::TooFar {
@@ -454,7 +502,7 @@ impl Battle {
             .collect();
         if attack {
             // GRID-MEL-17: wagons alone may not attack.
-            if stands.iter().all(|s| s.kind == StandType::Wagons) {
+            if wagons_only {
                 return Err(RuleViolation::WagonsMayNotAttack);
             }
             // GRID-MOV-19, GRID-MEL-18: enemies attacked must have started in the front arc (ambushers aside).
@@ -493,7 +541,6 @@ impl Battle {
             return Err(RuleViolation::MustStayMounted);
         }
         // GRID-MOV-09: march-column bonuses lock the column (wagons are always a column, GRID-MOV-06).
-        let wagons_only = stands.iter().all(|s| s.kind == StandType::Wagons);
         if used_road && o.end_formation != Formation::MarchColumn && !wagons_only {
             return Err(RuleViolation::MustStayInColumn);
         }
@@ -516,7 +563,7 @@ impl Battle {
         };
         if !o.path.is_empty() {
             let here = self.stands_in(end) - if end == start { u.stand_count() } else { 0 };
-            let total = here + moving.len() as u32;
+            let total = here + count as u32;
             let limit = u32::from(self.options.scale.stack_limit());
             if total > limit {
                 return Err(RuleViolation::OverStacked {
@@ -588,10 +635,10 @@ impl Battle {
         // Room for a typical search's areas at once, instead of growing the list step by step.
         out.nodes.reserve(32);
         let (side, facing) = (u.side(), u.facing());
-        let wagons_only = basis.stands.iter().all(|s| s.kind == StandType::Wagons);
+        let wagons_only = basis.wagons_only;
         let column_kept = probe.end_formation == Formation::MarchColumn || wagons_only;
         let limit = u32::from(self.options.scale.stack_limit());
-        let count = basis.moving.len() as u32;
+        let count = basis.count as u32;
         let in_arc = |a: Area| self.board.in_front_arc(start, facing, a, &self.options);
         // What the search asks of every area, gathered once into tables indexed by area: where the enemy
         // stands, which areas are next to a visible enemy or to any enemy (adjacency is symmetric), the stands
@@ -652,7 +699,14 @@ impl Battle {
             }
             let t = board.terrain_at(i)?;
             let c = self
-                .cost_across(&basis.movers, t, road_side, obstacle, next, basis.column)
+                .cost_across(
+                    basis.movers.as_slice(),
+                    t,
+                    road_side,
+                    obstacle,
+                    next,
+                    basis.column,
+                )
                 .ok()?;
             let cost = from.cost_halves + c;
             let steps = usize::from(from.depth) + 1;

@@ -112,9 +112,19 @@ impl Battle {
         dice: &mut D,
     ) -> Result<InitiativeOutcome, RuleViolation> {
         let mut next = self.clone();
-        let out = next.roll_initiative_unchecked(dice)?;
-        crate::error::fault_check(dice)?;
+        let out = next.roll_initiative_in_place(dice)?;
         *self = next;
+        Ok(out)
+    }
+
+    /// [`Battle::roll_initiative`] carried out on this battle itself, for a caller that works on a copy of its own and drops it
+    /// on a refusal (the game's orders): a refusal may leave this battle partly changed.
+    pub(crate) fn roll_initiative_in_place<D: Dice + ?Sized>(
+        &mut self,
+        dice: &mut D,
+    ) -> Result<InitiativeOutcome, RuleViolation> {
+        let out = self.roll_initiative_unchecked(dice)?;
+        crate::error::fault_check(dice)?;
         Ok(out)
     }
 

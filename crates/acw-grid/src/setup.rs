@@ -9,6 +9,7 @@ use crate::tables::{self, Firepower, Ground, OrgUnit, StandType};
 use acw_core::dice::{Dice, Die};
 use acw_core::vocab::{Formation, Mount};
 use acw_core::{GameRng, Side};
+use std::sync::Arc;
 
 /// What a scenario places as one area unit (GRID-SET-12).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -384,7 +385,18 @@ impl TryFrom<ScenarioRepr> for Scenario {
 #[cfg_attr(feature = "serde", serde(try_from = "VictoryRepr"))]
 pub struct Victory {
     break_percent: u8,
-    objectives: Vec<Area>,
+    /// Shared between copies (the game state is copied for every order that rolls dice, and the objectives
+    /// never change): saved as the list itself.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "save_objectives"))]
+    objectives: Arc<[Area]>,
+}
+
+#[cfg(feature = "serde")]
+fn save_objectives<S: serde::Serializer>(
+    objectives: &Arc<[Area]>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&**objectives, s)
 }
 
 #[cfg(feature = "serde")]
@@ -408,7 +420,7 @@ impl Default for Victory {
     fn default() -> Victory {
         Victory {
             break_percent: 50,
-            objectives: Vec::new(),
+            objectives: Arc::from([]),
         }
     }
 }
@@ -428,7 +440,7 @@ impl Victory {
         }
         Ok(Victory {
             break_percent,
-            objectives,
+            objectives: objectives.into(),
         })
     }
     /// The share of its starting stands an army may lose before it breaks, in per cent.
@@ -597,7 +609,7 @@ impl Scenario {
             units,
             victory: Victory {
                 break_percent: 50,
-                objectives: vec![at(mid, (h / 2) as i32 - 1), at(mid, (h / 2) as i32)],
+                objectives: Arc::from([at(mid, (h / 2) as i32 - 1), at(mid, (h / 2) as i32)]),
             },
         }
     }
