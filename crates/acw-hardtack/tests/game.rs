@@ -98,6 +98,7 @@ fn small(companies: Vec<Deployed>, terrain: Vec<Terrain>) -> Scenario {
         companies,
         guns: Vec::new(),
         dummies: Vec::new(),
+        colonels: Vec::new(),
         options: Options::default(),
     }
 }
