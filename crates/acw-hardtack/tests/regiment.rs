@@ -409,7 +409,7 @@ fn colonels_are_checked() {
     lonely.colonels[0].regiment = 9;
     assert!(matches!(
         lonely.check(),
-        Err(GameSetupError::Colonel { ref why, .. }) if why.contains("no company")
+        Err(GameSetupError::Colonel { why, .. }) if why.contains("no company")
     ));
     let mut confederate = s.clone();
     confederate.colonels[0].side = Side::Confederate;
