@@ -4963,6 +4963,10 @@ impl State {
                     a = colonel;
                     if self.battle.company(a).is_ok_and(|c| c.actions_left() > 0) {
                         self.active = Some(a);
+                        if let Some(o) = self.victory(false) {
+                            self.end = Some(o);
+                            log.push(Event::Ended(o));
+                        }
                         return Ok(());
                     }
                 }
