@@ -282,8 +282,8 @@ impl Scenario {
     /// Checks the scenario as the game sets it up, without playing it.
     ///
     /// # Errors
-    /// A turn limit outside 1–50, a company the rules refuse, off the table or overlapping another, or a side
-    /// with none.
+    /// A turn limit outside 1–50, a company the rules refuse, off the table or overlapping another, a side
+    /// with none, or a colonel of a regiment with no company on his side or a second for one regiment.
     pub fn check(&self) -> Result<(), GameSetupError> {
         self.raise().map(|_| ())
     }
