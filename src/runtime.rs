@@ -141,7 +141,7 @@ impl RulesetId {
             RulesetId::Tsatf => "default scenario: three companies a side on a 48\" x 36\" table",
             #[cfg(feature = "hardtack")]
             RulesetId::Hardtack => {
-                "default scenario: five companies and a gun a side on a 48\" x 36\" table, a rail fence across \
+                "default scenario: five companies, a colonel and a gun a side on a 48\" x 36\" table, a rail fence across \
                  the centre and a wood, 10 turns"
             }
         }

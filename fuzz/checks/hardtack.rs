@@ -122,7 +122,7 @@ pub fn hidden_scenario() -> Scenario {
 }
 
 fn order_from(data: &mut &[u8], state: &State) -> Order {
-    match next(data) % 25 {
+    match next(data) % 27 {
         0 => Order::GoFirst(if next(data).is_multiple_of(2) {
             Side::Union
         } else {
@@ -202,6 +202,11 @@ fn order_from(data: &mut &[u8], state: &State) -> Order {
                 UnhorsedChoice::Remove,
             ][usize::from(next(data) % 3)],
         ),
+        // zero to four companies, any ids
+        24 => Order::ActivateRegiment {
+            companies: (0..next(data) % 5).map(|_| company(data)).collect(),
+        },
+        25 => Order::Transfer { to: company(data) },
         _ => Order::EndActivation,
     }
 }

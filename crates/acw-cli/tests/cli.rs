@@ -617,7 +617,7 @@ fn hardtack_plays_by_name() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[0],
-        "Hardtack, default scenario: five companies and a gun a side on a 48\" x 36\" table, a rail fence across the centre and a wood, 10 turns."
+        "Hardtack, default scenario: five companies, a colonel and a gun a side on a 48\" x 36\" table, a rail fence across the centre and a wood, 10 turns."
     );
     assert_eq!(
         lines[1],
@@ -626,14 +626,18 @@ fn hardtack_plays_by_name() {
     assert_eq!(lines[3], "The Union side activates first.");
     assert_eq!(
         lines[5],
-        // a skirmish company, Confident, LV 2: its D8 must beat 2 + 0, so 6/8
-        "19th Indiana, Company E declares a close assault on 2nd Tennessee, Company K and passes its test (dice: D8 showed 7), with a chance of 75.0% of passing."
+        "19th Indiana, Company B takes its first action in the regiment's activation."
+    );
+    assert_eq!(
+        lines[4],
+        // the Thruster activates the two companies of its line within 6" of its colonel as a regiment
+        "Colonel Meredith, 19th Indiana activates his regiment: 19th Indiana, Company B and 19th Indiana, Company C each take two actions, every first action before any second."
     );
     assert_eq!(
         &lines[lines.len() - 2..],
         [
-            "Union victory on turn 10: the turn limit was reached and the result decided on what was left",
-            "Figures lost: Union 16, Confederate 11; 355 orders, 492 events."
+            "Union victory on turn 7: an army broke",
+            "Figures lost: Union 12, Confederate 16; 251 orders, 355 events."
         ]
     );
     let json = ok(&["battle", "hardtack", "--seed", "1", "--json"]);
@@ -641,12 +645,12 @@ fn hardtack_plays_by_name() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(events.len(), 493);
+    assert_eq!(events.len(), 356);
     assert_eq!(events[0], serde_json::json!({"GoesFirst": "Union"}));
-    let end = &events[492]["end"];
-    assert_eq!(end["losses"]["union"], 16);
-    assert_eq!(end["losses"]["confederate"], 11);
-    assert_eq!(end["orders"], 355);
+    let end = &events[355]["end"];
+    assert_eq!(end["losses"]["union"], 12);
+    assert_eq!(end["losses"]["confederate"], 16);
+    assert_eq!(end["orders"], 251);
 }
 
 #[test]
@@ -675,10 +679,11 @@ fn hardtack_simulate_is_the_same_on_one_and_two_threads() {
     // each gun's detached team behind it, which the bots fire at when no company is in range; Broken and
     // Routed companies run through friends in their way; every move is traced through the companies it
     // passes (HT-MOV-07), and so are withdrawals, falls back and mid-dash placings; fire passes friendly
-    // skirmishers and goes through enemy skirmishers (HT-FIR-22, HT-FIR-23)
-    assert_eq!(one["wins"]["union"], 18);
-    assert_eq!(one["wins"]["confederate"], 22);
-    assert_eq!(one["draws"], 10);
+    // skirmishers and goes through enemy skirmishers (HT-FIR-22, HT-FIR-23); each side's colonel activates
+    // its regiment (the Thruster) or transfers actions to companies that have acted (both bots)
+    assert_eq!(one["wins"]["union"], 6);
+    assert_eq!(one["wins"]["confederate"], 40);
+    assert_eq!(one["draws"], 4);
 }
 
 #[test]

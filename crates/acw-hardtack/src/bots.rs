@@ -16,6 +16,13 @@
 //! canister bands and round shot otherwise, and turns on the spot to face the nearest enemy when nothing lies
 //! in its gun's arc; a crew never advances.
 //!
+//! Command (HT-SEQ-03, HT-CMD-01): the thruster activates its regiment through its colonel whenever two or
+//! more of the regiment's companies may form with him (waiting, in line or column, not Broken, within 6"), its
+//! companies taking their actions of each wave nearest the enemy first. A colonel activated on his own (both
+//! bots) transfers an action to a unit of his side within 6" that has already acted and can use it: a gun
+//! crew first, then a company with an enemy in its firing range; else he rallies a shaken company near him,
+//! else ends his activation. He never moves on his own: he follows his regiment when it is activated.
+//!
 //! A company with no enemy company in its firing range (12" for the thruster, 24" for the holder) takes an
 //! enemy counter within that range (HT-SG2-25: the holder's leader observes it, the thruster fires at it),
 //! else an enemy gun's detached team (HT-ART-22), before it moves.
@@ -184,11 +191,31 @@ impl Bot {
                 keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
                 let mut orders: Vec<Order> =
                     keyed.into_iter().map(|k| Order::Activate(k.2)).collect();
+                if self.plan == Plan::Thrust {
+                    for companies in regiments(state, side).into_iter().rev() {
+                        orders.insert(0, Order::ActivateRegiment { companies });
+                    }
+                }
                 if may_pass && self.plan == Plan::Hold {
                     orders.insert(0, Order::Pass);
                 }
                 orders.push(Order::Pass);
                 self.first_legal(state, side, orders).unwrap_or(Order::Pass)
+            }
+            Question::Regiment { .. } => {
+                // nearest the enemy first; equal distances in a seeded order
+                let mut keyed: Vec<(f64, u32, CompanyId)> = state
+                    .wave_open()
+                    .into_iter()
+                    .map(|id| {
+                        let d = state.nearest_enemy(id).map_or(f64::MAX, |e| e.1);
+                        (d, u32::from(self.rng.face(Die::D100)), id)
+                    })
+                    .collect();
+                keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                let orders = keyed.into_iter().map(|k| Order::Activate(k.2)).collect();
+                self.first_legal(state, side, orders)
+                    .unwrap_or(Order::EndActivation)
             }
             Question::Act { .. } => self.act(state, side),
         }
@@ -284,6 +311,9 @@ impl Bot {
         if let Some(gun) = state.gun_of(me) {
             return self.serve(state, side, me, gun, orders);
         }
+        if state.field().colonel_of(me).is_some() {
+            return self.command(state, side, me);
+        }
         let enemy = state.nearest_enemy(me);
         if let (Plan::Thrust, Some((e, d))) = (self.plan, enemy)
             && d <= 6.0
@@ -354,6 +384,97 @@ impl Bot {
             .or_else(|| self.first_legal(state, side, last))
             .unwrap_or(Order::EndActivation)
     }
+}
+
+impl Bot {
+    /// A colonel's action on his own (see the module): a transfer to a unit within 6" that has acted and can
+    /// use it (a gun crew, then a company with an enemy in its firing range, nearest first), else a rally of a
+    /// shaken unit within 6", else the end of his activation.
+    fn command(&self, state: &State, side: Side, me: CompanyId) -> Order {
+        let fire_range = if self.plan == Plan::Thrust {
+            12.0
+        } else {
+            24.0
+        };
+        let mut near: Vec<(f64, CompanyId)> = state
+            .battle()
+            .company_ids()
+            .filter(|&id| id != me && state.field().colonel_of(id).is_none())
+            .filter_map(|id| {
+                let c = state.battle().company(id).ok()?;
+                let d = state.field().command_distance(me, id)?;
+                (c.side() == side && c.fit() > 0 && d <= crate::command::COMMAND_RANGE)
+                    .then_some((d, id))
+            })
+            .collect();
+        near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let spent = |id: CompanyId| {
+            state
+                .battle()
+                .company(id)
+                .is_ok_and(|c| c.activated() && c.actions_left() == 0)
+        };
+        let mut orders = Vec::new();
+        for &(_, id) in &near {
+            if spent(id) && state.gun_of(id).is_some() {
+                orders.push(Order::Transfer { to: id });
+            }
+        }
+        for &(_, id) in &near {
+            if spent(id)
+                && state.gun_of(id).is_none()
+                && state
+                    .nearest_enemy(id)
+                    .is_some_and(|(_, d)| d <= fire_range)
+            {
+                orders.push(Order::Transfer { to: id });
+            }
+        }
+        for &(_, id) in &near {
+            if state
+                .battle()
+                .company(id)
+                .is_ok_and(|c| c.confidence() >= ConfidenceLevel::Shaken)
+            {
+                orders.push(Order::Rally { target: id });
+            }
+        }
+        orders.push(Order::EndActivation);
+        self.first_legal(state, side, orders)
+            .unwrap_or(Order::EndActivation)
+    }
+}
+
+/// For each colonel of `side` not yet activated, the companies of his regiment that may form with him
+/// (HT-FRM-07): waiting, in line or column, not Broken or Routed, each centre within 6" of his; only groups of
+/// two or more.
+fn regiments(state: &State, side: Side) -> Vec<Vec<CompanyId>> {
+    let waiting = state.waiting(side);
+    state
+        .field()
+        .colonels()
+        .iter()
+        .filter(|(c, _)| waiting.contains(c))
+        .filter_map(|&(colonel, r)| {
+            let companies: Vec<CompanyId> = waiting
+                .iter()
+                .copied()
+                .filter(|&id| {
+                    id != colonel
+                        && state.battle().company(id).is_ok_and(|c| {
+                            c.regiment() == Some(r)
+                                && c.formation().is_close()
+                                && c.confidence() < ConfidenceLevel::Broken
+                        })
+                        && state
+                            .field()
+                            .command_distance(colonel, id)
+                            .is_some_and(|d| d <= crate::command::COMMAND_RANGE)
+                })
+                .collect();
+            (companies.len() >= 2).then_some(companies)
+        })
+        .collect()
 }
 
 /// The first of the moves of `me` to `moves` the engine accepts, preferring one that disorders none of the

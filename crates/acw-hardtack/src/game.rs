@@ -115,6 +115,24 @@ pub struct DeployedDummy {
     pub at: Point,
 }
 
+/// A regiment's colonel placed on the table at the start: a command figure, raised in the battle as a company
+/// of one figure in skirmish order (the colonel and his staff). He gives the regiment's orders: Activate
+/// Regiment (HT-SEQ-03) for its companies within 6" of him, transfers of actions to any unit of his side within
+/// 6" (HT-CMD-01), rallies; he does not fire, reorganise or assault. Distances to him are measured from his
+/// centre to a unit's centre (HT-GEN-04).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct DeployedColonel {
+    /// His name, used in everything a person reads.
+    pub name: String,
+    /// His side.
+    pub side: Side,
+    /// His regiment: the companies of his side whose [`CompanySpec::regiment`] it is.
+    pub regiment: u32,
+    /// The centre of his footprint (2" × 1", facing as his side faces).
+    pub at: Point,
+}
+
 /// Forces, terrain and turn limit of a Hardtack game.
 ///
 /// Loaded from JSON through the same checks as [`State::new`] ([`Scenario::check`]): a scenario the game could
@@ -138,13 +156,16 @@ pub struct Scenario {
     pub guns: Vec<DeployedGun>,
     /// Dummy counters, each deployed by a side that has a hidden company (HT-SG2-25).
     pub dummies: Vec<DeployedDummy>,
+    /// The regiments' colonels, at most one a regiment, each of a regiment with companies on his side.
+    pub colonels: Vec<DeployedColonel>,
     /// The rules' options in force.
     pub options: Options,
 }
 
 impl Scenario {
     /// The default scenario: a Union regiment of four companies in line against a Confederate one, each with
-    /// a company of skirmishers ahead and a gun on a flank (a Union 12lb Napoleon on the left, a Confederate 3"
+    /// its colonel 2" behind the middle of its line (within 6" of the two middle companies' centres), a company
+    /// of skirmishers ahead and a gun on a flank (a Union 12lb Napoleon on the left, a Confederate 3"
     /// rifle on the left of its line, each with a crew of four), on a 48" × 36" table with a fence line across
     /// the middle and a wood on the Confederate right.
     ///
@@ -238,6 +259,20 @@ impl Scenario {
             guns,
             // a meeting engagement: neither side deploys hidden, so neither has dummies (HT-SG2-25)
             dummies: Vec::new(),
+            colonels: vec![
+                DeployedColonel {
+                    name: "Colonel Meredith, 19th Indiana".to_string(),
+                    side: Side::Union,
+                    regiment: 1,
+                    at: Point::new(24.5, 4.0),
+                },
+                DeployedColonel {
+                    name: "Colonel Forrest, 2nd Tennessee".to_string(),
+                    side: Side::Confederate,
+                    regiment: 2,
+                    at: Point::new(24.5, 32.0),
+                },
+            ],
             options: Options::default(),
         })
     }
@@ -247,8 +282,8 @@ impl Scenario {
     /// Checks the scenario as the game sets it up, without playing it.
     ///
     /// # Errors
-    /// A turn limit outside 1–50, a company the rules refuse, off the table or overlapping another, or a side
-    /// with none.
+    /// A turn limit outside 1–50, a company the rules refuse, off the table or overlapping another, a side
+    /// with none, or a colonel of a regiment with no company on his side or a second for one regiment.
     pub fn check(&self) -> Result<(), GameSetupError> {
         self.raise().map(|_| ())
     }
@@ -295,6 +330,51 @@ impl Scenario {
             battle.add_company(d.spec.clone())?;
             at.push(fp);
         }
+        let mut colonels = Vec::new();
+        for (k, c) in self.colonels.iter().enumerate() {
+            let why = if !self
+                .companies
+                .iter()
+                .any(|d| d.spec.side == c.side && d.spec.regiment == Some(c.regiment))
+            {
+                Some("his regiment has no company on his side")
+            } else if self.colonels[..k]
+                .iter()
+                .any(|o| o.side == c.side && o.regiment == c.regiment)
+            {
+                Some("his regiment already has a colonel")
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                return Err(GameSetupError::Colonel {
+                    colonel: c.name.clone(),
+                    why,
+                });
+            }
+            let facing = Heading::degrees(if c.side == Side::Union { 0.0 } else { 180.0 })
+                .map_err(|_| GameSetupError::Inconsistent("bad heading".to_string()))?;
+            let fp = Footprint::new(
+                c.at,
+                facing,
+                Inches(frontage(Formation::Skirmish, 1)),
+                Inches(DEPTH),
+            )?;
+            if !self.table.holds(&fp) {
+                return Err(GameSetupError::OffTable(c.name.clone()));
+            }
+            if let Some(i) = at.iter().position(|o| o.distance(&fp).0 <= 0.0) {
+                let other = self.companies.get(i).map_or_else(
+                    || self.colonels[i - self.companies.len()].name.clone(),
+                    |d| d.spec.name.clone(),
+                );
+                return Err(GameSetupError::Overlap(other, c.name.clone()));
+            }
+            let mut spec = CompanySpec::new(&c.name, c.side, 1);
+            spec.regiment = Some(c.regiment);
+            colonels.push((battle.add_company(spec)?, c.regiment));
+            at.push(fp);
+        }
         for (i, g) in self.guns.iter().enumerate() {
             let why = if g.crew >= self.companies.len() {
                 Some("its crew is not among the companies")
@@ -317,6 +397,7 @@ impl Scenario {
             at,
             teams: Vec::new(),
             dummies: Vec::new(),
+            colonels,
         };
         for (i, g) in self.guns.iter().enumerate() {
             let Some(centre) = g.team else { continue };
@@ -364,6 +445,8 @@ struct ScenarioData {
     guns: Vec<DeployedGun>,
     #[serde(default)]
     dummies: Vec<DeployedDummy>,
+    #[serde(default)]
+    colonels: Vec<DeployedColonel>,
     options: Options,
 }
 
@@ -377,6 +460,7 @@ impl From<Scenario> for ScenarioData {
             companies: s.companies,
             guns: s.guns,
             dummies: s.dummies,
+            colonels: s.colonels,
             options: s.options,
         }
     }
@@ -394,6 +478,7 @@ impl TryFrom<ScenarioData> for Scenario {
             companies: d.companies,
             guns: d.guns,
             dummies: d.dummies,
+            colonels: d.colonels,
             options: d.options,
         };
         scenario.check()?;
@@ -431,6 +516,14 @@ pub enum GameSetupError {
     Gun {
         /// The gun.
         gun: String,
+        /// Why not.
+        why: &'static str,
+    },
+    /// A colonel of a regiment with no company on his side, or a second colonel for one regiment.
+    #[error("{colonel} cannot be placed: {why}")]
+    Colonel {
+        /// The colonel.
+        colonel: String,
         /// Why not.
         why: &'static str,
     },
@@ -489,6 +582,14 @@ pub enum Question {
     Activate {
         /// Whether passing is allowed.
         may_pass: bool,
+    },
+    /// Which company of the regiment activated now takes its action of this wave (HT-SEQ-04): every company
+    /// takes its first action before any takes its second. Answered with [`Order::Activate`].
+    Regiment {
+        /// The colonel.
+        colonel: String,
+        /// The wave: 1 (first actions) or 2 (second actions).
+        wave: u8,
     },
     /// The active company's next action (HT-SG2-04).
     Act {
@@ -553,6 +654,11 @@ impl fmt::Display for Question {
                 f.write_str("which company activates next, or do you pass?")
             }
             Question::Activate { may_pass: false } => f.write_str("which company activates next?"),
+            Question::Regiment { colonel, wave } => write!(
+                f,
+                "which company of {colonel}'s regiment takes its {} action now?",
+                if *wave == 1 { "first" } else { "second" }
+            ),
             Question::Act { company, actions } => match actions {
                 1 => write!(f, "what does {company} do with its one action left?"),
                 2 => write!(f, "what does {company} do with its two actions left?"),
@@ -619,6 +725,20 @@ pub enum Order {
     Activate(CompanyId),
     /// Pass instead of activating.
     Pass,
+    /// Activate Regiment (HT-SEQ-03, HT-SEQ-04, HT-FRM-07): the colonel of these companies' regiment activates
+    /// and spends both his actions; the companies (two or more, not yet activated, in line or column, none
+    /// Broken or Routed, each centre within 6" of his) then act in two waves, as [`Question::Regiment`] asks.
+    ActivateRegiment {
+        /// The companies, all of one regiment of the side activating.
+        companies: Vec<CompanyId>,
+    },
+    /// The active colonel transfers one action to a unit of his side within 6" (HT-CMD-01, HT-INT-17), at
+    /// most two a turn: it at once takes a fresh activation (even if it has activated), then the colonel goes
+    /// on with any action he has left.
+    Transfer {
+        /// The receiving unit.
+        to: CompanyId,
+    },
     /// Move the active company's centre to a point, turning to face the nearest enemy (HT-MOV-01).
     Move {
         /// Where.
@@ -1221,6 +1341,38 @@ pub enum Event {
     },
     /// The other side let a second move go by without reaction fire.
     NoReaction(String),
+    /// A colonel activated his regiment (HT-SEQ-03).
+    RegimentActivated {
+        /// The colonel.
+        colonel: String,
+        /// The companies, as ordered.
+        companies: Vec<String>,
+    },
+    /// A company of a regiment activated now takes its action of a wave (HT-SEQ-04).
+    WaveAction {
+        /// The company.
+        company: String,
+        /// 1 or 2.
+        wave: u8,
+    },
+    /// A colonel transferred an action (HT-CMD-01, HT-INT-17).
+    Transferred {
+        /// The colonel.
+        colonel: String,
+        /// The receiving unit.
+        to: String,
+        /// Centre to centre, inches.
+        distance: f64,
+        /// The actions it takes.
+        actions: u8,
+    },
+    /// A colonel moved with his regiment at the end of its activation (HT-CMD-03).
+    ColonelFollowed {
+        /// The colonel.
+        colonel: String,
+        /// How far, inches.
+        distance: f64,
+    },
     /// An activation ended.
     ActivationEnded(String),
     /// A turn ended.
@@ -1496,8 +1648,45 @@ impl fmt::Display for Event {
                     )
                 }
             }
+            Event::RegimentActivated { colonel, companies } => write!(
+                f,
+                "{colonel} activates his regiment: {} each take two actions, every first action before any second.",
+                and_list(companies)
+            ),
+            Event::WaveAction { company, wave } => write!(
+                f,
+                "{company} takes its {} action in the regiment's activation.",
+                if *wave == 1 { "first" } else { "second" }
+            ),
+            Event::Transferred {
+                colonel,
+                to,
+                distance,
+                actions,
+            } => write!(
+                f,
+                "{colonel} transfers an action to {to}, {distance:.1}\" away: it takes a fresh activation of {}.",
+                if *actions == 1 {
+                    "one action"
+                } else {
+                    "two actions"
+                }
+            ),
+            Event::ColonelFollowed { colonel, distance } => write!(
+                f,
+                "{colonel} moves {distance:.1}\" with his regiment, keeping his place behind it."
+            ),
             Event::Ended(o) => write!(f, "The game ends: {o}."),
         }
+    }
+}
+
+/// Names joined as a person lists them: "A", "A and B", "A, B and C".
+fn and_list(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }
 
@@ -1542,9 +1731,31 @@ pub struct Field {
     /// Where the dummy counters stand (HT-SG2-25); a counter taken off the table keeps its place here.
     #[cfg_attr(feature = "serde", serde(default))]
     dummies: Vec<(DummyId, Footprint)>,
+    /// The colonels on the table and their regiments (HT-SEQ-03, HT-CMD-01).
+    #[cfg_attr(feature = "serde", serde(default))]
+    colonels: Vec<(CompanyId, u32)>,
 }
 
 impl Field {
+    /// The regiment whose colonel `id` is, if he is one.
+    #[must_use]
+    pub fn colonel_of(&self, id: CompanyId) -> Option<u32> {
+        self.colonels.iter().find(|c| c.0 == id).map(|c| c.1)
+    }
+
+    /// The colonels on the table and their regiments.
+    #[must_use]
+    pub fn colonels(&self) -> &[(CompanyId, u32)] {
+        &self.colonels
+    }
+
+    /// The distance between two units for command (HT-GEN-04, HT-CMD-01, HT-SEQ-03): centre to centre.
+    #[must_use]
+    pub fn command_distance(&self, a: CompanyId, b: CompanyId) -> Option<f64> {
+        let (a, b) = (self.footprint(a)?, self.footprint(b)?);
+        Some(a.centre.distance(b.centre).0)
+    }
+
     /// Where a gun's detached team stands, if it is on the table.
     #[must_use]
     pub fn team(&self, gun: GunId) -> Option<&Footprint> {
@@ -1744,6 +1955,18 @@ pub struct GunAim {
     pub between: Vec<CompanyId>,
 }
 
+/// A regimental activation under way (HT-SEQ-04): its colonel, its companies and where each stood when it
+/// began, the wave, and the companies that have taken their action of this wave.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+struct RegimentTurn {
+    colonel: CompanyId,
+    companies: Vec<CompanyId>,
+    from: Vec<Point>,
+    wave: u8,
+    acted: Vec<CompanyId>,
+}
+
 /// A game as saved, checked by [`State::try_from`] before it is loaded.
 #[cfg(feature = "serde")]
 #[derive(serde::Deserialize)]
@@ -1759,6 +1982,10 @@ struct StateData {
     reaction: Option<Point>,
     #[cfg_attr(feature = "serde", serde(default))]
     withdrawal: Option<(CompanyId, CompanyId)>,
+    #[cfg_attr(feature = "serde", serde(default))]
+    regiment: Option<RegimentTurn>,
+    #[cfg_attr(feature = "serde", serde(default))]
+    resume: Option<CompanyId>,
     end: Option<Outcome>,
 }
 
@@ -1853,6 +2080,43 @@ impl TryFrom<StateData> for State {
                 return bad("a withdrawal is asked for while another question is open");
             }
         }
+        let colonel = |id: CompanyId| d.field.colonels.iter().any(|c| c.0 == id);
+        if (0..d.field.colonels.len()).any(|i| {
+            let (id, r) = d.field.colonels[i];
+            d.battle
+                .company(id)
+                .map_or(true, |c| c.regiment() != Some(r))
+                || d.field.colonels[..i].iter().any(|o| {
+                    o.0 == id
+                        || (o.1 == r
+                            && d.battle.company(o.0).map(|c| c.side()).ok()
+                                == d.battle.company(id).map(|c| c.side()).ok())
+                })
+        }) {
+            return bad(
+                "a colonel is not in the battle, not of his regiment, or his regiment has two",
+            );
+        }
+        if let Some(reg) = &d.regiment {
+            let known = |id: CompanyId| d.battle.company(id).is_ok();
+            if !colonel(reg.colonel)
+                || !(1..=2).contains(&reg.wave)
+                || reg.companies.len() != reg.from.len()
+                || !reg.companies.iter().chain(&reg.acted).all(|&c| known(c))
+                || reg.acted.iter().any(|a| !reg.companies.contains(a))
+                || d.active.is_some_and(|a| !reg.companies.contains(&a))
+                || d.resume.is_some()
+            {
+                return bad(
+                    "a regimental activation names a unit that is not its colonel's or its own",
+                );
+            }
+        }
+        if let Some(r) = d.resume
+            && (!colonel(r) || d.active.is_none())
+        {
+            return bad("a colonel waits to go on with no unit acting on his transfer");
+        }
         Ok(State {
             battle: d.battle,
             field: d.field,
@@ -1864,6 +2128,8 @@ impl TryFrom<StateData> for State {
             active: d.active,
             reaction: d.reaction,
             withdrawal: d.withdrawal,
+            regiment: d.regiment,
+            resume: d.resume,
             end: d.end,
         })
     }
@@ -1885,6 +2151,12 @@ pub struct State {
     reaction: Option<Point>,
     #[cfg_attr(feature = "serde", serde(default))]
     withdrawal: Option<(CompanyId, CompanyId)>,
+    /// A regimental activation under way (HT-SEQ-04).
+    #[cfg_attr(feature = "serde", serde(default))]
+    regiment: Option<RegimentTurn>,
+    /// The colonel who transferred an action to the active unit, to go on when it is done (HT-CMD-01).
+    #[cfg_attr(feature = "serde", serde(default))]
+    resume: Option<CompanyId>,
     end: Option<Outcome>,
 }
 
@@ -1908,6 +2180,8 @@ impl State {
             active: None,
             reaction: None,
             withdrawal: None,
+            regiment: None,
+            resume: None,
             end: None,
         })
     }
@@ -2100,6 +2374,15 @@ impl State {
                 question: Question::Act {
                     company: c.name().to_string(),
                     actions: c.actions_left(),
+                },
+            });
+        }
+        if let Some(reg) = &self.regiment {
+            return Some(Decision {
+                side: self.side_of(reg.colonel),
+                question: Question::Regiment {
+                    colonel: self.name(reg.colonel),
+                    wave: reg.wave,
                 },
             });
         }
@@ -2357,7 +2640,48 @@ impl State {
             rolls: Vec::new(),
             narrate,
         };
+        if let (Question::Act { .. }, Some(a)) = (&q, self.active)
+            && self.field.colonel_of(a).is_some()
+            && matches!(
+                order,
+                Order::Fire { .. }
+                    | Order::Reload
+                    | Order::Reorganise(_)
+                    | Order::Assault { .. }
+                    | Order::Load(_)
+                    | Order::FireGun { .. }
+                    | Order::FireAtDummy { .. }
+                    | Order::FireAtTeam { .. }
+                    | Order::FireGunAtTeam { .. }
+            )
+        {
+            return Err(GameError::Company(format!(
+                "{} commands his regiment: he does not fire, reorganise or assault",
+                self.name(a)
+            )));
+        }
         match (&q, order) {
+            (Question::Activate { .. }, Order::ActivateRegiment { companies }) => {
+                self.activate_regiment(companies, log)?;
+            }
+            (Question::Regiment { wave, .. }, Order::Activate(id)) => {
+                if !self.wave_open().contains(id) {
+                    return Err(GameError::Company(format!(
+                        "{} is not a company of the regiment still to take its {} action",
+                        self.name(*id),
+                        if *wave == 1 { "first" } else { "second" }
+                    )));
+                }
+                self.active = Some(*id);
+                log.push(Event::WaveAction {
+                    company: self.name(*id),
+                    wave: *wave,
+                });
+            }
+            (Question::Act { .. }, Order::Transfer { to }) => {
+                let id = self.active_or(&q)?;
+                self.transfer(id, *to, log)?;
+            }
             (Question::WhoGoesFirst { .. }, Order::GoFirst(side)) => {
                 self.first = Some(*side);
                 self.to_act = *side;
@@ -2900,7 +3224,13 @@ impl State {
                 });
             }
             (Question::Act { .. }, Order::EndActivation) => {
-                self.battle.end_activation()?;
+                match self.active {
+                    // a company of a regiment, or a unit acting on a transfer, ends its own part only
+                    Some(a) if self.regiment.is_some() || self.resume.is_some() => {
+                        self.battle.forgo(a)?;
+                    }
+                    _ => self.battle.end_activation()?,
+                }
             }
             _ => return Err(not_asked()),
         }
@@ -3702,9 +4032,12 @@ impl State {
     }
 
     fn may_react(&self, firer: CompanyId, mover: CompanyId) -> bool {
-        self.battle
-            .company(firer)
-            .is_ok_and(|c| c.confidence() < ConfidenceLevel::Routed && !c.needs_reload())
+        // a colonel does not fire
+        self.field.colonel_of(firer).is_none()
+            && self
+                .battle
+                .company(firer)
+                .is_ok_and(|c| c.confidence() < ConfidenceLevel::Routed && !c.needs_reload())
             && self
                 .fire_facts_if_seen(firer, mover)
                 .is_some_and(|x| !x.arc_blocked)
@@ -4405,6 +4738,187 @@ impl State {
         Ok(())
     }
 
+    /// The companies of the regiment activated now still to take their action of this wave (HT-SEQ-04): not
+    /// yet acted in it, with a fit figure and an action for it; empty with no regiment activated.
+    #[must_use]
+    pub fn wave_open(&self) -> Vec<CompanyId> {
+        let Some(reg) = &self.regiment else {
+            return Vec::new();
+        };
+        let keep = 2 - reg.wave;
+        reg.companies
+            .iter()
+            .copied()
+            .filter(|id| {
+                !reg.acted.contains(id)
+                    && self
+                        .battle
+                        .company(*id)
+                        .is_ok_and(|c| c.fit() > 0 && c.actions_left() > keep)
+            })
+            .collect()
+    }
+
+    /// Activate Regiment (HT-SEQ-03, HT-SEQ-04, HT-FRM-07): the colonel of the companies' regiment, on the side
+    /// activating and not yet activated, activates and spends both actions; each company's centre is measured
+    /// from his (HT-GEN-04). The companies then act in waves ([`Question::Regiment`]).
+    fn activate_regiment(
+        &mut self,
+        companies: &[CompanyId],
+        log: &mut Vec<Event>,
+    ) -> Result<(), GameError> {
+        let side = self.to_act;
+        let Some(&first) = companies.first() else {
+            return Err(GameError::Company(
+                "a regimental activation names two or more companies".to_string(),
+            ));
+        };
+        let regiment = self.battle.company(first)?.regiment();
+        let Some(colonel) = self
+            .field
+            .colonels
+            .iter()
+            .find(|(c, r)| Some(*r) == regiment && self.side_of(*c) == side)
+            .map(|c| c.0)
+        else {
+            return Err(GameError::Company(format!(
+                "{} has no colonel of its side on the table to activate its regiment",
+                self.name(first)
+            )));
+        };
+        let mut list = Vec::with_capacity(companies.len());
+        let mut from = Vec::with_capacity(companies.len());
+        for (i, &id) in companies.iter().enumerate() {
+            let c = self.battle.company(id)?;
+            if c.side() != side
+                || c.regiment() != regiment
+                || id == colonel
+                || companies[..i].contains(&id)
+            {
+                return Err(GameError::Company(format!(
+                    "{} is not a company of {}'s regiment, or is named twice",
+                    c.name(),
+                    self.name(colonel)
+                )));
+            }
+            let d = self
+                .field
+                .command_distance(colonel, id)
+                .ok_or(RuleViolation::UnknownCompany(id))?;
+            list.push((id, d));
+            from.push(self.field.at[id.0 as usize].centre);
+        }
+        if self.battle.company(colonel)?.fit() == 0 {
+            return Err(GameError::Company(format!(
+                "{} has fallen",
+                self.name(colonel)
+            )));
+        }
+        self.battle.activate(colonel)?;
+        self.battle.activate_regiment(colonel, &list)?;
+        log.push(Event::RegimentActivated {
+            colonel: self.name(colonel),
+            companies: companies.iter().map(|&c| self.name(c)).collect(),
+        });
+        self.regiment = Some(RegimentTurn {
+            colonel,
+            companies: companies.to_vec(),
+            from,
+            wave: 1,
+            acted: Vec::new(),
+        });
+        Ok(())
+    }
+
+    /// A colonel's transfer of an action (HT-CMD-01, HT-INT-17), measured centre to centre (HT-GEN-04): the
+    /// receiver, a unit of his side with a fit figure and not a colonel, becomes the unit acting; the colonel
+    /// goes on when it is done.
+    fn transfer(
+        &mut self,
+        colonel: CompanyId,
+        to: CompanyId,
+        log: &mut Vec<Event>,
+    ) -> Result<(), GameError> {
+        if self.field.colonel_of(colonel).is_none() {
+            return Err(GameError::Company(format!(
+                "{} cannot transfer an action: only a colonel gives his actions to another unit",
+                self.name(colonel)
+            )));
+        }
+        let r = self.battle.company(to)?;
+        if r.fit() == 0 || self.field.colonel_of(to).is_some() {
+            return Err(GameError::Company(format!(
+                "{} cannot take a transferred action: it has no fit figure, or is a colonel (the game has no brigade commander to re-activate one)",
+                r.name()
+            )));
+        }
+        let distance = self
+            .field
+            .command_distance(colonel, to)
+            .ok_or(RuleViolation::UnknownCompany(to))?;
+        self.battle.transfer(colonel, to, distance)?;
+        let actions = self.battle.company(to)?.actions_left();
+        log.push(Event::Transferred {
+            colonel: self.name(colonel),
+            to: self.name(to),
+            distance,
+            actions,
+        });
+        self.resume = Some(colonel);
+        self.active = Some(to);
+        Ok(())
+    }
+
+    /// After a company of the regiment has taken its action of the wave: the second wave once every company
+    /// has taken its first, and the end of the regiment's activation once every one has taken its second
+    /// (HT-SEQ-04). At the end, actions left unused are given up, and the colonel moves with his formation
+    /// (HT-CMD-03): by the mean of its companies' moves, where the ground is free (else he stays).
+    fn next_wave(&mut self, log: &mut Vec<Event>) -> Result<(), GameError> {
+        if !self.wave_open().is_empty() {
+            return Ok(());
+        }
+        let Some(reg) = self.regiment.as_mut() else {
+            return Ok(());
+        };
+        if reg.wave == 1 {
+            reg.wave = 2;
+            reg.acted.clear();
+            if !self.wave_open().is_empty() {
+                return Ok(());
+            }
+        }
+        let Some(reg) = self.regiment.take() else {
+            return Ok(());
+        };
+        for &id in &reg.companies {
+            if self.battle.company(id).is_ok_and(|c| c.actions_left() > 0) {
+                self.battle.forgo(id)?;
+            }
+        }
+        let n = reg.companies.len() as f64;
+        let (mut dx, mut dy) = (0.0, 0.0);
+        for (&id, p) in reg.companies.iter().zip(&reg.from) {
+            let now = self.field.at[id.0 as usize].centre;
+            dx += (now.x - p.x) / n;
+            dy += (now.y - p.y) / n;
+        }
+        let shift = dx.hypot(dy);
+        let old = self.field.at[reg.colonel.0 as usize];
+        if shift > 0.05 {
+            let fp = old.placed(Point::new(old.centre.x + dx, old.centre.y + dy), old.facing);
+            if self.ground(reg.colonel, &fp) == Ground::Free {
+                self.field.at[reg.colonel.0 as usize] = fp;
+                log.push(Event::ColonelFollowed {
+                    colonel: self.name(reg.colonel),
+                    distance: shift,
+                });
+            }
+        }
+        log.push(Event::ActivationEnded(self.name(reg.colonel)));
+        self.to_act = self.side_of(reg.colonel).enemy();
+        Ok(())
+    }
+
     /// Whether a question other than the active company's next action is pending.
     fn pending(&self) -> bool {
         self.battle.assault_defender().is_some()
@@ -4421,18 +4935,55 @@ impl State {
         if self.pending() {
             return Ok(());
         }
-        if let Some(a) = self.active {
+        if let Some(mut a) = self.active {
+            // a company of a regiment takes one action a wave (HT-SEQ-04)
+            let keep = self.regiment.as_ref().map_or(0, |r| 2 - r.wave);
             while !self.pending()
-                && self.battle.company(a).is_ok_and(|c| c.actions_left() > 0)
+                && self
+                    .battle
+                    .company(a)
+                    .is_ok_and(|c| c.actions_left() > keep)
                 && self.compelled(a, rec, log)?
             {}
-            if self.pending() || self.battle.company(a).is_ok_and(|c| c.actions_left() > 0) {
+            if self.pending()
+                || self
+                    .battle
+                    .company(a)
+                    .is_ok_and(|c| c.actions_left() > keep)
+            {
                 return Ok(());
             }
             self.active = None;
-            log.push(Event::ActivationEnded(self.name(a)));
-            let side = self.battle.company(a).map_or(self.to_act, |c| c.side());
-            self.to_act = side.enemy();
+            if let Some(reg) = self.regiment.as_mut() {
+                reg.acted.push(a);
+            } else {
+                if let Some(colonel) = self.resume.take() {
+                    // the unit given the transfer is done: the colonel goes on with what he has left
+                    log.push(Event::ActivationEnded(self.name(a)));
+                    a = colonel;
+                    if self.battle.company(a).is_ok_and(|c| c.actions_left() > 0) {
+                        self.active = Some(a);
+                        if let Some(o) = self.victory(false) {
+                            self.end = Some(o);
+                            log.push(Event::Ended(o));
+                        }
+                        return Ok(());
+                    }
+                }
+                log.push(Event::ActivationEnded(self.name(a)));
+                let side = self.battle.company(a).map_or(self.to_act, |c| c.side());
+                self.to_act = side.enemy();
+            }
+        }
+        if self.regiment.is_some() {
+            self.next_wave(log)?;
+            if self.regiment.is_some() {
+                if let Some(o) = self.victory(false) {
+                    self.end = Some(o);
+                    log.push(Event::Ended(o));
+                }
+                return Ok(());
+            }
         }
         if let Some(o) = self.victory(false) {
             self.end = Some(o);
@@ -4471,6 +5022,7 @@ impl State {
         let mine: Vec<_> = self
             .battle
             .company_ids()
+            .filter(|&id| self.field.colonel_of(id).is_none())
             .filter_map(|id| self.battle.company(id).ok())
             .filter(|c| c.side() == side)
             .collect();

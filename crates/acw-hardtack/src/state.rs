@@ -385,6 +385,11 @@ impl Company {
     pub fn name(&self) -> &str {
         &self.name
     }
+    /// Its regiment (HT-OPT-27, HT-SEQ-03), if it has one.
+    #[must_use]
+    pub const fn regiment(&self) -> Option<u32> {
+        self.regiment
+    }
     /// Its side.
     #[must_use]
     pub const fn side(&self) -> Side {
@@ -1870,6 +1875,14 @@ impl Battle {
         Ok(())
     }
 
+    /// One company gives up the actions it has left, the others acting with it keep theirs (a company of a
+    /// regimental activation, HT-SEQ-04, or one given a transferred action, HT-CMD-01, ending its own part).
+    pub fn forgo(&mut self, id: CompanyId) -> Result<(), RuleViolation> {
+        self.idle()?;
+        self.company_mut(id)?.actions = 0;
+        Ok(())
+    }
+
     /// Ends the turn: every company may activate again (HT-SG2-03).
     pub fn end_turn(&mut self) -> Result<(), RuleViolation> {
         self.idle()?;
@@ -3187,9 +3200,17 @@ impl Battle {
             Action::ActivateRegiment,
         )?;
         for &(id, _) in companies {
+            // each company's own activation, as a company activated alone begins one
             let c = self.company_mut(id)?;
             c.activated = true;
             c.actions = 2;
+            c.moves = 0;
+            c.prepared = false;
+            c.hidden = false;
+            c.done.clear();
+            for f in &mut c.figures {
+                f.fired = false;
+            }
         }
         self.regiment = Some((colonel, companies.iter().map(|c| c.0).collect(), None));
         Ok(())

@@ -72,6 +72,7 @@ fn scenario(blue_a: Point, grey_a: Point, wood: bool) -> Scenario {
         ],
         guns: Vec::new(),
         dummies: Vec::new(),
+        colonels: Vec::new(),
         options: Options::default(),
     }
 }
@@ -298,6 +299,7 @@ fn ht_sg2_40_the_loser_of_a_melee_left_steady_falls_back() {
         ],
         guns: Vec::new(),
         dummies: Vec::new(),
+        colonels: Vec::new(),
         options: Options::default(),
     };
     let mut state = State::new(&s, 1).unwrap();

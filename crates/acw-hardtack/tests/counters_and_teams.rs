@@ -86,6 +86,7 @@ fn scenario() -> Scenario {
             team: Some(Point::new(10.0, 4.0)),
         }],
         dummies: vec![dummy(34.0, 24.0), dummy(44.0, 12.0), dummy(30.0, 25.0)],
+        colonels: Vec::new(),
         options: Options::default(),
     }
 }

@@ -23,6 +23,13 @@ fn refused(state: &State, _side: Side) -> Vec<Order> {
             to: acw_core::measure::Point::new(-5.0, -5.0),
         },
         Order::Activate(acw_hardtack::CompanyId(999)),
+        // one company is no regimental formation; a unit that is not in the battle takes no transfer
+        Order::ActivateRegiment {
+            companies: vec![acw_hardtack::CompanyId(1)],
+        },
+        Order::Transfer {
+            to: acw_hardtack::CompanyId(999),
+        },
         Order::Defend {
             stand: true,
             final_fire: false,
@@ -98,6 +105,7 @@ fn small(companies: Vec<Deployed>, terrain: Vec<Terrain>) -> Scenario {
         companies,
         guns: Vec::new(),
         dummies: Vec::new(),
+        colonels: Vec::new(),
         options: Options::default(),
     }
 }

@@ -25,6 +25,7 @@ fn scenario(companies: Vec<Deployed>, terrain: Vec<Terrain>) -> Scenario {
         companies,
         guns: Vec::new(),
         dummies: Vec::new(),
+        colonels: Vec::new(),
         options: Options::default(),
     }
 }

@@ -54,6 +54,7 @@ fn scenario(piece: FieldPiece, others: Vec<Deployed>, terrain: Vec<Terrain>) -> 
             team: None,
         }],
         dummies: Vec::new(),
+        colonels: Vec::new(),
         options: Options::default(),
     }
 }

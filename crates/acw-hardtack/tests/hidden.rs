@@ -76,6 +76,7 @@ fn scenario(scout: (f64, f64)) -> Scenario {
         ],
         guns: Vec::new(),
         dummies: Vec::new(),
+        colonels: Vec::new(),
         options: Options::default(),
     }
 }

@@ -52,6 +52,7 @@ fn face_to_face_on(table: Table) -> State {
         companies,
         guns: Vec::new(),
         dummies: Vec::new(),
+        colonels: Vec::new(),
         options: Options::default(),
     };
     Hardtack.setup(&scenario, 1).unwrap()

@@ -32,6 +32,7 @@ fn scenario(blue_a: Formation, others: Vec<Deployed>) -> Scenario {
         companies,
         guns: Vec::new(),
         dummies: Vec::new(),
+        colonels: Vec::new(),
         options: Options::default(),
     }
 }

@@ -55,6 +55,7 @@ fn scenario(wood: bool) -> Scenario {
         ],
         guns: Vec::new(),
         dummies: Vec::new(),
+        colonels: Vec::new(),
         options: Options::default(),
     }
 }

@@ -38,6 +38,7 @@ fn unhorsed_game() -> State {
         ],
         guns: Vec::new(),
         dummies: Vec::new(),
+        colonels: Vec::new(),
         options: Options::default(),
     };
     let state = State::new(&s, 1).unwrap();

@@ -46,6 +46,7 @@ fn state(level: ConfidenceLevel, behind: Deployed) -> State {
         ],
         guns: Vec::new(),
         dummies: Vec::new(),
+        colonels: Vec::new(),
         options: Options::default(),
     };
     let state = State::new(&s, 1).unwrap();
