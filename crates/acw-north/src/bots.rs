@@ -27,14 +27,14 @@ fn jitter(seed: u64, a: UnitId, b: UnitId) -> f64 {
 /// Enemy units in play, nearest first by centre distance (ties broken by the seed).
 fn enemies_by_distance(state: &State, id: UnitId, seed: u64) -> Vec<(UnitId, f64)> {
     let b = state.battle();
-    let (Ok(side), Some(me)) = (b.unit(id).map(Unit::side), state.field().place(id)) else {
+    let (Ok(side), Some(_)) = (b.unit(id).map(Unit::side), state.field().place(id)) else {
         return Vec::new();
     };
     let mut v: Vec<(UnitId, f64)> = Vec::with_capacity(b.units().len());
-    v.extend(b.units_in_play(side.enemy()).filter_map(|e| {
-        let d = me.centre.distance(state.field().place(e.id())?.centre).0;
-        Some((e.id(), d + 0.01 * jitter(seed, id, e.id())))
-    }));
+    v.extend(
+        b.units_in_play(side.enemy())
+            .filter_map(|e| Some((e.id(), nearest_key(state, id, e.id(), seed)?))),
+    );
     v.sort_by(|a, b| a.1.total_cmp(&b.1));
     v
 }
@@ -727,6 +727,7 @@ impl Commander<North> for Holder {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use crate::setup::Scenario;
