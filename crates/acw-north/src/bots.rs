@@ -27,16 +27,23 @@ fn jitter(seed: u64, a: UnitId, b: UnitId) -> f64 {
 /// Enemy units in play, nearest first by centre distance (ties broken by the seed).
 fn enemies_by_distance(state: &State, id: UnitId, seed: u64) -> Vec<(UnitId, f64)> {
     let b = state.battle();
-    let (Ok(side), Some(me)) = (b.unit(id).map(Unit::side), state.field().place(id)) else {
+    let (Ok(side), Some(_)) = (b.unit(id).map(Unit::side), state.field().place(id)) else {
         return Vec::new();
     };
     let mut v: Vec<(UnitId, f64)> = Vec::with_capacity(b.units().len());
-    v.extend(b.units_in_play(side.enemy()).filter_map(|e| {
-        let d = me.centre.distance(state.field().place(e.id())?.centre).0;
-        Some((e.id(), d + 0.01 * jitter(seed, id, e.id())))
-    }));
+    v.extend(
+        b.units_in_play(side.enemy())
+            .filter_map(|e| Some((e.id(), nearest_key(state, id, e.id(), seed)?))),
+    );
     v.sort_by(|a, b| a.1.total_cmp(&b.1));
     v
+}
+
+/// The key [`enemies_by_distance`] sorts enemy `e` of unit `id` by: the distance between the centres and the
+/// seed's tie-break (`None` when either is not placed).
+fn nearest_key(state: &State, id: UnitId, e: UnitId, seed: u64) -> Option<f64> {
+    let (me, them) = (state.field().place(id)?, state.field().place(e)?);
+    Some(me.centre.distance(them.centre).0 + 0.01 * jitter(seed, id, e))
 }
 
 /// A commander's memory of [`enemies_by_distance`], by unit: the list is read back while the unit and every
@@ -83,13 +90,48 @@ impl NearestMemo {
             sorted: Vec::new(),
         });
         if entry.side == side && entry.me == me && !entry.sorted.is_empty() {
-            let mut kept = entry.enemies.iter();
-            let same = b
-                .units_in_play(side.enemy())
-                .all(|u| kept.next() == Some(&(u.id(), centre_bits(state, u.id()))))
-                && kept.next().is_none();
+            // The same enemies in the same order: those that moved (placed before and now) get their keys worked
+            // out afresh, as `enemies_by_distance` works them out, and the list is sorted again. With every key
+            // distinct the order sorted is the only one, so it is the list `enemies_by_distance` gives; any
+            // other change (an enemy in or out of play, placed or unplaced, two keys equal) lists them afresh.
+            let mut kept = entry.enemies.iter_mut();
+            let mut moved = false;
+            let same = b.units_in_play(side.enemy()).all(|u| {
+                let Some((kept_id, kept_bits)) = kept.next() else {
+                    return false;
+                };
+                if *kept_id != u.id() {
+                    return false;
+                }
+                let now = centre_bits(state, u.id());
+                if *kept_bits == now {
+                    return true;
+                }
+                let (Some(_), Some(_)) = (*kept_bits, now) else {
+                    return false;
+                };
+                *kept_bits = now;
+                let key = nearest_key(state, id, u.id(), seed);
+                match (key, entry.sorted.iter_mut().find(|(e, _)| *e == u.id())) {
+                    (Some(key), Some(slot)) => {
+                        slot.1 = key;
+                        moved = true;
+                        true
+                    }
+                    _ => false,
+                }
+            }) && kept.next().is_none();
             if same {
-                return &entry.sorted;
+                if moved {
+                    entry.sorted.sort_by(|a, b| a.1.total_cmp(&b.1));
+                }
+                let distinct = entry
+                    .sorted
+                    .windows(2)
+                    .all(|w| w[0].1.total_cmp(&w[1].1).is_lt());
+                if distinct {
+                    return &entry.sorted;
+                }
             }
         }
         entry.side = side;
@@ -681,5 +723,62 @@ impl Commander<North> for Holder {
             Step::Artillery | Step::Musketry => next_attack(state, side, self.seed, &mut self.memo),
             Step::Melee => Order::EndStep,
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::setup::Scenario;
+    use acw_core::game::Ruleset;
+
+    /// The memory of enemies by distance gives, at every order of two seeded games and for every unit in play,
+    /// the list `enemies_by_distance` works out afresh, entry for entry and bit for bit; among those asks are
+    /// many where the unit stood still and enemies moved (the lists brought up to date in place).
+    #[test]
+    fn the_memory_of_enemies_by_distance_is_the_list_worked_out_afresh() {
+        let mut still_with_enemies_moved = 0u32;
+        for seed in [7u64, 11] {
+            let mut state = North.setup(&Scenario::default(), seed).unwrap();
+            let (mut attacker, mut holder) = (Attacker::new(seed), Holder::new(seed));
+            let mut memo = NearestMemo::default();
+            let mut log = Vec::new();
+            let mut last: Vec<Option<(u64, u64)>> = Vec::new();
+            while let Some(side) = North.to_order(&state) {
+                let now: Vec<Option<(u64, u64)>> = state
+                    .battle()
+                    .units()
+                    .iter()
+                    .map(|u| centre_bits(&state, u.id()))
+                    .collect();
+                for u in state.battle().units().iter().filter(|u| u.in_play()) {
+                    let i = u.id().0 as usize;
+                    let enemy_moved = state
+                        .battle()
+                        .units_in_play(u.side().enemy())
+                        .any(|e| last.get(e.id().0 as usize) != now.get(e.id().0 as usize));
+                    if last.get(i) == now.get(i) && enemy_moved {
+                        still_with_enemies_moved += 1;
+                    }
+                    let fresh = enemies_by_distance(&state, u.id(), seed);
+                    let kept = memo.get(&state, u.id(), seed);
+                    assert_eq!(kept.len(), fresh.len());
+                    for (k, f) in kept.iter().zip(&fresh) {
+                        assert_eq!((k.0, k.1.to_bits()), (f.0, f.1.to_bits()));
+                    }
+                }
+                last = now;
+                let order = match side {
+                    Side::Union => attacker.order(&North, &state, side),
+                    Side::Confederate => holder.order(&North, &state, side),
+                };
+                North.apply(&mut state, &order, &mut log).unwrap();
+            }
+        }
+        assert!(
+            still_with_enemies_moved > 1_000,
+            "{still_with_enemies_moved}"
+        );
     }
 }

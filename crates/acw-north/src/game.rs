@@ -2115,7 +2115,8 @@ fn check_layout(battle: &Battle, field: &Field, zones: &Zones) -> Result<(), Set
     }
     for (i, (a, fa)) in prints.iter().enumerate() {
         for (b, fb) in prints.iter().skip(i + 1) {
-            if fa.distance(fb).0 <= 0.0 {
+            // Apart on the lower bound is apart: only footprints near each other are measured.
+            if fa.distance_at_least(fb).0 <= 0.0 && fa.distance(fb).0 <= 0.0 {
                 return Err(SetupError::Overlap(name(*a), name(*b)));
             }
         }

@@ -1168,6 +1168,47 @@ fn overlapping_placements_are_refused() {
     assert!(matches!(North.setup(&s, 1), Err(SetupError::Overlap(..))));
 }
 
+/// The set-up's overlap check passes over footprints apart on the lower bound (the circles round them) and
+/// measures the rest: two regiments side by side, whose circles overlap, are refused touching edge to edge and
+/// set up a hundredth of an inch apart (behind the first row the set-up deploys the other units in).
+#[test]
+fn placements_side_by_side_are_measured_exactly() {
+    let names = ["USA 1st Bde, Regt 1", "USA 1st Bde, Regt 2"];
+    let st = North.setup(&Scenario::default(), 1).unwrap();
+    let width = |name: &str| {
+        let id = st.battle().unit_named(name).unwrap().id();
+        st.footprint(id).unwrap().frontage.0
+    };
+    let (w1, w2) = (width(names[0]), width(names[1]));
+    let side_by_side = |apart: f64| Scenario {
+        placements: vec![
+            Placement {
+                unit: names[0].into(),
+                centre: Point::new(30.0, 10.0),
+                facing: Heading::NORTH,
+            },
+            Placement {
+                unit: names[1].into(),
+                centre: Point::new(30.0 + w1 / 2.0 + w2 / 2.0 + apart, 10.0),
+                facing: Heading::NORTH,
+            },
+        ],
+        ..Scenario::default()
+    };
+    match North.setup(&side_by_side(0.0), 1) {
+        Err(SetupError::Overlap(a, b)) => assert_eq!([a.as_str(), b.as_str()], names),
+        other => panic!("touching placements were not refused: {other:?}"),
+    }
+    let st = North.setup(&side_by_side(0.01), 1).unwrap();
+    let print = |name: &str| {
+        let id = st.battle().unit_named(name).unwrap().id();
+        st.footprint(id).unwrap()
+    };
+    let (a, b) = (print(names[0]), print(names[1]));
+    assert_eq!(a.distance_at_least(&b).0, 0.0);
+    assert!((a.distance(&b).0 - 0.01).abs() < 1e-9, "{}", a.distance(&b));
+}
+
 #[test]
 fn saved_games_load_through_validation() {
     let st = North.setup(&Scenario::default(), 9).unwrap();
