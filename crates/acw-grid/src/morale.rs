@@ -227,7 +227,15 @@ struct Search<'a> {
     kind: RetreatKind,
     budget: u32,
     complete: Vec<Vec<Area>>,
+    /// The longest partial retreats met so far (only the longest are ever offered, GRID-MOR-12), in the order
+    /// met; none kept once a complete retreat is known (a complete one is then offered instead).
     partial: Vec<Vec<Area>>,
+    /// How many routes, complete and partial, the walk has reached: the cap on the search counts them all,
+    /// kept or not.
+    found: usize,
+    /// Whether only the existence of a complete retreat is asked (the surrender test, GRID-MOR-10): the walk
+    /// stops at the first and keeps no route's areas.
+    any_only: bool,
     /// Where the retreat starts (not on `path`).
     origin: Option<Area>,
     /// The areas holding enemy stands, gathered once per search (empty when they are ignored).
@@ -311,6 +319,34 @@ impl Search<'_> {
         friends + self.need_room <= u32::from(b.options.scale.stack_limit())
     }
 
+    fn push_complete(&mut self, path: &[Area]) {
+        self.found += 1;
+        if self.any_only {
+            // The areas are not needed: one (empty) entry says a complete retreat exists.
+            if self.complete.is_empty() {
+                self.complete.push(Vec::new());
+            }
+            return;
+        }
+        self.complete.push(path.to_vec());
+        self.partial.clear();
+    }
+
+    fn push_partial(&mut self, path: &[Area]) {
+        self.found += 1;
+        if self.any_only || !self.complete.is_empty() {
+            return;
+        }
+        match self.partial.first().map(Vec::len) {
+            Some(n) if n > path.len() => {}
+            Some(n) if n == path.len() => self.partial.push(path.to_vec()),
+            _ => {
+                self.partial.clear();
+                self.partial.push(path.to_vec());
+            }
+        }
+    }
+
     fn run(&mut self, start: Area) {
         self.origin = Some(start);
         let mut path = Vec::new();
@@ -318,18 +354,18 @@ impl Search<'_> {
     }
 
     fn walk(&mut self, at: Area, spent: u32, path: &mut Vec<Area>, extending: bool) {
-        if self.complete.len() + self.partial.len() >= PATH_CAP {
+        if self.found >= PATH_CAP || (self.any_only && !self.complete.is_empty()) {
             return;
         }
         let nexts = self.nexts(at);
         if extending {
             // GRID-MOR-11: extra movement until the unit fits.
             if self.room(at) {
-                self.complete.push(path.clone());
+                self.push_complete(path);
                 return;
             }
             if nexts.len == 0 {
-                self.partial.push(path.clone());
+                self.push_partial(path);
             }
             // Sideways steps count as away, so the extra movement never revisits an area: without this a search
             // between areas equally far from the enemy went round in circles until the stack ran out.
@@ -356,7 +392,7 @@ impl Search<'_> {
                     let left = self.budget.saturating_sub(spent);
                     let finished = left < 2 || nexts.len != 0;
                     if !finished {
-                        self.partial.push(path.clone());
+                        self.push_partial(path);
                         return;
                     }
                     true
@@ -365,14 +401,14 @@ impl Search<'_> {
         };
         if done {
             if self.room(at) {
-                self.complete.push(path.clone());
+                self.push_complete(path);
             } else {
                 self.walk(at, spent, path, true);
             }
             return;
         }
         if self.kind == RetreatKind::Recoil && nexts.len == 0 {
-            self.partial.push(path.clone());
+            self.push_partial(path);
             return;
         }
         for &(n, c) in nexts.as_slice() {
@@ -432,6 +468,8 @@ impl Battle {
                 budget: u.allowance_halves(),
                 complete: Vec::new(),
                 partial: Vec::new(),
+                found: 0,
+                any_only: ignore_enemy,
                 origin: None,
                 enemy_held,
                 steps: Vec::with_capacity(16),
@@ -449,8 +487,8 @@ impl Battle {
         if !would.is_empty() {
             return Ok(RetreatPlan::Surrender);
         }
-        let longest = partial.iter().map(Vec::len).max().unwrap_or(0);
-        let mut far: Vec<Vec<Area>> = partial.into_iter().filter(|p| p.len() == longest).collect();
+        // The search kept only the longest partial retreats, in the order it met them.
+        let mut far = partial;
         if far.is_empty() {
             far.push(Vec::new());
         }
