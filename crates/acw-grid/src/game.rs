@@ -1135,9 +1135,14 @@ impl State {
     /// The routes of the retreat the game is asking about.
     #[must_use]
     pub fn retreat_routes(&self) -> Vec<Vec<Area>> {
+        self.retreat_routes_kept().into_owned()
+    }
+
+    /// [`State::retreat_routes`] read where they are kept (no copy), or worked out from the battle.
+    pub(crate) fn retreat_routes_kept(&self) -> std::borrow::Cow<'_, [Vec<Area>]> {
         match &self.asked {
-            Some(r) => r.as_ref().clone(),
-            None => self.plan_retreat_routes(),
+            Some(r) => std::borrow::Cow::Borrowed(r.as_slice()),
+            None => std::borrow::Cow::Owned(self.plan_retreat_routes()),
         }
     }
 
