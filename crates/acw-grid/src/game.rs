@@ -30,7 +30,7 @@ use crate::board::{Area, Facing};
 use crate::combat::{CombatPlan, OwedAllocation};
 use crate::error::{RuleViolation, fault_check};
 use crate::fire::{BombardOrder, SkirmishOrder};
-use crate::morale::{RetreatCause, RetreatKind, RetreatPlan, RetreatReport, UnitMorale};
+use crate::morale::{PlanRef, RetreatCause, RetreatKind, RetreatPlan, RetreatReport, UnitMorale};
 use crate::movement::{MoveOrder, Routes};
 use crate::options::SkirmishTiming;
 use crate::pool::HitPool;
@@ -158,6 +158,22 @@ impl fmt::Display for Question {
                 write!(f, "{unit} must retreat: by which of its {routes} routes?")
             }
             Question::Pursue => f.write_str("which of your units pursue into the ground the enemy left? (say done when finished)"),
+        }
+    }
+}
+
+/// The plan of the retreat an order answers, as its check found it: the routes kept with the question (shared,
+/// not copied) or a plan worked out then. Handed on to carry the order out.
+enum KeptPlan {
+    Asked(Arc<Vec<Vec<Area>>>),
+    Worked(RetreatPlan),
+}
+
+impl KeptPlan {
+    fn as_plan_ref(&self) -> PlanRef<'_> {
+        match self {
+            KeptPlan::Asked(r) => PlanRef::Clear(r),
+            KeptPlan::Worked(plan) => plan.as_plan_ref(),
         }
     }
 }
@@ -1356,13 +1372,15 @@ impl State {
                 let planned = self.retreats.first().and_then(|p| {
                     let kind = p.cause.kind()?;
                     let plan = match &self.asked {
-                        Some(r) => RetreatPlan::Clear(r.as_ref().clone()),
-                        None => self.battle.retreat_plan(p.unit, kind, &p.enemies).ok()?,
+                        Some(r) => KeptPlan::Asked(Arc::clone(r)),
+                        None => KeptPlan::Worked(
+                            self.battle.retreat_plan(p.unit, kind, &p.enemies).ok()?,
+                        ),
                     };
                     Some((kind, plan))
                 });
-                let listed = match &planned {
-                    Some((_, RetreatPlan::Clear(v))) => v.iter().any(|r| r == path),
+                let listed = match planned.as_ref().map(|(_, plan)| plan.as_plan_ref()) {
+                    Some(PlanRef::Clear(v)) => v.iter().any(|r| r == path),
                     _ => false,
                 };
                 if !listed {
@@ -1441,9 +1459,10 @@ impl State {
             (Order::Retreat(path), _) => {
                 self.asked = None;
                 let p = self.retreats.remove(0);
-                let known = retreat_plan
-                    .take()
-                    .map(|(kind, plan)| (kind, p.enemies.as_slice(), plan));
+                let kept = retreat_plan.take();
+                let known = kept
+                    .as_ref()
+                    .map(|(kind, plan)| (*kind, p.enemies.as_slice(), plan.as_plan_ref()));
                 self.retreat_along(&p, path, known, log)?;
                 self.next_retreat(log)?;
             }
@@ -1817,8 +1836,8 @@ impl State {
             let known = p
                 .cause
                 .kind()
-                .zip(plan)
-                .map(|(kind, plan)| (kind, p.enemies.as_slice(), plan));
+                .zip(plan.as_ref())
+                .map(|(kind, plan)| (kind, p.enemies.as_slice(), plan.as_plan_ref()));
             self.retreat_along(&p, &path, known, log)?;
         }
         self.cavalry_contact(log)?;
@@ -1829,7 +1848,7 @@ impl State {
         &mut self,
         p: &Pending,
         path: &[Area],
-        known: Option<(RetreatKind, &[Area], RetreatPlan)>,
+        known: Option<(RetreatKind, &[Area], PlanRef<'_>)>,
         log: &mut Vec<Event>,
     ) -> Result<(), RuleViolation> {
         let name = self.name(p.unit);
@@ -1883,7 +1902,7 @@ impl State {
             // same battle, and the plan just worked out still holds for it).
             if let Ok((_, r)) =
                 self.battle
-                    .forced_cavalry_retreat_first(id, &candidates, Some(&plan))
+                    .forced_cavalry_retreat_first(id, &candidates, Some(plan.as_plan_ref()))
             {
                 let end = self.retreat_end(r);
                 log.push(Event::Retreat {

@@ -190,6 +190,29 @@ pub enum RetreatPlan {
     Blocked(Vec<Vec<Area>>),
 }
 
+/// A [`RetreatPlan`] read where it is kept (the plan a caller has just worked out, or the routes the game keeps
+/// with the question it asks), handed on without copying its routes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum PlanRef<'a> {
+    /// [`RetreatPlan::Clear`].
+    Clear(&'a [Vec<Area>]),
+    /// [`RetreatPlan::Surrender`].
+    Surrender,
+    /// [`RetreatPlan::Blocked`].
+    Blocked(&'a [Vec<Area>]),
+}
+
+impl RetreatPlan {
+    /// This plan, read in place.
+    pub(crate) fn as_plan_ref(&self) -> PlanRef<'_> {
+        match self {
+            RetreatPlan::Clear(v) => PlanRef::Clear(v),
+            RetreatPlan::Surrender => PlanRef::Surrender,
+            RetreatPlan::Blocked(v) => PlanRef::Blocked(v),
+        }
+    }
+}
+
 /// What a retreat did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -527,7 +550,7 @@ impl Battle {
         id: UnitId,
         path: &[Area],
         facing: Option<Facing>,
-        known: Option<(RetreatKind, &[Area], RetreatPlan)>,
+        known: Option<(RetreatKind, &[Area], PlanRef<'_>)>,
     ) -> Result<RetreatReport, RuleViolation> {
         let owed = self.owed_retreat(id)?;
         let known = known
@@ -536,8 +559,7 @@ impl Battle {
             })
             .map(|(_, _, plan)| plan);
         let mut next = self.clone();
-        let r =
-            next.retreat_by_planned(id, owed.cause, &owed.enemies, path, facing, known.as_ref())?;
+        let r = next.retreat_by_planned(id, owed.cause, &owed.enemies, path, facing, known)?;
         if let Some(i) = next.owed_retreats.iter().position(|o| o.unit == id) {
             next.owed_retreats.remove(i);
         }
@@ -587,7 +609,7 @@ impl Battle {
         enemies: &[Area],
         path: &[Area],
         facing: Option<Facing>,
-        known: Option<&RetreatPlan>,
+        known: Option<PlanRef<'_>>,
     ) -> Result<RetreatReport, RuleViolation> {
         let Some(kind) = cause.kind() else {
             return if path.is_empty() {
@@ -607,14 +629,14 @@ impl Battle {
             Some(plan) => plan,
             None => {
                 planned = self.retreat_plan(id, kind, enemies)?;
-                &planned
+                planned.as_plan_ref()
             }
         };
         let u = self.unit(id)?;
         let side = u.side();
         let start = u.area();
         match plan {
-            RetreatPlan::Surrender => {
+            PlanRef::Surrender => {
                 if !path.is_empty() {
                     return Err(RuleViolation::BadRetreat("the unit must surrender"));
                 }
@@ -626,7 +648,7 @@ impl Battle {
                 self.remove_unit(id);
                 Ok(RetreatReport::Surrendered)
             }
-            RetreatPlan::Blocked(options) => {
+            PlanRef::Blocked(options) => {
                 if !options.iter().any(|p| p == path) {
                     return Err(RuleViolation::BadRetreat(
                         "a blocked unit retreats as far as it can",
@@ -646,7 +668,7 @@ impl Battle {
                 let (area, _) = self.relocate(id, end, f, true, true)?;
                 Ok(RetreatReport::Stopped { area })
             }
-            RetreatPlan::Clear(options) => {
+            PlanRef::Clear(options) => {
                 if !options.iter().any(|p| p == path) {
                     return Err(RuleViolation::BadRetreat("not a legal retreat path"));
                 }
@@ -925,7 +947,7 @@ impl Battle {
         &mut self,
         id: UnitId,
         candidates: &[Vec<Area>],
-        known: Option<&RetreatPlan>,
+        known: Option<PlanRef<'_>>,
     ) -> Result<(UnitId, RetreatReport), RuleViolation> {
         self.phase_is(crate::state::Phase::Combat)?;
         let u = self.unit(id)?;
@@ -957,13 +979,17 @@ impl Battle {
         // Carried out on a copy, which replaces the battle only if nothing refused it.
         let mut base = self.clone();
         let (mover, known) = if whole {
-            (id, known.cloned())
+            (id, known)
         } else {
             (base.detach(id, &cav, false)?, None)
         };
+        let planned;
         let plan = match known {
             Some(plan) => plan,
-            None => base.retreat_plan(mover, RetreatKind::FullMove, &enemies)?,
+            None => {
+                planned = base.retreat_plan(mover, RetreatKind::FullMove, &enemies)?;
+                planned.as_plan_ref()
+            }
         };
         let mut last = Err(RuleViolation::BadRetreat("no retreat route was given"));
         for path in candidates {
@@ -974,7 +1000,7 @@ impl Battle {
                 &enemies,
                 path,
                 None,
-                Some(&plan),
+                Some(plan),
             ) {
                 Ok(r) => {
                     *self = next;
