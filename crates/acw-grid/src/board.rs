@@ -877,19 +877,26 @@ impl Board {
         let e_from = self.terrain(from)?.elevation;
         let e_to = self.terrain(to)?.elevation;
         let mut blocks = |a: Area| self.terrain_blocks(a, e_from, e_to) || troops_block(a);
-        for step in self.line(from, to)? {
-            let blocked = match step {
-                LosStep::Crosses(a) => blocks(a),
-                LosStep::Between(a, b) => match opts.los_tie {
-                    LosTie::BothBlock => blocks(a) && blocks(b),
-                    LosTie::EitherBlocks => blocks(a) || blocks(b),
-                },
-            };
-            if blocked {
-                return Ok(false);
+        for end in [from, to] {
+            if !self.contains(end) {
+                return Err(GridError::OffBoard(end));
             }
         }
-        Ok(true)
+        // The steps of `Board::line`, walked as they are found rather than listed and put in order: whether
+        // any of them blocks does not depend on the order (the tests are pure), so the first that blocks ends
+        // the walk.
+        let mut blocked = |step: LosStep| match step {
+            LosStep::Crosses(a) => blocks(a),
+            LosStep::Between(a, b) => match opts.los_tie {
+                LosTie::BothBlock => blocks(a) && blocks(b),
+                LosTie::EitherBlocks => blocks(a) || blocks(b),
+            },
+        };
+        let clear = match self.kind {
+            GridKind::Square => square_steps(from, to, |_, step| !blocked(step)),
+            GridKind::Hex => hex_steps(from, to, |step| !blocked(step)),
+        };
+        Ok(clear)
     }
 
     /// GRID-GEO-08: a step from `from` to `to` is away from the enemy if it increases the distance to every
@@ -946,6 +953,23 @@ impl Board {
 }
 
 fn square_line(from: Area, to: Area) -> Vec<LosStep> {
+    let mut steps: Vec<(f64, LosStep)> = Vec::new();
+    square_steps(from, to, |t, step| {
+        steps.push((t, step));
+        true
+    });
+    // By where the line reaches them; at a corner the pair comes before the area entered there.
+    steps.sort_by(|a, b| {
+        a.0.total_cmp(&b.0)
+            .then(matches!(a.1, LosStep::Crosses(_)).cmp(&matches!(b.1, LosStep::Crosses(_))))
+    });
+    steps.into_iter().map(|(_, s)| s).collect()
+}
+
+/// The steps of [`square_line`], each with where along the line it is reached (0 to 1), handed to `visit` as
+/// found (areas crossed first, then corner pairs; not in order along the line) until `visit` returns `false`.
+/// Returns whether every step was visited.
+fn square_steps(from: Area, to: Area, mut visit: impl FnMut(f64, LosStep) -> bool) -> bool {
     let (ax, ay) = (f64::from(from.x), f64::from(from.y));
     let (dx, dy) = (f64::from(to.x) - ax, f64::from(to.y) - ay);
     let interval = |c: f64, a: f64, d: f64| -> Option<(f64, f64)> {
@@ -967,15 +991,16 @@ fn square_line(from: Area, to: Area) -> Vec<LosStep> {
     let (x0, x1) = (from.x.min(to.x), from.x.max(to.x));
     let (y0, y1) = (from.y.min(to.y), from.y.max(to.y));
     let ends = [from, to];
-    let mut steps: Vec<(f64, LosStep)> = Vec::new();
     for x in x0..=x1 {
         for y in y0..=y1 {
             let a = Area::new(x, y);
             if ends.contains(&a) {
                 continue;
             }
-            if let Some(t) = crossed(x, y) {
-                steps.push((t, LosStep::Crosses(a)));
+            if let Some(t) = crossed(x, y)
+                && !visit(t, LosStep::Crosses(a))
+            {
+                return false;
             }
         }
     }
@@ -997,31 +1022,47 @@ fn square_line(from: Area, to: Area) -> Vec<LosStep> {
                 Area::new(k, m + 1),
                 Area::new(k + 1, m + 1),
             ];
-            let touched: Vec<Area> = around
-                .into_iter()
-                .filter(|a| !ends.contains(a) && crossed(a.x, a.y).is_none())
-                .collect();
-            if let [a, b] = touched[..] {
+            // The areas at the corner the line only touches: a pair if exactly two (kept without a list).
+            let mut touched = [Area::default(); 2];
+            let mut n = 0;
+            for a in around {
+                if !ends.contains(&a) && crossed(a.x, a.y).is_none() {
+                    if let Some(slot) = touched.get_mut(n) {
+                        *slot = a;
+                    }
+                    n += 1;
+                }
+            }
+            if n == 2 {
+                let [a, b] = touched;
                 let t = cx2 as f64 / (2.0 * dx);
-                steps.push((t, LosStep::Between(a.min(b), a.max(b))));
+                if !visit(t, LosStep::Between(a.min(b), a.max(b))) {
+                    return false;
+                }
             }
         }
     }
-    // By where the line reaches them; at a corner the pair comes before the area entered there.
-    steps.sort_by(|a, b| {
-        a.0.total_cmp(&b.0)
-            .then(matches!(a.1, LosStep::Crosses(_)).cmp(&matches!(b.1, LosStep::Crosses(_))))
-    });
-    steps.into_iter().map(|(_, s)| s).collect()
+    true
 }
 
 fn hex_line(from: Area, to: Area) -> Vec<LosStep> {
+    let mut out: Vec<LosStep> = Vec::new();
+    hex_steps(from, to, |step| {
+        out.push(step);
+        true
+    });
+    out
+}
+
+/// The steps of [`hex_line`] in order along the line, handed to `visit` until it returns `false`. Returns
+/// whether every step was visited.
+fn hex_steps(from: Area, to: Area, mut visit: impl FnMut(LosStep) -> bool) -> bool {
     const NUDGE: (f32, f32) = (1e-4, 2e-4);
     let (a, b) = (from.hex(), to.hex());
     let n = a.unsigned_distance_to(b);
     let (ax, ay) = (a.x as f32, a.y as f32);
     let (dx, dy) = (b.x as f32 - ax, b.y as f32 - ay);
-    let mut out: Vec<LosStep> = Vec::new();
+    let mut last: Option<LosStep> = None;
     for i in 1..n {
         let s = i as f32 / n as f32;
         let (px, py) = (ax + dx * s, ay + dy * s);
@@ -1033,11 +1074,14 @@ fn hex_line(from: Area, to: Area) -> Vec<LosStep> {
         } else {
             LosStep::Between(a1.min(a2), a1.max(a2))
         };
-        if out.last() != Some(&step) {
-            out.push(step);
+        if last != Some(step) {
+            last = Some(step);
+            if !visit(step) {
+                return false;
+            }
         }
     }
-    out
+    true
 }
 
 /// Play on a table without a grid (GRID-OPT-01): a fixed length stands for one area.

@@ -138,15 +138,18 @@ fn common(
             Some(Order::Allocate(placed))
         }
         Step::Retreat(_) => {
-            let routes = state.retreat_routes();
+            // The routes read where the game keeps them; only the chosen one is copied into the order.
+            let routes = state.retreat_routes_kept();
             enemy_areas(state, side, enemies);
             let enemies = &*enemies;
-            let best = routes.into_iter().enumerate().max_by_key(|(i, r)| {
+            let best = routes.iter().enumerate().max_by_key(|(i, r)| {
                 let end = r.last().copied();
                 let d = end.map_or(0, |a| distance_to_enemy(state, enemies, a));
                 (d, mix(seed, turn, *i as u64))
             });
-            Some(Order::Retreat(best.map(|(_, r)| r).unwrap_or_default()))
+            Some(Order::Retreat(
+                best.map(|(_, r)| r.clone()).unwrap_or_default(),
+            ))
         }
         Step::Move(_) | Step::Pursue(_) | Step::Over => None,
     }

@@ -30,7 +30,7 @@ use crate::board::{Area, Facing};
 use crate::combat::{CombatPlan, OwedAllocation};
 use crate::error::{RuleViolation, fault_check};
 use crate::fire::{BombardOrder, SkirmishOrder};
-use crate::morale::{RetreatCause, RetreatKind, RetreatPlan, RetreatReport, UnitMorale};
+use crate::morale::{PlanRef, RetreatCause, RetreatKind, RetreatPlan, RetreatReport, UnitMorale};
 use crate::movement::{MoveOrder, Routes};
 use crate::options::SkirmishTiming;
 use crate::pool::HitPool;
@@ -162,6 +162,22 @@ impl fmt::Display for Question {
     }
 }
 
+/// The plan of the retreat an order answers, as its check found it: the routes kept with the question (shared,
+/// not copied) or a plan worked out then. Handed on to carry the order out.
+enum KeptPlan {
+    Asked(Arc<Vec<Vec<Area>>>),
+    Worked(RetreatPlan),
+}
+
+impl KeptPlan {
+    fn as_plan_ref(&self) -> PlanRef<'_> {
+        match self {
+            KeptPlan::Asked(r) => PlanRef::Clear(r),
+            KeptPlan::Worked(plan) => plan.as_plan_ref(),
+        }
+    }
+}
+
 /// A retreat still to be carried out.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -172,7 +188,11 @@ struct Pending {
 }
 
 /// A whole game in progress.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// `clone_from` copies into a state already there, keeping every list's room: [`Grid`] carries out each order
+/// that rolls dice on a spare kept per thread, copied from the game's state this way, so that a refused order
+/// changes nothing.
+#[derive(Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(try_from = "StateData"))]
 pub struct State {
@@ -197,6 +217,85 @@ pub struct State {
     asked: Option<Arc<Vec<Vec<Area>>>>,
     pursued: Vec<UnitId>,
     outcome: Option<Outcome>,
+}
+
+thread_local! {
+    /// This thread's spare state (see [`State::spare_copy`]).
+    static SPARE_STATE: std::cell::Cell<Option<State>> = const { std::cell::Cell::new(None) };
+}
+
+impl Clone for State {
+    fn clone(&self) -> State {
+        State {
+            battle: self.battle.clone(),
+            rng: self.rng.clone(),
+            step: self.step,
+            victory: self.victory.clone(),
+            start: self.start,
+            names: Arc::clone(&self.names),
+            bombard: self.bombard.clone(),
+            skirmish: self.skirmish.clone(),
+            allocations: self.allocations.clone(),
+            retreats: self.retreats.clone(),
+            asked: self.asked.clone(),
+            pursued: self.pursued.clone(),
+            outcome: self.outcome,
+        }
+    }
+
+    fn clone_from(&mut self, source: &State) {
+        // Destructured so that a field added to `State` cannot be left out here.
+        let State {
+            battle,
+            rng,
+            step,
+            victory,
+            start,
+            names,
+            bombard,
+            skirmish,
+            allocations,
+            retreats,
+            asked,
+            pursued,
+            outcome,
+        } = source;
+        self.battle.clone_from(battle);
+        self.rng.clone_from(rng);
+        self.step = *step;
+        self.victory.clone_from(victory);
+        self.start = *start;
+        self.names.clone_from(names);
+        self.bombard.clone_from(bombard);
+        self.skirmish.clone_from(skirmish);
+        self.allocations.clone_from(allocations);
+        self.retreats.clone_from(retreats);
+        self.asked.clone_from(asked);
+        self.pursued.clone_from(pursued);
+        self.outcome = *outcome;
+    }
+}
+
+impl State {
+    /// A copy of this state, made into this thread's spare (`SPARE_STATE`) where one is kept, which keeps the
+    /// spare's room; afresh otherwise.
+    fn spare_copy(&self) -> State {
+        match SPARE_STATE.with(std::cell::Cell::take) {
+            Some(mut spare) => {
+                spare.clone_from(self);
+                spare
+            }
+            None => self.clone(),
+        }
+    }
+
+    /// Keeps this state as this thread's spare, for the next [`State::spare_copy`] to copy into. Its units are
+    /// let go first (the list keeps its room): units are shared between copies and copied when one that is
+    /// shared changes, so a spare holding them would make the game copy a unit it changes in place.
+    fn keep_as_spare(mut self) {
+        self.battle.let_go_of_units();
+        SPARE_STATE.with(|spare| spare.set(Some(self)));
+    }
 }
 
 #[cfg(feature = "serde")]
@@ -1052,9 +1151,14 @@ impl State {
     /// The routes of the retreat the game is asking about.
     #[must_use]
     pub fn retreat_routes(&self) -> Vec<Vec<Area>> {
+        self.retreat_routes_kept().into_owned()
+    }
+
+    /// [`State::retreat_routes`] read where they are kept (no copy), or worked out from the battle.
+    pub(crate) fn retreat_routes_kept(&self) -> std::borrow::Cow<'_, [Vec<Area>]> {
         match &self.asked {
-            Some(r) => r.as_ref().clone(),
-            None => self.plan_retreat_routes(),
+            Some(r) => std::borrow::Cow::Borrowed(r.as_slice()),
+            None => std::borrow::Cow::Owned(self.plan_retreat_routes()),
         }
     }
 
@@ -1268,13 +1372,15 @@ impl State {
                 let planned = self.retreats.first().and_then(|p| {
                     let kind = p.cause.kind()?;
                     let plan = match &self.asked {
-                        Some(r) => RetreatPlan::Clear(r.as_ref().clone()),
-                        None => self.battle.retreat_plan(p.unit, kind, &p.enemies).ok()?,
+                        Some(r) => KeptPlan::Asked(Arc::clone(r)),
+                        None => KeptPlan::Worked(
+                            self.battle.retreat_plan(p.unit, kind, &p.enemies).ok()?,
+                        ),
                     };
                     Some((kind, plan))
                 });
-                let listed = match &planned {
-                    Some((_, RetreatPlan::Clear(v))) => v.iter().any(|r| r == path),
+                let listed = match planned.as_ref().map(|(_, plan)| plan.as_plan_ref()) {
+                    Some(PlanRef::Clear(v)) => v.iter().any(|r| r == path),
                     _ => false,
                 };
                 if !listed {
@@ -1353,9 +1459,10 @@ impl State {
             (Order::Retreat(path), _) => {
                 self.asked = None;
                 let p = self.retreats.remove(0);
-                let known = retreat_plan
-                    .take()
-                    .map(|(kind, plan)| (kind, p.enemies.as_slice(), plan));
+                let kept = retreat_plan.take();
+                let known = kept
+                    .as_ref()
+                    .map(|(kind, plan)| (*kind, p.enemies.as_slice(), plan.as_plan_ref()));
                 self.retreat_along(&p, path, known, log)?;
                 self.next_retreat(log)?;
             }
@@ -1729,8 +1836,8 @@ impl State {
             let known = p
                 .cause
                 .kind()
-                .zip(plan)
-                .map(|(kind, plan)| (kind, p.enemies.as_slice(), plan));
+                .zip(plan.as_ref())
+                .map(|(kind, plan)| (kind, p.enemies.as_slice(), plan.as_plan_ref()));
             self.retreat_along(&p, &path, known, log)?;
         }
         self.cavalry_contact(log)?;
@@ -1741,7 +1848,7 @@ impl State {
         &mut self,
         p: &Pending,
         path: &[Area],
-        known: Option<(RetreatKind, &[Area], RetreatPlan)>,
+        known: Option<(RetreatKind, &[Area], PlanRef<'_>)>,
         log: &mut Vec<Event>,
     ) -> Result<(), RuleViolation> {
         let name = self.name(p.unit);
@@ -1795,7 +1902,7 @@ impl State {
             // same battle, and the plan just worked out still holds for it).
             if let Ok((_, r)) =
                 self.battle
-                    .forced_cavalry_retreat_first(id, &candidates, Some(&plan))
+                    .forced_cavalry_retreat_first(id, &candidates, Some(plan.as_plan_ref()))
             {
                 let end = self.retreat_end(r);
                 log.push(Event::Retreat {
@@ -2013,22 +2120,22 @@ impl Ruleset for Grid {
         // Every other order is carried out on a copy that replaces the state only if nothing refused it, so the
         // battle's procedures it calls (command rolls, initiative, bombardment, placing hits, morale tests) work
         // on that copy in place instead of each on a copy of its own.
-        let mut next = state.clone();
+        // The copy is made into a spare kept per thread from the last such order, so that copying the state
+        // keeps the spare's room; the state and the spare change places only when the order is accepted. (An
+        // order applied inside another finds no spare and makes one afresh.)
+        let mut next = state.spare_copy();
         let before = log.len();
         let mut tally = Tally::new(dice);
         let done = next
             .apply_order(order, &mut tally, log)
             .and_then(|()| fault_check(&tally));
-        match done {
-            Ok(()) => {
-                *state = next;
-                Ok(())
-            }
-            Err(e) => {
-                log.truncate(before);
-                Err(e)
-            }
+        if done.is_ok() {
+            std::mem::swap(state, &mut next);
+        } else {
+            log.truncate(before);
         }
+        next.keep_as_spare();
+        done
     }
 
     fn rng_mut<'s>(&self, state: &'s mut State) -> &'s mut GameRng {
@@ -2107,4 +2214,72 @@ pub fn board_text(state: &State) -> String {
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::board::GridKind;
+    use crate::bots::{Attacker, Holder};
+    use acw_core::game::Commander;
+
+    /// A state copied into another with `clone_from` (as each order that rolls dice is carried out on a spare
+    /// copied this way) equals the state copied, whatever the other held: two seeded games are played side by
+    /// side on each grid, and at every order each is copied into a copy of the other, into the copy of itself
+    /// kept from before its last order, and into a spare whose units were let go (as the game keeps its spare).
+    /// The games pass through owed retreats, hits waiting to be placed and retreat questions, so the lists
+    /// copied into differ in length both ways.
+    #[test]
+    fn a_copy_into_another_state_is_that_state() {
+        for kind in [GridKind::Square, GridKind::Hex] {
+            let mut games = [3u64, 4].map(|seed| {
+                (
+                    Grid.setup(&Scenario::meeting_engagement(seed, kind), seed)
+                        .unwrap(),
+                    Attacker::new(seed),
+                    Holder::new(seed ^ 1),
+                )
+            });
+            let (mut retreating, mut placing, mut asked) = (0u32, 0u32, 0u32);
+            let mut log = Vec::new();
+            let mut before: Vec<State> = games.iter().map(|g| g.0.clone()).collect();
+            loop {
+                for ((state, ..), earlier) in games.iter().zip(&mut before) {
+                    earlier.clone_from(state);
+                    assert_eq!(*earlier, *state);
+                }
+                let [(a, ..), (b, ..)] = &games;
+                for (from, into) in [(a, b), (b, a)] {
+                    let mut copy = into.clone();
+                    copy.clone_from(from);
+                    assert_eq!(copy, *from);
+                    let mut spare = into.clone();
+                    spare.battle.let_go_of_units();
+                    spare.clone_from(from);
+                    assert_eq!(spare, *from);
+                    retreating += u32::from(!from.retreats.is_empty());
+                    placing += u32::from(from.battle.rolled_combats.is_some());
+                    asked += u32::from(from.asked.is_some());
+                }
+                let mut played = false;
+                for (state, attacker, holder) in &mut games {
+                    if let Some(side) = Grid.to_order(state) {
+                        let order = match side {
+                            Side::Union => attacker.order(&Grid, state, side),
+                            Side::Confederate => holder.order(&Grid, state, side),
+                        };
+                        Grid.apply(state, &order, &mut log).unwrap();
+                        played = true;
+                    }
+                }
+                if !played {
+                    break;
+                }
+            }
+            assert!(retreating > 0, "{kind:?}: {retreating}");
+            assert!(placing > 0, "{kind:?}: {placing}");
+            assert!(asked > 0, "{kind:?}: {asked}");
+        }
+    }
 }

@@ -190,6 +190,29 @@ pub enum RetreatPlan {
     Blocked(Vec<Vec<Area>>),
 }
 
+/// A [`RetreatPlan`] read where it is kept (the plan a caller has just worked out, or the routes the game keeps
+/// with the question it asks), handed on without copying its routes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum PlanRef<'a> {
+    /// [`RetreatPlan::Clear`].
+    Clear(&'a [Vec<Area>]),
+    /// [`RetreatPlan::Surrender`].
+    Surrender,
+    /// [`RetreatPlan::Blocked`].
+    Blocked(&'a [Vec<Area>]),
+}
+
+impl RetreatPlan {
+    /// This plan, read in place.
+    pub(crate) fn as_plan_ref(&self) -> PlanRef<'_> {
+        match self {
+            RetreatPlan::Clear(v) => PlanRef::Clear(v),
+            RetreatPlan::Surrender => PlanRef::Surrender,
+            RetreatPlan::Blocked(v) => PlanRef::Blocked(v),
+        }
+    }
+}
+
 /// What a retreat did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -227,7 +250,15 @@ struct Search<'a> {
     kind: RetreatKind,
     budget: u32,
     complete: Vec<Vec<Area>>,
+    /// The longest partial retreats met so far (only the longest are ever offered, GRID-MOR-12), in the order
+    /// met; none kept once a complete retreat is known (a complete one is then offered instead).
     partial: Vec<Vec<Area>>,
+    /// How many routes, complete and partial, the walk has reached: the cap on the search counts them all,
+    /// kept or not.
+    found: usize,
+    /// Whether only the existence of a complete retreat is asked (the surrender test, GRID-MOR-10): the walk
+    /// stops at the first and keeps no route's areas.
+    any_only: bool,
     /// Where the retreat starts (not on `path`).
     origin: Option<Area>,
     /// The areas holding enemy stands, gathered once per search (empty when they are ignored).
@@ -311,6 +342,34 @@ impl Search<'_> {
         friends + self.need_room <= u32::from(b.options.scale.stack_limit())
     }
 
+    fn push_complete(&mut self, path: &[Area]) {
+        self.found += 1;
+        if self.any_only {
+            // The areas are not needed: one (empty) entry says a complete retreat exists.
+            if self.complete.is_empty() {
+                self.complete.push(Vec::new());
+            }
+            return;
+        }
+        self.complete.push(path.to_vec());
+        self.partial.clear();
+    }
+
+    fn push_partial(&mut self, path: &[Area]) {
+        self.found += 1;
+        if self.any_only || !self.complete.is_empty() {
+            return;
+        }
+        match self.partial.first().map(Vec::len) {
+            Some(n) if n > path.len() => {}
+            Some(n) if n == path.len() => self.partial.push(path.to_vec()),
+            _ => {
+                self.partial.clear();
+                self.partial.push(path.to_vec());
+            }
+        }
+    }
+
     fn run(&mut self, start: Area) {
         self.origin = Some(start);
         let mut path = Vec::new();
@@ -318,18 +377,18 @@ impl Search<'_> {
     }
 
     fn walk(&mut self, at: Area, spent: u32, path: &mut Vec<Area>, extending: bool) {
-        if self.complete.len() + self.partial.len() >= PATH_CAP {
+        if self.found >= PATH_CAP || (self.any_only && !self.complete.is_empty()) {
             return;
         }
         let nexts = self.nexts(at);
         if extending {
             // GRID-MOR-11: extra movement until the unit fits.
             if self.room(at) {
-                self.complete.push(path.clone());
+                self.push_complete(path);
                 return;
             }
             if nexts.len == 0 {
-                self.partial.push(path.clone());
+                self.push_partial(path);
             }
             // Sideways steps count as away, so the extra movement never revisits an area: without this a search
             // between areas equally far from the enemy went round in circles until the stack ran out.
@@ -356,7 +415,7 @@ impl Search<'_> {
                     let left = self.budget.saturating_sub(spent);
                     let finished = left < 2 || nexts.len != 0;
                     if !finished {
-                        self.partial.push(path.clone());
+                        self.push_partial(path);
                         return;
                     }
                     true
@@ -365,14 +424,14 @@ impl Search<'_> {
         };
         if done {
             if self.room(at) {
-                self.complete.push(path.clone());
+                self.push_complete(path);
             } else {
                 self.walk(at, spent, path, true);
             }
             return;
         }
         if self.kind == RetreatKind::Recoil && nexts.len == 0 {
-            self.partial.push(path.clone());
+            self.push_partial(path);
             return;
         }
         for &(n, c) in nexts.as_slice() {
@@ -432,6 +491,8 @@ impl Battle {
                 budget: u.allowance_halves(),
                 complete: Vec::new(),
                 partial: Vec::new(),
+                found: 0,
+                any_only: ignore_enemy,
                 origin: None,
                 enemy_held,
                 steps: Vec::with_capacity(16),
@@ -449,8 +510,8 @@ impl Battle {
         if !would.is_empty() {
             return Ok(RetreatPlan::Surrender);
         }
-        let longest = partial.iter().map(Vec::len).max().unwrap_or(0);
-        let mut far: Vec<Vec<Area>> = partial.into_iter().filter(|p| p.len() == longest).collect();
+        // The search kept only the longest partial retreats, in the order it met them.
+        let mut far = partial;
         if far.is_empty() {
             far.push(Vec::new());
         }
@@ -489,7 +550,7 @@ impl Battle {
         id: UnitId,
         path: &[Area],
         facing: Option<Facing>,
-        known: Option<(RetreatKind, &[Area], RetreatPlan)>,
+        known: Option<(RetreatKind, &[Area], PlanRef<'_>)>,
     ) -> Result<RetreatReport, RuleViolation> {
         let owed = self.owed_retreat(id)?;
         let known = known
@@ -498,8 +559,7 @@ impl Battle {
             })
             .map(|(_, _, plan)| plan);
         let mut next = self.clone();
-        let r =
-            next.retreat_by_planned(id, owed.cause, &owed.enemies, path, facing, known.as_ref())?;
+        let r = next.retreat_by_planned(id, owed.cause, &owed.enemies, path, facing, known)?;
         if let Some(i) = next.owed_retreats.iter().position(|o| o.unit == id) {
             next.owed_retreats.remove(i);
         }
@@ -549,7 +609,7 @@ impl Battle {
         enemies: &[Area],
         path: &[Area],
         facing: Option<Facing>,
-        known: Option<&RetreatPlan>,
+        known: Option<PlanRef<'_>>,
     ) -> Result<RetreatReport, RuleViolation> {
         let Some(kind) = cause.kind() else {
             return if path.is_empty() {
@@ -569,14 +629,14 @@ impl Battle {
             Some(plan) => plan,
             None => {
                 planned = self.retreat_plan(id, kind, enemies)?;
-                &planned
+                planned.as_plan_ref()
             }
         };
         let u = self.unit(id)?;
         let side = u.side();
         let start = u.area();
         match plan {
-            RetreatPlan::Surrender => {
+            PlanRef::Surrender => {
                 if !path.is_empty() {
                     return Err(RuleViolation::BadRetreat("the unit must surrender"));
                 }
@@ -588,7 +648,7 @@ impl Battle {
                 self.remove_unit(id);
                 Ok(RetreatReport::Surrendered)
             }
-            RetreatPlan::Blocked(options) => {
+            PlanRef::Blocked(options) => {
                 if !options.iter().any(|p| p == path) {
                     return Err(RuleViolation::BadRetreat(
                         "a blocked unit retreats as far as it can",
@@ -608,7 +668,7 @@ impl Battle {
                 let (area, _) = self.relocate(id, end, f, true, true)?;
                 Ok(RetreatReport::Stopped { area })
             }
-            RetreatPlan::Clear(options) => {
+            PlanRef::Clear(options) => {
                 if !options.iter().any(|p| p == path) {
                     return Err(RuleViolation::BadRetreat("not a legal retreat path"));
                 }
@@ -887,7 +947,7 @@ impl Battle {
         &mut self,
         id: UnitId,
         candidates: &[Vec<Area>],
-        known: Option<&RetreatPlan>,
+        known: Option<PlanRef<'_>>,
     ) -> Result<(UnitId, RetreatReport), RuleViolation> {
         self.phase_is(crate::state::Phase::Combat)?;
         let u = self.unit(id)?;
@@ -919,13 +979,17 @@ impl Battle {
         // Carried out on a copy, which replaces the battle only if nothing refused it.
         let mut base = self.clone();
         let (mover, known) = if whole {
-            (id, known.cloned())
+            (id, known)
         } else {
             (base.detach(id, &cav, false)?, None)
         };
+        let planned;
         let plan = match known {
             Some(plan) => plan,
-            None => base.retreat_plan(mover, RetreatKind::FullMove, &enemies)?,
+            None => {
+                planned = base.retreat_plan(mover, RetreatKind::FullMove, &enemies)?;
+                planned.as_plan_ref()
+            }
         };
         let mut last = Err(RuleViolation::BadRetreat("no retreat route was given"));
         for path in candidates {
@@ -936,7 +1000,7 @@ impl Battle {
                 &enemies,
                 path,
                 None,
-                Some(&plan),
+                Some(plan),
             ) {
                 Ok(r) => {
                     *self = next;

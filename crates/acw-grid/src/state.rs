@@ -610,7 +610,10 @@ impl Phase {
 /// A game in progress: the board, the options, every unit and commander, losses, turn and phase.
 ///
 /// A saved battle loads through [`Battle::validate`], so a file can never hold a state the rules forbid.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// `clone_from` copies into a battle already there, keeping every list's room (the game copies its state into a
+/// spare for each order that rolls dice).
+#[derive(Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(try_from = "BattleRepr"))]
 pub struct Battle {
@@ -651,6 +654,84 @@ pub struct Battle {
     pub(crate) owed_tests: Vec<crate::morale::OwedTest>,
     #[cfg_attr(feature = "serde", serde(default))]
     pub(crate) owed_retreats: Vec<crate::morale::OwedRetreat>,
+}
+
+impl Battle {
+    /// Empties the list of units, keeping its room (for a spare copy of the game's state, about to be copied
+    /// into).
+    pub(crate) fn let_go_of_units(&mut self) {
+        self.units.0.clear();
+    }
+}
+
+impl Clone for Battle {
+    fn clone(&self) -> Battle {
+        Battle {
+            board: Arc::clone(&self.board),
+            options: self.options.clone(),
+            units: self.units.clone(),
+            commanders: Arc::clone(&self.commanders),
+            losses: self.losses,
+            turn: self.turn,
+            turn_limit: self.turn_limit,
+            phase: self.phase,
+            first_player: self.first_player,
+            last_first_player: self.last_first_player,
+            next_unit: self.next_unit,
+            vacated: self.vacated.clone(),
+            command_checked: self.command_checked,
+            initiative_winner: self.initiative_winner,
+            combat_done: self.combat_done,
+            bombardment: self.bombardment.clone(),
+            rolled_combats: self.rolled_combats.clone(),
+            owed_tests: self.owed_tests.clone(),
+            owed_retreats: self.owed_retreats.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Battle) {
+        // Destructured so that a field added to `Battle` cannot be left out here.
+        let Battle {
+            board,
+            options,
+            units,
+            commanders,
+            losses,
+            turn,
+            turn_limit,
+            phase,
+            first_player,
+            last_first_player,
+            next_unit,
+            vacated,
+            command_checked,
+            initiative_winner,
+            combat_done,
+            bombardment,
+            rolled_combats,
+            owed_tests,
+            owed_retreats,
+        } = source;
+        self.board.clone_from(board);
+        self.options.clone_from(options);
+        self.units.0.clone_from(&units.0);
+        self.commanders.clone_from(commanders);
+        self.losses = *losses;
+        self.turn = *turn;
+        self.turn_limit = *turn_limit;
+        self.phase = *phase;
+        self.first_player = *first_player;
+        self.last_first_player = *last_first_player;
+        self.next_unit = *next_unit;
+        self.vacated.clone_from(vacated);
+        self.command_checked = *command_checked;
+        self.initiative_winner = *initiative_winner;
+        self.combat_done = *combat_done;
+        self.bombardment.clone_from(bombardment);
+        self.rolled_combats.clone_from(rolled_combats);
+        self.owed_tests.clone_from(owed_tests);
+        self.owed_retreats.clone_from(owed_retreats);
+    }
 }
 
 /// The units of a battle, ordered by id: a short vector (a few dozen units at most) walked far more often than

@@ -241,6 +241,54 @@ fn geo_06_front_flank_rear() {
     );
 }
 
+/// GRID-GEO-07: `line_of_sight` walks the line's steps as it finds them, without listing or ordering them, and
+/// stops at the first that blocks; it must answer exactly as the steps of `Board::line` read in order would,
+/// for every pair of areas on both grids, both corner readings, and blocking troops scattered over the board.
+#[test]
+fn geo_07_line_of_sight_agrees_with_the_line() {
+    let woods = Terrain {
+        blocks_los: true,
+        ground: Ground::Broken,
+        ..Terrain::OPEN
+    };
+    let mut checked = 0;
+    let mut blocked = 0;
+    for mut b in [sq(), hx()] {
+        let areas: Vec<Area> = b.areas().collect();
+        for (i, &x) in areas.iter().enumerate() {
+            if i % 7 == 3 {
+                b.set_terrain(x, woods).unwrap();
+            }
+        }
+        let troops = |x: Area| (x.x * 3 + x.y * 5).rem_euclid(11) == 0;
+        for tie in [LosTie::BothBlock, LosTie::EitherBlocks] {
+            let o = opts(|o| o.los_tie = tie);
+            for &from in &areas {
+                for &to in &areas {
+                    let e = |x: Area| b.terrain(x).unwrap().elevation;
+                    let blocks = |x: Area| b.terrain_blocks(x, e(from), e(to)) || troops(x);
+                    let by_line = b.line(from, to).unwrap().into_iter().all(|s| match s {
+                        LosStep::Crosses(x) => !blocks(x),
+                        LosStep::Between(x, y) => match tie {
+                            LosTie::BothBlock => !(blocks(x) && blocks(y)),
+                            LosTie::EitherBlocks => !(blocks(x) || blocks(y)),
+                        },
+                    });
+                    let seen = b.line_of_sight(from, to, &o, troops).unwrap();
+                    assert_eq!(seen, by_line, "{from:?} to {to:?}, {tie:?}");
+                    checked += 1;
+                    blocked += usize::from(!seen);
+                }
+            }
+        }
+    }
+    // Both answers occur often (the test would pass vacuously if every line were clear or blocked).
+    assert!(
+        blocked > checked / 10 && blocked < checked * 9 / 10,
+        "{blocked} of {checked}"
+    );
+}
+
 #[test]
 fn geo_07_line_of_sight() {
     // GRID-GEO-07: the line, terrain heights, corner ties, troops, end areas.
