@@ -624,20 +624,19 @@ fn hardtack_plays_by_name() {
         "Union: the Thruster bot; Confederates: the Holder bot. Seed 1."
     );
     assert_eq!(lines[3], "The Union side activates first.");
+    // two companies within 6" of the colonel gain the Thruster no tempo: the nearest company goes first, and
+    // the colonel, last of the Union's units, transfers his actions to a company that has acted
+    assert_eq!(lines[4], "19th Indiana, Company E activates.");
+    assert_eq!(lines[71], "Colonel Meredith, 19th Indiana activates.");
     assert_eq!(
-        lines[5],
-        "19th Indiana, Company B takes its first action in the regiment's activation."
-    );
-    assert_eq!(
-        lines[4],
-        // the Thruster activates the two companies of its line within 6" of its colonel as a regiment
-        "Colonel Meredith, 19th Indiana activates his regiment: 19th Indiana, Company B and 19th Indiana, Company C each take two actions, every first action before any second."
+        lines[72],
+        "Colonel Meredith, 19th Indiana transfers an action to 19th Indiana, Company E, 4.5\" away: it takes a fresh activation of two actions."
     );
     assert_eq!(
         &lines[lines.len() - 2..],
         [
-            "Union victory on turn 7: an army broke",
-            "Figures lost: Union 12, Confederate 16; 251 orders, 355 events."
+            "Confederate victory on turn 5: an army broke",
+            "Figures lost: Union 19, Confederate 11; 231 orders, 328 events."
         ]
     );
     let json = ok(&["battle", "hardtack", "--seed", "1", "--json"]);
@@ -645,12 +644,12 @@ fn hardtack_plays_by_name() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(events.len(), 356);
+    assert_eq!(events.len(), 329);
     assert_eq!(events[0], serde_json::json!({"GoesFirst": "Union"}));
-    let end = &events[355]["end"];
-    assert_eq!(end["losses"]["union"], 12);
-    assert_eq!(end["losses"]["confederate"], 16);
-    assert_eq!(end["orders"], 251);
+    let end = &events[328]["end"];
+    assert_eq!(end["losses"]["union"], 19);
+    assert_eq!(end["losses"]["confederate"], 11);
+    assert_eq!(end["orders"], 231);
 }
 
 #[test]
@@ -680,10 +679,10 @@ fn hardtack_simulate_is_the_same_on_one_and_two_threads() {
     // Routed companies run through friends in their way; every move is traced through the companies it
     // passes (HT-MOV-07), and so are withdrawals, falls back and mid-dash placings; fire passes friendly
     // skirmishers and goes through enemy skirmishers (HT-FIR-22, HT-FIR-23); each side's colonel activates
-    // its regiment (the Thruster) or transfers actions to companies that have acted (both bots)
-    assert_eq!(one["wins"]["union"], 6);
-    assert_eq!(one["wins"]["confederate"], 40);
-    assert_eq!(one["draws"], 4);
+    // its regiment (the Thruster, only for tempo) or transfers actions to companies that have acted (both bots)
+    assert_eq!(one["wins"]["union"], 7);
+    assert_eq!(one["wins"]["confederate"], 41);
+    assert_eq!(one["draws"], 2);
 }
 
 #[test]

@@ -16,10 +16,11 @@
 //! canister bands and round shot otherwise, and turns on the spot to face the nearest enemy when nothing lies
 //! in its gun's arc; a crew never advances.
 //!
-//! Command (HT-SEQ-03, HT-CMD-01): the thruster activates its regiment through its colonel whenever two or
-//! more of the regiment's companies may form with him (waiting, in line or column, not Broken, within 6"), its
-//! companies taking their actions of each wave nearest the enemy first. A colonel activated on his own (both
-//! bots) transfers an action to a unit of his side within 6" that has already acted and can use it: a gun
+//! Command (HT-SEQ-03, HT-CMD-01): the thruster activates its regiment through its colonel when that gains it
+//! tempo: three or more of the regiment's companies may form with him (waiting, in line or column, not Broken,
+//! within 6") and one of them has an enemy within 12"; its companies then take their actions of each wave
+//! nearest the enemy first. Otherwise the thruster's colonel is the last of its units to be activated. A
+//! colonel activated on his own (both bots, one shared choice) transfers an action to a unit of his side within 6" that has already acted and can use it: a gun
 //! crew first, then a company with an enemy in its firing range; else he rallies a shaken company near him,
 //! else ends his activation. He never moves on his own: he follows his regiment when it is activated.
 //!
@@ -192,7 +193,22 @@ impl Bot {
                 let mut orders: Vec<Order> =
                     keyed.into_iter().map(|k| Order::Activate(k.2)).collect();
                 if self.plan == Plan::Thrust {
-                    for companies in regiments(state, side).into_iter().rev() {
+                    // a colonel whose regiment gains no tempo now waits until his side's other units have
+                    // acted, then transfers to them (see [`Bot::command`])
+                    let colonels: Vec<Order> = orders
+                        .iter()
+                        .filter(|o| {
+                            matches!(o, Order::Activate(id) if state.field().colonel_of(*id).is_some())
+                        })
+                        .cloned()
+                        .collect();
+                    orders.retain(|o| !colonels.contains(o));
+                    orders.extend(colonels);
+                    for companies in regiments(state, side)
+                        .into_iter()
+                        .filter(|r| gains_tempo(state, r))
+                        .rev()
+                    {
                         orders.insert(0, Order::ActivateRegiment { companies });
                     }
                 }
@@ -475,6 +491,20 @@ fn regiments(state: &State, side: Side) -> Vec<Vec<CompanyId>> {
             (companies.len() >= 2).then_some(companies)
         })
         .collect()
+}
+
+/// How many companies of a regiment must be able to form with their colonel, and how near (inches) the nearest
+/// enemy of one of them must be, for the thruster to activate them together: three or more, and an enemy within
+/// its 12" firing range. With fewer, Activate Regiment spends the colonel's two actions on companies that would
+/// act anyway; his actions go further as transfers to units that have acted.
+const TEMPO: (usize, f64) = (3, 12.0);
+
+/// Whether activating `companies` together now gains the thruster tempo (see [`TEMPO`]).
+fn gains_tempo(state: &State, companies: &[CompanyId]) -> bool {
+    companies.len() >= TEMPO.0
+        && companies
+            .iter()
+            .any(|&id| state.nearest_enemy(id).is_some_and(|(_, d)| d <= TEMPO.1))
 }
 
 /// The first of the moves of `me` to `moves` the engine accepts, preferring one that disorders none of the

@@ -452,3 +452,55 @@ fn colonels_are_checked() {
         assert_eq!(near.len(), 2, "{near:?}");
     }
 }
+
+/// The position of a regiment of three companies within 6" of their colonel, the enemy company at `enemy`.
+fn three_near_the_colonel(enemy: Point) -> Scenario {
+    let mut s = scenario(
+        &[
+            ("Company A", Formation::Line, Point::new(19.0, 6.0)),
+            ("Company B", Formation::Line, Point::new(29.0, 6.0)),
+            ("Company C", Formation::Line, Point::new(24.0, 9.0)),
+        ],
+        Point::new(24.0, 4.0),
+    );
+    s.companies[3].at = enemy;
+    s
+}
+
+// HT-SEQ-03: the thruster activates its regiment through the colonel only when that gains tempo (three or more
+// companies may form with him and one of them has an enemy within 12"); otherwise a company nearest the enemy
+// goes first and the colonel waits, to transfer his actions once his side's units have acted.
+#[test]
+fn the_thruster_activates_its_regiment_only_for_tempo() {
+    use acw_core::game::Commander;
+    use acw_hardtack::bots::Thruster;
+    let (a, b, c) = (CompanyId(0), CompanyId(1), CompanyId(2));
+    // the enemy 11" from Company C: the regiment goes together
+    let (near, _) = union_first(&three_near_the_colonel(Point::new(24.0, 20.0)));
+    assert_eq!(
+        Thruster::new(1).order(&Hardtack, &near, Side::Union),
+        Order::ActivateRegiment {
+            companies: vec![a, b, c]
+        }
+    );
+    // the enemy 24" off: Company C, the nearest, acts on its own
+    let (far, _) = union_first(&three_near_the_colonel(Point::new(24.0, 33.0)));
+    assert_eq!(
+        Thruster::new(1).order(&Hardtack, &far, Side::Union),
+        Order::Activate(c)
+    );
+    // two companies only: no tempo, whatever the distance; the colonel is never the first to go
+    let two = scenario(
+        &[
+            ("Company A", Formation::Line, Point::new(19.0, 6.0)),
+            ("Company B", Formation::Line, Point::new(29.0, 6.0)),
+        ],
+        Point::new(24.0, 4.0),
+    );
+    let (state, _) = union_first(&two);
+    let order = Thruster::new(1).order(&Hardtack, &state, Side::Union);
+    assert!(
+        matches!(order, Order::Activate(id) if id == a || id == b),
+        "{order:?}"
+    );
+}
