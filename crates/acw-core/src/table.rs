@@ -310,9 +310,10 @@ impl Footprint {
         })
     }
 
-    /// The unit vectors of the footprint's frame: ahead (along `facing`) and to its right, from one `sin_cos`.
+    /// The unit vectors of the footprint's frame: ahead (along `facing`) and to its right, from the facing's
+    /// [`frame`].
     fn axes(&self) -> ((f64, f64), (f64, f64)) {
-        let (s, c) = self.facing.as_degrees().to_radians().sin_cos();
+        let (s, c) = frame(self.facing).ahead;
         ((s, c), (c, -s))
     }
 
@@ -329,7 +330,12 @@ impl Footprint {
     fn corners_in(&self, frame: &Frame) -> [Point; 4] {
         let half_w = self.frontage.0 / 2.0;
         let half_d = self.depth.0 / 2.0;
-        let [ahead, back, right, left] = *frame;
+        let Frame {
+            ahead,
+            behind: back,
+            right,
+            left,
+        } = *frame;
         let step = |p: Point, (s, c): (f64, f64), d: f64| Point::new(p.x + d * s, p.y + d * c);
         let front = step(self.centre, ahead, half_d);
         let rear = step(self.centre, back, half_d);
@@ -454,7 +460,7 @@ impl Footprint {
     /// The squared distance from `p` to this rectangle, measured in its own frame (`frame`, of its facing; 0 on
     /// or inside it).
     fn square_to(&self, frame: &Frame, p: Point) -> f64 {
-        let [ahead, _, right, _] = *frame;
+        let (ahead, right) = (frame.ahead, frame.right);
         let (dx, dy) = (p.x - self.centre.x, p.y - self.centre.y);
         let across = ((dx * right.0 + dy * right.1).abs() - self.frontage.0 / 2.0).max(0.0);
         let along = ((dx * ahead.0 + dy * ahead.1).abs() - self.depth.0 / 2.0).max(0.0);
@@ -485,7 +491,15 @@ impl Footprint {
         let (dx, dy) = (p.x - self.centre.x, p.y - self.centre.y);
         let across = (dx * right.0 + dy * right.1).abs() - self.frontage.0 / 2.0;
         let along = (dx * ahead.0 + dy * ahead.1).abs() - self.depth.0 / 2.0;
-        Inches(across.max(0.0).hypot(along.max(0.0)))
+        let (x, y) = (across.max(0.0), along.max(0.0));
+        // `hypot(x, 0)` is `x` exactly (C99 F.9.4.3): the square root only off the corners.
+        Inches(if y == 0.0 {
+            x
+        } else if x == 0.0 {
+            y
+        } else {
+            x.hypot(y)
+        })
     }
 
     /// Whether the segment from `a` to `b` passes over (or touches) this footprint: the segment is clipped to
@@ -569,15 +583,45 @@ impl Footprint {
     }
 }
 
-/// The unit vectors (sine, cosine) of a facing, its reverse, and its right and left, each as [`Point::moved`]
-/// computes it.
-type Frame = [(f64, f64); 4];
+/// The unit vectors of a facing's four directions, each the `(sine, cosine)` that
+/// `heading.as_degrees().to_radians().sin_cos()` gives, as [`Point::moved`] takes them. See [`frame`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Frame {
+    /// The facing.
+    pub ahead: (f64, f64),
+    /// The facing reversed.
+    pub behind: (f64, f64),
+    /// The facing turned 90° clockwise.
+    pub right: (f64, f64),
+    /// The facing turned 90° anticlockwise.
+    pub left: (f64, f64),
+}
+
+impl Frame {
+    /// The four `sin_cos` of `facing`'s frame, worked out afresh.
+    fn of(facing: Heading) -> Frame {
+        let unit = |h: Heading| h.as_degrees().to_radians().sin_cos();
+        Frame {
+            ahead: unit(facing),
+            behind: unit(facing.reversed()),
+            right: unit(facing.turned(90.0)),
+            left: unit(facing.turned(-90.0)),
+        }
+    }
+}
+
+const NO_FRAME: Frame = Frame {
+    ahead: (0.0, 0.0),
+    behind: (0.0, 0.0),
+    right: (0.0, 0.0),
+    left: (0.0, 0.0),
+};
 
 thread_local! {
     /// The frames of the facings met last, by the bits of the facing (a game has few facings at a time, and
     /// asks for the same footprints' corners many times over).
     static FRAMES: std::cell::RefCell<[(u64, Frame); FRAME_SLOTS]> =
-        const { std::cell::RefCell::new([(u64::MAX, [(0.0, 0.0); 4]); FRAME_SLOTS]) };
+        const { std::cell::RefCell::new([(u64::MAX, NO_FRAME); FRAME_SLOTS]) };
 }
 
 /// How many facings' frames each thread remembers (a game meets a few dozen at a time: its units' facings
@@ -587,21 +631,32 @@ const FRAME_SLOTS: usize = 1 << FRAME_SLOT_BITS;
 /// The bits of a frame's slot number.
 const FRAME_SLOT_BITS: u32 = 7;
 
-/// The frame of `facing`: four `sin_cos`, remembered per thread for the facings met last.
-fn frame(facing: Heading) -> Frame {
+/// The frames of north and south, the facings armies deploy with, worked out once.
+static NORTH_SOUTH: std::sync::OnceLock<[Frame; 2]> = std::sync::OnceLock::new();
+
+/// The frame of `facing`: four `sin_cos`, bit for bit what they give, worked out once for north and south and
+/// remembered per thread for the other facings met last (units keep their facings for many measures).
+#[must_use]
+#[inline]
+pub fn frame(facing: Heading) -> Frame {
+    const SOUTH: u64 = 180.0f64.to_bits();
+    let bits = facing.as_degrees().to_bits();
+    if bits == 0 || bits == SOUTH {
+        let both =
+            NORTH_SOUTH.get_or_init(|| [Frame::of(Heading::NORTH), Frame::of(Heading::SOUTH)]);
+        return both[usize::from(bits == SOUTH)];
+    }
+    remembered_frame(facing)
+}
+
+/// [`frame`] beyond north and south: from the thread's slots.
+#[inline(never)]
+fn remembered_frame(facing: Heading) -> Frame {
     let bits = facing.as_degrees().to_bits();
     // The slot from the top bits of a multiplicative hash: every bit of the facing counts (round facings, whose
     // low bits are all zero, spread over the slots too).
     let slot = (bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - FRAME_SLOT_BITS)) as usize;
-    let compute = || {
-        let unit = |h: Heading| h.as_degrees().to_radians().sin_cos();
-        [
-            unit(facing),
-            unit(facing.reversed()),
-            unit(facing.turned(90.0)),
-            unit(facing.turned(-90.0)),
-        ]
-    };
+    let compute = || Frame::of(facing);
     FRAMES
         .try_with(|frames| {
             let mut frames = frames.borrow_mut();
@@ -1086,6 +1141,47 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A remembered frame is bit for bit the four `sin_cos`, for more facings than there are slots (each asked
+    /// twice, the second time from its slot unless another took it) and for north and south (worked out once);
+    /// a footprint's distance to a point, which skips the square root off its corners, is bit for bit the
+    /// `hypot` of the two gaps.
+    #[test]
+    fn a_remembered_frame_is_bit_for_bit_the_sines_and_cosines() {
+        let unit = |h: Heading| h.as_degrees().to_radians().sin_cos();
+        let mut facings: Vec<Heading> = (0..200)
+            .map(|i| Heading::degrees(f64::from(i) * 1.7 + 0.123).unwrap_or(Heading::NORTH))
+            .collect();
+        facings.extend([Heading::NORTH, Heading::EAST, Heading::SOUTH, Heading::WEST]);
+        for round in 0..2 {
+            for &h in &facings {
+                let f = frame(h);
+                assert_eq!(f.ahead, unit(h), "round {round}, {h:?}");
+                assert_eq!(f.behind, unit(h.reversed()));
+                assert_eq!(f.right, unit(h.turned(90.0)));
+                assert_eq!(f.left, unit(h.turned(-90.0)));
+                let fp = Footprint {
+                    centre: Point::new(12.25, 40.5),
+                    facing: h,
+                    frontage: Inches(4.0),
+                    depth: Inches(0.8),
+                };
+                let (s, c) = unit(h);
+                for q in [
+                    fp.centre,
+                    Point::new(0.0, 0.0),
+                    Point::new(13.0, 40.5),
+                    Point::new(12.25, 44.0),
+                    Point::new(30.0, 41.0),
+                ] {
+                    let (dx, dy) = (q.x - fp.centre.x, q.y - fp.centre.y);
+                    let across = ((dx * c - dy * s).abs() - 2.0).max(0.0);
+                    let along = ((dx * s + dy * c).abs() - 0.4).max(0.0);
+                    assert_eq!(fp.distance_to(q).0, across.hypot(along), "{h:?} {q:?}");
+                }
+            }
+        }
+    }
 
     fn square(x: f64, y: f64, s: f64) -> Vec<Point> {
         vec![

@@ -47,154 +47,12 @@ pub(crate) fn apart(a: Point, b: Point) -> f64 {
     span(b.x - a.x, b.y - a.y)
 }
 
-/// The sines and cosines of a facing's four directions, each what `heading.as_degrees().to_radians().sin_cos()`
-/// gives, as [`Point::moved`] takes them: ahead (the facing), behind, right (90° clockwise) and left.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Frame {
-    /// The facing.
-    pub(crate) ahead: (f64, f64),
-    /// The facing reversed.
-    pub(crate) behind: (f64, f64),
-    /// The facing turned 90° clockwise.
-    pub(crate) right: (f64, f64),
-    /// The facing turned 90° anticlockwise.
-    pub(crate) left: (f64, f64),
-}
-
-/// How many facings' frames [`frame`] remembers (a power of two).
-const FRAME_SLOTS: usize = 64;
-
-thread_local! {
-    /// The frames of the facings met last, by slot: the facing's bits (`u64::MAX`, no finite number's, for an
-    /// empty slot) and its frame.
-    static FRAMES: std::cell::RefCell<[(u64, Frame); FRAME_SLOTS]> = const {
-        std::cell::RefCell::new(
-            [(u64::MAX, Frame { ahead: (0.0, 0.0), behind: (0.0, 0.0), right: (0.0, 0.0), left: (0.0, 0.0) });
-                FRAME_SLOTS],
-        )
-    };
-}
-
-/// The frame of `facing`: four `sin_cos`, bit for bit what they give, worked out once for north and south (the
-/// armies' facings) and remembered per thread for the other facings met last (units keep their facings for
-/// many measures).
-#[inline]
-pub(crate) fn frame(facing: Heading) -> Frame {
-    const SOUTH: u64 = 180.0f64.to_bits();
-    let bits = facing.as_degrees().to_bits();
-    if (bits == 0 || bits == SOUTH)
-        && let Some(both) = NORTH_SOUTH.get()
-    {
-        return both[usize::from(bits == SOUTH)];
-    }
-    remembered_frame(facing)
-}
-
-/// The frames of north and south, the armies' facings, worked out once ([`remembered_frame`]).
-static NORTH_SOUTH: std::sync::OnceLock<[Frame; 2]> = std::sync::OnceLock::new();
-
-/// The four `sin_cos` of a facing's frame.
-fn frame_of(facing: Heading) -> Frame {
-    let unit = |h: Heading| h.as_degrees().to_radians().sin_cos();
-    Frame {
-        ahead: unit(facing),
-        behind: unit(facing.reversed()),
-        right: unit(facing.turned(90.0)),
-        left: unit(facing.turned(-90.0)),
-    }
-}
-
-/// [`frame`] beyond north and south (and those the first time): from the thread's slots.
-#[inline(never)]
-fn remembered_frame(facing: Heading) -> Frame {
-    NORTH_SOUTH.get_or_init(|| [frame_of(Heading::NORTH), frame_of(Heading::SOUTH)]);
-    let bits = facing.as_degrees().to_bits();
-    let slot = (bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - FRAME_SLOTS.trailing_zeros()))
-        as usize
-        % FRAME_SLOTS;
-    let compute = || frame_of(facing);
-    FRAMES
-        .try_with(|frames| {
-            let entry = &mut frames.borrow_mut()[slot];
-            if entry.0 != bits {
-                *entry = (bits, compute());
-            }
-            entry.1
-        })
-        .unwrap_or_else(|_| compute())
-}
+pub(crate) use acw_core::table::frame;
 
 /// `p.moved(heading, Inches(d))` ([`Point::moved`]), bit for bit, from the heading's sine and cosine `(s, c)`.
 #[must_use]
 pub(crate) fn moved_by(p: Point, (s, c): (f64, f64), d: f64) -> Point {
     Point::new(p.x + d * s, p.y + d * c)
-}
-
-/// The shortest distance in inches from a point to a footprint ([`Footprint::distance_to`]), bit for bit, from
-/// its facing's remembered frame; `hypot(x, 0)` is `x` exactly (C99 F.9.4.3), so the square root is taken only
-/// off the footprint's corners.
-#[must_use]
-pub(crate) fn distance_to(f: &Footprint, p: Point) -> f64 {
-    let (s, c) = frame(f.facing).ahead;
-    let (ahead, right) = ((s, c), (c, -s));
-    let (dx, dy) = (p.x - f.centre.x, p.y - f.centre.y);
-    let across = (dx * right.0 + dy * right.1).abs() - f.frontage.0 / 2.0;
-    let along = (dx * ahead.0 + dy * ahead.1).abs() - f.depth.0 / 2.0;
-    let (x, y) = (across.max(0.0), along.max(0.0));
-    if y == 0.0 {
-        x
-    } else if x == 0.0 {
-        y
-    } else {
-        x.hypot(y)
-    }
-}
-
-/// Whether the segment from `a` to `b` passes over (or touches) a footprint: [`Footprint::blocks`], with the
-/// same clipping in the footprint's frame taken from the remembered frame; only a segment within acw-core's
-/// margin (1e-9 inch) of the outline is handed to `Footprint::blocks` for its exact test.
-#[must_use]
-pub(crate) fn blocks(fp: &Footprint, a: Point, b: Point) -> bool {
-    /// acw-core's margin far above the rounding of table geometry (inches).
-    const MARGIN: f64 = 1e-9;
-    let (s, c) = frame(fp.facing).ahead;
-    let (ahead, right) = ((s, c), (c, -s));
-    let local = |p: Point| {
-        let (dx, dy) = (p.x - fp.centre.x, p.y - fp.centre.y);
-        (dx * right.0 + dy * right.1, dx * ahead.0 + dy * ahead.1)
-    };
-    let (p, q) = (local(a), local(b));
-    let (half_w, half_d) = (fp.frontage.0 / 2.0, fp.depth.0 / 2.0);
-    if !clips_local((p, q), half_w + MARGIN, half_d + MARGIN) {
-        return false;
-    }
-    if half_w > MARGIN && half_d > MARGIN && clips_local((p, q), half_w - MARGIN, half_d - MARGIN) {
-        return true;
-    }
-    fp.blocks(a, b)
-}
-
-/// Whether the segment `(p, q)`, in a rectangle's own frame, meets the rectangle `|x| <= half_w`,
-/// `|y| <= half_d` (Liang–Barsky clipping, touching included): acw-core's test, step for step.
-fn clips_local((p, q): ((f64, f64), (f64, f64)), half_w: f64, half_d: f64) -> bool {
-    let (mut lo, mut hi) = (0.0_f64, 1.0_f64);
-    for (start, delta, half) in [(p.0, q.0 - p.0, half_w), (p.1, q.1 - p.1, half_d)] {
-        if delta == 0.0 {
-            if start.abs() > half {
-                return false;
-            }
-            continue;
-        }
-        let t0 = (-half - start) / delta;
-        let t1 = (half - start) / delta;
-        let (t0, t1) = if t0 <= t1 { (t0, t1) } else { (t1, t0) };
-        lo = lo.max(t0);
-        hi = hi.min(t1);
-        if lo > hi {
-            return false;
-        }
-    }
-    true
 }
 
 /// A footprint's front centre ([`Footprint::front_centre`]), bit for bit, from its facing's remembered frame.
@@ -894,7 +752,7 @@ impl Field {
     /// other feature is measured exactly when its bounding box, grown by the margin, meets the segment's.
     #[must_use]
     pub fn sight_blocked(&self, from: Point, to: Point, others: &[Footprint]) -> bool {
-        if others.iter().any(|o| blocks(o, from, to)) {
+        if others.iter().any(|o| o.blocks(from, to)) {
             return true;
         }
         let terrain = self.table.terrain();
@@ -973,7 +831,7 @@ impl Field {
                 Some(o) if !o.alive => OfficerAt::Killed,
                 Some(o) => {
                     let p = self.officer_at(o.id).unwrap_or(Point::new(0.0, 0.0));
-                    if cm(distance_to(&me, p)) <= rank.radius_cm() {
+                    if cm(me.distance_to(p).0) <= rank.radius_cm() {
                         OfficerAt::InRange
                     } else {
                         OfficerAt::Away
@@ -1007,7 +865,7 @@ impl Field {
             if let (Some(o), Some(f)) = (battle.commanding_officer(u.id), self.footprint(u))
                 && let Some(p) = self.officer_at(o)
             {
-                out.push((u.id, cm(distance_to(&f, p))));
+                out.push((u.id, cm(f.distance_to(p).0)));
             }
         }
         out
@@ -1137,7 +995,7 @@ impl Field {
                 let (ex, ey) = (a.x + dx * t - c.x, a.y + dy * t - c.y);
                 let (w, d) = size_cm(u);
                 let reach = inches(span(w, d)) / 2.0 + 1e-6;
-                ex * ex + ey * ey <= reach * reach && blocks(&Field::footprint_at(u, p), a, b)
+                ex * ex + ey * ey <= reach * reach && Field::footprint_at(u, p).blocks(a, b)
             })
             .map(|u| u.id)
     }
@@ -1346,7 +1204,7 @@ pub(crate) fn figure_distances<'a>(
     let (half_w, half_d) = (target.frontage.0 / 2.0, target.depth.0 / 2.0);
     (0..figures).filter_map(move |i| {
         if battery {
-            return Some(cm(distance_to(target, front)));
+            return Some(cm(target.distance_to(front).0));
         }
         let off = width * ((i as f64 + 0.5) / figures as f64) - width / 2.0;
         let ((s, c), d) = if off < 0.0 {
@@ -1453,20 +1311,20 @@ pub fn in_play(battle: &Battle) -> BySide<usize> {
 mod frame_tests {
     use super::*;
 
+    /// The front centre and a move worked out from acw-core's remembered frame are bit for bit what
+    /// `Point::moved` and `Footprint::front_centre` give, for more facings than the frame has slots.
     #[test]
-    fn a_remembered_frame_is_bit_for_bit_the_sines_and_cosines() {
-        let unit = |h: Heading| h.as_degrees().to_radians().sin_cos();
-        // More facings than slots, each asked twice (the second time from the slot, unless another took it).
+    fn moves_from_a_remembered_frame_are_bit_for_bit_the_tables() {
         for round in 0..2 {
             for i in 0..200 {
                 let h = Heading::degrees(f64::from(i) * 1.7 + 0.123).unwrap_or(Heading::NORTH);
                 let f = frame(h);
-                assert_eq!(f.ahead, unit(h), "round {round}, {i}");
-                assert_eq!(f.behind, unit(h.reversed()));
-                assert_eq!(f.right, unit(h.turned(90.0)));
-                assert_eq!(f.left, unit(h.turned(-90.0)));
                 let p = Point::new(12.25, 40.5);
-                assert_eq!(moved_by(p, f.ahead, 3.3), p.moved(h, Inches(3.3)));
+                assert_eq!(
+                    moved_by(p, f.ahead, 3.3),
+                    p.moved(h, Inches(3.3)),
+                    "round {round}, {i}"
+                );
                 let fp = Footprint {
                     centre: p,
                     facing: h,
@@ -1474,32 +1332,7 @@ mod frame_tests {
                     depth: Inches(0.8),
                 };
                 assert_eq!(front_centre(&fp), fp.front_centre());
-                for q in [
-                    p,
-                    Point::new(0.0, 0.0),
-                    Point::new(13.0, 40.5),
-                    Point::new(12.25, 44.0),
-                ] {
-                    assert_eq!(distance_to(&fp, q), fp.distance_to(q).0);
-                }
-                // Segments across, beside, along the outline and within the margin of it.
-                let c = fp.corners();
-                let ends = [
-                    (Point::new(0.0, 0.0), Point::new(30.0, 80.0)),
-                    (Point::new(12.25, 0.0), Point::new(12.25, 90.0)),
-                    (Point::new(0.0, 40.5), Point::new(30.0, 40.5)),
-                    (p, Point::new(50.0, 50.0)),
-                    (c[0], c[1]),
-                    (c[2], Point::new(c[2].x + 5e-10, 100.0)),
-                ];
-                for (a, b) in ends {
-                    assert_eq!(blocks(&fp, a, b), fp.blocks(a, b), "{a:?} {b:?}");
-                }
             }
-        }
-        for h in [Heading::NORTH, Heading::EAST, Heading::SOUTH, Heading::WEST] {
-            assert_eq!(frame(h).ahead, unit(h));
-            assert_eq!(frame(h).behind, unit(h.reversed()));
         }
     }
 }

@@ -1101,7 +1101,7 @@ impl State {
         if let Some(across) = f.unit_across(b, &[unit, target], from, to) {
             return FireCheck::Across(across);
         }
-        if f.smoke(b).any(|(_, m)| crate::field::blocks(&m, from, to)) {
+        if f.smoke(b).any(|(_, m)| m.blocks(from, to)) {
             return FireCheck::Refused;
         }
         // Accepted, the facts are those `fire_facts` measures (the same distances, some figure in reach, the
@@ -2075,7 +2075,7 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
         }
         let of = Field::footprint_at(o, op);
         if crate::field::near_segment(&of, from.centre, dest.centre)
-            && crate::field::blocks(&of, from.centre, dest.centre)
+            && of.blocks(from.centre, dest.centre)
         {
             if o.formation == Formation::Skirmish {
                 through_skirmishers = Some(o.id);
@@ -2303,7 +2303,7 @@ fn officer_fire_facts(
     let mut facts = FireFacts {
         figures: ds.len().min(24),
         bearing_degrees: bearing,
-        sight_blocked: f.smoke(b).any(|(_, m)| crate::field::blocks(&m, from, at))
+        sight_blocked: f.smoke(b).any(|(_, m)| m.blocks(from, at))
             || f.sight_blocked(from, at, &[]),
         firer_deep_in_wood: f.deep_in_wood(uf.centre),
         target_deep_in_wood: f.deep_in_wood(at),
@@ -2347,7 +2347,7 @@ fn fire_facts(b: &Battle, f: &Field, u: &Unit, t: &Unit) -> Result<FireFacts, Ga
         let (from, to) = (crate::field::front_centre(&uf), tf.centre);
         // The units and smoke between first (cheap), the terrain only if they leave the line clear.
         f.unit_across(b, &[u.id, t.id], from, to).is_some()
-            || f.smoke(b).any(|(_, m)| crate::field::blocks(&m, from, to))
+            || f.smoke(b).any(|(_, m)| m.blocks(from, to))
             || f.sight_blocked(from, to, &[])
     };
     volley_facts(b, f, u, t, (&uf, &tf), ds, bearing, sight_blocked)
