@@ -867,7 +867,7 @@ fn chance_text(chance: Option<&LuckyRoll>, what: &str) -> String {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RollChance {
-    /// The roll, in words: "a combat move", "the final defensive fire", "its casualties", "the melee".
+    /// The roll, in words: "a combat move", "the final defensive fire", "the reaction test after the final defensive fire", "its casualties", "the melee".
     pub roll: String,
     /// The chance of its result, for the side it served.
     pub chance: LuckyRoll,
@@ -952,7 +952,8 @@ fn fire_chance(report: &FireReport, side: Side) -> Option<LuckyRoll> {
 /// A roll the battle made, in words, and the chance of its result for the side it served, from the exact odds
 /// of the procedure rolled: a fire's impact dice from [`crate::fire::Volley`]'s casualty odds (the allocation
 /// and impact dice of its potential hits over the pool; more figures down is better for the firer, then more
-/// killed); final defensive fire from [`FireDice`](crate::fire::FireDice)'s odds, as any fire; a combat move
+/// killed); final defensive fire from [`FireDice`](crate::fire::FireDice)'s odds, as any fire; the reaction
+/// test of an attacker it hit from [`ReactionTest`](crate::morale::ReactionTest)'s (passing is better); a combat move
 /// from [`CombatMove`](crate::movement::CombatMove)'s (reaching contact is best, then the farther move); a
 /// melee from [`Melee`](crate::melee::Melee)'s (for the attacker: winning above a stalemate above losing, then
 /// more of the defenders down than of its own). The fire rolls, the casualties and the melees are remembered a
@@ -983,6 +984,10 @@ fn roll_luck(r: &RollMade) -> (&'static str, LuckyRoll) {
         RollMade::FinalFire { side, dice, effect } => (
             "the final defensive fire",
             dice_chance(*dice, *effect, *side),
+        ),
+        RollMade::Reaction { side, test, passed } => (
+            "the reaction test after the final defensive fire",
+            LuckyRoll::chance(*side, test.odds().p(&true), *passed),
         ),
         RollMade::CombatMove { side, roll, result } => {
             let goodness = |m: &MoveResult| match m {

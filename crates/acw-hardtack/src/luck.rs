@@ -12,7 +12,8 @@
 //!   better, then more of them killed; and each confidence test the fire brought, for the side of the company
 //!   testing (a pass above losing one level above losing two);
 //! - [`Event::Assault`]: each combat move, for the attacking side (contact is best, then the farther move);
-//!   final defensive fire's roll and its impact dice, for the defending side, as for a fire; a melee of one
+//!   final defensive fire's roll and its impact dice, for the defending side, as for a fire; the reaction test
+//!   of an attacker the final fire hit, for the attacking side (a pass is better); a melee of one
 //!   attacker, for the attacking side (a win above a stalemate above a loss, then more defenders down than
 //!   attackers); and each confidence test of the assault after the defender answers (the defender's stand
 //!   test, the tests the melee brings), for the side of the company testing;
@@ -26,10 +27,9 @@
 //!   enemy company (HT-SG2-25), for the observing side: a major success above a minor above a failure.
 //!
 //! Not counted yet: the impact dice of a fire whose pool holds horses or riders (a mounted company, a limbered
-//! gun's team: the horse-or-rider rolls have no exact procedure over a whole pool), of a round shot's impact
-//! points, and of a sharpshooter's shot; in an assault the reaction test of a company hit by final defensive
-//! fire and a melee of several attackers (the report names their results but not the odds they were rolled
-//! at). Every other event rolled nothing.
+//! gun's team: the horse-or-rider rolls have no exact procedure over a whole pool) and of a round shot's impact
+//! points. A sharpshooter's shot and a melee of several attackers are no orders of the game (the battle's
+//! `sharpshoot` and `assault_together`), so no event reports them. Every other event rolled nothing.
 //!
 //! ```
 //! use acw_core::luck::luck_of;

@@ -1212,6 +1212,16 @@ pub enum RollMade {
         /// Where it ended.
         result: MoveResult,
     },
+    /// The reaction test of an attacker hit by final defensive fire (HT-MEL-07: +1 a casualty), for its
+    /// `side`: passing goes on to the second combat move, failing withdraws.
+    Reaction {
+        /// The attacker's side.
+        side: Side,
+        /// The test rolled.
+        test: ReactionTest,
+        /// Whether it passed.
+        passed: bool,
+    },
     /// A melee between one attacker and the defender (HT-SG2-38, HT-MEL-08), for the attacker's `side`.
     Melee {
         /// The attacker's side.
@@ -1524,7 +1534,7 @@ impl Battle {
     }
 
     /// Takes the other rolls made since the last call, oldest first ([`RollMade`]): a fire's impact dice, a
-    /// final defensive fire's roll, combat moves, a melee. A battle keeps them only until they are taken.
+    /// final defensive fire's roll, the reaction test after it, combat moves, a melee. A battle keeps them only until they are taken.
     pub fn take_rolls(&mut self) -> Vec<RollMade> {
         std::mem::take(&mut self.tests_rolled.2)
     }
@@ -5716,6 +5726,7 @@ impl Battle {
                     steps.push(format!("final defensive fire: {effect}"));
                     if casualties > 0 {
                         let a = b.company(id)?;
+                        let side = a.side;
                         let test = ReactionTest {
                             quality: a.quality.die(),
                             lv: a.lv,
@@ -5723,7 +5734,9 @@ impl Battle {
                                 + b.colours_modifier(id)
                                 + i16::from(dropped),
                         };
-                        if !test.roll(dice) {
+                        let passed = test.roll(dice);
+                        b.tests_rolled.2.push(RollMade::Reaction { side, test, passed });
+                        if !passed {
                             let event = TestEvent {
                                 fired_on: Some(FiredOn::Suppression),
                                 ..TestEvent::default()

@@ -402,3 +402,63 @@ fn an_assaults_moves_and_final_fire_carry_their_chances() {
         "{text}"
     );
 }
+
+/// The reaction test of an attacker hit by final defensive fire carries its chance (HT-MEL-07: +1 a casualty).
+/// As above, the Union line assaults and is 2" short after its first move (D4: 1). The Confederates' final fire
+/// shows 1 on the range D4 and 2 and 2 on their D8s: both beat it, a major result, 2 + 2 = 4 over the D4's 4
+/// faces, one potential hit. It falls on the fifth figure (D8: 5), whose armour D4 shows 1 against the
+/// musket's D6 6: a kill. The Union line passes its casualty test (D8: 8), then takes the reaction test, its
+/// quality D8 against LV 2 + TL 1 (one casualty): 4 passes, as every face of 4 to 8 would, a chance of 5/8
+/// (62.5%) for the Union; it goes on.
+#[test]
+fn the_reaction_test_after_final_fire_carries_its_chance() {
+    let mut state = face_to_face();
+    let mut log = Vec::new();
+    apply(&mut state, Order::GoFirst(Side::Union), &[], &mut log);
+    apply(&mut state, Order::Activate(CompanyId(0)), &[], &mut log);
+    let assault = Order::Assault {
+        defender: CompanyId(1),
+    };
+    apply(&mut state, assault, &[8], &mut log);
+    let stand = Order::Defend {
+        stand: true,
+        final_fire: true,
+    };
+    // the stand test, the first move, the final fire (range, quality, firepower), the hit (allocation,
+    // armour, impact), the casualty test, the reaction test, then the second move and the melee
+    let mut faces = vec![8, 1, 1, 2, 2, 5, 1, 6, 8, 4];
+    faces.extend(std::iter::repeat_n(3, 2000));
+    let mut dice = ScriptedDice::faces(faces);
+    Hardtack
+        .apply_with(&mut state, &stand, &mut dice, &mut log)
+        .unwrap();
+    let assault = log
+        .iter()
+        .rev()
+        .find(|e| matches!(e, Event::Assault { .. }))
+        .unwrap();
+    let Event::Assault { chances, .. } = assault else {
+        unreachable!()
+    };
+    let names: Vec<&str> = chances.iter().map(|c| c.roll.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "a combat move",
+            "the final defensive fire",
+            "its casualties",
+            "the reaction test after the final defensive fire",
+            "a combat move",
+            "the melee"
+        ]
+    );
+    let reaction = chances[3].chance;
+    assert_eq!(reaction.side, Side::Union);
+    assert_eq!(reaction.exactly, 5.0 / 8.0);
+    assert_eq!(reaction.at_least_as_good, 5.0 / 8.0);
+    let text = assault.to_string();
+    assert!(
+        text.contains("62.5% (the reaction test after the final defensive fire), 100.0% (a combat move)"),
+        "{text}"
+    );
+}
