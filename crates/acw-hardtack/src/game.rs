@@ -398,6 +398,7 @@ impl Scenario {
             teams: Vec::new(),
             dummies: Vec::new(),
             colonels,
+            fallen: Vec::new(),
         };
         for (i, g) in self.guns.iter().enumerate() {
             let Some(centre) = g.team else { continue };
@@ -1371,6 +1372,29 @@ pub enum Event {
         /// The actions it takes.
         actions: u8,
     },
+    /// A colonel fell, wounded, killed or taken (HT-CMD-04, HT-CMD-05): every company in a regimental
+    /// formation under him tested as though it had lost its own leader, and the leader of the best of them (by
+    /// quality, among those still Confident, Steady or Shaken; by lot where several are equal) took his place
+    /// at the command stand, his own company led by its next figure. With no formation none tested and no one
+    /// took his place.
+    ColonelFell {
+        /// The colonel (his command stand's name).
+        colonel: String,
+        /// Each company that tested, and how its test came out.
+        tested: Vec<(String, String)>,
+        /// The company whose leader took his place; `None` with no formation.
+        successor: Option<String>,
+        /// How many equal leaders the successor was chosen among by lot (1: no lot was needed).
+        among: usize,
+        /// The LV of the successor company's new leader (1 is the best), rolled on the D6 (HT-SG2-20).
+        new_lv: Option<i16>,
+        /// The dice rolled, in order: the tests, then the new leader's D6.
+        rolls: Vec<Rolled>,
+        /// The chance of each test's result, for the side of the company testing.
+        tests: Vec<LuckyRoll>,
+        /// The chance of the new leader's LV, for his side (a better LV is better).
+        chance: Option<LuckyRoll>,
+    },
     /// A colonel moved with his regiment at the end of its activation (HT-CMD-03).
     ColonelFollowed {
         /// The colonel.
@@ -1677,6 +1701,54 @@ impl fmt::Display for Event {
                     "two actions"
                 }
             ),
+            Event::ColonelFell {
+                colonel,
+                tested,
+                successor,
+                among,
+                new_lv,
+                rolls,
+                tests,
+                chance,
+            } => {
+                write!(f, "{colonel} has fallen")?;
+                if tested.is_empty() {
+                    f.write_str(
+                        ": no company of his regiment stood in formation with him, so none tests, and no one takes his place",
+                    )?;
+                } else {
+                    let list: Vec<String> = tested
+                        .iter()
+                        .map(|(company, result)| format!("{company} {result}"))
+                        .collect();
+                    write!(
+                        f,
+                        "; the companies in formation with him test as though each had lost its own leader: {}",
+                        list.join("; ")
+                    )?;
+                }
+                if let Some(s) = successor {
+                    write!(
+                        f,
+                        ". The leader of {s} takes his place at the command stand"
+                    )?;
+                    if *among > 1 {
+                        write!(
+                            f,
+                            ", chosen by lot among {among} equal leaders (a chance of {})",
+                            percent(1.0 / *among as f64)
+                        )?;
+                    }
+                    if let Some(lv) = new_lv {
+                        write!(
+                            f,
+                            "; {s}'s next figure leads it at LV {lv}{}",
+                            chance_text(chance.as_ref(), "that LV")
+                        )?;
+                    }
+                }
+                write!(f, "{}{}.", rolls_text(rolls), tests_text(tests))
+            }
             Event::ColonelFollowed { colonel, distance } => write!(
                 f,
                 "{colonel} moves {distance:.1}\" with his regiment, keeping his place behind it."
@@ -1739,6 +1811,13 @@ pub struct Field {
     /// The colonels on the table and their regiments (HT-SEQ-03, HT-CMD-01).
     #[cfg_attr(feature = "serde", serde(default))]
     colonels: Vec<(CompanyId, u32)>,
+    /// The colonels who fell with no regimental formation to give a successor (HT-CMD-04, HT-CMD-05): their
+    /// command stands stay down and their regiments have no colonel.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    fallen: Vec<CompanyId>,
 }
 
 impl Field {
@@ -1752,6 +1831,13 @@ impl Field {
     #[must_use]
     pub fn colonels(&self) -> &[(CompanyId, u32)] {
         &self.colonels
+    }
+
+    /// The colonels who fell with no one to take their place (HT-CMD-05): no company of their regiment stood in
+    /// a regimental formation with them.
+    #[must_use]
+    pub fn fallen_colonels(&self) -> &[CompanyId] {
+        &self.fallen
     }
 
     /// The distance between two units for command (HT-GEN-04, HT-CMD-01, HT-SEQ-03): centre to centre.
@@ -2101,6 +2187,13 @@ impl TryFrom<StateData> for State {
             return bad(
                 "a colonel is not in the battle, not of his regiment, or his regiment has two",
             );
+        }
+        if d.field.fallen.iter().enumerate().any(|(i, &id)| {
+            !colonel(id)
+                || d.field.fallen[..i].contains(&id)
+                || d.battle.company(id).map_or(true, |c| c.fit() > 0)
+        }) {
+            return bad("a fallen colonel is not a colonel, is named twice, or still stands");
         }
         if let Some(reg) = &d.regiment {
             let known = |id: CompanyId| d.battle.company(id).is_ok();
@@ -4937,6 +5030,7 @@ impl State {
     /// turn when every company has acted, and checks victory.
     fn after(&mut self, rec: &mut Recording<'_>, log: &mut Vec<Event>) -> Result<(), GameError> {
         self.sight_counters(log)?;
+        self.colonels_fall(rec, log)?;
         if self.pending() {
             return Ok(());
         }
@@ -5017,6 +5111,161 @@ impl State {
             }
             self.turn += 1;
             log.push(Event::TurnBegan(self.turn));
+        }
+        Ok(())
+    }
+
+    /// The companies in a regimental formation under `colonel` of `regiment` (HT-CMD-04): those of his
+    /// regiment's activation under way, counted in it to the end of their activation (HT-SEQ-05), and those
+    /// that stand in one with him now (HT-FRM-07: two or more of his regiment's companies, each in line or
+    /// column, not Broken or Routed, its centre within 6" of his, all foot or all mounted; a formation forms at
+    /// will, so companies that could form one are in one). Companies with no fit figure are in none.
+    fn formation_under(&self, colonel: CompanyId, regiment: u32) -> Vec<CompanyId> {
+        let side = self.side_of(colonel);
+        let mut out: Vec<CompanyId> = self
+            .regiment
+            .as_ref()
+            .filter(|r| r.colonel == colonel)
+            .map(|r| r.companies.clone())
+            .unwrap_or_default();
+        let mut standing = Vec::new();
+        let mut members = Vec::new();
+        for id in self.battle.company_ids() {
+            let Ok(c) = self.battle.company(id) else {
+                continue;
+            };
+            let Some(distance) = self.field.command_distance(colonel, id) else {
+                continue;
+            };
+            if id == colonel
+                || c.side() != side
+                || c.regiment() != Some(regiment)
+                || self.field.colonel_of(id).is_some()
+                || c.fit() == 0
+                || !c.formation().is_close()
+                || c.confidence() >= ConfidenceLevel::Broken
+                || distance > crate::command::COMMAND_RANGE
+            {
+                continue;
+            }
+            standing.push(id);
+            members.push(crate::command::Member {
+                close: true,
+                cl: c.confidence(),
+                distance,
+                branch: if c.mounted() {
+                    crate::command::Branch::Mounted
+                } else {
+                    crate::command::Branch::Infantry
+                },
+            });
+        }
+        if crate::command::regimental_formation(&members).is_ok() {
+            for id in standing {
+                if !out.contains(&id) {
+                    out.push(id);
+                }
+            }
+        }
+        out.retain(|&id| self.battle.company(id).is_ok_and(|c| c.fit() > 0));
+        out
+    }
+
+    /// A colonel with no fit figure left has fallen (HT-CMD-04, HT-CMD-05): once the battle is between steps,
+    /// every company in a regimental formation under him tests as though it had lost its own leader (base
+    /// 4/3/1 by motivation, with the usual modifiers, −1 in close formation among them), and the leader of the
+    /// best company still Confident, Steady or Shaken (the best quality; by lot with the game's dice among
+    /// equals; any, by lot, if every company is Broken or Routed) takes his place at the command stand with
+    /// his own quality and LV, his company's next figure leading it at an LV rolled as for a leader killed
+    /// (HT-SG2-20), with no test. With no formation no company tests, and the stand, a single figure with no
+    /// second in command, stays down: his regiment has no colonel.
+    fn colonels_fall(
+        &mut self,
+        rec: &mut Recording<'_>,
+        log: &mut Vec<Event>,
+    ) -> Result<(), GameError> {
+        if !self.battle.is_idle() {
+            return Ok(());
+        }
+        for i in 0..self.field.colonels.len() {
+            let (colonel, regiment) = self.field.colonels[i];
+            if self.field.fallen.contains(&colonel) || self.battle.company(colonel)?.fit() > 0 {
+                continue;
+            }
+            let formation = self.formation_under(colonel, regiment);
+            let name = self.name(colonel);
+            if formation.is_empty() {
+                self.field.fallen.push(colonel);
+                log.push(Event::ColonelFell {
+                    colonel: name,
+                    tested: Vec::new(),
+                    successor: None,
+                    among: 0,
+                    new_lv: None,
+                    rolls: Vec::new(),
+                    tests: Vec::new(),
+                    chance: None,
+                });
+                continue;
+            }
+            // tests and rolls of the order before belong to its own events
+            self.battle.take_tests();
+            let before = rec.rolls.len();
+            rec.about(format_args!("the fall of {name}"));
+            let chosen = self.battle.colonel_falls(colonel, &formation, rec)?;
+            let taken = self.battle.take_tests();
+            let rolls = rec.rolls.split_off(before);
+            let tested = taken
+                .iter()
+                .map(|(id, _, r)| (self.name(*id), r.to_string()))
+                .collect();
+            let tests = if rec.narrate {
+                taken
+                    .iter()
+                    .map(|(id, test, result)| {
+                        LuckyRoll::from_dist(
+                            self.side_of(*id),
+                            &test.odds(),
+                            result,
+                            confidence_goodness,
+                        )
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            let after: Vec<_> = formation
+                .iter()
+                .map(|&id| {
+                    self.battle
+                        .company(id)
+                        .map(|c| (c.quality(), c.confidence()))
+                })
+                .collect::<Result<_, _>>()?;
+            let among = crate::command::Successor { companies: &after }
+                .odds()
+                .outcomes()
+                .len();
+            let stand = self.battle.company(colonel)?;
+            let new_lv = self.battle.company(chosen)?.lv();
+            let chance = rec.narrate.then(|| {
+                LuckyRoll::from_dist(
+                    self.side_of(chosen),
+                    &crate::morale::ReplacementLeader { old: stand.lv() }.odds(),
+                    &new_lv,
+                    |lv| -lv.value(),
+                )
+            });
+            log.push(Event::ColonelFell {
+                colonel: name,
+                tested,
+                successor: Some(self.name(chosen)),
+                among,
+                new_lv: Some(new_lv.value()),
+                rolls,
+                tests,
+                chance,
+            });
         }
         Ok(())
     }

@@ -22,6 +22,9 @@
 //! - [`Event::Moved`]: the reaction tests a move rolled (to leave In Position, a Shaken company leaving cover),
 //!   for the moving side, as one chance: that every test passes;
 //! - [`Event::Rallied`]: the rally test, for the rallying side: a pass is better;
+//! - [`Event::ColonelFell`]: each company's test at its colonel's fall, for its side, as any confidence test;
+//!   the LV its successor's company's new leader rolled, for that side (a better LV is better); the lot among
+//!   equal leaders is shown but not counted (no leader is better for his side than another);
 //! - [`Event::AssaultDeclared`]: the attacker's test to go in, for the attacking side: a pass is better;
 //! - [`Event::Observed`] and [`Event::ObservedCompany`]: a leader's look at an enemy counter or a hidden
 //!   enemy company (HT-SG2-25), for the observing side: a major success above a minor above a failure.
@@ -65,6 +68,10 @@ impl Lucky for Event {
             }
             Event::Shot { tests, .. } => {
                 out.extend(tests.iter().copied());
+            }
+            Event::ColonelFell { tests, chance, .. } => {
+                out.extend(tests.iter().copied());
+                out.extend(chance.iter().copied());
             }
             Event::Moved { chance, .. }
             | Event::Rallied { chance, .. }

@@ -5232,9 +5232,11 @@ impl Battle {
     /// The colonel falls (HT-CMD-04, HT-CMD-05, HT-MOR-10): every company of his formation tests as if its own
     /// leader fell (4/3/1, −1 in close formation), and every company that took his Grand Gesture this
     /// activation at +1 more (HT-OPT-17, a confidence test: HT-INT-13); then his successor is the leader of the
-    /// best-quality company
-    /// still Confident, Steady or Shaken (ties at random; any, if all are Broken or Routed), whose company
-    /// rolls its new leader's LV without a test. Returns the successor's company.
+    /// best-quality company still Confident, Steady or Shaken (ties at random; any, if all are Broken or
+    /// Routed). The successor leaves his company for the command stand `colonel`, which takes his quality and
+    /// LV (a fallen colonel's figure stays down there, and the new one stands beside it); his company's next
+    /// fit figure leads it, with an LV rolled as for a leader killed (HT-SG2-20) and no test. Returns the
+    /// successor's company.
     pub fn colonel_falls<D: Dice + ?Sized>(
         &mut self,
         colonel: CompanyId,
@@ -5286,8 +5288,44 @@ impl Battle {
                 .collect::<Result<_, _>>()?;
             let pick = crate::command::Successor { companies: &after }.roll(dice);
             let chosen = companies[pick.min(companies.len() - 1)];
+            // he leaves his company for the command stand, keeping his quality and LV; the company's next
+            // fit figure leads it, its LV rolled as for a leader killed, with no test
             let c = b.company_mut(chosen)?;
-            c.lv = ReplacementLeader { old: c.lv }.roll(dice);
+            let (quality, lv) = (c.quality, c.lv);
+            if let Some(i) = c
+                .figures
+                .iter()
+                .position(|f| f.role == Role::Leader && f.condition == Condition::Fit)
+            {
+                c.figures.remove(i);
+            }
+            c.promote();
+            c.lv = ReplacementLeader { old: lv }.roll(dice);
+            let stand = b.company_mut(colonel)?;
+            stand.quality = quality;
+            stand.lv = lv;
+            let fallen = stand
+                .figures
+                .iter()
+                .position(|f| f.role == Role::Leader)
+                .filter(|&i| stand.figures[i].condition != Condition::Fit);
+            let stands = stand
+                .figures
+                .iter()
+                .any(|f| f.role == Role::Leader && f.condition == Condition::Fit);
+            if let Some(i) = fallen {
+                stand.figures[i].role = Role::Trooper;
+            }
+            if !stands {
+                // the fallen colonel lies where he fell; the new one stands at the command stand
+                stand.figures.push(Figure {
+                    role: Role::Leader,
+                    condition: Condition::Fit,
+                    reload: false,
+                    unhorsed: false,
+                    fired: false,
+                });
+            }
             Ok(chosen)
         })
     }
@@ -5735,7 +5773,9 @@ impl Battle {
                                 + i16::from(dropped),
                         };
                         let passed = test.roll(dice);
-                        b.tests_rolled.2.push(RollMade::Reaction { side, test, passed });
+                        b.tests_rolled
+                            .2
+                            .push(RollMade::Reaction { side, test, passed });
                         if !passed {
                             let event = TestEvent {
                                 fired_on: Some(FiredOn::Suppression),

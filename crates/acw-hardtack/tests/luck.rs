@@ -458,7 +458,9 @@ fn the_reaction_test_after_final_fire_carries_its_chance() {
     assert_eq!(reaction.at_least_as_good, 5.0 / 8.0);
     let text = assault.to_string();
     assert!(
-        text.contains("62.5% (the reaction test after the final defensive fire), 100.0% (a combat move)"),
+        text.contains(
+            "62.5% (the reaction test after the final defensive fire), 100.0% (a combat move)"
+        ),
         "{text}"
     );
 }

@@ -1,9 +1,10 @@
 //! Regimental command on the table: colonels deployed by a scenario, Activate Regiment played in its two waves,
 //! transfers of actions, the colonel following his regiment, and saves in the middle of a regiment's
-//! activation.
+//! activation, and a colonel shot on the table: his formation's tests and his successor.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use acw_core::Side;
+use acw_core::dice::{Scripted, ScriptedDice};
 use acw_core::game::Ruleset;
 use acw_core::measure::{Inches, Point};
 use acw_core::table::Table;
@@ -13,6 +14,7 @@ use acw_hardtack::game::{
     Scenario, State,
 };
 use acw_hardtack::options::TransferGrants;
+use acw_hardtack::prelude::{ConfidenceLevel, Leadership, Quality};
 use acw_hardtack::state::{CompanySpec, Formation};
 use acw_hardtack::{Options, RuleViolation};
 
@@ -503,4 +505,187 @@ fn the_thruster_activates_its_regiment_only_for_tempo() {
         matches!(order, Order::Activate(id) if id == a || id == b),
         "{order:?}"
     );
+}
+
+/// Colonel Hayes at (24, 4) with his regiment: Companies A and B (Veteran) and C (Regular) in line within 6"
+/// of him, D in skirmish order within 6", E in line 16" off; the Confederate Company Z to the east sees him
+/// clear along y = 4, 20" away.
+fn colonel_under_fire() -> Scenario {
+    let mut s = scenario(
+        &[
+            ("Company A", Formation::Line, Point::new(19.0, 6.5)),
+            ("Company B", Formation::Line, Point::new(29.0, 6.5)),
+            ("Company C", Formation::Line, Point::new(24.0, 9.0)),
+            ("Company D", Formation::Skirmish, Point::new(19.0, 1.5)),
+            ("Company E", Formation::Line, Point::new(8.0, 6.5)),
+        ],
+        Point::new(24.0, 4.0),
+    );
+    s.companies[0].spec.quality = Quality::Veteran;
+    s.companies[1].spec.quality = Quality::Veteran;
+    s.companies[5].at = Point::new(44.0, 4.0);
+    s
+}
+
+/// Company Z fires at the colonel: its range D6 shows 1 against its quality D8's 8 and firepower D4's 4, a major
+/// result with 12 / 6 = 2 potential hits on the colonel's one figure. The first (armour D4 1, impact D6 6)
+/// kills him, the second (armour 4, impact 1) does nothing; his stand takes its own test (D8: 8).
+fn fire_at_the_colonel(state: &mut State, s: &Scenario, then: &[Scripted], log: &mut Vec<Event>) {
+    apply(state, Order::GoFirst(Side::Confederate), log);
+    apply(state, Order::Activate(CompanyId(5)), log);
+    let mut dice = ScriptedDice::new(
+        [1u16, 8, 4, 1, 6, 4, 1, 8]
+            .into_iter()
+            .map(Scripted::Face)
+            .chain(then.iter().cloned()),
+    );
+    Hardtack
+        .apply_with(state, &Order::Fire { target: colonel(s) }, &mut dice, log)
+        .unwrap();
+    assert_eq!(dice.remaining(), 0, "every scripted face is used");
+}
+
+// HT-CMD-04, HT-CMD-05, HT-CMD-09: the colonel, shot dead on the table, makes every company in a regimental
+// formation under him test as though it had lost its own leader: A and B (Veteran, D10) and C (Regular, D8),
+// each in line within 6" of him, at LV 2 + TL 2 (base 3 for Medium motivation, −1 in close formation): A's 10
+// passes (a chance of 6/10), B's 3 loses one level (3 or 4: 2/10; 2 or less would lose two), C's 8 passes
+// (5 to 8: 4/8). D (skirmish order) and E (16" off) are in no formation and do not test. The candidates
+// still Confident, Steady or Shaken are all three; the best quality, Veteran, ties A and B: the engine draws
+// the lot with the game's dice (index 1 of 2: B, a chance of 1/2). B's leader takes the command stand with
+// his Veteran quality and LV 2; B, one figure fewer, is led by its next figure at LV 1 (the D6's 6, one
+// better, a chance of 1/6), and takes no test. Saved and loaded, the game goes on alike, the new colonel
+// activating his regiment.
+#[test]
+fn a_colonel_shot_on_the_table_is_succeeded() {
+    let s = colonel_under_fire();
+    let col = colonel(&s);
+    let [a, b, c, d, e] = [0, 1, 2, 3, 4].map(CompanyId);
+    let mut state = State::new(&s, 3).unwrap();
+    let mut log = Vec::new();
+    fire_at_the_colonel(
+        &mut state,
+        &s,
+        &[
+            Scripted::Face(10),
+            Scripted::Face(3),
+            Scripted::Face(8),
+            Scripted::Index(1),
+            Scripted::Face(6),
+        ],
+        &mut log,
+    );
+    let fell = log
+        .iter()
+        .find(|e| matches!(e, Event::ColonelFell { .. }))
+        .unwrap();
+    let Event::ColonelFell {
+        colonel: name,
+        tested,
+        successor,
+        among,
+        new_lv,
+        rolls,
+        tests,
+        chance,
+    } = fell
+    else {
+        unreachable!()
+    };
+    assert_eq!(name, "Colonel Hayes");
+    let tested: Vec<(&str, &str)> = tested
+        .iter()
+        .map(|(c, r)| (c.as_str(), r.as_str()))
+        .collect();
+    assert_eq!(
+        tested,
+        [
+            ("Company A", "passed"),
+            ("Company B", "failed, losing one level"),
+            ("Company C", "passed")
+        ]
+    );
+    assert_eq!(successor.as_deref(), Some("Company B"));
+    assert_eq!((*among, *new_lv), (2, Some(1)));
+    let faces: Vec<(u16, u16)> = rolls.iter().map(|r| (r.sides, r.face)).collect();
+    assert_eq!(faces, [(10, 10), (10, 3), (8, 8), (6, 6)]);
+    let exact: Vec<f64> = tests.iter().map(|t| t.exactly).collect();
+    assert_eq!(exact, [6.0 / 10.0, 2.0 / 10.0, 4.0 / 8.0]);
+    assert!(tests.iter().all(|t| t.side == Side::Union));
+    let chance = chance.unwrap();
+    assert_eq!((chance.side, chance.exactly), (Side::Union, 1.0 / 6.0));
+    let text = fell.to_string();
+    assert!(
+        text.contains("chosen by lot among 2 equal leaders (a chance of 50.0%); Company B's next figure leads it at LV 1, with a chance of 16.7% of that LV (dice: D10 showed 10, D10 showed 3, D8 showed 8, D6 showed 6) (the confidence tests' results had chances of 60.0%, 20.0% and 50.0%)."),
+        "{text}"
+    );
+    let battle = state.battle();
+    let level = |id| battle.company(id).unwrap().confidence();
+    assert_eq!(level(a), ConfidenceLevel::Confident);
+    assert_eq!(level(b), ConfidenceLevel::Steady);
+    assert_eq!(level(d), ConfidenceLevel::Confident);
+    assert_eq!(level(e), ConfidenceLevel::Confident);
+    let company_b = battle.company(b).unwrap();
+    assert_eq!((company_b.fit(), company_b.lv()), (3, Leadership::ONE));
+    let stand = battle.company(col).unwrap();
+    assert_eq!(
+        (stand.fit(), stand.dead(), stand.quality(), stand.lv()),
+        (1, 1, Quality::Veteran, Leadership::TWO)
+    );
+    assert!(state.field().fallen_colonels().is_empty());
+    let json = serde_json::to_string(&state).unwrap();
+    let mut back: State = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, state);
+    let (mut l1, mut l2) = (Vec::new(), Vec::new());
+    for order in [
+        Order::EndActivation,
+        Order::ActivateRegiment {
+            companies: vec![a, c],
+        },
+    ] {
+        apply(&mut state, order.clone(), &mut l1);
+        apply(&mut back, order, &mut l2);
+    }
+    assert_eq!(l1, l2);
+    assert_eq!(back, state);
+    assert!(l1.iter().any(
+        |e| matches!(e, Event::RegimentActivated { colonel, .. } if colonel == "Colonel Hayes")
+    ));
+}
+
+// HT-CMD-04, HT-CMD-05: with A, B and C 8" or more behind the colonel (D in skirmish order within 6", E 16"
+// off) no company stands in a regimental formation with him: his fall tests no one, and his stand, a single figure, has no one to take his place, so his
+// regiment has no colonel. Saved and loaded, he stays fallen; a save naming a company that is no colonel as
+// fallen is refused.
+#[test]
+fn a_colonel_with_no_formation_is_not_replaced() {
+    let mut s = colonel_under_fire();
+    s.companies[0].at = Point::new(14.0, 12.0);
+    s.companies[1].at = Point::new(34.0, 12.0);
+    s.companies[2].at = Point::new(24.0, 12.0);
+    let col = colonel(&s);
+    let mut state = State::new(&s, 3).unwrap();
+    let mut log = Vec::new();
+    fire_at_the_colonel(&mut state, &s, &[], &mut log);
+    let fell = log
+        .iter()
+        .find(|e| matches!(e, Event::ColonelFell { .. }))
+        .unwrap();
+    assert_eq!(
+        fell.to_string(),
+        "Colonel Hayes has fallen: no company of his regiment stood in formation with him, so none tests, and no one takes his place."
+    );
+    assert_eq!(state.field().fallen_colonels(), [col]);
+    for k in 0..5 {
+        assert_eq!(
+            state.battle().company(CompanyId(k)).unwrap().confidence(),
+            ConfidenceLevel::Confident
+        );
+    }
+    let json = serde_json::to_string(&state).unwrap();
+    let back: State = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, state);
+    assert_eq!(back.field().fallen_colonels(), [col]);
+    let mut v = serde_json::from_str::<serde_json::Value>(&json).unwrap();
+    v["field"]["fallen"] = serde_json::json!([0]);
+    assert!(serde_json::from_value::<State>(v).is_err());
 }
