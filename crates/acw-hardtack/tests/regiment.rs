@@ -545,7 +545,7 @@ fn fire_at_the_colonel(state: &mut State, s: &Scenario, then: &[Scripted], log: 
     assert_eq!(dice.remaining(), 0, "every scripted face is used");
 }
 
-// HT-CMD-04, HT-CMD-05, HT-CMD-09: the colonel, shot dead on the table, makes every company in a regimental
+// HT-CMD-04, HT-CMD-05: the colonel, shot dead on the table, makes every company in a regimental
 // formation under him test as though it had lost its own leader: A and B (Veteran, D10) and C (Regular, D8),
 // each in line within 6" of him, at LV 2 + TL 2 (base 3 for Medium motivation, −1 in close formation): A's 10
 // passes (a chance of 6/10), B's 3 loses one level (3 or 4: 2/10; 2 or less would lose two), C's 8 passes
