@@ -2059,7 +2059,12 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
         // could pass through: the same footprint `Field::footprint` gives.
         let half_o = half(o);
         let bound = cm(crate::field::apart(dest.centre, op.centre)) - half_u - half_o;
-        if bound < GAP_CM && cm(fp.distance(&Field::footprint_at(o, op)).0) < GAP_CM {
+        // Measured exactly only when the footprints' bounds leave it open (`footprint_gap_bounds`).
+        if bound < GAP_CM && {
+            let of = Field::footprint_at(o, op);
+            let (least, most) = crate::field::footprint_gap_bounds(&fp, &of);
+            least <= GAP_CM + 1e-6 && (most < GAP_CM - 1e-6 || cm(fp.distance(&of).0) < GAP_CM)
+        } {
             return Err(GameError::Table(format!(
                 "the {} would end in contact with the {}; only a charge makes contact",
                 name(u),
