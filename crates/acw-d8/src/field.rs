@@ -82,8 +82,14 @@ pub(crate) fn near_segment(fp: &Footprint, a: Point, b: Point) -> bool {
 /// each sample's square ([`square_at`]) is taken unless it is the last one taken (or the start square, left
 /// out). A sample that lies inside the square of the sample before by more than the steps between them (with a
 /// margin far above rounding) is in that square and changes nothing, so it is passed over without being
-/// worked out: the squares given are those of every sample, bit for bit.
-pub(crate) fn squares_along(a: Point, b: Point, with_start: bool, mut visit: impl FnMut(Square)) {
+/// worked out: the squares given are those of every sample, bit for bit. `visit` may stop the walk by
+/// answering `false`.
+pub(crate) fn squares_along(
+    a: Point,
+    b: Point,
+    with_start: bool,
+    mut visit: impl FnMut(Square) -> bool,
+) {
     let length = cm(a.distance(b).0);
     let steps = (length / 2.0).ceil().max(1.0) as usize;
     let first = square_at(a);
@@ -101,7 +107,9 @@ pub(crate) fn squares_along(a: Point, b: Point, with_start: bool, mut visit: imp
         i += 1;
         let Some(s) = square_at(p) else { continue };
         if last != Some(s) && (with_start || Some(s) != first) {
-            visit(s);
+            if !visit(s) {
+                return;
+            }
             last = Some(s);
         }
         // The room left inside the square, in cm: the next samples that lie within it are in it too.
@@ -679,7 +687,10 @@ impl Field {
     #[must_use]
     pub fn squares_along(&self, a: Point, b: Point, with_start: bool) -> Vec<Square> {
         let mut out: Vec<Square> = Vec::new();
-        squares_along(a, b, with_start, |s| out.push(s));
+        squares_along(a, b, with_start, |s| {
+            out.push(s);
+            true
+        });
         out
     }
 
@@ -701,6 +712,7 @@ impl Field {
                     grounds.push(g);
                 }
             }
+            true
         });
         let mut at_crossing = true;
         if self.table.obstacles_crossed(a, b).next().is_some() {
@@ -708,13 +720,25 @@ impl Field {
             let d = self.map.data();
             let mut any = false;
             squares_along(a, b, true, |s| {
-                any = any
-                    || (d.river.route.contains(&s)
-                        && (d.bridge == Some(s) || d.fords.contains(&s)));
+                any = d.river.route.contains(&s) && (d.bridge == Some(s) || d.fords.contains(&s));
+                !any
             });
             at_crossing = any;
         }
         (grounds, at_crossing)
+    }
+
+    /// Whether a straight path from `a` to `b` crosses nothing but open ground: [`Field::crossed`] lists no
+    /// ground, told without the list (the walk stops at the first square with a piece; the river is asked
+    /// about only when none has one).
+    #[must_use]
+    pub fn path_open(&self, a: Point, b: Point) -> bool {
+        let mut open = true;
+        squares_along(a, b, false, |s| {
+            open = self.piece(s).is_none();
+            open
+        });
+        open && self.table.obstacles_crossed(a, b).next().is_none()
     }
 
     /// D8-STR-02: the farm square whose farmhouse a footprint stands beside (within [`BESIDE_CM`] of it): each
@@ -1473,13 +1497,42 @@ mod shortcut_tests {
             };
             for with_start in [false, true] {
                 let mut got = Vec::new();
-                squares_along(a, b, with_start, |s| got.push(s));
+                squares_along(a, b, with_start, |s| {
+                    got.push(s);
+                    true
+                });
                 let want = every_sample(a, b, with_start);
                 changes += want.len();
                 assert_eq!(got, want, "{a:?} to {b:?}, with the start {with_start}");
             }
         }
         assert!(changes > 40_000, "{changes} squares");
+    }
+
+    /// A path is open ground ([`Field::path_open`]) exactly when [`Field::crossed`] lists no ground: on 20
+    /// generated maps, 1,000 random paths each.
+    #[test]
+    fn an_open_path_is_one_that_crosses_nothing() -> Result<(), Box<dyn std::error::Error>> {
+        let mut r = Lcg(0x0BE4);
+        let (mut open, mut closed) = (0, 0);
+        for seed in 0..20 {
+            let mut rng = acw_core::GameRng::seed(seed);
+            let map = Map::generate(&mut rng, &crate::options::Options::default())?;
+            let f = Field::new(&map)?;
+            for _ in 0..1_000 {
+                let a = at_cm(r.coordinate(board::WIDTH_CM), r.coordinate(board::DEPTH_CM));
+                let b = at_cm(r.coordinate(board::WIDTH_CM), r.coordinate(board::DEPTH_CM));
+                let want = f.crossed(a, b).0.is_empty();
+                assert_eq!(f.path_open(a, b), want, "seed {seed}: {a:?} to {b:?}");
+                if want {
+                    open += 1;
+                } else {
+                    closed += 1;
+                }
+            }
+        }
+        assert!(open > 1_000 && closed > 1_000, "{open} open, {closed} not");
+        Ok(())
     }
 }
 

@@ -2242,10 +2242,9 @@ fn charge_facts(
         return Err(GameError::Table("the units are not placed".into()));
     };
     let distance = cm(uf.distance(&tf).0);
-    let (crossed, _) = f.crossed(crate::field::front_centre(&uf), tf.centre);
     let facts = ChargeFacts {
         distance_cm: distance,
-        path_open: crossed.is_empty(),
+        path_open: f.path_open(crate::field::front_centre(&uf), tf.centre),
         target_in_cover: f.cover_at(tf.centre, b.options().broken_ground_soft) != Cover::Open,
         in_contact_order: u.formation != Formation::Skirmish,
     };
