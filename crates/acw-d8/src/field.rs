@@ -1067,6 +1067,7 @@ impl Field {
     ) -> Option<UnitId> {
         let (dx, dy) = (b.x - a.x, b.y - a.y);
         let len2 = dx * dx + dy * dy;
+        let (lo, hi) = ((a.x.min(b.x), a.y.min(b.y)), (a.x.max(b.x), a.y.max(b.y)));
         battle
             .units()
             .iter()
@@ -1076,13 +1077,19 @@ impl Field {
                     return false;
                 };
                 let c = p.centre;
+                let (w, d) = size_cm(u);
+                // A centre outside the segment's box grown by half the footprint's width and depth together
+                // (more than half its diagonal, by far more than rounding) is farther from the segment than that.
+                let r = inches((w + d) / 2.0) + 1e-6;
+                if c.x < lo.0 - r || c.x > hi.0 + r || c.y < lo.1 - r || c.y > hi.1 + r {
+                    return false;
+                }
                 let t = if len2 > 0.0 {
                     (((c.x - a.x) * dx + (c.y - a.y) * dy) / len2).clamp(0.0, 1.0)
                 } else {
                     0.0
                 };
                 let (ex, ey) = (a.x + dx * t - c.x, a.y + dy * t - c.y);
-                let (w, d) = size_cm(u);
                 let reach = inches(span(w, d)) / 2.0 + 1e-6;
                 ex * ex + ey * ey <= reach * reach && Field::footprint_at(u, p).blocks(a, b)
             })
