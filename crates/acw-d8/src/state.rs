@@ -2001,23 +2001,18 @@ impl Battle {
     ) -> Result<FireReport, Refusal> {
         let plan = self.plan_fire(firer, target, facts)?;
         // The names, only for a volley that is fired (planning builds none).
-        // Each written into a string sized for it at once (`to_string` and the dice's copy of the purpose
-        // would grow theirs several times).
-        // The units' labels and the purpose written piece by piece (the formatting machinery cost more than
-        // the text).
+        // Each written into a string sized for it at once (`to_string` would grow it several times).
+        // The units' labels written piece by piece (the formatting machinery cost more than the text).
         let firer_name = self.units[firer.0 as usize].label_sentence();
         let target_name = match (plan.target_unit, plan.target_officer) {
             (Some(t), _) => self.units[t.0 as usize].label_sentence(),
             (None, Some(o)) => sized(&self.officers[o.0 as usize], 48),
             (None, None) => String::new(),
         };
-        let mut purpose = String::with_capacity(firer_name.len() + target_name.len() + 80);
-        purpose.push_str("the volley of ");
-        purpose.push_str(&firer_name);
-        purpose.push_str(" at ");
-        purpose.push_str(&target_name);
-        purpose.push_str(": a d8 for each firing die, then a d6 save for each hit");
-        dice.about(format_args!("{purpose}"));
+        // The purpose is formatted only by dice that read it (the game's own do not).
+        dice.about(format_args!(
+            "the volley of {firer_name} at {target_name}: a d8 for each firing die, then a d6 save for each hit"
+        ));
         let rolled = plan.volley.roll_detailed(dice);
         let mut officer_killed = false;
         let attached = plan.target_unit.and_then(|t| {
