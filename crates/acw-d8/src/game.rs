@@ -1395,8 +1395,7 @@ fn begin_turn(
     log: &mut Vec<Event>,
 ) -> Result<Vec<(UnitId, Place)>, GameError> {
     let side = b.active();
-    let influence = f.influence(b, side);
-    let results = b.start_turn(&influence, dice)?;
+    let results = b.start_turn_in(|b| Ok(f.in_influence(b, side)?), dice)?;
     // D8-OPT-03: flank marchers due on this move come on at the start of the Movement phase.
     let (mut placed, mut arrivals) = (Vec::new(), Vec::new());
     for (id, square) in b.flank_due() {

@@ -1047,11 +1047,34 @@ impl Battle {
         influence: &[(UnitId, f64)],
         dice: &mut D,
     ) -> Result<Vec<(UnitId, bool)>, Refusal> {
+        self.start_turn_in(
+            |b| {
+                for &(id, d) in influence {
+                    b.u(id)?;
+                    crate::error::length("a distance to an officer", d)?;
+                }
+                let mut in_range = vec![false; b.units.len()];
+                for &(id, d) in influence {
+                    if let Some(o) = b.commanding_officer(id) {
+                        in_range[id.0 as usize] = d <= b.officers[o.0 as usize].rank.radius_cm();
+                    }
+                }
+                Ok(in_range)
+            },
+            dice,
+        )
+    }
+
+    /// [`Battle::start_turn`] with the units in influence told by `in_range` (asked once the phase is checked):
+    /// a flag for each unit by its place in the battle's list (`Field::in_influence` measures each unit's
+    /// distance to its commanding officer against his radius, the officer found once).
+    pub(crate) fn start_turn_in<D: Dice + ?Sized>(
+        &mut self,
+        in_range: impl FnOnce(&Battle) -> Result<Vec<bool>, Refusal>,
+        dice: &mut D,
+    ) -> Result<Vec<(UnitId, bool)>, Refusal> {
         self.in_phase(Phase::Start, "starting a turn")?;
-        for &(id, d) in influence {
-            self.u(id)?;
-            crate::error::length("a distance to an officer", d)?;
-        }
+        let in_range = in_range(self)?;
         let side = self.active;
         let mut tests = Vec::new();
         for u in self.units.iter().filter(|u| u.side == side && !u.removed) {
@@ -1074,14 +1097,8 @@ impl Battle {
         }
         dice_fault(dice)?;
         *self.turns.get_mut(side) += 1;
-        let mut in_range = vec![false; self.units.len()];
-        for &(id, d) in influence {
-            if let Some(o) = self.commanding_officer(id) {
-                in_range[id.0 as usize] = d <= self.officers[o.0 as usize].rank.radius_cm();
-            }
-        }
         for u in self.units.iter_mut().filter(|u| u.side == side) {
-            u.in_influence = in_range[u.id.0 as usize];
+            u.in_influence = in_range.get(u.id.0 as usize).copied().unwrap_or(false);
             if !u.dug {
                 u.works_moves = 0;
             }
