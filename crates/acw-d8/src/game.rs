@@ -1505,14 +1505,14 @@ fn hold_back(
 /// command, as far as his move allows.
 fn move_officers(b: &mut Battle, f: &Field) -> Result<Vec<(OfficerId, Point)>, GameError> {
     let side = b.active();
-    let ids: Vec<_> = b
-        .officers()
-        .iter()
-        .filter(|o| o.alive && o.side == side && o.attached.is_none())
-        .map(|o| (o.id, o.mounted))
-        .collect();
     let mut moved = Vec::new();
-    for (id, mounted) in ids {
+    // By place in the list, not a list of them first: moving one officer changes no other.
+    for i in 0..b.officers().len() {
+        let o = &b.officers()[i];
+        if !(o.alive && o.side == side && o.attached.is_none()) {
+            continue;
+        }
+        let (id, mounted) = (o.id, o.mounted);
         let Some(from) = f.officer_at(id) else {
             continue;
         };
