@@ -825,8 +825,9 @@ impl fmt::Debug for State {
 enum Measured {
     /// A move's plan ([`plan_move`]).
     Move(MovePlan),
-    /// A volley's facts ([`fire_facts`]).
-    Fire(FireFacts),
+    /// A volley's facts ([`fire_facts`]) and the rules' plan of it on the state as it is
+    /// ([`Battle::plan_volley`]).
+    Fire(FireFacts, crate::state::FirePlan),
 }
 
 /// The order last accepted by [`State::check_order`] (a move) or [`State::check_fire`] (a volley) with what was
@@ -1108,12 +1109,12 @@ impl State {
         // sight clear) and are kept for applying the volley.
         let (ds, bearing) = f.fire_distances(u, &uf, &tf);
         match volley_facts(b, f, u, t, (&uf, &tf), ds, bearing, false).and_then(|facts| {
-            b.planned_volley(unit, Target::Unit(target), &facts)?;
-            Ok(facts)
+            let plan = b.plan_volley(unit, Target::Unit(target), &facts)?;
+            Ok((facts, plan))
         }) {
-            Ok(facts) => {
+            Ok((facts, plan)) => {
                 self.checked
-                    .keep(Order::Fire { unit, target }, Measured::Fire(facts));
+                    .keep(Order::Fire { unit, target }, Measured::Fire(facts, plan));
                 FireCheck::Accepted
             }
             Err(_) => FireCheck::Refused,
@@ -1987,17 +1988,35 @@ fn unit_order(
                 .officer(officer)
                 .map(|o| o.to_string().trim_start_matches("the ").to_string())
                 .map_err(Refusal::from)?;
-            volley(b, &u, Target::Officer(officer), target, &facts, dice, log)?;
+            volley(
+                b,
+                &u,
+                Target::Officer(officer),
+                target,
+                &facts,
+                None,
+                dice,
+                log,
+            )?;
             Ok(laid_smoke(b, f, &u))
         }
         Order::Fire { unit, target } => {
             let u = unit_of(b, unit)?;
             let t = unit_of(b, target)?;
-            let facts = match measured {
-                Some(Measured::Fire(facts)) => facts,
-                _ => fire_facts(b, f, &u, &t)?,
+            let (facts, plan) = match measured {
+                Some(Measured::Fire(facts, plan)) => (facts, Some(plan)),
+                _ => (fire_facts(b, f, &u, &t)?, None),
             };
-            volley(b, &u, Target::Unit(target), name(&t), &facts, dice, log)?;
+            volley(
+                b,
+                &u,
+                Target::Unit(target),
+                name(&t),
+                &facts,
+                plan,
+                dice,
+                log,
+            )?;
             Ok(laid_smoke(b, f, &u))
         }
         Order::Melee { attacker, defender } => {
@@ -2251,17 +2270,23 @@ fn charge_facts(
 }
 
 /// One volley: planned (for its exact odds), rolled and applied by the rules, and logged.
+#[allow(clippy::too_many_arguments)]
 fn volley(
     b: &mut Battle,
     u: &Unit,
     target: Target,
     target_name: String,
     facts: &FireFacts,
+    plan: Option<crate::state::FirePlan>,
     dice: &mut dyn Dice,
     log: &mut Vec<Event>,
 ) -> Result<(), GameError> {
-    // The volley as planned comes back with the report (planning it first as well measured it twice).
-    let report = b.fire(u.id, target, facts, dice)?;
+    // The volley as planned comes back with the report (planning it first as well measured it twice); a plan
+    // the check made on this state is fired as it is.
+    let report = match plan {
+        Some(plan) => b.fire_planned(u.id, plan, dice)?,
+        None => b.fire(u.id, target, facts, dice)?,
+    };
     let volley = report.volley;
     let chance = volley.p_casualties(report.casualties);
     log.push(Event::Fired {

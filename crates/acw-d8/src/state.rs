@@ -331,8 +331,9 @@ impl FireFacts {
     }
 }
 
-/// A volley checked and ready to roll.
-struct FirePlan {
+/// A volley checked and ready to roll ([`Battle::plan_volley`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FirePlan {
     volley: Volley,
     target_unit: Option<UnitId>,
     target_officer: Option<OfficerId>,
@@ -1864,6 +1865,17 @@ impl Battle {
         Ok(self.plan_fire(firer, target, facts)?.volley)
     }
 
+    /// [`Battle::planned_volley`] with what else the volley's firing needs: the plan that [`Battle::fire`] makes
+    /// first, for [`Battle::fire_planned`] to fire on this battle as it stands.
+    pub(crate) fn plan_volley(
+        &self,
+        firer: UnitId,
+        target: Target,
+        facts: &FireFacts,
+    ) -> Result<FirePlan, Refusal> {
+        self.plan_fire(firer, target, facts)
+    }
+
     fn plan_fire(
         &self,
         firer: UnitId,
@@ -2017,6 +2029,17 @@ impl Battle {
         dice: &mut D,
     ) -> Result<FireReport, Refusal> {
         let plan = self.plan_fire(firer, target, facts)?;
+        self.fire_planned(firer, plan, dice)
+    }
+
+    /// [`Battle::fire`] of a volley planned on this battle as it stands ([`Battle::plan_volley`], with the same
+    /// firer, target and facts): the same rolls and changes, without planning it again.
+    pub(crate) fn fire_planned<D: Dice + ?Sized>(
+        &mut self,
+        firer: UnitId,
+        plan: FirePlan,
+        dice: &mut D,
+    ) -> Result<FireReport, Refusal> {
         // The names, only for a volley that is fired (planning builds none).
         // Each written into a string sized for it at once (`to_string` would grow it several times).
         // The units' labels written piece by piece (the formatting machinery cost more than the text).
