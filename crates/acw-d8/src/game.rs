@@ -2285,7 +2285,15 @@ fn volley(
     // the check made on this state is fired as it is.
     let report = match plan {
         Some(plan) => b.fire_planned(u.id, plan, dice)?,
-        None => b.fire(u.id, target, facts, dice)?,
+        None => {
+            let r = b.fire(u.id, target, facts, dice)?;
+            crate::state::Fired {
+                hits: r.hits,
+                casualties: r.casualties,
+                officer_killed: r.officer_killed,
+                volley: r.volley,
+            }
+        }
     };
     let volley = report.volley;
     let chance = volley.p_casualties(report.casualties);

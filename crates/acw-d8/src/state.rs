@@ -340,6 +340,40 @@ pub(crate) struct FirePlan {
     side: Side,
 }
 
+/// What a volley fired by [`Battle::fire_planned`] did: [`FireReport`] without the names.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Fired {
+    pub(crate) hits: u32,
+    pub(crate) casualties: u32,
+    pub(crate) officer_killed: bool,
+    pub(crate) volley: Volley,
+}
+
+/// A volley's firer or target as [`Battle::fire`]'s report names it (a unit's label sentence, an officer as he
+/// reads, or nothing), written only when read.
+struct VolleyTarget<'a> {
+    unit: Option<&'a Unit>,
+    officer: Option<&'a Officer>,
+}
+
+impl fmt::Display for VolleyTarget<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.unit, self.officer) {
+            (Some(u), _) => {
+                f.write_str("the ")?;
+                f.write_str(&u.name)?;
+                f.write_str(" (")?;
+                f.write_str(crate::tables::side_word(u.side))?;
+                f.write_str(" ")?;
+                f.write_str(u.troop.word())?;
+                f.write_str(")")
+            }
+            (None, Some(o)) => write!(f, "{o}"),
+            (None, None) => Ok(()),
+        }
+    }
+}
+
 /// What a volley did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FireReport {
@@ -2029,17 +2063,6 @@ impl Battle {
         dice: &mut D,
     ) -> Result<FireReport, Refusal> {
         let plan = self.plan_fire(firer, target, facts)?;
-        self.fire_planned(firer, plan, dice)
-    }
-
-    /// [`Battle::fire`] of a volley planned on this battle as it stands ([`Battle::plan_volley`], with the same
-    /// firer, target and facts): the same rolls and changes, without planning it again.
-    pub(crate) fn fire_planned<D: Dice + ?Sized>(
-        &mut self,
-        firer: UnitId,
-        plan: FirePlan,
-        dice: &mut D,
-    ) -> Result<FireReport, Refusal> {
         // The names, only for a volley that is fired (planning builds none).
         // Each written into a string sized for it at once (`to_string` would grow it several times).
         // The units' labels written piece by piece (the formatting machinery cost more than the text).
@@ -2049,9 +2072,38 @@ impl Battle {
             (None, Some(o)) => sized(&self.officers[o.0 as usize], 48),
             (None, None) => String::new(),
         };
-        // The purpose is formatted only by dice that read it (the game's own do not).
+        let fired = self.fire_planned(firer, plan, dice)?;
+        Ok(FireReport {
+            firer: firer_name,
+            target: target_name,
+            dice: fired.volley.short.dice + fired.volley.long.dice,
+            hits: fired.hits,
+            casualties: fired.casualties,
+            officer_killed: fired.officer_killed,
+            volley: fired.volley,
+        })
+    }
+
+    /// [`Battle::fire`] of a volley planned on this battle as it stands ([`Battle::plan_volley`], with the same
+    /// firer, target and facts): the same rolls and changes, without planning it again.
+    pub(crate) fn fire_planned<D: Dice + ?Sized>(
+        &mut self,
+        firer: UnitId,
+        plan: FirePlan,
+        dice: &mut D,
+    ) -> Result<Fired, Refusal> {
+        // The purpose is formatted only by dice that read it (the game's own do not): the names as
+        // `Battle::fire`'s report writes them, not written out here.
+        let target_name = VolleyTarget {
+            unit: plan.target_unit.map(|t| &self.units[t.0 as usize]),
+            officer: plan.target_officer.map(|o| &self.officers[o.0 as usize]),
+        };
         dice.about(format_args!(
-            "the volley of {firer_name} at {target_name}: a d8 for each firing die, then a d6 save for each hit"
+            "the volley of {} at {target_name}: a d8 for each firing die, then a d6 save for each hit",
+            VolleyTarget {
+                unit: Some(&self.units[firer.0 as usize]),
+                officer: None,
+            }
         ));
         let rolled = plan.volley.roll_detailed(dice);
         let mut officer_killed = false;
@@ -2072,6 +2124,7 @@ impl Battle {
         }
         dice_fault(dice)?;
         let side = plan.side;
+        let (hits, casualties) = (rolled.hits, rolled.casualties);
         // Apply.
         let fu = &mut self.units[firer.0 as usize];
         fu.fired = true;
@@ -2088,12 +2141,9 @@ impl Battle {
         if let (true, Some(o)) = (officer_killed, attached) {
             self.kill_officer(o, side, true);
         }
-        Ok(FireReport {
-            firer: firer_name,
-            target: target_name,
-            dice: plan.volley.short.dice + plan.volley.long.dice,
-            hits: rolled.hits,
-            casualties: rolled.casualties,
+        Ok(Fired {
+            hits,
+            casualties,
             officer_killed,
             volley: plan.volley,
         })
@@ -2670,5 +2720,53 @@ impl Battle {
             .filter(|u| !u.removed && u.lost_this_turn > 0)
             .map(|u| u.id)
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod volley_name_tests {
+    use super::*;
+
+    /// The names a fired volley's dice purpose reads (`VolleyTarget`, written only when read) are those
+    /// `Battle::fire`'s report carries: each unit's label sentence and each officer as he reads, on the battles
+    /// of 5 seeded games.
+    #[test]
+    fn volley_names_read_as_the_reports() -> Result<(), Box<dyn std::error::Error>> {
+        for seed in 1..=5 {
+            let (mut blue, mut grey) = (
+                crate::bots::Attacker::new(seed),
+                crate::bots::Holder::new(seed),
+            );
+            let game = acw_core::game::play(
+                &crate::game::D8,
+                &crate::game::Scenario::default(),
+                seed,
+                acw_core::BySide::new(
+                    &mut blue as &mut dyn acw_core::game::Commander<crate::game::D8>,
+                    &mut grey,
+                ),
+            )?;
+            let b = game.state.battle().ok_or("no battle")?;
+            for u in b.units() {
+                let named = VolleyTarget {
+                    unit: Some(u),
+                    officer: None,
+                };
+                assert_eq!(named.to_string(), u.label_sentence());
+            }
+            for o in b.officers() {
+                let named = VolleyTarget {
+                    unit: None,
+                    officer: Some(o),
+                };
+                assert_eq!(named.to_string(), sized(o, 48));
+            }
+            let nobody = VolleyTarget {
+                unit: None,
+                officer: None,
+            };
+            assert_eq!(nobody.to_string(), "");
+        }
+        Ok(())
     }
 }
