@@ -962,7 +962,8 @@ impl Field {
 
     /// D8-CMD-03: which units of `side` stand in their commanding officer's influence, by their place in the
     /// battle's list: what [`Battle::start_turn`] makes of [`Field::influence`] (the distance no further than
-    /// the officer's radius, refused as it refuses a distance that is not a length), each officer found once.
+    /// the officer's radius, refused as it refuses a distance that is not a length), each officer found once;
+    /// the distance measured exactly only when the cheap bounds from the footprint's centre leave it open.
     pub(crate) fn in_influence(
         &self,
         battle: &Battle,
@@ -978,8 +979,20 @@ impl Field {
                 && let Some(p) = self.officer_at(o)
                 && let Ok(officer) = battle.officer(o)
             {
-                let d = crate::error::length("a distance to an officer", cm(f.distance_to(p).0))?;
-                out[u.id.0 as usize] = d <= officer.rank.radius_cm();
+                let radius = officer.rank.radius_cm();
+                // The distance lies between the centre's distance less half the diagonal and the centre's
+                // distance: measured exactly only when those two leave it open (by a margin far above
+                // rounding).
+                let centre = cm(apart(f.centre, p));
+                let half = cm(span(f.frontage.0, f.depth.0)) / 2.0;
+                out[u.id.0 as usize] = if centre.is_finite() && centre <= radius - 1e-6 {
+                    true
+                } else if centre.is_finite() && centre - half > radius + 1e-6 {
+                    false
+                } else {
+                    crate::error::length("a distance to an officer", cm(f.distance_to(p).0))?
+                        <= radius
+                };
             }
         }
         Ok(out)
