@@ -876,12 +876,7 @@ impl Field {
     /// battery's bearing to the target is returned too.
     #[must_use]
     pub fn fire_distances(&self, u: &Unit, f: &Footprint, target: &Footprint) -> (Vec<f64>, f64) {
-        let front = front_centre(f);
-        let bearing = {
-            let d = front.heading_to(target.centre).as_degrees() - f.facing.as_degrees();
-            let d = d.rem_euclid(360.0);
-            if d > 180.0 { 360.0 - d } else { d }
-        };
+        let bearing = fire_bearing(f, target);
         let figures = figure_distances(u, f, target);
         let mut out = Vec::with_capacity(figures.size_hint().1.unwrap_or(0));
         out.extend(figures);
@@ -1320,6 +1315,15 @@ impl Field {
 
 /// D8-FIR-03, D8-FIR-05: [`Field::fire_distances`] figure by figure, measured as they are taken (a caller that
 /// needs only the first in reach stops there).
+/// The bearing [`Field::fire_distances`] gives: from the footprint's front centre to the target's centre, in
+/// degrees off its facing (0 to 180).
+#[must_use]
+pub(crate) fn fire_bearing(f: &Footprint, target: &Footprint) -> f64 {
+    let d = front_centre(f).heading_to(target.centre).as_degrees() - f.facing.as_degrees();
+    let d = d.rem_euclid(360.0);
+    if d > 180.0 { 360.0 - d } else { d }
+}
+
 pub(crate) fn figure_distances<'a>(
     u: &Unit,
     f: &'a Footprint,

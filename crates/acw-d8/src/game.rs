@@ -1107,7 +1107,11 @@ impl State {
         }
         // Accepted, the facts are those `fire_facts` measures (the same distances, some figure in reach, the
         // sight clear) and are kept for applying the volley.
-        let (ds, bearing) = f.fire_distances(u, &uf, &tf);
+        // The figures' distances written straight into the facts (`fire_distances` without its list).
+        let (ds, bearing) = (
+            crate::field::figure_distances(u, &uf, &tf),
+            crate::field::fire_bearing(&uf, &tf),
+        );
         match volley_facts(b, f, u, t, (&uf, &tf), ds, bearing, false).and_then(|facts| {
             let plan = b.plan_volley(unit, Target::Unit(target), &facts)?;
             Ok((facts, plan))
@@ -2386,7 +2390,16 @@ fn fire_facts(b: &Battle, f: &Field, u: &Unit, t: &Unit) -> Result<FireFacts, Ga
             || f.smoke(b).any(|(_, m)| m.blocks(from, to))
             || f.sight_blocked(from, to, &[])
     };
-    volley_facts(b, f, u, t, (&uf, &tf), ds, bearing, sight_blocked)
+    volley_facts(
+        b,
+        f,
+        u,
+        t,
+        (&uf, &tf),
+        ds.into_iter(),
+        bearing,
+        sight_blocked,
+    )
 }
 
 /// [`fire_facts`] from what is already measured: the two footprints, each firing figure's distance (at least
@@ -2398,12 +2411,12 @@ fn volley_facts(
     u: &Unit,
     t: &Unit,
     (uf, tf): (&acw_core::table::Footprint, &acw_core::table::Footprint),
-    ds: Vec<f64>,
+    ds: impl Iterator<Item = f64>,
     bearing: f64,
     sight_blocked: bool,
 ) -> Result<FireFacts, GameError> {
     let mut facts = FireFacts {
-        figures: ds.len().min(24),
+        figures: 0,
         bearing_degrees: bearing,
         sight_blocked,
         firer_deep_in_wood: f.deep_in_wood(uf.centre),
@@ -2417,9 +2430,15 @@ fn volley_facts(
         crew_at_gun: u.figures,
         ..FireFacts::default()
     };
-    for (slot, d) in facts.distances_cm.iter_mut().zip(ds) {
-        *slot = d;
+    // Every figure counted, the first 24 kept.
+    let mut n = 0;
+    for d in ds {
+        if let Some(slot) = facts.distances_cm.get_mut(n) {
+            *slot = d;
+        }
+        n += 1;
     }
+    facts.figures = n.min(24);
     if facts.figures == 0 {
         return Err(Refusal::CannotFire {
             unit: u.label(),
