@@ -231,6 +231,14 @@ pub fn size_cm(u: &Unit) -> (f64, f64) {
     }
 }
 
+/// At least half the diagonal of a unit's footprint in cm (`span(size_cm(u)) / 2`), from its figures alone:
+/// every size [`size_cm`] gives has width and depth together at most 5 cm a figure and 6 cm more, and half the
+/// diagonal is at most half of width and depth together (by far more than rounding).
+#[must_use]
+pub(crate) fn half_diagonal_at_most(u: &Unit) -> f64 {
+    (5.0 * f64::from(u.figures.max(1)) + 6.0) / 2.0
+}
+
 /// Where a unit stands: its centre and the way it faces.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
@@ -1712,5 +1720,57 @@ mod gap_bound_tests {
         }
         assert!(squared > 18_000, "{squared} square to each other");
         assert!(settled > 20_000, "{settled} settled by the bounds");
+    }
+}
+
+#[cfg(test)]
+mod size_tests {
+    use super::*;
+    use crate::tables::GunType;
+
+    /// `half_diagonal_at_most` is at least half the footprint's diagonal for every troop, formation, mount,
+    /// limber and count of figures (0 to 60), with room far above rounding.
+    #[test]
+    fn the_bound_of_half_a_diagonal_holds_for_every_size() -> Result<(), Box<dyn std::error::Error>>
+    {
+        let (mut blue, mut grey) = (crate::bots::Attacker::new(1), crate::bots::Holder::new(1));
+        let game = acw_core::game::play(
+            &crate::game::D8,
+            &crate::game::Scenario::default(),
+            1,
+            BySide::new(
+                &mut blue as &mut dyn acw_core::game::Commander<crate::game::D8>,
+                &mut grey,
+            ),
+        )?;
+        let mut u = game.state.battle().ok_or("no battle")?.units()[0].clone();
+        let mut tight = f64::INFINITY;
+        for troop in [
+            Troop::Foot,
+            Troop::Cavalry,
+            Troop::Sharpshooters,
+            Troop::Battery(GunType::Field),
+            Troop::Indians,
+        ] {
+            for formation in [Formation::Line, Formation::Column, Formation::Skirmish] {
+                for (mounted, limbered) in
+                    [(false, false), (true, false), (false, true), (true, true)]
+                {
+                    for figures in 0..=60 {
+                        (u.troop, u.formation, u.mounted, u.limbered, u.figures) =
+                            (troop, formation, mounted, limbered, figures);
+                        let (w, d) = size_cm(&u);
+                        let room = half_diagonal_at_most(&u) - span(w, d) / 2.0;
+                        assert!(
+                            room > 1e-3,
+                            "{troop:?} {formation:?} {mounted} {limbered} {figures}"
+                        );
+                        tight = tight.min(room);
+                    }
+                }
+            }
+        }
+        assert!(tight < 2.0, "the bound is {tight} cm loose at best");
+        Ok(())
     }
 }

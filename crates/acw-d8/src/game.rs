@@ -2077,10 +2077,24 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
     let (lo, hi) = ((a.x.min(z.x), a.y.min(z.y)), (a.x.max(z.x), a.y.max(z.y)));
     for o in b.units().iter().filter(|o| !o.removed && o.id != unit) {
         let Some(op) = f.place(o.id) else { continue };
+        let apart_cm = cm(crate::field::apart(dest.centre, op.centre));
+        // Its size is worked out only for a unit that could be near enough to touch the destination (by half
+        // its diagonal's bound from its figures, `half_diagonal_at_most`), or a friend whose centre lies within
+        // that bound of the move's box: any other has `bound` at least `GAP_CM` and lies outside the box below.
+        let most = crate::field::half_diagonal_at_most(o);
+        if apart_cm - half_u - most >= GAP_CM + 1e-6 {
+            if o.side != u.side {
+                continue;
+            }
+            let (c, r) = (op.centre, crate::field::inches(most) + 1e-6);
+            if c.x < lo.0 - r || c.x > hi.0 + r || c.y < lo.1 - r || c.y > hi.1 + r {
+                continue;
+            }
+        }
         // The footprint is built only for a unit near enough to touch the destination, or a friend the move
         // could pass through: the same footprint `Field::footprint` gives.
         let half_o = half(o);
-        let bound = cm(crate::field::apart(dest.centre, op.centre)) - half_u - half_o;
+        let bound = apart_cm - half_u - half_o;
         // Measured exactly only when the footprints' bounds leave it open (`footprint_gap_bounds`).
         if bound < GAP_CM && {
             let of = Field::footprint_at(o, op);
