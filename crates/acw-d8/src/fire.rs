@@ -321,10 +321,42 @@ impl Volley {
     }
 }
 
+/// [`casualty_group`]'s table: distributions by dice and chance (its bits), hashed by [`GroupKeyHasher`].
+type CasualtyGroups = std::collections::HashMap<
+    (u32, u64),
+    std::rc::Rc<Dist<u32>>,
+    std::hash::BuildHasherDefault<GroupKeyHasher>,
+>;
+
 thread_local! {
-    /// [`casualty_group`]'s distributions, by dice and chance (its bits), as worked out on this thread.
-    static CASUALTY_GROUPS: std::cell::RefCell<std::collections::HashMap<(u32, u64), std::rc::Rc<Dist<u32>>>> =
-        std::cell::RefCell::new(std::collections::HashMap::new());
+    /// [`casualty_group`]'s distributions, as worked out on this thread.
+    static CASUALTY_GROUPS: std::cell::RefCell<CasualtyGroups> =
+        std::cell::RefCell::new(CasualtyGroups::default());
+}
+
+/// A plain multiplicative hash of the few integers of a casualty group's key (the keys are the game's own
+/// numbers, not a caller's, so no defence against chosen collisions is wanted).
+#[derive(Default)]
+struct GroupKeyHasher(u64);
+
+impl std::hash::Hasher for GroupKeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(u64::from(i));
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
 }
 
 /// How many distributions [`casualty_group`] keeps on a thread before it starts afresh.
