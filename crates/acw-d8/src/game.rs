@@ -1112,7 +1112,9 @@ impl State {
             crate::field::figure_distances(u, &uf, &tf),
             crate::field::fire_bearing(&uf, &tf),
         );
-        match volley_facts(b, f, u, t, (&uf, &tf), ds, bearing, false).and_then(|facts| {
+        // Neither stands deep in a wood (refused above otherwise).
+        let deep = Some((false, false));
+        match volley_facts(b, f, u, t, (&uf, &tf), ds, bearing, false, deep).and_then(|facts| {
             let plan = b.plan_volley(unit, Target::Unit(target), &facts)?;
             Ok((facts, plan))
         }) {
@@ -2413,11 +2415,13 @@ fn fire_facts(b: &Battle, f: &Field, u: &Unit, t: &Unit) -> Result<FireFacts, Ga
         ds.into_iter(),
         bearing,
         sight_blocked,
+        None,
     )
 }
 
 /// [`fire_facts`] from what is already measured: the two footprints, each firing figure's distance (at least
-/// one), the bearing and whether the sight is blocked.
+/// one), the bearing, whether the sight is blocked, and whether the firer and the target stand deep in a wood
+/// when that is known (measured here otherwise).
 #[allow(clippy::too_many_arguments)]
 fn volley_facts(
     b: &Battle,
@@ -2428,13 +2432,16 @@ fn volley_facts(
     ds: impl Iterator<Item = f64>,
     bearing: f64,
     sight_blocked: bool,
+    deep: Option<(bool, bool)>,
 ) -> Result<FireFacts, GameError> {
+    let (firer_deep_in_wood, target_deep_in_wood) =
+        deep.unwrap_or_else(|| (f.deep_in_wood(uf.centre), f.deep_in_wood(tf.centre)));
     let mut facts = FireFacts {
         figures: 0,
         bearing_degrees: bearing,
         sight_blocked,
-        firer_deep_in_wood: f.deep_in_wood(uf.centre),
-        target_deep_in_wood: f.deep_in_wood(tf.centre),
+        firer_deep_in_wood,
+        target_deep_in_wood,
         target_cover: if inside(t) {
             Cover::Hard
         } else {
