@@ -28,10 +28,11 @@ fn total_key(d: f64) -> u64 {
 const FRONT: usize = 4;
 
 /// Whether no two of a run of distances are equal (as `==` takes them: no NaN, and 0 and -0 equal), and if so
-/// the nearest [`FRONT`] of them as (key, place in the run), least first (`(u64::MAX, usize::MAX)` past the
-/// run's end); the keys ([`total_key`]) of distinct distances are distinct. A run of more than 32 counts as
-/// tied.
-fn front_without_ties(run: &[(f64, UnitId)]) -> Option<[(u64, usize); FRONT]> {
+/// the nearest of them and the others of the nearest [`FRONT`] that lie within `limit`, as (key, place in the
+/// run), least first (`(u64::MAX, usize::MAX)` past those); the keys ([`total_key`]) of distinct distances
+/// are distinct. A run of more than 32 counts as tied. Those beyond `limit` but the nearest are not put in
+/// order (the commanders read no further than `limit` down the list, but for its nearest).
+fn front_without_ties(run: &[(f64, UnitId)], limit: f64) -> Option<[(u64, usize); FRONT]> {
     /// Open addressing in a table at least twice the run.
     const SLOTS: usize = 64;
     if run.len() > SLOTS / 2 {
@@ -42,6 +43,8 @@ fn front_without_ties(run: &[(f64, UnitId)]) -> Option<[(u64, usize); FRONT]> {
     // exactly).
     let mut seen = [0u64; SLOTS];
     let mut front = [(u64::MAX, usize::MAX); FRONT];
+    let mut nearest = (u64::MAX, usize::MAX);
+    let within = total_key(limit);
     for (i, &(d, _)) in run.iter().enumerate() {
         if d.is_nan() {
             return None;
@@ -60,7 +63,10 @@ fn front_without_ties(run: &[(f64, UnitId)]) -> Option<[(u64, usize); FRONT]> {
             }
         }
         let k = total_key(d);
-        if k < front[FRONT - 1].0 {
+        if k < nearest.0 {
+            nearest = (k, i);
+        }
+        if k <= within && k < front[FRONT - 1].0 {
             let mut at = FRONT - 1;
             while at > 0 && front[at - 1].0 > k {
                 front[at] = front[at - 1];
@@ -68,6 +74,10 @@ fn front_without_ties(run: &[(f64, UnitId)]) -> Option<[(u64, usize); FRONT]> {
             }
             front[at] = (k, i);
         }
+    }
+    // The nearest is first when it lies within `limit` (it was put in order), else alone.
+    if front[0].1 == usize::MAX {
+        front[0] = nearest;
     }
     Some(front)
 }
@@ -103,7 +113,8 @@ struct Near<'a> {
 impl Nearest {
     /// The enemy units in play by distance from `u` (centre to centre, less half of each footprint's
     /// diagonal, [`Field::least_gap_cm`]): the nearest [`FRONT`] in order, and all of them; units at exactly
-    /// the same distance are put in random order by `rng`.
+    /// the same distance are put in random order by `rng`. The front may stop early after its first at an
+    /// enemy farther than `limit`: the caller reads no further down it than `limit`, but for its first.
     ///
     /// The front is the front of the whole list in the stable order by distance and then id with its tied runs
     /// shuffled from the first run to the last, and `rng` draws the same: with no two distances equal
@@ -111,7 +122,14 @@ impl Nearest {
     /// list is sorted ([`Nearest::sort_and_shuffle`]).
     ///
     /// The enemies' terms are gathered once a decision ([`Nearest::forget`] between decisions).
-    fn by_distance(&mut self, b: &Battle, f: &Field, u: &Unit, rng: &mut GameRng) -> Near<'_> {
+    fn by_distance(
+        &mut self,
+        b: &Battle,
+        f: &Field,
+        u: &Unit,
+        limit: f64,
+        rng: &mut GameRng,
+    ) -> Near<'_> {
         self.gather(b, f, u.side);
         let from = f.gap_terms(u);
         self.raw.clear();
@@ -122,7 +140,7 @@ impl Nearest {
             };
             (d, id)
         }));
-        if let Some(front) = front_without_ties(&self.raw) {
+        if let Some(front) = front_without_ties(&self.raw, limit) {
             self.front.clear();
             self.front.extend(
                 front
@@ -184,9 +202,9 @@ impl Nearest {
     /// With no two distances of `raw` equal (as `==` takes them: no NaN, and 0 and -0 equal), the nearest
     /// [`FRONT`] in order in `front`, and `true`; otherwise `false`.
     #[cfg(test)]
-    fn front_without_ties(&mut self) -> bool {
+    fn front_without_ties(&mut self, limit: f64) -> bool {
         self.front.clear();
-        let Some(front) = front_without_ties(&self.raw) else {
+        let Some(front) = front_without_ties(&self.raw, limit) else {
             return false;
         };
         self.front.extend(
@@ -393,7 +411,7 @@ fn fire_order(
         }
         passed.units.push(u.id);
         let reach = reach(b, u);
-        for &(d, t) in nearest.by_distance(b, f, u, rng).front {
+        for &(d, t) in nearest.by_distance(b, f, u, reach, rng).front {
             if d > reach {
                 break;
             }
@@ -504,11 +522,17 @@ impl Attacker {
             }
             return None;
         }
-        let enemies = self.nearest.by_distance(b, f, u, &mut self.rng);
         // A charge on the nearest enemies the rules allow.
         let charge_rate = if u.mounted { 60.0 } else { 30.0 };
         // A charge the rules refuse whatever its target (`Battle::charge_barred`) is not asked about.
         let charges = if b.charge_barred(u.id) { 0 } else { 3 };
+        // Read down to the charge distance (when charges are asked about), and the nearest.
+        let limit = if charges > 0 {
+            charge_rate
+        } else {
+            f64::NEG_INFINITY
+        };
+        let enemies = self.nearest.by_distance(b, f, u, limit, &mut self.rng);
         for &(bound, t) in enemies.front.iter().take(charges) {
             if bound > charge_rate {
                 break;
@@ -658,7 +682,7 @@ impl Holder {
                 {
                     let Some(&(gap, _)) = self
                         .nearest
-                        .by_distance(b, f, u, &mut self.rng)
+                        .by_distance(b, f, u, f64::NEG_INFINITY, &mut self.rng)
                         .front
                         .first()
                     else {
@@ -756,21 +780,30 @@ mod tests {
     #[test]
     fn without_ties_the_nearest_four_are_picked_out_in_order() {
         let mut n = nearest(&[5.0, 1.0, 3.0, 0.5, 9.0, 2.0]);
-        assert!(n.front_without_ties());
+        assert!(n.front_without_ties(f64::INFINITY));
         let ids: Vec<u32> = n.front.iter().map(|e| e.1.0).collect();
         assert_eq!(ids, [3, 1, 5, 2]);
         let mut short = nearest(&[4.0, 0.0]);
-        assert!(short.front_without_ties());
+        assert!(short.front_without_ties(f64::INFINITY));
         assert_eq!(short.front, [(0.0, UnitId(1)), (4.0, UnitId(0))]);
+        // Within a limit: those within it in order, or the nearest alone.
+        let mut n = nearest(&[5.0, 1.0, 3.0, 0.5, 9.0, 2.0]);
+        assert!(n.front_without_ties(2.0));
+        let ids: Vec<u32> = n.front.iter().map(|e| e.1.0).collect();
+        assert_eq!(ids, [3, 1, 5]);
+        assert!(n.front_without_ties(0.1));
+        assert_eq!(n.front, [(0.5, UnitId(3))]);
+        assert!(n.front_without_ties(f64::NEG_INFINITY));
+        assert_eq!(n.front, [(0.5, UnitId(3))]);
     }
 
     #[test]
     fn equal_distances_anywhere_send_the_list_to_the_full_sort() {
         // A tie far behind the front still draws from the commander's generator, so it is not skipped.
-        assert!(!nearest(&[1.0, 2.0, 3.0, 4.0, 8.0, 8.0]).front_without_ties());
-        assert!(!nearest(&[0.0, 5.0, -0.0]).front_without_ties());
-        assert!(!nearest(&[f64::INFINITY, 1.0, f64::INFINITY]).front_without_ties());
-        assert!(!nearest(&[1.0, f64::NAN]).front_without_ties());
+        assert!(!nearest(&[1.0, 2.0, 3.0, 4.0, 8.0, 8.0]).front_without_ties(f64::INFINITY));
+        assert!(!nearest(&[0.0, 5.0, -0.0]).front_without_ties(f64::INFINITY));
+        assert!(!nearest(&[f64::INFINITY, 1.0, f64::INFINITY]).front_without_ties(f64::INFINITY));
+        assert!(!nearest(&[1.0, f64::NAN]).front_without_ties(f64::INFINITY));
         // The full sort: the stable order by distance, then id, each tied run shuffled.
         let mut n = nearest(&[3.0, 1.0, 2.0]);
         let mut rng = GameRng::seed(1);

@@ -77,6 +77,86 @@ pub(crate) fn near_segment(fp: &Footprint, a: Point, b: Point) -> bool {
     apart(p, c) <= span(fp.frontage.0, fp.depth.0) / 2.0 + 1e-9
 }
 
+/// The squares a straight path from `a` to `b` passes through, in order, with or without the start square, each
+/// given to `visit` ([`Field::squares_along`]): the path is sampled every 2 cm or less (`steps` equal steps) and
+/// each sample's square ([`square_at`]) is taken unless it is the last one taken (or the start square, left
+/// out). A sample that lies inside the square of the sample before by more than the steps between them (with a
+/// margin far above rounding) is in that square and changes nothing, so it is passed over without being
+/// worked out: the squares given are those of every sample, bit for bit. `visit` may stop the walk by
+/// answering `false`.
+pub(crate) fn squares_along(
+    a: Point,
+    b: Point,
+    with_start: bool,
+    mut visit: impl FnMut(Square) -> bool,
+) {
+    let length = cm(a.distance(b).0);
+    let steps = (length / 2.0).ceil().max(1.0) as usize;
+    let first = square_at(a);
+    let mut last = None;
+    // Samples to pass over per cm of room inside a square (none if the length is not a plain number).
+    let per_cm = if length.is_finite() && length > 0.0 {
+        steps as f64 / length
+    } else {
+        0.0
+    };
+    let mut i = 0;
+    while i <= steps {
+        let t = i as f64 / steps as f64;
+        let p = Point::new(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t);
+        i += 1;
+        let Some(s) = square_at(p) else { continue };
+        if last != Some(s) && (with_start || Some(s) != first) {
+            if !visit(s) {
+                return;
+            }
+            last = Some(s);
+        }
+        // The room left inside the square, in cm: the next samples that lie within it are in it too.
+        let (x, y) = (cm(p.x), board::DEPTH_CM - cm(p.y));
+        let (x0, x1, y0, y1) = s.bounds_cm();
+        let room = (x - x0).min(x1 - x).min(y - y0).min(y1 - y) - 1e-7;
+        if room > 0.0 {
+            let pass = (room * per_cm).floor();
+            if pass >= 1.0 {
+                i = i.saturating_add(pass.min(steps as f64) as usize);
+            }
+        }
+    }
+}
+
+/// Bounds in cm on the distance between two footprints ([`Footprint::distance`] in cm), each to within
+/// rounding: at least the first, the widest gap between the two footprints' shadows on any of their four axes
+/// (the shadows of two shapes on a line lie no farther apart than the shapes); at most the second when the two
+/// are square to each other (facings alike, opposite or at right angles, to within 1e-12 of the sine), the gap
+/// of the two rectangles along the first one's axes (its shadows' gaps across and along, their `hypot`),
+/// otherwise infinite. A caller asks the exact distance only when neither settles its question with a margin
+/// far above rounding.
+#[must_use]
+pub(crate) fn footprint_gap_bounds(a: &Footprint, b: &Footprint) -> (f64, f64) {
+    let (fa, fb) = (frame(a.facing).ahead, frame(b.facing).ahead);
+    let (dx, dy) = (b.centre.x - a.centre.x, b.centre.y - a.centre.y);
+    // A footprint's half-extent along the unit vector `n`: ahead is (sin, cos) of its facing, across it
+    // (cos, -sin).
+    let extent = |f: &Footprint, (s, c): (f64, f64), (nx, ny): (f64, f64)| {
+        f.frontage.0 / 2.0 * (c * nx - s * ny).abs() + f.depth.0 / 2.0 * (s * nx + c * ny).abs()
+    };
+    let gap_on = |n: (f64, f64)| (dx * n.0 + dy * n.1).abs() - extent(a, fa, n) - extent(b, fb, n);
+    let (along_a, across_a) = (gap_on(fa), gap_on((fa.1, -fa.0)));
+    let least = along_a
+        .max(across_a)
+        .max(gap_on(fb))
+        .max(gap_on((fb.1, -fb.0)))
+        .max(0.0);
+    let (cross, dot) = (fa.0 * fb.1 - fa.1 * fb.0, fa.0 * fb.0 + fa.1 * fb.1);
+    let most = if cross.abs() <= 1e-12 || dot.abs() <= 1e-12 {
+        span(along_a.max(0.0), across_a.max(0.0))
+    } else {
+        f64::INFINITY
+    };
+    (cm(least), cm(most))
+}
+
 /// [`Field::least_gap_cm`] from two units' terms ([`Field::gap_terms`]): the centres' distance less both
 /// half-diagonals, at least 0, in cm.
 #[must_use]
@@ -149,6 +229,14 @@ pub fn size_cm(u: &Unit) -> (f64, f64) {
             Formation::Line => (n * 1.25, 2.0),
         },
     }
+}
+
+/// At least half the diagonal of a unit's footprint in cm (`span(size_cm(u)) / 2`), from its figures alone:
+/// every size [`size_cm`] gives has width and depth together at most 5 cm a figure and 6 cm more, and half the
+/// diagonal is at most half of width and depth together (by far more than rounding).
+#[must_use]
+pub(crate) fn half_diagonal_at_most(u: &Unit) -> f64 {
+    (5.0 * f64::from(u.figures.max(1)) + 6.0) / 2.0
 }
 
 /// Where a unit stands: its centre and the way it faces.
@@ -606,19 +694,11 @@ impl Field {
     /// The squares a straight path from `a` to `b` passes through, in order, with or without the start square.
     #[must_use]
     pub fn squares_along(&self, a: Point, b: Point, with_start: bool) -> Vec<Square> {
-        let steps = (cm(a.distance(b).0) / 2.0).ceil().max(1.0) as usize;
         let mut out: Vec<Square> = Vec::new();
-        let first = square_at(a);
-        for i in 0..=steps {
-            let t = i as f64 / steps as f64;
-            let p = Point::new(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t);
-            if let Some(s) = square_at(p)
-                && out.last() != Some(&s)
-                && (with_start || Some(s) != first)
-            {
-                out.push(s);
-            }
-        }
+        squares_along(a, b, with_start, |s| {
+            out.push(s);
+            true
+        });
         out
     }
 
@@ -628,7 +708,7 @@ impl Field {
     #[must_use]
     pub fn crossed(&self, a: Point, b: Point) -> (Vec<Ground>, bool) {
         let mut grounds = Vec::new();
-        for s in self.squares_along(a, b, false) {
+        squares_along(a, b, false, |s| {
             if let Some(piece) = self.piece(s) {
                 let g = match piece {
                     Piece::Hill => Ground::Hill,
@@ -640,16 +720,33 @@ impl Field {
                     grounds.push(g);
                 }
             }
-        }
+            true
+        });
         let mut at_crossing = true;
         if self.table.obstacles_crossed(a, b).next().is_some() {
             grounds.push(Ground::River);
             let d = self.map.data();
-            at_crossing = self.squares_along(a, b, true).iter().any(|s| {
-                d.river.route.contains(s) && (d.bridge == Some(*s) || d.fords.contains(s))
+            let mut any = false;
+            squares_along(a, b, true, |s| {
+                any = d.river.route.contains(&s) && (d.bridge == Some(s) || d.fords.contains(&s));
+                !any
             });
+            at_crossing = any;
         }
         (grounds, at_crossing)
+    }
+
+    /// Whether a straight path from `a` to `b` crosses nothing but open ground: [`Field::crossed`] lists no
+    /// ground, told without the list (the walk stops at the first square with a piece; the river is asked
+    /// about only when none has one).
+    #[must_use]
+    pub fn path_open(&self, a: Point, b: Point) -> bool {
+        let mut open = true;
+        squares_along(a, b, false, |s| {
+            open = self.piece(s).is_none();
+            open
+        });
+        open && self.table.obstacles_crossed(a, b).next().is_none()
     }
 
     /// D8-STR-02: the farm square whose farmhouse a footprint stands beside (within [`BESIDE_CM`] of it): each
@@ -787,12 +884,7 @@ impl Field {
     /// battery's bearing to the target is returned too.
     #[must_use]
     pub fn fire_distances(&self, u: &Unit, f: &Footprint, target: &Footprint) -> (Vec<f64>, f64) {
-        let front = front_centre(f);
-        let bearing = {
-            let d = front.heading_to(target.centre).as_degrees() - f.facing.as_degrees();
-            let d = d.rem_euclid(360.0);
-            if d > 180.0 { 360.0 - d } else { d }
-        };
+        let bearing = fire_bearing(f, target);
         let figures = figure_distances(u, f, target);
         let mut out = Vec::with_capacity(figures.size_hint().1.unwrap_or(0));
         out.extend(figures);
@@ -869,6 +961,44 @@ impl Field {
             }
         }
         out
+    }
+
+    /// D8-CMD-03: which units of `side` stand in their commanding officer's influence, by their place in the
+    /// battle's list: what [`Battle::start_turn`] makes of [`Field::influence`] (the distance no further than
+    /// the officer's radius, refused as it refuses a distance that is not a length), each officer found once;
+    /// the distance measured exactly only when the cheap bounds from the footprint's centre leave it open.
+    pub(crate) fn in_influence(
+        &self,
+        battle: &Battle,
+        side: Side,
+    ) -> Result<Vec<bool>, crate::error::D8Error> {
+        let mut out = vec![false; battle.units().len()];
+        for u in battle
+            .units()
+            .iter()
+            .filter(|u| u.side == side && !u.removed)
+        {
+            if let (Some(o), Some(f)) = (battle.commanding_officer(u.id), self.footprint(u))
+                && let Some(p) = self.officer_at(o)
+                && let Ok(officer) = battle.officer(o)
+            {
+                let radius = officer.rank.radius_cm();
+                // The distance lies between the centre's distance less half the diagonal and the centre's
+                // distance: measured exactly only when those two leave it open (by a margin far above
+                // rounding).
+                let centre = cm(apart(f.centre, p));
+                let half = cm(span(f.frontage.0, f.depth.0)) / 2.0;
+                out[u.id.0 as usize] = if centre.is_finite() && centre <= radius - 1e-6 {
+                    true
+                } else if centre.is_finite() && centre - half > radius + 1e-6 {
+                    false
+                } else {
+                    crate::error::length("a distance to an officer", cm(f.distance_to(p).0))?
+                        <= radius
+                };
+            }
+        }
+        Ok(out)
     }
 
     /// D8-OPT-02: where a flank marcher comes on: its flank against the table's edge in the grid square of its
@@ -978,6 +1108,7 @@ impl Field {
     ) -> Option<UnitId> {
         let (dx, dy) = (b.x - a.x, b.y - a.y);
         let len2 = dx * dx + dy * dy;
+        let (lo, hi) = ((a.x.min(b.x), a.y.min(b.y)), (a.x.max(b.x), a.y.max(b.y)));
         battle
             .units()
             .iter()
@@ -987,13 +1118,19 @@ impl Field {
                     return false;
                 };
                 let c = p.centre;
+                let (w, d) = size_cm(u);
+                // A centre outside the segment's box grown by half the footprint's width and depth together
+                // (more than half its diagonal, by far more than rounding) is farther from the segment than that.
+                let r = inches((w + d) / 2.0) + 1e-6;
+                if c.x < lo.0 - r || c.x > hi.0 + r || c.y < lo.1 - r || c.y > hi.1 + r {
+                    return false;
+                }
                 let t = if len2 > 0.0 {
                     (((c.x - a.x) * dx + (c.y - a.y) * dy) / len2).clamp(0.0, 1.0)
                 } else {
                     0.0
                 };
                 let (ex, ey) = (a.x + dx * t - c.x, a.y + dy * t - c.y);
-                let (w, d) = size_cm(u);
                 let reach = inches(span(w, d)) / 2.0 + 1e-6;
                 ex * ex + ey * ey <= reach * reach && Field::footprint_at(u, p).blocks(a, b)
             })
@@ -1119,7 +1256,18 @@ impl Field {
                 return true;
             }
         }
-        self.gap_cm(a, b) <= limit
+        // The footprints' bounds ([`footprint_gap_bounds`]) the same way, then the exact distance.
+        let (Some(fa), Some(fb)) = (self.footprint(a), self.footprint(b)) else {
+            return f64::INFINITY <= limit;
+        };
+        let (least, most) = footprint_gap_bounds(&fa, &fb);
+        if least > limit + 1e-6 {
+            return false;
+        }
+        if most <= limit - 1e-6 {
+            return true;
+        }
+        cm(fa.distance(&fb).0) <= limit
     }
 
     /// The distance in cm between two units' footprints if it is at most `limit`, else `None`; the cheap bound
@@ -1175,6 +1323,15 @@ impl Field {
 
 /// D8-FIR-03, D8-FIR-05: [`Field::fire_distances`] figure by figure, measured as they are taken (a caller that
 /// needs only the first in reach stops there).
+/// The bearing [`Field::fire_distances`] gives: from the footprint's front centre to the target's centre, in
+/// degrees off its facing (0 to 180).
+#[must_use]
+pub(crate) fn fire_bearing(f: &Footprint, target: &Footprint) -> f64 {
+    let d = front_centre(f).heading_to(target.centre).as_degrees() - f.facing.as_degrees();
+    let d = d.rem_euclid(360.0);
+    if d > 180.0 { 360.0 - d } else { d }
+}
+
 pub(crate) fn figure_distances<'a>(
     u: &Unit,
     f: &'a Footprint,
@@ -1334,5 +1491,286 @@ mod frame_tests {
                 assert_eq!(front_centre(&fp), fp.front_centre());
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod shortcut_tests {
+    use super::*;
+
+    /// A small seeded generator of numbers in [0, 1) for the random cases.
+    struct Lcg(u64);
+
+    impl Lcg {
+        fn unit(&mut self) -> f64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (self.0 >> 11) as f64 / (1u64 << 53) as f64
+        }
+
+        /// A coordinate in cm from -20 to `to` + 20 (some off the table), one in four on a square's edge.
+        fn coordinate(&mut self, to: f64) -> f64 {
+            if self.unit() < 0.25 {
+                (self.unit() * (to / board::SQUARE_CM + 1.0)).floor() * board::SQUARE_CM
+            } else {
+                self.unit() * (to + 40.0) - 20.0
+            }
+        }
+    }
+
+    /// Every sample's square, as [`squares_along`] takes them, each one worked out.
+    fn every_sample(a: Point, b: Point, with_start: bool) -> Vec<Square> {
+        let steps = (cm(a.distance(b).0) / 2.0).ceil().max(1.0) as usize;
+        let mut out: Vec<Square> = Vec::new();
+        let first = square_at(a);
+        for i in 0..=steps {
+            let t = i as f64 / steps as f64;
+            let p = Point::new(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t);
+            if let Some(s) = square_at(p)
+                && out.last() != Some(&s)
+                && (with_start || Some(s) != first)
+            {
+                out.push(s);
+            }
+        }
+        out
+    }
+
+    /// The squares along a path, samples inside the square before passed over, are those of every sample: on
+    /// 20,000 random paths (some partly off the table, a quarter of the ends on squares' edges, some along an
+    /// edge, some of no length), with and without the start square.
+    #[test]
+    fn squares_along_passing_over_samples_agrees_with_every_sample() {
+        let mut r = Lcg(0x5EED);
+        let mut changes = 0;
+        for i in 0..20_000 {
+            let a = at_cm(r.coordinate(board::WIDTH_CM), r.coordinate(board::DEPTH_CM));
+            let b = match i % 10 {
+                0 => a,
+                1 => Point::new(a.x, at_cm(0.0, r.coordinate(board::DEPTH_CM)).y),
+                _ => at_cm(r.coordinate(board::WIDTH_CM), r.coordinate(board::DEPTH_CM)),
+            };
+            for with_start in [false, true] {
+                let mut got = Vec::new();
+                squares_along(a, b, with_start, |s| {
+                    got.push(s);
+                    true
+                });
+                let want = every_sample(a, b, with_start);
+                changes += want.len();
+                assert_eq!(got, want, "{a:?} to {b:?}, with the start {with_start}");
+            }
+        }
+        assert!(changes > 40_000, "{changes} squares");
+    }
+
+    /// A path is open ground ([`Field::path_open`]) exactly when [`Field::crossed`] lists no ground: on 20
+    /// generated maps, 1,000 random paths each.
+    #[test]
+    fn an_open_path_is_one_that_crosses_nothing() -> Result<(), Box<dyn std::error::Error>> {
+        let mut r = Lcg(0x0BE4);
+        let (mut open, mut closed) = (0, 0);
+        for seed in 0..20 {
+            let mut rng = acw_core::GameRng::seed(seed);
+            let map = Map::generate(&mut rng, &crate::options::Options::default())?;
+            let f = Field::new(&map)?;
+            for _ in 0..1_000 {
+                let a = at_cm(r.coordinate(board::WIDTH_CM), r.coordinate(board::DEPTH_CM));
+                let b = at_cm(r.coordinate(board::WIDTH_CM), r.coordinate(board::DEPTH_CM));
+                let want = f.crossed(a, b).0.is_empty();
+                assert_eq!(f.path_open(a, b), want, "seed {seed}: {a:?} to {b:?}");
+                if want {
+                    open += 1;
+                } else {
+                    closed += 1;
+                }
+            }
+        }
+        assert!(open > 1_000 && closed > 1_000, "{open} open, {closed} not");
+        Ok(())
+    }
+
+    /// Which units stand in influence (`Field::in_influence`) is what `Battle::start_turn` makes of
+    /// `Field::influence`: each listed unit's distance no further than its commanding officer's radius. On
+    /// the battles at the end of 10 seeded games, each unit put at 100 random places (facing north or south).
+    #[test]
+    fn units_in_influence_are_those_start_turn_finds() -> Result<(), Box<dyn std::error::Error>> {
+        let mut r = Lcg(0x1F1F);
+        let (mut inside, mut outside) = (0, 0);
+        for seed in 1..=10 {
+            // A whole game between the two commanders: its battle at the end (some units removed).
+            let (mut blue, mut grey) = (
+                crate::bots::Attacker::new(seed),
+                crate::bots::Holder::new(seed),
+            );
+            let game = acw_core::game::play(
+                &crate::game::D8,
+                &crate::game::Scenario::default(),
+                seed,
+                BySide::new(
+                    &mut blue as &mut dyn acw_core::game::Commander<crate::game::D8>,
+                    &mut grey,
+                ),
+            )?;
+            let state = game.state;
+            let (Some(b), Some(f)) = (state.battle(), state.field()) else {
+                return Err("no battle".into());
+            };
+            let mut f = f.clone();
+            for _ in 0..100 {
+                for u in b.units() {
+                    let facing = if r.unit() < 0.5 {
+                        Heading::NORTH
+                    } else {
+                        Heading::SOUTH
+                    };
+                    let centre = at_cm(r.unit() * board::WIDTH_CM, r.unit() * board::DEPTH_CM);
+                    f.set_place(u.id, Place { centre, facing });
+                }
+                for side in [Side::Union, Side::Confederate] {
+                    let mut want = vec![false; b.units().len()];
+                    for (id, d) in f.influence(b, side) {
+                        if let Some(o) = b.commanding_officer(id) {
+                            want[id.0 as usize] = d <= b.officer(o)?.rank.radius_cm();
+                        }
+                    }
+                    let got = f.in_influence(b, side)?;
+                    assert_eq!(got, want, "seed {seed}, {side:?}");
+                    inside += got.iter().filter(|&&x| x).count();
+                    outside += got.iter().filter(|&&x| !x).count();
+                }
+            }
+        }
+        assert!(
+            inside > 1_000 && outside > 1_000,
+            "{inside} in, {outside} out"
+        );
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod gap_bound_tests {
+    use super::*;
+
+    /// The footprints' bounds hold the exact distance (`Footprint::distance`) between them on 30,000 random
+    /// pairs (a third facing north or south, a third square to each other at other facings, the rest at any
+    /// facing; apart, touching and overlapping), and the upper bound of footprints square to each other is the
+    /// distance to within rounding.
+    #[test]
+    fn footprint_gap_bounds_hold_the_exact_distance() {
+        let mut seed = 0x0DD5_EED5_u64;
+        let mut unit = || {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let (mut squared, mut settled) = (0, 0);
+        for i in 0..30_000 {
+            let (ha, hb) = match i % 3 {
+                0 => {
+                    let north_south = |x: f64| if x < 0.5 { 0.0 } else { 180.0 };
+                    (north_south(unit()), north_south(unit()))
+                }
+                1 => {
+                    let h = (unit() * 360.0).floor();
+                    (h, (h + 90.0 * (unit() * 4.0).floor()) % 360.0)
+                }
+                _ => (unit() * 360.0, unit() * 360.0),
+            };
+            let print = |centre: Point, facing: f64, w: f64, d: f64| Footprint {
+                centre,
+                facing: Heading::degrees(facing).unwrap_or(Heading::NORTH),
+                frontage: Inches(inches(w)),
+                depth: Inches(inches(d)),
+            };
+            let a = print(
+                at_cm(90.0, 75.0),
+                ha,
+                2.0 + unit() * 38.0,
+                1.0 + unit() * 10.0,
+            );
+            let reach = 45.0 * unit();
+            let b = print(
+                at_cm(
+                    90.0 + reach * (unit() - 0.5) * 2.0,
+                    75.0 + reach * (unit() - 0.5) * 2.0,
+                ),
+                hb,
+                2.0 + unit() * 38.0,
+                1.0 + unit() * 10.0,
+            );
+            let exact = cm(a.distance(&b).0);
+            let (least, most) = footprint_gap_bounds(&a, &b);
+            assert!(least <= exact + 1e-9, "{a:?} {b:?}: {least} > {exact}");
+            assert!(exact <= most + 1e-9, "{a:?} {b:?}: {exact} > {most}");
+            if most.is_finite() {
+                squared += 1;
+                assert!(
+                    (most - exact).abs() <= 1e-9,
+                    "{a:?} {b:?}: {most} far from {exact}"
+                );
+            }
+            if least > GAP_CM + 1e-6 || most < GAP_CM - 1e-6 {
+                settled += 1;
+            }
+        }
+        assert!(squared > 18_000, "{squared} square to each other");
+        assert!(settled > 20_000, "{settled} settled by the bounds");
+    }
+}
+
+#[cfg(test)]
+mod size_tests {
+    use super::*;
+    use crate::tables::GunType;
+
+    /// `half_diagonal_at_most` is at least half the footprint's diagonal for every troop, formation, mount,
+    /// limber and count of figures (0 to 60), with room far above rounding.
+    #[test]
+    fn the_bound_of_half_a_diagonal_holds_for_every_size() -> Result<(), Box<dyn std::error::Error>>
+    {
+        let (mut blue, mut grey) = (crate::bots::Attacker::new(1), crate::bots::Holder::new(1));
+        let game = acw_core::game::play(
+            &crate::game::D8,
+            &crate::game::Scenario::default(),
+            1,
+            BySide::new(
+                &mut blue as &mut dyn acw_core::game::Commander<crate::game::D8>,
+                &mut grey,
+            ),
+        )?;
+        let mut u = game.state.battle().ok_or("no battle")?.units()[0].clone();
+        let mut tight = f64::INFINITY;
+        for troop in [
+            Troop::Foot,
+            Troop::Cavalry,
+            Troop::Sharpshooters,
+            Troop::Battery(GunType::Field),
+            Troop::Indians,
+        ] {
+            for formation in [Formation::Line, Formation::Column, Formation::Skirmish] {
+                for (mounted, limbered) in
+                    [(false, false), (true, false), (false, true), (true, true)]
+                {
+                    for figures in 0..=60 {
+                        (u.troop, u.formation, u.mounted, u.limbered, u.figures) =
+                            (troop, formation, mounted, limbered, figures);
+                        let (w, d) = size_cm(&u);
+                        let room = half_diagonal_at_most(&u) - span(w, d) / 2.0;
+                        assert!(
+                            room > 1e-3,
+                            "{troop:?} {formation:?} {mounted} {limbered} {figures}"
+                        );
+                        tight = tight.min(room);
+                    }
+                }
+            }
+        }
+        assert!(tight < 2.0, "the bound is {tight} cm loose at best");
+        Ok(())
     }
 }

@@ -290,8 +290,7 @@ impl Volley {
             save: self.save,
         }
         .p_fail();
-        let group =
-            |g: ToHit| Dist::binomial(g.dice, g.p() * fail).unwrap_or_else(|_| Dist::certain(0));
+        let group = |g: ToHit| casualty_group(g.dice, g.p() * fail);
         let (a, b) = (group(self.short), group(self.long));
         let (x, y) = (a.outcomes(), b.outcomes());
         let (n, m) = (x.len(), y.len());
@@ -320,6 +319,68 @@ impl Volley {
         }
         if p > 0.0 { p } else { 0.0 }
     }
+}
+
+/// [`casualty_group`]'s table: distributions by dice and chance (its bits), hashed by [`GroupKeyHasher`].
+type CasualtyGroups = std::collections::HashMap<
+    (u32, u64),
+    std::rc::Rc<Dist<u32>>,
+    std::hash::BuildHasherDefault<GroupKeyHasher>,
+>;
+
+thread_local! {
+    /// [`casualty_group`]'s distributions, as worked out on this thread.
+    static CASUALTY_GROUPS: std::cell::RefCell<CasualtyGroups> =
+        std::cell::RefCell::new(CasualtyGroups::default());
+}
+
+/// A plain multiplicative hash of the few integers of a casualty group's key (the keys are the game's own
+/// numbers, not a caller's, so no defence against chosen collisions is wanted).
+#[derive(Default)]
+struct GroupKeyHasher(u64);
+
+impl std::hash::Hasher for GroupKeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(u64::from(i));
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+/// How many distributions [`casualty_group`] keeps on a thread before it starts afresh.
+const CASUALTY_GROUPS_KEPT: usize = 4096;
+
+/// The casualties of `dice` dice each killing with chance `p`: `Dist::binomial(dice, p)` (no casualty when it
+/// refuses), remembered on the thread by dice and chance (the same pairs come back volley after volley), so
+/// each is worked out once: the same distribution, bit for bit.
+fn casualty_group(dice: u32, p: f64) -> std::rc::Rc<Dist<u32>> {
+    let work = || std::rc::Rc::new(Dist::binomial(dice, p).unwrap_or_else(|_| Dist::certain(0)));
+    CASUALTY_GROUPS
+        .try_with(|groups| {
+            let mut groups = groups.borrow_mut();
+            if let Some(d) = groups.get(&(dice, p.to_bits())) {
+                return d.clone();
+            }
+            if groups.len() >= CASUALTY_GROUPS_KEPT {
+                groups.clear();
+            }
+            let d = work();
+            groups.insert((dice, p.to_bits()), d.clone());
+            d
+        })
+        .unwrap_or_else(|_| work())
 }
 
 impl Resolve for Volley {
@@ -372,5 +433,35 @@ impl Resolve for OfficerCheck {
     fn odds(&self) -> Dist<bool> {
         let p = self.worst().map_or(0.0, |w| (f64::from(w) / 6.0).powi(2));
         Dist::chance(p).unwrap_or_else(|_| Dist::certain(false))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A remembered casualty group is `Dist::binomial` (no casualty when it refuses), bit for bit, each time it
+    /// is asked for: every count of dice to 40 at 120 chances (more pairs than are kept, so the memory starts
+    /// afresh on the way), twice over, and refused chances.
+    #[test]
+    fn remembered_casualty_groups_are_the_binomials() {
+        let bits = |d: &Dist<u32>| -> Vec<(u32, u64)> {
+            d.outcomes()
+                .iter()
+                .map(|&(k, p)| (k, p.to_bits()))
+                .collect()
+        };
+        for round in 0..2 {
+            for dice in 0..=40 {
+                for step in 0..120 {
+                    let p = f64::from(step) / 119.0 * (1.0 - 1e-3 * f64::from(round));
+                    let want = Dist::binomial(dice, p).unwrap_or_else(|_| Dist::certain(0));
+                    assert_eq!(bits(&casualty_group(dice, p)), bits(&want), "{dice} at {p}");
+                }
+            }
+        }
+        for p in [f64::NAN, -0.5, 1.5] {
+            assert_eq!(bits(&casualty_group(3, p)), bits(&Dist::certain(0)), "{p}");
+        }
     }
 }

@@ -825,8 +825,9 @@ impl fmt::Debug for State {
 enum Measured {
     /// A move's plan ([`plan_move`]).
     Move(MovePlan),
-    /// A volley's facts ([`fire_facts`]).
-    Fire(FireFacts),
+    /// A volley's facts ([`fire_facts`]) and the rules' plan of it on the state as it is
+    /// ([`Battle::plan_volley`]).
+    Fire(FireFacts, crate::state::FirePlan),
 }
 
 /// The order last accepted by [`State::check_order`] (a move) or [`State::check_fire`] (a volley) with what was
@@ -1106,14 +1107,20 @@ impl State {
         }
         // Accepted, the facts are those `fire_facts` measures (the same distances, some figure in reach, the
         // sight clear) and are kept for applying the volley.
-        let (ds, bearing) = f.fire_distances(u, &uf, &tf);
-        match volley_facts(b, f, u, t, (&uf, &tf), ds, bearing, false).and_then(|facts| {
-            b.planned_volley(unit, Target::Unit(target), &facts)?;
-            Ok(facts)
+        // The figures' distances written straight into the facts (`fire_distances` without its list).
+        let (ds, bearing) = (
+            crate::field::figure_distances(u, &uf, &tf),
+            crate::field::fire_bearing(&uf, &tf),
+        );
+        // Neither stands deep in a wood (refused above otherwise).
+        let deep = Some((false, false));
+        match volley_facts(b, f, u, t, (&uf, &tf), ds, bearing, false, deep).and_then(|facts| {
+            let plan = b.plan_volley(unit, Target::Unit(target), &facts)?;
+            Ok((facts, plan))
         }) {
-            Ok(facts) => {
+            Ok((facts, plan)) => {
                 self.checked
-                    .keep(Order::Fire { unit, target }, Measured::Fire(facts));
+                    .keep(Order::Fire { unit, target }, Measured::Fire(facts, plan));
                 FireCheck::Accepted
             }
             Err(_) => FireCheck::Refused,
@@ -1395,8 +1402,7 @@ fn begin_turn(
     log: &mut Vec<Event>,
 ) -> Result<Vec<(UnitId, Place)>, GameError> {
     let side = b.active();
-    let influence = f.influence(b, side);
-    let results = b.start_turn(&influence, dice)?;
+    let results = b.start_turn_in(|b| Ok(f.in_influence(b, side)?), dice)?;
     // D8-OPT-03: flank marchers due on this move come on at the start of the Movement phase.
     let (mut placed, mut arrivals) = (Vec::new(), Vec::new());
     for (id, square) in b.flank_due() {
@@ -1506,14 +1512,14 @@ fn hold_back(
 /// command, as far as his move allows.
 fn move_officers(b: &mut Battle, f: &Field) -> Result<Vec<(OfficerId, Point)>, GameError> {
     let side = b.active();
-    let ids: Vec<_> = b
-        .officers()
-        .iter()
-        .filter(|o| o.alive && o.side == side && o.attached.is_none())
-        .map(|o| (o.id, o.mounted))
-        .collect();
     let mut moved = Vec::new();
-    for (id, mounted) in ids {
+    // By place in the list, not a list of them first: moving one officer changes no other.
+    for i in 0..b.officers().len() {
+        let o = &b.officers()[i];
+        if !(o.alive && o.side == side && o.attached.is_none()) {
+            continue;
+        }
+        let (id, mounted) = (o.id, o.mounted);
         let Some(from) = f.officer_at(id) else {
             continue;
         };
@@ -1988,17 +1994,35 @@ fn unit_order(
                 .officer(officer)
                 .map(|o| o.to_string().trim_start_matches("the ").to_string())
                 .map_err(Refusal::from)?;
-            volley(b, &u, Target::Officer(officer), target, &facts, dice, log)?;
+            volley(
+                b,
+                &u,
+                Target::Officer(officer),
+                target,
+                &facts,
+                None,
+                dice,
+                log,
+            )?;
             Ok(laid_smoke(b, f, &u))
         }
         Order::Fire { unit, target } => {
             let u = unit_of(b, unit)?;
             let t = unit_of(b, target)?;
-            let facts = match measured {
-                Some(Measured::Fire(facts)) => facts,
-                _ => fire_facts(b, f, &u, &t)?,
+            let (facts, plan) = match measured {
+                Some(Measured::Fire(facts, plan)) => (facts, Some(plan)),
+                _ => (fire_facts(b, f, &u, &t)?, None),
             };
-            volley(b, &u, Target::Unit(target), name(&t), &facts, dice, log)?;
+            volley(
+                b,
+                &u,
+                Target::Unit(target),
+                name(&t),
+                &facts,
+                plan,
+                dice,
+                log,
+            )?;
             Ok(laid_smoke(b, f, &u))
         }
         Order::Melee { attacker, defender } => {
@@ -2055,11 +2079,30 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
     let (lo, hi) = ((a.x.min(z.x), a.y.min(z.y)), (a.x.max(z.x), a.y.max(z.y)));
     for o in b.units().iter().filter(|o| !o.removed && o.id != unit) {
         let Some(op) = f.place(o.id) else { continue };
+        let apart_cm = cm(crate::field::apart(dest.centre, op.centre));
+        // Its size is worked out only for a unit that could be near enough to touch the destination (by half
+        // its diagonal's bound from its figures, `half_diagonal_at_most`), or a friend whose centre lies within
+        // that bound of the move's box: any other has `bound` at least `GAP_CM` and lies outside the box below.
+        let most = crate::field::half_diagonal_at_most(o);
+        if apart_cm - half_u - most >= GAP_CM + 1e-6 {
+            if o.side != u.side {
+                continue;
+            }
+            let (c, r) = (op.centre, crate::field::inches(most) + 1e-6);
+            if c.x < lo.0 - r || c.x > hi.0 + r || c.y < lo.1 - r || c.y > hi.1 + r {
+                continue;
+            }
+        }
         // The footprint is built only for a unit near enough to touch the destination, or a friend the move
         // could pass through: the same footprint `Field::footprint` gives.
         let half_o = half(o);
-        let bound = cm(crate::field::apart(dest.centre, op.centre)) - half_u - half_o;
-        if bound < GAP_CM && cm(fp.distance(&Field::footprint_at(o, op)).0) < GAP_CM {
+        let bound = apart_cm - half_u - half_o;
+        // Measured exactly only when the footprints' bounds leave it open (`footprint_gap_bounds`).
+        if bound < GAP_CM && {
+            let of = Field::footprint_at(o, op);
+            let (least, most) = crate::field::footprint_gap_bounds(&fp, &of);
+            least <= GAP_CM + 1e-6 && (most < GAP_CM - 1e-6 || cm(fp.distance(&of).0) < GAP_CM)
+        } {
             return Err(GameError::Table(format!(
                 "the {} would end in contact with the {}; only a charge makes contact",
                 name(u),
@@ -2237,10 +2280,9 @@ fn charge_facts(
         return Err(GameError::Table("the units are not placed".into()));
     };
     let distance = cm(uf.distance(&tf).0);
-    let (crossed, _) = f.crossed(crate::field::front_centre(&uf), tf.centre);
     let facts = ChargeFacts {
         distance_cm: distance,
-        path_open: crossed.is_empty(),
+        path_open: f.path_open(crate::field::front_centre(&uf), tf.centre),
         target_in_cover: f.cover_at(tf.centre, b.options().broken_ground_soft) != Cover::Open,
         in_contact_order: u.formation != Formation::Skirmish,
     };
@@ -2248,17 +2290,31 @@ fn charge_facts(
 }
 
 /// One volley: planned (for its exact odds), rolled and applied by the rules, and logged.
+#[allow(clippy::too_many_arguments)]
 fn volley(
     b: &mut Battle,
     u: &Unit,
     target: Target,
     target_name: String,
     facts: &FireFacts,
+    plan: Option<crate::state::FirePlan>,
     dice: &mut dyn Dice,
     log: &mut Vec<Event>,
 ) -> Result<(), GameError> {
-    // The volley as planned comes back with the report (planning it first as well measured it twice).
-    let report = b.fire(u.id, target, facts, dice)?;
+    // The volley as planned comes back with the report (planning it first as well measured it twice); a plan
+    // the check made on this state is fired as it is.
+    let report = match plan {
+        Some(plan) => b.fire_planned(u.id, plan, dice)?,
+        None => {
+            let r = b.fire(u.id, target, facts, dice)?;
+            crate::state::Fired {
+                hits: r.hits,
+                casualties: r.casualties,
+                officer_killed: r.officer_killed,
+                volley: r.volley,
+            }
+        }
+    };
     let volley = report.volley;
     let chance = volley.p_casualties(report.casualties);
     log.push(Event::Fired {
@@ -2350,11 +2406,22 @@ fn fire_facts(b: &Battle, f: &Field, u: &Unit, t: &Unit) -> Result<FireFacts, Ga
             || f.smoke(b).any(|(_, m)| m.blocks(from, to))
             || f.sight_blocked(from, to, &[])
     };
-    volley_facts(b, f, u, t, (&uf, &tf), ds, bearing, sight_blocked)
+    volley_facts(
+        b,
+        f,
+        u,
+        t,
+        (&uf, &tf),
+        ds.into_iter(),
+        bearing,
+        sight_blocked,
+        None,
+    )
 }
 
 /// [`fire_facts`] from what is already measured: the two footprints, each firing figure's distance (at least
-/// one), the bearing and whether the sight is blocked.
+/// one), the bearing, whether the sight is blocked, and whether the firer and the target stand deep in a wood
+/// when that is known (measured here otherwise).
 #[allow(clippy::too_many_arguments)]
 fn volley_facts(
     b: &Battle,
@@ -2362,16 +2429,19 @@ fn volley_facts(
     u: &Unit,
     t: &Unit,
     (uf, tf): (&acw_core::table::Footprint, &acw_core::table::Footprint),
-    ds: Vec<f64>,
+    ds: impl Iterator<Item = f64>,
     bearing: f64,
     sight_blocked: bool,
+    deep: Option<(bool, bool)>,
 ) -> Result<FireFacts, GameError> {
+    let (firer_deep_in_wood, target_deep_in_wood) =
+        deep.unwrap_or_else(|| (f.deep_in_wood(uf.centre), f.deep_in_wood(tf.centre)));
     let mut facts = FireFacts {
-        figures: ds.len().min(24),
+        figures: 0,
         bearing_degrees: bearing,
         sight_blocked,
-        firer_deep_in_wood: f.deep_in_wood(uf.centre),
-        target_deep_in_wood: f.deep_in_wood(tf.centre),
+        firer_deep_in_wood,
+        target_deep_in_wood,
         target_cover: if inside(t) {
             Cover::Hard
         } else {
@@ -2381,9 +2451,15 @@ fn volley_facts(
         crew_at_gun: u.figures,
         ..FireFacts::default()
     };
-    for (slot, d) in facts.distances_cm.iter_mut().zip(ds) {
-        *slot = d;
+    // Every figure counted, the first 24 kept.
+    let mut n = 0;
+    for d in ds {
+        if let Some(slot) = facts.distances_cm.get_mut(n) {
+            *slot = d;
+        }
+        n += 1;
     }
+    facts.figures = n.min(24);
     if facts.figures == 0 {
         return Err(Refusal::CannotFire {
             unit: u.label(),

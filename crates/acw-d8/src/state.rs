@@ -331,12 +331,47 @@ impl FireFacts {
     }
 }
 
-/// A volley checked and ready to roll.
-struct FirePlan {
+/// A volley checked and ready to roll ([`Battle::plan_volley`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FirePlan {
     volley: Volley,
     target_unit: Option<UnitId>,
     target_officer: Option<OfficerId>,
     side: Side,
+}
+
+/// What a volley fired by [`Battle::fire_planned`] did: [`FireReport`] without the names.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Fired {
+    pub(crate) hits: u32,
+    pub(crate) casualties: u32,
+    pub(crate) officer_killed: bool,
+    pub(crate) volley: Volley,
+}
+
+/// A volley's firer or target as [`Battle::fire`]'s report names it (a unit's label sentence, an officer as he
+/// reads, or nothing), written only when read.
+struct VolleyTarget<'a> {
+    unit: Option<&'a Unit>,
+    officer: Option<&'a Officer>,
+}
+
+impl fmt::Display for VolleyTarget<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.unit, self.officer) {
+            (Some(u), _) => {
+                f.write_str("the ")?;
+                f.write_str(&u.name)?;
+                f.write_str(" (")?;
+                f.write_str(crate::tables::side_word(u.side))?;
+                f.write_str(" ")?;
+                f.write_str(u.troop.word())?;
+                f.write_str(")")
+            }
+            (None, Some(o)) => write!(f, "{o}"),
+            (None, None) => Ok(()),
+        }
+    }
 }
 
 /// What a volley did.
@@ -1047,11 +1082,34 @@ impl Battle {
         influence: &[(UnitId, f64)],
         dice: &mut D,
     ) -> Result<Vec<(UnitId, bool)>, Refusal> {
+        self.start_turn_in(
+            |b| {
+                for &(id, d) in influence {
+                    b.u(id)?;
+                    crate::error::length("a distance to an officer", d)?;
+                }
+                let mut in_range = vec![false; b.units.len()];
+                for &(id, d) in influence {
+                    if let Some(o) = b.commanding_officer(id) {
+                        in_range[id.0 as usize] = d <= b.officers[o.0 as usize].rank.radius_cm();
+                    }
+                }
+                Ok(in_range)
+            },
+            dice,
+        )
+    }
+
+    /// [`Battle::start_turn`] with the units in influence told by `in_range` (asked once the phase is checked):
+    /// a flag for each unit by its place in the battle's list (`Field::in_influence` measures each unit's
+    /// distance to its commanding officer against his radius, the officer found once).
+    pub(crate) fn start_turn_in<D: Dice + ?Sized>(
+        &mut self,
+        in_range: impl FnOnce(&Battle) -> Result<Vec<bool>, Refusal>,
+        dice: &mut D,
+    ) -> Result<Vec<(UnitId, bool)>, Refusal> {
         self.in_phase(Phase::Start, "starting a turn")?;
-        for &(id, d) in influence {
-            self.u(id)?;
-            crate::error::length("a distance to an officer", d)?;
-        }
+        let in_range = in_range(self)?;
         let side = self.active;
         let mut tests = Vec::new();
         for u in self.units.iter().filter(|u| u.side == side && !u.removed) {
@@ -1074,14 +1132,8 @@ impl Battle {
         }
         dice_fault(dice)?;
         *self.turns.get_mut(side) += 1;
-        let mut in_range = vec![false; self.units.len()];
-        for &(id, d) in influence {
-            if let Some(o) = self.commanding_officer(id) {
-                in_range[id.0 as usize] = d <= self.officers[o.0 as usize].rank.radius_cm();
-            }
-        }
         for u in self.units.iter_mut().filter(|u| u.side == side) {
-            u.in_influence = in_range[u.id.0 as usize];
+            u.in_influence = in_range.get(u.id.0 as usize).copied().unwrap_or(false);
             if !u.dug {
                 u.works_moves = 0;
             }
@@ -1847,6 +1899,17 @@ impl Battle {
         Ok(self.plan_fire(firer, target, facts)?.volley)
     }
 
+    /// [`Battle::planned_volley`] with what else the volley's firing needs: the plan that [`Battle::fire`] makes
+    /// first, for [`Battle::fire_planned`] to fire on this battle as it stands.
+    pub(crate) fn plan_volley(
+        &self,
+        firer: UnitId,
+        target: Target,
+        facts: &FireFacts,
+    ) -> Result<FirePlan, Refusal> {
+        self.plan_fire(firer, target, facts)
+    }
+
     fn plan_fire(
         &self,
         firer: UnitId,
@@ -2001,23 +2064,47 @@ impl Battle {
     ) -> Result<FireReport, Refusal> {
         let plan = self.plan_fire(firer, target, facts)?;
         // The names, only for a volley that is fired (planning builds none).
-        // Each written into a string sized for it at once (`to_string` and the dice's copy of the purpose
-        // would grow theirs several times).
-        // The units' labels and the purpose written piece by piece (the formatting machinery cost more than
-        // the text).
+        // Each written into a string sized for it at once (`to_string` would grow it several times).
+        // The units' labels written piece by piece (the formatting machinery cost more than the text).
         let firer_name = self.units[firer.0 as usize].label_sentence();
         let target_name = match (plan.target_unit, plan.target_officer) {
             (Some(t), _) => self.units[t.0 as usize].label_sentence(),
             (None, Some(o)) => sized(&self.officers[o.0 as usize], 48),
             (None, None) => String::new(),
         };
-        let mut purpose = String::with_capacity(firer_name.len() + target_name.len() + 80);
-        purpose.push_str("the volley of ");
-        purpose.push_str(&firer_name);
-        purpose.push_str(" at ");
-        purpose.push_str(&target_name);
-        purpose.push_str(": a d8 for each firing die, then a d6 save for each hit");
-        dice.about(format_args!("{purpose}"));
+        let fired = self.fire_planned(firer, plan, dice)?;
+        Ok(FireReport {
+            firer: firer_name,
+            target: target_name,
+            dice: fired.volley.short.dice + fired.volley.long.dice,
+            hits: fired.hits,
+            casualties: fired.casualties,
+            officer_killed: fired.officer_killed,
+            volley: fired.volley,
+        })
+    }
+
+    /// [`Battle::fire`] of a volley planned on this battle as it stands ([`Battle::plan_volley`], with the same
+    /// firer, target and facts): the same rolls and changes, without planning it again.
+    pub(crate) fn fire_planned<D: Dice + ?Sized>(
+        &mut self,
+        firer: UnitId,
+        plan: FirePlan,
+        dice: &mut D,
+    ) -> Result<Fired, Refusal> {
+        // The purpose is formatted only by dice that read it (the game's own do not): the names as
+        // `Battle::fire`'s report writes them, not written out here.
+        let target_name = VolleyTarget {
+            unit: plan.target_unit.map(|t| &self.units[t.0 as usize]),
+            officer: plan.target_officer.map(|o| &self.officers[o.0 as usize]),
+        };
+        dice.about(format_args!(
+            "the volley of {} at {target_name}: a d8 for each firing die, then a d6 save for each hit",
+            VolleyTarget {
+                unit: Some(&self.units[firer.0 as usize]),
+                officer: None,
+            }
+        ));
         let rolled = plan.volley.roll_detailed(dice);
         let mut officer_killed = false;
         let attached = plan.target_unit.and_then(|t| {
@@ -2037,6 +2124,7 @@ impl Battle {
         }
         dice_fault(dice)?;
         let side = plan.side;
+        let (hits, casualties) = (rolled.hits, rolled.casualties);
         // Apply.
         let fu = &mut self.units[firer.0 as usize];
         fu.fired = true;
@@ -2053,12 +2141,9 @@ impl Battle {
         if let (true, Some(o)) = (officer_killed, attached) {
             self.kill_officer(o, side, true);
         }
-        Ok(FireReport {
-            firer: firer_name,
-            target: target_name,
-            dice: plan.volley.short.dice + plan.volley.long.dice,
-            hits: rolled.hits,
-            casualties: rolled.casualties,
+        Ok(Fired {
+            hits,
+            casualties,
             officer_killed,
             volley: plan.volley,
         })
@@ -2635,5 +2720,53 @@ impl Battle {
             .filter(|u| !u.removed && u.lost_this_turn > 0)
             .map(|u| u.id)
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod volley_name_tests {
+    use super::*;
+
+    /// The names a fired volley's dice purpose reads (`VolleyTarget`, written only when read) are those
+    /// `Battle::fire`'s report carries: each unit's label sentence and each officer as he reads, on the battles
+    /// of 5 seeded games.
+    #[test]
+    fn volley_names_read_as_the_reports() -> Result<(), Box<dyn std::error::Error>> {
+        for seed in 1..=5 {
+            let (mut blue, mut grey) = (
+                crate::bots::Attacker::new(seed),
+                crate::bots::Holder::new(seed),
+            );
+            let game = acw_core::game::play(
+                &crate::game::D8,
+                &crate::game::Scenario::default(),
+                seed,
+                acw_core::BySide::new(
+                    &mut blue as &mut dyn acw_core::game::Commander<crate::game::D8>,
+                    &mut grey,
+                ),
+            )?;
+            let b = game.state.battle().ok_or("no battle")?;
+            for u in b.units() {
+                let named = VolleyTarget {
+                    unit: Some(u),
+                    officer: None,
+                };
+                assert_eq!(named.to_string(), u.label_sentence());
+            }
+            for o in b.officers() {
+                let named = VolleyTarget {
+                    unit: None,
+                    officer: Some(o),
+                };
+                assert_eq!(named.to_string(), sized(o, 48));
+            }
+            let nobody = VolleyTarget {
+                unit: None,
+                officer: None,
+            };
+            assert_eq!(nobody.to_string(), "");
+        }
+        Ok(())
     }
 }
