@@ -1065,6 +1065,32 @@ impl Battle {
     /// and within the stacking limit; no command roll is needed; it may face any side. Once per turn; it
     /// loses its entrenchments. A pursuit that ends next to the enemy fights next turn.
     pub fn pursue(&mut self, id: UnitId, into: Area, facing: Facing) -> Result<(), RuleViolation> {
+        let join = self.check_pursue(id, into, facing)?;
+        let u = self.unit(id)?;
+        let (side, from) = (u.side(), u.area());
+        let u = self.unit_mut(id)?;
+        u.set_area(into);
+        u.set_facing(facing);
+        u.set_entrench(0, false);
+        u.set_refused(None);
+        u.flags_mut().moved = true;
+        u.set_attacked_areas(Vec::new());
+        self.vacated.push((side, from));
+        if let Some(j) = join {
+            self.merge_units(j, id)?;
+        }
+        Ok(())
+    }
+
+    /// The checks of [`Battle::pursue`] (GRID-MEL-16), changing nothing: the friendly unit the pursuer would
+    /// join in `into`, if any. Whatever they accept, `pursue` carries out: what follows them (moving the unit
+    /// and merging it with a friendly unit of its side in the area it enters) cannot fail.
+    pub(crate) fn check_pursue(
+        &self,
+        id: UnitId,
+        into: Area,
+        facing: Facing,
+    ) -> Result<Option<UnitId>, RuleViolation> {
         self.phase_is(Phase::Combat)?;
         let u = self.unit(id)?;
         let side = u.side();
@@ -1092,20 +1118,7 @@ impl Battle {
                 limit,
             });
         }
-        let join = self.unit_of_side_at(side, into).map(Unit::id);
-        let from = u.area();
-        let u = self.unit_mut(id)?;
-        u.set_area(into);
-        u.set_facing(facing);
-        u.set_entrench(0, false);
-        u.set_refused(None);
-        u.flags_mut().moved = true;
-        u.set_attacked_areas(Vec::new());
-        self.vacated.push((side, from));
-        if let Some(j) = join {
-            self.merge_units(j, id)?;
-        }
-        Ok(())
+        Ok(self.unit_of_side_at(side, into).map(Unit::id))
     }
 }
 

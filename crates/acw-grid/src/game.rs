@@ -1191,10 +1191,7 @@ impl State {
         u.attacked_areas()
             .iter()
             .copied()
-            .filter(|&a| {
-                let mut probe = self.battle.clone();
-                probe.pursue(id, a, u.facing()).is_ok()
-            })
+            .filter(|&a| self.battle.check_pursue(id, a, u.facing()).is_ok())
             .collect()
     }
 
@@ -1330,8 +1327,7 @@ impl State {
                 if self.pursued.contains(unit) {
                     return Err(RuleViolation::BadPursuit("a unit pursues once a turn"));
                 }
-                let mut probe = self.battle.clone();
-                probe.pursue(*unit, *into, *facing)
+                self.battle.check_pursue(*unit, *into, *facing).map(|_| ())
             }
             (Order::Done, Step::Retreat(_) | Step::Allocate(_)) => not_now("ending the step"),
             (Order::Done, Step::Initiative | Step::ChooseOrder(_)) => not_now("ending the step"),
