@@ -81,17 +81,12 @@ fn common(
         })),
         Step::Bombard(_) => {
             for id in own_units(state, side) {
-                let best = state.bombard_targets(id).into_iter().max_by_key(|&t| {
-                    let dice = state
-                        .battle()
-                        .bombard_dice(crate::fire::BombardOrder {
-                            battery: id,
-                            target: t,
-                        })
-                        .map_or(0, |d| d.pool.dice());
-                    (dice, mix(seed, turn, u64::from(t.0)))
-                });
-                if let Some(target) = best {
+                // The dice each target draws come with the targets (worked out once).
+                let best = state
+                    .bombard_targets_with_dice(id)
+                    .into_iter()
+                    .max_by_key(|&(t, dice)| (dice, mix(seed, turn, u64::from(t.0))));
+                if let Some((target, _)) = best {
                     return Some(Order::Bombard(crate::fire::BombardOrder {
                         battery: id,
                         target,

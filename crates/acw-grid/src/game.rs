@@ -1009,6 +1009,15 @@ impl State {
     /// has a target).
     #[must_use]
     pub fn bombard_targets(&self, id: UnitId) -> Vec<UnitId> {
+        self.bombard_targets_with_dice(id)
+            .into_iter()
+            .map(|(t, _)| t)
+            .collect()
+    }
+
+    /// [`State::bombard_targets`] with the dice each target would draw ([`Battle::bombard_dice`], more than
+    /// none), worked out once for the bots' choice instead of asked again for every target.
+    pub(crate) fn bombard_targets_with_dice(&self, id: UnitId) -> Vec<(UnitId, u32)> {
         let Step::Bombard(side) = self.step else {
             return Vec::new();
         };
@@ -1032,13 +1041,15 @@ impl State {
             .units()
             .filter(|e| e.side() != side && in_range(e))
             .map(Unit::id)
-            .filter(|&t| {
+            .filter_map(|t| {
                 self.battle
                     .bombard_dice(BombardOrder {
                         battery: id,
                         target: t,
                     })
-                    .is_ok_and(|d| d.pool.dice() > 0)
+                    .ok()
+                    .map(|d| (t, d.pool.dice()))
+                    .filter(|&(_, n)| n > 0)
             })
             .collect()
     }
