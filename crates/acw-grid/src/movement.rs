@@ -260,7 +260,7 @@ impl Battle {
     /// [`Battle::step_cost`] of a step into `to` (terrain `t`) across a side with or without a road and an
     /// obstacle.
     #[inline]
-    fn cost_across(
+    pub(crate) fn cost_across(
         &self,
         movers: &[Mover],
         t: &Terrain,
@@ -629,9 +629,6 @@ impl Battle {
         let Ok(basis) = self.move_basis(&probe) else {
             return out;
         };
-        let Ok(started_engaged) = self.engaged(id) else {
-            return out;
-        };
         // Room for a typical search's areas at once, instead of growing the list step by step.
         out.nodes.reserve(32);
         let (side, facing) = (u.side(), u.facing());
@@ -686,6 +683,12 @@ impl Battle {
             }
         }
         let mark = |marks: &[u8], i: usize| marks.get(i).copied().unwrap_or(0);
+        let Some(start_index) = board.index_of(start) else {
+            return out;
+        };
+        // Engaged (`Battle::engaged`): a visible unit next to a visible enemy, read from the table just filled
+        // (adjacency is symmetric) instead of walking the units again.
+        let started_engaged = !u.hidden() && mark(marks, start_index) & NEAR_VISIBLE != 0;
         let step_ok = |from: &RouteNode,
                        next: Area,
                        i: usize,
@@ -755,9 +758,6 @@ impl Battle {
                 road,
                 path_in_arc,
             })
-        };
-        let Some(start_index) = board.index_of(start) else {
-            return out;
         };
         let root = RouteNode {
             area: start,
