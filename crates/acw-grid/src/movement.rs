@@ -676,7 +676,7 @@ impl Battle {
             } else {
                 NEAR_ANY | NEAR_VISIBLE
             };
-            for (_, j, _, _) in board.neighbours_across_at(e.area(), i) {
+            for (_, j) in board.neighbour_links_at(i) {
                 if let Some(m) = marks.get_mut(j) {
                     *m |= near;
                 }
@@ -798,10 +798,13 @@ impl Battle {
             };
             let from_index = from.index as usize;
             // The neighbours from the board's table, in the order `Board::neighbours` gives them.
-            for (n, i, road_side, obstacle) in board.neighbours_across_at(from.area, from_index) {
+            // An area already reached is passed over on its index alone, before its coordinates and the side's
+            // road and obstacle are read.
+            for (k, i) in board.neighbour_links_at(from_index) {
                 if mark(marks, i) & SEEN != 0 {
                     continue;
                 }
+                let (n, road_side, obstacle) = board.across_side(from.area, from_index, k);
                 let Some(mut r) = step_ok(&from, n, i, road_side, obstacle, marks) else {
                     continue;
                 };
