@@ -1642,7 +1642,9 @@ impl State {
         let skirmish = std::mem::take(&mut self.skirmish);
         let mut markers = Vec::new();
         for u in self.battle.units() {
-            if self.battle.engaged(u.id())? {
+            // Only a unit with a tenacity stand can carry a marker: the others are not asked whether they are
+            // engaged.
+            if u.stands().iter().any(|s| s.tenacity) && self.battle.engaged(u.id())? {
                 for (i, s) in u.stands().iter().enumerate() {
                     if s.tenacity {
                         markers.push((u.id(), i));
