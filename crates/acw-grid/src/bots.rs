@@ -3,7 +3,8 @@
 //! [`State::retreat_routes`]) and so never give an order the rules refuse; ties between equally good orders
 //! are broken by the commander's seed, from the state alone, so a saved game continues as the original.
 
-use crate::board::Area;
+use crate::board::{Area, GridKind};
+use crate::options::SquareDistance;
 use crate::game::{Grid, Order, State, Step};
 use crate::state::{Unit, UnitId};
 use crate::tables::StandType;
@@ -255,6 +256,8 @@ impl Commander<Grid> for Holder {
         if let Step::Move(_) = state.step() {
             enemy_areas(state, side, &mut self.enemies);
             let enemies = &*self.enemies;
+            let adjacent_is_near = state.battle().board().kind() == GridKind::Hex
+                || state.battle().options().square_distance == SquareDistance::Manhattan;
             for id in own_units(state, side) {
                 if state.battle().may_rally(id).is_ok() {
                     return Order::Rally(id);
@@ -272,8 +275,18 @@ impl Commander<Grid> for Holder {
                     continue;
                 }
                 let routes = state.move_routes(id);
+                // Within 1 area of an enemy is next to one (no route ends in an enemy's area) where the
+                // distance counts steps across sides, as on hexes and on squares measured square by square:
+                // the search has marked those ends already.
+                let next_to_enemy = |r: usize| {
+                    if adjacent_is_near {
+                        routes.attack(r)
+                    } else {
+                        distance_to_enemy(state, enemies, routes.end(r)) <= 1
+                    }
+                };
                 let best = (0..routes.len())
-                    .filter(|&r| distance_to_enemy(state, enemies, routes.end(r)) > 1)
+                    .filter(|&r| !next_to_enemy(r))
                     .enumerate()
                     .map(|(i, r)| {
                         (

@@ -155,6 +155,13 @@ impl Routes {
         self.nodes.get(i).map_or(self.start, |n| n.area)
     }
 
+    /// Whether route `i` ends next to an enemy unit, hidden or not: a move along it is an attack (GRID-MOV-17).
+    /// False if there is no such route.
+    #[must_use]
+    pub fn attack(&self, i: usize) -> bool {
+        self.nodes.get(i).is_some_and(|n| n.attack)
+    }
+
     /// The areas route `i` enters, in order (empty if there is no such route).
     #[must_use]
     pub fn path(&self, i: usize) -> Vec<Area> {
