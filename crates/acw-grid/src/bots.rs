@@ -54,6 +54,13 @@ fn distance_to_objective(state: &State, at: Area) -> Option<u32> {
         .min()
 }
 
+/// Whether an area within 1 area of another (by [`crate::board::Board::distance`]) is next to it: on hexes, and
+/// on squares measured square by square (with a diagonal counted as one step it need not be).
+fn adjacent_is_near(state: &State) -> bool {
+    let b = state.battle();
+    b.board().kind() == GridKind::Hex || b.options().square_distance == SquareDistance::Manhattan
+}
+
 /// The ids of `side`'s units, in the battle's order (the state does not change while a commander decides).
 fn own_units(state: &State, side: Side) -> impl Iterator<Item = UnitId> + '_ {
     state
@@ -181,6 +188,7 @@ impl Commander<Grid> for Attacker {
             Step::Move(_) => {
                 enemy_areas(state, side, &mut self.enemies);
                 let enemies = &*self.enemies;
+                let adjacent_is_near = adjacent_is_near(state);
                 for id in own_units(state, side) {
                     if state.battle().may_rally(id).is_ok() {
                         return Order::Rally(id);
@@ -200,11 +208,23 @@ impl Commander<Grid> for Attacker {
                     // The facing a move ends with does not enter the choice: it is worked out for the
                     // chosen route alone.
                     let routes = state.move_routes(id);
-                    let best = (0..routes.len())
-                        .map(|i| (distance_to_enemy(state, enemies, routes.end(i)), i))
-                        .min_by_key(|&(d, i)| {
-                            (d, mix(self.seed, turn, (u64::from(id.0) << 16) | i as u64))
-                        });
+                    let key = |&(d, i): &(u32, usize)| {
+                        (d, mix(self.seed, turn, (u64::from(id.0) << 16) | i as u64))
+                    };
+                    // Where within 1 area is next to (see the Holder), a route the search marked as an attack
+                    // ends 1 area from the enemy and every other route farther: if there is an attack, the
+                    // nearest routes are the attacks, and nothing need be measured.
+                    let attacks = adjacent_is_near && (0..routes.len()).any(|i| routes.attack(i));
+                    let best = if attacks {
+                        (0..routes.len())
+                            .filter(|&i| routes.attack(i))
+                            .map(|i| (1, i))
+                            .min_by_key(key)
+                    } else {
+                        (0..routes.len())
+                            .map(|i| (distance_to_enemy(state, enemies, routes.end(i)), i))
+                            .min_by_key(key)
+                    };
                     if let Some((d, i)) = best
                         && d < now
                         && let Some(m) = state.move_along(id, routes.path(i))
@@ -256,8 +276,7 @@ impl Commander<Grid> for Holder {
         if let Step::Move(_) = state.step() {
             enemy_areas(state, side, &mut self.enemies);
             let enemies = &*self.enemies;
-            let adjacent_is_near = state.battle().board().kind() == GridKind::Hex
-                || state.battle().options().square_distance == SquareDistance::Manhattan;
+            let adjacent_is_near = adjacent_is_near(state);
             for id in own_units(state, side) {
                 if state.battle().may_rally(id).is_ok() {
                     return Order::Rally(id);

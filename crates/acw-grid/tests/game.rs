@@ -431,7 +431,8 @@ fn the_move_search_agrees_with_the_whole_move_check() {
 
 /// A route the move search marks as ending next to an enemy (an attack) is exactly one ending within 1 area of
 /// an enemy unit, hidden or not, by the board's distance, on hexes and on squares measured square by square:
-/// the Holder reads the mark instead of measuring. Checked for every route of every unit of the side to move
+/// the Holder reads the mark instead of measuring, and the Attacker, when a unit has an attack, weighs only
+/// its attacks (they end 1 area from the enemy, every other route farther). Checked for every route of every unit of the side to move
 /// at every movement decision of whole games on both grids (with the Chebyshev reading of square distance, a
 /// diagonal neighbour is within 1 area but not next to the unit, so there the Holder measures).
 #[test]
