@@ -4,8 +4,8 @@
 //! are broken by the commander's seed, from the state alone, so a saved game continues as the original.
 
 use crate::board::{Area, GridKind};
-use crate::options::SquareDistance;
 use crate::game::{Grid, Order, State, Step};
+use crate::options::SquareDistance;
 use crate::state::{Unit, UnitId};
 use crate::tables::StandType;
 use acw_core::Side;

@@ -103,13 +103,23 @@ pub struct UnitDice {
 /// half (rounded down, or up with the option); with stacking disadvantages two or more halve twice.
 #[must_use]
 pub fn own_dice(unit: &Unit, disadvantages: Disadvantages, opts: &Options) -> Vec<i8> {
-    let fighters: Vec<&Stand> = unit
-        .stands()
-        .iter()
-        .filter(|s| s.kind != StandType::Wagons)
-        .take(usize::from(opts.scale.fighting_stands()))
-        .collect();
-    let fighting_idx = fighters.len();
+    let mut list = all_own_dice(unit, opts);
+    let keep = kept_dice(list.len() as u32, disadvantages, opts);
+    list.truncate(keep as usize);
+    list
+}
+
+/// [`own_dice`] without disadvantages: every die of the fighting stands and the inner support die, sized once.
+fn all_own_dice(unit: &Unit, opts: &Options) -> Vec<i8> {
+    let fighting = usize::from(opts.scale.fighting_stands());
+    // The fighting stands are walked as they are needed, not gathered into a list.
+    let fighters = || {
+        unit.stands()
+            .iter()
+            .filter(|s| s.kind != StandType::Wagons)
+            .take(fighting)
+    };
+    let fighting_idx = fighters().count();
     let supporting_best = unit
         .stands()
         .iter()
@@ -117,9 +127,15 @@ pub fn own_dice(unit: &Unit, disadvantages: Disadvantages, opts: &Options) -> Ve
         .skip(fighting_idx)
         .map(|s| combat_modifier(s, opts))
         .max();
-    let mut list = Vec::new();
-    for round in 0..opts.scale.dice_per_stand() {
-        for s in &fighters {
+    let rounds = opts.scale.dice_per_stand();
+    let support = if supporting_best.is_some() {
+        usize::from(opts.scale.inner_support_dice())
+    } else {
+        0
+    };
+    let mut list = Vec::with_capacity(usize::from(rounds) * fighting_idx + support);
+    for round in 0..rounds {
+        for s in fighters() {
             list.push(combat_modifier(s, opts));
         }
         if round == 0
@@ -130,15 +146,18 @@ pub fn own_dice(unit: &Unit, disadvantages: Disadvantages, opts: &Options) -> Ve
             }
         }
     }
-    let n = list.len() as u32;
-    let keep = match disadvantages.count() {
+    list
+}
+
+/// How many of `n` dice a unit keeps with `disadvantages`, as [`own_dice`] halves them: all, half, or a quarter
+/// when disadvantages stack with that option.
+fn kept_dice(n: u32, disadvantages: Disadvantages, opts: &Options) -> u32 {
+    match disadvantages.count() {
         0 => n,
         1 => opts.halving_rounding.half(n),
         _ if opts.stacking_disadvantages => opts.halving_rounding.quarter(n),
         _ => opts.halving_rounding.half(n),
-    };
-    list.truncate(keep as usize);
-    list
+    }
 }
 
 fn pool_of(mods: &[i8]) -> Result<HitPool, RuleViolation> {
@@ -481,8 +500,10 @@ impl Battle {
             column: u.in_column(),
             flank: self.attacked_in_flank(id, combat)?,
         };
-        let full = own_dice(u, Disadvantages::default(), &self.options).len() as u32;
-        let own = own_dice(u, dis, &self.options);
+        // The dice without disadvantages, then those kept: `own_dice` worked out once.
+        let mut own = all_own_dice(u, &self.options);
+        let full = own.len() as u32;
+        own.truncate(kept_dice(full, dis, &self.options) as usize);
         Ok(UnitDice {
             unit: id,
             own_before: full,

@@ -2286,7 +2286,10 @@ mod tests {
             }
         }
         assert_eq!(unit_name("Union", 2, "Battery"), "the Union 2nd Battery");
-        assert_eq!(unit_name("Confederate", 12, "Brigade"), "the Confederate 12th Brigade");
+        assert_eq!(
+            unit_name("Confederate", 12, "Brigade"),
+            "the Confederate 12th Brigade"
+        );
         assert_eq!(unit_name("Union", 23, "Train"), "the Union 23rd Train");
     }
 

@@ -1206,10 +1206,7 @@ mod tests {
 
     /// The unit at `id` as a walk over every unit finds it.
     fn scanned(units: &Units, id: u32) -> Option<u32> {
-        units
-            .values()
-            .find(|u| u.id == UnitId(id))
-            .map(|u| u.id.0)
+        units.values().find(|u| u.id == UnitId(id)).map(|u| u.id.0)
     }
 
     #[test]

@@ -450,10 +450,9 @@ fn a_route_marked_as_an_attack_ends_within_one_area_of_an_enemy() {
                     for unit in b.units().filter(|x| x.side() == d.side) {
                         let routes = state.move_routes(unit.id());
                         for i in 0..routes.len() {
-                            let within_one = b
-                                .units()
-                                .filter(|e| e.side() != d.side)
-                                .any(|e| b.board().distance(routes.end(i), e.area(), b.options()) <= 1);
+                            let within_one = b.units().filter(|e| e.side() != d.side).any(|e| {
+                                b.board().distance(routes.end(i), e.area(), b.options()) <= 1
+                            });
                             assert_eq!(routes.attack(i), within_one);
                             if within_one {
                                 near += 1;
