@@ -472,12 +472,14 @@ impl Battle {
     /// turn counts).
     pub fn attacked_in_flank(&self, id: UnitId, combat: &Combat) -> Result<bool, RuleViolation> {
         let u = self.unit(id)?;
-        let enemies: Vec<UnitId> = if id == combat.centre {
-            combat.opponents.clone()
+        // The enemies read where the combat keeps them, not copied into a list.
+        let centre = [combat.centre];
+        let enemies: &[UnitId] = if id == combat.centre {
+            &combat.opponents
         } else {
-            vec![combat.centre]
+            &centre
         };
-        for e in enemies {
+        for &e in enemies {
             let eu = self.unit(e)?;
             if self.options.flank_test == FlankTest::OnlyIfMovedIn && !eu.flags().attacked {
                 continue;
