@@ -438,6 +438,31 @@ impl Board {
             })
     }
 
+    /// The sides of the area at index `i` that have an area across them, as pairs of the side's number (in the
+    /// order of [`Board::neighbours`]) and the index of the area across: read from the neighbour table alone,
+    /// for a caller that looks at the index before it needs the area ([`Board::across_side`]).
+    #[inline]
+    pub(crate) fn neighbour_links_at(&self, i: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let d = self.dirs().len();
+        self.links
+            .get(i * d..(i + 1) * d)
+            .unwrap_or(&[])
+            .iter()
+            .enumerate()
+            .filter(|(_, j)| **j != Board::NO_NEIGHBOUR)
+            .map(|(k, &j)| (k, j as usize))
+    }
+
+    /// The area across side `k` of the area `a` at index `i`, and whether a road and an obstacle cross that
+    /// side: the rest of an entry of [`Board::neighbours_across_at`] for a side from [`Board::neighbour_links_at`].
+    #[inline]
+    pub(crate) fn across_side(&self, a: Area, i: usize, k: usize) -> (Area, bool, bool) {
+        let d = self.dirs().get(k).copied().unwrap_or((0, 0));
+        let bits = self.cells.get(i).map_or((0, 0), |c| (c.roads, c.obstacles));
+        let bit = 1u8.checked_shl(k as u32).unwrap_or(0);
+        (a.offset(d), bits.0 & bit != 0, bits.1 & bit != 0)
+    }
+
     /// The terrain of the area at index `i` (its [`Board::index_of`]), if that is an area of the board.
     #[inline]
     pub(crate) fn terrain_at(&self, i: usize) -> Option<&Terrain> {

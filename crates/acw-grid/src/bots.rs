@@ -3,8 +3,9 @@
 //! [`State::retreat_routes`]) and so never give an order the rules refuse; ties between equally good orders
 //! are broken by the commander's seed, from the state alone, so a saved game continues as the original.
 
-use crate::board::Area;
+use crate::board::{Area, GridKind};
 use crate::game::{Grid, Order, State, Step};
+use crate::options::SquareDistance;
 use crate::state::{Unit, UnitId};
 use crate::tables::StandType;
 use acw_core::Side;
@@ -53,6 +54,13 @@ fn distance_to_objective(state: &State, at: Area) -> Option<u32> {
         .min()
 }
 
+/// Whether an area within 1 area of another (by [`crate::board::Board::distance`]) is next to it: on hexes, and
+/// on squares measured square by square (with a diagonal counted as one step it need not be).
+fn adjacent_is_near(state: &State) -> bool {
+    let b = state.battle();
+    b.board().kind() == GridKind::Hex || b.options().square_distance == SquareDistance::Manhattan
+}
+
 /// The ids of `side`'s units, in the battle's order (the state does not change while a commander decides).
 fn own_units(state: &State, side: Side) -> impl Iterator<Item = UnitId> + '_ {
     state
@@ -81,17 +89,12 @@ fn common(
         })),
         Step::Bombard(_) => {
             for id in own_units(state, side) {
-                let best = state.bombard_targets(id).into_iter().max_by_key(|&t| {
-                    let dice = state
-                        .battle()
-                        .bombard_dice(crate::fire::BombardOrder {
-                            battery: id,
-                            target: t,
-                        })
-                        .map_or(0, |d| d.pool.dice());
-                    (dice, mix(seed, turn, u64::from(t.0)))
-                });
-                if let Some(target) = best {
+                // The dice each target draws come with the targets (worked out once).
+                let best = state
+                    .bombard_targets_with_dice(id)
+                    .into_iter()
+                    .max_by_key(|&(t, dice)| (dice, mix(seed, turn, u64::from(t.0))));
+                if let Some((target, _)) = best {
                     return Some(Order::Bombard(crate::fire::BombardOrder {
                         battery: id,
                         target,
@@ -185,6 +188,7 @@ impl Commander<Grid> for Attacker {
             Step::Move(_) => {
                 enemy_areas(state, side, &mut self.enemies);
                 let enemies = &*self.enemies;
+                let adjacent_is_near = adjacent_is_near(state);
                 for id in own_units(state, side) {
                     if state.battle().may_rally(id).is_ok() {
                         return Order::Rally(id);
@@ -204,11 +208,23 @@ impl Commander<Grid> for Attacker {
                     // The facing a move ends with does not enter the choice: it is worked out for the
                     // chosen route alone.
                     let routes = state.move_routes(id);
-                    let best = (0..routes.len())
-                        .map(|i| (distance_to_enemy(state, enemies, routes.end(i)), i))
-                        .min_by_key(|&(d, i)| {
-                            (d, mix(self.seed, turn, (u64::from(id.0) << 16) | i as u64))
-                        });
+                    let key = |&(d, i): &(u32, usize)| {
+                        (d, mix(self.seed, turn, (u64::from(id.0) << 16) | i as u64))
+                    };
+                    // Where within 1 area is next to (see the Holder), a route the search marked as an attack
+                    // ends 1 area from the enemy and every other route farther: if there is an attack, the
+                    // nearest routes are the attacks, and nothing need be measured.
+                    let attacks = adjacent_is_near && (0..routes.len()).any(|i| routes.attack(i));
+                    let best = if attacks {
+                        (0..routes.len())
+                            .filter(|&i| routes.attack(i))
+                            .map(|i| (1, i))
+                            .min_by_key(key)
+                    } else {
+                        (0..routes.len())
+                            .map(|i| (distance_to_enemy(state, enemies, routes.end(i)), i))
+                            .min_by_key(key)
+                    };
                     if let Some((d, i)) = best
                         && d < now
                         && let Some(m) = state.move_along(id, routes.path(i))
@@ -260,6 +276,7 @@ impl Commander<Grid> for Holder {
         if let Step::Move(_) = state.step() {
             enemy_areas(state, side, &mut self.enemies);
             let enemies = &*self.enemies;
+            let adjacent_is_near = adjacent_is_near(state);
             for id in own_units(state, side) {
                 if state.battle().may_rally(id).is_ok() {
                     return Order::Rally(id);
@@ -277,8 +294,18 @@ impl Commander<Grid> for Holder {
                     continue;
                 }
                 let routes = state.move_routes(id);
+                // Within 1 area of an enemy is next to one (no route ends in an enemy's area) where the
+                // distance counts steps across sides, as on hexes and on squares measured square by square:
+                // the search has marked those ends already.
+                let next_to_enemy = |r: usize| {
+                    if adjacent_is_near {
+                        routes.attack(r)
+                    } else {
+                        distance_to_enemy(state, enemies, routes.end(r)) <= 1
+                    }
+                };
                 let best = (0..routes.len())
-                    .filter(|&r| distance_to_enemy(state, enemies, routes.end(r)) > 1)
+                    .filter(|&r| !next_to_enemy(r))
                     .enumerate()
                     .map(|(i, r)| {
                         (

@@ -103,13 +103,23 @@ pub struct UnitDice {
 /// half (rounded down, or up with the option); with stacking disadvantages two or more halve twice.
 #[must_use]
 pub fn own_dice(unit: &Unit, disadvantages: Disadvantages, opts: &Options) -> Vec<i8> {
-    let fighters: Vec<&Stand> = unit
-        .stands()
-        .iter()
-        .filter(|s| s.kind != StandType::Wagons)
-        .take(usize::from(opts.scale.fighting_stands()))
-        .collect();
-    let fighting_idx = fighters.len();
+    let mut list = all_own_dice(unit, opts);
+    let keep = kept_dice(list.len() as u32, disadvantages, opts);
+    list.truncate(keep as usize);
+    list
+}
+
+/// [`own_dice`] without disadvantages: every die of the fighting stands and the inner support die, sized once.
+fn all_own_dice(unit: &Unit, opts: &Options) -> Vec<i8> {
+    let fighting = usize::from(opts.scale.fighting_stands());
+    // The fighting stands are walked as they are needed, not gathered into a list.
+    let fighters = || {
+        unit.stands()
+            .iter()
+            .filter(|s| s.kind != StandType::Wagons)
+            .take(fighting)
+    };
+    let fighting_idx = fighters().count();
     let supporting_best = unit
         .stands()
         .iter()
@@ -117,9 +127,15 @@ pub fn own_dice(unit: &Unit, disadvantages: Disadvantages, opts: &Options) -> Ve
         .skip(fighting_idx)
         .map(|s| combat_modifier(s, opts))
         .max();
-    let mut list = Vec::new();
-    for round in 0..opts.scale.dice_per_stand() {
-        for s in &fighters {
+    let rounds = opts.scale.dice_per_stand();
+    let support = if supporting_best.is_some() {
+        usize::from(opts.scale.inner_support_dice())
+    } else {
+        0
+    };
+    let mut list = Vec::with_capacity(usize::from(rounds) * fighting_idx + support);
+    for round in 0..rounds {
+        for s in fighters() {
             list.push(combat_modifier(s, opts));
         }
         if round == 0
@@ -130,15 +146,18 @@ pub fn own_dice(unit: &Unit, disadvantages: Disadvantages, opts: &Options) -> Ve
             }
         }
     }
-    let n = list.len() as u32;
-    let keep = match disadvantages.count() {
+    list
+}
+
+/// How many of `n` dice a unit keeps with `disadvantages`, as [`own_dice`] halves them: all, half, or a quarter
+/// when disadvantages stack with that option.
+fn kept_dice(n: u32, disadvantages: Disadvantages, opts: &Options) -> u32 {
+    match disadvantages.count() {
         0 => n,
         1 => opts.halving_rounding.half(n),
         _ if opts.stacking_disadvantages => opts.halving_rounding.quarter(n),
         _ => opts.halving_rounding.half(n),
-    };
-    list.truncate(keep as usize);
-    list
+    }
 }
 
 fn pool_of(mods: &[i8]) -> Result<HitPool, RuleViolation> {
@@ -453,12 +472,14 @@ impl Battle {
     /// turn counts).
     pub fn attacked_in_flank(&self, id: UnitId, combat: &Combat) -> Result<bool, RuleViolation> {
         let u = self.unit(id)?;
-        let enemies: Vec<UnitId> = if id == combat.centre {
-            combat.opponents.clone()
+        // The enemies read where the combat keeps them, not copied into a list.
+        let centre = [combat.centre];
+        let enemies: &[UnitId] = if id == combat.centre {
+            &combat.opponents
         } else {
-            vec![combat.centre]
+            &centre
         };
-        for e in enemies {
+        for &e in enemies {
             let eu = self.unit(e)?;
             if self.options.flank_test == FlankTest::OnlyIfMovedIn && !eu.flags().attacked {
                 continue;
@@ -481,8 +502,10 @@ impl Battle {
             column: u.in_column(),
             flank: self.attacked_in_flank(id, combat)?,
         };
-        let full = own_dice(u, Disadvantages::default(), &self.options).len() as u32;
-        let own = own_dice(u, dis, &self.options);
+        // The dice without disadvantages, then those kept: `own_dice` worked out once.
+        let mut own = all_own_dice(u, &self.options);
+        let full = own.len() as u32;
+        own.truncate(kept_dice(full, dis, &self.options) as usize);
         Ok(UnitDice {
             unit: id,
             own_before: full,
@@ -1065,6 +1088,32 @@ impl Battle {
     /// and within the stacking limit; no command roll is needed; it may face any side. Once per turn; it
     /// loses its entrenchments. A pursuit that ends next to the enemy fights next turn.
     pub fn pursue(&mut self, id: UnitId, into: Area, facing: Facing) -> Result<(), RuleViolation> {
+        let join = self.check_pursue(id, into, facing)?;
+        let u = self.unit(id)?;
+        let (side, from) = (u.side(), u.area());
+        let u = self.unit_mut(id)?;
+        u.set_area(into);
+        u.set_facing(facing);
+        u.set_entrench(0, false);
+        u.set_refused(None);
+        u.flags_mut().moved = true;
+        u.set_attacked_areas(Vec::new());
+        self.vacated.push((side, from));
+        if let Some(j) = join {
+            self.merge_units(j, id)?;
+        }
+        Ok(())
+    }
+
+    /// The checks of [`Battle::pursue`] (GRID-MEL-16), changing nothing: the friendly unit the pursuer would
+    /// join in `into`, if any. Whatever they accept, `pursue` carries out: what follows them (moving the unit
+    /// and merging it with a friendly unit of its side in the area it enters) cannot fail.
+    pub(crate) fn check_pursue(
+        &self,
+        id: UnitId,
+        into: Area,
+        facing: Facing,
+    ) -> Result<Option<UnitId>, RuleViolation> {
         self.phase_is(Phase::Combat)?;
         let u = self.unit(id)?;
         let side = u.side();
@@ -1092,20 +1141,7 @@ impl Battle {
                 limit,
             });
         }
-        let join = self.unit_of_side_at(side, into).map(Unit::id);
-        let from = u.area();
-        let u = self.unit_mut(id)?;
-        u.set_area(into);
-        u.set_facing(facing);
-        u.set_entrench(0, false);
-        u.set_refused(None);
-        u.flags_mut().moved = true;
-        u.set_attacked_areas(Vec::new());
-        self.vacated.push((side, from));
-        if let Some(j) = join {
-            self.merge_units(j, id)?;
-        }
-        Ok(())
+        Ok(self.unit_of_side_at(side, into).map(Unit::id))
     }
 }
 

@@ -95,9 +95,14 @@ impl Battle {
     /// The present Division Commander of `division` on `side`.
     #[must_use]
     pub fn division_commander(&self, side: Side, division: DivisionId) -> Option<CommanderId> {
+        self.division_leader(side, division).map(Leader::id)
+    }
+
+    /// The Division Commander of [`Battle::division_commander`] himself, found once (not found and then looked
+    /// up again by his id).
+    fn division_leader(&self, side: Side, division: DivisionId) -> Option<&Leader> {
         self.commanders()
             .find(|c| c.side() == side && c.rank() == Rank::Division(division) && c.present())
-            .map(|c| c.id())
     }
 
     /// GRID-CMD-01, GRID-CMD-07: whether the stands of `division` in unit `id` must roll 3+ to move: their
@@ -105,10 +110,9 @@ impl Battle {
     /// do not block command sight, GRID-GEO-07 step 4).
     pub fn needs_unit_roll(&self, id: UnitId, division: DivisionId) -> Result<bool, RuleViolation> {
         let u = self.unit(id)?;
-        let Some(c) = self.division_commander(u.side(), division) else {
+        let Some(c) = self.division_leader(u.side(), division) else {
             return Ok(true);
         };
-        let c = self.commander(c)?;
         if self.board.distance(u.area(), c.area(), &self.options) > tables::UNIT_COMMAND_RADIUS {
             return Ok(true);
         }
@@ -139,10 +143,9 @@ impl Battle {
         side: Side,
         division: DivisionId,
     ) -> Result<bool, RuleViolation> {
-        let Some(dc) = self.division_commander(side, division) else {
+        let Some(dc) = self.division_leader(side, division) else {
             return Ok(false);
         };
-        let dc = self.commander(dc)?;
         let corps = dc
             .superior()
             .and_then(|s| self.commander(s).ok())

@@ -833,7 +833,9 @@ impl fmt::Display for Text<'_> {
     }
 }
 
-fn ordinal(n: u32) -> String {
+/// Writes `n` as an ordinal ("1st", "2nd", "11th", "23rd") at the end of `out`, digit by digit (every game
+/// names its units this way as it starts, so no formatting machinery is run for it).
+fn push_ordinal(out: &mut String, n: u32) {
     let suffix = match (n % 10, n % 100) {
         (1, 11) | (2, 12) | (3, 13) => "th",
         (1, _) => "st",
@@ -841,7 +843,36 @@ fn ordinal(n: u32) -> String {
         (3, _) => "rd",
         _ => "th",
     };
-    format!("{n}{suffix}")
+    let mut digits = [0u8; 10];
+    let mut len = 0;
+    let mut rest = n;
+    loop {
+        if let Some(d) = digits.get_mut(len) {
+            *d = b'0' + (rest % 10) as u8;
+        }
+        len += 1;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    for &d in digits.get(..len).unwrap_or(&[]).iter().rev() {
+        out.push(char::from(d));
+    }
+    out.push_str(suffix);
+}
+
+/// A starting unit's name: "the Union 2nd Brigade" (its side, its number among the units of its side and kind,
+/// its kind), built from its pieces; `side` is the side's name as it is shown.
+fn unit_name(side: &str, n: u32, noun: &str) -> String {
+    let mut name = String::with_capacity(4 + side.len() + 6 + noun.len());
+    name.push_str("the ");
+    name.push_str(side);
+    name.push(' ');
+    push_ordinal(&mut name, n);
+    name.push(' ');
+    name.push_str(noun);
+    name
 }
 
 fn kind_noun(u: &Unit) -> &'static str {
@@ -874,11 +905,13 @@ impl State {
         }
         let mut names = BTreeMap::new();
         let mut counts: BTreeMap<(Side, &'static str), u32> = BTreeMap::new();
+        // Each side's name written out once, not once per unit.
+        let side_names = BySide::new(Side::Union.to_string(), Side::Confederate.to_string());
         for u in battle.units() {
             let noun = kind_noun(u);
             let n = counts.entry((u.side(), noun)).or_insert(0);
             *n += 1;
-            names.insert(u.id(), format!("the {} {} {noun}", u.side(), ordinal(*n)));
+            names.insert(u.id(), unit_name(side_names.get(u.side()), *n, noun));
         }
         let start = BySide::new(
             stands_of(&battle, Side::Union),
@@ -1009,6 +1042,15 @@ impl State {
     /// has a target).
     #[must_use]
     pub fn bombard_targets(&self, id: UnitId) -> Vec<UnitId> {
+        self.bombard_targets_with_dice(id)
+            .into_iter()
+            .map(|(t, _)| t)
+            .collect()
+    }
+
+    /// [`State::bombard_targets`] with the dice each target would draw ([`Battle::bombard_dice`], more than
+    /// none), worked out once for the bots' choice instead of asked again for every target.
+    pub(crate) fn bombard_targets_with_dice(&self, id: UnitId) -> Vec<(UnitId, u32)> {
         let Step::Bombard(side) = self.step else {
             return Vec::new();
         };
@@ -1032,13 +1074,15 @@ impl State {
             .units()
             .filter(|e| e.side() != side && in_range(e))
             .map(Unit::id)
-            .filter(|&t| {
+            .filter_map(|t| {
                 self.battle
                     .bombard_dice(BombardOrder {
                         battery: id,
                         target: t,
                     })
-                    .is_ok_and(|d| d.pool.dice() > 0)
+                    .ok()
+                    .map(|d| (t, d.pool.dice()))
+                    .filter(|&(_, n)| n > 0)
             })
             .collect()
     }
@@ -1191,10 +1235,7 @@ impl State {
         u.attacked_areas()
             .iter()
             .copied()
-            .filter(|&a| {
-                let mut probe = self.battle.clone();
-                probe.pursue(id, a, u.facing()).is_ok()
-            })
+            .filter(|&a| self.battle.check_pursue(id, a, u.facing()).is_ok())
             .collect()
     }
 
@@ -1330,8 +1371,7 @@ impl State {
                 if self.pursued.contains(unit) {
                     return Err(RuleViolation::BadPursuit("a unit pursues once a turn"));
                 }
-                let mut probe = self.battle.clone();
-                probe.pursue(*unit, *into, *facing)
+                self.battle.check_pursue(*unit, *into, *facing).map(|_| ())
             }
             (Order::Done, Step::Retreat(_) | Step::Allocate(_)) => not_now("ending the step"),
             (Order::Done, Step::Initiative | Step::ChooseOrder(_)) => not_now("ending the step"),
@@ -1602,7 +1642,9 @@ impl State {
         let skirmish = std::mem::take(&mut self.skirmish);
         let mut markers = Vec::new();
         for u in self.battle.units() {
-            if self.battle.engaged(u.id())? {
+            // Only a unit with a tenacity stand can carry a marker: the others are not asked whether they are
+            // engaged.
+            if u.stands().iter().any(|s| s.tenacity) && self.battle.engaged(u.id())? {
                 for (i, s) in u.stands().iter().enumerate() {
                     if s.tenacity {
                         markers.push((u.id(), i));
@@ -2223,6 +2265,33 @@ mod tests {
     use crate::board::GridKind;
     use crate::bots::{Attacker, Holder};
     use acw_core::game::Commander;
+
+    /// A starting unit's name, built piece by piece, reads as the formatted sentence would, for ordinals
+    /// across the teens and hundreds.
+    #[test]
+    fn unit_names_read_as_formatted() {
+        for n in (0..=125).chain([1_000, 1_011, 4_294_967_295]) {
+            let suffix = match (n % 10, n % 100) {
+                (1, 11) | (2, 12) | (3, 13) => "th",
+                (1, _) => "st",
+                (2, _) => "nd",
+                (3, _) => "rd",
+                _ => "th",
+            };
+            for side in [Side::Union, Side::Confederate] {
+                assert_eq!(
+                    unit_name(&side.to_string(), n, "Cavalry Brigade"),
+                    format!("the {side} {n}{suffix} Cavalry Brigade")
+                );
+            }
+        }
+        assert_eq!(unit_name("Union", 2, "Battery"), "the Union 2nd Battery");
+        assert_eq!(
+            unit_name("Confederate", 12, "Brigade"),
+            "the Confederate 12th Brigade"
+        );
+        assert_eq!(unit_name("Union", 23, "Train"), "the Union 23rd Train");
+    }
 
     /// A state copied into another with `clone_from` (as each order that rolls dice is carried out on a spare
     /// copied this way) equals the state copied, whatever the other held: two seeded games are played side by

@@ -289,14 +289,18 @@ impl Search<'_> {
     /// Whether a step from `from` to the neighbouring area `to` is open to the retreat, and its cost. The
     /// tests are pure and independent, so the cheapest (the distances) come first.
     fn legal(&self, from: Area, to: Area) -> Option<u32> {
+        if !self.away_and_free(from, to) {
+            return None;
+        }
         let b = self.battle;
-        if !b.board.is_away_step(from, to, self.enemies, &b.options) {
-            return None;
-        }
-        if self.enemy_held.contains(&to) {
-            return None;
-        }
         b.step_cost(&self.movers, from, to, self.column).ok()
+    }
+
+    /// The first two tests of [`Search::legal`]: the step is away from the enemy and into an area free of
+    /// enemy stands.
+    fn away_and_free(&self, from: Area, to: Area) -> bool {
+        let b = self.battle;
+        b.board.is_away_step(from, to, self.enemies, &b.options) && !self.enemy_held.contains(&to)
     }
 
     /// The legal steps out of `at` and their costs, worked out once per area of a search (they depend on the
@@ -314,12 +318,34 @@ impl Search<'_> {
             items: [(Area::default(), 0); 6],
             len: 0,
         };
-        for n in self.battle.board.neighbours(at) {
-            if let Some(c) = self.legal(at, n)
+        let mut keep = |n: Area, c: Option<u32>| {
+            if let Some(c) = c
                 && let Some(slot) = v.items.get_mut(v.len)
             {
                 *slot = (n, c);
                 v.len += 1;
+            }
+        };
+        let b = self.battle;
+        match slot {
+            // The neighbours from the board's table (in the order of `Board::neighbours`), with the road and
+            // obstacle of the side each lies across: the cost of a step as `Battle::step_cost` works it out,
+            // without finding the side between the two areas again.
+            Some(i) => {
+                for (n, j, road, obstacle) in b.board.neighbours_across_at(at, i) {
+                    let c = self.away_and_free(at, n).then(|| {
+                        b.board.terrain_at(j).and_then(|t| {
+                            b.cost_across(&self.movers, t, road, obstacle, n, self.column)
+                                .ok()
+                        })
+                    });
+                    keep(n, c.flatten());
+                }
+            }
+            None => {
+                for n in b.board.neighbours(at) {
+                    keep(n, self.legal(at, n));
+                }
             }
         }
         if let Some(k) = slot.and_then(|i| self.step_slot.get_mut(i))

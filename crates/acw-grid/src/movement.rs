@@ -155,6 +155,13 @@ impl Routes {
         self.nodes.get(i).map_or(self.start, |n| n.area)
     }
 
+    /// Whether route `i` ends next to an enemy unit, hidden or not: a move along it is an attack (GRID-MOV-17).
+    /// False if there is no such route.
+    #[must_use]
+    pub fn attack(&self, i: usize) -> bool {
+        self.nodes.get(i).is_some_and(|n| n.attack)
+    }
+
     /// The areas route `i` enters, in order (empty if there is no such route).
     #[must_use]
     pub fn path(&self, i: usize) -> Vec<Area> {
@@ -260,7 +267,7 @@ impl Battle {
     /// [`Battle::step_cost`] of a step into `to` (terrain `t`) across a side with or without a road and an
     /// obstacle.
     #[inline]
-    fn cost_across(
+    pub(crate) fn cost_across(
         &self,
         movers: &[Mover],
         t: &Terrain,
@@ -629,9 +636,6 @@ impl Battle {
         let Ok(basis) = self.move_basis(&probe) else {
             return out;
         };
-        let Ok(started_engaged) = self.engaged(id) else {
-            return out;
-        };
         // Room for a typical search's areas at once, instead of growing the list step by step.
         out.nodes.reserve(32);
         let (side, facing) = (u.side(), u.facing());
@@ -679,13 +683,19 @@ impl Battle {
             } else {
                 NEAR_ANY | NEAR_VISIBLE
             };
-            for (_, j, _, _) in board.neighbours_across_at(e.area(), i) {
+            for (_, j) in board.neighbour_links_at(i) {
                 if let Some(m) = marks.get_mut(j) {
                     *m |= near;
                 }
             }
         }
         let mark = |marks: &[u8], i: usize| marks.get(i).copied().unwrap_or(0);
+        let Some(start_index) = board.index_of(start) else {
+            return out;
+        };
+        // Engaged (`Battle::engaged`): a visible unit next to a visible enemy, read from the table just filled
+        // (adjacency is symmetric) instead of walking the units again.
+        let started_engaged = !u.hidden() && mark(marks, start_index) & NEAR_VISIBLE != 0;
         let step_ok = |from: &RouteNode,
                        next: Area,
                        i: usize,
@@ -756,9 +766,6 @@ impl Battle {
                 path_in_arc,
             })
         };
-        let Some(start_index) = board.index_of(start) else {
-            return out;
-        };
         let root = RouteNode {
             area: start,
             index: u32::try_from(start_index).unwrap_or(u32::MAX),
@@ -798,10 +805,13 @@ impl Battle {
             };
             let from_index = from.index as usize;
             // The neighbours from the board's table, in the order `Board::neighbours` gives them.
-            for (n, i, road_side, obstacle) in board.neighbours_across_at(from.area, from_index) {
+            // An area already reached is passed over on its index alone, before its coordinates and the side's
+            // road and obstacle are read.
+            for (k, i) in board.neighbour_links_at(from_index) {
                 if mark(marks, i) & SEEN != 0 {
                     continue;
                 }
+                let (n, road_side, obstacle) = board.across_side(from.area, from_index, k);
                 let Some(mut r) = step_ok(&from, n, i, road_side, obstacle, marks) else {
                     continue;
                 };

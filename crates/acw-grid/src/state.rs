@@ -751,11 +751,26 @@ impl Units {
     fn find(&self, id: UnitId) -> Result<usize, usize> {
         self.0.binary_search_by(|u| u.id.cmp(&id))
     }
+    /// Where the unit `id` is, if it is there. Ids are distinct and in ascending order, so the unit `id`
+    /// stands at index `id` at most, and at index `id - 1` exactly while no unit of a lower id has left
+    /// (battles number their units from 1 as they are deployed, [`Battle::deploy`]): that index is tried first,
+    /// then the slice below it is searched.
+    #[inline]
+    fn position(&self, id: UnitId) -> Option<usize> {
+        let n = self.0.len();
+        let k = usize::try_from(id.0).unwrap_or(usize::MAX);
+        let guess = k.saturating_sub(1).min(n.checked_sub(1)?);
+        if self.0.get(guess).is_some_and(|u| u.id == id) {
+            return Some(guess);
+        }
+        let within = self.0.get(..k.saturating_add(1).min(n))?;
+        within.binary_search_by(|u| u.id.cmp(&id)).ok()
+    }
     pub(crate) fn get(&self, id: &UnitId) -> Option<&Arc<Unit>> {
-        self.find(*id).ok().and_then(|i| self.0.get(i))
+        self.position(*id).and_then(|i| self.0.get(i))
     }
     pub(crate) fn get_mut(&mut self, id: &UnitId) -> Option<&mut Arc<Unit>> {
-        self.find(*id).ok().and_then(|i| self.0.get_mut(i))
+        self.position(*id).and_then(|i| self.0.get_mut(i))
     }
     pub(crate) fn remove(&mut self, id: &UnitId) -> Option<Arc<Unit>> {
         self.find(*id).ok().map(|i| self.0.remove(i))
@@ -1168,5 +1183,61 @@ impl Battle {
 
     pub(crate) fn count_losses(&mut self, side: Side, f: impl FnOnce(&mut Losses)) {
         f(self.losses.get_mut(side));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit(id: u32) -> Arc<Unit> {
+        let stand = Stand::new(StandType::Infantry, DivisionId(1), BrigadeId(1));
+        let u = Unit::new(
+            UnitId(id),
+            Side::Union,
+            Area::new(0, 0),
+            Facing::NORTH,
+            Formation::Line,
+            Mount::Mounted,
+            vec![stand],
+        );
+        Arc::new(u.unwrap_or_else(|e| panic!("a one-stand unit: {e}")))
+    }
+
+    /// The unit at `id` as a walk over every unit finds it.
+    fn scanned(units: &Units, id: u32) -> Option<u32> {
+        units.values().find(|u| u.id == UnitId(id)).map(|u| u.id.0)
+    }
+
+    #[test]
+    fn a_unit_is_found_by_its_id_after_units_leave_and_join() {
+        let mut units = Units::default();
+        for id in 1..=9 {
+            units.insert(unit(id));
+        }
+        let check = |units: &Units| {
+            for id in (0..=14).chain([u32::MAX]) {
+                assert_eq!(units.get(&UnitId(id)).map(|u| u.id.0), scanned(units, id));
+            }
+        };
+        // Numbered from 1 with none gone: every unit at the index before its id.
+        check(&units);
+        // Units of lower ids gone (merged or destroyed), a detachment joining with a new id, the first gone.
+        for gone in [3, 7, 1] {
+            assert!(units.remove(&UnitId(gone)).is_some());
+            check(&units);
+        }
+        units.insert(unit(12));
+        check(&units);
+        assert_eq!(
+            units.values().map(|u| u.id.0).collect::<Vec<_>>(),
+            vec![2, 4, 5, 6, 8, 9, 12]
+        );
+        assert!(units.get(&UnitId(3)).is_none());
+        assert_eq!(units.get(&UnitId(12)).map(|u| u.id.0), Some(12));
+        // A unit numbered 0 (a saved battle may number its units from anywhere) is found too.
+        units.insert(unit(0));
+        check(&units);
+        assert_eq!(units.get(&UnitId(0)).map(|u| u.id.0), Some(0));
     }
 }

@@ -429,6 +429,53 @@ fn the_move_search_agrees_with_the_whole_move_check() {
     }
 }
 
+/// A route the move search marks as ending next to an enemy (an attack) is exactly one ending within 1 area of
+/// an enemy unit, hidden or not, by the board's distance, on hexes and on squares measured square by square:
+/// the Holder reads the mark instead of measuring, and the Attacker, when a unit has an attack, weighs only
+/// its attacks (they end 1 area from the enemy, every other route farther). Checked for every route of every unit of the side to move
+/// at every movement decision of whole games on both grids (with the Chebyshev reading of square distance, a
+/// diagonal neighbour is within 1 area but not next to the unit, so there the Holder measures).
+#[test]
+fn a_route_marked_as_an_attack_ends_within_one_area_of_an_enemy() {
+    for kind in [GridKind::Square, GridKind::Hex] {
+        for seed in 0..4 {
+            let scenario = Scenario::meeting_engagement(seed + 11, kind);
+            let mut game = Game::new(Grid, &scenario, seed).unwrap();
+            let (mut u, mut c) = (bots(Side::Union, seed), bots(Side::Confederate, seed));
+            let (mut near, mut far) = (0, 0);
+            while let Owed::Decision(d) = game.owed() {
+                let state = game.state();
+                if matches!(state.step(), Step::Move(_)) {
+                    let b = state.battle();
+                    for unit in b.units().filter(|x| x.side() == d.side) {
+                        let routes = state.move_routes(unit.id());
+                        for i in 0..routes.len() {
+                            let within_one = b.units().filter(|e| e.side() != d.side).any(|e| {
+                                b.board().distance(routes.end(i), e.area(), b.options()) <= 1
+                            });
+                            assert_eq!(routes.attack(i), within_one);
+                            if within_one {
+                                near += 1;
+                            } else {
+                                far += 1;
+                            }
+                        }
+                        assert!(!routes.attack(routes.len()));
+                    }
+                }
+                let cmd = if d.side == Side::Union {
+                    &mut u
+                } else {
+                    &mut c
+                };
+                let order = cmd.order(game.rules(), game.state(), d.side);
+                game.submit(d.side, order).unwrap();
+            }
+            assert!(near > 10 && far > 100, "{near} {far}");
+        }
+    }
+}
+
 /// A scenario asking for skirmish fire outside the Combat Phase (GRID-FIR-08) or for a game master's combat
 /// split (GRID-OPT-05) is refused by the game at set-up, with the reason, instead of being played wrong; the
 /// same scenario with the default options plays.
