@@ -3,7 +3,8 @@
 //! repeat exactly.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::PathBuf;
+mod common;
+
 use std::process::{Command, Output};
 
 fn acw(args: &[&str]) -> Output {
@@ -39,10 +40,9 @@ fn fails(args: &[&str], code: i32) -> String {
     text(&o.stderr)
 }
 
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("acw-catalogue-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+/// A scratch file for `name`, removed with its directory when the returned guard is dropped.
+fn temp(name: &str) -> common::Scratch {
+    common::Scratch::new("acw-catalogue", name)
 }
 
 #[test]

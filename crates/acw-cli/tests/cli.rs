@@ -2,6 +2,8 @@
 //! codes, and simulation results that do not depend on the thread count.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -27,10 +29,9 @@ fn ok(args: &[&str]) -> String {
     stdout(&o)
 }
 
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("acw-cli-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+/// A scratch file for `name`, removed with its directory when the returned guard is dropped.
+fn temp(name: &str) -> common::Scratch {
+    common::Scratch::new("acw-cli-test", name)
 }
 
 /// The table row of a total, its cells trimmed.
