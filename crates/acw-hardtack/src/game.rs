@@ -1935,6 +1935,30 @@ fn reach(f: &Footprint) -> f64 {
     f.frontage.0.hypot(f.depth.0) / 2.0
 }
 
+/// Whether the points `(x, y)` from a centre lie clearly beyond `reach` of it: their squared distance exceeds
+/// `reach` squared with a relative margin of a millionth. Squares only (no `hypot`, no square root), so it is
+/// a cheap first look: where it holds, `x.hypot(y) > reach` holds too, far beyond rounding, and a test on the
+/// exact distance gives the same answer; where it does not, the caller makes that test.
+fn clearly_beyond(x: f64, y: f64, reach: f64) -> bool {
+    x * x + y * y > reach * reach * (1.0 + 1e-6)
+}
+
+/// [`reach`] as a square root of squares rather than `hypot` (the two agree to a rounding), for the margins
+/// of [`clearly_beyond`].
+fn rough_reach(f: &Footprint) -> f64 {
+    (f.frontage.0 * f.frontage.0 + f.depth.0 * f.depth.0).sqrt() / 2.0
+}
+
+/// Whether footprints `a` and `b` lie clearly more than `gap` apart by their bounding circles (see
+/// [`clearly_beyond`]): then `a.centre.distance(b.centre).0 - reach(a) - reach(b) >= gap` as well.
+fn circles_clearly_apart(a: &Footprint, b: &Footprint, gap: f64) -> bool {
+    clearly_beyond(
+        a.centre.x - b.centre.x,
+        a.centre.y - b.centre.y,
+        gap + rough_reach(a) + rough_reach(b),
+    )
+}
+
 /// Whether the footprint `fp`, moved straight (facing as it stands) until its centre is at `to`, touches
 /// `other` on the way (HT-MOV-07): the area it sweeps is the convex hull of its footprints at the start and
 /// at the end, and two convex shapes are apart exactly when one of their edge directions separates them
@@ -1949,7 +1973,10 @@ fn sweeps(fp: &Footprint, to: Point, other: &Footprint) -> bool {
     } else {
         0.0
     };
-    if (ox - t * dx).hypot(oy - t * dy) > reach(fp) + reach(other) + 1e-6 {
+    let (ex, ey) = (ox - t * dx, oy - t * dy);
+    if clearly_beyond(ex, ey, rough_reach(fp) + rough_reach(other) + 1e-6)
+        || ex.hypot(ey) > reach(fp) + reach(other) + 1e-6
+    {
         return false;
     }
     let a = fp.corners();
@@ -4169,13 +4196,19 @@ impl State {
         }
         for (i, o) in self.field.at.iter().enumerate() {
             // footprints whose bounding circles are more than half an inch apart cannot touch
+            if i == id.0 as usize || circles_clearly_apart(o, fp, 0.5) {
+                continue;
+            }
             let apart = o.centre.distance(fp.centre).0 - reach(o) - reach(fp);
-            if i != id.0 as usize && apart < 0.5 && o.distance(fp).0 < 0.5 {
+            if apart < 0.5 && o.distance(fp).0 < 0.5 {
                 return Ground::Taken(i);
             }
         }
         // a detached team's horses are figures on the table: no company moves onto them (HT-ART-22)
         for (g, o) in &self.field.teams {
+            if circles_clearly_apart(o, fp, 0.5) {
+                continue;
+            }
             let apart = o.centre.distance(fp.centre).0 - reach(o) - reach(fp);
             if apart < 0.5 && o.distance(fp).0 < 0.5 {
                 return Ground::Team(*g);
@@ -5429,5 +5462,78 @@ impl Ruleset for Hardtack {
 
     fn losses(&self, state: &State) -> BySide<u32> {
         state.losses()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The squares-only first look of `ground` and `sweeps` never skips a pair the exact test would keep: over
+    /// footprints of several sizes and facings, at centre distances stepping through where their bounding
+    /// circles come within half an inch (and so through the margin of half a millionth of the distance), every
+    /// pair it calls clearly apart is at
+    /// least half an inch apart by the `hypot` bound and by the exact distance; pairs touching or overlapping
+    /// are never skipped; pairs far apart are.
+    #[test]
+    fn the_quick_look_at_ground_skips_only_what_the_exact_test_skips() {
+        let sizes = [(6.0, 1.0), (3.0, 2.0), (1.0, 1.0), (4.5, 0.75)];
+        let (mut skipped, mut kept) = (0u32, 0u32);
+        for &(f1, d1) in &sizes {
+            for &(f2, d2) in &sizes {
+                for facing in [0.0, 30.0, 90.0, 137.5] {
+                    let a = Footprint {
+                        centre: Point::new(24.0, 18.0),
+                        facing: Heading::NORTH.turned(facing),
+                        frontage: Inches(f1),
+                        depth: Inches(d1),
+                    };
+                    let mut b = Footprint {
+                        centre: a.centre,
+                        facing: Heading::NORTH.turned(facing + 45.0),
+                        frontage: Inches(f2),
+                        depth: Inches(d2),
+                    };
+                    let edge = 0.5 + reach(&a) + reach(&b);
+                    for k in -40..=40 {
+                        let r = edge * (1.0 + f64::from(k) * 1e-7);
+                        for bearing in [0.0, 60.0, 200.0] {
+                            b.centre = a.centre.moved(Heading::NORTH.turned(bearing), Inches(r));
+                            let bound = a.centre.distance(b.centre).0 - reach(&a) - reach(&b);
+                            let skip = circles_clearly_apart(&a, &b, 0.5);
+                            // a millionth on the squares is half that on the distances
+                            if k <= 4 {
+                                assert!(!skip, "{k}: {a:?} {b:?}");
+                            } else if k >= 6 {
+                                assert!(skip, "{k}: {a:?} {b:?}");
+                            }
+                            if skip {
+                                skipped += 1;
+                                assert!(bound >= 0.5, "{a:?} {b:?}");
+                                assert!(a.distance(&b).0 >= 0.5, "{a:?} {b:?}");
+                                let (x, y) = (b.centre.x - a.centre.x, b.centre.y - a.centre.y);
+                                assert!(clearly_beyond(x, y, edge));
+                                assert!(x.hypot(y) > edge);
+                            } else {
+                                kept += 1;
+                            }
+                        }
+                    }
+                    // overlapping and touching are looked at; far apart is not
+                    b.centre = a.centre.moved(Heading::NORTH.turned(10.0), Inches(0.3));
+                    assert!(!circles_clearly_apart(&a, &b, 0.5));
+                    b.centre = a
+                        .centre
+                        .moved(Heading::NORTH.turned(10.0), Inches(edge - 0.5));
+                    assert!(!circles_clearly_apart(&a, &b, 0.5));
+                    b.centre = a
+                        .centre
+                        .moved(Heading::NORTH.turned(10.0), Inches(edge * 1.001));
+                    assert!(circles_clearly_apart(&a, &b, 0.5));
+                }
+            }
+        }
+        // 16 pairs of sizes, 4 facings, 3 bearings: 45 steps looked at (up to 4e-7 beyond the circles), 36 not
+        assert_eq!((skipped, kept), (16 * 4 * 3 * 36, 16 * 4 * 3 * 45));
     }
 }
