@@ -165,7 +165,7 @@ impl Bot {
                     .reactors(mover)
                     .into_iter()
                     .filter_map(|r| {
-                        let d = state.field().footprint(r)?.distance(&mover_at?).0;
+                        let d = crate::game::measured(state.field().footprint(r)?, &mover_at?);
                         Some((d, r))
                     })
                     .collect();
@@ -358,7 +358,7 @@ impl Bot {
         let my = state.field().footprint(me).copied();
         let within = |fp: Option<&acw_core::table::Footprint>| {
             my.zip(fp)
-                .is_some_and(|(a, b)| a.distance(b).0 <= fire_range)
+                .is_some_and(|(a, b)| crate::game::measured(&a, b) <= fire_range)
         };
         for (dummy, _) in state.battle().dummies().filter(|(_, d)| d.side != side) {
             if within(state.field().dummy(dummy)) {

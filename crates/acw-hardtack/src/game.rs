@@ -1983,6 +1983,58 @@ fn rough_reach(f: &Footprint) -> f64 {
     (f.frontage.0 * f.frontage.0 + f.depth.0 * f.depth.0).sqrt() / 2.0
 }
 
+/// How many distances between footprints [`measured`] remembers a thread (a power of two).
+const MEASURED_SLOTS: usize = 1 << 11;
+
+/// A remembered distance: both footprints as bits (centre, facing, frontage and depth of each), and the distance.
+type MeasuredSlot = Option<([u64; 10], f64)>;
+
+thread_local! {
+    /// The distances [`measured`] worked out last, by the hash of both footprints' bits. The same footprints (bit
+    /// for bit, in the same order) give the same distance whether worked out or remembered.
+    static MEASURED: std::cell::RefCell<Vec<MeasuredSlot>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// [`Footprint::distance`] from `a` to `b`, remembered a thread: a game measures the same companies where
+/// they stand again and again (the nearest enemy of each company waiting, every candidate order's checks).
+/// The same two footprints, bit for bit, give the same distance, so a remembered one is the one measured.
+pub(crate) fn measured(a: &Footprint, b: &Footprint) -> f64 {
+    let bits = |f: &Footprint| {
+        [
+            f.centre.x.to_bits(),
+            f.centre.y.to_bits(),
+            f.facing.as_degrees().to_bits(),
+            f.frontage.0.to_bits(),
+            f.depth.0.to_bits(),
+        ]
+    };
+    let (ka, kb) = (bits(a), bits(b));
+    let key = [
+        ka[0], ka[1], ka[2], ka[3], ka[4], kb[0], kb[1], kb[2], kb[3], kb[4],
+    ];
+    let hash = key.iter().fold(0u64, |h, &k| {
+        (h.rotate_left(5) ^ k).wrapping_mul(0x517c_c1b7_2722_0a95)
+    });
+    // the slot from the hash's top bits
+    let slot = (hash >> (64 - MEASURED_SLOTS.trailing_zeros())) as usize;
+    MEASURED
+        .try_with(|memo| {
+            let mut memo = memo.borrow_mut();
+            if memo.is_empty() {
+                memo.resize(MEASURED_SLOTS, None);
+            }
+            match memo[slot] {
+                Some((k, d)) if k == key => d,
+                _ => {
+                    let d = a.distance(b).0;
+                    memo[slot] = Some((key, d));
+                    d
+                }
+            }
+        })
+        .unwrap_or_else(|_| a.distance(b).0)
+}
+
 /// Whether footprints `a` and `b` clearly lie more than `gap` apart along one of their sides' directions (the
 /// separating axes of two rectangles), by a millionth of an inch beyond rounding: the distance between them is
 /// then more than `gap` too, and [`Footprint::distance`] need not be measured to say so.
@@ -2695,7 +2747,7 @@ impl State {
             {
                 break;
             }
-            let d = fp.distance(ofp).0;
+            let d = measured(fp, ofp);
             if best.is_none_or(|(b, bd)| d < bd || (d == bd && o < b)) {
                 best = Some((o, d));
             }
@@ -2775,7 +2827,7 @@ impl State {
                 // the table lets companies stand (HT-FIR-22: a second line firing through the first)
                 if friendly_between.is_none()
                     && f.in_front_arc(o, 0.0)
-                    && f.distance(o).0 <= TOUCHING + 1e-9
+                    && measured(f, o) <= TOUCHING + 1e-9
                 {
                     friendly_between = Some((id, true));
                     continue;
@@ -2793,7 +2845,7 @@ impl State {
         let in_cover = self.field.table.in_cover(t, f.centre, Inches(BEHIND))
             || through.is_some_and(|s| self.covered_from(s, f.centre));
         Some(FireFacts {
-            distance: f.distance(t).0,
+            distance: measured(f, t),
             cover: if in_cover { Cover::Soft } else { Cover::Open },
             through,
             enfilade: !t.in_front_arc(f, ARC),
@@ -4359,7 +4411,7 @@ impl State {
                 return Ground::Taken(i);
             }
             let apart = o.centre.distance(fp.centre).0 - reach(o) - reach(fp);
-            if apart < 0.5 && o.distance(fp).0 < 0.5 {
+            if apart < 0.5 && measured(o, fp) < 0.5 {
                 return Ground::Taken(i);
             }
         }
@@ -4369,7 +4421,7 @@ impl State {
                 continue;
             }
             let apart = o.centre.distance(fp.centre).0 - reach(o) - reach(fp);
-            if apart < 0.5 && o.distance(fp).0 < 0.5 {
+            if apart < 0.5 && measured(o, fp) < 0.5 {
                 return Ground::Team(*g);
             }
         }
@@ -4789,7 +4841,7 @@ impl State {
                 .is_ok_and(|c| c.side() != me.side() && c.fit() > 0)
                 && {
                     let e = &self.field.at[o.0 as usize];
-                    fp.distance(e).0 < now.distance(e).0 - 1e-9
+                    measured(fp, e) < measured(&now, e) - 1e-9
                 }
         })
     }
@@ -4820,7 +4872,7 @@ impl State {
                 .is_ok_and(|c| c.side() == side || c.fit() == 0)
                 || {
                     let e = &self.field.at[o.0 as usize];
-                    fp.distance(e).0 > w.distance(e).0 + 1e-9
+                    measured(&fp, e) > measured(&w, e) + 1e-9
                 }
         });
         if withdraws {
@@ -5813,5 +5865,40 @@ mod tests {
         assert!(near > 0, "{near}");
         assert!(apart > left && overlap > 0, "{apart} {overlap} {left}");
         assert!(beyond_circles > left / 4, "{beyond_circles} {left}");
+    }
+
+    /// A remembered distance is the distance measured, bit for bit: pairs of footprints (more than the slots
+    /// remembered, so that slots are taken over) are measured through [`measured`] three times over, both ways
+    /// round, and each answer equals [`Footprint::distance`]'s; a centre written with a negative zero (other
+    /// bits, so another key) is measured as itself.
+    #[test]
+    fn a_remembered_distance_is_the_distance_measured() {
+        let place = |x: f64, y: f64, facing: f64, frontage: f64| Footprint {
+            centre: Point::new(x, y),
+            facing: Heading::NORTH.turned(facing),
+            frontage: Inches(frontage),
+            depth: Inches(1.0),
+        };
+        let pairs: Vec<(Footprint, Footprint)> = (0..3 * MEASURED_SLOTS)
+            .map(|i| {
+                let k = i as f64;
+                (
+                    place(k % 48.0, (k * 0.37) % 36.0, k * 7.0, 3.0 + k % 4.0),
+                    place((k * 1.3) % 48.0, (k * 0.11) % 36.0, k * 11.0, 6.0),
+                )
+            })
+            .collect();
+        let mut apart = 0;
+        for _ in 0..3 {
+            for (a, b) in &pairs {
+                assert_eq!(measured(a, b).to_bits(), a.distance(b).0.to_bits());
+                assert_eq!(measured(b, a).to_bits(), b.distance(a).0.to_bits());
+                apart += usize::from(measured(a, b) > 0.0);
+            }
+        }
+        assert!(apart > pairs.len(), "{apart}");
+        let (a, b) = (place(0.0, 10.0, 0.0, 6.0), place(-0.0, 14.0, 0.0, 6.0));
+        assert_eq!(measured(&a, &b), 3.0);
+        assert_eq!(measured(&b, &a), 3.0);
     }
 }
