@@ -340,9 +340,7 @@ impl Bot {
             orders.push(Order::Reload);
         }
         // targets the firer can see, nearest first
-        let targets = enemies_nearest_first(state, side, |t| {
-            state.fire_facts_if_seen(me, t).map(|f| f.distance)
-        });
+        let targets = enemies_nearest_first(state, side, |t| state.seen_distance(me, t));
         let fire_range = if self.plan == Plan::Thrust {
             12.0
         } else {

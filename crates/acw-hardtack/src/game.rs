@@ -2791,14 +2791,16 @@ impl State {
         self.facts_between(firer, f, target, t)
     }
 
-    /// The facts of [`State::fire_facts`] between two footprints; `None` when there is no line of sight.
-    fn facts_between(
+    /// The line of sight of [`State::fire_facts`] between two footprints (the terrain, then the companies
+    /// across it): the enemy skirmish company fired through and the friendly company the firer stands directly
+    /// behind, if any; `None` when there is no line of sight.
+    fn sight_between(
         &self,
         firer: CompanyId,
         f: &Footprint,
         target: CompanyId,
         t: &Footprint,
-    ) -> Option<FireFacts> {
+    ) -> Option<(Option<CompanyId>, Option<(CompanyId, bool)>)> {
         let (from, to) = (f.front_centre(), t.centre);
         // the terrain first, then the companies across the line
         if !self.field.table.line_of_sight(from, to, &[]) {
@@ -2841,6 +2843,28 @@ impl State {
             }
             through = Some(id);
         }
+        Some((through, friendly_between))
+    }
+
+    /// The distance from `firer` to `target` when it has a line of sight to it ([`State::fire_facts`]'s
+    /// distance, `None` where that has no facts), for the bots' search for targets: the cover, arcs and
+    /// enfilade are not looked at.
+    pub(crate) fn seen_distance(&self, firer: CompanyId, target: CompanyId) -> Option<f64> {
+        let f = self.field.footprint(firer)?;
+        let t = self.field.footprint(target)?;
+        self.sight_between(firer, f, target, t)?;
+        Some(measured(f, t))
+    }
+
+    /// The facts of [`State::fire_facts`] between two footprints; `None` when there is no line of sight.
+    fn facts_between(
+        &self,
+        firer: CompanyId,
+        f: &Footprint,
+        target: CompanyId,
+        t: &Footprint,
+    ) -> Option<FireFacts> {
+        let (through, friendly_between) = self.sight_between(firer, f, target, t)?;
         // skirmishers fired through in cover give the target the same cover (HT-FIR-23)
         let in_cover = self.field.table.in_cover(t, f.centre, Inches(BEHIND))
             || through.is_some_and(|s| self.covered_from(s, f.centre));
@@ -5900,5 +5924,35 @@ mod tests {
         let (a, b) = (place(0.0, 10.0, 0.0, 6.0), place(-0.0, 14.0, 0.0, 6.0));
         assert_eq!(measured(&a, &b), 3.0);
         assert_eq!(measured(&b, &a), 3.0);
+    }
+
+    /// The bots' search for targets sees what the fire facts see: through a seeded default game, at every
+    /// order, for every firer and target, [`State::seen_distance`] is the distance of [`State::fire_facts`]
+    /// where those are given (bit for bit) and `None` where there is no line of sight.
+    #[test]
+    fn the_distance_seen_is_that_of_the_fire_facts() {
+        use crate::bots::{Holder, Thruster};
+        use acw_core::game::Commander;
+        let scenario = Scenario::meeting_at_the_fence().unwrap();
+        let mut state = Hardtack.setup(&scenario, 5).unwrap();
+        let (mut union, mut confederate) = (Thruster::new(5), Holder::new(5));
+        let (mut seen, mut unseen) = (0u32, 0u32);
+        let mut log = Vec::new();
+        while let Some(side) = Hardtack.to_order(&state) {
+            for a in state.battle.company_ids() {
+                for b in state.battle.company_ids() {
+                    let facts = state.fire_facts(a, b).ok().map(|f| f.distance.to_bits());
+                    assert_eq!(state.seen_distance(a, b).map(f64::to_bits), facts);
+                    seen += u32::from(facts.is_some());
+                    unseen += u32::from(facts.is_none());
+                }
+            }
+            let order = match side {
+                Side::Union => union.order(&Hardtack, &state, side),
+                Side::Confederate => confederate.order(&Hardtack, &state, side),
+            };
+            Hardtack.apply(&mut state, &order, &mut log).unwrap();
+        }
+        assert!(seen > 1000 && unseen > 1000, "{seen} {unseen}");
     }
 }
