@@ -2719,40 +2719,34 @@ impl State {
         let me = self.battle.company(id).ok()?;
         let fp = self.field.footprint(id)?;
         // Every point of a footprint lies within half its diagonal of its centre, so the centres' distance less
-        // both half-diagonals bounds the exact distance from below. Enemies are measured nearest bound first,
-        // and one whose bound lies beyond the best distance so far cannot be nearer (nor equal: the margin) and
-        // is not measured; equal distances go to the lower id.
-        let mut bounds: Vec<(f64, CompanyId, &Footprint)> = self
-            .battle
-            .company_ids()
-            .filter(|&o| {
-                self.battle
-                    .company(o)
-                    .is_ok_and(|c| c.side() != me.side() && c.fit() > 0)
-            })
-            .filter_map(|o| {
+        // both half-diagonals bounds the exact distance from below. The enemy of the nearest bound is measured
+        // first; then, in the order of their ids, every other enemy whose bound is not beyond the best distance
+        // so far (one beyond it cannot be nearer, nor equal: the margin); equal distances go to the lower id.
+        // Which enemies are measured changes no answer, only how many measures it takes. Squares and square
+        // roots (no `hypot`, no list): the bounds are rounded no worse than by a billionth.
+        let enemies = || {
+            self.battle.company_ids().filter_map(|o| {
+                let c = self.battle.company(o).ok()?;
                 let ofp = self.field.footprint(o)?;
-                Some((
-                    fp.centre.distance(ofp.centre).0 - reach(fp) - reach(ofp),
-                    o,
-                    ofp,
-                ))
+                (c.side() != me.side() && c.fit() > 0).then_some((o, ofp))
             })
-            .collect();
-        bounds.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let mut best: Option<(CompanyId, f64)> = None;
-        for (bound, o, ofp) in bounds {
-            if let Some((_, d)) = best
-                && bound - 1e-9 > d
-            {
-                break;
+        };
+        let bound = |ofp: &Footprint| {
+            let (dx, dy) = (ofp.centre.x - fp.centre.x, ofp.centre.y - fp.centre.y);
+            (dx * dx + dy * dy).sqrt() - rough_reach(fp) - rough_reach(ofp)
+        };
+        let (first, first_fp) = enemies().min_by(|a, b| bound(a.1).total_cmp(&bound(b.1)))?;
+        let mut best = (first, measured(fp, first_fp));
+        for (o, ofp) in enemies() {
+            if o == first || bound(ofp) - 1e-9 > best.1 {
+                continue;
             }
             let d = measured(fp, ofp);
-            if best.is_none_or(|(b, bd)| d < bd || (d == bd && o < b)) {
-                best = Some((o, d));
+            if d < best.1 || (d == best.1 && o < best.0) {
+                best = (o, d);
             }
         }
-        best
+        Some(best)
     }
 
     /// The facts of a fire from `firer` at `target` measured on the table: distance between footprints, line of
@@ -5954,5 +5948,55 @@ mod tests {
             Hardtack.apply(&mut state, &order, &mut log).unwrap();
         }
         assert!(seen > 1000 && unseen > 1000, "{seen} {unseen}");
+    }
+
+    /// The nearest enemy measured by bounds first is the nearest by every distance: through a seeded default
+    /// game, at every order, for every company, [`State::nearest_enemy`] is the enemy with a fit figure at the
+    /// least [`Footprint::distance`] (the lower id among equals), every enemy measured.
+    #[test]
+    fn the_nearest_enemy_is_the_nearest_of_all() {
+        use crate::bots::{Holder, Thruster};
+        use acw_core::game::Commander;
+        let scenario = Scenario::meeting_at_the_fence().unwrap();
+        let mut state = Hardtack.setup(&scenario, 6).unwrap();
+        let (mut union, mut confederate) = (Thruster::new(6), Holder::new(6));
+        let (mut asked, mut not_first_bound) = (0u32, 0u32);
+        let mut log = Vec::new();
+        while let Some(side) = Hardtack.to_order(&state) {
+            for id in state.battle.company_ids() {
+                let me = state.battle.company(id).unwrap();
+                let fp = state.field.at[id.0 as usize];
+                let mut all: Vec<(f64, CompanyId)> = state
+                    .battle
+                    .company_ids()
+                    .filter(|&o| {
+                        let c = state.battle.company(o).unwrap();
+                        c.side() != me.side() && c.fit() > 0
+                    })
+                    .map(|o| (fp.distance(&state.field.at[o.0 as usize]).0, o))
+                    .collect();
+                all.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                let nearest = state.nearest_enemy(id);
+                assert_eq!(
+                    nearest.map(|n| (n.1.to_bits(), n.0)),
+                    all.first().map(|a| (a.0.to_bits(), a.1))
+                );
+                // the enemy of the nearest centre is not always the nearest
+                let by_centre = all.iter().min_by(|a, b| {
+                    let c =
+                        |o: CompanyId| fp.centre.distance(state.field.at[o.0 as usize].centre).0;
+                    c(a.1).total_cmp(&c(b.1))
+                });
+                not_first_bound += u32::from(by_centre.map(|b| b.1) != nearest.map(|n| n.0));
+                asked += 1;
+            }
+            let order = match side {
+                Side::Union => union.order(&Hardtack, &state, side),
+                Side::Confederate => confederate.order(&Hardtack, &state, side),
+            };
+            Hardtack.apply(&mut state, &order, &mut log).unwrap();
+        }
+        assert!(asked > 1000, "{asked}");
+        assert!(not_first_bound > 0, "{not_first_bound}");
     }
 }
