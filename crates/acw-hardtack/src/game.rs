@@ -5554,18 +5554,19 @@ impl State {
     /// Whether `side` is broken: half or more of its companies Broken, Routed or without a fit figure.
     #[must_use]
     pub fn broken(&self, side: Side) -> bool {
-        let mine: Vec<_> = self
+        // counted in one pass, no list
+        let (mut mine, mut out) = (0usize, 0usize);
+        for c in self
             .battle
             .company_ids()
             .filter(|&id| self.field.colonel_of(id).is_none())
             .filter_map(|id| self.battle.company(id).ok())
             .filter(|c| c.side() == side)
-            .collect();
-        let out = mine
-            .iter()
-            .filter(|c| c.fit() == 0 || c.confidence() >= ConfidenceLevel::Broken)
-            .count();
-        2 * out >= mine.len()
+        {
+            mine += 1;
+            out += usize::from(c.confidence() >= ConfidenceLevel::Broken || c.fit() == 0);
+        }
+        2 * out >= mine
     }
 
     fn fit(&self, side: Side, in_wood: bool) -> usize {
