@@ -1983,6 +1983,30 @@ fn rough_reach(f: &Footprint) -> f64 {
     (f.frontage.0 * f.frontage.0 + f.depth.0 * f.depth.0).sqrt() / 2.0
 }
 
+/// How many searches for cover [`COVER_SOUGHT`] keeps.
+const COVER_SOUGHT_KEPT: usize = 4;
+
+/// A search for cover remembered: what it looked at (see `State::cover_sought`), the table (kept, so that its
+/// terrain's address is its own), and the way found.
+struct KeptCover {
+    key: Vec<u64>,
+    table: Table,
+    found: Option<(Heading, f64)>,
+}
+
+/// The searches for cover kept on a thread, the next to be replaced, and a key's room reused.
+#[derive(Default)]
+struct CoverMemo {
+    kept: Vec<KeptCover>,
+    next: usize,
+    key: Vec<u64>,
+}
+
+thread_local! {
+    /// The last searches for cover of a Broken company (`State::cover_sought`).
+    static COVER_SOUGHT: std::cell::RefCell<CoverMemo> = std::cell::RefCell::new(CoverMemo::default());
+}
+
 /// How many distances between footprints [`measured`] remembers a thread (a power of two).
 const MEASURED_SLOTS: usize = 1 << 11;
 
@@ -4974,13 +4998,95 @@ impl State {
     /// that line as its move allows on free ground without closing on any enemy. `None` when it is in cover,
     /// has no enemy, or finds no such cover or step: then its side acts with it.
     fn cover_step(&mut self, id: CompanyId) -> Option<(Point, f64)> {
+        let w = self.field.at[id.0 as usize];
+        let (heading, distance) = self.cover_sought(id)?;
+        (1..=12u32)
+            .rev()
+            .map(f64::from)
+            .filter(|&d| d <= distance)
+            .find_map(|d| {
+                let fp = w.placed(w.centre.moved(heading, Inches(d)), w.facing);
+                (self.may_move_to(id, &fp) && !self.closes_on_enemy(id, &fp))
+                    .then_some((fp.centre, distance))
+            })
+    }
+
+    /// [`State::seek_cover`], remembered a thread ([`COVER_SOUGHT`]) by everything it looks at: the company,
+    /// the table, every company's footprint, side and whether it has a fit figure, and the detached teams'
+    /// footprints. The same inputs, bit for bit, give the same way, so a remembered one is the one sought.
+    /// (The bots check each candidate order on a copy, and a Broken company's search runs after each: most
+    /// candidates leave every company where it stood.)
+    fn cover_sought(&self, id: CompanyId) -> Option<(Heading, f64)> {
+        let mut key = COVER_SOUGHT.with_borrow_mut(|memo| std::mem::take(&mut memo.key));
+        key.clear();
+        key.push(u64::from(id.0));
+        key.push(self.field.table.width().0.to_bits());
+        key.push(self.field.table.depth().0.to_bits());
+        let bits = |key: &mut Vec<u64>, f: &Footprint| {
+            key.extend([
+                f.centre.x.to_bits(),
+                f.centre.y.to_bits(),
+                f.facing.as_degrees().to_bits(),
+                f.frontage.0.to_bits(),
+                f.depth.0.to_bits(),
+            ]);
+        };
+        key.push(self.field.at.len() as u64);
+        for f in &self.field.at {
+            bits(&mut key, f);
+        }
+        key.push(self.field.teams.len() as u64);
+        for (g, f) in &self.field.teams {
+            key.push(u64::from(g.0));
+            bits(&mut key, f);
+        }
+        let ids = self.battle.company_ids();
+        key.push(ids.size_hint().0 as u64);
+        for o in ids {
+            key.push(self.battle.company(o).map_or(3, |c| {
+                u64::from(c.side() == Side::Union) * 2 + u64::from(c.fit() > 0)
+            }));
+        }
+        let terrain = self.field.table.terrain().as_ptr();
+        let found = COVER_SOUGHT.with_borrow_mut(|memo| {
+            memo.kept
+                .iter()
+                .find(|k| k.key == key && std::ptr::eq(k.table.terrain().as_ptr(), terrain))
+                .map(|k| k.found)
+        });
+        let found = found.unwrap_or_else(|| {
+            let found = self.seek_cover(id);
+            COVER_SOUGHT.with_borrow_mut(|memo| {
+                let kept = KeptCover {
+                    key: key.clone(),
+                    // kept so that its terrain, compared by address, cannot be another's
+                    table: self.field.table.clone(),
+                    found,
+                };
+                if memo.kept.len() < COVER_SOUGHT_KEPT {
+                    memo.kept.push(kept);
+                } else {
+                    let i = memo.next % COVER_SOUGHT_KEPT;
+                    memo.kept[i] = kept;
+                }
+                memo.next = memo.next.wrapping_add(1);
+            });
+            found
+        });
+        COVER_SOUGHT.with_borrow_mut(|memo| memo.key = key);
+        found
+    }
+
+    /// The way toward the nearest cover of [`State::cover_step`] and how far it lies: `None` when the company
+    /// has no enemy, is in cover from its nearest, or finds none within 24".
+    fn seek_cover(&self, id: CompanyId) -> Option<(Heading, f64)> {
         let (enemy, _) = self.nearest_enemy(id)?;
         let w = self.field.at[id.0 as usize];
         if self.covered(&w, enemy) {
             return None;
         }
         let away = self.away(id, enemy);
-        let (heading, distance) = (1..=24).find_map(|d| {
+        (1..=24).find_map(|d| {
             (0..16u8).find_map(|k| {
                 // 0, +22.5, -22.5, +45, ... degrees off straight away
                 let off = 22.5 * f64::from(k.div_ceil(2)) * if k % 2 == 1 { 1.0 } else { -1.0 };
@@ -4991,16 +5097,7 @@ impl State {
                     && !self.closes_on_enemy(id, &fp))
                 .then_some((h, f64::from(d)))
             })
-        })?;
-        (1..=12u32)
-            .rev()
-            .map(f64::from)
-            .filter(|&d| d <= distance)
-            .find_map(|d| {
-                let fp = w.placed(w.centre.moved(heading, Inches(d)), w.facing);
-                (self.may_move_to(id, &fp) && !self.closes_on_enemy(id, &fp))
-                    .then_some((fp.centre, distance))
-            })
+        })
     }
 
     /// Plays the action the rules make for the active company `id` if it is Broken or Routed (HT-SG2-17,
@@ -6059,5 +6156,36 @@ mod tests {
         }
         assert_eq!(missed + blocked + open, 3 * 4 * 24 * 24);
         assert!(blocked > 0 && missed > open, "{missed} {blocked} {open}");
+    }
+
+    /// A remembered search for cover is the search made afresh: through a seeded default game, at every order,
+    /// for every company, the way [`State::cover_sought`] gives (asked twice, the second time remembered) is
+    /// the one [`State::seek_cover`] finds, bit for bit, as the companies move, fall and break.
+    #[test]
+    fn a_remembered_search_for_cover_is_the_search() {
+        use crate::bots::{Holder, Thruster};
+        use acw_core::game::Commander;
+        let scenario = Scenario::meeting_at_the_fence().unwrap();
+        let mut state = Hardtack.setup(&scenario, 8).unwrap();
+        let (mut union, mut confederate) = (Thruster::new(8), Holder::new(8));
+        let (mut found, mut none) = (0u32, 0u32);
+        let bits =
+            |w: Option<(Heading, f64)>| w.map(|(h, d)| (h.as_degrees().to_bits(), d.to_bits()));
+        let mut log = Vec::new();
+        while let Some(side) = Hardtack.to_order(&state) {
+            for id in state.battle.company_ids() {
+                let afresh = bits(state.seek_cover(id));
+                assert_eq!(bits(state.cover_sought(id)), afresh);
+                assert_eq!(bits(state.cover_sought(id)), afresh);
+                found += u32::from(afresh.is_some());
+                none += u32::from(afresh.is_none());
+            }
+            let order = match side {
+                Side::Union => union.order(&Hardtack, &state, side),
+                Side::Confederate => confederate.order(&Hardtack, &state, side),
+            };
+            Hardtack.apply(&mut state, &order, &mut log).unwrap();
+        }
+        assert!(found > 50 && none > 1000, "{found} {none}");
     }
 }
