@@ -1983,6 +1983,10 @@ fn rough_reach(f: &Footprint) -> f64 {
     (f.frontage.0 * f.frontage.0 + f.depth.0 * f.depth.0).sqrt() / 2.0
 }
 
+/// A line of sight as `State::sight_between` finds it: the enemy skirmish company fired through, and the
+/// friendly company the firer stands directly behind (as [`FireFacts::friendly_between`]).
+type Sight = (Option<CompanyId>, Option<(CompanyId, bool)>);
+
 /// How many searches for cover [`COVER_SOUGHT`] keeps.
 const COVER_SOUGHT_KEPT: usize = 4;
 
@@ -2833,7 +2837,7 @@ impl State {
         f: &Footprint,
         target: CompanyId,
         t: &Footprint,
-    ) -> Option<(Option<CompanyId>, Option<(CompanyId, bool)>)> {
+    ) -> Option<Sight> {
         let (from, to) = (f.front_centre(), t.centre);
         // the terrain first, then the companies across the line
         if !self.field.table.line_of_sight(from, to, &[]) {

@@ -1746,12 +1746,6 @@ impl Battle {
         self.tests_rolled.1 = throwaway;
     }
 
-    /// Whether the battle is marked as a throwaway copy ([`Battle::as_throwaway_copy`]).
-    #[cfg(test)]
-    pub(crate) const fn is_throwaway_copy(&self) -> bool {
-        self.tests_rolled.1
-    }
-
     /// The options in force.
     pub const fn options(&self) -> &Options {
         &self.options
@@ -6713,5 +6707,13 @@ impl Battle {
             }
         }
         Ok(fell_back)
+    }
+}
+
+#[cfg(test)]
+impl Battle {
+    /// Whether the battle is marked as a throwaway copy ([`Battle::as_throwaway_copy`]).
+    pub(crate) const fn is_throwaway_copy(&self) -> bool {
+        self.tests_rolled.1
     }
 }
