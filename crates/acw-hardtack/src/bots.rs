@@ -165,7 +165,7 @@ impl Bot {
                     .reactors(mover)
                     .into_iter()
                     .filter_map(|r| {
-                        let d = state.field().footprint(r)?.distance(&mover_at?).0;
+                        let d = crate::game::measured(state.field().footprint(r)?, &mover_at?);
                         Some((d, r))
                     })
                     .collect();
@@ -340,9 +340,7 @@ impl Bot {
             orders.push(Order::Reload);
         }
         // targets the firer can see, nearest first
-        let targets = enemies_nearest_first(state, side, |t| {
-            state.fire_facts_if_seen(me, t).map(|f| f.distance)
-        });
+        let targets = enemies_nearest_first(state, side, |t| state.seen_distance(me, t));
         let fire_range = if self.plan == Plan::Thrust {
             12.0
         } else {
@@ -358,7 +356,7 @@ impl Bot {
         let my = state.field().footprint(me).copied();
         let within = |fp: Option<&acw_core::table::Footprint>| {
             my.zip(fp)
-                .is_some_and(|(a, b)| a.distance(b).0 <= fire_range)
+                .is_some_and(|(a, b)| crate::game::measured(&a, b) <= fire_range)
         };
         for (dummy, _) in state.battle().dummies().filter(|(_, d)| d.side != side) {
             if within(state.field().dummy(dummy)) {

@@ -1797,7 +1797,10 @@ impl Dice for Recording<'_> {
 }
 
 /// Where the companies stand: footprints on the table (HT-GEN-04: 1" = 10 yards).
-#[derive(Clone, Debug, PartialEq)]
+///
+/// `clone_from` copies into a field already there without allocating: its lists keep their room and the
+/// table's terrain stays shared.
+#[derive(Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Field {
     table: Table,
@@ -1818,6 +1821,37 @@ pub struct Field {
         serde(default, skip_serializing_if = "Vec::is_empty")
     )]
     fallen: Vec<CompanyId>,
+}
+
+impl Clone for Field {
+    fn clone(&self) -> Field {
+        Field {
+            table: self.table.clone(),
+            at: self.at.clone(),
+            teams: self.teams.clone(),
+            dummies: self.dummies.clone(),
+            colonels: self.colonels.clone(),
+            fallen: self.fallen.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Field) {
+        // Destructured so that a field added to `Field` cannot be left out here.
+        let Field {
+            table,
+            at,
+            teams,
+            dummies,
+            colonels,
+            fallen,
+        } = source;
+        self.table.clone_from(table);
+        self.at.clone_from(at);
+        self.teams.clone_from(teams);
+        self.dummies.clone_from(dummies);
+        self.colonels.clone_from(colonels);
+        self.fallen.clone_from(fallen);
+    }
 }
 
 impl Field {
@@ -1935,6 +1969,158 @@ fn reach(f: &Footprint) -> f64 {
     f.frontage.0.hypot(f.depth.0) / 2.0
 }
 
+/// Whether the points `(x, y)` from a centre lie clearly beyond `reach` of it: their squared distance exceeds
+/// `reach` squared with a relative margin of a millionth. Squares only (no `hypot`, no square root), so it is
+/// a cheap first look: where it holds, `x.hypot(y) > reach` holds too, far beyond rounding, and a test on the
+/// exact distance gives the same answer; where it does not, the caller makes that test.
+fn clearly_beyond(x: f64, y: f64, reach: f64) -> bool {
+    x * x + y * y > reach * reach * (1.0 + 1e-6)
+}
+
+/// [`reach`] as a square root of squares rather than `hypot` (the two agree to a rounding), for the margins
+/// of [`clearly_beyond`].
+fn rough_reach(f: &Footprint) -> f64 {
+    (f.frontage.0 * f.frontage.0 + f.depth.0 * f.depth.0).sqrt() / 2.0
+}
+
+/// A line of sight as `State::sight_between` finds it: the enemy skirmish company fired through, and the
+/// friendly company the firer stands directly behind (as [`FireFacts::friendly_between`]).
+type Sight = (Option<CompanyId>, Option<(CompanyId, bool)>);
+
+/// How many searches for cover [`COVER_SOUGHT`] keeps.
+const COVER_SOUGHT_KEPT: usize = 4;
+
+/// A search for cover remembered: what it looked at (see `State::cover_sought`), the table (kept, so that its
+/// terrain's address is its own), and the way found.
+struct KeptCover {
+    key: Vec<u64>,
+    table: Table,
+    found: Option<(Heading, f64)>,
+}
+
+/// The searches for cover kept on a thread, the next to be replaced, and a key's room reused.
+#[derive(Default)]
+struct CoverMemo {
+    kept: Vec<KeptCover>,
+    next: usize,
+    key: Vec<u64>,
+}
+
+thread_local! {
+    /// The last searches for cover of a Broken company (`State::cover_sought`).
+    static COVER_SOUGHT: std::cell::RefCell<CoverMemo> = std::cell::RefCell::new(CoverMemo::default());
+}
+
+/// How many distances between footprints [`measured`] remembers a thread (a power of two).
+const MEASURED_SLOTS: usize = 1 << 11;
+
+/// A remembered distance: both footprints as bits (centre, facing, frontage and depth of each), and the distance.
+type MeasuredSlot = Option<([u64; 10], f64)>;
+
+thread_local! {
+    /// The distances [`measured`] worked out last, by the hash of both footprints' bits. The same footprints (bit
+    /// for bit, in the same order) give the same distance whether worked out or remembered.
+    static MEASURED: std::cell::RefCell<Vec<MeasuredSlot>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// [`Footprint::distance`] from `a` to `b`, remembered a thread: a game measures the same companies where
+/// they stand again and again (the nearest enemy of each company waiting, every candidate order's checks).
+/// The same two footprints, bit for bit, give the same distance, so a remembered one is the one measured.
+pub(crate) fn measured(a: &Footprint, b: &Footprint) -> f64 {
+    let bits = |f: &Footprint| {
+        [
+            f.centre.x.to_bits(),
+            f.centre.y.to_bits(),
+            f.facing.as_degrees().to_bits(),
+            f.frontage.0.to_bits(),
+            f.depth.0.to_bits(),
+        ]
+    };
+    let (ka, kb) = (bits(a), bits(b));
+    let key = [
+        ka[0], ka[1], ka[2], ka[3], ka[4], kb[0], kb[1], kb[2], kb[3], kb[4],
+    ];
+    let hash = key.iter().fold(0u64, |h, &k| {
+        (h.rotate_left(5) ^ k).wrapping_mul(0x517c_c1b7_2722_0a95)
+    });
+    // the slot from the hash's top bits
+    let slot = (hash >> (64 - MEASURED_SLOTS.trailing_zeros())) as usize;
+    MEASURED
+        .try_with(|memo| {
+            let mut memo = memo.borrow_mut();
+            if memo.is_empty() {
+                memo.resize(MEASURED_SLOTS, None);
+            }
+            match memo[slot] {
+                Some((k, d)) if k == key => d,
+                _ => {
+                    let d = a.distance(b).0;
+                    memo[slot] = Some((key, d));
+                    d
+                }
+            }
+        })
+        .unwrap_or_else(|_| a.distance(b).0)
+}
+
+/// Whether the segment from `a` to `b` clearly passes by footprint `f`: its nearest point to `f`'s centre lies
+/// beyond the half-diagonal by a thousandth of an inch (squares only). [`Footprint::blocks`] then says no too:
+/// the segment misses even the rectangle grown by its margin.
+fn clearly_misses(f: &Footprint, a: Point, b: Point) -> bool {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    let (ox, oy) = (f.centre.x - a.x, f.centre.y - a.y);
+    let len2 = dx * dx + dy * dy;
+    let t = if len2 > 0.0 {
+        ((ox * dx + oy * dy) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    clearly_beyond(ox - t * dx, oy - t * dy, rough_reach(f) + 1e-3)
+}
+
+/// Whether footprints `a` and `b` clearly lie more than `gap` apart along one of their sides' directions (the
+/// separating axes of two rectangles), by a millionth of an inch beyond rounding: the distance between them is
+/// then more than `gap` too, and [`Footprint::distance`] need not be measured to say so.
+fn sides_clearly_apart(a: &Footprint, b: &Footprint, gap: f64) -> bool {
+    let (ca, cb) = (a.corners(), b.corners());
+    let wide = gap + 1e-6;
+    let axis = |c: &[Point; 4], i: usize| (c[i + 1].x - c[i].x, c[i + 1].y - c[i].y);
+    [axis(&ca, 0), axis(&ca, 1), axis(&cb, 0), axis(&cb, 1)]
+        .into_iter()
+        .any(|(ux, uy)| {
+            let span = |c: &[Point; 4]| {
+                c.iter()
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+                        let v = p.x * ux + p.y * uy;
+                        (lo.min(v), hi.max(v))
+                    })
+            };
+            let ((alo, ahi), (blo, bhi)) = (span(&ca), span(&cb));
+            let apart = (blo - ahi).max(alo - bhi);
+            // the gap along the axis is `apart / |u|`: compared in squares, no root is taken
+            apart > 0.0 && apart * apart > wide * wide * (ux * ux + uy * uy)
+        })
+}
+
+/// Whether footprints `a` and `b` clearly overlap: the circles inside them (round each centre, of half its
+/// shorter side) overlap by a hundredth of an inch. The rectangles then overlap by as much across every line,
+/// and [`Footprint::distance`] between them is 0.
+fn clearly_overlap(a: &Footprint, b: &Footprint) -> bool {
+    let inner = (a.frontage.0.min(a.depth.0) + b.frontage.0.min(b.depth.0)) / 2.0 - 0.01;
+    let (dx, dy) = (a.centre.x - b.centre.x, a.centre.y - b.centre.y);
+    inner > 0.0 && dx * dx + dy * dy < inner * inner
+}
+
+/// Whether footprints `a` and `b` lie clearly more than `gap` apart by their bounding circles (see
+/// [`clearly_beyond`]): then `a.centre.distance(b.centre).0 - reach(a) - reach(b) >= gap` as well.
+fn circles_clearly_apart(a: &Footprint, b: &Footprint, gap: f64) -> bool {
+    clearly_beyond(
+        a.centre.x - b.centre.x,
+        a.centre.y - b.centre.y,
+        gap + rough_reach(a) + rough_reach(b),
+    )
+}
+
 /// Whether the footprint `fp`, moved straight (facing as it stands) until its centre is at `to`, touches
 /// `other` on the way (HT-MOV-07): the area it sweeps is the convex hull of its footprints at the start and
 /// at the end, and two convex shapes are apart exactly when one of their edge directions separates them
@@ -1949,7 +2135,10 @@ fn sweeps(fp: &Footprint, to: Point, other: &Footprint) -> bool {
     } else {
         0.0
     };
-    if (ox - t * dx).hypot(oy - t * dy) > reach(fp) + reach(other) + 1e-6 {
+    let (ex, ey) = (ox - t * dx, oy - t * dy);
+    if clearly_beyond(ex, ey, rough_reach(fp) + rough_reach(other) + 1e-6)
+        || ex.hypot(ey) > reach(fp) + reach(other) + 1e-6
+    {
         return false;
     }
     let a = fp.corners();
@@ -2234,7 +2423,11 @@ impl TryFrom<StateData> for State {
 }
 
 /// The whole game: the battle, the field and the dice.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// `clone_from` copies into a state already there without allocating where it can (every list keeps its room,
+/// the shared names stay shared): [`Hardtack`] applies each order, and [`State::check_order`] tries each, on a
+/// spare kept per thread and copied from the game's state this way, so that a refused order changes nothing.
+#[derive(Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(try_from = "StateData"))]
 pub struct State {
@@ -2256,6 +2449,65 @@ pub struct State {
     #[cfg_attr(feature = "serde", serde(default))]
     resume: Option<CompanyId>,
     end: Option<Outcome>,
+}
+
+impl Clone for State {
+    fn clone(&self) -> State {
+        State {
+            battle: self.battle.clone(),
+            field: self.field.clone(),
+            rng: self.rng.clone(),
+            turn: self.turn,
+            turns: self.turns,
+            first: self.first,
+            to_act: self.to_act,
+            active: self.active,
+            reaction: self.reaction,
+            withdrawal: self.withdrawal,
+            regiment: self.regiment.clone(),
+            resume: self.resume,
+            end: self.end,
+        }
+    }
+
+    fn clone_from(&mut self, source: &State) {
+        // Destructured so that a field added to `State` cannot be left out here.
+        let State {
+            battle,
+            field,
+            rng,
+            turn,
+            turns,
+            first,
+            to_act,
+            active,
+            reaction,
+            withdrawal,
+            regiment,
+            resume,
+            end,
+        } = source;
+        self.battle.clone_from(battle);
+        self.field.clone_from(field);
+        self.rng.clone_from(rng);
+        self.turn = *turn;
+        self.turns = *turns;
+        self.first = *first;
+        self.to_act = *to_act;
+        self.active = *active;
+        self.reaction = *reaction;
+        self.withdrawal = *withdrawal;
+        self.regiment.clone_from(regiment);
+        self.resume = *resume;
+        self.end = *end;
+    }
+}
+
+thread_local! {
+    /// A state to apply the next order to on this thread, or to check the next candidate order on: the game's
+    /// state before the last order applied here (or the copy last checked or refused), whose lists are reused.
+    /// See `State::spare_copy`.
+    static SPARE_STATE: std::cell::Cell<Option<State>> = const { std::cell::Cell::new(None) };
 }
 
 impl State {
@@ -2510,40 +2762,34 @@ impl State {
         let me = self.battle.company(id).ok()?;
         let fp = self.field.footprint(id)?;
         // Every point of a footprint lies within half its diagonal of its centre, so the centres' distance less
-        // both half-diagonals bounds the exact distance from below. Enemies are measured nearest bound first,
-        // and one whose bound lies beyond the best distance so far cannot be nearer (nor equal: the margin) and
-        // is not measured; equal distances go to the lower id.
-        let mut bounds: Vec<(f64, CompanyId, &Footprint)> = self
-            .battle
-            .company_ids()
-            .filter(|&o| {
-                self.battle
-                    .company(o)
-                    .is_ok_and(|c| c.side() != me.side() && c.fit() > 0)
-            })
-            .filter_map(|o| {
+        // both half-diagonals bounds the exact distance from below. The enemy of the nearest bound is measured
+        // first; then, in the order of their ids, every other enemy whose bound is not beyond the best distance
+        // so far (one beyond it cannot be nearer, nor equal: the margin); equal distances go to the lower id.
+        // Which enemies are measured changes no answer, only how many measures it takes. Squares and square
+        // roots (no `hypot`, no list): the bounds are rounded no worse than by a billionth.
+        let enemies = || {
+            self.battle.company_ids().filter_map(|o| {
+                let c = self.battle.company(o).ok()?;
                 let ofp = self.field.footprint(o)?;
-                Some((
-                    fp.centre.distance(ofp.centre).0 - reach(fp) - reach(ofp),
-                    o,
-                    ofp,
-                ))
+                (c.side() != me.side() && c.fit() > 0).then_some((o, ofp))
             })
-            .collect();
-        bounds.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let mut best: Option<(CompanyId, f64)> = None;
-        for (bound, o, ofp) in bounds {
-            if let Some((_, d)) = best
-                && bound - 1e-9 > d
-            {
-                break;
+        };
+        let bound = |ofp: &Footprint| {
+            let (dx, dy) = (ofp.centre.x - fp.centre.x, ofp.centre.y - fp.centre.y);
+            (dx * dx + dy * dy).sqrt() - rough_reach(fp) - rough_reach(ofp)
+        };
+        let (first, first_fp) = enemies().min_by(|a, b| bound(a.1).total_cmp(&bound(b.1)))?;
+        let mut best = (first, measured(fp, first_fp));
+        for (o, ofp) in enemies() {
+            if o == first || bound(ofp) - 1e-9 > best.1 {
+                continue;
             }
-            let d = fp.distance(ofp).0;
-            if best.is_none_or(|(b, bd)| d < bd || (d == bd && o < b)) {
-                best = Some((o, d));
+            let d = measured(fp, ofp);
+            if d < best.1 || (d == best.1 && o < best.0) {
+                best = (o, d);
             }
         }
-        best
+        Some(best)
     }
 
     /// The facts of a fire from `firer` at `target` measured on the table: distance between footprints, line of
@@ -2582,14 +2828,16 @@ impl State {
         self.facts_between(firer, f, target, t)
     }
 
-    /// The facts of [`State::fire_facts`] between two footprints; `None` when there is no line of sight.
-    fn facts_between(
+    /// The line of sight of [`State::fire_facts`] between two footprints (the terrain, then the companies
+    /// across it): the enemy skirmish company fired through and the friendly company the firer stands directly
+    /// behind, if any; `None` when there is no line of sight.
+    fn sight_between(
         &self,
         firer: CompanyId,
         f: &Footprint,
         target: CompanyId,
         t: &Footprint,
-    ) -> Option<FireFacts> {
+    ) -> Option<Sight> {
         let (from, to) = (f.front_centre(), t.centre);
         // the terrain first, then the companies across the line
         if !self.field.table.line_of_sight(from, to, &[]) {
@@ -2599,7 +2847,11 @@ impl State {
         let mut through = None;
         let mut friendly_between = None;
         for (i, o) in self.field.at.iter().enumerate() {
-            if i == firer.0 as usize || i == target.0 as usize || !o.blocks(from, to) {
+            if i == firer.0 as usize
+                || i == target.0 as usize
+                || clearly_misses(o, from, to)
+                || !o.blocks(from, to)
+            {
                 continue;
             }
             let id = CompanyId(u32::try_from(i).ok()?);
@@ -2618,7 +2870,7 @@ impl State {
                 // the table lets companies stand (HT-FIR-22: a second line firing through the first)
                 if friendly_between.is_none()
                     && f.in_front_arc(o, 0.0)
-                    && f.distance(o).0 <= TOUCHING + 1e-9
+                    && measured(f, o) <= TOUCHING + 1e-9
                 {
                     friendly_between = Some((id, true));
                     continue;
@@ -2632,11 +2884,33 @@ impl State {
             }
             through = Some(id);
         }
+        Some((through, friendly_between))
+    }
+
+    /// The distance from `firer` to `target` when it has a line of sight to it ([`State::fire_facts`]'s
+    /// distance, `None` where that has no facts), for the bots' search for targets: the cover, arcs and
+    /// enfilade are not looked at.
+    pub(crate) fn seen_distance(&self, firer: CompanyId, target: CompanyId) -> Option<f64> {
+        let f = self.field.footprint(firer)?;
+        let t = self.field.footprint(target)?;
+        self.sight_between(firer, f, target, t)?;
+        Some(measured(f, t))
+    }
+
+    /// The facts of [`State::fire_facts`] between two footprints; `None` when there is no line of sight.
+    fn facts_between(
+        &self,
+        firer: CompanyId,
+        f: &Footprint,
+        target: CompanyId,
+        t: &Footprint,
+    ) -> Option<FireFacts> {
+        let (through, friendly_between) = self.sight_between(firer, f, target, t)?;
         // skirmishers fired through in cover give the target the same cover (HT-FIR-23)
         let in_cover = self.field.table.in_cover(t, f.centre, Inches(BEHIND))
             || through.is_some_and(|s| self.covered_from(s, f.centre));
         Some(FireFacts {
-            distance: f.distance(t).0,
+            distance: measured(f, t),
             cover: if in_cover { Cover::Soft } else { Cover::Open },
             through,
             enfilade: !t.in_front_arc(f, ARC),
@@ -2679,8 +2953,10 @@ impl State {
     /// through more than one company, a close formation through another, or any refusal of the battle.
     pub fn preview_move(&self, id: CompanyId, to: Point) -> Result<MoveOrder, GameError> {
         self.battle.company(id)?;
-        let mut copy = self.clone();
-        let (order, _, _) = copy.plan_move(id, to)?;
+        let mut copy = self.spare_copy();
+        let planned = copy.plan_move(id, to);
+        copy.keep_as_spare();
+        let (order, _, _) = planned?;
         self.battle.check_move(id, &order)?;
         Ok(order)
     }
@@ -2706,12 +2982,32 @@ impl State {
         {
             return false;
         }
-        let mut next = self.clone();
+        let mut next = self.spare_copy();
         let mut rng = next.rng.clone();
         // the copy is thrown away: the battle's steps need no copies of their own
         next.battle.as_throwaway_copy(true);
-        next.apply_order(order, &mut rng, &mut Vec::new(), false)
-            .is_ok()
+        let accepted = next
+            .apply_order(order, &mut rng, &mut Vec::new(), false)
+            .is_ok();
+        next.keep_as_spare();
+        accepted
+    }
+
+    /// A copy of this state, made into this thread's spare (`SPARE_STATE`) where one is kept, which allocates
+    /// little; afresh otherwise (as when an order is checked inside another's application, which holds it).
+    fn spare_copy(&self) -> State {
+        match SPARE_STATE.with(std::cell::Cell::take) {
+            Some(mut spare) => {
+                spare.clone_from(self);
+                spare
+            }
+            None => self.clone(),
+        }
+    }
+
+    /// Keeps this state as this thread's spare, for the next [`State::spare_copy`] to copy into.
+    fn keep_as_spare(self) {
+        SPARE_STATE.with(|spare| spare.set(Some(self)));
     }
 
     fn active_or(&self, q: &Question) -> Result<CompanyId, GameError> {
@@ -4168,16 +4464,29 @@ impl State {
             return Ground::OffTable;
         }
         for (i, o) in self.field.at.iter().enumerate() {
-            // footprints whose bounding circles are more than half an inch apart cannot touch
+            // footprints whose bounding circles, or sides, are clearly more than half an inch apart cannot
+            // touch; footprints that clearly overlap are at no distance (the exact test's answer, either way)
+            if i == id.0 as usize
+                || circles_clearly_apart(o, fp, 0.5)
+                || sides_clearly_apart(o, fp, 0.5)
+            {
+                continue;
+            }
+            if clearly_overlap(o, fp) {
+                return Ground::Taken(i);
+            }
             let apart = o.centre.distance(fp.centre).0 - reach(o) - reach(fp);
-            if i != id.0 as usize && apart < 0.5 && o.distance(fp).0 < 0.5 {
+            if apart < 0.5 && measured(o, fp) < 0.5 {
                 return Ground::Taken(i);
             }
         }
         // a detached team's horses are figures on the table: no company moves onto them (HT-ART-22)
         for (g, o) in &self.field.teams {
+            if circles_clearly_apart(o, fp, 0.5) {
+                continue;
+            }
             let apart = o.centre.distance(fp.centre).0 - reach(o) - reach(fp);
-            if apart < 0.5 && o.distance(fp).0 < 0.5 {
+            if apart < 0.5 && measured(o, fp) < 0.5 {
                 return Ground::Team(*g);
             }
         }
@@ -4597,7 +4906,7 @@ impl State {
                 .is_ok_and(|c| c.side() != me.side() && c.fit() > 0)
                 && {
                     let e = &self.field.at[o.0 as usize];
-                    fp.distance(e).0 < now.distance(e).0 - 1e-9
+                    measured(fp, e) < measured(&now, e) - 1e-9
                 }
         })
     }
@@ -4628,7 +4937,7 @@ impl State {
                 .is_ok_and(|c| c.side() == side || c.fit() == 0)
                 || {
                     let e = &self.field.at[o.0 as usize];
-                    fp.distance(e).0 > w.distance(e).0 + 1e-9
+                    measured(&fp, e) > measured(&w, e) + 1e-9
                 }
         });
         if withdraws {
@@ -4693,13 +5002,95 @@ impl State {
     /// that line as its move allows on free ground without closing on any enemy. `None` when it is in cover,
     /// has no enemy, or finds no such cover or step: then its side acts with it.
     fn cover_step(&mut self, id: CompanyId) -> Option<(Point, f64)> {
+        let w = self.field.at[id.0 as usize];
+        let (heading, distance) = self.cover_sought(id)?;
+        (1..=12u32)
+            .rev()
+            .map(f64::from)
+            .filter(|&d| d <= distance)
+            .find_map(|d| {
+                let fp = w.placed(w.centre.moved(heading, Inches(d)), w.facing);
+                (self.may_move_to(id, &fp) && !self.closes_on_enemy(id, &fp))
+                    .then_some((fp.centre, distance))
+            })
+    }
+
+    /// [`State::seek_cover`], remembered a thread ([`COVER_SOUGHT`]) by everything it looks at: the company,
+    /// the table, every company's footprint, side and whether it has a fit figure, and the detached teams'
+    /// footprints. The same inputs, bit for bit, give the same way, so a remembered one is the one sought.
+    /// (The bots check each candidate order on a copy, and a Broken company's search runs after each: most
+    /// candidates leave every company where it stood.)
+    fn cover_sought(&self, id: CompanyId) -> Option<(Heading, f64)> {
+        let mut key = COVER_SOUGHT.with_borrow_mut(|memo| std::mem::take(&mut memo.key));
+        key.clear();
+        key.push(u64::from(id.0));
+        key.push(self.field.table.width().0.to_bits());
+        key.push(self.field.table.depth().0.to_bits());
+        let bits = |key: &mut Vec<u64>, f: &Footprint| {
+            key.extend([
+                f.centre.x.to_bits(),
+                f.centre.y.to_bits(),
+                f.facing.as_degrees().to_bits(),
+                f.frontage.0.to_bits(),
+                f.depth.0.to_bits(),
+            ]);
+        };
+        key.push(self.field.at.len() as u64);
+        for f in &self.field.at {
+            bits(&mut key, f);
+        }
+        key.push(self.field.teams.len() as u64);
+        for (g, f) in &self.field.teams {
+            key.push(u64::from(g.0));
+            bits(&mut key, f);
+        }
+        let ids = self.battle.company_ids();
+        key.push(ids.size_hint().0 as u64);
+        for o in ids {
+            key.push(self.battle.company(o).map_or(3, |c| {
+                u64::from(c.side() == Side::Union) * 2 + u64::from(c.fit() > 0)
+            }));
+        }
+        let terrain = self.field.table.terrain().as_ptr();
+        let found = COVER_SOUGHT.with_borrow_mut(|memo| {
+            memo.kept
+                .iter()
+                .find(|k| k.key == key && std::ptr::eq(k.table.terrain().as_ptr(), terrain))
+                .map(|k| k.found)
+        });
+        let found = found.unwrap_or_else(|| {
+            let found = self.seek_cover(id);
+            COVER_SOUGHT.with_borrow_mut(|memo| {
+                let kept = KeptCover {
+                    key: key.clone(),
+                    // kept so that its terrain, compared by address, cannot be another's
+                    table: self.field.table.clone(),
+                    found,
+                };
+                if memo.kept.len() < COVER_SOUGHT_KEPT {
+                    memo.kept.push(kept);
+                } else {
+                    let i = memo.next % COVER_SOUGHT_KEPT;
+                    memo.kept[i] = kept;
+                }
+                memo.next = memo.next.wrapping_add(1);
+            });
+            found
+        });
+        COVER_SOUGHT.with_borrow_mut(|memo| memo.key = key);
+        found
+    }
+
+    /// The way toward the nearest cover of [`State::cover_step`] and how far it lies: `None` when the company
+    /// has no enemy, is in cover from its nearest, or finds none within 24".
+    fn seek_cover(&self, id: CompanyId) -> Option<(Heading, f64)> {
         let (enemy, _) = self.nearest_enemy(id)?;
         let w = self.field.at[id.0 as usize];
         if self.covered(&w, enemy) {
             return None;
         }
         let away = self.away(id, enemy);
-        let (heading, distance) = (1..=24).find_map(|d| {
+        (1..=24).find_map(|d| {
             (0..16u8).find_map(|k| {
                 // 0, +22.5, -22.5, +45, ... degrees off straight away
                 let off = 22.5 * f64::from(k.div_ceil(2)) * if k % 2 == 1 { 1.0 } else { -1.0 };
@@ -4710,16 +5101,7 @@ impl State {
                     && !self.closes_on_enemy(id, &fp))
                 .then_some((h, f64::from(d)))
             })
-        })?;
-        (1..=12u32)
-            .rev()
-            .map(f64::from)
-            .filter(|&d| d <= distance)
-            .find_map(|d| {
-                let fp = w.placed(w.centre.moved(heading, Inches(d)), w.facing);
-                (self.may_move_to(id, &fp) && !self.closes_on_enemy(id, &fp))
-                    .then_some((fp.centre, distance))
-            })
+        })
     }
 
     /// Plays the action the rules make for the active company `id` if it is Broken or Routed (HT-SG2-17,
@@ -5273,18 +5655,19 @@ impl State {
     /// Whether `side` is broken: half or more of its companies Broken, Routed or without a fit figure.
     #[must_use]
     pub fn broken(&self, side: Side) -> bool {
-        let mine: Vec<_> = self
+        // counted in one pass, no list
+        let (mut mine, mut out) = (0usize, 0usize);
+        for c in self
             .battle
             .company_ids()
             .filter(|&id| self.field.colonel_of(id).is_none())
             .filter_map(|id| self.battle.company(id).ok())
             .filter(|c| c.side() == side)
-            .collect();
-        let out = mine
-            .iter()
-            .filter(|c| c.fit() == 0 || c.confidence() >= ConfidenceLevel::Broken)
-            .count();
-        2 * out >= mine.len()
+        {
+            mine += 1;
+            out += usize::from(c.confidence() >= ConfidenceLevel::Broken || c.fit() == 0);
+        }
+        2 * out >= mine
     }
 
     fn fit(&self, side: Side, in_wood: bool) -> usize {
@@ -5405,18 +5788,25 @@ impl Ruleset for Hardtack {
         if let Some(e) = dice.fault() {
             return Err(GameError::Dice(e.clone()));
         }
-        let mut next = state.clone();
+        // The order is applied to a spare copy, kept per thread so that copying the state into it allocates
+        // little; the game's state and the spare change places only when the order is accepted.
+        let mut next = state.spare_copy();
         let mut events = Vec::new();
         // kept only if accepted whole: the battle's steps need no copies of their own
         next.battle.as_throwaway_copy(true);
-        next.apply_order(order, dice, &mut events, true)?;
-        if let Some(e) = dice.fault() {
-            return Err(GameError::Dice(e.clone()));
+        let applied = next
+            .apply_order(order, dice, &mut events, true)
+            .and_then(|()| match dice.fault() {
+                Some(e) => Err(GameError::Dice(e.clone())),
+                None => Ok(()),
+            });
+        if applied.is_ok() {
+            next.battle.as_throwaway_copy(false);
+            std::mem::swap(state, &mut next);
+            log.extend(events);
         }
-        next.battle.as_throwaway_copy(false);
-        *state = next;
-        log.extend(events);
-        Ok(())
+        next.keep_as_spare();
+        applied
     }
 
     fn rng_mut<'s>(&self, state: &'s mut State) -> &'s mut GameRng {
@@ -5429,5 +5819,377 @@ impl Ruleset for Hardtack {
 
     fn losses(&self, state: &State) -> BySide<u32> {
         state.losses()
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    /// The squares-only first look of `ground` and `sweeps` never skips a pair the exact test would keep: over
+    /// footprints of several sizes and facings, at centre distances stepping through where their bounding
+    /// circles come within half an inch (and so through the margin of half a millionth of the distance), every
+    /// pair it calls clearly apart is at
+    /// least half an inch apart by the `hypot` bound and by the exact distance; pairs touching or overlapping
+    /// are never skipped; pairs far apart are.
+    #[test]
+    fn the_quick_look_at_ground_skips_only_what_the_exact_test_skips() {
+        let sizes = [(6.0, 1.0), (3.0, 2.0), (1.0, 1.0), (4.5, 0.75)];
+        let (mut skipped, mut kept) = (0u32, 0u32);
+        for &(f1, d1) in &sizes {
+            for &(f2, d2) in &sizes {
+                for facing in [0.0, 30.0, 90.0, 137.5] {
+                    let a = Footprint {
+                        centre: Point::new(24.0, 18.0),
+                        facing: Heading::NORTH.turned(facing),
+                        frontage: Inches(f1),
+                        depth: Inches(d1),
+                    };
+                    let mut b = Footprint {
+                        centre: a.centre,
+                        facing: Heading::NORTH.turned(facing + 45.0),
+                        frontage: Inches(f2),
+                        depth: Inches(d2),
+                    };
+                    let edge = 0.5 + reach(&a) + reach(&b);
+                    for k in -40..=40 {
+                        let r = edge * (1.0 + f64::from(k) * 1e-7);
+                        for bearing in [0.0, 60.0, 200.0] {
+                            b.centre = a.centre.moved(Heading::NORTH.turned(bearing), Inches(r));
+                            let bound = a.centre.distance(b.centre).0 - reach(&a) - reach(&b);
+                            let skip = circles_clearly_apart(&a, &b, 0.5);
+                            // a millionth on the squares is half that on the distances
+                            if k <= 4 {
+                                assert!(!skip, "{k}: {a:?} {b:?}");
+                            } else if k >= 6 {
+                                assert!(skip, "{k}: {a:?} {b:?}");
+                            }
+                            if skip {
+                                skipped += 1;
+                                assert!(bound >= 0.5, "{a:?} {b:?}");
+                                assert!(a.distance(&b).0 >= 0.5, "{a:?} {b:?}");
+                                let (x, y) = (b.centre.x - a.centre.x, b.centre.y - a.centre.y);
+                                assert!(clearly_beyond(x, y, edge));
+                                assert!(x.hypot(y) > edge);
+                            } else {
+                                kept += 1;
+                            }
+                        }
+                    }
+                    // overlapping and touching are looked at; far apart is not
+                    b.centre = a.centre.moved(Heading::NORTH.turned(10.0), Inches(0.3));
+                    assert!(!circles_clearly_apart(&a, &b, 0.5));
+                    b.centre = a
+                        .centre
+                        .moved(Heading::NORTH.turned(10.0), Inches(edge - 0.5));
+                    assert!(!circles_clearly_apart(&a, &b, 0.5));
+                    b.centre = a
+                        .centre
+                        .moved(Heading::NORTH.turned(10.0), Inches(edge * 1.001));
+                    assert!(circles_clearly_apart(&a, &b, 0.5));
+                }
+            }
+        }
+        // 16 pairs of sizes, 4 facings, 3 bearings: 45 steps looked at (up to 4e-7 beyond the circles), 36 not
+        assert_eq!((skipped, kept), (16 * 4 * 3 * 36, 16 * 4 * 3 * 45));
+    }
+
+    /// A state copied into another with `clone_from` (as each order's spare is) equals the state copied, its
+    /// `Debug` form too (which shows the confidence tests the equality passes over), and carries its mark as a
+    /// throwaway copy or not: two seeded default games are played side by side by the bots, and at every order
+    /// each is copied into a copy of the other (marked as a throwaway) and into the copy of itself kept from
+    /// before its last order. The games lose figures, fire, rally and activate regiments, so the lists copied
+    /// into differ in length both ways.
+    #[test]
+    fn a_copy_into_another_state_is_that_state() {
+        use crate::bots::{Holder, Thruster};
+        use acw_core::game::Commander;
+        let scenario = Scenario::meeting_at_the_fence().unwrap();
+        let mut games = [3u64, 4].map(|seed| {
+            (
+                Hardtack.setup(&scenario, seed).unwrap(),
+                Thruster::new(seed),
+                Holder::new(seed),
+            )
+        });
+        let mut before: Vec<State> = games.iter().map(|g| g.0.clone()).collect();
+        let (mut orders, mut differed) = (0u32, 0u32);
+        let mut log = Vec::new();
+        loop {
+            for ((state, ..), earlier) in games.iter().zip(&mut before) {
+                earlier.clone_from(state);
+                assert_eq!(*earlier, *state);
+                assert_eq!(format!("{earlier:?}"), format!("{state:?}"));
+            }
+            let [(a, ..), (b, ..)] = &games;
+            differed += u32::from(a != b);
+            for (from, into) in [(a, b), (b, a)] {
+                let mut copy = into.clone();
+                copy.battle.as_throwaway_copy(true);
+                copy.clone_from(from);
+                assert_eq!(copy, *from);
+                assert_eq!(format!("{copy:?}"), format!("{from:?}"));
+                assert!(!copy.battle.is_throwaway_copy());
+            }
+            let mut played = false;
+            for (state, thruster, holder) in &mut games {
+                if let Some(side) = Hardtack.to_order(state) {
+                    let order = match side {
+                        Side::Union => thruster.order(&Hardtack, state, side),
+                        Side::Confederate => holder.order(&Hardtack, state, side),
+                    };
+                    Hardtack.apply(state, &order, &mut log).unwrap();
+                    orders += 1;
+                    played = true;
+                }
+            }
+            if !played {
+                break;
+            }
+        }
+        assert!(orders > 400, "{orders}");
+        assert!(differed > 200, "{differed}");
+    }
+
+    /// The other first looks of `ground` agree with the exact distance: over footprints of several sizes and
+    /// facings placed on a grid of offsets round one another, a pair whose sides are called clearly more than
+    /// half an inch apart is more than half an inch apart by [`Footprint::distance`], and a pair called clearly
+    /// overlapping is at distance 0; near pairs (within 0.5" plus a millionth of the gap along every side's
+    /// direction) are left to the exact test.
+    #[test]
+    fn the_quick_looks_at_sides_and_overlaps_agree_with_the_distance() {
+        let sizes = [(6.0, 1.0), (3.0, 2.0), (1.0, 1.0), (0.75, 4.5)];
+        let (mut apart, mut overlap, mut left, mut near) = (0u32, 0u32, 0u32, 0u32);
+        let mut beyond_circles = 0u32;
+        for &(f1, d1) in &sizes {
+            for &(f2, d2) in &sizes {
+                for (facing, turn) in [(0.0, 0.0), (30.0, 45.0), (90.0, 10.0), (137.5, 180.0)] {
+                    let a = Footprint {
+                        centre: Point::new(24.0, 18.0),
+                        facing: Heading::NORTH.turned(facing),
+                        frontage: Inches(f1),
+                        depth: Inches(d1),
+                    };
+                    for i in -20..=20 {
+                        for j in -20..=20 {
+                            let b = Footprint {
+                                centre: Point::new(
+                                    24.0 + f64::from(i) * 0.37,
+                                    18.0 + f64::from(j) * 0.29,
+                                ),
+                                facing: Heading::NORTH.turned(facing + turn),
+                                frontage: Inches(f2),
+                                depth: Inches(d2),
+                            };
+                            let d = a.distance(&b).0;
+                            if sides_clearly_apart(&a, &b, 0.5) {
+                                apart += 1;
+                                beyond_circles += u32::from(!circles_clearly_apart(&a, &b, 0.5));
+                                assert!(d > 0.5, "{a:?} {b:?} {d}");
+                            } else if clearly_overlap(&a, &b) {
+                                overlap += 1;
+                                assert_eq!(d, 0.0, "{a:?} {b:?}");
+                            } else {
+                                left += 1;
+                                near += u32::from(d < 0.5);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // most pairs are answered without the exact distance, many that the bounding circles leave open
+        assert_eq!(apart + overlap + left, 16 * 4 * 41 * 41);
+        assert!(near > 0, "{near}");
+        assert!(apart > left && overlap > 0, "{apart} {overlap} {left}");
+        assert!(beyond_circles > left / 4, "{beyond_circles} {left}");
+    }
+
+    /// A remembered distance is the distance measured, bit for bit: pairs of footprints (more than the slots
+    /// remembered, so that slots are taken over) are measured through [`measured`] three times over, both ways
+    /// round, and each answer equals [`Footprint::distance`]'s; a centre written with a negative zero (other
+    /// bits, so another key) is measured as itself.
+    #[test]
+    fn a_remembered_distance_is_the_distance_measured() {
+        let place = |x: f64, y: f64, facing: f64, frontage: f64| Footprint {
+            centre: Point::new(x, y),
+            facing: Heading::NORTH.turned(facing),
+            frontage: Inches(frontage),
+            depth: Inches(1.0),
+        };
+        let pairs: Vec<(Footprint, Footprint)> = (0..3 * MEASURED_SLOTS)
+            .map(|i| {
+                let k = i as f64;
+                (
+                    place(k % 48.0, (k * 0.37) % 36.0, k * 7.0, 3.0 + k % 4.0),
+                    place((k * 1.3) % 48.0, (k * 0.11) % 36.0, k * 11.0, 6.0),
+                )
+            })
+            .collect();
+        let mut apart = 0;
+        for _ in 0..3 {
+            for (a, b) in &pairs {
+                assert_eq!(measured(a, b).to_bits(), a.distance(b).0.to_bits());
+                assert_eq!(measured(b, a).to_bits(), b.distance(a).0.to_bits());
+                apart += usize::from(measured(a, b) > 0.0);
+            }
+        }
+        assert!(apart > pairs.len(), "{apart}");
+        let (a, b) = (place(0.0, 10.0, 0.0, 6.0), place(-0.0, 14.0, 0.0, 6.0));
+        assert_eq!(measured(&a, &b), 3.0);
+        assert_eq!(measured(&b, &a), 3.0);
+    }
+
+    /// The bots' search for targets sees what the fire facts see: through a seeded default game, at every
+    /// order, for every firer and target, [`State::seen_distance`] is the distance of [`State::fire_facts`]
+    /// where those are given (bit for bit) and `None` where there is no line of sight.
+    #[test]
+    fn the_distance_seen_is_that_of_the_fire_facts() {
+        use crate::bots::{Holder, Thruster};
+        use acw_core::game::Commander;
+        let scenario = Scenario::meeting_at_the_fence().unwrap();
+        let mut state = Hardtack.setup(&scenario, 5).unwrap();
+        let (mut union, mut confederate) = (Thruster::new(5), Holder::new(5));
+        let (mut seen, mut unseen) = (0u32, 0u32);
+        let mut log = Vec::new();
+        while let Some(side) = Hardtack.to_order(&state) {
+            for a in state.battle.company_ids() {
+                for b in state.battle.company_ids() {
+                    let facts = state.fire_facts(a, b).ok().map(|f| f.distance.to_bits());
+                    assert_eq!(state.seen_distance(a, b).map(f64::to_bits), facts);
+                    seen += u32::from(facts.is_some());
+                    unseen += u32::from(facts.is_none());
+                }
+            }
+            let order = match side {
+                Side::Union => union.order(&Hardtack, &state, side),
+                Side::Confederate => confederate.order(&Hardtack, &state, side),
+            };
+            Hardtack.apply(&mut state, &order, &mut log).unwrap();
+        }
+        assert!(seen > 1000 && unseen > 1000, "{seen} {unseen}");
+    }
+
+    /// The nearest enemy measured by bounds first is the nearest by every distance: through a seeded default
+    /// game, at every order, for every company, [`State::nearest_enemy`] is the enemy with a fit figure at the
+    /// least [`Footprint::distance`] (the lower id among equals), every enemy measured.
+    #[test]
+    fn the_nearest_enemy_is_the_nearest_of_all() {
+        use crate::bots::{Holder, Thruster};
+        use acw_core::game::Commander;
+        let scenario = Scenario::meeting_at_the_fence().unwrap();
+        let mut state = Hardtack.setup(&scenario, 6).unwrap();
+        let (mut union, mut confederate) = (Thruster::new(6), Holder::new(6));
+        let (mut asked, mut not_first_bound) = (0u32, 0u32);
+        let mut log = Vec::new();
+        while let Some(side) = Hardtack.to_order(&state) {
+            for id in state.battle.company_ids() {
+                let me = state.battle.company(id).unwrap();
+                let fp = state.field.at[id.0 as usize];
+                let mut all: Vec<(f64, CompanyId)> = state
+                    .battle
+                    .company_ids()
+                    .filter(|&o| {
+                        let c = state.battle.company(o).unwrap();
+                        c.side() != me.side() && c.fit() > 0
+                    })
+                    .map(|o| (fp.distance(&state.field.at[o.0 as usize]).0, o))
+                    .collect();
+                all.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                let nearest = state.nearest_enemy(id);
+                assert_eq!(
+                    nearest.map(|n| (n.1.to_bits(), n.0)),
+                    all.first().map(|a| (a.0.to_bits(), a.1))
+                );
+                // the enemy of the nearest centre is not always the nearest
+                let by_centre = all.iter().min_by(|a, b| {
+                    let c =
+                        |o: CompanyId| fp.centre.distance(state.field.at[o.0 as usize].centre).0;
+                    c(a.1).total_cmp(&c(b.1))
+                });
+                not_first_bound += u32::from(by_centre.map(|b| b.1) != nearest.map(|n| n.0));
+                asked += 1;
+            }
+            let order = match side {
+                Side::Union => union.order(&Hardtack, &state, side),
+                Side::Confederate => confederate.order(&Hardtack, &state, side),
+            };
+            Hardtack.apply(&mut state, &order, &mut log).unwrap();
+        }
+        assert!(asked > 1000, "{asked}");
+        assert!(not_first_bound > 0, "{not_first_bound}");
+    }
+
+    /// A line of sight called clearly past a footprint does not cross it: over footprints of several sizes
+    /// and facings and segments from a ring of points round them to another (some through, some grazing, some
+    /// wide), every segment [`clearly_misses`] passes is one [`Footprint::blocks`] says does not block, and
+    /// most that do not block are answered without it.
+    #[test]
+    fn a_line_clearly_past_a_footprint_is_not_blocked_by_it() {
+        let (mut missed, mut blocked, mut open) = (0u32, 0u32, 0u32);
+        for (frontage, depth) in [(6.0, 1.0), (1.0, 1.0), (0.75, 4.5)] {
+            for facing in [0.0, 33.0, 90.0, 200.0] {
+                let f = Footprint {
+                    centre: Point::new(20.0, 20.0),
+                    facing: Heading::NORTH.turned(facing),
+                    frontage: Inches(frontage),
+                    depth: Inches(depth),
+                };
+                for i in 0..24 {
+                    for j in 0..24 {
+                        let a = f
+                            .centre
+                            .moved(Heading::NORTH.turned(f64::from(i) * 15.0), Inches(9.0));
+                        let b = f.centre.moved(
+                            Heading::NORTH.turned(f64::from(j) * 15.0 + 7.0),
+                            Inches(4.0),
+                        );
+                        let blocks = f.blocks(a, b);
+                        if clearly_misses(&f, a, b) {
+                            missed += 1;
+                            assert!(!blocks, "{f:?} {a:?} {b:?}");
+                        } else if blocks {
+                            blocked += 1;
+                        } else {
+                            open += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(missed + blocked + open, 3 * 4 * 24 * 24);
+        assert!(blocked > 0 && missed > open, "{missed} {blocked} {open}");
+    }
+
+    /// A remembered search for cover is the search made afresh: through a seeded default game, at every order,
+    /// for every company, the way [`State::cover_sought`] gives (asked twice, the second time remembered) is
+    /// the one [`State::seek_cover`] finds, bit for bit, as the companies move, fall and break.
+    #[test]
+    fn a_remembered_search_for_cover_is_the_search() {
+        use crate::bots::{Holder, Thruster};
+        use acw_core::game::Commander;
+        let scenario = Scenario::meeting_at_the_fence().unwrap();
+        let mut state = Hardtack.setup(&scenario, 8).unwrap();
+        let (mut union, mut confederate) = (Thruster::new(8), Holder::new(8));
+        let (mut found, mut none) = (0u32, 0u32);
+        let bits =
+            |w: Option<(Heading, f64)>| w.map(|(h, d)| (h.as_degrees().to_bits(), d.to_bits()));
+        let mut log = Vec::new();
+        while let Some(side) = Hardtack.to_order(&state) {
+            for id in state.battle.company_ids() {
+                let afresh = bits(state.seek_cover(id));
+                assert_eq!(bits(state.cover_sought(id)), afresh);
+                assert_eq!(bits(state.cover_sought(id)), afresh);
+                found += u32::from(afresh.is_some());
+                none += u32::from(afresh.is_none());
+            }
+            let order = match side {
+                Side::Union => union.order(&Hardtack, &state, side),
+                Side::Confederate => confederate.order(&Hardtack, &state, side),
+            };
+            Hardtack.apply(&mut state, &order, &mut log).unwrap();
+        }
+        assert!(found > 50 && none > 1000, "{found} {none}");
     }
 }

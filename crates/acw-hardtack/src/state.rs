@@ -258,7 +258,11 @@ impl CompanySpec {
 }
 
 /// A company (HT-SET-03, HT-SET-12): its figures and its state.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// `clone_from` copies into a company already there without allocating: its lists keep their room and the
+/// shared name stays shared (the game applies each order to a spare state copied this way, see
+/// [`crate::game::State`]).
+#[derive(Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Company {
     /// Shared between copies: the game copies the battle for each order it checks, a name never changes.
@@ -296,6 +300,127 @@ pub struct Company {
     done: Vec<Action>,
     attached: Attachment,
     hidden: bool,
+}
+
+impl Clone for Company {
+    fn clone(&self) -> Company {
+        let mut c = Company {
+            figures: Vec::new(),
+            fired_on_by: Vec::new(),
+            done: Vec::new(),
+            name: std::sync::Arc::clone(&self.name),
+            side: self.side,
+            quality: self.quality,
+            lv: self.lv,
+            motivation: self.motivation,
+            ceiling: self.ceiling,
+            cl: self.cl,
+            formation: self.formation,
+            in_position: self.in_position,
+            weapon: self.weapon,
+            armour: self.armour,
+            melee: self.melee,
+            full_strength: self.full_strength,
+            first_volley: self.first_volley,
+            activated: self.activated,
+            actions: self.actions,
+            cavalry: self.cavalry,
+            loads: self.loads,
+            modern: self.modern,
+            panic: self.panic,
+            suppression: self.suppression,
+            transfers: self.transfers,
+            gatlings: self.gatlings,
+            regiment: self.regiment,
+            disorganised: self.disorganised,
+            travel: self.travel,
+            moves: self.moves,
+            prepared: self.prepared,
+            fired_on_before: self.fired_on_before,
+            attached: self.attached,
+            hidden: self.hidden,
+        };
+        c.figures.clone_from(&self.figures);
+        c.fired_on_by.clone_from(&self.fired_on_by);
+        c.done.clone_from(&self.done);
+        c
+    }
+
+    fn clone_from(&mut self, source: &Company) {
+        // Destructured so that a field added to `Company` cannot be left out here.
+        let Company {
+            name,
+            side,
+            quality,
+            lv,
+            motivation,
+            ceiling,
+            cl,
+            formation,
+            in_position,
+            weapon,
+            armour,
+            melee,
+            figures,
+            full_strength,
+            first_volley,
+            activated,
+            actions,
+            fired_on_by,
+            cavalry,
+            loads,
+            modern,
+            panic,
+            suppression,
+            transfers,
+            gatlings,
+            regiment,
+            disorganised,
+            travel,
+            moves,
+            prepared,
+            fired_on_before,
+            done,
+            attached,
+            hidden,
+        } = source;
+        if !std::sync::Arc::ptr_eq(&self.name, name) {
+            self.name = std::sync::Arc::clone(name);
+        }
+        self.side = *side;
+        self.quality = *quality;
+        self.lv = *lv;
+        self.motivation = *motivation;
+        self.ceiling = *ceiling;
+        self.cl = *cl;
+        self.formation = *formation;
+        self.in_position = *in_position;
+        self.weapon = *weapon;
+        self.armour = *armour;
+        self.melee = *melee;
+        self.figures.clone_from(figures);
+        self.full_strength = *full_strength;
+        self.first_volley = *first_volley;
+        self.activated = *activated;
+        self.actions = *actions;
+        self.fired_on_by.clone_from(fired_on_by);
+        self.cavalry = *cavalry;
+        self.loads = *loads;
+        self.modern = *modern;
+        self.panic = *panic;
+        self.suppression = *suppression;
+        self.transfers = *transfers;
+        self.gatlings = *gatlings;
+        self.regiment = *regiment;
+        self.disorganised = *disorganised;
+        self.travel = *travel;
+        self.moves = *moves;
+        self.prepared = *prepared;
+        self.fired_on_before = *fired_on_before;
+        self.done.clone_from(done);
+        self.attached = *attached;
+        self.hidden = *hidden;
+    }
 }
 
 /// Whether a company stands alone, or is a detached element or a runner of another (HT-SG2-09, HT-CMD-02).
@@ -1128,7 +1253,10 @@ struct PendingAssault {
 }
 
 /// The state of a Hardtack game and the rules that change it.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// `clone_from` copies into a battle already there without allocating where it can: its lists, and each
+/// company's, keep their room (see [`Company`]).
+#[derive(Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(try_from = "BattleData"))]
 pub struct Battle {
@@ -1158,6 +1286,64 @@ pub struct Battle {
     tests_rolled: TestsRolled,
 }
 
+impl Clone for Battle {
+    fn clone(&self) -> Battle {
+        Battle {
+            options: self.options,
+            scale: self.scale,
+            companies: self.companies.clone(),
+            guns: self.guns.clone(),
+            colours: self.colours.clone(),
+            gesture: self.gesture.clone(),
+            regiment: self.regiment.clone(),
+            won_assault: self.won_assault,
+            shot: self.shot.clone(),
+            burst: self.burst,
+            blast: self.blast.clone(),
+            assault: self.assault.clone(),
+            dummies: self.dummies.clone(),
+            short: self.short,
+            tests_rolled: self.tests_rolled.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Battle) {
+        // Destructured so that a field added to `Battle` cannot be left out here.
+        let Battle {
+            options,
+            scale,
+            companies,
+            guns,
+            colours,
+            gesture,
+            regiment,
+            won_assault,
+            shot,
+            burst,
+            blast,
+            assault,
+            dummies,
+            short,
+            tests_rolled,
+        } = source;
+        self.options = *options;
+        self.scale = *scale;
+        self.companies.clone_from(companies);
+        self.guns.clone_from(guns);
+        self.colours.clone_from(colours);
+        self.gesture.clone_from(gesture);
+        self.regiment.clone_from(regiment);
+        self.won_assault = *won_assault;
+        self.shot.clone_from(shot);
+        self.burst = *burst;
+        self.blast.clone_from(blast);
+        self.assault.clone_from(assault);
+        self.dummies.clone_from(dummies);
+        self.short = *short;
+        self.tests_rolled.clone_from(tests_rolled);
+    }
+}
+
 /// The confidence tests rolled since the caller last took them ([`Battle::take_tests`]): which company tested,
 /// the test, and its result. A record for narration and luck, not part of the battle's state: it is not saved,
 /// and two battles that differ only in it are equal.
@@ -1165,12 +1351,25 @@ pub struct Battle {
 /// It also carries whether the battle is a copy that its caller throws away whole on any refusal
 /// ([`Battle::as_throwaway_copy`]): then a step needs no copy of its own to stay atomic. That too is how the
 /// battle is being used, not what it is, and its `Debug` form shows the tests alone.
-#[derive(Clone, Default)]
+#[derive(Default)]
 struct TestsRolled(
     Vec<(CompanyId, ConfidenceTest, Confidence)>,
     bool,
     Vec<RollMade>,
 );
+
+impl Clone for TestsRolled {
+    fn clone(&self) -> TestsRolled {
+        TestsRolled(self.0.clone(), self.1, self.2.clone())
+    }
+
+    fn clone_from(&mut self, source: &TestsRolled) {
+        let TestsRolled(tests, throwaway, rolls) = source;
+        self.0.clone_from(tests);
+        self.1 = *throwaway;
+        self.2.clone_from(rolls);
+    }
+}
 
 /// A roll the battle made other than a confidence test, with what came of it, kept for its chance
 /// ([`Battle::take_rolls`]): the procedure as rolled, so that its exact odds can be worked out after.
@@ -6508,5 +6707,13 @@ impl Battle {
             }
         }
         Ok(fell_back)
+    }
+}
+
+#[cfg(test)]
+impl Battle {
+    /// Whether the battle is marked as a throwaway copy ([`Battle::as_throwaway_copy`]).
+    pub(crate) const fn is_throwaway_copy(&self) -> bool {
+        self.tests_rolled.1
     }
 }
