@@ -1084,7 +1084,10 @@ impl Table {
         let mut lead = 0;
         for _ in 0..64 {
             let here = unit.placed(unit.centre.moved(heading, Inches(done)), unit.facing);
-            // A footprint whose lower bound is no nearer than the least clearance so far cannot lower it.
+            // A footprint whose lower bound is no nearer than the least clearance so far cannot lower it; nor
+            // can one whose clearance is at least the way left (`cap` below): were the least clearance that
+            // footprint's, it would be at least the way left too, and the unit goes the whole way either way.
+            let left_now = limit - done;
             let mut least = f64::INFINITY;
             let mut nearest = lead;
             let others_first = (0..count).filter(|&k| k != lead);
@@ -1101,9 +1104,10 @@ impl Table {
                 ) else {
                     continue;
                 };
+                let cap = least.min(left_now);
                 if done != 0.0 {
-                    if *d - (done - *at) - slack - gap.0 >= least
-                        || here.distance_at_least(o).0 - gap.0 >= least
+                    if *d - (done - *at) - slack - gap.0 >= cap
+                        || here.distance_at_least(o).0 - gap.0 >= cap
                     {
                         continue;
                     }
@@ -1112,7 +1116,7 @@ impl Table {
                 } else if !*e {
                     // At the first step a distance measured where the unit stands stands; a bound no nearer than
                     // the least clearance so far cannot lower it, and any other is measured there.
-                    if *d - gap.0 >= least {
+                    if *d - gap.0 >= cap {
                         continue;
                     }
                     *d = unit.distance(o).0;
@@ -1134,7 +1138,7 @@ impl Table {
                 .iter()
                 .filter_map(|&i| others.get(i))
                 .fold(least, |least, o| {
-                    if here.distance_at_least(o).0 - gap.0 >= least {
+                    if here.distance_at_least(o).0 - gap.0 >= least.min(left_now) {
                         least
                     } else {
                         least.min(here.distance(o).0 - gap.0)
