@@ -125,38 +125,6 @@ pub(crate) fn squares_along(
     }
 }
 
-/// Bounds in cm on the distance between two footprints ([`Footprint::distance`] in cm), each to within
-/// rounding: at least the first, the widest gap between the two footprints' shadows on any of their four axes
-/// (the shadows of two shapes on a line lie no farther apart than the shapes); at most the second when the two
-/// are square to each other (facings alike, opposite or at right angles, to within 1e-12 of the sine), the gap
-/// of the two rectangles along the first one's axes (its shadows' gaps across and along, their `hypot`),
-/// otherwise infinite. A caller asks the exact distance only when neither settles its question with a margin
-/// far above rounding.
-#[must_use]
-pub(crate) fn footprint_gap_bounds(a: &Footprint, b: &Footprint) -> (f64, f64) {
-    let (fa, fb) = (frame(a.facing).ahead, frame(b.facing).ahead);
-    let (dx, dy) = (b.centre.x - a.centre.x, b.centre.y - a.centre.y);
-    // A footprint's half-extent along the unit vector `n`: ahead is (sin, cos) of its facing, across it
-    // (cos, -sin).
-    let extent = |f: &Footprint, (s, c): (f64, f64), (nx, ny): (f64, f64)| {
-        f.frontage.0 / 2.0 * (c * nx - s * ny).abs() + f.depth.0 / 2.0 * (s * nx + c * ny).abs()
-    };
-    let gap_on = |n: (f64, f64)| (dx * n.0 + dy * n.1).abs() - extent(a, fa, n) - extent(b, fb, n);
-    let (along_a, across_a) = (gap_on(fa), gap_on((fa.1, -fa.0)));
-    let least = along_a
-        .max(across_a)
-        .max(gap_on(fb))
-        .max(gap_on((fb.1, -fb.0)))
-        .max(0.0);
-    let (cross, dot) = (fa.0 * fb.1 - fa.1 * fb.0, fa.0 * fb.0 + fa.1 * fb.1);
-    let most = if cross.abs() <= 1e-12 || dot.abs() <= 1e-12 {
-        span(along_a.max(0.0), across_a.max(0.0))
-    } else {
-        f64::INFINITY
-    };
-    (cm(least), cm(most))
-}
-
 /// [`Field::least_gap_cm`] from two units' terms ([`Field::gap_terms`]): the centres' distance less both
 /// half-diagonals, at least 0, in cm.
 #[must_use]
@@ -1256,11 +1224,12 @@ impl Field {
                 return true;
             }
         }
-        // The footprints' bounds ([`footprint_gap_bounds`]) the same way, then the exact distance.
+        // The footprints' bounds ([`Footprint::distance_bounds`], in cm) the same way, then the exact distance.
         let (Some(fa), Some(fb)) = (self.footprint(a), self.footprint(b)) else {
             return f64::INFINITY <= limit;
         };
-        let (least, most) = footprint_gap_bounds(&fa, &fb);
+        let (least, most) = fa.distance_bounds(&fb);
+        let (least, most) = (cm(least), cm(most));
         if least > limit + 1e-6 {
             return false;
         }
@@ -1648,78 +1617,6 @@ mod shortcut_tests {
             "{inside} in, {outside} out"
         );
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod gap_bound_tests {
-    use super::*;
-
-    /// The footprints' bounds hold the exact distance (`Footprint::distance`) between them on 30,000 random
-    /// pairs (a third facing north or south, a third square to each other at other facings, the rest at any
-    /// facing; apart, touching and overlapping), and the upper bound of footprints square to each other is the
-    /// distance to within rounding.
-    #[test]
-    fn footprint_gap_bounds_hold_the_exact_distance() {
-        let mut seed = 0x0DD5_EED5_u64;
-        let mut unit = || {
-            seed = seed
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
-        let (mut squared, mut settled) = (0, 0);
-        for i in 0..30_000 {
-            let (ha, hb) = match i % 3 {
-                0 => {
-                    let north_south = |x: f64| if x < 0.5 { 0.0 } else { 180.0 };
-                    (north_south(unit()), north_south(unit()))
-                }
-                1 => {
-                    let h = (unit() * 360.0).floor();
-                    (h, (h + 90.0 * (unit() * 4.0).floor()) % 360.0)
-                }
-                _ => (unit() * 360.0, unit() * 360.0),
-            };
-            let print = |centre: Point, facing: f64, w: f64, d: f64| Footprint {
-                centre,
-                facing: Heading::degrees(facing).unwrap_or(Heading::NORTH),
-                frontage: Inches(inches(w)),
-                depth: Inches(inches(d)),
-            };
-            let a = print(
-                at_cm(90.0, 75.0),
-                ha,
-                2.0 + unit() * 38.0,
-                1.0 + unit() * 10.0,
-            );
-            let reach = 45.0 * unit();
-            let b = print(
-                at_cm(
-                    90.0 + reach * (unit() - 0.5) * 2.0,
-                    75.0 + reach * (unit() - 0.5) * 2.0,
-                ),
-                hb,
-                2.0 + unit() * 38.0,
-                1.0 + unit() * 10.0,
-            );
-            let exact = cm(a.distance(&b).0);
-            let (least, most) = footprint_gap_bounds(&a, &b);
-            assert!(least <= exact + 1e-9, "{a:?} {b:?}: {least} > {exact}");
-            assert!(exact <= most + 1e-9, "{a:?} {b:?}: {exact} > {most}");
-            if most.is_finite() {
-                squared += 1;
-                assert!(
-                    (most - exact).abs() <= 1e-9,
-                    "{a:?} {b:?}: {most} far from {exact}"
-                );
-            }
-            if least > GAP_CM + 1e-6 || most < GAP_CM - 1e-6 {
-                settled += 1;
-            }
-        }
-        assert!(squared > 18_000, "{squared} square to each other");
-        assert!(settled > 20_000, "{settled} settled by the bounds");
     }
 }
 

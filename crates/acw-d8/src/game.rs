@@ -2097,10 +2097,11 @@ fn plan_move(b: &Battle, f: &Field, u: &Unit, x_cm: f64, y_cm: f64) -> Result<Mo
         // could pass through: the same footprint `Field::footprint` gives.
         let half_o = half(o);
         let bound = apart_cm - half_u - half_o;
-        // Measured exactly only when the footprints' bounds leave it open (`footprint_gap_bounds`).
+        // Measured exactly only when the footprints' bounds (`Footprint::distance_bounds`, in cm) leave it open.
         if bound < GAP_CM && {
             let of = Field::footprint_at(o, op);
-            let (least, most) = crate::field::footprint_gap_bounds(&fp, &of);
+            let (least, most) = fp.distance_bounds(&of);
+            let (least, most) = (cm(least), cm(most));
             least <= GAP_CM + 1e-6 && (most < GAP_CM - 1e-6 || cm(fp.distance(&of).0) < GAP_CM)
         } {
             return Err(GameError::Table(format!(
