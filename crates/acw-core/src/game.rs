@@ -589,6 +589,65 @@ where
     })
 }
 
+/// A spare game state kept by a thread, to copy the next state into instead of cloning it afresh.
+///
+/// A ruleset's engine tries an order on a copy of its state and keeps the copy only if the order is accepted
+/// (so a refusal changes nothing); its commanders check candidate orders the same way. Cloning a state for
+/// each allocates all its lists again. A `Spare` in a `thread_local!` keeps the copy last thrown away (or the
+/// state an accepted order replaced) and [`Spare::copy_of`] fills it with `clone_from`, which keeps the
+/// room of its lists. The copy is equal to a clone: only where its memory comes from differs, so seeded
+/// results do not depend on it.
+///
+/// ```
+/// use acw_core::game::Spare;
+///
+/// thread_local! {
+///     static SPARE: Spare<Vec<u32>> = const { Spare::new() };
+/// }
+/// let state = vec![1, 2, 3];
+/// let mut copy = SPARE.with(|s| s.copy_of(&state));
+/// copy.push(4);
+/// SPARE.with(|s| s.keep(copy)); // thrown away: the next copy reuses its room
+/// let again = SPARE.with(|s| s.copy_of(&state));
+/// assert_eq!(again, [1, 2, 3]);
+/// assert!(again.capacity() >= 4);
+/// ```
+pub struct Spare<T>(std::cell::Cell<Option<T>>);
+
+impl<T> Spare<T> {
+    /// No spare yet.
+    #[must_use]
+    pub const fn new() -> Self {
+        Self(std::cell::Cell::new(None))
+    }
+
+    /// Keeps `state` as the spare for the next [`Spare::copy_of`] (a state kept before is dropped).
+    pub fn keep(&self, state: T) {
+        self.0.set(Some(state));
+    }
+}
+
+impl<T: Clone> Spare<T> {
+    /// A copy of `source`: the spare filled with `clone_from` where one is kept (it is taken: a copy made
+    /// while another is out, as when an order is checked inside another's application, is a fresh clone).
+    #[must_use]
+    pub fn copy_of(&self, source: &T) -> T {
+        match self.0.take() {
+            Some(mut spare) => {
+                spare.clone_from(source);
+                spare
+            }
+            None => source.clone(),
+        }
+    }
+}
+
+impl<T> Default for Spare<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

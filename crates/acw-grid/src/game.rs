@@ -221,7 +221,7 @@ pub struct State {
 
 thread_local! {
     /// This thread's spare state (see [`State::spare_copy`]).
-    static SPARE_STATE: std::cell::Cell<Option<State>> = const { std::cell::Cell::new(None) };
+    static SPARE_STATE: acw_core::game::Spare<State> = const { acw_core::game::Spare::new() };
 }
 
 impl Clone for State {
@@ -280,13 +280,7 @@ impl State {
     /// A copy of this state, made into this thread's spare (`SPARE_STATE`) where one is kept, which keeps the
     /// spare's room; afresh otherwise.
     fn spare_copy(&self) -> State {
-        match SPARE_STATE.with(std::cell::Cell::take) {
-            Some(mut spare) => {
-                spare.clone_from(self);
-                spare
-            }
-            None => self.clone(),
-        }
+        SPARE_STATE.with(|spare| spare.copy_of(self))
     }
 
     /// Keeps this state as this thread's spare, for the next [`State::spare_copy`] to copy into. Its units are
@@ -294,7 +288,7 @@ impl State {
     /// shared changes, so a spare holding them would make the game copy a unit it changes in place.
     fn keep_as_spare(mut self) {
         self.battle.let_go_of_units();
-        SPARE_STATE.with(|spare| spare.set(Some(self)));
+        SPARE_STATE.with(|spare| spare.keep(self));
     }
 }
 

@@ -477,7 +477,7 @@ thread_local! {
 thread_local! {
     /// A state to apply the next order to on this thread: the game's state before the last order applied here
     /// (or the refused copy), whose lists are reused. See `North::apply_with`.
-    static SPARE_STATE: std::cell::Cell<Option<State>> = const { std::cell::Cell::new(None) };
+    static SPARE_STATE: acw_core::game::Spare<State> = const { acw_core::game::Spare::new() };
 }
 
 /// A general's place as `GENERAL_PLACES` keeps it: the inputs as bits, and the place.
@@ -1008,18 +1008,12 @@ impl State {
     /// A copy of this state, made into this thread's spare (`SPARE_STATE`) where one is kept, which allocates
     /// nothing; afresh otherwise.
     fn spare_copy(&self) -> State {
-        match SPARE_STATE.with(std::cell::Cell::take) {
-            Some(mut spare) => {
-                spare.clone_from(self);
-                spare
-            }
-            None => self.clone(),
-        }
+        SPARE_STATE.with(|spare| spare.copy_of(self))
     }
 
     /// Keeps this state as this thread's spare, for the next [`State::spare_copy`] to copy into.
     fn keep_as_spare(self) {
-        SPARE_STATE.with(|spare| spare.set(Some(self)));
+        SPARE_STATE.with(|spare| spare.keep(self));
     }
 
     /// How far unit `unit` would move if it took `action` now (a march), without throwing a die: the order is
