@@ -499,34 +499,49 @@ impl FireDice {
         }
     }
 
-    /// The joint distribution of (dice beating the range roll, capped at 2; sum of the firer's dice).
+    /// The joint distribution of (dice beating the range roll, capped at 2; sum of the firer's dice), by range
+    /// roll and then by key. Each die's step adds its chances into a grid by key, in the order a sort by key and
+    /// merge of the same list would add them, and reads the grid back in key order: the same chances to the last
+    /// bit (a test holds this against the sorted merge).
     fn joint(&self) -> Vec<((u8, u32), f64)> {
         let rf = self.range.faces();
+        let sums = self
+            .firer
+            .as_slice()
+            .iter()
+            .map(|d| usize::from(d.faces()))
+            .sum::<usize>()
+            + 1;
+        // (exceed capped at 2, sum) at exceed * sums + sum
+        let mut grid = vec![0.0f64; 3 * sums];
+        let mut reached = vec![false; 3 * sums];
         let mut out: Vec<((u8, u32), f64)> = Vec::new();
+        let mut cur: Vec<((u8, u32), f64)> = Vec::new();
         for r in 1..=rf {
-            // DP over the firer's dice: (exceed capped at 2, sum) -> probability.
-            let mut cur: Vec<((u8, u32), f64)> = vec![((0, 0), 1.0 / f64::from(rf))];
+            cur.clear();
+            cur.push(((0, 0), 1.0 / f64::from(rf)));
             for d in self.firer.as_slice() {
                 let faces = d.faces();
                 let p = 1.0 / f64::from(faces);
-                let mut next: Vec<((u8, u32), f64)> =
-                    Vec::with_capacity(cur.len() * usize::from(faces));
                 for &((e, s), q) in &cur {
                     for x in 1..=faces {
                         let e2 = (e + u8::from(x > r)).min(2);
-                        next.push(((e2, s + u32::from(x)), q * p));
+                        let i = usize::from(e2) * sums + s as usize + usize::from(x);
+                        grid[i] += q * p;
+                        reached[i] = true;
                     }
                 }
-                next.sort_by_key(|a| a.0);
                 cur.clear();
-                for (k, q) in next {
-                    match cur.last_mut() {
-                        Some((lk, lq)) if *lk == k => *lq += q,
-                        _ => cur.push((k, q)),
+                for (i, (g, hit)) in grid.iter_mut().zip(reached.iter_mut()).enumerate() {
+                    if *hit {
+                        let (e, s) = (i / sums, i % sums);
+                        cur.push(((u8::try_from(e).unwrap_or(2), s as u32), *g));
+                        *g = 0.0;
+                        *hit = false;
                     }
                 }
             }
-            out.extend(cur);
+            out.extend_from_slice(&cur);
         }
         out
     }
@@ -1508,6 +1523,71 @@ impl Resolve for Sharpshot {
 mod tests {
     use super::*;
     use acw_core::dice::ScriptedDice;
+    /// [`FireDice::joint`] as it was first written: each die's step sorted by key and merged.
+    fn joint_by_sort(f: &FireDice) -> Vec<((u8, u32), f64)> {
+        let rf = f.range.faces();
+        let mut out: Vec<((u8, u32), f64)> = Vec::new();
+        for r in 1..=rf {
+            // DP over the firer's dice: (exceed capped at 2, sum) -> probability.
+            let mut cur: Vec<((u8, u32), f64)> = vec![((0, 0), 1.0 / f64::from(rf))];
+            for d in f.firer.as_slice() {
+                let faces = d.faces();
+                let p = 1.0 / f64::from(faces);
+                let mut next: Vec<((u8, u32), f64)> =
+                    Vec::with_capacity(cur.len() * usize::from(faces));
+                for &((e, s), q) in &cur {
+                    for x in 1..=faces {
+                        let e2 = (e + u8::from(x > r)).min(2);
+                        next.push(((e2, s + u32::from(x)), q * p));
+                    }
+                }
+                next.sort_by_key(|a| a.0);
+                cur.clear();
+                for (k, q) in next {
+                    match cur.last_mut() {
+                        Some((lk, lq)) if *lk == k => *lq += q,
+                        _ => cur.push((k, q)),
+                    }
+                }
+            }
+            out.extend(cur);
+        }
+        out
+    }
+
+    // The joint chances from the grid are those of the sorted merge, bit for bit, for every range die against
+    // every pair and every three of dice, and four-dice pools of each die with the others around it.
+    #[test]
+    fn joint_matches_the_sorted_merge_bit_for_bit() {
+        let mut pools: Vec<Vec<DieType>> = Vec::new();
+        for &a in &DieType::ALL {
+            for &b in &DieType::ALL {
+                pools.push(vec![a, b]);
+                for &c in &DieType::ALL {
+                    pools.push(vec![a, b, c]);
+                }
+                pools.push(vec![a, b, a, b]);
+                pools.push(vec![a, DieType::D12, b, DieType::D4]);
+            }
+        }
+        let mut compared = 0usize;
+        for pool in &pools {
+            for &range in &DieType::ALL {
+                let f = FireDice {
+                    firer: FirerDice::new(pool).expect("two to four dice"),
+                    range,
+                };
+                let (got, want) = (f.joint(), joint_by_sort(&f));
+                assert_eq!(got.len(), want.len(), "{f:?}");
+                for ((k, p), (wk, wp)) in got.iter().zip(&want) {
+                    assert_eq!(k, wk, "{f:?}");
+                    assert_eq!(p.to_bits(), wp.to_bits(), "{f:?} {k:?}");
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 100_000, "{compared} chances compared");
+    }
 
     // HT-GEN-04: band counting, with the boundary in the lower band.
     #[test]
