@@ -417,7 +417,7 @@ impl Bot {
             .filter_map(|id| {
                 let c = state.battle().company(id).ok()?;
                 let d = state.field().command_distance(me, id)?;
-                (c.side() == side && c.fit() > 0 && d <= crate::command::COMMAND_RANGE)
+                (c.side() == side && c.has_fit() && d <= crate::command::COMMAND_RANGE)
                     .then_some((d, id))
             })
             .collect();
@@ -546,7 +546,7 @@ fn enemies_nearest_first(
             state
                 .battle()
                 .company(t)
-                .is_ok_and(|tc| tc.side() != side && tc.fit() > 0)
+                .is_ok_and(|tc| tc.side() != side && tc.has_fit())
         })
         .filter_map(|t| distance(t).map(|d| (d, t)))
         .collect();

@@ -2380,7 +2380,7 @@ impl TryFrom<StateData> for State {
         if d.field.fallen.iter().enumerate().any(|(i, &id)| {
             !colonel(id)
                 || d.field.fallen[..i].contains(&id)
-                || d.battle.company(id).map_or(true, |c| c.fit() > 0)
+                || d.battle.company(id).map_or(true, |c| c.has_fit())
         }) {
             return bad("a fallen colonel is not a colonel, is named twice, or still stands");
         }
@@ -2653,7 +2653,7 @@ impl State {
     fn is_waiting(&self, id: CompanyId, side: Side) -> bool {
         self.battle
             .company(id)
-            .is_ok_and(|c| c.side() == side && !c.activated() && c.fit() > 0)
+            .is_ok_and(|c| c.side() == side && !c.activated() && c.has_fit())
     }
 
     /// Whether `side` has a company waiting ([`State::waiting`] not empty).
@@ -2771,7 +2771,7 @@ impl State {
             self.battle.company_ids().filter_map(|o| {
                 let c = self.battle.company(o).ok()?;
                 let ofp = self.field.footprint(o)?;
-                (c.side() != me.side() && c.fit() > 0).then_some((o, ofp))
+                (c.side() != me.side() && c.has_fit()).then_some((o, ofp))
             })
         };
         let bound = |ofp: &Footprint| {
@@ -2856,7 +2856,7 @@ impl State {
             }
             let id = CompanyId(u32::try_from(i).ok()?);
             let c = self.battle.company(id).ok()?;
-            if c.fit() == 0 {
+            if !c.has_fit() {
                 // no figure standing: no unit in the way
                 continue;
             }
@@ -3092,7 +3092,7 @@ impl State {
                         c.name()
                     )));
                 }
-                if c.fit() == 0 {
+                if !c.has_fit() {
                     return Err(GameError::Company(format!(
                         "{} has no fit figure left",
                         c.name()
@@ -3342,9 +3342,9 @@ impl State {
                         // (HT-SG2-40)
                         let winner = if loser == def { att } else { def };
                         self.withdraw(loser, winner, &mut later);
-                    } else if cd.confidence() >= ConfidenceLevel::Broken || cd.fit() == 0 {
+                    } else if cd.confidence() >= ConfidenceLevel::Broken || !cd.has_fit() {
                         self.withdraw(def, att, &mut later);
-                    } else if ca.confidence() >= ConfidenceLevel::Broken || ca.fit() == 0 {
+                    } else if ca.confidence() >= ConfidenceLevel::Broken || !ca.has_fit() {
                         self.withdraw(att, def, &mut later);
                     }
                 }
@@ -3689,7 +3689,7 @@ impl State {
                 && self
                     .battle
                     .company(CompanyId(u32::try_from(i).unwrap_or(u32::MAX)))
-                    .is_ok_and(|c| c.fit() > 0 && (c.side() != side || c.formation().is_close()))
+                    .is_ok_and(|c| c.has_fit() && (c.side() != side || c.formation().is_close()))
         });
         if blocked {
             return None;
@@ -4559,7 +4559,7 @@ impl State {
             let other = CompanyId(u32::try_from(i).unwrap_or(u32::MAX));
             if i == id.0 as usize
                 || !sweeps(&fp, to, o)
-                || self.battle.company(other).is_ok_and(|c| c.fit() == 0)
+                || self.battle.company(other).is_ok_and(|c| !c.has_fit())
             {
                 continue;
             }
@@ -4661,7 +4661,7 @@ impl State {
         let choosing = self
             .battle
             .company(who)
-            .is_ok_and(|c| c.fit() > 0 && c.confidence() < ConfidenceLevel::Routed);
+            .is_ok_and(|c| c.has_fit() && c.confidence() < ConfidenceLevel::Routed);
         if choosing && !self.withdrawals_for(who, from).is_empty() {
             self.withdrawal = Some((who, from));
         } else {
@@ -4903,7 +4903,7 @@ impl State {
         self.battle.company_ids().any(|o| {
             self.battle
                 .company(o)
-                .is_ok_and(|c| c.side() != me.side() && c.fit() > 0)
+                .is_ok_and(|c| c.side() != me.side() && c.has_fit())
                 && {
                     let e = &self.field.at[o.0 as usize];
                     measured(fp, e) < measured(&now, e) - 1e-9
@@ -4934,7 +4934,7 @@ impl State {
         let withdraws = self.battle.company_ids().all(|o| {
             self.battle
                 .company(o)
-                .is_ok_and(|c| c.side() == side || c.fit() == 0)
+                .is_ok_and(|c| c.side() == side || !c.has_fit())
                 || {
                     let e = &self.field.at[o.0 as usize];
                     measured(&fp, e) > measured(&w, e) + 1e-9
@@ -5048,7 +5048,7 @@ impl State {
         key.push(ids.size_hint().0 as u64);
         for o in ids {
             key.push(self.battle.company(o).map_or(3, |c| {
-                u64::from(c.side() == Side::Union) * 2 + u64::from(c.fit() > 0)
+                u64::from(c.side() == Side::Union) * 2 + u64::from(c.has_fit())
             }));
         }
         let terrain = self.field.table.terrain().as_ptr();
@@ -5168,7 +5168,7 @@ impl State {
             let by = self.battle.company_ids().find(|&c| {
                 self.battle
                     .company(c)
-                    .is_ok_and(|c| c.side() != d.side && c.fit() > 0)
+                    .is_ok_and(|c| c.side() != d.side && c.has_fit())
                     && self
                         .facts_at(c, &fp)
                         .is_some_and(|f| f.cover == Cover::Open)
@@ -5195,14 +5195,14 @@ impl State {
         let ids: Vec<CompanyId> = self.battle.company_ids().collect();
         for target in ids {
             let t = self.battle.company(target)?;
-            if !t.hidden() || t.fit() == 0 {
+            if !t.hidden() || !t.has_fit() {
                 continue;
             }
             let side = t.side();
             let by = self.battle.company_ids().find(|&c| {
                 self.battle
                     .company(c)
-                    .is_ok_and(|c| c.side() != side && c.fit() > 0)
+                    .is_ok_and(|c| c.side() != side && c.has_fit())
                     && self
                         .fire_facts_if_seen(c, target)
                         .is_some_and(|f| f.cover == Cover::Open)
@@ -5234,7 +5234,7 @@ impl State {
                     && self
                         .battle
                         .company(*id)
-                        .is_ok_and(|c| c.fit() > 0 && c.actions_left() > keep)
+                        .is_ok_and(|c| c.has_fit() && c.actions_left() > keep)
             })
             .collect()
     }
@@ -5288,7 +5288,7 @@ impl State {
             list.push((id, d));
             from.push(self.field.at[id.0 as usize].centre);
         }
-        if self.battle.company(colonel)?.fit() == 0 {
+        if !self.battle.company(colonel)?.has_fit() {
             return Err(GameError::Company(format!(
                 "{} has fallen",
                 self.name(colonel)
@@ -5326,7 +5326,7 @@ impl State {
             )));
         }
         let r = self.battle.company(to)?;
-        if r.fit() == 0 || self.field.colonel_of(to).is_some() {
+        if !r.has_fit() || self.field.colonel_of(to).is_some() {
             return Err(GameError::Company(format!(
                 "{} cannot take a transferred action: it has no fit figure, or is a colonel (the game has no brigade commander to re-activate one)",
                 r.name()
@@ -5523,7 +5523,7 @@ impl State {
                 || c.side() != side
                 || c.regiment() != Some(regiment)
                 || self.field.colonel_of(id).is_some()
-                || c.fit() == 0
+                || !c.has_fit()
                 || !c.formation().is_close()
                 || c.confidence() >= ConfidenceLevel::Broken
                 || distance > crate::command::COMMAND_RANGE
@@ -5549,7 +5549,7 @@ impl State {
                 }
             }
         }
-        out.retain(|&id| self.battle.company(id).is_ok_and(|c| c.fit() > 0));
+        out.retain(|&id| self.battle.company(id).is_ok_and(|c| c.has_fit()));
         out
     }
 
@@ -5571,7 +5571,7 @@ impl State {
         }
         for i in 0..self.field.colonels.len() {
             let (colonel, regiment) = self.field.colonels[i];
-            if self.field.fallen.contains(&colonel) || self.battle.company(colonel)?.fit() > 0 {
+            if self.field.fallen.contains(&colonel) || self.battle.company(colonel)?.has_fit() {
                 continue;
             }
             let formation = self.formation_under(colonel, regiment);
@@ -5665,7 +5665,7 @@ impl State {
             .filter(|c| c.side() == side)
         {
             mine += 1;
-            out += usize::from(c.confidence() >= ConfidenceLevel::Broken || c.fit() == 0);
+            out += usize::from(c.confidence() >= ConfidenceLevel::Broken || !c.has_fit());
         }
         2 * out >= mine
     }
@@ -6119,6 +6119,33 @@ mod tests {
         }
         assert!(asked > 1000, "{asked}");
         assert!(not_first_bound > 0, "{not_first_bound}");
+    }
+
+    /// Whether a company has a fit figure, answered at the first one, is whether its count of fit figures is
+    /// more than none: through a seeded default game, at every order, for every company.
+    #[test]
+    fn a_company_has_a_fit_figure_when_it_counts_one() {
+        use crate::bots::{Holder, Thruster};
+        use acw_core::game::Commander;
+        let scenario = Scenario::meeting_at_the_fence().unwrap();
+        let mut state = Hardtack.setup(&scenario, 7).unwrap();
+        let (mut union, mut confederate) = (Thruster::new(7), Holder::new(7));
+        let (mut fit, mut none_fit) = (0u32, 0u32);
+        let mut log = Vec::new();
+        while let Some(side) = Hardtack.to_order(&state) {
+            for id in state.battle.company_ids() {
+                let c = state.battle.company(id).unwrap();
+                assert_eq!(c.has_fit(), c.fit() > 0);
+                fit += u32::from(c.fit() > 0);
+                none_fit += u32::from(c.fit() == 0);
+            }
+            let order = match side {
+                Side::Union => union.order(&Hardtack, &state, side),
+                Side::Confederate => confederate.order(&Hardtack, &state, side),
+            };
+            Hardtack.apply(&mut state, &order, &mut log).unwrap();
+        }
+        assert!(fit > 1000 && none_fit > 0, "{fit} {none_fit}");
     }
 
     /// A line of sight called clearly past a footprint does not cross it: over footprints of several sizes

@@ -554,6 +554,11 @@ impl Company {
             .filter(|f| f.condition == Condition::Fit)
             .count()
     }
+    /// Whether a figure is fit: `fit() > 0`, stopping at the first fit figure.
+    #[must_use]
+    pub fn has_fit(&self) -> bool {
+        self.figures.iter().any(|f| f.condition == Condition::Fit)
+    }
     /// Figures wounded.
     #[must_use]
     pub fn wounded(&self) -> usize {
@@ -2052,7 +2057,7 @@ impl Battle {
         let waiting = |s: Side| {
             self.companies
                 .iter()
-                .filter(|c| c.side == s && !c.activated && c.fit() > 0)
+                .filter(|c| c.side == s && !c.activated && c.has_fit())
                 .count()
         };
         waiting(side) < waiting(side.enemy())
@@ -2065,7 +2070,7 @@ impl Battle {
         let count = |s: Side| {
             self.companies
                 .iter()
-                .filter(|c| c.side == s && c.fit() > 0)
+                .filter(|c| c.side == s && c.has_fit())
                 .count()
         };
         match count(Side::Union).cmp(&count(Side::Confederate)) {
@@ -2322,7 +2327,7 @@ impl Battle {
             .iter()
             .find(|o| o.regiment == Some(regiment))
             .map(|o| o.side);
-        if self.colours(regiment) != Some(Colours::Fallen) || c.fit() == 0 {
+        if self.colours(regiment) != Some(Colours::Fallen) || !c.has_fit() {
             return Err(RuleViolation::Refused {
                 name: c.name.to_string(),
                 what: "take up the colours",
@@ -4506,7 +4511,7 @@ impl Battle {
     ) -> Result<(), RuleViolation> {
         let test = self.reaction(id, crate::morale::reaction::PANIC)?;
         let c = self.company_mut(id)?;
-        if c.quality != Quality::Green || c.panic != Panic::Untested || c.fit() == 0 {
+        if c.quality != Quality::Green || c.panic != Panic::Untested || !c.has_fit() {
             return Ok(());
         }
         c.panic = if test.roll(dice) {
