@@ -1877,6 +1877,13 @@ impl Battle {
             .ok_or(RuleViolation::UnknownCompany(id))
     }
 
+    /// [`Battle::company`] as an option, for the game's own lookups that only ask whether it is there: no
+    /// error is made, nor dropped.
+    #[must_use]
+    pub fn company_at(&self, id: CompanyId) -> Option<&Company> {
+        self.companies.get(id.0 as usize)
+    }
+
     fn company_mut(&mut self, id: CompanyId) -> Result<&mut Company, RuleViolation> {
         self.companies
             .get_mut(id.0 as usize)
@@ -6032,7 +6039,7 @@ impl Battle {
             // a company with no one left to fight (every fit figure down, or only its colours) brings on
             // no melee: the assault ends without one
             let fights = |b: &Battle, id: CompanyId, attacking: bool| {
-                b.company(id).is_ok_and(|c| c.fighters(attacking) > 0)
+                b.company_at(id).is_some_and(|c| c.fighters(attacking) > 0)
             };
             reached.retain(|&id| fights(b, id, true));
             if !reached.is_empty() && !fights(b, p.defender, false) {
