@@ -5688,16 +5688,23 @@ impl State {
             .sum()
     }
 
+    /// Whether `side` has a fit figure in a company not Broken or Routed: `fit(side, false) > 0`, stopping at
+    /// the first.
+    fn any_fit(&self, side: Side) -> bool {
+        self.battle.company_ids().any(|id| {
+            self.battle.company_at(id).is_some_and(|c| {
+                c.side() == side && c.confidence() < ConfidenceLevel::Broken && c.has_fit()
+            })
+        })
+    }
+
     fn victory(&self, at_limit: bool) -> Option<Outcome> {
         let turn = self.turn;
-        let (u, c) = (
-            self.fit(Side::Union, false),
-            self.fit(Side::Confederate, false),
-        );
-        if u == 0 || c == 0 {
+        let (u, c) = (self.any_fit(Side::Union), self.any_fit(Side::Confederate));
+        if !u || !c {
             let result = match (u, c) {
-                (0, 0) => GameResult::Draw,
-                (0, _) => GameResult::Winner(Side::Confederate),
+                (false, false) => GameResult::Draw,
+                (false, true) => GameResult::Winner(Side::Confederate),
                 _ => GameResult::Winner(Side::Union),
             };
             return Some(Outcome {
@@ -6174,6 +6181,34 @@ mod tests {
                 by_result.ok().map(|c| c as *const crate::state::Company)
             );
         }
+    }
+
+    /// Whether a side has a fit figure in a company not Broken, answered at the first, is whether it counts
+    /// one: through a seeded default game, at every order, for both sides.
+    #[test]
+    fn a_side_has_a_fit_figure_when_it_counts_one() {
+        use crate::bots::{Holder, Thruster};
+        use acw_core::game::Commander;
+        let scenario = Scenario::meeting_at_the_fence().unwrap();
+        let mut state = Hardtack.setup(&scenario, 9).unwrap();
+        let (mut union, mut confederate) = (Thruster::new(9), Holder::new(9));
+        let mut asked = 0u32;
+        let mut log = Vec::new();
+        while let Some(side) = Hardtack.to_order(&state) {
+            for s in [Side::Union, Side::Confederate] {
+                assert_eq!(state.any_fit(s), state.fit(s, false) > 0);
+                asked += 1;
+            }
+            let order = match side {
+                Side::Union => union.order(&Hardtack, &state, side),
+                Side::Confederate => confederate.order(&Hardtack, &state, side),
+            };
+            Hardtack.apply(&mut state, &order, &mut log).unwrap();
+        }
+        for s in [Side::Union, Side::Confederate] {
+            assert_eq!(state.any_fit(s), state.fit(s, false) > 0);
+        }
+        assert!(asked > 100, "{asked}");
     }
 
     /// A line of sight called clearly past a footprint does not cross it: over footprints of several sizes
