@@ -2365,7 +2365,7 @@ impl TryFrom<StateData> for State {
             let (id, r) = d.field.colonels[i];
             d.battle
                 .company_at(id)
-                .map_or(true, |c| c.regiment() != Some(r))
+                .is_none_or(|c| c.regiment() != Some(r))
                 || d.field.colonels[..i].iter().any(|o| {
                     o.0 == id
                         || (o.1 == r
@@ -2380,7 +2380,7 @@ impl TryFrom<StateData> for State {
         if d.field.fallen.iter().enumerate().any(|(i, &id)| {
             !colonel(id)
                 || d.field.fallen[..i].contains(&id)
-                || d.battle.company_at(id).map_or(true, |c| c.has_fit())
+                || d.battle.company_at(id).is_none_or(|c| c.has_fit())
         }) {
             return bad("a fallen colonel is not a colonel, is named twice, or still stands");
         }
