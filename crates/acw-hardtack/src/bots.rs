@@ -245,7 +245,7 @@ impl Bot {
                 let attacker = state.active();
                 match (defender, attacker) {
                     (Some(d), Some(a)) => {
-                        let fit = |id| state.battle().company(id).map_or(0, |c| c.fit());
+                        let fit = |id| state.battle().company_at(id).map_or(0, |c| c.fit());
                         fit(d) >= fit(a)
                     }
                     _ => true,
@@ -415,9 +415,9 @@ impl Bot {
             .company_ids()
             .filter(|&id| id != me && state.field().colonel_of(id).is_none())
             .filter_map(|id| {
-                let c = state.battle().company(id).ok()?;
+                let c = state.battle().company_at(id)?;
                 let d = state.field().command_distance(me, id)?;
-                (c.side() == side && c.fit() > 0 && d <= crate::command::COMMAND_RANGE)
+                (c.side() == side && c.has_fit() && d <= crate::command::COMMAND_RANGE)
                     .then_some((d, id))
             })
             .collect();
@@ -425,8 +425,8 @@ impl Bot {
         let spent = |id: CompanyId| {
             state
                 .battle()
-                .company(id)
-                .is_ok_and(|c| c.activated() && c.actions_left() == 0)
+                .company_at(id)
+                .is_some_and(|c| c.activated() && c.actions_left() == 0)
         };
         let mut orders = Vec::new();
         for &(_, id) in &near {
@@ -447,8 +447,8 @@ impl Bot {
         for &(_, id) in &near {
             if state
                 .battle()
-                .company(id)
-                .is_ok_and(|c| c.confidence() >= ConfidenceLevel::Shaken)
+                .company_at(id)
+                .is_some_and(|c| c.confidence() >= ConfidenceLevel::Shaken)
             {
                 orders.push(Order::Rally { target: id });
             }
@@ -475,7 +475,7 @@ fn regiments(state: &State, side: Side) -> Vec<Vec<CompanyId>> {
                 .copied()
                 .filter(|&id| {
                     id != colonel
-                        && state.battle().company(id).is_ok_and(|c| {
+                        && state.battle().company_at(id).is_some_and(|c| {
                             c.regiment() == Some(r)
                                 && c.formation().is_close()
                                 && c.confidence() < ConfidenceLevel::Broken
@@ -513,8 +513,8 @@ fn first_legal_move(state: &State, side: Side, me: CompanyId, moves: Vec<Point>)
     let close = |id: CompanyId| {
         state
             .battle()
-            .company(id)
-            .is_ok_and(|c| c.formation().is_close())
+            .company_at(id)
+            .is_some_and(|c| c.formation().is_close())
     };
     let mut disordering = None;
     for to in moves {
@@ -545,8 +545,8 @@ fn enemies_nearest_first(
         .filter(|&t| {
             state
                 .battle()
-                .company(t)
-                .is_ok_and(|tc| tc.side() != side && tc.fit() > 0)
+                .company_at(t)
+                .is_some_and(|tc| tc.side() != side && tc.has_fit())
         })
         .filter_map(|t| distance(t).map(|d| (d, t)))
         .collect();
@@ -565,8 +565,8 @@ fn enemy_teams(state: &State, side: Side) -> Vec<GunId> {
                     x.sound_horses() > 0
                         && state
                             .battle()
-                            .company(x.crew())
-                            .is_ok_and(|c| c.side() != side)
+                            .company_at(x.crew())
+                            .is_some_and(|c| c.side() != side)
                 })
         })
         .collect()

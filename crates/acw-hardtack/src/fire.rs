@@ -499,34 +499,49 @@ impl FireDice {
         }
     }
 
-    /// The joint distribution of (dice beating the range roll, capped at 2; sum of the firer's dice).
+    /// The joint distribution of (dice beating the range roll, capped at 2; sum of the firer's dice), by range
+    /// roll and then by key. Each die's step adds its chances into a grid by key, in the order a sort by key and
+    /// merge of the same list would add them, and reads the grid back in key order: the same chances to the last
+    /// bit (a test holds this against the sorted merge).
     fn joint(&self) -> Vec<((u8, u32), f64)> {
         let rf = self.range.faces();
+        let sums = self
+            .firer
+            .as_slice()
+            .iter()
+            .map(|d| usize::from(d.faces()))
+            .sum::<usize>()
+            + 1;
+        // (exceed capped at 2, sum) at exceed * sums + sum
+        let mut grid = vec![0.0f64; 3 * sums];
+        let mut reached = vec![false; 3 * sums];
         let mut out: Vec<((u8, u32), f64)> = Vec::new();
+        let mut cur: Vec<((u8, u32), f64)> = Vec::new();
         for r in 1..=rf {
-            // DP over the firer's dice: (exceed capped at 2, sum) -> probability.
-            let mut cur: Vec<((u8, u32), f64)> = vec![((0, 0), 1.0 / f64::from(rf))];
+            cur.clear();
+            cur.push(((0, 0), 1.0 / f64::from(rf)));
             for d in self.firer.as_slice() {
                 let faces = d.faces();
                 let p = 1.0 / f64::from(faces);
-                let mut next: Vec<((u8, u32), f64)> =
-                    Vec::with_capacity(cur.len() * usize::from(faces));
                 for &((e, s), q) in &cur {
                     for x in 1..=faces {
                         let e2 = (e + u8::from(x > r)).min(2);
-                        next.push(((e2, s + u32::from(x)), q * p));
+                        let i = usize::from(e2) * sums + s as usize + usize::from(x);
+                        grid[i] += q * p;
+                        reached[i] = true;
                     }
                 }
-                next.sort_by_key(|a| a.0);
                 cur.clear();
-                for (k, q) in next {
-                    match cur.last_mut() {
-                        Some((lk, lq)) if *lk == k => *lq += q,
-                        _ => cur.push((k, q)),
+                for (i, (g, hit)) in grid.iter_mut().zip(reached.iter_mut()).enumerate() {
+                    if *hit {
+                        let (e, s) = (i / sums, i % sums);
+                        cur.push(((u8::try_from(e).unwrap_or(2), s as u32), *g));
+                        *g = 0.0;
+                        *hit = false;
                     }
                 }
             }
-            out.extend(cur);
+            out.extend_from_slice(&cur);
         }
         out
     }
@@ -868,38 +883,53 @@ pub(crate) fn casualty_odds(n: usize, hits: u32, p: [f64; 3]) -> Vec<((u8, u8), 
     for i in 1..=h {
         fact[i] = fact[i - 1] * i as f64;
     }
-    // state: (hits used, wounded, killed) -> weight (without the H! factor)
+    // state: (hits used, wounded, killed) -> weight (without the H! factor). Each figure's step adds into a
+    // grid by state, in the order a stable sort by state and merge of the same list would add them, and reads
+    // the states reached back in their order: the same weights to the last bit (a test holds this against the
+    // sorted merge).
+    let side = alloc.len() + 1;
+    let at = |used: usize, w: u8, k: u8| (used * side + usize::from(w)) * side + usize::from(k);
+    let mut grid = vec![0.0f64; (h + 1) * side * side];
+    let mut reached = vec![false; grid.len()];
+    let mut touched: Vec<usize> = Vec::new();
     let mut cur: Vec<((usize, u8, u8), f64)> = vec![((0, 0, 0), 1.0)];
     for (fi, &pi) in alloc.iter().enumerate() {
         let last = fi + 1 == alloc.len();
-        let mut next: Vec<((usize, u8, u8), f64)> = Vec::new();
         for &((used, w, k), q) in &cur {
             let left = h - used;
-            let range: Vec<usize> = if last {
-                vec![left]
-            } else {
-                (0..=left).collect()
-            };
-            for m in range {
-                let share = pi.powi(m as i32) / fact[m];
+            let first = if last { left } else { 0 };
+            for (m, &fm) in fact.iter().enumerate().take(left + 1).skip(first) {
+                let share = pi.powi(m as i32) / fm;
                 if share == 0.0 && m > 0 {
                     continue;
                 }
                 for (dw, dk, pr) in figure_fate(&p, m) {
                     if pr > 0.0 {
-                        next.push(((used + m, w + dw, k + dk), q * share * pr));
+                        let i = at(used + m, w + dw, k + dk);
+                        if !reached[i] {
+                            reached[i] = true;
+                            touched.push(i);
+                        }
+                        grid[i] += q * share * pr;
                     }
                 }
             }
         }
-        next.sort_by_key(|a| a.0);
+        touched.sort_unstable();
         cur.clear();
-        for (key, q) in next {
-            match cur.last_mut() {
-                Some((lk, lq)) if *lk == key => *lq += q,
-                _ => cur.push((key, q)),
-            }
+        for &i in &touched {
+            let (used, wk) = (i / (side * side), i % (side * side));
+            let (w, k) = (wk / side, wk % side);
+            let key = (
+                used,
+                u8::try_from(w).unwrap_or(u8::MAX),
+                u8::try_from(k).unwrap_or(u8::MAX),
+            );
+            cur.push((key, grid[i]));
+            grid[i] = 0.0;
+            reached[i] = false;
         }
+        touched.clear();
     }
     cur.into_iter()
         .filter(|((used, _, _), _)| *used == h)
@@ -1508,6 +1538,149 @@ impl Resolve for Sharpshot {
 mod tests {
     use super::*;
     use acw_core::dice::ScriptedDice;
+    /// [`FireDice::joint`] as it was first written: each die's step sorted by key and merged.
+    fn joint_by_sort(f: &FireDice) -> Vec<((u8, u32), f64)> {
+        let rf = f.range.faces();
+        let mut out: Vec<((u8, u32), f64)> = Vec::new();
+        for r in 1..=rf {
+            // DP over the firer's dice: (exceed capped at 2, sum) -> probability.
+            let mut cur: Vec<((u8, u32), f64)> = vec![((0, 0), 1.0 / f64::from(rf))];
+            for d in f.firer.as_slice() {
+                let faces = d.faces();
+                let p = 1.0 / f64::from(faces);
+                let mut next: Vec<((u8, u32), f64)> =
+                    Vec::with_capacity(cur.len() * usize::from(faces));
+                for &((e, s), q) in &cur {
+                    for x in 1..=faces {
+                        let e2 = (e + u8::from(x > r)).min(2);
+                        next.push(((e2, s + u32::from(x)), q * p));
+                    }
+                }
+                next.sort_by_key(|a| a.0);
+                cur.clear();
+                for (k, q) in next {
+                    match cur.last_mut() {
+                        Some((lk, lq)) if *lk == k => *lq += q,
+                        _ => cur.push((k, q)),
+                    }
+                }
+            }
+            out.extend(cur);
+        }
+        out
+    }
+
+    fn casualty_odds_by_sort(n: usize, hits: u32, p: [f64; 3]) -> Vec<((u8, u8), f64)> {
+        let alloc = allocation_odds(n);
+        let h = hits as usize;
+        // factorials for the multinomial
+        let mut fact = vec![1.0f64; h + 1];
+        for i in 1..=h {
+            fact[i] = fact[i - 1] * i as f64;
+        }
+        // state: (hits used, wounded, killed) -> weight (without the H! factor)
+        let mut cur: Vec<((usize, u8, u8), f64)> = vec![((0, 0, 0), 1.0)];
+        for (fi, &pi) in alloc.iter().enumerate() {
+            let last = fi + 1 == alloc.len();
+            let mut next: Vec<((usize, u8, u8), f64)> = Vec::new();
+            for &((used, w, k), q) in &cur {
+                let left = h - used;
+                let range: Vec<usize> = if last {
+                    vec![left]
+                } else {
+                    (0..=left).collect()
+                };
+                for m in range {
+                    let share = pi.powi(m as i32) / fact[m];
+                    if share == 0.0 && m > 0 {
+                        continue;
+                    }
+                    for (dw, dk, pr) in figure_fate(&p, m) {
+                        if pr > 0.0 {
+                            next.push(((used + m, w + dw, k + dk), q * share * pr));
+                        }
+                    }
+                }
+            }
+            next.sort_by_key(|a| a.0);
+            cur.clear();
+            for (key, q) in next {
+                match cur.last_mut() {
+                    Some((lk, lq)) if *lk == key => *lq += q,
+                    _ => cur.push((key, q)),
+                }
+            }
+        }
+        cur.into_iter()
+            .filter(|((used, _, _), _)| *used == h)
+            .map(|((_, w, k), q)| ((w, k), q * fact[h]))
+            .collect()
+    }
+
+    // The casualty weights from the grid are those of the sorted merge, bit for bit, for pools of 1 to 12
+    // figures, 0 to 14 hits and several impact chances (none that wounds, none that kills, every hit
+    // wounding).
+    #[test]
+    fn casualty_odds_match_the_sorted_merge_bit_for_bit() {
+        let chances = [
+            [0.5, 0.3, 0.2],
+            [0.25, 0.5, 0.25],
+            [0.6, 0.0, 0.4],
+            [0.7, 0.3, 0.0],
+            [0.0, 1.0, 0.0],
+            [0.1, 0.15, 0.75],
+        ];
+        let mut compared = 0usize;
+        for n in 1..=12 {
+            for hits in 0..=14 {
+                for p in chances {
+                    let (got, want) =
+                        (casualty_odds(n, hits, p), casualty_odds_by_sort(n, hits, p));
+                    assert_eq!(got.len(), want.len(), "{n} {hits} {p:?}");
+                    for ((k, q), (wk, wq)) in got.iter().zip(&want) {
+                        assert_eq!(k, wk, "{n} {hits} {p:?}");
+                        assert_eq!(q.to_bits(), wq.to_bits(), "{n} {hits} {p:?} {k:?}");
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert!(compared > 10_000, "{compared} weights compared");
+    }
+
+    // The joint chances from the grid are those of the sorted merge, bit for bit, for every range die against
+    // every pair and every three of dice, and four-dice pools of each die with the others around it.
+    #[test]
+    fn joint_matches_the_sorted_merge_bit_for_bit() {
+        let mut pools: Vec<Vec<DieType>> = Vec::new();
+        for &a in &DieType::ALL {
+            for &b in &DieType::ALL {
+                pools.push(vec![a, b]);
+                for &c in &DieType::ALL {
+                    pools.push(vec![a, b, c]);
+                }
+                pools.push(vec![a, b, a, b]);
+                pools.push(vec![a, DieType::D12, b, DieType::D4]);
+            }
+        }
+        let mut compared = 0usize;
+        for pool in &pools {
+            let firer = FirerDice::new(pool);
+            assert!(firer.is_ok(), "{pool:?}");
+            let Ok(firer) = firer else { continue };
+            for &range in &DieType::ALL {
+                let f = FireDice { firer, range };
+                let (got, want) = (f.joint(), joint_by_sort(&f));
+                assert_eq!(got.len(), want.len(), "{f:?}");
+                for ((k, p), (wk, wp)) in got.iter().zip(&want) {
+                    assert_eq!(k, wk, "{f:?}");
+                    assert_eq!(p.to_bits(), wp.to_bits(), "{f:?} {k:?}");
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 100_000, "{compared} chances compared");
+    }
 
     // HT-GEN-04: band counting, with the boundary in the lower band.
     #[test]

@@ -2364,8 +2364,8 @@ impl TryFrom<StateData> for State {
         if (0..d.field.colonels.len()).any(|i| {
             let (id, r) = d.field.colonels[i];
             d.battle
-                .company(id)
-                .map_or(true, |c| c.regiment() != Some(r))
+                .company_at(id)
+                .is_none_or(|c| c.regiment() != Some(r))
                 || d.field.colonels[..i].iter().any(|o| {
                     o.0 == id
                         || (o.1 == r
@@ -2380,7 +2380,7 @@ impl TryFrom<StateData> for State {
         if d.field.fallen.iter().enumerate().any(|(i, &id)| {
             !colonel(id)
                 || d.field.fallen[..i].contains(&id)
-                || d.battle.company(id).map_or(true, |c| c.fit() > 0)
+                || d.battle.company_at(id).is_none_or(|c| c.has_fit())
         }) {
             return bad("a fallen colonel is not a colonel, is named twice, or still stands");
         }
@@ -2619,7 +2619,7 @@ impl State {
         result: Success,
     ) -> Option<LuckyRoll> {
         let look = crate::fire::Observation {
-            quality: self.battle.company(observer).ok()?.quality().die(),
+            quality: self.battle.company_at(observer)?.quality().die(),
             target: crate::fire::Observation::target_die(distance, cover, in_position).ok()?,
         };
         Some(LuckyRoll::from_dist(
@@ -2632,7 +2632,7 @@ impl State {
 
     /// The side of a company (the Union for an unknown one: only companies of the battle are asked about).
     fn side_of(&self, id: CompanyId) -> Side {
-        self.battle.company(id).map_or(Side::Union, |c| c.side())
+        self.battle.company_at(id).map_or(Side::Union, |c| c.side())
     }
 
     fn name(&self, id: CompanyId) -> String {
@@ -2652,8 +2652,8 @@ impl State {
 
     fn is_waiting(&self, id: CompanyId, side: Side) -> bool {
         self.battle
-            .company(id)
-            .is_ok_and(|c| c.side() == side && !c.activated() && c.fit() > 0)
+            .company_at(id)
+            .is_some_and(|c| c.side() == side && !c.activated() && c.has_fit())
     }
 
     /// Whether `side` has a company waiting ([`State::waiting`] not empty).
@@ -2689,7 +2689,7 @@ impl State {
             });
         }
         if let Some(d) = self.battle.assault_defender() {
-            let c = self.battle.company(d).ok()?;
+            let c = self.battle.company_at(d)?;
             return Some(Decision {
                 side: c.side(),
                 question: Question::Defend {
@@ -2698,7 +2698,7 @@ impl State {
             });
         }
         if let (Some(a), Some(_)) = (self.active, self.reaction) {
-            let c = self.battle.company(a).ok()?;
+            let c = self.battle.company_at(a)?;
             return Some(Decision {
                 side: c.side().enemy(),
                 question: Question::React {
@@ -2718,7 +2718,7 @@ impl State {
             });
         }
         if let Some(a) = self.active {
-            let c = self.battle.company(a).ok()?;
+            let c = self.battle.company_at(a)?;
             return Some(Decision {
                 side: c.side(),
                 question: Question::Act {
@@ -2759,7 +2759,7 @@ impl State {
     /// The nearest enemy company with a fit figure to `id`.
     #[must_use]
     pub fn nearest_enemy(&self, id: CompanyId) -> Option<(CompanyId, f64)> {
-        let me = self.battle.company(id).ok()?;
+        let me = self.battle.company_at(id)?;
         let fp = self.field.footprint(id)?;
         // Every point of a footprint lies within half its diagonal of its centre, so the centres' distance less
         // both half-diagonals bounds the exact distance from below. The enemy of the nearest bound is measured
@@ -2769,9 +2769,9 @@ impl State {
         // roots (no `hypot`, no list): the bounds are rounded no worse than by a billionth.
         let enemies = || {
             self.battle.company_ids().filter_map(|o| {
-                let c = self.battle.company(o).ok()?;
+                let c = self.battle.company_at(o)?;
                 let ofp = self.field.footprint(o)?;
-                (c.side() != me.side() && c.fit() > 0).then_some((o, ofp))
+                (c.side() != me.side() && c.has_fit()).then_some((o, ofp))
             })
         };
         let bound = |ofp: &Footprint| {
@@ -2843,7 +2843,7 @@ impl State {
         if !self.field.table.line_of_sight(from, to, &[]) {
             return None;
         }
-        let side = self.battle.company(firer).ok()?.side();
+        let side = self.battle.company_at(firer)?.side();
         let mut through = None;
         let mut friendly_between = None;
         for (i, o) in self.field.at.iter().enumerate() {
@@ -2855,8 +2855,8 @@ impl State {
                 continue;
             }
             let id = CompanyId(u32::try_from(i).ok()?);
-            let c = self.battle.company(id).ok()?;
-            if c.fit() == 0 {
+            let c = self.battle.company_at(id)?;
+            if !c.has_fit() {
                 // no figure standing: no unit in the way
                 continue;
             }
@@ -3092,7 +3092,7 @@ impl State {
                         c.name()
                     )));
                 }
-                if c.fit() == 0 {
+                if !c.has_fit() {
                     return Err(GameError::Company(format!(
                         "{} has no fit figure left",
                         c.name()
@@ -3342,9 +3342,9 @@ impl State {
                         // (HT-SG2-40)
                         let winner = if loser == def { att } else { def };
                         self.withdraw(loser, winner, &mut later);
-                    } else if cd.confidence() >= ConfidenceLevel::Broken || cd.fit() == 0 {
+                    } else if cd.confidence() >= ConfidenceLevel::Broken || !cd.has_fit() {
                         self.withdraw(def, att, &mut later);
-                    } else if ca.confidence() >= ConfidenceLevel::Broken || ca.fit() == 0 {
+                    } else if ca.confidence() >= ConfidenceLevel::Broken || !ca.has_fit() {
                         self.withdraw(att, def, &mut later);
                     }
                 }
@@ -3638,7 +3638,7 @@ impl State {
     /// The fit riders on foot of `id` if it is cavalry in close formation with any (HT-FRM-06): its side owes
     /// the choice of what to do with them when it is active, before its next action.
     fn unhorsed_riders(&self, id: CompanyId) -> Option<usize> {
-        let c = self.battle.company(id).ok()?;
+        let c = self.battle.company_at(id)?;
         if !c.mounted() || !c.formation().is_close() {
             return None;
         }
@@ -3679,7 +3679,7 @@ impl State {
         if !self.field.table.line_of_sight(from, to, &[]) {
             return None;
         }
-        let side = self.battle.company(firer).ok()?.side();
+        let side = self.battle.company_at(firer)?.side();
         // friendly skirmishers, and companies with no figure standing, are seen and fired past (HT-FIR-22);
         // any other company across the line blocks it (fire at a counter or a team never goes through
         // skirmishers)
@@ -3689,7 +3689,7 @@ impl State {
                 && self
                     .battle
                     .company(CompanyId(u32::try_from(i).unwrap_or(u32::MAX)))
-                    .is_ok_and(|c| c.fit() > 0 && (c.side() != side || c.formation().is_close()))
+                    .is_ok_and(|c| c.has_fit() && (c.side() != side || c.formation().is_close()))
         });
         if blocked {
             return None;
@@ -4264,7 +4264,7 @@ impl State {
         while self.battle.blast_pending() {
             let mut next: Option<(f64, Next, Side)> = None;
             for id in self.battle.company_ids() {
-                if reached.contains(&id) || self.battle.company(id).map_or(0, |c| c.fit()) == 0 {
+                if reached.contains(&id) || self.battle.company_at(id).map_or(0, |c| c.fit()) == 0 {
                     continue;
                 }
                 let c = self.battle.company(id)?;
@@ -4417,7 +4417,7 @@ impl State {
     /// Whether any company may give reaction fire at `mover` ([`State::reactors`] not empty), stopping at the
     /// first.
     fn any_reactor(&self, mover: CompanyId) -> bool {
-        self.battle.company(mover).is_ok_and(|m| {
+        self.battle.company_at(mover).is_some_and(|m| {
             let side = m.side().enemy();
             self.battle
                 .company_ids()
@@ -4430,8 +4430,8 @@ impl State {
         self.field.colonel_of(firer).is_none()
             && self
                 .battle
-                .company(firer)
-                .is_ok_and(|c| c.confidence() < ConfidenceLevel::Routed && !c.needs_reload())
+                .company_at(firer)
+                .is_some_and(|c| c.confidence() < ConfidenceLevel::Routed && !c.needs_reload())
             && self
                 .fire_facts_if_seen(firer, mover)
                 .is_some_and(|x| !x.arc_blocked)
@@ -4559,7 +4559,7 @@ impl State {
             let other = CompanyId(u32::try_from(i).unwrap_or(u32::MAX));
             if i == id.0 as usize
                 || !sweeps(&fp, to, o)
-                || self.battle.company(other).is_ok_and(|c| c.fit() == 0)
+                || self.battle.company_at(other).is_some_and(|c| !c.has_fit())
             {
                 continue;
             }
@@ -4606,8 +4606,8 @@ impl State {
         let distance = order.distance;
         let close = |o: CompanyId| {
             self.battle
-                .company(o)
-                .is_ok_and(|c| c.formation().is_close())
+                .company_at(o)
+                .is_some_and(|c| c.formation().is_close())
         };
         let through = order.through.map(|o| (o, close(o), close(id)));
         let tests = self.battle.move_tests(id, &order)?;
@@ -4660,8 +4660,8 @@ impl State {
     fn withdraw(&mut self, who: CompanyId, from: CompanyId, log: &mut Vec<Event>) {
         let choosing = self
             .battle
-            .company(who)
-            .is_ok_and(|c| c.fit() > 0 && c.confidence() < ConfidenceLevel::Routed);
+            .company_at(who)
+            .is_some_and(|c| c.has_fit() && c.confidence() < ConfidenceLevel::Routed);
         if choosing && !self.withdrawals_for(who, from).is_empty() {
             self.withdrawal = Some((who, from));
         } else {
@@ -4902,8 +4902,8 @@ impl State {
         let now = self.field.at[id.0 as usize];
         self.battle.company_ids().any(|o| {
             self.battle
-                .company(o)
-                .is_ok_and(|c| c.side() != me.side() && c.fit() > 0)
+                .company_at(o)
+                .is_some_and(|c| c.side() != me.side() && c.has_fit())
                 && {
                     let e = &self.field.at[o.0 as usize];
                     measured(fp, e) < measured(&now, e) - 1e-9
@@ -4933,8 +4933,8 @@ impl State {
         let side = self.side_of(id);
         let withdraws = self.battle.company_ids().all(|o| {
             self.battle
-                .company(o)
-                .is_ok_and(|c| c.side() == side || c.fit() == 0)
+                .company_at(o)
+                .is_some_and(|c| c.side() == side || !c.has_fit())
                 || {
                     let e = &self.field.at[o.0 as usize];
                     measured(&fp, e) > measured(&w, e) + 1e-9
@@ -5047,8 +5047,8 @@ impl State {
         let ids = self.battle.company_ids();
         key.push(ids.size_hint().0 as u64);
         for o in ids {
-            key.push(self.battle.company(o).map_or(3, |c| {
-                u64::from(c.side() == Side::Union) * 2 + u64::from(c.fit() > 0)
+            key.push(self.battle.company_at(o).map_or(3, |c| {
+                u64::from(c.side() == Side::Union) * 2 + u64::from(c.has_fit())
             }));
         }
         let terrain = self.field.table.terrain().as_ptr();
@@ -5167,8 +5167,8 @@ impl State {
             }
             let by = self.battle.company_ids().find(|&c| {
                 self.battle
-                    .company(c)
-                    .is_ok_and(|c| c.side() != d.side && c.fit() > 0)
+                    .company_at(c)
+                    .is_some_and(|c| c.side() != d.side && c.has_fit())
                     && self
                         .facts_at(c, &fp)
                         .is_some_and(|f| f.cover == Cover::Open)
@@ -5188,21 +5188,21 @@ impl State {
     /// stands in the open (not in cover from that company) is revealed (HT-SG2-25), as a counter is shown
     /// for what it is: the engine looks after every order.
     fn sight_hidden(&mut self, log: &mut Vec<Event>) -> Result<(), GameError> {
-        let hidden = |b: &Battle, c: CompanyId| b.company(c).is_ok_and(|c| c.hidden());
+        let hidden = |b: &Battle, c: CompanyId| b.company_at(c).is_some_and(|c| c.hidden());
         if !self.battle.company_ids().any(|c| hidden(&self.battle, c)) {
             return Ok(());
         }
         let ids: Vec<CompanyId> = self.battle.company_ids().collect();
         for target in ids {
             let t = self.battle.company(target)?;
-            if !t.hidden() || t.fit() == 0 {
+            if !t.hidden() || !t.has_fit() {
                 continue;
             }
             let side = t.side();
             let by = self.battle.company_ids().find(|&c| {
                 self.battle
-                    .company(c)
-                    .is_ok_and(|c| c.side() != side && c.fit() > 0)
+                    .company_at(c)
+                    .is_some_and(|c| c.side() != side && c.has_fit())
                     && self
                         .fire_facts_if_seen(c, target)
                         .is_some_and(|f| f.cover == Cover::Open)
@@ -5233,8 +5233,8 @@ impl State {
                 !reg.acted.contains(id)
                     && self
                         .battle
-                        .company(*id)
-                        .is_ok_and(|c| c.fit() > 0 && c.actions_left() > keep)
+                        .company_at(*id)
+                        .is_some_and(|c| c.has_fit() && c.actions_left() > keep)
             })
             .collect()
     }
@@ -5288,7 +5288,7 @@ impl State {
             list.push((id, d));
             from.push(self.field.at[id.0 as usize].centre);
         }
-        if self.battle.company(colonel)?.fit() == 0 {
+        if !self.battle.company(colonel)?.has_fit() {
             return Err(GameError::Company(format!(
                 "{} has fallen",
                 self.name(colonel)
@@ -5326,7 +5326,7 @@ impl State {
             )));
         }
         let r = self.battle.company(to)?;
-        if r.fit() == 0 || self.field.colonel_of(to).is_some() {
+        if !r.has_fit() || self.field.colonel_of(to).is_some() {
             return Err(GameError::Company(format!(
                 "{} cannot take a transferred action: it has no fit figure, or is a colonel (the game has no brigade commander to re-activate one)",
                 r.name()
@@ -5371,7 +5371,11 @@ impl State {
             return Ok(());
         };
         for &id in &reg.companies {
-            if self.battle.company(id).is_ok_and(|c| c.actions_left() > 0) {
+            if self
+                .battle
+                .company_at(id)
+                .is_some_and(|c| c.actions_left() > 0)
+            {
                 self.battle.forgo(id)?;
             }
         }
@@ -5422,15 +5426,15 @@ impl State {
             while !self.pending()
                 && self
                     .battle
-                    .company(a)
-                    .is_ok_and(|c| c.actions_left() > keep)
+                    .company_at(a)
+                    .is_some_and(|c| c.actions_left() > keep)
                 && self.compelled(a, rec, log)?
             {}
             if self.pending()
                 || self
                     .battle
-                    .company(a)
-                    .is_ok_and(|c| c.actions_left() > keep)
+                    .company_at(a)
+                    .is_some_and(|c| c.actions_left() > keep)
             {
                 return Ok(());
             }
@@ -5442,7 +5446,11 @@ impl State {
                     // the unit given the transfer is done: the colonel goes on with what he has left
                     log.push(Event::ActivationEnded(self.name(a)));
                     a = colonel;
-                    if self.battle.company(a).is_ok_and(|c| c.actions_left() > 0) {
+                    if self
+                        .battle
+                        .company_at(a)
+                        .is_some_and(|c| c.actions_left() > 0)
+                    {
                         self.active = Some(a);
                         if let Some(o) = self.victory(false) {
                             self.end = Some(o);
@@ -5452,7 +5460,7 @@ impl State {
                     }
                 }
                 log.push(Event::ActivationEnded(self.name(a)));
-                let side = self.battle.company(a).map_or(self.to_act, |c| c.side());
+                let side = self.battle.company_at(a).map_or(self.to_act, |c| c.side());
                 self.to_act = side.enemy();
             }
         }
@@ -5523,7 +5531,7 @@ impl State {
                 || c.side() != side
                 || c.regiment() != Some(regiment)
                 || self.field.colonel_of(id).is_some()
-                || c.fit() == 0
+                || !c.has_fit()
                 || !c.formation().is_close()
                 || c.confidence() >= ConfidenceLevel::Broken
                 || distance > crate::command::COMMAND_RANGE
@@ -5549,7 +5557,7 @@ impl State {
                 }
             }
         }
-        out.retain(|&id| self.battle.company(id).is_ok_and(|c| c.fit() > 0));
+        out.retain(|&id| self.battle.company_at(id).is_some_and(|c| c.has_fit()));
         out
     }
 
@@ -5571,7 +5579,7 @@ impl State {
         }
         for i in 0..self.field.colonels.len() {
             let (colonel, regiment) = self.field.colonels[i];
-            if self.field.fallen.contains(&colonel) || self.battle.company(colonel)?.fit() > 0 {
+            if self.field.fallen.contains(&colonel) || self.battle.company(colonel)?.has_fit() {
                 continue;
             }
             let formation = self.formation_under(colonel, regiment);
@@ -5661,11 +5669,11 @@ impl State {
             .battle
             .company_ids()
             .filter(|&id| self.field.colonel_of(id).is_none())
-            .filter_map(|id| self.battle.company(id).ok())
+            .filter_map(|id| self.battle.company_at(id))
             .filter(|c| c.side() == side)
         {
             mine += 1;
-            out += usize::from(c.confidence() >= ConfidenceLevel::Broken || c.fit() == 0);
+            out += usize::from(c.confidence() >= ConfidenceLevel::Broken || !c.has_fit());
         }
         2 * out >= mine
     }
@@ -5674,22 +5682,29 @@ impl State {
         self.battle
             .company_ids()
             .filter(|&id| !in_wood || self.field.in_woods(self.field.at[id.0 as usize].centre))
-            .filter_map(|id| self.battle.company(id).ok())
+            .filter_map(|id| self.battle.company_at(id))
             .filter(|c| c.side() == side && c.confidence() < ConfidenceLevel::Broken)
             .map(|c| c.fit())
             .sum()
     }
 
+    /// Whether `side` has a fit figure in a company not Broken or Routed: `fit(side, false) > 0`, stopping at
+    /// the first.
+    fn any_fit(&self, side: Side) -> bool {
+        self.battle.company_ids().any(|id| {
+            self.battle.company_at(id).is_some_and(|c| {
+                c.side() == side && c.confidence() < ConfidenceLevel::Broken && c.has_fit()
+            })
+        })
+    }
+
     fn victory(&self, at_limit: bool) -> Option<Outcome> {
         let turn = self.turn;
-        let (u, c) = (
-            self.fit(Side::Union, false),
-            self.fit(Side::Confederate, false),
-        );
-        if u == 0 || c == 0 {
+        let (u, c) = (self.any_fit(Side::Union), self.any_fit(Side::Confederate));
+        if !u || !c {
             let result = match (u, c) {
-                (0, 0) => GameResult::Draw,
-                (0, _) => GameResult::Winner(Side::Confederate),
+                (false, false) => GameResult::Draw,
+                (false, true) => GameResult::Winner(Side::Confederate),
                 _ => GameResult::Winner(Side::Union),
             };
             return Some(Outcome {
@@ -5734,7 +5749,7 @@ impl State {
         let lost = |side: Side| {
             self.battle
                 .company_ids()
-                .filter_map(|id| self.battle.company(id).ok())
+                .filter_map(|id| self.battle.company_at(id))
                 .filter(|c| c.side() == side)
                 .map(|c| u32::try_from(c.figures().len() - c.fit()).unwrap_or(u32::MAX))
                 .sum()
@@ -6119,6 +6134,81 @@ mod tests {
         }
         assert!(asked > 1000, "{asked}");
         assert!(not_first_bound > 0, "{not_first_bound}");
+    }
+
+    /// Whether a company has a fit figure, answered at the first one, is whether its count of fit figures is
+    /// more than none: through a seeded default game, at every order, for every company.
+    #[test]
+    fn a_company_has_a_fit_figure_when_it_counts_one() {
+        use crate::bots::{Holder, Thruster};
+        use acw_core::game::Commander;
+        let scenario = Scenario::meeting_at_the_fence().unwrap();
+        let mut state = Hardtack.setup(&scenario, 7).unwrap();
+        let (mut union, mut confederate) = (Thruster::new(7), Holder::new(7));
+        let (mut fit, mut none_fit) = (0u32, 0u32);
+        let mut log = Vec::new();
+        while let Some(side) = Hardtack.to_order(&state) {
+            for id in state.battle.company_ids() {
+                let c = state.battle.company(id).unwrap();
+                assert_eq!(c.has_fit(), c.fit() > 0);
+                fit += u32::from(c.fit() > 0);
+                none_fit += u32::from(c.fit() == 0);
+            }
+            let order = match side {
+                Side::Union => union.order(&Hardtack, &state, side),
+                Side::Confederate => confederate.order(&Hardtack, &state, side),
+            };
+            Hardtack.apply(&mut state, &order, &mut log).unwrap();
+        }
+        assert!(fit > 1000 && none_fit > 0, "{fit} {none_fit}");
+    }
+
+    /// The game's own lookups of a company find what [`Battle::company`] finds: for every company of a seeded
+    /// default game and ids past the last, [`Battle::company_at`] is the company where `company` gives it and
+    /// nothing where `company` refuses.
+    #[test]
+    fn a_company_looked_up_as_an_option_is_the_company() {
+        let scenario = Scenario::meeting_at_the_fence().unwrap();
+        let state = Hardtack.setup(&scenario, 8).unwrap();
+        let n = state.battle.company_ids().count();
+        assert!(n > 10, "{n}");
+        for i in 0..n + 3 {
+            let id = CompanyId(u32::try_from(i).unwrap());
+            let (at, by_result) = (state.battle.company_at(id), state.battle.company(id));
+            assert_eq!(at.is_some(), i < n);
+            assert_eq!(
+                at.map(|c| c as *const crate::state::Company),
+                by_result.ok().map(|c| c as *const crate::state::Company)
+            );
+        }
+    }
+
+    /// Whether a side has a fit figure in a company not Broken, answered at the first, is whether it counts
+    /// one: through a seeded default game, at every order, for both sides.
+    #[test]
+    fn a_side_has_a_fit_figure_when_it_counts_one() {
+        use crate::bots::{Holder, Thruster};
+        use acw_core::game::Commander;
+        let scenario = Scenario::meeting_at_the_fence().unwrap();
+        let mut state = Hardtack.setup(&scenario, 9).unwrap();
+        let (mut union, mut confederate) = (Thruster::new(9), Holder::new(9));
+        let mut asked = 0u32;
+        let mut log = Vec::new();
+        while let Some(side) = Hardtack.to_order(&state) {
+            for s in [Side::Union, Side::Confederate] {
+                assert_eq!(state.any_fit(s), state.fit(s, false) > 0);
+                asked += 1;
+            }
+            let order = match side {
+                Side::Union => union.order(&Hardtack, &state, side),
+                Side::Confederate => confederate.order(&Hardtack, &state, side),
+            };
+            Hardtack.apply(&mut state, &order, &mut log).unwrap();
+        }
+        for s in [Side::Union, Side::Confederate] {
+            assert_eq!(state.any_fit(s), state.fit(s, false) > 0);
+        }
+        assert!(asked > 100, "{asked}");
     }
 
     /// A line of sight called clearly past a footprint does not cross it: over footprints of several sizes

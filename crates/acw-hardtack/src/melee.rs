@@ -963,6 +963,81 @@ impl Resolve for Melee {
         if self.attacker.first_round.mounted || self.defender.first_round.mounted {
             return self.odds_with_riders();
         }
+        self.odds_on_foot()
+    }
+}
+
+/// The ends of a melee on foot in the order [`MeleeEnd`] sorts (a side falling back one level, then two; the
+/// attacker before the defender; then a side destroyed; then a stalemate): the index of an end in a grid of
+/// ends.
+const FOOT_ENDS: [MeleeEnd; 7] = [
+    MeleeEnd::FellBack {
+        loser: AssaultSide::Attacker,
+        levels: 1,
+    },
+    MeleeEnd::FellBack {
+        loser: AssaultSide::Attacker,
+        levels: 2,
+    },
+    MeleeEnd::FellBack {
+        loser: AssaultSide::Defender,
+        levels: 1,
+    },
+    MeleeEnd::FellBack {
+        loser: AssaultSide::Defender,
+        levels: 2,
+    },
+    MeleeEnd::Destroyed {
+        loser: AssaultSide::Attacker,
+    },
+    MeleeEnd::Destroyed {
+        loser: AssaultSide::Defender,
+    },
+    MeleeEnd::Stalemate,
+];
+
+/// Where a side falling back `levels` (1 or 2) stands in [`FOOT_ENDS`].
+const fn fell_back_index(loser: AssaultSide, levels: usize) -> usize {
+    match loser {
+        AssaultSide::Attacker => levels - 1,
+        AssaultSide::Defender => levels + 1,
+    }
+}
+
+/// Where a side destroyed stands in [`FOOT_ENDS`].
+const fn destroyed_index(loser: AssaultSide) -> usize {
+    match loser {
+        AssaultSide::Attacker => 4,
+        AssaultSide::Defender => 5,
+    }
+}
+
+/// Where a stalemate stands in [`FOOT_ENDS`].
+const STALEMATE_INDEX: usize = 6;
+
+/// One way a round of a melee on foot can go from a position: the figures standing after it, its chance, and
+/// what follows.
+struct FootStep {
+    standing: (u32, u32),
+    chance: f64,
+    then: FootThen,
+}
+
+/// What follows a round of a melee on foot: a side destroyed (its end's index in [`FOOT_ENDS`]), or both
+/// sides' tests in the order taken, each with its side and its chances of passing, of losing one level and of
+/// losing two.
+enum FootThen {
+    Destroyed(usize),
+    Tests([(AssaultSide, [f64; 3]); 2]),
+}
+
+impl Melee {
+    /// The exact odds of a melee with no side mounted. Positions are (attackers standing, defenders standing),
+    /// taken round by round in their order; the chance of each end is added up in a grid of ends, and the
+    /// positions standing after a round in a grid of positions, in the same order a map by end or position
+    /// would take them, so the odds come out the same to the last bit ([`Melee`]'s tests hold this against
+    /// sums kept in maps). A position's round (its ways and the tests after each) is worked out once.
+    fn odds_on_foot(&self) -> Dist<MeleeOutcome> {
         let (a0, d0) = (
             u32::from(self.attacker.figures),
             u32::from(self.defender.figures),
@@ -977,77 +1052,121 @@ impl Resolve for Melee {
         if !self.validate() {
             return Dist::certain(mk(MeleeEnd::Stalemate, a0, d0));
         }
-        let mut ends: std::collections::BTreeMap<MeleeOutcome, f64> =
-            std::collections::BTreeMap::new();
+        // Positions (a, d) with 0 <= a <= a0 and 0 <= d <= d0, at a * wd + d.
+        let (wa, wd) = (a0 as usize + 1, d0 as usize + 1);
+        let at = |a: u32, d: u32| a as usize * wd + d as usize;
+        let mut ends = vec![0.0f64; FOOT_ENDS.len() * wa * wd];
+        let mut reached = vec![false; ends.len()];
+        let mut add_end = |e: usize, a: u32, d: u32, p: f64| {
+            let i = e * wa * wd + at(a, d);
+            ends[i] += p;
+            reached[i] = true;
+        };
+        // A position's round, by position and whether it is the first round.
+        let mut rounds: Vec<Option<Vec<FootStep>>> = Vec::new();
+        rounds.resize_with(2 * wa * wd, || None);
         let mut live: Vec<((u32, u32), f64)> = vec![((a0, d0), 1.0)];
-        type Rounds = Vec<((u32, u32), f64)>;
-        let mut cache: std::collections::BTreeMap<(u32, u32, bool), Rounds> =
-            std::collections::BTreeMap::new();
+        let mut next = vec![0.0f64; wa * wd];
+        let mut filled = vec![false; wa * wd];
         for round in 0..MAX_ROUNDS {
             let first = round == 0;
-            let mut next: Vec<((u32, u32), f64)> = Vec::new();
             for &((a, d), p) in &live {
-                let rounds = cache
-                    .entry((a, d, first))
-                    .or_insert_with(|| round_odds(self, a, d, first));
-                for &((ca, cd), q) in rounds.iter() {
-                    let (na, nd) = (a - ca, d - cd);
-                    let pq = p * q;
-                    if na == 0 {
-                        let loser = AssaultSide::Attacker;
-                        *ends
-                            .entry(mk(MeleeEnd::Destroyed { loser }, na, nd))
-                            .or_default() += pq;
-                        continue;
+                let steps = rounds[2 * at(a, d) + usize::from(first)]
+                    .get_or_insert_with(|| self.foot_steps(a, d, first));
+                for step in steps.iter() {
+                    let (na, nd) = step.standing;
+                    let pq = p * step.chance;
+                    match &step.then {
+                        FootThen::Destroyed(e) => add_end(*e, na, nd, pq),
+                        FootThen::Tests(tests) => {
+                            let mut hold = pq;
+                            for (tester, pr) in tests {
+                                for (levels, &x) in pr.iter().enumerate().skip(1) {
+                                    if x > 0.0 {
+                                        add_end(fell_back_index(*tester, levels), na, nd, hold * x);
+                                    }
+                                }
+                                hold *= pr[0];
+                            }
+                            if hold > 0.0 {
+                                let i = at(na, nd);
+                                next[i] += hold;
+                                filled[i] = true;
+                            }
+                        }
                     }
-                    if nd == 0 {
-                        let loser = AssaultSide::Defender;
-                        *ends
-                            .entry(mk(MeleeEnd::Destroyed { loser }, na, nd))
-                            .or_default() += pq;
-                        continue;
+                }
+            }
+            live.clear();
+            for a in 0..=a0 {
+                for d in 0..=d0 {
+                    let i = at(a, d);
+                    if filled[i] {
+                        live.push(((a, d), next[i]));
+                        next[i] = 0.0;
+                        filled[i] = false;
                     }
+                }
+            }
+            if live.is_empty() {
+                break;
+            }
+        }
+        for &((a, d), p) in &live {
+            add_end(STALEMATE_INDEX, a, d, p);
+        }
+        let mut out: Vec<(MeleeOutcome, f64)> = Vec::new();
+        for (e, &end) in FOOT_ENDS.iter().enumerate() {
+            for a in (0..=a0).rev() {
+                for d in (0..=d0).rev() {
+                    let i = e * wa * wd + at(a, d);
+                    if reached[i] {
+                        out.push((mk(end, a, d), ends[i]));
+                    }
+                }
+            }
+        }
+        // already in order (fewer down first within an end); the sort only checks it
+        out.sort_by_key(|o| o.0);
+        Dist::weighted(out).unwrap_or_else(|_| Dist::certain(mk(MeleeEnd::Stalemate, a0, d0)))
+    }
+
+    /// The ways one round of a melee on foot can go from `a` attackers and `d` defenders standing, in the
+    /// order of [`round_odds`], with the end-of-round tests after each.
+    fn foot_steps(&self, a: u32, d: u32, first: bool) -> Vec<FootStep> {
+        let (a0, d0) = (
+            u32::from(self.attacker.figures),
+            u32::from(self.defender.figures),
+        );
+        round_odds(self, a, d, first)
+            .into_iter()
+            .map(|((ca, cd), chance)| {
+                let (na, nd) = (a - ca, d - cd);
+                let then = if na == 0 {
+                    FootThen::Destroyed(destroyed_index(AssaultSide::Attacker))
+                } else if nd == 0 {
+                    FootThen::Destroyed(destroyed_index(AssaultSide::Defender))
+                } else {
                     let this = (ca, cd);
                     let overall = (a0 - na, d0 - nd);
                     let t1 = first_tester(first, this, overall);
-                    let mut hold = pq;
-                    for tester in [t1, other(t1)] {
+                    FootThen::Tests([t1, other(t1)].map(|tester| {
                         let test = self.round_test(tester, this, overall);
                         let faces = test.quality.faces();
                         let mut p = [0.0f64; 3];
                         for f in 1..=faces {
                             p[usize::from(test.judge(f).levels())] += 1.0 / f64::from(faces);
                         }
-                        for (levels, &pr) in p.iter().enumerate().skip(1) {
-                            if pr > 0.0 {
-                                let levels = u8::try_from(levels).unwrap_or(2);
-                                let end = mk(
-                                    MeleeEnd::FellBack {
-                                        loser: tester,
-                                        levels,
-                                    },
-                                    na,
-                                    nd,
-                                );
-                                *ends.entry(end).or_default() += hold * pr;
-                            }
-                        }
-                        hold *= p[0];
-                    }
-                    if hold > 0.0 {
-                        next.push(((na, nd), hold));
-                    }
+                        (tester, p)
+                    }))
+                };
+                FootStep {
+                    standing: (na, nd),
+                    chance,
+                    then,
                 }
-            }
-            live = merge(next);
-            if live.is_empty() {
-                break;
-            }
-        }
-        for ((a, d), p) in live {
-            *ends.entry(mk(MeleeEnd::Stalemate, a, d)).or_default() += p;
-        }
-        Dist::weighted(ends).unwrap_or_else(|_| Dist::certain(mk(MeleeEnd::Stalemate, a0, d0)))
+            })
+            .collect()
     }
 }
 
@@ -2904,5 +3023,160 @@ mod tests {
         assert_eq!(odds_tl(6, 4), 1);
         assert_eq!(odds_tl(8, 4), 2);
         assert_eq!(odds_tl(3, 4), 1);
+    }
+
+    /// The odds of a melee on foot as they were first worked out, with the ends and the positions of each
+    /// round summed in maps: what [`Melee::odds`] must give to the last bit.
+    fn odds_by_maps(m: &Melee) -> Dist<MeleeOutcome> {
+        let (a0, d0) = (u32::from(m.attacker.figures), u32::from(m.defender.figures));
+        let mk = |end, a: u32, d: u32| MeleeOutcome {
+            end,
+            attacker_down: u8::try_from(a0 - a).unwrap_or(u8::MAX),
+            defender_down: u8::try_from(d0 - d).unwrap_or(u8::MAX),
+            attacker_unhorsed: 0,
+            defender_unhorsed: 0,
+        };
+        if !m.validate() {
+            return Dist::certain(mk(MeleeEnd::Stalemate, a0, d0));
+        }
+        let mut ends: std::collections::BTreeMap<MeleeOutcome, f64> =
+            std::collections::BTreeMap::new();
+        let mut live: Vec<((u32, u32), f64)> = vec![((a0, d0), 1.0)];
+        type Rounds = Vec<((u32, u32), f64)>;
+        let mut cache: std::collections::BTreeMap<(u32, u32, bool), Rounds> =
+            std::collections::BTreeMap::new();
+        for round in 0..MAX_ROUNDS {
+            let first = round == 0;
+            let mut next: Vec<((u32, u32), f64)> = Vec::new();
+            for &((a, d), p) in &live {
+                let rounds = cache
+                    .entry((a, d, first))
+                    .or_insert_with(|| round_odds(m, a, d, first));
+                for &((ca, cd), q) in rounds.iter() {
+                    let (na, nd) = (a - ca, d - cd);
+                    let pq = p * q;
+                    if na == 0 {
+                        let loser = AssaultSide::Attacker;
+                        *ends
+                            .entry(mk(MeleeEnd::Destroyed { loser }, na, nd))
+                            .or_default() += pq;
+                        continue;
+                    }
+                    if nd == 0 {
+                        let loser = AssaultSide::Defender;
+                        *ends
+                            .entry(mk(MeleeEnd::Destroyed { loser }, na, nd))
+                            .or_default() += pq;
+                        continue;
+                    }
+                    let this = (ca, cd);
+                    let overall = (a0 - na, d0 - nd);
+                    let t1 = first_tester(first, this, overall);
+                    let mut hold = pq;
+                    for tester in [t1, other(t1)] {
+                        let test = m.round_test(tester, this, overall);
+                        let faces = test.quality.faces();
+                        let mut p = [0.0f64; 3];
+                        for f in 1..=faces {
+                            p[usize::from(test.judge(f).levels())] += 1.0 / f64::from(faces);
+                        }
+                        for (levels, &pr) in p.iter().enumerate().skip(1) {
+                            if pr > 0.0 {
+                                let levels = u8::try_from(levels).unwrap_or(2);
+                                let end = mk(
+                                    MeleeEnd::FellBack {
+                                        loser: tester,
+                                        levels,
+                                    },
+                                    na,
+                                    nd,
+                                );
+                                *ends.entry(end).or_default() += hold * pr;
+                            }
+                        }
+                        hold *= p[0];
+                    }
+                    if hold > 0.0 {
+                        next.push(((na, nd), hold));
+                    }
+                }
+            }
+            live = merge(next);
+            if live.is_empty() {
+                break;
+            }
+        }
+        for ((a, d), p) in live {
+            *ends.entry(mk(MeleeEnd::Stalemate, a, d)).or_default() += p;
+        }
+        Dist::weighted(ends).unwrap_or_else(|_| Dist::certain(mk(MeleeEnd::Stalemate, a0, d0)))
+    }
+
+    // A melee on foot's odds from the grids are the odds summed in maps, bit for bit, over sides of 1 to 12
+    // figures (and a few larger), every die, weapons, the defender's bonus, leadership, test modifiers and both
+    // options for the tests.
+    #[test]
+    fn foot_odds_match_the_maps_bit_for_bit() {
+        let seed = std::cell::Cell::new(0x2545_f491_4f6c_dd1du64);
+        let next = |n: u64| {
+            let mut x = seed.get();
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            seed.set(x);
+            (x % n) as usize
+        };
+        let weapons = [
+            MeleeWeapon::None,
+            MeleeWeapon::Pistol,
+            MeleeWeapon::Sword,
+            MeleeWeapon::Shotgun,
+        ];
+        let mut sizes: Vec<(u8, u8)> = (1..=12)
+            .flat_map(|a| (1..=12).map(move |d| (a, d)))
+            .collect();
+        sizes.extend([(20, 16), (16, 20), (24, 3), (2, 18)]);
+        let mut compared = 0usize;
+        for (a, d) in sizes {
+            let side = |figures: u8, defender: bool| {
+                let quality = DieType::ALL[next(5)];
+                MeleeSide {
+                    figures,
+                    first_round: MeleeDie {
+                        quality: DieType::ALL[next(5)],
+                        weapon: weapons[next(4)],
+                        mounted: false,
+                        defender_bonus: defender && next(2) == 0,
+                        dismounted_last_round: false,
+                    },
+                    quality,
+                    lv: [Leadership::ONE, Leadership::TWO, Leadership::THREE][next(3)],
+                    modifier: [-1, 0, 1, 2, 3][next(5)],
+                    on_foot: 0,
+                }
+            };
+            let m = Melee {
+                attacker: side(a, false),
+                defender: side(d, true),
+                casualties: if next(2) == 0 {
+                    AssaultTestCasualties::ThisRound
+                } else {
+                    AssaultTestCasualties::WholeAssault
+                },
+                two_level: if next(2) == 0 {
+                    TwoLevelDrop::HalfOrLess
+                } else {
+                    TwoLevelDrop::LessThanHalf
+                },
+            };
+            let (got, want) = (m.odds(), odds_by_maps(&m));
+            assert_eq!(got.len(), want.len(), "{m:?}");
+            for ((o, p), (wo, wp)) in got.outcomes().iter().zip(want.outcomes()) {
+                assert_eq!(o, wo, "{m:?}");
+                assert_eq!(p.to_bits(), wp.to_bits(), "{m:?} {o:?}");
+                compared += 1;
+            }
+        }
+        assert!(compared > 5_000, "{compared} outcomes compared");
     }
 }

@@ -554,6 +554,11 @@ impl Company {
             .filter(|f| f.condition == Condition::Fit)
             .count()
     }
+    /// Whether a figure is fit: `fit() > 0`, stopping at the first fit figure.
+    #[must_use]
+    pub fn has_fit(&self) -> bool {
+        self.figures.iter().any(|f| f.condition == Condition::Fit)
+    }
     /// Figures wounded.
     #[must_use]
     pub fn wounded(&self) -> usize {
@@ -1872,6 +1877,13 @@ impl Battle {
             .ok_or(RuleViolation::UnknownCompany(id))
     }
 
+    /// [`Battle::company`] as an option, for the game's own lookups that only ask whether it is there: no
+    /// error is made, nor dropped.
+    #[must_use]
+    pub fn company_at(&self, id: CompanyId) -> Option<&Company> {
+        self.companies.get(id.0 as usize)
+    }
+
     fn company_mut(&mut self, id: CompanyId) -> Result<&mut Company, RuleViolation> {
         self.companies
             .get_mut(id.0 as usize)
@@ -2052,7 +2064,7 @@ impl Battle {
         let waiting = |s: Side| {
             self.companies
                 .iter()
-                .filter(|c| c.side == s && !c.activated && c.fit() > 0)
+                .filter(|c| c.side == s && !c.activated && c.has_fit())
                 .count()
         };
         waiting(side) < waiting(side.enemy())
@@ -2065,7 +2077,7 @@ impl Battle {
         let count = |s: Side| {
             self.companies
                 .iter()
-                .filter(|c| c.side == s && c.fit() > 0)
+                .filter(|c| c.side == s && c.has_fit())
                 .count()
         };
         match count(Side::Union).cmp(&count(Side::Confederate)) {
@@ -2322,7 +2334,7 @@ impl Battle {
             .iter()
             .find(|o| o.regiment == Some(regiment))
             .map(|o| o.side);
-        if self.colours(regiment) != Some(Colours::Fallen) || c.fit() == 0 {
+        if self.colours(regiment) != Some(Colours::Fallen) || !c.has_fit() {
             return Err(RuleViolation::Refused {
                 name: c.name.to_string(),
                 what: "take up the colours",
@@ -4506,7 +4518,7 @@ impl Battle {
     ) -> Result<(), RuleViolation> {
         let test = self.reaction(id, crate::morale::reaction::PANIC)?;
         let c = self.company_mut(id)?;
-        if c.quality != Quality::Green || c.panic != Panic::Untested || c.fit() == 0 {
+        if c.quality != Quality::Green || c.panic != Panic::Untested || !c.has_fit() {
             return Ok(());
         }
         c.panic = if test.roll(dice) {
@@ -6027,7 +6039,7 @@ impl Battle {
             // a company with no one left to fight (every fit figure down, or only its colours) brings on
             // no melee: the assault ends without one
             let fights = |b: &Battle, id: CompanyId, attacking: bool| {
-                b.company(id).is_ok_and(|c| c.fighters(attacking) > 0)
+                b.company_at(id).is_some_and(|c| c.fighters(attacking) > 0)
             };
             reached.retain(|&id| fights(b, id, true));
             if !reached.is_empty() && !fights(b, p.defender, false) {
