@@ -2507,7 +2507,7 @@ thread_local! {
     /// A state to apply the next order to on this thread, or to check the next candidate order on: the game's
     /// state before the last order applied here (or the copy last checked or refused), whose lists are reused.
     /// See `State::spare_copy`.
-    static SPARE_STATE: std::cell::Cell<Option<State>> = const { std::cell::Cell::new(None) };
+    static SPARE_STATE: acw_core::game::Spare<State> = const { acw_core::game::Spare::new() };
 }
 
 impl State {
@@ -2996,18 +2996,12 @@ impl State {
     /// A copy of this state, made into this thread's spare (`SPARE_STATE`) where one is kept, which allocates
     /// little; afresh otherwise (as when an order is checked inside another's application, which holds it).
     fn spare_copy(&self) -> State {
-        match SPARE_STATE.with(std::cell::Cell::take) {
-            Some(mut spare) => {
-                spare.clone_from(self);
-                spare
-            }
-            None => self.clone(),
-        }
+        SPARE_STATE.with(|spare| spare.copy_of(self))
     }
 
     /// Keeps this state as this thread's spare, for the next [`State::spare_copy`] to copy into.
     fn keep_as_spare(self) {
-        SPARE_STATE.with(|spare| spare.set(Some(self)));
+        SPARE_STATE.with(|spare| spare.keep(self));
     }
 
     fn active_or(&self, q: &Question) -> Result<CompanyId, GameError> {
