@@ -257,6 +257,11 @@ impl CompanySpec {
     }
 }
 
+/// How a command stand's name begins once a company leader has succeeded its fallen colonel (HT-CMD-05).
+const ACTING_COLONEL: &str = "Acting colonel from ";
+/// What joins the successor's company to the colonel first appointed in a command stand's name.
+const SUCCEEDING: &str = ", succeeding ";
+
 /// A company (HT-SET-03, HT-SET-12): its figures and its state.
 ///
 /// `clone_from` copies into a company already there without allocating: its lists keep their room and the
@@ -265,7 +270,8 @@ impl CompanySpec {
 #[derive(Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Company {
-    /// Shared between copies: the game copies the battle for each order it checks, a name never changes.
+    /// Shared between copies: the game copies the battle for each order it checks. A name changes only when a
+    /// company leader succeeds a fallen colonel at his command stand (`Battle::colonel_falls`).
     name: std::sync::Arc<str>,
     side: Side,
     quality: Quality,
@@ -5446,8 +5452,9 @@ impl Battle {
     /// best-quality company still Confident, Steady or Shaken (ties at random; any, if all are Broken or
     /// Routed). The successor leaves his company for the command stand `colonel`, which takes his quality and
     /// LV (a fallen colonel's figure stays down there, and the new one stands beside it); his company's next
-    /// fit figure leads it, with an LV rolled as for a leader killed (HT-SG2-20) and no test. Returns the
-    /// successor's company.
+    /// fit figure leads it, with an LV rolled as for a leader killed (HT-SG2-20) and no test. The stand is
+    /// renamed for him: "Acting colonel from Company B, succeeding Colonel Hayes" (after the colonel first
+    /// appointed, however many have fallen since). Returns the successor's company.
     pub fn colonel_falls<D: Dice + ?Sized>(
         &mut self,
         colonel: CompanyId,
@@ -5503,6 +5510,7 @@ impl Battle {
             // fit figure leads it, its LV rolled as for a leader killed, with no test
             let c = b.company_mut(chosen)?;
             let (quality, lv) = (c.quality, c.lv);
+            let from = std::sync::Arc::clone(&c.name);
             if let Some(i) = c
                 .figures
                 .iter()
@@ -5515,6 +5523,13 @@ impl Battle {
             let stand = b.company_mut(colonel)?;
             stand.quality = quality;
             stand.lv = lv;
+            // the stand is his now: named for him and for the colonel first appointed
+            let first = stand
+                .name
+                .strip_prefix(ACTING_COLONEL)
+                .and_then(|rest| rest.split_once(SUCCEEDING))
+                .map_or(&*stand.name, |(_, first)| first);
+            stand.name = format!("{ACTING_COLONEL}{from}{SUCCEEDING}{first}").into();
             let fallen = stand
                 .figures
                 .iter()

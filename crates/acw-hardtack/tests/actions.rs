@@ -595,9 +595,24 @@ fn colonel_falls() {
         .unwrap();
     assert_eq!(chosen, a);
     assert_eq!(b.company(a).unwrap().lv(), Leadership::ONE);
+    // The stand is named for its new colonel and the one first appointed.
+    assert_eq!(
+        b.company(colonel).unwrap().name(),
+        "Acting colonel from A, succeeding colonel"
+    );
     assert!(
         b.colonel_falls(colonel, &[], &mut ScriptedDice::faces([]))
             .is_err()
+    );
+    // He falls too: B tests (D8 8) and, alone, succeeds him (its new leader's D6 6); the stand still names
+    // the colonel first appointed, not a chain of successors.
+    let chosen = b
+        .colonel_falls(colonel, &[c], &mut ScriptedDice::faces([8, 6]))
+        .unwrap();
+    assert_eq!(chosen, c);
+    assert_eq!(
+        b.company(colonel).unwrap().name(),
+        "Acting colonel from B, succeeding colonel"
     );
 }
 

@@ -628,6 +628,10 @@ fn a_colonel_shot_on_the_table_is_succeeded() {
     assert_eq!((company_b.fit(), company_b.lv()), (3, Leadership::ONE));
     let stand = battle.company(col).unwrap();
     assert_eq!(
+        stand.name(),
+        "Acting colonel from Company B, succeeding Colonel Hayes"
+    );
+    assert_eq!(
         (stand.fit(), stand.dead(), stand.quality(), stand.lv()),
         (1, 1, Quality::Veteran, Leadership::TWO)
     );
@@ -648,7 +652,7 @@ fn a_colonel_shot_on_the_table_is_succeeded() {
     assert_eq!(l1, l2);
     assert_eq!(back, state);
     assert!(l1.iter().any(
-        |e| matches!(e, Event::RegimentActivated { colonel, .. } if colonel == "Colonel Hayes")
+        |e| matches!(e, Event::RegimentActivated { colonel, .. } if colonel == "Acting colonel from Company B, succeeding Colonel Hayes")
     ));
 }
 
