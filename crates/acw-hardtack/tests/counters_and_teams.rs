@@ -2,18 +2,19 @@
 //! scenario, observed, sighted and fired at through orders, each accepted with its effect or refused with
 //! nothing changed, and kept by a saved game.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
 use acw_core::Side;
-use acw_core::dice::ScriptedDice;
-use acw_core::game::Ruleset;
 use acw_core::measure::{Inches, Point};
 use acw_core::table::{Table, Terrain};
 use acw_hardtack::game::{
-    Deployed, DeployedDummy, DeployedGun, Event, GameError, GameSetupError, Hardtack, Order,
-    Scenario, State,
+    Deployed, DeployedDummy, DeployedGun, Event, GameSetupError, Hardtack, Order, Scenario, State,
 };
 use acw_hardtack::state::{Ammunition, CompanySpec, Formation};
 use acw_hardtack::tables::FieldPiece;
 use acw_hardtack::{CompanyId, DummyId, GunId, Options};
+use common::{apply, refused};
 
 const CREW: CompanyId = CompanyId(0);
 const BLUE_A: CompanyId = CompanyId(1);
@@ -89,27 +90,6 @@ fn scenario() -> Scenario {
         colonels: Vec::new(),
         options: Options::default(),
     }
-}
-
-fn apply(state: &mut State, order: Order, faces: &[u16]) -> Result<Vec<Event>, GameError> {
-    let mut dice = ScriptedDice::faces(faces.to_vec());
-    let mut log = Vec::new();
-    Hardtack.apply_with(state, &order, &mut dice, &mut log)?;
-    assert_eq!(dice.remaining(), 0, "{order:?} left dice unused: {log:?}");
-    Ok(log)
-}
-
-/// `order` is refused, and the game is exactly as it was.
-fn refused(state: &mut State, order: Order) {
-    let before = state.clone();
-    assert!(
-        apply(state, order.clone(), &[1, 1, 1, 1, 1, 1]).is_err(),
-        "{order:?} was accepted"
-    );
-    assert_eq!(*state, before, "{order:?} changed the game");
-    assert!(
-        !state.check_order(Side::Union, &order) && !state.check_order(Side::Confederate, &order)
-    );
 }
 
 fn on_table(state: &State) -> Vec<u32> {

@@ -1,7 +1,10 @@
 //! Guns on the table: round shot's line of flight, deviation, damage area and bounces, canister's aim and
 //! blast line, each measured on the table and resolved by the battle, and the refusals that change nothing.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
-use acw_core::dice::{DiceError, ScriptedDice};
+
+mod common;
+
+use acw_core::dice::DiceError;
 use acw_core::game::{Commander, Ruleset, play};
 use acw_core::measure::{Inches, Point};
 use acw_core::table::{Table, Terrain};
@@ -16,6 +19,7 @@ use acw_hardtack::game::{
 };
 use acw_hardtack::state::{Ammunition, CompanySpec, Condition, Formation};
 use acw_hardtack::tables::FieldPiece;
+use common::apply;
 
 const CREW: CompanyId = CompanyId(0);
 const GREY_A: CompanyId = CompanyId(1);
@@ -78,14 +82,6 @@ fn two_lines() -> Vec<Deployed> {
             (24.0, 23.0),
         ),
     ]
-}
-
-fn apply(state: &mut State, order: Order, faces: &[u16]) -> Result<Vec<Event>, GameError> {
-    let mut dice = ScriptedDice::faces(faces.to_vec());
-    let mut log = Vec::new();
-    Hardtack.apply_with(state, &order, &mut dice, &mut log)?;
-    assert_eq!(dice.remaining(), 0, "{order:?} left dice unused: {log:?}");
-    Ok(log)
 }
 
 /// The Union goes first, the crew activates and loads `load`.

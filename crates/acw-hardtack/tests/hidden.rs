@@ -2,14 +2,16 @@
 //! order, by an enemy leader's observation (an order), and when they activate; refused observations change
 //! nothing.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
 use acw_core::Side;
-use acw_core::dice::ScriptedDice;
-use acw_core::game::Ruleset;
 use acw_core::measure::{Inches, Point};
 use acw_core::table::{Table, Terrain};
-use acw_hardtack::game::{Deployed, Event, GameError, Hardtack, Order, Scenario, State};
+use acw_hardtack::game::{Deployed, Event, Order, Scenario, State};
 use acw_hardtack::state::{CompanySpec, Formation};
 use acw_hardtack::{CompanyId, Options};
+use common::{apply, refused};
 
 const BLUE_A: CompanyId = CompanyId(0);
 const BLUE_B: CompanyId = CompanyId(1);
@@ -79,27 +81,6 @@ fn scenario(scout: (f64, f64)) -> Scenario {
         colonels: Vec::new(),
         options: Options::default(),
     }
-}
-
-fn apply(state: &mut State, order: Order, faces: &[u16]) -> Result<Vec<Event>, GameError> {
-    let mut dice = ScriptedDice::faces(faces.to_vec());
-    let mut log = Vec::new();
-    Hardtack.apply_with(state, &order, &mut dice, &mut log)?;
-    assert_eq!(dice.remaining(), 0, "{order:?} left dice unused: {log:?}");
-    Ok(log)
-}
-
-/// `order` is refused, and the game is exactly as it was.
-fn refused(state: &mut State, order: Order) -> String {
-    let before = state.clone();
-    let why = apply(state, order.clone(), &[1, 1, 1, 1, 1, 1])
-        .expect_err("the order was accepted")
-        .to_string();
-    assert_eq!(*state, before, "{order:?} changed the game");
-    assert!(
-        !state.check_order(Side::Union, &order) && !state.check_order(Side::Confederate, &order)
-    );
-    why
 }
 
 fn hidden(state: &State, id: CompanyId) -> bool {

@@ -3,8 +3,9 @@
 
 use acw_core::Side;
 use acw_core::dice::ScriptedDice;
+use acw_core::game::Ruleset;
 use acw_core::measure::Point;
-use acw_hardtack::game::Deployed;
+use acw_hardtack::game::{Deployed, Event, GameError, Hardtack, Order, State};
 use acw_hardtack::state::{CompanySpec, FireFacts, Formation};
 use acw_hardtack::{Battle, CompanyId, Options};
 
@@ -73,4 +74,28 @@ pub fn deployed(
         spec,
         at: Point::new(at.0, at.1),
     }
+}
+
+/// Applies `order` to the game with scripted dice showing `faces` in turn, and returns its events; every face
+/// must be used (a face left over means the order rolled fewer dice than the test expects).
+pub fn apply(state: &mut State, order: Order, faces: &[u16]) -> Result<Vec<Event>, GameError> {
+    let mut dice = ScriptedDice::faces(faces.to_vec());
+    let mut log = Vec::new();
+    Hardtack.apply_with(state, &order, &mut dice, &mut log)?;
+    assert_eq!(dice.remaining(), 0, "{order:?} left dice unused: {log:?}");
+    Ok(log)
+}
+
+/// `order` is refused by the game (and by both sides' `check_order`), and the game is exactly as it was;
+/// returns why, as a person reads it.
+pub fn refused(state: &mut State, order: Order) -> String {
+    let before = state.clone();
+    let why = apply(state, order.clone(), &[1, 1, 1, 1, 1, 1])
+        .expect_err("the order was accepted")
+        .to_string();
+    assert_eq!(*state, before, "{order:?} changed the game");
+    assert!(
+        !state.check_order(Side::Union, &order) && !state.check_order(Side::Confederate, &order)
+    );
+    why
 }
