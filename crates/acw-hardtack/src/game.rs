@@ -2078,28 +2078,11 @@ fn clearly_misses(f: &Footprint, a: Point, b: Point) -> bool {
     clearly_beyond(ox - t * dx, oy - t * dy, rough_reach(f) + 1e-3)
 }
 
-/// Whether footprints `a` and `b` clearly lie more than `gap` apart along one of their sides' directions (the
-/// separating axes of two rectangles), by a millionth of an inch beyond rounding: the distance between them is
-/// then more than `gap` too, and [`Footprint::distance`] need not be measured to say so.
+/// Whether footprints `a` and `b` clearly lie more than `gap` apart: the least their distance can be
+/// ([`Footprint::distance_bounds`], the widest gap between their shadows along their sides' directions) is more
+/// than `gap` by a millionth of an inch beyond rounding, so [`Footprint::distance`] need not be measured to say so.
 fn sides_clearly_apart(a: &Footprint, b: &Footprint, gap: f64) -> bool {
-    let (ca, cb) = (a.corners(), b.corners());
-    let wide = gap + 1e-6;
-    let axis = |c: &[Point; 4], i: usize| (c[i + 1].x - c[i].x, c[i + 1].y - c[i].y);
-    [axis(&ca, 0), axis(&ca, 1), axis(&cb, 0), axis(&cb, 1)]
-        .into_iter()
-        .any(|(ux, uy)| {
-            let span = |c: &[Point; 4]| {
-                c.iter()
-                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
-                        let v = p.x * ux + p.y * uy;
-                        (lo.min(v), hi.max(v))
-                    })
-            };
-            let ((alo, ahi), (blo, bhi)) = (span(&ca), span(&cb));
-            let apart = (blo - ahi).max(alo - bhi);
-            // the gap along the axis is `apart / |u|`: compared in squares, no root is taken
-            apart > 0.0 && apart * apart > wide * wide * (ux * ux + uy * uy)
-        })
+    a.distance_bounds(b).0 > gap + 1e-6
 }
 
 /// Whether footprints `a` and `b` clearly overlap: the circles inside them (round each centre, of half its
