@@ -741,6 +741,25 @@ impl Commander<D8> for Holder {
     }
 }
 
+/// The state at the end of the default scenario's game of `seed` between the [`Attacker`] (the Union) and the
+/// [`Holder`]: a battle with units placed, moved and lost as a whole game leaves them, for the crate's tests.
+#[cfg(test)]
+pub(crate) fn played_to_the_end(
+    seed: u64,
+) -> Result<crate::game::State, Box<dyn std::error::Error>> {
+    let (mut blue, mut grey) = (Attacker::new(seed), Holder::new(seed));
+    let game = acw_core::game::play(
+        &crate::game::D8,
+        &crate::game::Scenario::default(),
+        seed,
+        acw_core::BySide::new(
+            &mut blue as &mut dyn acw_core::game::Commander<crate::game::D8>,
+            &mut grey,
+        ),
+    )?;
+    Ok(game.state)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

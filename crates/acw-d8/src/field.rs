@@ -1570,20 +1570,7 @@ mod shortcut_tests {
         let (mut inside, mut outside) = (0, 0);
         for seed in 1..=10 {
             // A whole game between the two commanders: its battle at the end (some units removed).
-            let (mut blue, mut grey) = (
-                crate::bots::Attacker::new(seed),
-                crate::bots::Holder::new(seed),
-            );
-            let game = acw_core::game::play(
-                &crate::game::D8,
-                &crate::game::Scenario::default(),
-                seed,
-                BySide::new(
-                    &mut blue as &mut dyn acw_core::game::Commander<crate::game::D8>,
-                    &mut grey,
-                ),
-            )?;
-            let state = game.state;
+            let state = crate::bots::played_to_the_end(seed)?;
             let (Some(b), Some(f)) = (state.battle(), state.field()) else {
                 return Err("no battle".into());
             };
@@ -1630,17 +1617,8 @@ mod size_tests {
     #[test]
     fn the_bound_of_half_a_diagonal_holds_for_every_size() -> Result<(), Box<dyn std::error::Error>>
     {
-        let (mut blue, mut grey) = (crate::bots::Attacker::new(1), crate::bots::Holder::new(1));
-        let game = acw_core::game::play(
-            &crate::game::D8,
-            &crate::game::Scenario::default(),
-            1,
-            BySide::new(
-                &mut blue as &mut dyn acw_core::game::Commander<crate::game::D8>,
-                &mut grey,
-            ),
-        )?;
-        let mut u = game.state.battle().ok_or("no battle")?.units()[0].clone();
+        let state = crate::bots::played_to_the_end(1)?;
+        let mut u = state.battle().ok_or("no battle")?.units()[0].clone();
         let mut tight = f64::INFINITY;
         for troop in [
             Troop::Foot,

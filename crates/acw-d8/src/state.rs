@@ -2733,20 +2733,8 @@ mod volley_name_tests {
     #[test]
     fn volley_names_read_as_the_reports() -> Result<(), Box<dyn std::error::Error>> {
         for seed in 1..=5 {
-            let (mut blue, mut grey) = (
-                crate::bots::Attacker::new(seed),
-                crate::bots::Holder::new(seed),
-            );
-            let game = acw_core::game::play(
-                &crate::game::D8,
-                &crate::game::Scenario::default(),
-                seed,
-                acw_core::BySide::new(
-                    &mut blue as &mut dyn acw_core::game::Commander<crate::game::D8>,
-                    &mut grey,
-                ),
-            )?;
-            let b = game.state.battle().ok_or("no battle")?;
+            let state = crate::bots::played_to_the_end(seed)?;
+            let b = state.battle().ok_or("no battle")?;
             for u in b.units() {
                 let named = VolleyTarget {
                     unit: Some(u),
