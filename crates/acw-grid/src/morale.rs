@@ -799,16 +799,8 @@ impl Battle {
         units: &[UnitId],
         dice: &mut D,
     ) -> Result<Vec<MoraleOutcome>, RuleViolation> {
-        for (i, &id) in units.iter().enumerate() {
-            self.unit(id)?;
-            if units[..i].contains(&id) || !self.owed_tests.iter().any(|t| t.unit == id) {
-                return Err(RuleViolation::MoraleNotOwed(id));
-            }
-        }
-        let rolled = self.test_morale_unchecked(units, dice)?;
-        crate::error::fault_check(dice)?;
         let mut next = self.clone();
-        let out = next.apply_morale_results(rolled)?;
+        let out = next.test_morale_in_place(units, dice)?;
         *self = next;
         Ok(out)
     }
