@@ -2550,10 +2550,19 @@ impl State {
         if !narrate {
             return Vec::new();
         }
+        self.luck_of_tests(&tests)
+    }
+
+    /// Each confidence test taken from the battle ([`Battle::take_tests`]) as the chance of its result for the
+    /// side of the company testing.
+    fn luck_of_tests(
+        &self,
+        tests: &[(CompanyId, crate::morale::ConfidenceTest, Confidence)],
+    ) -> Vec<LuckyRoll> {
         tests
-            .into_iter()
+            .iter()
             .map(|(id, test, result)| {
-                LuckyRoll::from_dist(self.side_of(id), &test.odds(), &result, confidence_goodness)
+                LuckyRoll::from_dist(self.side_of(*id), &test.odds(), result, confidence_goodness)
             })
             .collect()
     }
@@ -5587,17 +5596,7 @@ impl State {
                 .map(|(id, _, r)| (self.name(*id), r.to_string()))
                 .collect();
             let tests = if rec.narrate {
-                taken
-                    .iter()
-                    .map(|(id, test, result)| {
-                        LuckyRoll::from_dist(
-                            self.side_of(*id),
-                            &test.odds(),
-                            result,
-                            confidence_goodness,
-                        )
-                    })
-                    .collect()
+                self.luck_of_tests(&taken)
             } else {
                 Vec::new()
             };
